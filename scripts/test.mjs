@@ -1,0 +1,58 @@
+// `npm test`: lint, typecheck, build, unit + integration tests (vitest), end-to-end tests
+// (Playwright + Debian Chromium). Stops at the first failing step and ends with one summary line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const reports = 'test-results';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return run.status === 0;
+}
+
+function counts() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  try {
+    const vitest = JSON.parse(readFileSync(`${reports}/vitest.json`, 'utf8'));
+    passed += vitest.numPassedTests;
+    failed += vitest.numFailedTests;
+    skipped += vitest.numPendingTests + vitest.numTodoTests;
+  } catch {
+    /* the step did not run */
+  }
+  try {
+    const e2e = JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8'));
+    passed += e2e.stats.expected + e2e.stats.flaky;
+    failed += e2e.stats.unexpected;
+    skipped += e2e.stats.skipped;
+  } catch {
+    /* the step did not run */
+  }
+  return { passed, failed, skipped };
+}
+
+const ok =
+  step('lint + format', npm, ['run', '--silent', 'lint']) &&
+  step('typecheck', npm, ['run', '--silent', 'typecheck']) &&
+  step('build', npm, ['run', '--silent', 'build']) &&
+  step('unit + integration (vitest)', npx, [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reports}/vitest.json`,
+  ]) &&
+  step('end-to-end (playwright)', npx, ['playwright', 'test'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
+  });
+
+const { passed, failed, skipped } = counts();
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(ok && failed === 0 ? 0 : 1);

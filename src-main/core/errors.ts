@@ -1,0 +1,16 @@
+/**
+ * An error meant for a person: a stable `code` for programs, a `message` that says what happened
+ * and what to do, and optionally the input `field` it concerns. Every expected failure in core is
+ * one of these; anything else is a bug and is reported as an internal error.
+ */
+export class CallbarError extends Error {
+  readonly code: string;
+  readonly field: string | undefined;
+
+  constructor(code: string, message: string, options: { field?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'CallbarError';
+    this.code = code;
+    this.field = options.field;
+  }
+}

@@ -1,0 +1,25 @@
+import { CallbarEvent } from '../../../src-preload/contract';
+
+/**
+ * The one stream of events from core to whichever renderer transport is attached. Every event is
+ * validated against the contract before anyone sees it.
+ */
+export class EventHub {
+  readonly #listeners = new Set<(event: CallbarEvent) => void>();
+
+  publish(event: CallbarEvent): void {
+    const checked = CallbarEvent.parse(event);
+    for (const listener of this.#listeners) listener(checked);
+  }
+
+  subscribe(listener: (event: CallbarEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+}

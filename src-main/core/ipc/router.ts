@@ -1,0 +1,92 @@
+import type { z } from 'zod';
+import {
+  channels,
+  isChannelName,
+  type ChannelName,
+  type ErrorInfo,
+  type ParsedRequestOf,
+  type ResponseOf,
+  type Result,
+} from '../../../src-preload/contract';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+
+/** One handler per channel, receiving the parsed request. */
+export type Handlers = {
+  [C in ChannelName]: (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>> | ResponseOf<C>;
+};
+
+function describeIssues(error: z.ZodError): { message: string; field: string | undefined } {
+  const first = error.issues[0];
+  const field = first && first.path.length > 0 ? first.path.join('.') : undefined;
+  const details = error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ` : '') + issue.message)
+    .join('; ');
+  return { message: details, field };
+}
+
+/**
+ * The transport-neutral router: validates the channel and the request with the contract, runs the
+ * handler, validates its answer, and always resolves with `{ok:true,value}` or
+ * `{ok:false,error:{code,message}}`. No stack trace ever crosses the boundary.
+ */
+export class Router {
+  readonly #handlers: Handlers;
+  readonly #log: Logger;
+
+  constructor(handlers: Handlers, log: Logger) {
+    this.#handlers = handlers;
+    this.#log = log;
+  }
+
+  async invoke(channel: unknown, payload: unknown): Promise<Result<unknown>> {
+    if (!isChannelName(channel)) {
+      return failure({
+        code: 'unknown_channel',
+        message: `There is no channel ${String(channel)}.`,
+      });
+    }
+    const spec = channels[channel];
+    const request = spec.request.safeParse(payload ?? {});
+    if (!request.success) {
+      const { message, field } = describeIssues(request.error);
+      return failure({
+        code: 'invalid_request',
+        message: `Invalid request for ${channel}: ${message}`,
+        ...(field ? { field } : {}),
+      });
+    }
+    try {
+      const handler = this.#handlers[channel] as (request: unknown) => unknown;
+      const value = await handler(request.data);
+      const response = spec.response.safeParse(value);
+      if (!response.success) {
+        this.#log.error('handler answered outside the contract', {
+          channel,
+          issues: describeIssues(response.error).message,
+        });
+        return failure(internalError);
+      }
+      return { ok: true, value: response.data };
+    } catch (error) {
+      if (error instanceof CallbarError) {
+        return failure({
+          code: error.code,
+          message: error.message,
+          ...(error.field ? { field: error.field } : {}),
+        });
+      }
+      this.#log.error('handler failed', { channel, error });
+      return failure(internalError);
+    }
+  }
+}
+
+const internalError: ErrorInfo = {
+  code: 'internal',
+  message: 'Something went wrong inside Callbar. The details are in its log.',
+};
+
+function failure(error: ErrorInfo): Result<never> {
+  return { ok: false, error };
+}

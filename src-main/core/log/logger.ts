@@ -1,0 +1,47 @@
+/**
+ * Structured logging with redaction. Fields whose names suggest a secret are replaced before a
+ * line is written, so a careless `log.info('x', { token })` cannot leak one.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+const SECRET_KEY = /token|secret|password|authorization|confirmation_key|cookie/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 5) return '[…]';
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        SECRET_KEY.test(key) ? '[redacted]' : redact(inner, depth + 1),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** A logger writing one JSON object per line to `write` (stderr by default). */
+export function createLogger(
+  write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+  minimum: LogLevel = 'info',
+): Logger {
+  const order: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+  const log = (level: LogLevel) => (message: string, fields?: LogFields) => {
+    if (order.indexOf(level) < order.indexOf(minimum)) return;
+    const line = { time: new Date().toISOString(), level, message, ...(redact(fields) as object) };
+    write(JSON.stringify(line));
+  };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/** A logger that drops everything (for tests that do not look at logs). */
+export const silentLogger: Logger = createLogger(() => undefined, 'error');

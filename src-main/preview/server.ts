@@ -1,0 +1,213 @@
+/**
+ * The web preview: serves the built renderer to an ordinary browser and provides `window.callbar`
+ * over HTTP (+ server-sent events), backed by the same core and router as the Electron shell.
+ * It exists for the demo and the end-to-end tests on machines without an Electron binary and is
+ * never part of a packaged app.
+ *
+ * It listens on 127.0.0.1 only and trusts nobody by default: a random per-run token (in the URL
+ * it prints) is exchanged for an HttpOnly, SameSite=Strict cookie; every request must carry it;
+ * the Host header must name this server (DNS rebinding) and state-changing requests must come
+ * from its own Origin.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import type { CallbarCore } from '../core/callbar-core';
+import type { Logger } from '../core/log/logger';
+
+export interface PreviewServerOptions {
+  core: CallbarCore;
+  /** The built renderer (electron-vite's out/renderer). */
+  rendererDir: string;
+  /** The built bridge script (out/preview/bridge.js). */
+  bridgeFile: string;
+  port?: number;
+  log: Logger;
+}
+
+export interface PreviewServer {
+  /** The URL to open: carries the session token. */
+  readonly url: string;
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'callbar_preview';
+const MAX_BODY = 1024 * 1024;
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieValue(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  type = 'text/plain; charset=utf-8',
+): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type });
+  response.end(body);
+}
+
+async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error('body too large');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.length === 0 ? {} : (JSON.parse(text) as unknown);
+}
+
+export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
+  const token = randomBytes(32).toString('base64url');
+  const rendererRoot = resolve(options.rendererDir);
+  let allowedHosts: string[] = [];
+  let origin = '';
+
+  const serveStatic = async (pathname: string, response: ServerResponse) => {
+    if (pathname === '/__callbar/bridge.js') {
+      send(response, 200, await readFile(options.bridgeFile), CONTENT_TYPES['.js']);
+      return;
+    }
+    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    const file = resolve(join(rendererRoot, relative));
+    if (!file.startsWith(rendererRoot + sep)) return send(response, 404, 'Not found');
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return send(response, 404, 'Not found');
+    }
+    if (relative === 'index.html') {
+      const html = body
+        .toString('utf8')
+        .replace('</head>', '<script src="/__callbar/bridge.js"></script></head>');
+      return send(response, 200, html, CONTENT_TYPES['.html']);
+    }
+    send(response, 200, body, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
+  };
+
+  const serveEvents = (request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream',
+      connection: 'keep-alive',
+    });
+    response.write(': connected\n\n');
+    const unsubscribe = options.core.events.subscribe((event) => {
+      response.write(`data: ${JSON.stringify(event)}\n\n`);
+    });
+    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), 15_000);
+    request.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (!allowedHosts.includes(request.headers.host ?? '')) {
+      return send(response, 421, 'This server answers only to its own address.');
+    }
+    const url = new URL(request.url ?? '/', origin);
+    const offered = url.searchParams.get('token');
+    if (offered !== null && request.method === 'GET') {
+      if (!sameSecret(offered, token)) return send(response, 403, 'That preview token is wrong.');
+      url.searchParams.delete('token');
+      response.writeHead(303, {
+        ...SECURITY_HEADERS,
+        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        location: url.pathname + url.search,
+      });
+      return response.end();
+    }
+    if (!sameSecret(cookieValue(request, COOKIE), token)) {
+      return send(
+        response,
+        401,
+        'Open the address printed by `npm run demo`: it carries the session token.',
+      );
+    }
+    if (request.method === 'POST' && url.pathname.startsWith('/__callbar/invoke/')) {
+      if (!allowedHosts.some((host) => request.headers.origin === `http://${host}`)) {
+        return send(response, 403, 'Requests must come from the preview page itself.');
+      }
+      if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+        return send(response, 415, 'Expected application/json.');
+      }
+      let payload: unknown;
+      try {
+        payload = await readJsonBody(request);
+      } catch {
+        return send(response, 400, 'The request body is not JSON of at most 1 MiB.');
+      }
+      const channel = decodeURIComponent(url.pathname.slice('/__callbar/invoke/'.length));
+      const result = await options.core.router.invoke(channel, payload);
+      return send(response, 200, JSON.stringify(result), 'application/json');
+    }
+    if (request.method === 'GET' && url.pathname === '/__callbar/events') {
+      return serveEvents(request, response);
+    }
+    if (request.method === 'GET') return serveStatic(url.pathname, response);
+    send(response, 405, 'Method not allowed.');
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      options.log.error('preview request failed', { path: request.url?.split('?')[0], error });
+      if (!response.headersSent) send(response, 500, 'Internal error.');
+      else response.end();
+    });
+  });
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', ready);
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

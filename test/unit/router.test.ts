@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { channelNames } from '../../src-preload/contract';
+import { createCore } from '../../src-main/core/callbar-core';
+import { CallbarError } from '../../src-main/core/errors';
+import { Router, type Handlers } from '../../src-main/core/ipc/router';
+import { createLogger, silentLogger } from '../../src-main/core/log/logger';
+import packageJson from '../../package.json';
+
+/** Valid and invalid payloads for every channel; a new channel without rows fails the suite. */
+const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invalid: unknown[] }> = {
+  'app.info': { valid: [{}, undefined, null], invalid: [{ extra: 1 }, 'text', 42, []] },
+};
+
+describe('router', () => {
+  const core = createCore({ runtime: 'preview', log: silentLogger });
+
+  it('has payload rows for every channel of the contract', () => {
+    expect(Object.keys(payloads).sort()).toEqual([...channelNames].sort());
+  });
+
+  for (const channel of channelNames) {
+    for (const payload of payloads[channel].valid) {
+      it(`${channel} accepts ${JSON.stringify(payload)}`, async () => {
+        const result = await core.router.invoke(channel, payload);
+        expect(result.ok).toBe(true);
+      });
+    }
+    for (const payload of payloads[channel].invalid) {
+      it(`${channel} rejects ${JSON.stringify(payload)} with invalid_request`, async () => {
+        const result = await core.router.invoke(channel, payload);
+        expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+        if (!result.ok) expect(result.error.message).toContain(channel);
+      });
+    }
+  }
+
+  it('answers app.info from core with the package version and runtime', async () => {
+    const result = await core.router.invoke('app.info', {});
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: 'Callbar',
+        version: packageJson.version,
+        platform: process.platform,
+        runtime: 'preview',
+        versions: { node: process.versions.node },
+      },
+    });
+  });
+
+  it('rejects an unknown channel, including inherited property names', async () => {
+    for (const channel of ['app.nope', 'toString', '__proto__', 42]) {
+      const result = await core.router.invoke(channel, {});
+      expect(result).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    }
+  });
+
+  it('turns a CallbarError into its code, message and field', async () => {
+    const router = new Router(
+      {
+        'app.info': () => {
+          throw new CallbarError('vault_unavailable', 'The keychain is locked.', {
+            field: 'x',
+          });
+        },
+      },
+      silentLogger,
+    );
+    expect(await router.invoke('app.info', {})).toEqual({
+      ok: false,
+      error: { code: 'vault_unavailable', message: 'The keychain is locked.', field: 'x' },
+    });
+  });
+
+  it('hides an unexpected exception behind an internal error and logs it', async () => {
+    const lines: string[] = [];
+    const router = new Router(
+      {
+        'app.info': () => {
+          throw new Error('secret stack detail');
+        },
+      },
+      createLogger((line) => lines.push(line)),
+    );
+    const result = await router.invoke('app.info', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(JSON.stringify(result)).not.toContain('secret stack detail');
+    expect(lines.join('\n')).toContain('secret stack detail');
+  });
+
+  it('refuses a handler answer that is outside the contract', async () => {
+    const handlers = {
+      'app.info': () => ({ name: 'Callbar' }),
+    } as unknown as Handlers;
+    const result = await new Router(handlers, silentLogger).invoke('app.info', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+
+  it('strips fields a handler adds beyond the response schema', async () => {
+    const info = await core.router.invoke('app.info', {});
+    const handlers = {
+      'app.info': () => ({ ...(info.ok ? (info.value as object) : {}), accessToken: 'abc' }),
+    } as unknown as Handlers;
+    const result = await new Router(handlers, silentLogger).invoke('app.info', {});
+    expect(result.ok).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('accessToken');
+  });
+});
