@@ -10,7 +10,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list'], ['json']],
+  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   use: {
     browserName: 'chromium',
     headless: true,

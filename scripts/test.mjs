@@ -5,13 +5,13 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const reports = 'test-results';
+const reports = 'reports';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-function step(name, command, args, env = {}) {
+function step(name, command, args) {
   console.log(`\n=== ${name} ===`);
-  const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const run = spawnSync(command, args, { stdio: 'inherit' });
   return run.status === 0;
 }
 
@@ -49,9 +49,7 @@ const ok =
     '--reporter=json',
     `--outputFile.json=${reports}/vitest.json`,
   ]) &&
-  step('end-to-end (playwright)', npx, ['playwright', 'test'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
-  });
+  step('end-to-end (playwright)', npx, ['playwright', 'test']);
 
 const { passed, failed, skipped } = counts();
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -5,6 +5,7 @@
  *   tsx src-main/preview/main.ts [--port N] [--no-open] [--json]
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
@@ -21,10 +22,11 @@ const { values } = parseArgs({
   allowNegative: true,
 });
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const rendererDir = `${root}out/renderer`;
-const bridgeFile = `${root}out/preview/bridge.js`;
-if (!existsSync(`${rendererDir}/index.html`) || !existsSync(bridgeFile)) {
+// CALLBAR_OUT_DIR points at another build output (tests use it); the default is this checkout's.
+const outDir = process.env.CALLBAR_OUT_DIR ?? fileURLToPath(new URL('../../out', import.meta.url));
+const rendererDir = join(outDir, 'renderer');
+const bridgeFile = join(outDir, 'preview/bridge.js');
+if (!existsSync(join(rendererDir, 'index.html')) || !existsSync(bridgeFile)) {
   process.stderr.write('The renderer is not built yet: run `npm run build` first.\n');
   process.exit(1);
 }

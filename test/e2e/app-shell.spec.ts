@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import packageJson from '../../package.json' with { type: 'json' };
+import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
+
+let preview: PreviewProcess;
+
+test.beforeAll(async () => {
+  preview = await startPreviewProcess();
+});
+test.afterAll(async () => {
+  await preview.stop();
+});
+
+test('the app shell shows app.info that came from core', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/__callbar/invoke/')) calls.push(new URL(request.url()).pathname);
+  });
+  await page.goto(preview.url);
+
+  // The token left the address bar: it was exchanged for an HttpOnly cookie.
+  expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+  await expect(page.getByText('Callbar', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('account-state')).toHaveText('Not connected');
+  await expect(page.getByTestId('app-version')).toHaveText(packageJson.version);
+  await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
+  expect(calls).toContain('/__callbar/invoke/app.info');
+
+  // The renderer sees only the contract's named methods, never a generic invoke.
+  const shape = await page.evaluate(() => ({
+    domains: Object.keys(window.callbar).sort(),
+    app: Object.keys(window.callbar.app),
+  }));
+  expect(shape).toEqual({ domains: ['app', 'onEvent'], app: ['info'] });
+
+  await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });
+});
+
+test('a page without the session token gets nothing', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const response = await page.goto(preview.origin);
+  expect(response?.status()).toBe(401);
+  await expect(page.getByText('npm run demo')).toBeVisible();
+  await context.close();
+});
