@@ -47,6 +47,28 @@ export const ResultEnvelope = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: ErrorInfo }),
 ]);
 
+/** The user's session with the platform, as the rest of the app sees it (never a token). */
+export const AccountState = z.enum([
+  'not-connected',
+  'activating',
+  'connected',
+  'needs-activation',
+  'offline',
+  'vault-unavailable',
+]);
+export type AccountState = z.infer<typeof AccountState>;
+
+export const AccountStatus = z.object({
+  state: AccountState,
+  tenant_id: z.string().optional(),
+  user_extension: z.string().optional(),
+  /** When the current access token expires (ISO 8601); Callbar refreshes it by itself. */
+  access_token_expires_at: z.string().optional(),
+  /** A sentence for the user when the state needs explaining (offline, keychain locked…). */
+  message: z.string().optional(),
+});
+export type AccountStatus = z.infer<typeof AccountStatus>;
+
 const NoRequest = z.object({}).strict();
 
 interface ChannelSpec {
@@ -56,6 +78,12 @@ interface ChannelSpec {
 
 export const channels = {
   'app.info': { request: NoRequest, response: AppInfo },
+  'account.status': { request: NoRequest, response: AccountStatus },
+  /** Opens the platform portal in the system browser to connect; progress arrives as events. */
+  'account.connect': { request: NoRequest, response: AccountStatus },
+  'account.cancelConnect': { request: NoRequest, response: AccountStatus },
+  /** Forgets the session on this computer (the portal keeps the integration). */
+  'account.forget': { request: NoRequest, response: AccountStatus },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;
 
 export type ChannelName = keyof typeof channels;
@@ -79,7 +107,12 @@ export const NoticeEvent = z.object({
   message: z.string(),
 });
 
-export const CallbarEvent = z.discriminatedUnion('type', [NoticeEvent]);
+export const AccountChangedEvent = z.object({
+  type: z.literal('account.changed'),
+  status: AccountStatus,
+});
+
+export const CallbarEvent = z.discriminatedUnion('type', [NoticeEvent, AccountChangedEvent]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;
 export type CallbarEventType = CallbarEvent['type'];
 

@@ -2,11 +2,13 @@
  * The Electron shell: thin wiring of the core into a secure window. Everything with logic lives in
  * src-main/core and is tested under plain Node; this file only connects Electron's pieces.
  */
-import { app, session } from 'electron';
+import { app, dialog, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore } from '../core/callbar-core';
-import { createLogger } from '../core/log/logger';
+import { startCore } from '../core/callbar-core';
+import { describeError } from '../core/errors';
+import { resolveDataDir } from '../core/config/data-dir';
+import { openProfile } from '../core/profile';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardEvents, wireIpc } from './ipc-wiring';
 import { createMainWindow, preloadPath } from './main-window';
@@ -20,16 +22,32 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   registerAppScheme();
-  const log = createLogger();
+  // Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention).
+  app.setPath('userData', resolveDataDir());
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
+    let profile;
+    try {
+      // The keychain may prompt the user to unlock it: give them time.
+      profile = openProfile({ keychainTimeoutMs: 60_000 });
+    } catch (error) {
+      dialog.showErrorBox('Callbar cannot start', describeError(error).message);
+      app.exit(1);
+      return;
+    }
+    const portalOrigin = new URL(profile.settings.portal_url).origin;
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
       callback(false),
     );
     serveRenderer(join(mainDir, '../renderer'));
-    const core = createCore({
+    const core = await startCore({
       runtime: 'electron',
-      log,
+      profile,
+      // Only the platform's portal is ever opened in the system browser.
+      openUrl: async (url) => {
+        if (new URL(url).origin !== portalOrigin) throw new Error(`refused to open ${url}`);
+        await shell.openExternal(url);
+      },
       shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
     });
     wireIpc(core, isTrustedUrl);

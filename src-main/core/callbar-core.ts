@@ -1,12 +1,15 @@
 import type { AppInfo, Runtime } from '../../src-preload/contract';
+import { CallbarError } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
-import type { Logger } from './log/logger';
 import { packageInfo } from './package-info';
+import type { Profile } from './profile';
 
 export interface CoreOptions {
   runtime: Runtime;
-  log: Logger;
+  profile: Profile;
+  /** Opens an address in the system browser (the portal link); injected by the shell. */
+  openUrl: (url: string) => Promise<void>;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
 }
@@ -19,10 +22,14 @@ export interface CoreOptions {
 export interface CallbarCore {
   readonly router: Router;
   readonly events: EventHub;
+  readonly profile: Profile;
   close(): Promise<void>;
 }
 
-export function createCore(options: CoreOptions): CallbarCore {
+/** Builds the core and restores the session; the receiver starts listening in the background. */
+export async function startCore(options: CoreOptions): Promise<CallbarCore> {
+  const { profile } = options;
+  const { account, log } = profile;
   const events = new EventHub();
   const appInfo: AppInfo = {
     name: packageInfo.name,
@@ -33,10 +40,39 @@ export function createCore(options: CoreOptions): CallbarCore {
   };
   const handlers: Handlers = {
     'app.info': () => appInfo,
+    'account.status': () => account.status(),
+    'account.connect': async () => {
+      const started = await account.startActivation({ openUrl: options.openUrl });
+      started.completion.catch((error: unknown) => {
+        if (error instanceof CallbarError && error.code !== 'activation_cancelled') {
+          events.publish({ type: 'app.notice', level: 'warning', message: error.message });
+        }
+      });
+      return account.status();
+    },
+    'account.cancelConnect': () => {
+      account.cancelActivation();
+      return account.status();
+    },
+    'account.forget': () => account.deactivateLocal(),
   };
+  const unsubscribe = account.onStatus((status) =>
+    events.publish({ type: 'account.changed', status }),
+  );
+  await account.start();
+  // The receiver also takes call events, so it runs for the whole session.
+  account.listen().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn('the loopback receiver could not start', { error });
+    events.publish({ type: 'app.notice', level: 'error', message });
+  });
   return {
-    router: new Router(handlers, options.log),
+    router: new Router(handlers, log),
     events,
-    close: () => Promise.resolve(),
+    profile,
+    close: async () => {
+      unsubscribe();
+      await profile.close();
+    },
   };
 }

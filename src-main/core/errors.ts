@@ -14,3 +14,15 @@ export class CallbarError extends Error {
     this.field = options.field;
   }
 }
+
+/** A failure as code + sentence (+ field); an unexpected error never shows its stack. */
+export function describeError(error: unknown): { code: string; message: string; field?: string } {
+  if (error instanceof CallbarError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.field ? { field: error.field } : {}),
+    };
+  }
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
-import { createCore } from '../core/callbar-core';
-import { createLogger } from '../core/log/logger';
+import { startCore } from '../core/callbar-core';
+import { describeError } from '../core/errors';
+import { openProfile, type Profile } from '../core/profile';
 import { startPreviewServer } from './server';
 
 const { values } = parseArgs({
@@ -18,6 +19,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     open: { type: 'boolean', default: true },
     json: { type: 'boolean', default: false },
+    /** Print addresses Callbar would open in the browser as JSON lines instead (tests). */
+    'print-opened-urls': { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -31,14 +34,32 @@ if (!existsSync(join(rendererDir, 'index.html')) || !existsSync(bridgeFile)) {
   process.exit(1);
 }
 
-const log = createLogger();
-const core = createCore({ runtime: 'preview', log });
+const hasDisplay =
+  process.platform !== 'linux' || Boolean(process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY);
+const canOpenBrowser = values.open && hasDisplay && !process.env.CI;
+
+let profile: Profile;
+try {
+  profile = openProfile();
+} catch (error) {
+  process.stderr.write(`callbar preview: ${describeError(error).message}\n`);
+  process.exit(1);
+}
+const core = await startCore({
+  runtime: 'preview',
+  profile,
+  openUrl: async (url) => {
+    if (values['print-opened-urls']) process.stdout.write(JSON.stringify({ opened: url }) + '\n');
+    else if (canOpenBrowser) await open(url);
+    else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
+  },
+});
 const server = await startPreviewServer({
   core,
   rendererDir,
   bridgeFile,
   port: Number(values.port),
-  log,
+  log: profile.log,
 });
 
 if (values.json) {
@@ -47,9 +68,7 @@ if (values.json) {
   process.stdout.write(`Callbar preview running at\n\n  ${server.url}\n\nPress Ctrl+C to stop.\n`);
 }
 
-const hasDisplay =
-  process.platform !== 'linux' || Boolean(process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY);
-if (values.open && hasDisplay && !process.env.CI) {
+if (canOpenBrowser) {
   open(server.url).catch(() => {
     process.stderr.write('Could not open a browser; open the address above yourself.\n');
   });

@@ -1,23 +1,27 @@
 import { useEffect } from 'react';
+import { AccountPanel, accountSummary } from './AccountPanel';
 import { useAppStore } from './store';
 
 export function App() {
-  const { info, infoError, notices, loadInfo, receive } = useAppStore();
+  const { info, infoError, account, notices, loadInfo, loadAccount, receive } = useAppStore();
 
   useEffect(() => {
+    const unsubscribe = window.callbar.onEvent(receive);
     void loadInfo();
-    return window.callbar.onEvent(receive);
-  }, [loadInfo, receive]);
+    void loadAccount();
+    return unsubscribe;
+  }, [loadInfo, loadAccount, receive]);
 
   return (
     <div className="shell">
       <header className="header">
         <span className="brand">Callbar</span>
-        <span className="account" data-testid="account-state">
-          Not connected
+        <span className="account" data-testid="account-state" data-state={account?.state}>
+          {accountSummary(account)}
         </span>
       </header>
       <main className="main">
+        <AccountPanel />
         {infoError ? (
           <p role="alert" className="error">
             {infoError.message}

@@ -1,11 +1,18 @@
 import { expect, test } from '@playwright/test';
 import packageJson from '../../package.json' with { type: 'json' };
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
+import { freePort } from '../support/free-port';
 
 let preview: PreviewProcess;
 
 test.beforeAll(async () => {
-  preview = await startPreviewProcess();
+  preview = await startPreviewProcess({
+    CALLBAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'callbar-e2e-')),
+    CALLBAR_RECEIVER_PORT: String(await freePort()),
+  });
 });
 test.afterAll(async () => {
   await preview.stop();
@@ -22,6 +29,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
   expect(new URL(page.url()).searchParams.has('token')).toBe(false);
   await expect(page.getByText('Callbar', { exact: true })).toBeVisible();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
+  await expect(page.getByRole('button', { name: 'Connect…' })).toBeVisible();
   await expect(page.getByTestId('app-version')).toHaveText(packageJson.version);
   await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
   expect(calls).toContain('/__callbar/invoke/app.info');
@@ -31,7 +39,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
     domains: Object.keys(window.callbar).sort(),
     app: Object.keys(window.callbar.app),
   }));
-  expect(shape).toEqual({ domains: ['app', 'onEvent'], app: ['info'] });
+  expect(shape).toEqual({ domains: ['account', 'app', 'onEvent'], app: ['info'] });
 
   await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });
 });

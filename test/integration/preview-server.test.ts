@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src-main/core/callbar-core';
+import type { CallbarCore } from '../../src-main/core/callbar-core';
+import { startTestCore } from '../support/test-core';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { startPreviewServer, type PreviewServer } from '../../src-main/preview/server';
 
@@ -30,11 +31,12 @@ function raw(
 }
 
 describe('web preview server', () => {
-  const core = createCore({ runtime: 'preview', log: silentLogger });
+  let core: CallbarCore;
   let server: PreviewServer;
   let cookie: string;
 
   beforeAll(async () => {
+    core = await startTestCore();
     // A stand-in renderer folder, so this test does not depend on a build having run.
     const dir = mkdtempSync(join(tmpdir(), 'callbar-preview-'));
     mkdirSync(join(dir, 'renderer'));
@@ -55,7 +57,10 @@ describe('web preview server', () => {
     expect(setCookie).toMatch(/SameSite=Strict/);
     cookie = setCookie.split(';')[0]!;
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await core.close();
+  });
 
   const invoke = (channel: string, body: string, headers: Record<string, string> = {}) =>
     raw(`${server.origin}/__callbar/invoke/${channel}`, {

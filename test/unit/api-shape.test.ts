@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '../../src-preload/api';
 import { channelNames, type CallbarEvent } from '../../src-preload/contract';
-import { createCore } from '../../src-main/core/callbar-core';
-import { silentLogger } from '../../src-main/core/log/logger';
+import type { CallbarCore } from '../../src-main/core/callbar-core';
+import { startTestCore } from '../support/test-core';
 
 describe('window.callbar built from the contract', () => {
-  const core = createCore({ runtime: 'preview', log: silentLogger });
+  let core: CallbarCore;
+  beforeAll(async () => {
+    core = await startTestCore();
+  });
+  afterAll(() => core.close());
   const api = buildApi({
     invoke: (channel, request) => core.router.invoke(channel, request),
     subscribe: (listener) => core.events.subscribe(listener),

@@ -1,3 +1,6 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
 /**
  * Structured logging with redaction. Fields whose names suggest a secret are replaced before a
  * line is written, so a careless `log.info('x', { token })` cannot leak one.
@@ -45,3 +48,9 @@ export function createLogger(
 
 /** A logger that drops everything (for tests that do not look at logs). */
 export const silentLogger: Logger = createLogger(() => undefined, 'error');
+
+/** A logger appending to a file (created 0600 with its folder), for the app's and CLI's log. */
+export function createFileLogger(path: string, minimum: LogLevel = 'info'): Logger {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  return createLogger((line) => appendFileSync(path, line + '\n', { mode: 0o600 }), minimum);
+}

@@ -1,0 +1,78 @@
+import type { AccountState, AccountStatus } from '../../src-preload/contract';
+import { CallbarError } from '../core/errors';
+export { describeError } from '../core/errors';
+
+/** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};
+
+/** Exit codes, documented in `callbar --help`. */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  notConnected: 3,
+  keychainUnavailable: 4,
+  unreachable: 5,
+} as const;
+
+export function exitCodeForState(state: AccountState): number {
+  switch (state) {
+    case 'connected':
+    case 'activating':
+      return ExitCode.ok;
+    case 'offline':
+      return ExitCode.unreachable;
+    case 'vault-unavailable':
+      return ExitCode.keychainUnavailable;
+    case 'not-connected':
+    case 'needs-activation':
+      return ExitCode.notConnected;
+  }
+}
+
+export function exitCodeForError(error: unknown): number {
+  if (!(error instanceof CallbarError)) return ExitCode.failed;
+  switch (error.code) {
+    case 'not_connected':
+    case 'needs_activation':
+      return ExitCode.notConnected;
+    case 'vault_unavailable':
+      return ExitCode.keychainUnavailable;
+    case 'offline':
+      return ExitCode.unreachable;
+    default:
+      return ExitCode.failed;
+  }
+}
+
+export function describeStatus(status: AccountStatus): string {
+  const who =
+    status.user_extension && status.tenant_id
+      ? ` as extension ${status.user_extension} (${status.tenant_id})`
+      : '';
+  const headline: Record<AccountState, string> = {
+    connected: `Connected${who}.`,
+    activating: 'Waiting for the portal to confirm the connection.',
+    'not-connected':
+      'Not connected. Run `callbar activate` to connect Callbar to your phone account.',
+    'needs-activation': `The session${who} has ended. Run \`callbar activate\` to connect again.`,
+    offline: `Connected${who}, but the platform cannot be reached right now.`,
+    'vault-unavailable': 'The system keychain is not available.',
+  };
+  const lines = [headline[status.state]];
+  if (status.access_token_expires_at && status.state === 'connected') {
+    lines.push(
+      `Access token valid until ${status.access_token_expires_at} (renewed automatically).`,
+    );
+  }
+  if (status.message) lines.push(status.message);
+  return lines.join('\n');
+}

@@ -1,0 +1,392 @@
+/**
+ * The user's session with the platform: activation through the portal, the receiver's handshake
+ * handlers, the token manager, and the observable account state the rest of the app shows.
+ */
+import type { AccountStatus } from '../../../src-preload/contract';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+import type { StoredAccount } from '../vault/stored-account';
+import { VaultUnavailable, type Vault } from '../vault/vault';
+import {
+  ActivationAttempts,
+  ATTEMPT_LIFETIME_MS,
+  type ActivationAttempt,
+} from './activation-attempts';
+import type { LandingPage } from './landing-page';
+import { buildPortalLink } from './portal-link';
+import {
+  ReceiverRejection,
+  startReceiver,
+  type HandshakeBody,
+  type ReceiverHandlers,
+  type RunningReceiver,
+  type WebhookEvent,
+} from './receiver';
+import { secretFingerprint, secretsEqual } from './secret-compare';
+import { TokenManager, type TokenHealth } from './token-manager';
+
+/** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
+const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export interface AccountSettings {
+  base_url: string;
+  portal_url: string;
+  slug: string;
+  receiver_port: number;
+  client_id?: string | undefined;
+}
+
+export interface AccountServiceOptions {
+  settings: AccountSettings;
+  /** The integrator's client secret (from the environment); stored in the vault at activation. */
+  clientSecret?: string | undefined;
+  /** Headers the platform is configured to send with its calls to the receiver. */
+  receiverHeaders?: Record<string, string>;
+  vault: Vault;
+  log: Logger;
+  now?: () => number;
+  /** Token manager tuning (tests shorten the backoff). */
+  tokenOptions?: { refreshMarginMs?: number; backoff?: { initialMs: number; maxMs: number } };
+}
+
+export interface ActivationStart {
+  /** The portal address the user must open (contains the single-use confirmation key). */
+  portalLink: string;
+  /** Settles when the receiver stored the tokens (connected), or on timeout / cancel. */
+  completion: Promise<AccountStatus>;
+}
+
+interface Waiter {
+  attempt: ActivationAttempt;
+  resolve: (status: AccountStatus) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class AccountService {
+  readonly tokens: TokenManager;
+  readonly #options: AccountServiceOptions;
+  readonly #log: Logger;
+  readonly #now: () => number;
+  readonly #attempts: ActivationAttempts;
+  readonly #statusListeners = new Set<(status: AccountStatus) => void>();
+  readonly #eventListeners = new Set<(event: WebhookEvent) => void>();
+  #waiter: Waiter | undefined;
+  #receiver: Promise<RunningReceiver> | undefined;
+  #vaultProblem: string | undefined;
+  #status: AccountStatus = { state: 'not-connected' };
+
+  constructor(options: AccountServiceOptions) {
+    this.#options = options;
+    this.#log = options.log;
+    this.#now = options.now ?? Date.now;
+    this.#attempts = new ActivationAttempts(this.#now);
+    this.tokens = new TokenManager({
+      vault: options.vault,
+      log: options.log,
+      now: this.#now,
+      ...options.tokenOptions,
+    });
+    this.tokens.onHealth((health) => this.#onHealth(health));
+  }
+
+  /** Restores the session from the keychain. Never throws: a keychain problem is a state. */
+  async start(): Promise<AccountStatus> {
+    try {
+      await this.tokens.load();
+      this.#vaultProblem = undefined;
+    } catch (error) {
+      this.#vaultProblem = this.#describeVaultError(error);
+    }
+    return this.#publish();
+  }
+
+  status(): AccountStatus {
+    return this.#status;
+  }
+
+  onStatus(listener: (status: AccountStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => {
+      this.#statusListeners.delete(listener);
+    };
+  }
+
+  /** Call events the platform pushed to the Webhook URL. */
+  onCallEvent(listener: (event: WebhookEvent) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => {
+      this.#eventListeners.delete(listener);
+    };
+  }
+
+  /** Starts the loopback receiver on the configured port (once). */
+  listen(): Promise<RunningReceiver> {
+    this.#receiver ??= startReceiver({
+      port: this.#options.settings.receiver_port,
+      handlers: this.receiverHandlers,
+      ...(this.#options.receiverHeaders ? { requiredHeaders: this.#options.receiverHeaders } : {}),
+      log: this.#log,
+    }).catch((error: unknown) => {
+      this.#receiver = undefined;
+      throw error;
+    });
+    return this.#receiver;
+  }
+
+  /**
+   * Creates a pending attempt, builds the portal link and hands it to `openUrl` (the system
+   * browser in the app; printing in the CLI). Only one attempt is awaited at a time: starting
+   * again cancels the previous one.
+   */
+  async startActivation(
+    options: {
+      openUrl?: (url: string) => Promise<void> | void;
+      tenantParams?: Record<string, string>;
+      timeoutMs?: number;
+      /** Accept only this user (e.g. reconnecting the account whose session ended). */
+      expectedUser?: { tenant_id: string; user_extension: string };
+    } = {},
+  ): Promise<ActivationStart> {
+    const { client_id } = this.#options.settings;
+    if (!client_id || !this.#options.clientSecret) {
+      throw new CallbarError(
+        'client_credentials_missing',
+        'Callbar needs the integrator credentials the platform issued: set CALLBAR_CLIENT_ID and CALLBAR_CLIENT_SECRET (or client_id in settings), then connect again.',
+        { field: client_id ? 'client_secret' : 'client_id' },
+      );
+    }
+    const receiver = await this.listen();
+    this.cancelActivation('A new connection attempt replaced this one.');
+    const attempt = this.#attempts.create(options.expectedUser);
+    const portalLink = buildPortalLink({
+      portalUrl: this.#options.settings.portal_url,
+      slug: this.#options.settings.slug,
+      confirmationKey: attempt.confirmationKey,
+      redirectUrl: `${receiver.origin}/done?attempt=${attempt.id}`,
+      ...(options.tenantParams ? { tenantParams: options.tenantParams } : {}),
+    });
+    const completion = new Promise<AccountStatus>((resolve, reject) => {
+      const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
+      const timer = setTimeout(() => {
+        this.cancelActivation(
+          'No confirmation arrived from the portal in time. Start connecting again when you are ready.',
+          'activation_timeout',
+        );
+      }, timeoutMs);
+      timer.unref();
+      this.#waiter = { attempt, resolve, reject, timer };
+    });
+    this.#publish();
+    this.#log.info('activation started', { attempt: attempt.id });
+    await options.openUrl?.(portalLink);
+    return { portalLink, completion };
+  }
+
+  /** Abandons the awaited attempt, if any. */
+  cancelActivation(message = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    this.#waiter = undefined;
+    clearTimeout(waiter.timer);
+    if (waiter.attempt.outcome.kind === 'pending') {
+      this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
+    }
+    waiter.reject(new CallbarError(code, message));
+    this.#publish();
+  }
+
+  /** Forgets the session on this computer only (the platform keeps the integration). */
+  async deactivateLocal(): Promise<AccountStatus> {
+    await this.tokens.forget();
+    return this.#publish();
+  }
+
+  async close(): Promise<void> {
+    this.cancelActivation('Callbar is shutting down.');
+    this.tokens.dispose();
+    const receiver = await this.#receiver?.catch(() => undefined);
+    await receiver?.close();
+  }
+
+  readonly receiverHandlers: ReceiverHandlers = {
+    activate: (body) => this.#activate(body),
+    deactivate: (body) => this.#deactivate(body),
+    event: (event) => {
+      for (const listener of this.#eventListeners) listener(event);
+    },
+    landing: (attemptId) => this.#landing(attemptId),
+  };
+
+  async #activate(body: HandshakeBody): Promise<void> {
+    const attempt = this.#attempts.findPending(body.confirmation_key);
+    if (!attempt) {
+      throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
+    }
+    if (!body.access_token || !body.refresh_token) {
+      throw new ReceiverRejection(400, 'Activation needs access_token and refresh_token.');
+    }
+    const expected = attempt.expected;
+    if (
+      expected &&
+      (expected.tenant_id !== body.tenant_id || expected.user_extension !== body.user_extension)
+    ) {
+      throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
+    }
+    this.#attempts.settle(attempt, { kind: 'claimed' });
+    const account: StoredAccount = {
+      access_token: body.access_token,
+      refresh_token: body.refresh_token,
+      expires_at: this.#now() + ACTIVATION_TOKEN_LIFETIME_MS,
+      tenant_id: body.tenant_id,
+      user_extension: body.user_extension,
+      client_id: this.#options.settings.client_id ?? '',
+      client_secret: this.#options.clientSecret ?? '',
+      base_url: this.#options.settings.base_url,
+      confirmation_key_sha256: secretFingerprint(body.confirmation_key),
+    };
+    try {
+      await this.tokens.adopt(account);
+      this.#vaultProblem = undefined;
+    } catch (error) {
+      const message = this.#describeVaultError(error);
+      this.#vaultProblem = message;
+      this.#attempts.settle(attempt, { kind: 'failed', message });
+      this.#publish();
+      throw new ReceiverRejection(
+        503,
+        'Callbar could not store the tokens safely; nothing was kept.',
+      );
+    }
+    this.#attempts.settle(attempt, {
+      kind: 'connected',
+      tenant_id: body.tenant_id,
+      user_extension: body.user_extension,
+    });
+    this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
+    const waiter = this.#takeWaiter(attempt);
+    const status = this.#publish();
+    waiter?.resolve(status);
+  }
+
+  /** The waiter for `attempt`, detached so the published state is no longer "activating". */
+  #takeWaiter(attempt: ActivationAttempt | undefined): Waiter | undefined {
+    const waiter = this.#waiter;
+    if (!waiter || waiter.attempt !== attempt) return undefined;
+    this.#waiter = undefined;
+    clearTimeout(waiter.timer);
+    return waiter;
+  }
+
+  async #deactivate(body: HandshakeBody): Promise<void> {
+    const session = this.tokens.session;
+    const attempt = this.#attempts.findPending(body.confirmation_key);
+    const keyOfActivation =
+      session?.confirmation_key_sha256 !== undefined &&
+      secretsEqual(secretFingerprint(body.confirmation_key), session.confirmation_key_sha256);
+    if (!attempt && !keyOfActivation) {
+      throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
+    }
+    if (
+      session &&
+      (session.tenant_id !== body.tenant_id || session.user_extension !== body.user_extension)
+    ) {
+      throw new ReceiverRejection(403, 'This deactivation is for a different user.');
+    }
+    if (attempt) this.#attempts.settle(attempt, { kind: 'claimed' });
+    try {
+      await this.tokens.forget();
+    } catch (error) {
+      if (attempt) this.#attempts.settle(attempt, { kind: 'pending' });
+      this.#vaultProblem = this.#describeVaultError(error);
+      this.#publish();
+      throw new ReceiverRejection(503, 'Callbar could not remove the tokens; try again.');
+    }
+    if (attempt) this.#attempts.settle(attempt, { kind: 'disconnected' });
+    this.#log.info('deactivated', {
+      tenant_id: body.tenant_id,
+      user_extension: body.user_extension,
+    });
+    const waiter = this.#takeWaiter(attempt);
+    this.#publish();
+    waiter?.reject(new CallbarError('deactivated', 'You unsubscribed Callbar in the portal.'));
+  }
+
+  #landing(attemptId: string | null): LandingPage {
+    const attempt = attemptId ? this.#attempts.byId(attemptId) : undefined;
+    switch (attempt?.outcome.kind) {
+      case 'connected':
+        return {
+          ok: true,
+          title: 'Connected — you can close this tab',
+          message: `Callbar is connected to extension ${attempt.outcome.user_extension} (${attempt.outcome.tenant_id}).`,
+        };
+      case 'disconnected':
+        return {
+          ok: true,
+          title: 'Disconnected — you can close this tab',
+          message: 'Callbar no longer has access to your phone account.',
+        };
+      case 'failed':
+        return { ok: false, title: 'Callbar is not connected', message: attempt.outcome.message };
+      case 'pending':
+      case 'claimed':
+        return {
+          ok: false,
+          title: 'Callbar has not received the confirmation',
+          message:
+            'The portal did not complete the handshake with Callbar. If the portal showed an error, start connecting again from Callbar.',
+        };
+      case undefined:
+        return {
+          ok: false,
+          title: 'Unknown connection attempt',
+          message:
+            'This page belongs to a connection attempt that this Callbar does not know (it expired, or Callbar restarted). Start connecting again from Callbar.',
+        };
+    }
+  }
+
+  #onHealth(health: TokenHealth): void {
+    if (health.kind === 'vault-unavailable') this.#vaultProblem = health.message;
+    else if (health.kind === 'ok') this.#vaultProblem = undefined;
+    this.#publish();
+  }
+
+  #describeVaultError(error: unknown): string {
+    if (error instanceof VaultUnavailable || error instanceof CallbarError) return error.message;
+    this.#log.error('unexpected keychain failure', { error });
+    return 'The system keychain failed unexpectedly.';
+  }
+
+  #computeStatus(): AccountStatus {
+    const session = this.tokens.session;
+    const health = this.tokens.health;
+    const identity = session
+      ? {
+          tenant_id: session.tenant_id,
+          user_extension: session.user_extension,
+          access_token_expires_at: new Date(session.expires_at).toISOString(),
+        }
+      : {};
+    if (this.#vaultProblem !== undefined) {
+      return { state: 'vault-unavailable', ...identity, message: this.#vaultProblem };
+    }
+    if (this.#waiter) return { state: 'activating', ...identity };
+    if (health.kind === 'revoked') {
+      return { state: 'needs-activation', ...health.identity, message: health.message };
+    }
+    if (!session) return { state: 'not-connected' };
+    if (health.kind === 'offline')
+      return { state: 'offline', ...identity, message: health.message };
+    return { state: 'connected', ...identity };
+  }
+
+  #publish(): AccountStatus {
+    const next = this.#computeStatus();
+    const changed = JSON.stringify(next) !== JSON.stringify(this.#status);
+    this.#status = next;
+    if (changed) for (const listener of this.#statusListeners) listener(next);
+    return next;
+  }
+}

@@ -1,0 +1,32 @@
+import { CallbarError } from '../errors';
+
+export interface PortalLinkInput {
+  portalUrl: string;
+  slug: string;
+  confirmationKey: string;
+  redirectUrl: string;
+  /** Extra tenant metadata, sent as tenant_{name}; "id" is never sent (the platform ignores it). */
+  tenantParams?: Record<string, string>;
+}
+
+const PARAM_NAME = /^[a-z0-9_]+$/i;
+
+/** `{portal_url}/integrations/{slug}/activate?confirmation_key=…&tenant_…=…&redirect_url=…` */
+export function buildPortalLink(input: PortalLinkInput): string {
+  const base = input.portalUrl.endsWith('/') ? input.portalUrl : `${input.portalUrl}/`;
+  const url = new URL(`integrations/${encodeURIComponent(input.slug)}/activate`, base);
+  url.searchParams.set('confirmation_key', input.confirmationKey);
+  for (const [name, value] of Object.entries(input.tenantParams ?? {})) {
+    if (!PARAM_NAME.test(name)) {
+      throw new CallbarError(
+        'invalid_tenant_param',
+        `Tenant metadata names may hold only letters, digits and "_": "${name}" does not.`,
+        { field: 'tenant_params' },
+      );
+    }
+    if (name.toLowerCase() === 'id') continue;
+    url.searchParams.set(`tenant_${name}`, value);
+  }
+  url.searchParams.set('redirect_url', input.redirectUrl);
+  return url.toString();
+}

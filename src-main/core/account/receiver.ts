@@ -1,0 +1,252 @@
+/**
+ * The loopback receiver: the address the platform calls with tokens (Activation URL), to end the
+ * integration (Deactivation URL) and with call events (Webhook URL), plus the landing page the
+ * browser is redirected to.
+ *
+ * It runs on every user's machine, so it is an attack surface (the 2019 localhost-web-server
+ * lesson). It listens on 127.0.0.1 only; refuses a Host header other than its own address
+ * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-*); caps bodies at 16 KiB and
+ * slow bodies by time; accepts JSON and form bodies of the expected shape only; checks the
+ * configured shared-secret headers in constant time. The handlers decide the rest and answer 200
+ * only once the tokens are stored.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+import { renderLandingPage, type LandingPage } from './landing-page';
+import { secretsEqual } from './secret-compare';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The body of the platform's activation and deactivation calls (contract 4.2). */
+export const HandshakeBody = z.object({
+  tenant_id: z.string().min(1),
+  user_extension: z.string().min(1),
+  confirmation_key: z.string().min(1),
+  access_token: z.string(),
+  refresh_token: z.string(),
+});
+export type HandshakeBody = z.infer<typeof HandshakeBody>;
+
+/** A call event: only `id` (the call leg id) is contractual; the rest is kept as it came. */
+export const WebhookEvent = z.looseObject({ id: z.string().min(1) });
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** A refusal the handlers raise: the status and a message safe to show the platform. */
+export class ReceiverRejection extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReceiverRejection';
+  }
+}
+
+export interface ReceiverHandlers {
+  activate: (body: HandshakeBody) => Promise<void>;
+  deactivate: (body: HandshakeBody) => Promise<void>;
+  event: (event: WebhookEvent) => void;
+  landing: (attemptId: string | null) => LandingPage;
+}
+
+export interface ReceiverOptions {
+  port: number;
+  handlers: ReceiverHandlers;
+  /** Headers the platform is configured to send with every call (shared secrets). */
+  requiredHeaders?: Record<string, string>;
+  /** How long a request may take to arrive whole. */
+  bodyTimeoutMs?: number;
+  log: Logger;
+}
+
+export interface RunningReceiver {
+  readonly port: number;
+  /** http://127.0.0.1:PORT — the base of the Activation, Deactivation and Webhook URLs. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+function reply(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+  response.end(text);
+}
+
+function readBody(request: IncomingMessage, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) return reject(new ReceiverRejection(413, 'Body too large.'));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      reject(new ReceiverRejection(408, 'The body took too long to arrive.'));
+    }, timeoutMs);
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        clearTimeout(timer);
+        reject(new ReceiverRejection(413, 'Body too large.'));
+        request.pause();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** JSON or form-encoded, nothing else; a repeated form field is ambiguous and refused. */
+function parseBody(contentType: string, text: string): unknown {
+  const type = contentType.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ReceiverRejection(400, 'The body is not valid JSON.');
+    }
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    const form = new URLSearchParams(text);
+    const fields: Record<string, string> = {};
+    for (const [key, value] of form) {
+      if (Object.hasOwn(fields, key)) throw new ReceiverRejection(400, `Field ${key} repeats.`);
+      fields[key] = value;
+    }
+    return fields;
+  }
+  throw new ReceiverRejection(
+    415,
+    'Expected application/json or application/x-www-form-urlencoded.',
+  );
+}
+
+export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
+  const { handlers, log } = options;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 5000;
+  const required = Object.entries(options.requiredHeaders ?? {}).map(
+    ([name, value]) => [name.toLowerCase(), value] as const,
+  );
+  let allowedHosts: string[] = [];
+
+  const checkPost = (request: IncomingMessage) => {
+    if (
+      request.headers.origin !== undefined ||
+      request.headers['sec-fetch-site'] !== undefined ||
+      request.headers['sec-fetch-mode'] !== undefined
+    ) {
+      throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
+    }
+    for (const [name, expected] of required) {
+      const given = request.headers[name];
+      if (typeof given !== 'string' || !secretsEqual(given, expected)) {
+        throw new ReceiverRejection(401, 'A required header is missing or wrong.');
+      }
+    }
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (!allowedHosts.includes(request.headers.host ?? '')) {
+      return reply(response, 421, 'This receiver answers only to its own address.');
+    }
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const route = url.pathname;
+    if (route === '/done') {
+      if (request.method !== 'GET') return reply(response, 405, 'Method not allowed.');
+      const page = handlers.landing(url.searchParams.get('attempt'));
+      response.writeHead(page.ok ? 200 : 400, {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+      });
+      return response.end(renderLandingPage(page));
+    }
+    if (route !== '/activate' && route !== '/deactivate' && route !== '/events') {
+      return reply(response, 404, 'Not found.');
+    }
+    if (request.method !== 'POST') return reply(response, 405, 'Method not allowed.');
+    // The body is read (bounded in size and time) before the headers are judged, so that a
+    // refusal is a clean answer and not a connection reset with unread data.
+    const text = await readBody(request, bodyTimeoutMs);
+    checkPost(request);
+    const body = parseBody(request.headers['content-type'] ?? '', text);
+    if (route === '/events') {
+      const event = WebhookEvent.safeParse(body);
+      if (!event.success) throw new ReceiverRejection(400, 'A call event needs a string id.');
+      handlers.event(event.data);
+      return reply(response, 200, 'OK');
+    }
+    const handshake = HandshakeBody.safeParse(body);
+    if (!handshake.success) {
+      const fields = [...new Set(handshake.error.issues.map((issue) => issue.path.join('.')))];
+      throw new ReceiverRejection(400, `Missing or invalid fields: ${fields.join(', ')}.`);
+    }
+    await (route === '/activate' ? handlers.activate : handlers.deactivate)(handshake.data);
+    reply(response, 200, 'OK');
+  };
+
+  const server = createServer(
+    { requestTimeout: bodyTimeoutMs * 2, headersTimeout: bodyTimeoutMs },
+    (request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        if (error instanceof ReceiverRejection) {
+          // A body that was not read to its end leaves the connection unusable.
+          if (error.status === 408 || error.status === 413) {
+            response.setHeader('connection', 'close');
+          }
+          log.warn('receiver refused a request', {
+            path: request.url?.split('?')[0],
+            status: error.status,
+            reason: error.message,
+          });
+          reply(response, error.status, error.message);
+        } else {
+          log.error('receiver failed', { path: request.url?.split('?')[0], error });
+          reply(response, 500, 'Callbar could not handle this request.');
+        }
+      });
+    },
+  );
+
+  await new Promise<void>((ready, fail) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      fail(
+        error.code === 'EADDRINUSE'
+          ? new CallbarError(
+              'receiver_port_in_use',
+              `Port ${options.port} on 127.0.0.1 is already in use, so Callbar cannot receive the platform's calls. Is another Callbar running? Close it, or set CALLBAR_RECEIVER_PORT (and register the new address with the platform).`,
+              { field: 'receiver_port' },
+            )
+          : error,
+      );
+    });
+    server.listen(options.port, '127.0.0.1', ready);
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

@@ -1,0 +1,76 @@
+import ky from 'ky';
+import { z } from 'zod';
+
+/** The token endpoint's success body (contract 4.1); unknown fields are ignored. */
+export const TokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1),
+  expires_in: z.number().int().positive(),
+  token_type: z.string(),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+const OAuthError = z.looseObject({ error: z.string() });
+
+export type RefreshOutcome =
+  | { kind: 'ok'; tokens: TokenResponse }
+  /** The refresh token is spent or revoked: only a new activation helps. */
+  | { kind: 'invalid_grant' }
+  /** The platform refused the integrator's client_id / client_secret. */
+  | { kind: 'invalid_client' }
+  /** Nothing conclusive happened (network, timeout, 5xx, 429): try again later. */
+  | { kind: 'transient'; reason: string }
+  /** An answer outside the contract. */
+  | { kind: 'unexpected'; reason: string };
+
+export interface RefreshRequest {
+  baseUrl: string;
+  refreshToken: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+}
+
+/** One POST {base_url}/v3/oauth/token/ (form-encoded, as the contract declares). Never throws. */
+export async function requestRefresh(request: RefreshRequest): Promise<RefreshOutcome> {
+  let response: Response;
+  try {
+    response = await ky.post(new URL('v3/oauth/token/', withSlash(request.baseUrl)), {
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: request.refreshToken,
+        client_id: request.clientId,
+        client_secret: request.clientSecret,
+      }),
+      headers: { accept: 'application/json' },
+      retry: 0,
+      timeout: request.timeoutMs,
+      throwHttpErrors: false,
+    });
+  } catch (error) {
+    return { kind: 'transient', reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (response.status === 429 || response.status >= 500) {
+    return { kind: 'transient', reason: `the platform answered ${response.status}` };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { kind: 'unexpected', reason: `status ${response.status} with a body that is not JSON` };
+  }
+  if (response.ok) {
+    const tokens = TokenResponse.safeParse(body);
+    return tokens.success
+      ? { kind: 'ok', tokens: tokens.data }
+      : { kind: 'unexpected', reason: 'the token response lacks a field the contract requires' };
+  }
+  const error = OAuthError.safeParse(body);
+  if (error.success && error.data.error === 'invalid_grant') return { kind: 'invalid_grant' };
+  if (error.success && error.data.error === 'invalid_client') return { kind: 'invalid_client' };
+  return { kind: 'unexpected', reason: `the platform answered ${response.status}` };
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

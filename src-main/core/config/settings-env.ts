@@ -1,0 +1,73 @@
+/**
+ * Environment overrides: every setting can be set with `CALLBAR_` + its upper-case name
+ * (`CALLBAR_RECEIVER_PORT=40000`), so tests, scripts and the CLI can run a profile without
+ * touching its settings file. An empty variable counts as unset.
+ */
+import { CallbarError } from '../errors';
+import { describeValue } from './settings-issues';
+import { SETTING_NAMES, SETTING_RULES, Settings, type SettingName } from './settings';
+
+type EnvKind = 'text' | 'integer' | 'boolean';
+
+const KINDS: Record<SettingName, EnvKind> = {
+  base_url: 'text',
+  portal_url: 'text',
+  slug: 'text',
+  receiver_port: 'integer',
+  region: 'text',
+  client_id: 'text',
+  confirm_web_links: 'boolean',
+  start_minimized: 'boolean',
+  dial_shortcut: 'text',
+  clipboard_shortcut: 'text',
+  close_to_tray: 'boolean',
+};
+
+const TRUE_WORDS = new Set(['true', '1', 'yes']);
+const FALSE_WORDS = new Set(['false', '0', 'no']);
+
+/** The environment variable that overrides `name`, e.g. `CALLBAR_BASE_URL`. */
+export function settingEnvName(name: SettingName): string {
+  return `CALLBAR_${name.toUpperCase()}`;
+}
+
+/**
+ * The settings overridden by `env`, each converted and validated on its own, so an error names
+ * the variable. Booleans accept true/false/1/0/yes/no (any case); numbers are plain digits.
+ * @throws CallbarError `settings_invalid` naming the variable, the setting and what it accepts.
+ */
+export function readEnvOverrides(env: NodeJS.ProcessEnv): Partial<Settings> {
+  const overrides: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const raw = env[settingEnvName(name)]?.trim();
+    if (raw === undefined || raw === '') continue;
+    const parsed = Settings.shape[name].safeParse(convert(raw, KINDS[name]));
+    if (!parsed.success) {
+      const rule =
+        KINDS[name] === 'boolean' ? 'true or false (or 1/0, yes/no)' : SETTING_RULES[name];
+      throw new CallbarError(
+        'settings_invalid',
+        `The environment variable ${settingEnvName(name)} is ${describeValue(raw)}, but the setting "${name}" must be ${rule}. Fix or unset the variable and try again.`,
+        { field: name },
+      );
+    }
+    overrides[name] = parsed.data;
+  }
+  return overrides;
+}
+
+/** The typed value of `raw`, or `raw` itself when it does not convert (the schema then says why). */
+function convert(raw: string, kind: EnvKind): unknown {
+  switch (kind) {
+    case 'text':
+      return raw;
+    case 'integer':
+      return /^[0-9]+$/.test(raw) ? Number(raw) : raw;
+    case 'boolean': {
+      const word = raw.toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      return raw;
+    }
+  }
+}

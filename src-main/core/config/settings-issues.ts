@@ -1,0 +1,84 @@
+/**
+ * Turns a failed settings validation into sentences a person can act on: which setting, what it
+ * was, what it must be. Unknown keys are named (with a suggestion for near-miss typos); their
+ * values are never repeated, since a misplaced secret could be one of them.
+ */
+import type { z } from 'zod';
+import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
+
+/** The sentences describing what is wrong, and the first setting concerned. */
+export interface SettingsProblems {
+  problems: string[];
+  field: string | undefined;
+}
+
+const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
+
+/** Describes every issue of `error`, raised while validating `input` (a parsed JSON object). */
+export function describeSettingsIssues(error: z.ZodError, input: unknown): SettingsProblems {
+  const problems: string[] = [];
+  let field: string | undefined;
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        problems.push(describeUnknownKey(key));
+        field ??= key;
+      }
+      continue;
+    }
+    const name = issue.path[0];
+    if (typeof name !== 'string' || !isSettingName(name)) {
+      problems.push(issue.message);
+      continue;
+    }
+    const value = valueAt(input, name);
+    problems.push(`"${name}" is ${describeValue(value)}, but it must be ${SETTING_RULES[name]}`);
+    field ??= name;
+  }
+  return { problems: [...new Set(problems)], field };
+}
+
+/** A short rendering of a (non-secret) setting value for an error message. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value) ?? typeof value;
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+function describeUnknownKey(key: string): string {
+  if (SECRET_KEYS.has(key)) {
+    return `"${key}" is a secret, not a setting: remove it from here (Callbar keeps secrets in the system keychain; the client secret comes from the CALLBAR_CLIENT_SECRET environment variable)`;
+  }
+  const suggestion = closestSettingName(key);
+  if (suggestion) return `"${key}" is not a setting (did you mean "${suggestion}"?)`;
+  return `"${key}" is not a setting (the settings are ${SETTING_NAMES.join(', ')})`;
+}
+
+function valueAt(input: unknown, name: string): unknown {
+  if (input === null || typeof input !== 'object') return undefined;
+  return (input as Record<string, unknown>)[name];
+}
+
+function closestSettingName(key: string): string | undefined {
+  const normalized = key.toLowerCase().replaceAll('-', '_');
+  let best: { name: string; distance: number } | undefined;
+  for (const name of SETTING_NAMES) {
+    const distance = editDistance(normalized, name);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance, small inputs only. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

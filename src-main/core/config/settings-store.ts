@@ -1,0 +1,170 @@
+/**
+ * Loading and saving `<dataDir>/settings.json`.
+ *
+ * - A missing file means "all defaults"; loading never creates it.
+ * - A file that is not valid JSON, has a wrong value or an unknown key is an error naming the file
+ *   and the setting; it is never replaced by defaults behind the user's back.
+ * - Environment overrides (`CALLBAR_*`) apply on load and are never written back.
+ * - Saving validates first and then replaces the file atomically (mode 0600); the file holds only
+ *   the values someone chose, so a changed default reaches everyone who did not pick their own.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CallbarError } from '../errors';
+import { writeFileAtomic } from './atomic-write';
+import { readEnvOverrides } from './settings-env';
+import { describeSettingsIssues } from './settings-issues';
+import { SETTING_NAMES, Settings, type SettingName } from './settings';
+
+export { resolveDataDir } from './data-dir';
+
+/** The settings file's name inside the data dir. */
+export const SETTINGS_FILE_NAME = 'settings.json';
+
+/** Changes for {@link saveSettings}; a setting set to `undefined` goes back to its default. */
+export type SettingsPatch = { [Name in SettingName]?: Settings[Name] | undefined };
+
+/** The values written in a settings file (validated), without defaults. */
+export type StoredSettings = Partial<Settings>;
+
+/** The settings file of the profile in `dataDir`. */
+export function settingsFilePath(dataDir: string): string {
+  return join(dataDir, SETTINGS_FILE_NAME);
+}
+
+/**
+ * The settings Callbar runs with: defaults, overlaid by the settings file, overlaid by `CALLBAR_*`
+ * environment variables (`env` defaults to `process.env`). Synchronous: it runs once at startup,
+ * before anything else can use the settings.
+ * @throws CallbarError `settings_invalid` (naming the file or variable and the setting) or
+ *   `settings_unreadable`.
+ */
+export function loadSettings(options: { dataDir: string; env?: NodeJS.ProcessEnv }): Settings {
+  const stored = readStoredSettings(options.dataDir);
+  const overrides = readEnvOverrides(options.env ?? process.env);
+  return Settings.parse({ ...stored, ...overrides });
+}
+
+/**
+ * Applies `patch` to the settings file and returns the resulting settings (defaults applied, no
+ * environment overrides). The merged result is validated before anything is written; an invalid
+ * patch, or an invalid file to start from, leaves the file exactly as it was.
+ * Saves to the same file run one after another.
+ * @throws CallbarError `settings_invalid` or `settings_unreadable`; file-system errors as they are.
+ */
+export function saveSettings(
+  options: { dataDir: string },
+  patch: SettingsPatch,
+): Promise<Settings> {
+  const file = settingsFilePath(options.dataDir);
+  return oneAtATime(file, async () => {
+    // A Map, so that even a "__proto__" key in a patch stays a plain (and rejected) key.
+    const values = new Map<string, unknown>(Object.entries(readStoredSettings(options.dataDir)));
+    for (const [name, value] of Object.entries(patch)) {
+      if (value === undefined) values.delete(name);
+      else values.set(name, value);
+    }
+    const merged = Object.fromEntries(values);
+    const parsed = Settings.safeParse(merged);
+    if (!parsed.success) {
+      const { problems, field } = describeSettingsIssues(parsed.error, merged);
+      throw new CallbarError(
+        'settings_invalid',
+        `The settings were not saved: ${problems.join('; ')}.`,
+        { field },
+      );
+    }
+    await writeFileAtomic(file, serialize(merged), { mode: 0o600, dirMode: 0o700 });
+    return parsed.data;
+  });
+}
+
+/**
+ * The validated values of the settings file in `dataDir` (only those it contains), or `{}` when
+ * there is no file.
+ * @throws CallbarError `settings_invalid` or `settings_unreadable`.
+ */
+export function readStoredSettings(dataDir: string): StoredSettings {
+  const file = settingsFilePath(dataDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (isErrnoException(error) && error.code === 'ENOENT') return {};
+    throw new CallbarError(
+      'settings_unreadable',
+      `Callbar could not read its settings file ${file}: ${error instanceof Error ? error.message : String(error)}. Check that it is a readable file.`,
+      { cause: error },
+    );
+  }
+  const fix =
+    'Fix the file (or delete it to go back to the defaults) and try again; Callbar has left it as it is.';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const problem = describeJsonError(error, text);
+    throw new CallbarError(
+      'settings_invalid',
+      `The settings file ${file} is not valid JSON: ${problem}. ${fix}`,
+    );
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new CallbarError(
+      'settings_invalid',
+      `The settings file ${file} must contain a JSON object such as {"region": "GB"}. ${fix}`,
+    );
+  }
+  const parsed = Settings.safeParse(raw);
+  if (!parsed.success) {
+    const { problems, field } = describeSettingsIssues(parsed.error, raw);
+    throw new CallbarError(
+      'settings_invalid',
+      `The settings file ${file} is invalid: ${problems.join('; ')}. ${fix}`,
+      { field },
+    );
+  }
+  return raw;
+}
+
+/** Pretty JSON with the settings in schema order, so the file reads like the documentation. */
+function serialize(values: Record<string, unknown>): string {
+  const ordered = Object.fromEntries(
+    SETTING_NAMES.filter((name) => name in values).map((name) => [name, values[name]]),
+  );
+  return JSON.stringify(ordered, null, 2) + '\n';
+}
+
+/**
+ * Where the JSON broke, without quoting the file (V8's messages sometimes quote the input, and a
+ * misplaced secret could be in it).
+ */
+function describeJsonError(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const located = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (located?.[1] !== undefined && located[2] !== undefined) {
+    const before = text.slice(0, Number(located[2]));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return `${located[1]} (line ${line}, column ${column})`;
+  }
+  if (message.startsWith('Unexpected end of JSON input')) return 'it ends too early';
+  return 'it is not a JSON document';
+}
+
+function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && 'code' in error;
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `task` after every earlier task queued under `key` has finished. */
+function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(task, task);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return run;
+}

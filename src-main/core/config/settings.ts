@@ -1,0 +1,84 @@
+/**
+ * Callbar's non-secret settings. The zod schema is the single source of the type, the defaults
+ * and the validation; `SETTING_RULES` says in words what each field accepts, for error messages.
+ * Secrets (client_secret, tokens) are not settings: they live in the vault only.
+ */
+import { isSupportedCountry } from 'libphonenumber-js';
+import { z } from 'zod';
+import { isElectronAccelerator } from './accelerator';
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+const accelerator = z.string().refine((value) => value === '' || isElectronAccelerator(value));
+
+export const Settings = z.strictObject({
+  /** The platform's API root. */
+  base_url: httpUrl.default('http://127.0.0.1:8089'),
+  /** The platform's web portal, where the user subscribes to the integration. */
+  portal_url: httpUrl.default('http://127.0.0.1:8089/portal'),
+  /** The integration's slug in portal links (`{portal_url}/integrations/{slug}/activate`). */
+  slug: z
+    .string()
+    .max(100)
+    .regex(/^[a-z0-9][a-z0-9_-]*$/)
+    .default('callbar'),
+  /**
+   * The loopback receiver's port. Fixed rather than random: the Activation, Deactivation and
+   * Webhook URLs registered with the platform contain it.
+   */
+  receiver_port: z.int().min(1024).max(65535).default(37153),
+  /**
+   * Default dialing region (ISO 3166-1 alpha-2) for numbers written without +country code; only
+   * regions libphonenumber knows, typed as its `CountryCode`.
+   */
+  region: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .refine((code) => isSupportedCountry(code))
+    .default('US'),
+  /** The integrator's client id (not a secret; the secret comes from CALLBAR_CLIENT_SECRET). */
+  client_id: z.string().min(1).optional(),
+  /** A tel: link coming from a web page asks before dialing. */
+  confirm_web_links: z.boolean().default(true),
+  /** Start with the window hidden (tray only). */
+  start_minimized: z.boolean().default(false),
+  /** Global shortcut that opens the dial window; "" turns it off. */
+  dial_shortcut: accelerator.default('CommandOrControl+Shift+D'),
+  /** Global shortcut that dials the number on the clipboard; "" turns it off. */
+  clipboard_shortcut: accelerator.default('CommandOrControl+Shift+V'),
+  /** Closing the window keeps Callbar running in the tray. */
+  close_to_tray: z.boolean().default(true),
+});
+
+/** The settings Callbar runs with, every default applied. */
+export type Settings = z.infer<typeof Settings>;
+
+/** A setting's name. */
+export type SettingName = keyof Settings;
+
+/** Every setting's name, in schema order. */
+export const SETTING_NAMES = Object.keys(Settings.shape) as SettingName[];
+
+/** The settings of a fresh install. */
+export const DEFAULT_SETTINGS: Settings = Settings.parse({});
+
+/** What each setting accepts, in words, completing "… must be …". */
+export const SETTING_RULES: Record<SettingName, string> = {
+  base_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089',
+  portal_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089/portal',
+  slug: 'a slug of lowercase letters, digits, "-" and "_" (up to 100 characters), such as callbar',
+  receiver_port: 'a whole number from 1024 to 65535',
+  region: 'a two-letter uppercase country code (ISO 3166-1 alpha-2), such as US, GB or DE',
+  client_id: 'a non-empty text',
+  confirm_web_links: 'true or false',
+  start_minimized: 'true or false',
+  dial_shortcut:
+    'an Electron accelerator such as CommandOrControl+Shift+D (modifiers joined by "+", then one key), or "" for none',
+  clipboard_shortcut:
+    'an Electron accelerator such as CommandOrControl+Shift+V (modifiers joined by "+", then one key), or "" for none',
+  close_to_tray: 'true or false',
+};
+
+/** True when `name` is one of the settings. */
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(Settings.shape, name);
+}

@@ -1,0 +1,71 @@
+/**
+ * A profile: one data folder (settings, logs) and the keychain entry keyed by it, with the
+ * account service on top. The app, the CLI and the web preview all start from here, so they
+ * read the same settings and environment variables the same way.
+ */
+import { join } from 'node:path';
+import { AccountService } from './account/account-service';
+import { loadSettings, resolveDataDir } from './config/settings-store';
+import type { Settings } from './config/settings';
+import { CallbarError } from './errors';
+import { createFileLogger, type Logger } from './log/logger';
+import { openVault } from './vault/keytar-vault';
+import type { Vault } from './vault/vault';
+
+export interface Profile {
+  readonly dataDir: string;
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly account: AccountService;
+  close(): Promise<void>;
+}
+
+export interface ProfileOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the OS keychain (tests of other modules only). */
+  vault?: Vault;
+  log?: Logger;
+  /** How long to wait for the keychain (a desktop prompt may need a person). */
+  keychainTimeoutMs?: number;
+}
+
+/** "Name: value" → { name: value }; several separated by newlines. */
+export function parseHeaderList(
+  text: string | undefined,
+  variable: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of (text ?? '').split('\n')) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim();
+    if (colon <= 0 || !/^[A-Za-z0-9-]+$/.test(name)) {
+      throw new CallbarError(
+        'settings_invalid',
+        `${variable} must hold lines of the form "Name: value".`,
+      );
+    }
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function openProfile(options: ProfileOptions = {}): Profile {
+  const env = options.env ?? process.env;
+  const dataDir = resolveDataDir(env);
+  const settings = loadSettings({ dataDir, env });
+  const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
+  const account = new AccountService({
+    settings,
+    clientSecret: env.CALLBAR_CLIENT_SECRET,
+    receiverHeaders: parseHeaderList(env.CALLBAR_RECEIVER_HEADERS, 'CALLBAR_RECEIVER_HEADERS'),
+    vault:
+      options.vault ??
+      openVault({
+        dataDir,
+        ...(options.keychainTimeoutMs ? { timeoutMs: options.keychainTimeoutMs } : {}),
+      }),
+    log,
+  });
+  return { dataDir, settings, log, account, close: () => account.close() };
+}

@@ -1,0 +1,83 @@
+/**
+ * What the vault keeps for a connected account: the token pair, who it belongs to, the integrator
+ * credentials needed to refresh it, and the platform it was issued by. Stored as JSON in one
+ * keychain entry; validated on the way in and on the way out.
+ */
+import { z } from 'zod';
+import { CallbarError } from '../errors';
+
+export const StoredAccount = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1),
+  /** When the access token expires, epoch milliseconds. */
+  expires_at: z.number().nonnegative(),
+  tenant_id: z.string(),
+  user_extension: z.string(),
+  client_id: z.string(),
+  client_secret: z.string(),
+  /** The platform (API root) the tokens belong to. */
+  base_url: z.url({ protocol: /^https?$/ }),
+  /**
+   * SHA-256 (hex) of the confirmation_key of the activation that created the session, so a
+   * deactivation can be matched to it without keeping the key itself.
+   */
+  confirmation_key_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+/** A connected account as the vault stores it. */
+export type StoredAccount = z.infer<typeof StoredAccount>;
+
+/** Where a validation problem is, never what the value was (it may be a token). */
+function describeProblems(error: z.ZodError): { text: string; field: string | undefined } {
+  const problems = error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'the account';
+    return `${where}: ${issue.message}`;
+  });
+  const first = error.issues[0]?.path[0];
+  return { text: problems.join('; '), field: typeof first === 'string' ? first : undefined };
+}
+
+/**
+ * The JSON text to store for `account`, after validation (unknown properties are dropped).
+ * @throws CallbarError `account_invalid` naming the bad properties (never their values).
+ */
+export function serializeAccount(account: unknown): string {
+  const parsed = StoredAccount.safeParse(account);
+  if (!parsed.success) {
+    const { text, field } = describeProblems(parsed.error);
+    throw new CallbarError(
+      'account_invalid',
+      `Callbar refused to store an incomplete or malformed sign-in (${text}). This is a bug; nothing was written to the keychain.`,
+      { field },
+    );
+  }
+  return JSON.stringify(parsed.data);
+}
+
+/**
+ * The account stored as `text`.
+ * @throws CallbarError `vault_corrupt` when it is not a valid account (the content is not quoted).
+ */
+export function parseStoredAccount(text: string): StoredAccount {
+  const fix = 'Connect Callbar to your phone account again to replace it.';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new CallbarError(
+      'vault_corrupt',
+      `The Callbar sign-in stored in the system keychain is unreadable (it is not JSON). ${fix}`,
+    );
+  }
+  const parsed = StoredAccount.safeParse(raw);
+  if (!parsed.success) {
+    throw new CallbarError(
+      'vault_corrupt',
+      `The Callbar sign-in stored in the system keychain is incomplete or malformed (${describeProblems(parsed.error).text}). ${fix}`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,306 @@
+/**
+ * The loopback receiver's whole bad-input list: each request is refused with a 4xx and changes
+ * nothing (vault and account state compared before and after). The last case is the positive
+ * control: the same request, done right, is accepted.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountService } from '../../src-main/core/account/account-service';
+import { ATTEMPT_LIFETIME_MS } from '../../src-main/core/account/activation-attempts';
+import {
+  MAX_BODY_BYTES,
+  startReceiver,
+  type RunningReceiver,
+} from '../../src-main/core/account/receiver';
+import { silentLogger } from '../../src-main/core/log/logger';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
+
+interface RawResponse {
+  status: number;
+  body: string;
+}
+
+function send(
+  origin: string,
+  path: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    slowMs?: number;
+  } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, {
+      method: options.method ?? 'POST',
+      headers: options.headers,
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A refused slow or oversized body may be cut off before the client finishes writing.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') resolve({ status: -1, body: '' });
+      else reject(error);
+    });
+    if (options.slowMs) {
+      req.write(options.body?.slice(0, 5) ?? '');
+      setTimeout(() => req.end(options.body?.slice(5)), options.slowMs);
+    } else {
+      req.end(options.body);
+    }
+  });
+}
+
+describe('loopback receiver refuses bad input without changing anything', () => {
+  let clock = Date.UTC(2026, 10, 23, 9, 0, 0);
+  const vault = new MemoryVault();
+  const account = new AccountService({
+    settings: {
+      base_url: 'http://127.0.0.1:9',
+      portal_url: 'http://127.0.0.1:9/portal',
+      slug: 'callbar',
+      receiver_port: 0,
+      client_id: 'client-1',
+    },
+    clientSecret: 'client-secret-1',
+    vault,
+    log: silentLogger,
+    now: () => clock,
+  });
+  let receiver: RunningReceiver;
+  let host: string;
+  let key: string;
+  const secretHeader = { 'x-callbar-secret': 'shared-secret-value' };
+
+  const valid = (overrides: Record<string, unknown> = {}) => ({
+    tenant_id: 'acme-7f3a',
+    user_extension: '201',
+    confirmation_key: key,
+    access_token: 'AT-1',
+    refresh_token: 'RT-1',
+    ...overrides,
+  });
+  const json = (body: unknown, headers: Record<string, string> = {}) => ({
+    headers: { 'content-type': 'application/json', ...secretHeader, ...headers },
+    body: JSON.stringify(body),
+  });
+
+  beforeAll(async () => {
+    await account.start();
+    receiver = await startReceiver({
+      port: 0,
+      handlers: account.receiverHandlers,
+      requiredHeaders: secretHeader,
+      bodyTimeoutMs: 300,
+      log: silentLogger,
+    });
+    host = receiver.origin;
+    // The service's own receiver is started too, because startActivation needs its address.
+    const started = await account.startActivation();
+    started.completion.catch(() => undefined);
+    key = new URL(started.portalLink).searchParams.get('confirmation_key')!;
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await account.close();
+  });
+
+  const cases: [string, () => Promise<RawResponse>, number][] = [
+    [
+      'a foreign Host header',
+      () => send(host, '/activate', { ...json(valid(), { host: 'evil.example:37153' }) }),
+      421,
+    ],
+    [
+      'a browser Origin',
+      () => send(host, '/activate', json(valid(), { origin: 'https://evil.example' })),
+      403,
+    ],
+    [
+      'Sec-Fetch-Site: cross-site',
+      () => send(host, '/activate', json(valid(), { 'sec-fetch-site': 'cross-site' })),
+      403,
+    ],
+    [
+      'a body over 16 KiB',
+      () => send(host, '/activate', json(valid({ pad: 'x'.repeat(MAX_BODY_BYTES) }))),
+      413,
+    ],
+    ['a slow body', () => send(host, '/activate', { ...json(valid()), slowMs: 1500 }), 408],
+    [
+      'GET instead of POST',
+      () => send(host, '/activate', { method: 'GET', headers: secretHeader }),
+      405,
+    ],
+    [
+      'text/plain',
+      () => send(host, '/activate', json(valid(), { 'content-type': 'text/plain' })),
+      415,
+    ],
+    [
+      'invalid JSON',
+      () => send(host, '/activate', { ...json(valid()), body: '{"tenant_id":' }),
+      400,
+    ],
+    [
+      'a missing field',
+      () => send(host, '/activate', json({ ...valid(), tenant_id: undefined })),
+      400,
+    ],
+    [
+      'a non-string field',
+      () => send(host, '/activate', json(valid({ user_extension: 201 }))),
+      400,
+    ],
+    ['an array body', () => send(host, '/activate', json([valid()])), 400],
+    [
+      'a repeated form field',
+      () =>
+        send(host, '/activate', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...secretHeader },
+          body: `${new URLSearchParams(valid()).toString()}&tenant_id=other`,
+        }),
+      400,
+    ],
+    [
+      'an unknown confirmation_key',
+      () => send(host, '/activate', json(valid({ confirmation_key: 'guessed-key' }))),
+      403,
+    ],
+    [
+      'a key one character off',
+      () =>
+        send(
+          host,
+          '/activate',
+          json(valid({ confirmation_key: key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A') })),
+        ),
+      403,
+    ],
+    [
+      'empty tokens on activation',
+      () => send(host, '/activate', json(valid({ access_token: '' }))),
+      400,
+    ],
+    [
+      'a missing shared-secret header',
+      () =>
+        send(host, '/activate', {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(valid()),
+        }),
+      401,
+    ],
+    [
+      'a wrong shared-secret header',
+      () => send(host, '/activate', json(valid(), { 'x-callbar-secret': 'shared-secret-valuf' })),
+      401,
+    ],
+    [
+      'deactivation with an unknown key',
+      () =>
+        send(
+          host,
+          '/deactivate',
+          json(valid({ confirmation_key: 'nope', access_token: '', refresh_token: '' })),
+        ),
+      403,
+    ],
+    ['an unknown path', () => send(host, '/tokens', json(valid())), 404],
+    ['a call event without an id', () => send(host, '/events', json({ state: 'ringing' })), 400],
+  ];
+
+  for (const [name, run, status] of cases) {
+    it(`refuses ${name} with ${status}`, async () => {
+      const before = { vault: await vault.load(), state: account.status() };
+      const response = await run();
+      // A slow or oversized body may be answered or cut off; either way it is refused.
+      if (response.status === -1) expect([408, 413]).toContain(status);
+      else expect(response.status).toBe(status);
+      expect(await vault.load()).toEqual(before.vault);
+      expect(account.status()).toEqual(before.state);
+      expect(response.body).not.toContain('AT-1');
+    });
+  }
+
+  it('refuses an expired key, then accepts a fresh one exactly once (positive control)', async () => {
+    clock += ATTEMPT_LIFETIME_MS + 1;
+    const expired = await send(host, '/activate', json(valid()));
+    expect(expired.status).toBe(403);
+    expect(await vault.load()).toBeUndefined();
+
+    const started = await account.startActivation({
+      expectedUser: { tenant_id: 'acme-7f3a', user_extension: '201' },
+    });
+    key = new URL(started.portalLink).searchParams.get('confirmation_key')!;
+    const otherUser = await send(host, '/activate', json(valid({ user_extension: '202' })));
+    expect(otherUser.status).toBe(403);
+    expect(await vault.load()).toBeUndefined();
+
+    const accepted = await send(host, '/activate', json(valid()));
+    expect(accepted.status).toBe(200);
+    await expect(started.completion).resolves.toMatchObject({
+      state: 'connected',
+      user_extension: '201',
+    });
+    expect(await vault.load()).toMatchObject({
+      access_token: 'AT-1',
+      refresh_token: 'RT-1',
+      client_secret: 'client-secret-1',
+    });
+
+    const replay = await send(
+      host,
+      '/activate',
+      json(valid({ access_token: 'AT-2', refresh_token: 'RT-2' })),
+    );
+    expect(replay.status).toBe(403);
+    expect(await vault.load()).toMatchObject({ access_token: 'AT-1' });
+  });
+
+  it('accepts form-encoded bodies too, and refuses a deactivation for another user', async () => {
+    const started = await account.startActivation();
+    started.completion.catch(() => undefined);
+    key = new URL(started.portalLink).searchParams.get('confirmation_key')!;
+    const wrongUser = await send(
+      host,
+      '/deactivate',
+      json(valid({ tenant_id: 'other-tenant', access_token: '', refresh_token: '' })),
+    );
+    expect(wrongUser.status).toBe(403);
+    expect(await vault.load()).toMatchObject({ access_token: 'AT-1' });
+
+    const form = await send(host, '/deactivate', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...secretHeader },
+      body: new URLSearchParams(valid({ access_token: '', refresh_token: '' })).toString(),
+    });
+    expect(form.status).toBe(200);
+    expect(await vault.load()).toBeUndefined();
+    expect(account.status().state).toBe('not-connected');
+  });
+
+  it('hands call events to subscribers', async () => {
+    const events: unknown[] = [];
+    const unsubscribe = account.onCallEvent((event) => events.push(event));
+    const response = await send(
+      host,
+      '/events',
+      json({ id: 'leg-1', state: 'ringing', extra: { a: 1 } }),
+    );
+    unsubscribe();
+    expect(response.status).toBe(200);
+    expect(events).toEqual([{ id: 'leg-1', state: 'ringing', extra: { a: 1 } }]);
+  });
+
+  it('serves the landing page for browsers, even cross-site', async () => {
+    const page = await send(host, '/done?attempt=unknown', {
+      method: 'GET',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('Unknown connection attempt');
+  });
+});

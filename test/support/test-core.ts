@@ -1,0 +1,35 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
+import { silentLogger, type Logger } from '../../src-main/core/log/logger';
+import { openProfile } from '../../src-main/core/profile';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
+import type { Vault } from '../../src-main/core/vault/vault';
+import { freePort } from './free-port';
+
+/**
+ * A real core on a throwaway profile: its own data folder and receiver port, an in-memory vault
+ * (the keychain itself is tested in test/vault), and the platform at `env` (none by default).
+ */
+export async function startTestCore(
+  options: { env?: NodeJS.ProcessEnv; vault?: Vault; log?: Logger; opened?: string[] } = {},
+): Promise<CallbarCore> {
+  const profile = openProfile({
+    env: {
+      CALLBAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'callbar-core-')),
+      CALLBAR_RECEIVER_PORT: String(await freePort()),
+      ...options.env,
+    },
+    vault: options.vault ?? new MemoryVault(),
+    log: options.log ?? silentLogger,
+  });
+  return startCore({
+    runtime: 'preview',
+    profile,
+    openUrl: (url) => {
+      options.opened?.push(url);
+      return Promise.resolve();
+    },
+  });
+}
