@@ -1,0 +1,201 @@
+/**
+ * A small typed client of the simulator's control API (/__sim/), for tests and scripts:
+ *
+ *   const control = new SimControl(sim.base_url);
+ *   const tokens = await control.issueTokens({ tenant_id: sim.tenant_id, user_extension: '201' });
+ *   await control.addFault({ method: 'POST', path: '/v3/call_control/', reset: true, when: 'after', count: 1 });
+ *   await control.advanceClock(86_400);
+ */
+import type { Call } from './calls';
+import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
+import type { Fault, FaultSpec } from './faults';
+import type {
+  IntegrationOptions,
+  RateLimit,
+  RateScope,
+  RuntimeConfig,
+  AutoAnswer,
+  CallControlResponse,
+} from './options';
+import type { LoggedRequest } from './request-log';
+import type { TokenPair } from './tokens';
+
+export type { Call, CallLeg, CallEvent } from './calls';
+export type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
+export type { Fault, FaultSpec } from './faults';
+export type { LoggedRequest } from './request-log';
+export type { TokenPair } from './tokens';
+export type { WebhookDelivery } from './webhooks';
+export type { ActivationRecord, HandshakeAttempt } from './integrations';
+
+export interface UserRef {
+  tenant_id: string;
+  user_extension: string;
+}
+
+export interface ConfigPatch {
+  callControlResponse?: CallControlResponse;
+  callControlForbiddenBody?: 'drf' | 'empty';
+  autoAnswer?: boolean | Partial<AutoAnswer>;
+  maxPageSize?: number;
+}
+
+/** A control-API call that did not succeed: its status and (parsed) body. */
+export class SimControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
+    this.name = 'SimControlError';
+  }
+}
+
+export class SimControl {
+  private readonly root: string;
+
+  constructor(baseUrl: string) {
+    this.root = `${baseUrl.replace(/\/+$/, '')}/__sim/`;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.root}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    if (!response.ok)
+      throw new SimControlError(response.status, parsed, `${method} /__sim/${path}`);
+    return parsed as T;
+  }
+
+  clock(): Promise<{ now: string }> {
+    return this.call('GET', 'clock');
+  }
+
+  /** Moves simulated time forward (fires due timers: auto-answer, hangups, token expiry). */
+  advanceClock(seconds: number): Promise<{ now: string }> {
+    return this.call('POST', 'clock/advance', { seconds });
+  }
+
+  setClock(now: string | Date): Promise<{ now: string }> {
+    return this.call('POST', 'clock/set', {
+      now: typeof now === 'string' ? now : now.toISOString(),
+    });
+  }
+
+  /** Issues a token pair for a user without the portal. */
+  issueTokens(user: UserRef): Promise<TokenPair> {
+    return this.call('POST', 'tokens', user);
+  }
+
+  world(): Promise<WorldSummary> {
+    return this.call('GET', 'world');
+  }
+
+  calls(): Promise<Call[]> {
+    return this.call('GET', 'calls');
+  }
+
+  /** A call by its id or the id of one of its legs. */
+  getCall(id: string): Promise<Call> {
+    return this.call('GET', `calls/${encodeURIComponent(id)}`);
+  }
+
+  answerLeg(legId: string): Promise<Call> {
+    return this.call('POST', `calls/${encodeURIComponent(legId)}/answer`);
+  }
+
+  endLeg(legId: string): Promise<Call> {
+    return this.call('POST', `calls/${encodeURIComponent(legId)}/end`);
+  }
+
+  incomingCall(call: UserRef & { from: string }): Promise<Call> {
+    return this.call('POST', 'calls/incoming', call);
+  }
+
+  addFault(spec: FaultSpec): Promise<Fault> {
+    return this.call('POST', 'faults', spec);
+  }
+
+  faults(): Promise<Fault[]> {
+    return this.call('GET', 'faults');
+  }
+
+  removeFault(id: string): Promise<void> {
+    return this.call('DELETE', `faults/${encodeURIComponent(id)}`);
+  }
+
+  clearFaults(): Promise<void> {
+    return this.call('DELETE', 'faults');
+  }
+
+  requests(): Promise<LoggedRequest[]> {
+    return this.call('GET', 'requests');
+  }
+
+  clearRequests(): Promise<void> {
+    return this.call('DELETE', 'requests');
+  }
+
+  webhooks(): Promise<WebhookLog> {
+    return this.call('GET', 'webhooks');
+  }
+
+  clearWebhooks(): Promise<void> {
+    return this.call('DELETE', 'webhooks');
+  }
+
+  /** Resolves once no webhook delivery is queued or in flight. */
+  async webhooksSettled(timeoutMs = 5000): Promise<WebhookLog> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const log = await this.webhooks();
+      if (log.in_flight === 0) return log;
+      if (Date.now() > deadline)
+        throw new Error(`webhook deliveries still in flight after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  putIntegration(slug: string, registration: IntegrationOptions): Promise<IntegrationState> {
+    return this.call('PUT', `integrations/${encodeURIComponent(slug)}`, registration);
+  }
+
+  integration(slug: string): Promise<IntegrationState> {
+    return this.call('GET', `integrations/${encodeURIComponent(slug)}`);
+  }
+
+  integrations(): Promise<IntegrationState[]> {
+    return this.call('GET', 'integrations');
+  }
+
+  /** Sets the limits of the given scopes and forgets the request history of all scopes. */
+  setRateLimits(
+    limits: Partial<Record<RateScope, RateLimit>>,
+  ): Promise<Record<RateScope, RateLimit>> {
+    return this.call('PUT', 'rate-limits', limits);
+  }
+
+  rateLimits(): Promise<Record<RateScope, RateLimit>> {
+    return this.call('GET', 'rate-limits');
+  }
+
+  config(): Promise<RuntimeConfig> {
+    return this.call('GET', 'config');
+  }
+
+  updateConfig(patch: ConfigPatch): Promise<RuntimeConfig> {
+    return this.call('PATCH', 'config', patch);
+  }
+}

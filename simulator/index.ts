@@ -1,0 +1,187 @@
+/**
+ * The platform simulator: a real HTTP server implementing the whole platform contract (portal,
+ * token endpoint, phonebooks, contacts, call control, call events, rate limits) plus a test-only
+ * control API (clock, faults, request log, …). See simulator/README.md.
+ *
+ *   const sim = await startSimulator({ contacts: 20, autoAnswer: false });
+ *   … sim.base_url, sim.portal_url, sim.client_id, sim.client_secret, sim.tenant_id, sim.users …
+ *   await sim.close();
+ */
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { CallEngine } from './calls';
+import { SimClock } from './clock';
+import { ControlApi } from './control-api';
+import { FaultTable } from './faults';
+import { IntegrationRegistry, isValidSlug } from './integrations';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  resolveAutoAnswer,
+  type RuntimeConfig,
+  type SimulatorOptions,
+} from './options';
+import type { Platform } from './platform';
+import { Portal } from './portal';
+import { SeededRandom } from './random';
+import { RateLimiter } from './rate-limit';
+import { RequestLog } from './request-log';
+import { buildWorld, MAIN_TENANT_ID } from './seed-data';
+import { createSimServer } from './server';
+import { assertTimeZone } from './timestamps';
+import { TokenStore } from './tokens';
+import { WebhookDispatcher } from './webhooks';
+
+export type {
+  AutoAnswer,
+  CallControlResponse,
+  Encoding,
+  IntegrationOptions,
+  RateLimit,
+  RateScope,
+  SimulatorOptions,
+} from './options';
+export type { CallEvent } from './calls';
+export { MAIN_TENANT_ID, SECOND_TENANT_ID } from './seed-data';
+
+export interface SimulatorUser {
+  extension: string;
+  username: string;
+  password: string;
+}
+
+/** What the simulator tells its users (the CLI prints it as one JSON line). */
+export interface SimulatorInfo {
+  base_url: string;
+  portal_url: string;
+  client_id: string;
+  client_secret: string;
+  tenant_id: string;
+  users: SimulatorUser[];
+}
+
+export interface RunningSimulator extends SimulatorInfo {
+  close(): Promise<void>;
+}
+
+function validateOptions(options: SimulatorOptions): void {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new RangeError(`invalid port ${port}`);
+  if (
+    options.maxPageSize !== undefined &&
+    (!Number.isInteger(options.maxPageSize) || options.maxPageSize < 1)
+  ) {
+    throw new RangeError('maxPageSize must be a positive integer');
+  }
+  if (options.seed !== undefined && !Number.isFinite(options.seed))
+    throw new RangeError('seed must be a number');
+  for (const slug of Object.keys(options.integrations ?? {})) {
+    if (!isValidSlug(slug)) throw new RangeError(`invalid integration slug "${slug}"`);
+  }
+  assertTimeZone(options.timeZone ?? 'Europe/Berlin');
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  validateOptions(options);
+  const log = options.log ?? (() => undefined);
+  const seed = options.seed ?? 1;
+  const world = buildWorld(seed, options.contacts ?? 200);
+  const clock = new SimClock((error) => log(`timer failed: ${String(error)}`));
+  const closing = new AbortController();
+  const integrations = new IntegrationRegistry();
+  for (const [slug, registration] of Object.entries(options.integrations ?? {})) {
+    integrations.register(slug, registration);
+  }
+  const config: RuntimeConfig = {
+    callControlResponse: options.callControlResponse ?? 'accepted',
+    callControlForbiddenBody: options.callControlForbiddenBody ?? 'drf',
+    autoAnswer: resolveAutoAnswer(options.autoAnswer),
+    maxPageSize: options.maxPageSize ?? 1000,
+  };
+  const timeZone = options.timeZone ?? 'Europe/Berlin';
+  const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;
+  const webhooks = new WebhookDispatcher({
+    clock,
+    integrations,
+    timeoutMs: integratorTimeoutMs,
+    signal: closing.signal,
+    log,
+  });
+  let idCounter = 0;
+  const calls = new CallEngine({
+    clock,
+    world,
+    timeZone,
+    autoAnswer: () => config.autoAnswer,
+    emit: (event) => webhooks.dispatch(event),
+    newId: (prefix) =>
+      `${prefix}_${(++idCounter).toString(36).padStart(4, '0')}${randomBytes(6).toString('hex')}`,
+  });
+  const platform: Platform = {
+    world,
+    clock,
+    tokens: new TokenStore(clock, {
+      revokeAccessTokenOnRefresh: options.revokeAccessTokenOnRefresh ?? true,
+    }),
+    rateLimiter: new RateLimiter(clock, options.rateLimits),
+    integrations,
+    calls,
+    webhooks,
+    faults: new FaultTable(new SeededRandom(seed + 7919)),
+    requestLog: new RequestLog(),
+    config,
+    clientId: options.clientId ?? DEFAULT_CLIENT_ID,
+    clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
+    timeZone,
+    integratorTimeoutMs,
+    signal: closing.signal,
+    log,
+  };
+  const server = createSimServer({
+    platform,
+    control: new ControlApi(platform),
+    portal: new Portal(platform),
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= new Promise<void>((resolve) => {
+      closing.abort();
+      clock.close();
+      calls.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closed;
+  };
+
+  log(
+    `platform simulator listening on ${origin} (${options.contacts ?? 200} contacts, seed ${seed})`,
+  );
+  return {
+    base_url: origin,
+    portal_url: `${origin}/portal`,
+    client_id: platform.clientId,
+    client_secret: platform.clientSecret,
+    tenant_id: MAIN_TENANT_ID,
+    users: world.users
+      .filter((user) => user.tenantId === MAIN_TENANT_ID)
+      .map((user) => ({
+        extension: user.extension,
+        username: user.username,
+        password: user.password,
+      })),
+    close,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * `npm run sim -- --port P [--contacts N] [--seed S] [--activation-url U --deactivation-url U
+ * --webhook-url U --slug callbar --extra-header 'Name: value' --encoding json|form] [...]`
+ *
+ * Prints exactly one JSON line on stdout when ready ({base_url, portal_url, client_id,
+ * client_secret, tenant_id, users}); logs go to stderr; runs until SIGINT/SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import { startSimulator, type SimulatorOptions } from './index';
+import { CALL_CONTROL_RESPONSES, type CallControlResponse, type RateLimit } from './options';
+
+const USAGE = `usage: npm run sim -- [--port P] [--contacts N] [--seed S]
+  [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
+  [--extra-header 'Name: value']... [--encoding json|form]
+  [--client-id ID] [--client-secret SECRET] [--max-page-size N] [--no-auto-answer]
+  [--call-control-response ${CALL_CONTROL_RESPONSES.join('|')}]
+  [--rate-limit-phonebook LIMIT/SECONDS] [--rate-limit-call-control LIMIT/SECONDS]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) fail(`--${name} must be a non-negative integer, not "${value}"`);
+  return Number(value);
+}
+
+function rate(name: string, value: string | undefined): RateLimit | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value);
+  if (!match) fail(`--${name} must look like 600/60 (requests per seconds)`);
+  return { limit: Number(match[1]), window_seconds: Number(match[2]) };
+}
+
+function options(argv: string[]): SimulatorOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        contacts: { type: 'string' },
+        seed: { type: 'string' },
+        slug: { type: 'string', default: 'callbar' },
+        'activation-url': { type: 'string' },
+        'deactivation-url': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'extra-header': { type: 'string', multiple: true },
+        encoding: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'max-page-size': { type: 'string' },
+        'no-auto-answer': { type: 'boolean' },
+        'call-control-response': { type: 'string' },
+        'rate-limit-phonebook': { type: 'string' },
+        'rate-limit-call-control': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values;
+  if (values.help) {
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const result: SimulatorOptions = {
+    port: integer('port', values.port) ?? 0,
+    log: (line) => process.stderr.write(`[sim] ${line}\n`),
+  };
+  const contacts = integer('contacts', values.contacts);
+  if (contacts !== undefined) result.contacts = contacts;
+  const seed = integer('seed', values.seed);
+  if (seed !== undefined) result.seed = seed;
+  if (values['client-id']) result.clientId = values['client-id'];
+  if (values['client-secret']) result.clientSecret = values['client-secret'];
+  const maxPageSize = integer('max-page-size', values['max-page-size']);
+  if (maxPageSize !== undefined) result.maxPageSize = maxPageSize;
+  if (values['no-auto-answer']) result.autoAnswer = false;
+  const variant = values['call-control-response'];
+  if (variant !== undefined) {
+    if (!CALL_CONTROL_RESPONSES.includes(variant as CallControlResponse))
+      fail(`unknown --call-control-response ${variant}`);
+    result.callControlResponse = variant as CallControlResponse;
+  }
+  const phonebookRate = rate('rate-limit-phonebook', values['rate-limit-phonebook']);
+  const callControlRate = rate('rate-limit-call-control', values['rate-limit-call-control']);
+  if (phonebookRate || callControlRate) {
+    result.rateLimits = {
+      ...(phonebookRate ? { phonebook: phonebookRate } : {}),
+      ...(callControlRate ? { 'call-control': callControlRate } : {}),
+    };
+  }
+
+  const activation = values['activation-url'];
+  const deactivation = values['deactivation-url'];
+  const integrationFlags = [
+    activation,
+    deactivation,
+    values['webhook-url'],
+    values.encoding,
+    values['extra-header'],
+  ];
+  if (activation || deactivation) {
+    if (!activation || !deactivation) fail('--activation-url and --deactivation-url go together');
+    const headers: Record<string, string> = {};
+    for (const header of values['extra-header'] ?? []) {
+      const colon = header.indexOf(':');
+      if (colon <= 0) fail(`--extra-header must look like 'Name: value', not "${header}"`);
+      headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+    }
+    const encoding = values.encoding ?? 'json';
+    if (encoding !== 'json' && encoding !== 'form') fail(`--encoding must be json or form`);
+    result.integrations = {
+      [values.slug]: {
+        activation_url: activation,
+        deactivation_url: deactivation,
+        ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}),
+        extra_headers: headers,
+        encoding,
+      },
+    };
+  } else if (integrationFlags.some((flag) => flag !== undefined)) {
+    fail(
+      '--webhook-url, --extra-header and --encoding need --activation-url and --deactivation-url',
+    );
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const sim = await startSimulator(options(process.argv.slice(2)));
+  const info = {
+    base_url: sim.base_url,
+    portal_url: sim.portal_url,
+    client_id: sim.client_id,
+    client_secret: sim.client_secret,
+    tenant_id: sim.tenant_id,
+    users: sim.users,
+  };
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`[sim] ${signal}: shutting down\n`);
+    sim.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`[sim] shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[sim] ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

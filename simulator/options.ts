@@ -1,0 +1,111 @@
+/**
+ * What can be configured when the simulator starts, its defaults, and the part of it the control
+ * API can still change while it runs.
+ */
+export type RateScope = 'phonebook' | 'call-control';
+export const RATE_SCOPES: readonly RateScope[] = ['phonebook', 'call-control'];
+
+export interface RateLimit {
+  limit: number;
+  window_seconds: number;
+}
+
+export type Encoding = 'json' | 'form';
+
+/** The integrator's registration for one integration slug. */
+export interface IntegrationOptions {
+  activation_url: string;
+  deactivation_url: string;
+  webhook_url?: string | null;
+  /** Sent with every activation, deactivation and webhook call. */
+  extra_headers?: Record<string, string>;
+  /** Body encoding of the activation and deactivation calls (default json). */
+  encoding?: Encoding;
+}
+
+/**
+ * Success answer of the call-control commands, whose status and body the contract does not show:
+ * - 'accepted' (default): 202 `{"call_id", "call_leg_id"}`
+ * - 'ok': 200 with the same body
+ * - 'empty': 204, no body
+ * - 'accepted-empty': 202, no body
+ */
+export type CallControlResponse = 'accepted' | 'ok' | 'empty' | 'accepted-empty';
+export const CALL_CONTROL_RESPONSES: readonly CallControlResponse[] = [
+  'accepted',
+  'ok',
+  'empty',
+  'accepted-empty',
+];
+
+/** Simulated milliseconds after which call legs progress on their own. */
+export interface AutoAnswer {
+  /** The user's own phone answers this long after it starts ringing. */
+  userAnswerMs: number;
+  /** The other party answers this long after it starts ringing. */
+  destinationAnswerMs: number;
+  /** A connected call ends this long after it was bridged; null: it runs until hung up. */
+  hangupAfterMs: number | null;
+}
+
+export const DEFAULT_AUTO_ANSWER: AutoAnswer = {
+  userAnswerMs: 1500,
+  destinationAnswerMs: 2500,
+  hangupAfterMs: 30_000,
+};
+
+export interface SimulatorOptions {
+  /** 0 (default) picks any free port. */
+  port?: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
+  /** Number of generated contacts in the main tenant (default 200). */
+  contacts?: number;
+  /** Seed of the generated world and of fault probabilities (default 1). */
+  seed?: number;
+  /** Integrator registrations per slug. */
+  integrations?: Record<string, IntegrationOptions>;
+  /** Per scope; defaults 600/60 s (phonebook) and 60/60 s (call-control). */
+  rateLimits?: Partial<Record<RateScope, RateLimit>>;
+  /** The largest page_size honoured; larger requests are clamped (default 1000). */
+  maxPageSize?: number;
+  callControlResponse?: CallControlResponse;
+  /** Body of the call-control 403 (not shown in the contract): DRF's (default) or none. */
+  callControlForbiddenBody?: 'drf' | 'empty';
+  /** true (default): DEFAULT_AUTO_ANSWER; false: legs change only through the control API. */
+  autoAnswer?: boolean | Partial<AutoAnswer>;
+  clientId?: string;
+  clientSecret?: string;
+  /** Whether a refresh also revokes the access token issued with the used refresh token (default true, as DOT). */
+  revokeAccessTokenOnRefresh?: boolean;
+  /** Time zone of the timestamps the API writes (default Europe/Berlin). */
+  timeZone?: string;
+  /** How long the activation/deactivation/webhook calls may take (default 10 s). */
+  integratorTimeoutMs?: number;
+  /** Human-readable log lines (default: none). */
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_RATE_LIMITS: Record<RateScope, RateLimit> = {
+  phonebook: { limit: 600, window_seconds: 60 },
+  'call-control': { limit: 60, window_seconds: 60 },
+};
+
+export const DEFAULT_CLIENT_ID = 'callbar-sim-client';
+export const DEFAULT_CLIENT_SECRET = 'callbar-sim-secret-7d1f0c9a4be2';
+
+/** The settings that can change while the simulator runs (PATCH /__sim/config). */
+export interface RuntimeConfig {
+  callControlResponse: CallControlResponse;
+  callControlForbiddenBody: 'drf' | 'empty';
+  autoAnswer: AutoAnswer | null;
+  maxPageSize: number;
+}
+
+export function resolveAutoAnswer(
+  value: boolean | Partial<AutoAnswer> | undefined,
+): AutoAnswer | null {
+  if (value === false) return null;
+  if (value === undefined || value === true) return { ...DEFAULT_AUTO_ANSWER };
+  return { ...DEFAULT_AUTO_ANSWER, ...value };
+}

@@ -1,0 +1,34 @@
+/**
+ * Everything the simulated platform holds, handed to the parts that serve it (REST API, token
+ * endpoint, portal, control API).
+ */
+import type { CallEngine } from './calls';
+import type { SimClock } from './clock';
+import type { FaultTable } from './faults';
+import type { IntegrationRegistry } from './integrations';
+import type { RuntimeConfig } from './options';
+import type { RateLimiter } from './rate-limit';
+import type { RequestLog } from './request-log';
+import type { TokenStore } from './tokens';
+import type { WebhookDispatcher } from './webhooks';
+import type { World } from './world';
+
+export interface Platform {
+  world: World;
+  clock: SimClock;
+  tokens: TokenStore;
+  rateLimiter: RateLimiter;
+  integrations: IntegrationRegistry;
+  calls: CallEngine;
+  webhooks: WebhookDispatcher;
+  faults: FaultTable;
+  requestLog: RequestLog;
+  config: RuntimeConfig;
+  clientId: string;
+  clientSecret: string;
+  timeZone: string;
+  integratorTimeoutMs: number;
+  /** Aborted when the simulator closes: cancels outgoing calls and pending delays. */
+  signal: AbortSignal;
+  log: (line: string) => void;
+}

@@ -1,0 +1,118 @@
+/**
+ * Access and refresh tokens, as django-oauth-toolkit keeps them: an access token lives 24 hours
+ * of simulated time; a refresh token has no time limit but is single-use — using it issues a new
+ * pair and invalidates it at once (and, like DOT, revokes the access token it was issued with,
+ * unless configured otherwise). Deactivating a user's integration revokes all their tokens.
+ */
+import { randomBytes } from 'node:crypto';
+import type { SimClock } from './clock';
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 86_400;
+export const TOKEN_SCOPE = 'read write';
+
+export interface TokenOwner {
+  tenantId: string;
+  extension: string;
+}
+
+export interface TokenPair {
+  access_token: string;
+  expires_in: number;
+  token_type: 'Bearer';
+  scope: string;
+  refresh_token: string;
+}
+
+interface AccessRecord {
+  owner: TokenOwner;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+interface RefreshRecord {
+  owner: TokenOwner;
+  accessToken: string;
+  spent: boolean;
+}
+
+export type Authentication =
+  { ok: true; owner: TokenOwner } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' };
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A 30-character token like oauthlib's generate_token. */
+function newToken(): string {
+  const bytes = randomBytes(30);
+  let text = '';
+  for (const byte of bytes) text += ALPHABET[byte % ALPHABET.length];
+  return text;
+}
+
+function sameOwner(a: TokenOwner, b: TokenOwner): boolean {
+  return a.tenantId === b.tenantId && a.extension === b.extension;
+}
+
+export class TokenStore {
+  private readonly access = new Map<string, AccessRecord>();
+  private readonly refresh = new Map<string, RefreshRecord>();
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly options: { revokeAccessTokenOnRefresh: boolean },
+  ) {}
+
+  issue(owner: TokenOwner): TokenPair {
+    const accessToken = newToken();
+    const refreshToken = newToken();
+    this.access.set(accessToken, {
+      owner: { ...owner },
+      expiresAt: this.clock.now() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000,
+      revoked: false,
+    });
+    this.refresh.set(refreshToken, { owner: { ...owner }, accessToken, spent: false });
+    return {
+      access_token: accessToken,
+      expires_in: ACCESS_TOKEN_LIFETIME_SECONDS,
+      token_type: 'Bearer',
+      scope: TOKEN_SCOPE,
+      refresh_token: refreshToken,
+    };
+  }
+
+  /** Rotates the pair; undefined means invalid_grant (unknown, spent or revoked). */
+  rotate(refreshToken: string): TokenPair | undefined {
+    const record = this.refresh.get(refreshToken);
+    if (!record || record.spent) return undefined;
+    record.spent = true;
+    if (this.options.revokeAccessTokenOnRefresh) {
+      const access = this.access.get(record.accessToken);
+      if (access) access.revoked = true;
+    }
+    return this.issue(record.owner);
+  }
+
+  authenticate(accessToken: string): Authentication {
+    const record = this.access.get(accessToken);
+    if (!record) return { ok: false, reason: 'unknown' };
+    if (record.revoked) return { ok: false, reason: 'revoked' };
+    if (this.clock.now() >= record.expiresAt) return { ok: false, reason: 'expired' };
+    return { ok: true, owner: record.owner };
+  }
+
+  /** Revokes one pair (by its refresh token), e.g. after a failed activation call. */
+  revokePair(refreshToken: string): void {
+    const record = this.refresh.get(refreshToken);
+    if (!record) return;
+    record.spent = true;
+    const access = this.access.get(record.accessToken);
+    if (access) access.revoked = true;
+  }
+
+  /** Revokes every token of the user. */
+  revokeOwner(owner: TokenOwner): void {
+    for (const record of this.access.values())
+      if (sameOwner(record.owner, owner)) record.revoked = true;
+    for (const record of this.refresh.values())
+      if (sameOwner(record.owner, owner)) record.spent = true;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * `npm run sim` (simulator/main.ts): prints exactly one JSON line when ready, logs to stderr,
+ * registers the integration from flags, and exits 0 on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+
+const TSX = 'node_modules/.bin/tsx';
+
+describe('the sim CLI', () => {
+  it('prints one JSON line, serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(
+      TSX,
+      [
+        'simulator/main.ts',
+        '--port',
+        '0',
+        '--contacts',
+        '500',
+        '--seed',
+        '3',
+        '--activation-url',
+        'http://127.0.0.1:37153/activate',
+        '--deactivation-url',
+        'http://127.0.0.1:37153/deactivate',
+        '--webhook-url',
+        'http://127.0.0.1:37153/events',
+        '--extra-header',
+        'X-Callbar-Secret: abc',
+        '--encoding',
+        'form',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines: string[] = [];
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const first = await new Promise<string>((resolve, reject) => {
+      const reader = createInterface({ input: child.stdout });
+      reader.on('line', (line) => {
+        lines.push(line);
+        if (lines.length === 1) resolve(line);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const info = JSON.parse(first) as Record<string, unknown>;
+    expect(Object.keys(info)).toEqual([
+      'base_url',
+      'portal_url',
+      'client_id',
+      'client_secret',
+      'tenant_id',
+      'users',
+    ]);
+    const base = info.base_url as string;
+    const integration = (await (
+      await fetch(`${base}/__sim/integrations/callbar`)
+    ).json()) as Record<string, unknown>;
+    expect(integration).toMatchObject({
+      encoding: 'form',
+      extra_headers: { 'X-Callbar-Secret': 'abc' },
+      webhook_url: 'http://127.0.0.1:37153/events',
+    });
+    const world = (await (await fetch(`${base}/__sim/world`)).json()) as { contact_count: number };
+    expect(world.contact_count).toBe(503);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(stderr).toContain('listening on');
+  });
+
+  it('refuses bad flags with a usage message and exit code 2', async () => {
+    const child = spawn(TSX, ['simulator/main.ts', '--port', 'abc'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('usage:');
+  });
+});
