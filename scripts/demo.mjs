@@ -1,12 +1,26 @@
-// `npm run demo`: builds Callbar, then runs it in Electron when the Electron binary is installed,
-// otherwise in the web preview (printing the address and opening a browser when there is one).
+// `npm run demo`: builds Callbar, starts the built-in platform simulator, registers Callbar's
+// loopback receiver with it, then runs Callbar against it: in Electron when the Electron binary is
+// installed, otherwise in the web preview (printing its address and opening a browser if there is
+// one). The demo uses its own profile folder (.callbar-demo/), never your real one.
+//
+//   npm run demo [-- --contacts N] [-- --no-open]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const { values } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '500' },
+    open: { type: 'boolean', default: true },
+  },
+  allowNegative: true,
+});
 
 function electronBinary() {
   try {
@@ -17,16 +31,96 @@ function electronBinary() {
   }
 }
 
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function receiverPort() {
+  if (await portIsFree(37153)) return 37153;
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children = [];
+function stopAll(code) {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(0));
+
 console.log('Building Callbar…');
 const build = spawnSync(npm, ['run', '--silent', 'build'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const extra = process.argv.slice(2);
-const child = electronBinary()
-  ? spawn(npx, ['electron-vite', 'preview', '--', ...extra], { stdio: 'inherit' })
-  : spawn(npx, ['tsx', 'src-main/preview/main.ts', ...extra], { stdio: 'inherit' });
-if (!electronBinary()) console.log('No Electron binary here: starting the web preview.');
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+const port = await receiverPort();
+const receiver = `http://127.0.0.1:${port}`;
+const sim = spawn(
+  npx,
+  [
+    'tsx',
+    'simulator/main.ts',
+    '--port',
+    '0',
+    '--contacts',
+    values.contacts,
+    '--activation-url',
+    `${receiver}/activate`,
+    '--deactivation-url',
+    `${receiver}/deactivate`,
+    '--webhook-url',
+    `${receiver}/events`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+children.push(sim);
+sim.on('exit', (code) => {
+  console.error(`The simulator stopped (${code}).`);
+  stopAll(1);
+});
+const info = JSON.parse(
+  await new Promise((resolve) => createInterface({ input: sim.stdout }).once('line', resolve)),
+);
+
+const dataDir = new URL('../.callbar-demo/', import.meta.url).pathname;
+mkdirSync(dataDir, { recursive: true });
+const env = {
+  ...process.env,
+  CALLBAR_DATA_DIR: dataDir,
+  CALLBAR_BASE_URL: info.base_url,
+  CALLBAR_PORTAL_URL: info.portal_url,
+  CALLBAR_CLIENT_ID: info.client_id,
+  CALLBAR_CLIENT_SECRET: info.client_secret,
+  CALLBAR_RECEIVER_PORT: String(port),
+};
+const user = info.users[0];
+console.log(`
+Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${values.contacts} contacts).
+Click "Connect…" in Callbar, then sign in to the portal as
+  username ${user.username}   password ${user.password}   (extension ${user.extension})
+and press Subscribe. Other users: ${info.users
+  .slice(1)
+  .map((u) => `${u.username}/${u.password}`)
+  .join(', ')}.
+`);
+
+const electron = electronBinary();
+const app = electron
+  ? spawn(npx, ['electron-vite', 'preview'], { stdio: 'inherit', env })
+  : spawn(npx, ['tsx', 'src-main/preview/main.ts', ...(values.open ? [] : ['--no-open'])], {
+      stdio: 'inherit',
+      env,
+    });
+if (!electron) console.log('No Electron binary here: starting the web preview.');
+children.push(app);
+app.on('exit', (code) => stopAll(code ?? 0));

@@ -97,6 +97,9 @@ export class AccountService {
       this.#vaultProblem = undefined;
     } catch (error) {
       this.#vaultProblem = this.#describeVaultError(error);
+      this.#log.warn('the keychain is unavailable; the session cannot be restored', {
+        reason: this.#vaultProblem,
+      });
     }
     return this.#publish();
   }

@@ -1,0 +1,198 @@
+/**
+ * The whole activation journey against the simulator over real HTTP: portal login → Subscribe →
+ * the platform POSTs tokens to the receiver → vault → redirect page → connected; then Unsubscribe.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../simulator/index';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
+import { CallbarError } from '../../src-main/core/errors';
+import {
+  accountRig,
+  capturingLogger,
+  completePortalFlow,
+  connect,
+  control,
+  startSim,
+  type AccountRig,
+} from '../support/sim-harness';
+
+describe('activation through the portal', () => {
+  let sim: RunningSimulator;
+  const rigs: AccountRig[] = [];
+  beforeAll(async () => {
+    sim = await startSim();
+  });
+  afterEach(async () => {
+    for (const rig of rigs.splice(0)) await rig.account.close();
+  });
+  afterAll(() => sim.close());
+
+  it('login → Subscribe → receiver → vault → redirect page → connected', async () => {
+    const vault = new MemoryVault();
+    const { log, lines } = capturingLogger();
+    const rig = await accountRig(sim, vault, log);
+    rigs.push(rig);
+    const opened: string[] = [];
+    const started = await rig.account.startActivation({ openUrl: (url) => void opened.push(url) });
+    expect(opened).toEqual([started.portalLink]);
+    expect(rig.account.status().state).toBe('activating');
+
+    const link = new URL(started.portalLink);
+    expect(started.portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(
+      true,
+    );
+    const key = link.searchParams.get('confirmation_key')!;
+    expect(Buffer.from(key, 'base64url').length).toBeGreaterThanOrEqual(16); // ≥ 128 bits
+    expect(link.searchParams.has('tenant_id')).toBe(false);
+    const redirect = link.searchParams.get('redirect_url')!;
+    expect(redirect.startsWith(`${rig.origin}/done?attempt=`)).toBe(true);
+
+    const user = sim.users[0]!;
+    const portal = await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    expect(portal.status).toBe(303);
+    expect(portal.location).toBe(redirect);
+    const status = await started.completion;
+    expect(status).toMatchObject({
+      state: 'connected',
+      tenant_id: sim.tenant_id,
+      user_extension: user.extension,
+    });
+
+    const stored = (await vault.load())!;
+    expect(stored).toMatchObject({
+      tenant_id: sim.tenant_id,
+      user_extension: user.extension,
+      client_id: sim.client_id,
+      client_secret: sim.client_secret,
+      base_url: sim.base_url,
+    });
+    // The stored tokens are the platform's own: they open the API.
+    const api = await fetch(`${sim.base_url}/v3/phonebook/phonebook/`, {
+      headers: { authorization: `Bearer ${await rig.account.tokens.getAccessToken()}` },
+    });
+    expect(api.status).toBe(200);
+
+    const landing = await fetch(portal.location!);
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('Connected — you can close this tab');
+
+    const logged = lines.join('\n');
+    for (const secret of [stored.access_token, stored.refresh_token, sim.client_secret, key]) {
+      expect(logged).not.toContain(secret);
+    }
+  });
+
+  it('sends tenant metadata as tenant_{param} and never tenant_id', async () => {
+    const rig = await accountRig(sim, new MemoryVault(), capturingLogger().log);
+    rigs.push(rig);
+    const started = await rig.account.startActivation({
+      tenantParams: { id: 'forged', crm: 'acme-crm' },
+    });
+    started.completion.catch(() => undefined);
+    const link = new URL(started.portalLink);
+    expect(link.searchParams.get('tenant_crm')).toBe('acme-crm');
+    expect(link.searchParams.has('tenant_id')).toBe(false);
+  });
+
+  it('Unsubscribe in the portal wipes the tokens and the state becomes not-connected', async () => {
+    const vault = new MemoryVault();
+    const rig = await accountRig(sim, vault, capturingLogger().log);
+    rigs.push(rig);
+    const { started, user } = await connect(rig, sim);
+    expect(await vault.load()).toBeDefined();
+
+    // The platform calls the Deactivation URL with the key of the original activation.
+    const portal = await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'unsubscribe',
+    });
+    expect(portal.status).toBe(303);
+    expect(await vault.load()).toBeUndefined();
+    expect(rig.account.status().state).toBe('not-connected');
+    await expect(rig.account.tokens.getAccessToken()).rejects.toMatchObject({
+      code: 'not_connected',
+    });
+  });
+
+  it('a receiver that refuses leaves nothing active; a retry after fixing it connects', async () => {
+    const vault = new MemoryVault();
+    const rig = await accountRig(sim, vault, capturingLogger().log, {
+      receiverHeaders: { 'X-Callbar-Secret': 'shared-1' },
+    });
+    rigs.push(rig);
+    const user = sim.users[1]!;
+    const started = await rig.account.startActivation();
+    const refused = await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    expect(refused.status).not.toBe(303);
+    expect(await vault.load()).toBeUndefined();
+    expect(rig.account.status().state).toBe('activating');
+
+    await rig.register({ extra_headers: { 'X-Callbar-Secret': 'shared-1' }, encoding: 'form' });
+    const accepted = await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    expect(accepted.status).toBe(303);
+    await expect(started.completion).resolves.toMatchObject({
+      state: 'connected',
+      user_extension: user.extension,
+    });
+  });
+
+  it('a keychain that fails during activation keeps nothing and says why', async () => {
+    const vault = new MemoryVault({ unavailable: 'the keyring is locked' });
+    const rig = await accountRig(sim, vault, capturingLogger().log);
+    rigs.push(rig);
+    const user = sim.users[2]!;
+    const started = await rig.account.startActivation();
+    started.completion.catch(() => undefined);
+    const portal = await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    expect(portal.status).not.toBe(303);
+    const status = rig.account.status();
+    expect(status.state).toBe('vault-unavailable');
+    expect(status.message).toContain('the keyring is locked');
+    vault.unavailable = false;
+    expect(await vault.load()).toBeUndefined();
+    const record = await control<{ activations?: { user_extension: string; state: string }[] }>(
+      sim,
+      'GET',
+      'integrations/callbar',
+    );
+    const mine = (record.activations ?? []).filter((a) => a.user_extension === user.extension);
+    expect(mine.filter((a) => a.state === 'active')).toEqual([]);
+  });
+
+  it('gives up after the timeout with a clear error', async () => {
+    const rig = await accountRig(sim, new MemoryVault(), capturingLogger().log);
+    rigs.push(rig);
+    const started = await rig.account.startActivation({ timeoutMs: 50 });
+    const error = (await started.completion.catch((e: unknown) => e)) as CallbarError;
+    expect(error).toBeInstanceOf(CallbarError);
+    expect(error.code).toBe('activation_timeout');
+    expect(rig.account.status().state).toBe('not-connected');
+  });
+
+  it('refuses to start without the integrator credentials', async () => {
+    const rig = await accountRig(sim, new MemoryVault(), capturingLogger().log, {
+      clientSecret: undefined,
+    });
+    rigs.push(rig);
+    await expect(rig.account.startActivation()).rejects.toMatchObject({
+      code: 'client_credentials_missing',
+    });
+  });
+});

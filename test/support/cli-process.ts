@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = join(import.meta.dirname, '../..');
+
+export interface CliRun {
+  lines: AsyncIterableIterator<string>;
+  exit: Promise<{ code: number | null; stderr: string }>;
+}
+
+/** Runs the real `callbar` bin (as a user would) with extra environment. */
+export function callbar(args: string[], env: NodeJS.ProcessEnv): CliRun {
+  const child = spawn(process.execPath, [join(root, 'bin/callbar.mjs'), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exit = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stderr })),
+  );
+  return { lines, exit };
+}
+
+/** Waits for the run to end; its whole stdout and stderr. */
+export async function allOutput(
+  run: CliRun,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  for await (const line of run.lines) out.push(line);
+  const { code, stderr } = await run.exit;
+  return { code, stdout: out.join('\n'), stderr };
+}
+
+/** `callbar ARGS` to completion. */
+export function runCallbar(args: string[], env: NodeJS.ProcessEnv) {
+  return allOutput(callbar(args, env));
+}

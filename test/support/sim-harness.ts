@@ -1,0 +1,142 @@
+/**
+ * Shared set-up for the account tests: a real simulator over HTTP, and an AccountService whose
+ * receiver is registered with it as the Activation, Deactivation and Webhook URLs.
+ */
+import { startSimulator, type RunningSimulator } from '../../simulator/index';
+import { completePortalFlow } from '../../simulator/portal-driver';
+import {
+  AccountService,
+  type AccountServiceOptions,
+} from '../../src-main/core/account/account-service';
+import { createLogger, type Logger } from '../../src-main/core/log/logger';
+import type { StoredAccount } from '../../src-main/core/vault/stored-account';
+import type { Vault } from '../../src-main/core/vault/vault';
+
+export { completePortalFlow };
+
+/** JSON to/from the simulator's control API. */
+export async function control<T = unknown>(
+  sim: { base_url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${sim.base_url}/__sim/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export async function requestLog(sim: { base_url: string }): Promise<LoggedRequest[]> {
+  return control<LoggedRequest[]>(sim, 'GET', 'requests');
+}
+
+export async function countRequests(sim: { base_url: string }, method: string, path: string) {
+  return (await requestLog(sim)).filter((entry) => entry.method === method && entry.path === path)
+    .length;
+}
+
+/** A logger that keeps its lines, so a test can grep them for secrets. */
+export function capturingLogger(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { log: createLogger((line) => lines.push(line), 'debug'), lines };
+}
+
+export async function startSim(
+  options: Parameters<typeof startSimulator>[0] = {},
+): Promise<RunningSimulator> {
+  return startSimulator({ contacts: 20, autoAnswer: false, ...options });
+}
+
+export interface AccountRig {
+  account: AccountService;
+  origin: string;
+  register(extra?: {
+    extra_headers?: Record<string, string>;
+    encoding?: 'json' | 'form';
+  }): Promise<void>;
+}
+
+/** An AccountService on a random receiver port, its URLs registered with the simulator. */
+export async function accountRig(
+  sim: RunningSimulator,
+  vault: Vault,
+  log: Logger,
+  overrides: Partial<AccountServiceOptions> = {},
+): Promise<AccountRig> {
+  const account = new AccountService({
+    settings: {
+      base_url: sim.base_url,
+      portal_url: sim.portal_url,
+      slug: 'callbar',
+      receiver_port: 0,
+      client_id: sim.client_id,
+    },
+    clientSecret: sim.client_secret,
+    vault,
+    log,
+    ...overrides,
+  });
+  await account.start();
+  const receiver = await account.listen();
+  const register: AccountRig['register'] = (extra = {}) =>
+    control(sim, 'PUT', 'integrations/callbar', {
+      activation_url: `${receiver.origin}/activate`,
+      deactivation_url: `${receiver.origin}/deactivate`,
+      webhook_url: `${receiver.origin}/events`,
+      ...extra,
+    });
+  await register();
+  return { account, origin: receiver.origin, register };
+}
+
+/** Runs the whole portal journey for `user` and waits for the account to be connected. */
+export async function connect(rig: AccountRig, sim: RunningSimulator, userIndex = 0) {
+  const user = sim.users[userIndex]!;
+  const started = await rig.account.startActivation();
+  const portal = await completePortalFlow(started.portalLink, {
+    username: user.username,
+    password: user.password,
+    action: 'subscribe',
+  });
+  const status = await started.completion;
+  return { started, portal, status, user };
+}
+
+/** Tokens for `user` issued by the simulator (no portal), as a stored account. */
+export async function issuedSession(
+  sim: RunningSimulator,
+  user: { extension: string },
+  expiresAt = Date.now() + 3600_000,
+): Promise<StoredAccount> {
+  const tokens = await control<{ access_token: string; refresh_token: string }>(
+    sim,
+    'POST',
+    'tokens',
+    {
+      tenant_id: sim.tenant_id,
+      user_extension: user.extension,
+    },
+  );
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token,
+    expires_at: expiresAt,
+    tenant_id: sim.tenant_id,
+    user_extension: user.extension,
+    client_id: sim.client_id,
+    client_secret: sim.client_secret,
+    base_url: sim.base_url,
+  };
+}
