@@ -47,6 +47,8 @@ export function exitCodeForError(error: unknown): number {
     case 'vault_unavailable':
       return ExitCode.keychainUnavailable;
     case 'offline':
+    case 'network':
+    case 'timeout':
       return ExitCode.unreachable;
     default:
       return ExitCode.failed;

@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { packageInfo } from '../core/package-info';
 import { openProfile, type Profile } from '../core/profile';
 import { describeError, exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
+import { createPlatformApi } from '../core/api/platform-api';
 import { activate, deactivateLocal, status } from './commands/account-commands';
+import { platformCommands, runPlatformCommand } from './commands/platform-commands';
 
 const HELP = `Usage: callbar [options] <command>
 
@@ -16,6 +18,20 @@ Commands:
                       Connect Callbar to your phone account through the portal
   status              Show whether Callbar is connected, and as whom
   deactivate-local    Forget the session on this computer
+
+  phonebooks list [--search S] [--ordering F] [--page N] [--page-size N] [--all]
+  phonebooks show ID
+  phonebooks create --description D --priority N --shared|--no-shared [--owner ID]…
+  phonebooks update ID [--description D] [--priority N] [--shared|--no-shared] [--owner ID]…
+  phonebooks delete ID
+  contacts list [--phonebook ID] [--search S] [--ordering F] [--page N] [--page-size N] [--all]
+  contacts show ID
+  contacts create --phonebook ID --name N --number X --speed-dial N [--secondary X] [--company C]
+  contacts update ID [--phonebook ID] [--name N] [--number X] [--speed-dial N] [--secondary X] [--company C]
+  contacts delete ID
+  contacts bulk-delete ID…      (all or nothing)
+  dial DESTINATION              Ring your phone, then the destination
+  hangup CALL_LEG_ID
 
 Options:
   --json              Machine-readable output (one JSON object per line)
@@ -41,6 +57,21 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         browser: { type: 'boolean', default: true },
         timeout: { type: 'string' },
         'tenant-param': { type: 'string', multiple: true },
+        search: { type: 'string' },
+        ordering: { type: 'string' },
+        page: { type: 'string' },
+        'page-size': { type: 'string' },
+        all: { type: 'boolean' },
+        phonebook: { type: 'string' },
+        description: { type: 'string' },
+        priority: { type: 'string' },
+        shared: { type: 'boolean' },
+        owner: { type: 'string', multiple: true },
+        name: { type: 'string' },
+        number: { type: 'string' },
+        secondary: { type: 'string' },
+        'speed-dial': { type: 'string' },
+        company: { type: 'string' },
       },
       allowPositionals: true,
       allowNegative: true,
@@ -58,6 +89,25 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   if (values.help || command === undefined) {
     io.out(HELP);
     return ExitCode.ok;
+  }
+  const platformKey =
+    command === 'dial' || command === 'hangup' ? command : `${command} ${rest[0]}`;
+  const platformCommand = platformCommands[platformKey];
+  if (platformCommand) {
+    const args = command === 'dial' || command === 'hangup' ? rest : rest.slice(1);
+    return withProfile(io, async (profile) => {
+      const account = await profile.account.start();
+      if (account.state === 'vault-unavailable') {
+        io.err(`callbar: ${account.message ?? 'The system keychain is not available.'}`);
+        return ExitCode.keychainUnavailable;
+      }
+      const api = createPlatformApi({
+        baseUrl: profile.settings.base_url,
+        tokens: profile.account.tokens,
+        log: profile.log,
+      });
+      return runPlatformCommand(platformCommand, api, io, { ...values, args });
+    });
   }
   if (rest.length > 0) {
     io.err(`callbar: unexpected argument "${rest[0]}"\n\n${HELP}`);
@@ -94,12 +144,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     io.err(`callbar: unknown command "${command}"\n\n${HELP}`);
     return ExitCode.usage;
   }
+  return withProfile(io, run);
+}
+
+async function withProfile(io: CliIo, run: (profile: Profile) => Promise<number>): Promise<number> {
   let profile: Profile;
   try {
     profile = openProfile();
   } catch (error) {
-    const described = describeError(error);
-    io.err(`callbar: ${described.message}`);
+    io.err(`callbar: ${describeError(error).message}`);
     return exitCodeForError(error);
   }
   try {

@@ -1,0 +1,107 @@
+/**
+ * What can go wrong talking to the platform, each with a distinct class and a sentence a person
+ * can read. All are CallbarErrors, so they cross the IPC boundary and reach the CLI as values.
+ */
+import { CallbarError } from '../errors';
+import type { ErrorBody } from './schemas';
+
+export interface FieldError {
+  code: string;
+  detail: string;
+  /** The attribute as the platform gave it, e.g. `description.unique_description`, `contact_ids.2`. */
+  attr: string | null;
+}
+
+/** The form field an attr concerns: `description.unique_description` → `description`. */
+export function fieldOfAttr(attr: string | null): string | undefined {
+  if (!attr) return undefined;
+  if (attr.startsWith('payload.') || attr.startsWith('user.')) return attr.split('.')[1];
+  return attr.split('.')[0];
+}
+
+/** The platform answered with an error status. */
+export class ApiError extends CallbarError {
+  readonly status: number;
+  readonly type: string;
+  readonly errors: FieldError[];
+
+  constructor(status: number, body: ErrorBody | undefined, endpoint: string) {
+    const errors = body?.errors ?? [];
+    const first = errors[0];
+    super(codeFor(status, first?.code), messageFor(status, errors, endpoint), {
+      ...(first && fieldOfAttr(first.attr) ? { field: fieldOfAttr(first.attr)! } : {}),
+    });
+    this.name = 'ApiError';
+    this.status = status;
+    this.type = body?.type ?? (status >= 500 ? 'server_error' : 'client_error');
+    this.errors = errors;
+  }
+
+  /** Messages per form field (errors without an attr under `_`), for showing next to inputs. */
+  fieldMessages(): Record<string, string[]> {
+    const byField: Record<string, string[]> = {};
+    for (const error of this.errors) {
+      (byField[fieldOfAttr(error.attr) ?? '_'] ??= []).push(error.detail);
+    }
+    return byField;
+  }
+}
+
+function codeFor(status: number, firstCode: string | undefined): string {
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  return firstCode ?? `http_${status}`;
+}
+
+function messageFor(status: number, errors: FieldError[], endpoint: string): string {
+  if (errors.length > 0) return errors.map((error) => error.detail).join(' ');
+  if (status === 403) return 'The platform does not allow this for your account.';
+  if (status === 404) return 'The platform does not know this item (it may have been deleted).';
+  if (status >= 500)
+    return `The platform had a problem handling ${endpoint} (HTTP ${status}). Try again later.`;
+  return `The platform refused ${endpoint} (HTTP ${status}).`;
+}
+
+/** 429: the scope's rate limit is reached. */
+export class RateLimitedError extends ApiError {
+  readonly retryAfterMs: number;
+  constructor(body: ErrorBody | undefined, endpoint: string, retryAfterMs: number) {
+    super(429, body, endpoint);
+    this.name = 'RateLimitedError';
+    this.retryAfterMs = retryAfterMs;
+    this.message = `Too many requests to the platform; try again in ${Math.ceil(retryAfterMs / 1000)} s.`;
+  }
+}
+
+/** No answer arrived in time (the request may or may not have been carried out). */
+export class TimeoutError extends CallbarError {
+  constructor(endpoint: string, options: { cause?: unknown } = {}) {
+    super('timeout', `The platform did not answer ${endpoint} in time.`, options);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The platform could not be reached, or the connection broke before an answer. */
+export class NetworkError extends CallbarError {
+  constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
+    super('network', `Callbar could not reach the platform for ${endpoint} (${detail}).`, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/** The platform answered outside the contract. */
+export class ProtocolError extends CallbarError {
+  readonly endpoint: string;
+  readonly path: string | undefined;
+  constructor(endpoint: string, problem: string, path?: string) {
+    super(
+      'protocol',
+      `The platform's answer to ${endpoint} is not what Callbar expects${path ? ` (field ${path})` : ''}: ${problem}.`,
+    );
+    this.name = 'ProtocolError';
+    this.endpoint = endpoint;
+    this.path = path;
+  }
+}

@@ -1,0 +1,217 @@
+import type { z } from 'zod';
+import { CallbarError } from '../errors';
+import { ProtocolError } from './api-errors';
+import type { PlatformClient } from './platform-client';
+import {
+  Contact,
+  ContactInput,
+  ContactListQuery,
+  ListQuery,
+  Page,
+  Phonebook,
+  PhonebookInput,
+  WrittenPhonebook,
+} from './schemas';
+
+const PHONEBOOKS = 'v3/phonebook/phonebook/';
+const CONTACTS = 'v3/phonebook/contact/';
+
+/** Validates what the caller wants to send; a bad input never reaches the platform. */
+function checkInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  throw new CallbarError('invalid_input', field ? `${field}: ${issue.message}` : issue.message, {
+    ...(field ? { field: String(issue.path[0]) } : {}),
+  });
+}
+
+function positiveId(value: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new CallbarError('invalid_input', `${what} must be a positive whole number.`, {
+      field: 'id',
+    });
+  }
+  return value;
+}
+
+/**
+ * The `next` link of a page, as a path under the base URL. A link to anywhere else is refused:
+ * following it would send the user's token to another server.
+ */
+export function nextPath(next: string, baseUrl: string, endpoint: string): string {
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const url = new URL(next, base);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
+    throw new ProtocolError(endpoint, `the next page link points outside ${base.origin}`, 'next');
+  }
+  return url.pathname.slice(base.pathname.length) + url.search;
+}
+
+/** Phonebooks (contract 4.4) and contacts (4.5). */
+export class PhonebookApi {
+  readonly #client: PlatformClient;
+  readonly #baseUrl: string;
+
+  constructor(client: PlatformClient, baseUrl: string) {
+    this.#client = client;
+    this.#baseUrl = baseUrl;
+  }
+
+  async listPhonebooks(query: ListQuery = {}): Promise<Page<Phonebook>> {
+    return this.#client.request({
+      method: 'get',
+      path: PHONEBOOKS,
+      scope: 'phonebook',
+      searchParams: checkInput(ListQuery, query),
+      schema: Page(Phonebook),
+    });
+  }
+
+  /** Every phonebook, page after page, following the platform's `next` links. */
+  allPhonebooks(query: Omit<ListQuery, 'page'> = {}): AsyncGenerator<Phonebook> {
+    return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), Page(Phonebook));
+  }
+
+  async getPhonebook(id: number): Promise<Phonebook> {
+    return this.#client.request({
+      method: 'get',
+      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
+      scope: 'phonebook',
+      schema: Phonebook,
+    });
+  }
+
+  async createPhonebook(input: PhonebookInput): Promise<WrittenPhonebook> {
+    return this.#client.request({
+      method: 'post',
+      path: PHONEBOOKS,
+      scope: 'phonebook',
+      json: checkInput(PhonebookInput, input),
+      schema: WrittenPhonebook,
+    });
+  }
+
+  async updatePhonebook(id: number, input: PhonebookInput): Promise<WrittenPhonebook> {
+    return this.#client.request({
+      method: 'put',
+      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
+      scope: 'phonebook',
+      json: checkInput(PhonebookInput, input),
+      schema: WrittenPhonebook,
+    });
+  }
+
+  async deletePhonebook(id: number): Promise<undefined> {
+    return this.#client.request({
+      method: 'delete',
+      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
+      scope: 'phonebook',
+      schema: undefined,
+    });
+  }
+
+  async listContacts(query: ContactListQuery = {}): Promise<Page<Contact>> {
+    return this.#client.request({
+      method: 'get',
+      path: CONTACTS,
+      scope: 'phonebook',
+      searchParams: checkInput(ContactListQuery, query),
+      schema: Page(Contact),
+    });
+  }
+
+  allContacts(query: Omit<ContactListQuery, 'page'> = {}): AsyncGenerator<Contact> {
+    return this.#walk(CONTACTS, checkInput(ContactListQuery, query), Page(Contact));
+  }
+
+  async getContact(id: number): Promise<Contact> {
+    return this.#client.request({
+      method: 'get',
+      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
+      scope: 'phonebook',
+      schema: Contact,
+    });
+  }
+
+  async createContact(input: ContactInput): Promise<Contact> {
+    return this.#client.request({
+      method: 'post',
+      path: CONTACTS,
+      scope: 'phonebook',
+      json: checkInput(ContactInput, input),
+      schema: Contact,
+    });
+  }
+
+  async updateContact(id: number, input: ContactInput): Promise<Contact> {
+    return this.#client.request({
+      method: 'put',
+      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
+      scope: 'phonebook',
+      json: checkInput(ContactInput, input),
+      schema: Contact,
+    });
+  }
+
+  async deleteContact(id: number): Promise<undefined> {
+    return this.#client.request({
+      method: 'delete',
+      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
+      scope: 'phonebook',
+      schema: undefined,
+    });
+  }
+
+  /**
+   * Deletes all of `ids` or none of them (the platform's rule). The list is checked here first:
+   * non-empty, positive whole numbers, no duplicates.
+   */
+  async bulkDeleteContacts(ids: readonly number[]): Promise<undefined> {
+    if (ids.length === 0) {
+      throw new CallbarError('invalid_input', 'Choose at least one contact to delete.', {
+        field: 'contact_ids',
+      });
+    }
+    for (const id of ids) positiveId(id, 'Every contact id');
+    return this.#client.request({
+      method: 'delete',
+      path: `${CONTACTS}bulk_delete/`,
+      scope: 'phonebook',
+      json: { contact_ids: [...new Set(ids)] },
+      schema: undefined,
+    });
+  }
+
+  async *#walk<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    schema: z.ZodType<Page<T>>,
+  ): AsyncGenerator<T> {
+    let page = await this.#client.request({
+      method: 'get',
+      path,
+      scope: 'phonebook',
+      searchParams: query,
+      schema,
+    });
+    const seen = new Set<string>();
+    for (;;) {
+      yield* page.results;
+      if (!page.next) return;
+      const next = nextPath(page.next, this.#baseUrl, `GET /${path}`);
+      if (seen.has(next))
+        throw new ProtocolError(`GET /${path}`, 'the next page link repeats', 'next');
+      seen.add(next);
+      const [nextPathname, search = ''] = next.split('?');
+      page = await this.#client.request({
+        method: 'get',
+        path: nextPathname!,
+        scope: 'phonebook',
+        searchParams: Object.fromEntries(new URLSearchParams(search)),
+        schema,
+      });
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { TokenManager } from '../account/token-manager';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+import { CallControlApi } from './call-control-api';
+import { PhonebookApi } from './phonebook-api';
+import { PlatformClient, type PlatformClientOptions } from './platform-client';
+
+/** The whole platform API for the connected account: phonebooks, contacts, call control. */
+export interface PlatformApi {
+  readonly phonebooks: PhonebookApi;
+  readonly calls: CallControlApi;
+}
+
+export function createPlatformApi(options: {
+  baseUrl: string;
+  tokens: TokenManager;
+  log: Logger;
+  client?: Partial<Pick<PlatformClientOptions, 'timeoutMs' | 'retry'>>;
+}): PlatformApi {
+  const client = new PlatformClient({
+    baseUrl: options.baseUrl,
+    tokens: options.tokens,
+    log: options.log,
+    ...options.client,
+  });
+  return {
+    phonebooks: new PhonebookApi(client, options.baseUrl),
+    calls: new CallControlApi(client, () => {
+      const session = options.tokens.session;
+      if (!session) {
+        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+      }
+      return { tenant_id: session.tenant_id, user_extension: session.user_extension };
+    }),
+  };
+}

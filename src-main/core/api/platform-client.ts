@@ -1,0 +1,192 @@
+/**
+ * The typed client for the platform's REST API (contract section 4), on ky + zod.
+ *
+ * - `Authorization: Bearer` comes from the TokenManager; a 401 causes one refresh and one retry.
+ * - Reads (GET) retry with exponential backoff and jitter on 408/429/5xx and network errors,
+ *   honouring Retry-After, up to a bound.
+ * - Writes are not retried, with one exception for PUT/DELETE: a connection that was refused
+ *   provably never carried the request. POST is never retried: a click-to-dial sent twice rings
+ *   twice.
+ * - Every answer is parsed with the contract's schema; anything else is a ProtocolError.
+ */
+import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import type { z } from 'zod';
+import type { TokenManager } from '../account/token-manager';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+import {
+  ApiError,
+  NetworkError,
+  ProtocolError,
+  RateLimitedError,
+  TimeoutError,
+} from './api-errors';
+import { RateLimitGate, retryAfterMs, type RateScope } from './rate-limit-gate';
+import { ErrorBody } from './schemas';
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  tokens: Pick<TokenManager, 'authorized'>;
+  log: Logger;
+  timeoutMs?: number;
+  /** Retries of reads: how many, and the backoff (jittered, capped). */
+  retry?: { limit: number; baseDelayMs: number; maxDelayMs: number };
+  gate?: RateLimitGate;
+}
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface RequestSpec<S extends z.ZodType | undefined> {
+  method: Method;
+  /** Path under the base URL, without a leading slash, with its trailing slash. */
+  path: string;
+  scope: RateScope;
+  searchParams?: Record<string, string | number | undefined>;
+  json?: unknown;
+  /** The success body's schema; undefined for 204 answers. */
+  schema: S;
+  /** An empty success body counts as `{}` (answers the contract does not show). */
+  emptyBodyOk?: boolean;
+}
+
+const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
+
+export class PlatformClient {
+  readonly #http: KyInstance;
+  readonly #tokens: Pick<TokenManager, 'authorized'>;
+  readonly #log: Logger;
+  readonly #gate: RateLimitGate;
+
+  constructor(options: PlatformClientOptions) {
+    const retry = options.retry ?? { limit: 3, baseDelayMs: 300, maxDelayMs: 5000 };
+    this.#tokens = options.tokens;
+    this.#log = options.log;
+    this.#gate = options.gate ?? new RateLimitGate();
+    this.#http = ky.create({
+      prefixUrl: options.baseUrl,
+      timeout: options.timeoutMs ?? 15_000,
+      headers: { accept: 'application/json' },
+      retry: {
+        limit: retry.limit,
+        methods: ['get'],
+        statusCodes: RETRY_STATUS,
+        afterStatusCodes: [429, 503],
+        maxRetryAfter: 60_000,
+        backoffLimit: retry.maxDelayMs,
+        // Full jitter: a random delay up to the exponential bound.
+        delay: (attempt) => Math.random() * retry.baseDelayMs * 2 ** (attempt - 1),
+      },
+    });
+  }
+
+  /** One request to the platform; resolves with the parsed body or throws a CallbarError. */
+  async request<S extends z.ZodType | undefined>(
+    spec: RequestSpec<S>,
+  ): Promise<S extends z.ZodType ? z.output<S> : undefined> {
+    const endpoint = `${spec.method.toUpperCase()} /${spec.path}`;
+    await this.#gate.pass(spec.scope, endpoint, spec.method === 'get');
+    const response = await this.#tokens.authorized(
+      (token) => this.#send(spec, endpoint, token),
+      (answer) => answer.status === 401,
+    );
+    if (response.status === 429) {
+      const wait = retryAfterMs(response.headers.get('retry-after'));
+      this.#gate.block(spec.scope, wait);
+      throw new RateLimitedError(await errorBody(response), endpoint, wait);
+    }
+    if (!response.ok) {
+      const error = new ApiError(response.status, await errorBody(response), endpoint);
+      this.#log.warn('platform refused a request', {
+        endpoint,
+        status: response.status,
+        code: error.code,
+      });
+      throw error;
+    }
+    if (!spec.schema) return undefined as never;
+    const text = await response.text();
+    let raw: unknown;
+    try {
+      raw = text.trim() === '' && spec.emptyBodyOk ? {} : JSON.parse(text);
+    } catch {
+      throw new ProtocolError(endpoint, 'the body is not JSON');
+    }
+    const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ProtocolError(
+        endpoint,
+        issue?.message ?? 'invalid',
+        issue?.path.join('.') || undefined,
+      );
+    }
+    return parsed.data as never;
+  }
+
+  async #send<S extends z.ZodType | undefined>(
+    spec: RequestSpec<S>,
+    endpoint: string,
+    token: string,
+  ): Promise<Response> {
+    const searchParams = Object.fromEntries(
+      Object.entries(spec.searchParams ?? {}).filter(([, value]) => value !== undefined),
+    ) as Record<string, string | number>;
+    const send = () =>
+      this.#http(spec.path, {
+        method: spec.method,
+        headers: { authorization: `Bearer ${token}` },
+        searchParams,
+        ...(spec.json === undefined ? {} : { json: spec.json }),
+      });
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof HTTPError) return error.response;
+      if (error instanceof KyTimeoutError) throw new TimeoutError(endpoint, { cause: error });
+      if (isConnectionRefused(error) && (spec.method === 'put' || spec.method === 'delete')) {
+        // Nothing reached the platform: the one case where a write may be sent again.
+        try {
+          return await send();
+        } catch (again) {
+          if (again instanceof HTTPError) return again.response;
+          throw networkError(endpoint, again);
+        }
+      }
+      throw networkError(endpoint, error);
+    }
+  }
+}
+
+async function errorBody(response: Response): Promise<ErrorBody | undefined> {
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(await response.text()));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function causeCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code;
+}
+
+function isConnectionRefused(error: unknown): boolean {
+  return causeCode(error) === 'ECONNREFUSED';
+}
+
+function networkError(endpoint: string, error: unknown): CallbarError {
+  if (error instanceof CallbarError) return error;
+  const code = causeCode(error);
+  const detail =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+        ? 'the connection broke'
+        : code === 'ENOTFOUND'
+          ? 'unknown host'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return new NetworkError(endpoint, detail, { cause: error });
+}

@@ -1,0 +1,46 @@
+import { RateLimitedError } from './api-errors';
+import type { ErrorBody } from './schemas';
+
+/** The contract's rate-limit scopes. */
+export type RateScope = 'phonebook' | 'call-control';
+
+/**
+ * Remembers, per scope, until when the platform asked us to wait (429 + Retry-After). Reads wait
+ * their turn (up to a bound); commands are refused at once instead of being sent into a 429.
+ */
+export class RateLimitGate {
+  readonly #blockedUntil = new Map<RateScope, number>();
+  readonly #now: () => number;
+  readonly #maxWaitMs: number;
+
+  constructor(options: { now?: () => number; maxWaitMs?: number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#maxWaitMs = options.maxWaitMs ?? 60_000;
+  }
+
+  block(scope: RateScope, retryAfterMs: number): void {
+    const until = this.#now() + retryAfterMs;
+    this.#blockedUntil.set(scope, Math.max(until, this.#blockedUntil.get(scope) ?? 0));
+  }
+
+  /** Resolves when a request in `scope` may go out; throws RateLimitedError if it may not wait. */
+  async pass(scope: RateScope, endpoint: string, mayWait: boolean): Promise<void> {
+    const remaining = (this.#blockedUntil.get(scope) ?? 0) - this.#now();
+    if (remaining <= 0) return;
+    if (!mayWait || remaining > this.#maxWaitMs) {
+      throw new RateLimitedError(undefined, endpoint, remaining);
+    }
+    await new Promise((resolve) => setTimeout(resolve, remaining));
+  }
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; a missing header means 1 s. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (!header) return 1000;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
+}
+
+export type { ErrorBody };

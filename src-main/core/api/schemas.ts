@@ -1,0 +1,140 @@
+/**
+ * zod schemas for every shape in the platform contract (sections 2, 4 and 7). Each schema is the
+ * type. Responses are read tolerantly: unknown fields are dropped, optional "not shown" fields may
+ * be missing or null; a response that lacks what the contract requires is a ProtocolError.
+ */
+import { z } from 'zod';
+
+const id = z.number().int();
+
+/** An owner as list and retrieve return it. */
+export const PhonebookOwner = z.object({ id, username: z.string() });
+
+/** A phonebook as list and retrieve return it (owners as objects, with timestamps). */
+export const Phonebook = z.object({
+  id,
+  description: z.string(),
+  priority: z.number().int(),
+  is_shared: z.boolean(),
+  owners: z
+    .array(PhonebookOwner)
+    .nullish()
+    .transform((owners) => owners ?? []),
+  created: z.string().optional(),
+  modified: z.string().optional(),
+});
+export type Phonebook = z.infer<typeof Phonebook>;
+
+/** A phonebook as create and update return it (owners as integer IDs, no timestamps). */
+export const WrittenPhonebook = z.object({
+  id,
+  description: z.string(),
+  priority: z.number().int(),
+  is_shared: z.boolean(),
+  owners: z
+    .array(id)
+    .nullish()
+    .transform((owners) => owners ?? []),
+});
+export type WrittenPhonebook = z.infer<typeof WrittenPhonebook>;
+
+/** What create and update send. */
+export const PhonebookInput = z.object({
+  description: z.string().trim().min(1, 'Enter a description.'),
+  priority: z.number().int(),
+  is_shared: z.boolean(),
+  owners: z.array(id).optional(),
+});
+export type PhonebookInput = z.infer<typeof PhonebookInput>;
+
+/** A phonebook contact (the same shape is read and written back). */
+export const Contact = z.object({
+  id,
+  phonebook: id,
+  display_name: z.string(),
+  number: z.string(),
+  secondary_number: z
+    .string()
+    .nullish()
+    .transform((value) => value || null),
+  speed_dial: z.number().int().nullish(),
+  company: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+});
+export type Contact = z.infer<typeof Contact>;
+
+/** speed_dial: 200–999 or 2000–9999, never 9191 (contract 2.5). */
+export const SpeedDial = z
+  .number()
+  .int('A speed dial is a whole number.')
+  .refine(
+    (value) =>
+      ((value >= 200 && value <= 999) || (value >= 2000 && value <= 9999)) && value !== 9191,
+    'A speed dial must be 200–999 or 2000–9999, and not 9191.',
+  );
+
+/** What contact create and update send. */
+export const ContactInput = z.object({
+  phonebook: id,
+  display_name: z.string().trim().min(1, 'Enter a name.'),
+  number: z.string().trim().min(1, 'Enter a number.'),
+  secondary_number: z.string().trim().nullable(),
+  speed_dial: SpeedDial,
+  company: z.string().optional(),
+});
+export type ContactInput = z.infer<typeof ContactInput>;
+
+/** DRF page: {count, next, previous, results}. */
+export function Page<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number().int().nonnegative(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+/** The structured error body (contract 7). */
+export const ErrorBody = z.object({
+  type: z.string(),
+  errors: z.array(
+    z.object({
+      code: z.string(),
+      detail: z.string(),
+      attr: z
+        .string()
+        .nullable()
+        .optional()
+        .transform((attr) => attr ?? null),
+    }),
+  ),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** List queries (phonebooks and contacts). */
+export const ListQuery = z.object({
+  search: z.string().optional(),
+  ordering: z.string().optional(),
+  page: z.number().int().positive().optional(),
+  page_size: z.number().int().positive().optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+export const ContactListQuery = ListQuery.extend({ phonebook: id.optional() });
+export type ContactListQuery = z.infer<typeof ContactListQuery>;
+
+/**
+ * A call-control answer: the contract does not show it, so anything (or nothing) is accepted and
+ * the ids are picked up when present.
+ */
+export const CallControlAnswer = z
+  .looseObject({
+    call_id: z.union([z.string(), z.number()]).optional(),
+    call_leg_id: z.union([z.string(), z.number()]).optional(),
+    id: z.union([z.string(), z.number()]).optional(),
+  })
+  .catch({});
+export type CallControlAnswer = z.infer<typeof CallControlAnswer>;
