@@ -7,26 +7,39 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export interface PreviewProcess {
   url: string;
   origin: string;
+  /** The next address Callbar asked to open in the system browser (with --print-opened-urls). */
+  nextOpenedUrl(): Promise<string>;
   stop(): Promise<void>;
 }
 
-/** Starts the web preview exactly as `npm run preview` would, and reads the address it prints. */
-export async function startPreviewProcess(env: NodeJS.ProcessEnv = {}): Promise<PreviewProcess> {
+/** Starts the web preview exactly as `npm run preview` would, and reads what it prints. */
+export async function startPreviewProcess(
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+): Promise<PreviewProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json'],
+    ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json', ...args],
     { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`preview exited with ${code}: ${stderr}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
-  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async (): Promise<Record<string, string>> => {
+    const next = await lines.next();
+    if (next.done) throw new Error(`preview exited: ${stderr}`);
+    return JSON.parse(next.value) as Record<string, string>;
+  };
+  const { url } = await nextLine();
+  if (!url) throw new Error(`preview did not print its address: ${stderr}`);
   return {
     url,
     origin: new URL(url).origin,
+    nextOpenedUrl: async () => {
+      const { opened } = await nextLine();
+      if (!opened) throw new Error('expected an opened address');
+      return opened;
+    },
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '../../simulator/index';
+import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { freePort } from '../support/free-port';
+import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
+
+/**
+ * The whole connection journey as a person does it: Connect in Callbar → the portal opens in the
+ * browser → sign in → Subscribe → the platform hands the tokens to Callbar's receiver → the
+ * browser lands on "Connected" → Callbar's header says who is connected. Real simulator, real
+ * core, real keychain (private Secret Service under `npm test`), Debian Chromium.
+ */
+let sim: RunningSimulator;
+let preview: PreviewProcess;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  sim = await startSimulator({ contacts: 20, autoAnswer: false });
+  const port = await freePort();
+  const receiver = `http://127.0.0.1:${port}`;
+  const registration = await fetch(`${sim.base_url}/__sim/integrations/callbar`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      activation_url: `${receiver}/activate`,
+      deactivation_url: `${receiver}/deactivate`,
+      webhook_url: `${receiver}/events`,
+    }),
+  });
+  expect(registration.ok).toBe(true);
+  dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-connect-'));
+  preview = await startPreviewProcess(
+    {
+      CALLBAR_DATA_DIR: dataDir,
+      CALLBAR_BASE_URL: sim.base_url,
+      CALLBAR_PORTAL_URL: sim.portal_url,
+      CALLBAR_CLIENT_ID: sim.client_id,
+      CALLBAR_CLIENT_SECRET: sim.client_secret,
+      CALLBAR_RECEIVER_PORT: String(port),
+    },
+    ['--print-opened-urls'],
+  );
+});
+
+test.afterAll(async () => {
+  await preview.stop();
+  await openVault({ dataDir }).clear();
+  await sim.close();
+});
+
+test('connect through the portal, and the app shows who is connected', async ({
+  page,
+  context,
+}) => {
+  await page.goto(preview.url);
+  await expect(page.getByTestId('account-state')).toHaveText('Not connected');
+  await page.getByRole('button', { name: 'Connect…' }).click();
+  await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
+
+  // Callbar asked the system browser to open the portal; a second tab plays that browser.
+  const portalLink = await preview.nextOpenedUrl();
+  expect(portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
+  const portal = await context.newPage();
+  await portal.goto(portalLink);
+  const user = sim.users[0]!;
+  await portal.getByLabel('Username').fill(user.username);
+  await portal.getByLabel('Password').fill(user.password);
+  await portal.getByRole('button', { name: 'Sign in' }).click();
+  await portal.getByRole('button', { name: 'Subscribe', exact: true }).click();
+  await expect(
+    portal.getByRole('heading', { name: 'Connected — you can close this tab' }),
+  ).toBeVisible();
+  await portal.screenshot({ path: 'test/e2e/screenshots/connected-landing.png' });
+
+  // The app learns it from core's event stream, without a reload.
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  await expect(
+    page.getByText(`Connected to extension ${user.extension} (${sim.tenant_id})`),
+  ).toBeVisible();
+  await page.screenshot({ path: 'test/e2e/screenshots/connected-app.png' });
+
+  // Nothing the renderer can see carries a token.
+  const stored = (await openVault({ dataDir }).load())!;
+  const visible = await page.evaluate(async () =>
+    JSON.stringify(await window.callbar.account.status()),
+  );
+  expect(visible).not.toContain(stored.access_token);
+  expect(await page.content()).not.toContain(stored.access_token);
+
+  // Disconnecting this computer forgets the session.
+  await page.getByRole('button', { name: 'Disconnect this computer' }).click();
+  await expect(page.getByTestId('account-state')).toHaveText('Not connected');
+  expect(await openVault({ dataDir }).load()).toBeUndefined();
+});
