@@ -5,9 +5,10 @@
 //
 //   npm run demo [-- --contacts N] [-- --no-open]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -22,10 +23,13 @@ const { values } = parseArgs({
   allowNegative: true,
 });
 
+/** The installed Electron binary, found without `require('electron')` (which would download it). */
 function electronBinary() {
   try {
-    const path = require('electron');
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    const dir = dirname(require.resolve('electron/package.json'));
+    const name = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
+    const binary = join(dir, 'dist', name);
+    return name && existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
   }
