@@ -11,6 +11,7 @@ import { CALL_CONTROL_RESPONSES, type CallControlResponse, type RateLimit } from
 
 const USAGE = `usage: npm run sim -- [--port P] [--contacts N] [--seed S]
   [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
+  (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events)
   [--extra-header 'Name: value']... [--encoding json|form]
   [--client-id ID] [--client-secret SECRET] [--max-page-size N] [--no-auto-answer]
   [--call-control-response ${CALL_CONTROL_RESPONSES.join('|')}]
@@ -33,6 +34,9 @@ function rate(name: string, value: string | undefined): RateLimit | undefined {
   if (!match) fail(`--${name} must look like 600/60 (requests per seconds)`);
   return { limit: Number(match[1]), window_seconds: Number(match[2]) };
 }
+
+/** Where Callbar's loopback receiver listens unless configured otherwise. */
+const DEFAULT_RECEIVER = 'http://127.0.0.1:37153';
 
 function options(argv: string[]): SimulatorOptions {
   let parsed;
@@ -128,6 +132,16 @@ function options(argv: string[]): SimulatorOptions {
     fail(
       '--webhook-url, --extra-header and --encoding need --activation-url and --deactivation-url',
     );
+  } else {
+    // Without flags, the integration points at Callbar's default loopback receiver, so that
+    // `callbar activate` works against `npm run sim` with no further set-up.
+    result.integrations = {
+      [values.slug]: {
+        activation_url: `${DEFAULT_RECEIVER}/activate`,
+        deactivation_url: `${DEFAULT_RECEIVER}/deactivate`,
+        webhook_url: `${DEFAULT_RECEIVER}/events`,
+      },
+    };
   }
   return result;
 }
