@@ -3,8 +3,11 @@
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
  */
 import { cpus, totalmem } from 'node:os';
+import { contactWalk } from './contact-walk';
 
-const benchmarks: { name: string; run: () => Promise<void> }[] = [];
+const benchmarks: { name: string; run: () => Promise<void> }[] = [
+  { name: 'Walking every contact: page size', run: () => contactWalk() },
+];
 
 console.log('Callbar benchmarks');
 console.log(`node ${process.version} on ${process.platform}/${process.arch}`);

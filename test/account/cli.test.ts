@@ -11,7 +11,7 @@ import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
-import { completePortalFlow, control, startSim } from '../support/sim-harness';
+import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -29,18 +29,8 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     sim = await startSim();
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-'));
     const port = await freePort();
-    env = {
-      CALLBAR_DATA_DIR: dataDir,
-      CALLBAR_BASE_URL: sim.base_url,
-      CALLBAR_PORTAL_URL: sim.portal_url,
-      CALLBAR_CLIENT_ID: sim.client_id,
-      CALLBAR_CLIENT_SECRET: sim.client_secret,
-      CALLBAR_RECEIVER_PORT: String(port),
-    };
-    await control(sim, 'PUT', 'integrations/callbar', {
-      activation_url: `http://127.0.0.1:${port}/activate`,
-      deactivation_url: `http://127.0.0.1:${port}/deactivate`,
-    });
+    env = profileEnv(sim, dataDir, port);
+    await registerReceiver(sim, `http://127.0.0.1:${port}`);
   });
   afterAll(async () => {
     await openVault({ dataDir }).clear();

@@ -10,6 +10,7 @@ import { AccountService } from '../../src-main/core/account/account-service';
 import { CallbarError } from '../../src-main/core/errors';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import {
+  accountSettings,
   capturingLogger,
   control,
   countRequests,
@@ -78,13 +79,7 @@ describe('TokenManager against the simulator', () => {
 
   it('a reused refresh token moves to needs-activation, wipes the vault and does not retry', async () => {
     const account = new AccountService({
-      settings: {
-        base_url: sim.base_url,
-        portal_url: sim.portal_url,
-        slug: 'callbar',
-        receiver_port: 0,
-        client_id: sim.client_id,
-      },
+      settings: accountSettings(sim),
       clientSecret: sim.client_secret,
       vault,
       log: capturingLogger().log,

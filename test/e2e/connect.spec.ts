@@ -6,6 +6,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from '../support/free-port';
 import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
+import { profileEnv, registerReceiver } from '../support/sim-harness';
 
 /**
  * The whole connection journey as a person does it: Connect in Callbar → the portal opens in the
@@ -20,29 +21,9 @@ let dataDir: string;
 test.beforeAll(async () => {
   sim = await startSimulator({ contacts: 20, autoAnswer: false });
   const port = await freePort();
-  const receiver = `http://127.0.0.1:${port}`;
-  const registration = await fetch(`${sim.base_url}/__sim/integrations/callbar`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      activation_url: `${receiver}/activate`,
-      deactivation_url: `${receiver}/deactivate`,
-      webhook_url: `${receiver}/events`,
-    }),
-  });
-  expect(registration.ok).toBe(true);
+  await registerReceiver(sim, `http://127.0.0.1:${port}`);
   dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-connect-'));
-  preview = await startPreviewProcess(
-    {
-      CALLBAR_DATA_DIR: dataDir,
-      CALLBAR_BASE_URL: sim.base_url,
-      CALLBAR_PORTAL_URL: sim.portal_url,
-      CALLBAR_CLIENT_ID: sim.client_id,
-      CALLBAR_CLIENT_SECRET: sim.client_secret,
-      CALLBAR_RECEIVER_PORT: String(port),
-    },
-    ['--print-opened-urls'],
-  );
+  preview = await startPreviewProcess(profileEnv(sim, dataDir, port), ['--print-opened-urls']);
 });
 
 test.afterAll(async () => {

@@ -59,13 +59,54 @@ export async function startSim(
   return startSimulator({ contacts: 20, autoAnswer: false, ...options });
 }
 
+/** The account settings of a profile that talks to `sim` (receiver on a random port). */
+export function accountSettings(sim: RunningSimulator) {
+  return {
+    base_url: sim.base_url,
+    portal_url: sim.portal_url,
+    slug: 'callbar',
+    receiver_port: 0,
+    client_id: sim.client_id,
+  };
+}
+
+/** The environment of a Callbar process (CLI, preview) that talks to `sim`. */
+export function profileEnv(
+  sim: { base_url: string; portal_url: string; client_id: string; client_secret: string },
+  dataDir: string,
+  receiverPort: number,
+): NodeJS.ProcessEnv {
+  return {
+    CALLBAR_DATA_DIR: dataDir,
+    CALLBAR_BASE_URL: sim.base_url,
+    CALLBAR_PORTAL_URL: sim.portal_url,
+    CALLBAR_CLIENT_ID: sim.client_id,
+    CALLBAR_CLIENT_SECRET: sim.client_secret,
+    CALLBAR_RECEIVER_PORT: String(receiverPort),
+  };
+}
+
+/** Registers the receiver at `origin` as the integration's Activation, Deactivation and Webhook URLs. */
+export function registerReceiver(
+  sim: { base_url: string },
+  origin: string,
+  extra: { extra_headers?: Record<string, string>; encoding?: 'json' | 'form' } = {},
+): Promise<unknown> {
+  return control(sim, 'PUT', 'integrations/callbar', {
+    activation_url: `${origin}/activate`,
+    deactivation_url: `${origin}/deactivate`,
+    webhook_url: `${origin}/events`,
+    ...extra,
+  });
+}
+
 export interface AccountRig {
   account: AccountService;
   origin: string;
   register(extra?: {
     extra_headers?: Record<string, string>;
     encoding?: 'json' | 'form';
-  }): Promise<void>;
+  }): Promise<unknown>;
 }
 
 /** An AccountService on a random receiver port, its URLs registered with the simulator. */
@@ -76,13 +117,7 @@ export async function accountRig(
   overrides: Partial<AccountServiceOptions> = {},
 ): Promise<AccountRig> {
   const account = new AccountService({
-    settings: {
-      base_url: sim.base_url,
-      portal_url: sim.portal_url,
-      slug: 'callbar',
-      receiver_port: 0,
-      client_id: sim.client_id,
-    },
+    settings: accountSettings(sim),
     clientSecret: sim.client_secret,
     vault,
     log,
@@ -91,12 +126,7 @@ export async function accountRig(
   await account.start();
   const receiver = await account.listen();
   const register: AccountRig['register'] = (extra = {}) =>
-    control(sim, 'PUT', 'integrations/callbar', {
-      activation_url: `${receiver.origin}/activate`,
-      deactivation_url: `${receiver.origin}/deactivate`,
-      webhook_url: `${receiver.origin}/events`,
-      ...extra,
-    });
+    registerReceiver(sim, receiver.origin, extra);
   await register();
   return { account, origin: receiver.origin, register };
 }
