@@ -304,3 +304,43 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     expect(page.body).toContain('Unknown connection attempt');
   });
 });
+
+describe('a receiver port that is taken', () => {
+  it('fails with a message saying what to do, and the status carries it', async () => {
+    const blocker = await startReceiver({
+      port: 0,
+      handlers: {
+        activate: () => Promise.resolve(),
+        deactivate: () => Promise.resolve(),
+        event: () => undefined,
+        landing: () => ({ ok: true, title: '', message: '' }),
+      },
+      log: silentLogger,
+    });
+    const account = new AccountService({
+      settings: {
+        base_url: 'http://127.0.0.1:9',
+        portal_url: 'http://127.0.0.1:9/portal',
+        slug: 'callbar',
+        receiver_port: blocker.port,
+        client_id: 'client-1',
+      },
+      clientSecret: 'secret',
+      vault: new MemoryVault(),
+      log: silentLogger,
+    });
+    try {
+      await account.start();
+      await expect(account.listen()).rejects.toMatchObject({ code: 'receiver_port_in_use' });
+      expect(account.status()).toMatchObject({ state: 'not-connected' });
+      expect(account.status().message).toContain(`Port ${blocker.port}`);
+      expect(account.status().message).toContain('CALLBAR_RECEIVER_PORT');
+      await expect(account.startActivation()).rejects.toMatchObject({
+        code: 'receiver_port_in_use',
+      });
+    } finally {
+      await account.close();
+      await blocker.close();
+    }
+  });
+});

@@ -74,6 +74,8 @@ export class AccountService {
   #waiter: Waiter | undefined;
   #receiver: Promise<RunningReceiver> | undefined;
   #vaultProblem: string | undefined;
+  /** Why the receiver is not listening (activation and call events cannot arrive). */
+  #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
 
   constructor(options: AccountServiceOptions) {
@@ -130,10 +132,19 @@ export class AccountService {
       handlers: this.receiverHandlers,
       ...(this.#options.receiverHeaders ? { requiredHeaders: this.#options.receiverHeaders } : {}),
       log: this.#log,
-    }).catch((error: unknown) => {
-      this.#receiver = undefined;
-      throw error;
-    });
+    }).then(
+      (receiver) => {
+        this.#receiverProblem = undefined;
+        this.#publish();
+        return receiver;
+      },
+      (error: unknown) => {
+        this.#receiver = undefined;
+        this.#receiverProblem = error instanceof Error ? error.message : String(error);
+        this.#publish();
+        throw error;
+      },
+    );
     return this.#receiver;
   }
 
@@ -363,6 +374,14 @@ export class AccountService {
   }
 
   #computeStatus(): AccountStatus {
+    const status = this.#computeState();
+    // A receiver that cannot listen concerns every state; say so unless something else is said.
+    return this.#receiverProblem && !status.message
+      ? { ...status, message: this.#receiverProblem }
+      : status;
+  }
+
+  #computeState(): AccountStatus {
     const session = this.tokens.session;
     const health = this.tokens.health;
     const identity = session
