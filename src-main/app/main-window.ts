@@ -1,5 +1,6 @@
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
+import icon from '../../resources/icon.png?asset';
 
 export interface MainWindowOptions {
   /** The URL the renderer is loaded from (app://callbar/ or the dev server). */
@@ -17,6 +18,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minHeight: 420,
     show: false,
     title: 'Callbar',
+    icon,
     webPreferences: {
       preload: options.preloadFile,
       contextIsolation: true,

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Prepares a fresh checkout: the system packages Callbar needs (Debian/Ubuntu), then `npm ci`.
+# Used by the README's first commands and by .ci/run, so a developer and CI install the same way.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# chromium: the e2e browser (never a downloaded one). libsecret-1-dev + build-essential + python3:
+# keytar's native build. gnome-keyring + dbus: a real Secret Service for the keychain and the demo.
+PACKAGES=(chromium libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates)
+
+if command -v apt-get >/dev/null; then
+  missing=()
+  for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+      echo "=== system packages: ${missing[*]} ==="
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+      echo "Callbar needs these system packages first:" >&2
+      echo "  sudo apt-get install ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+else
+  echo "Not a Debian/Ubuntu system: install a C++ toolchain, Python 3 and libsecret's headers" \
+    "(Linux) for keytar, and Chromium for the end-to-end tests (see README)."
+fi
+
+# The Electron binary comes from GitHub (or ELECTRON_MIRROR), not the npm registry. Where it cannot
+# be reached, install without it: everything but the desktop shell builds, runs (the demo becomes
+# the web preview) and is tested.
+if [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ] && [ -z "${ELECTRON_MIRROR:-}" ] \
+  && ! node -e "fetch('https://github.com',{method:'HEAD',signal:AbortSignal.timeout(8000)}).then(()=>{},()=>process.exit(1))"; then
+  echo "Electron's download server is unreachable: installing without the Electron binary."
+  export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+fi
+# keytar compiles against Node's installed headers instead of downloading them.
+if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
+
+echo "=== npm ci ==="
+npm ci --no-audit --no-fund
