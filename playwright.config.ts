@@ -14,6 +14,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
+    // The size of Callbar's window (src-main/app/main-window.ts), so screenshots show what a user sees.
+    viewport: { width: 420, height: 640 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
