@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CallbarError } from '../errors';
+import { describeIssue, describeIssues } from '../validation-issues';
 import { ProtocolError } from './api-errors';
 import type { PlatformClient } from './platform-client';
 import {
@@ -20,10 +21,9 @@ const CONTACTS = 'v3/phonebook/contact/';
 function checkInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.map(String).join('.');
-  throw new CallbarError('invalid_input', field ? `${field}: ${issue.message}` : issue.message, {
-    ...(field ? { field: String(issue.path[0]) } : {}),
+  const { field } = describeIssues(parsed.error);
+  throw new CallbarError('invalid_input', describeIssue(parsed.error.issues[0]!), {
+    ...(field ? { field } : {}),
   });
 }
 

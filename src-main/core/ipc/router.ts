@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   channels,
   isChannelName,
@@ -9,21 +8,13 @@ import {
   type Result,
 } from '../../../src-preload/contract';
 import { CallbarError } from '../errors';
+import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
 
 /** One handler per channel, receiving the parsed request. */
 export type Handlers = {
   [C in ChannelName]: (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>> | ResponseOf<C>;
 };
-
-function describeIssues(error: z.ZodError): { message: string; field: string | undefined } {
-  const first = error.issues[0];
-  const field = first && first.path.length > 0 ? first.path.join('.') : undefined;
-  const details = error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ` : '') + issue.message)
-    .join('; ');
-  return { message: details, field };
-}
 
 /**
  * The transport-neutral router: validates the channel and the request with the contract, runs the
@@ -49,7 +40,7 @@ export class Router {
     const spec = channels[channel];
     const request = spec.request.safeParse(payload ?? {});
     if (!request.success) {
-      const { message, field } = describeIssues(request.error);
+      const { message, path: field } = describeIssues(request.error);
       return failure({
         code: 'invalid_request',
         message: `Invalid request for ${channel}: ${message}`,

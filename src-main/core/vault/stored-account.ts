@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CallbarError } from '../errors';
+import { describeIssues } from '../validation-issues';
 
 export const StoredAccount = z.object({
   access_token: z.string().min(1),
@@ -30,16 +31,6 @@ export const StoredAccount = z.object({
 /** A connected account as the vault stores it. */
 export type StoredAccount = z.infer<typeof StoredAccount>;
 
-/** Where a validation problem is, never what the value was (it may be a token). */
-function describeProblems(error: z.ZodError): { text: string; field: string | undefined } {
-  const problems = error.issues.map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.join('.') : 'the account';
-    return `${where}: ${issue.message}`;
-  });
-  const first = error.issues[0]?.path[0];
-  return { text: problems.join('; '), field: typeof first === 'string' ? first : undefined };
-}
-
 /**
  * The JSON text to store for `account`, after validation (unknown properties are dropped).
  * @throws CallbarError `account_invalid` naming the bad properties (never their values).
@@ -47,10 +38,10 @@ function describeProblems(error: z.ZodError): { text: string; field: string | un
 export function serializeAccount(account: unknown): string {
   const parsed = StoredAccount.safeParse(account);
   if (!parsed.success) {
-    const { text, field } = describeProblems(parsed.error);
+    const { message, field } = describeIssues(parsed.error, 'the account');
     throw new CallbarError(
       'account_invalid',
-      `Callbar refused to store an incomplete or malformed sign-in (${text}). This is a bug; nothing was written to the keychain.`,
+      `Callbar refused to store an incomplete or malformed sign-in (${message}). This is a bug; nothing was written to the keychain.`,
       { field },
     );
   }
@@ -76,7 +67,7 @@ export function parseStoredAccount(text: string): StoredAccount {
   if (!parsed.success) {
     throw new CallbarError(
       'vault_corrupt',
-      `The Callbar sign-in stored in the system keychain is incomplete or malformed (${describeProblems(parsed.error).text}). ${fix}`,
+      `The Callbar sign-in stored in the system keychain is incomplete or malformed (${describeIssues(parsed.error, 'the account').message}). ${fix}`,
     );
   }
   return parsed.data;
