@@ -8,6 +8,7 @@ import type { PlatformApi } from '../../core/api/platform-api';
 import type {
   Contact,
   ContactInput,
+  Page,
   Phonebook,
   PhonebookInput,
   WrittenPhonebook,
@@ -145,23 +146,35 @@ function contactInput(options: PlatformArgs, current?: Contact): ContactInput {
 const show = (io: CliIo, json: boolean, value: unknown, human: () => string) =>
   io.out(json ? JSON.stringify(value) : human());
 
+/** `--all`: every item, following the platform's pages; otherwise the one page asked for. */
+async function showList<T>(
+  io: CliIo,
+  options: PlatformArgs,
+  noun: string,
+  rows: (items: T[]) => string,
+  fetch: { all: () => AsyncIterable<T>; page: (page: number | undefined) => Promise<Page<T>> },
+): Promise<void> {
+  if (options.all) {
+    const all = await collect(fetch.all());
+    return show(io, options.json, all, () => `${rows(all)}\n\n${all.length} ${noun}`);
+  }
+  const page = await fetch.page(integer(options.page, '--page'));
+  const more = page.next ? ' (more: --page N, or --all)' : '';
+  show(
+    io,
+    options.json,
+    page,
+    () => `${rows(page.results)}\n\n${page.results.length} of ${page.count} ${noun}${more}`,
+  );
+}
+
 export const platformCommands: Record<string, Command> = {
   'phonebooks list': async (api, io, o) => {
-    if (o.all) {
-      const all = await collect(api.phonebooks.allPhonebooks(listQuery(o)));
-      return show(io, o.json, all, () => `${phonebookRows(all)}\n\n${all.length} phonebooks`);
-    }
-    const page = await api.phonebooks.listPhonebooks({
-      ...listQuery(o),
-      page: integer(o.page, '--page'),
+    const query = listQuery(o);
+    await showList(io, o, 'phonebooks', phonebookRows, {
+      all: () => api.phonebooks.allPhonebooks(query),
+      page: (page) => api.phonebooks.listPhonebooks({ ...query, page }),
     });
-    show(
-      io,
-      o.json,
-      page,
-      () =>
-        `${phonebookRows(page.results)}\n\n${page.results.length} of ${page.count} phonebooks${page.next ? ' (more: --page N, or --all)' : ''}`,
-    );
   },
   'phonebooks show': async (api, io, o) => {
     const book = await api.phonebooks.getPhonebook(
@@ -194,18 +207,10 @@ export const platformCommands: Record<string, Command> = {
   },
   'contacts list': async (api, io, o) => {
     const query = { ...listQuery(o), phonebook: integer(o.phonebook, '--phonebook') };
-    if (o.all) {
-      const all = await collect(api.phonebooks.allContacts(query));
-      return show(io, o.json, all, () => `${contactRows(all)}\n\n${all.length} contacts`);
-    }
-    const page = await api.phonebooks.listContacts({ ...query, page: integer(o.page, '--page') });
-    show(
-      io,
-      o.json,
-      page,
-      () =>
-        `${contactRows(page.results)}\n\n${page.results.length} of ${page.count} contacts${page.next ? ' (more: --page N, or --all)' : ''}`,
-    );
+    await showList(io, o, 'contacts', contactRows, {
+      all: () => api.phonebooks.allContacts(query),
+      page: (page) => api.phonebooks.listContacts({ ...query, page }),
+    });
   },
   'contacts show': async (api, io, o) => {
     const contact = await api.phonebooks.getContact(
