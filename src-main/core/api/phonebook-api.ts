@@ -189,29 +189,26 @@ export class PhonebookApi {
     query: Record<string, string | number | undefined>,
     schema: z.ZodType<Page<T>>,
   ): AsyncGenerator<T> {
-    let page = await this.#client.request({
-      method: 'get',
-      path,
-      scope: 'phonebook',
-      searchParams: query,
-      schema,
-    });
+    const endpoint = `GET /${path}`;
     const seen = new Set<string>();
+    let pagePath = path;
+    let searchParams = query;
     for (;;) {
-      yield* page.results;
-      if (!page.next) return;
-      const next = nextPath(page.next, this.#baseUrl, `GET /${path}`);
-      if (seen.has(next))
-        throw new ProtocolError(`GET /${path}`, 'the next page link repeats', 'next');
-      seen.add(next);
-      const [nextPathname, search = ''] = next.split('?');
-      page = await this.#client.request({
+      const page = await this.#client.request({
         method: 'get',
-        path: nextPathname!,
+        path: pagePath,
         scope: 'phonebook',
-        searchParams: Object.fromEntries(new URLSearchParams(search)),
+        searchParams,
         schema,
       });
+      yield* page.results;
+      if (!page.next) return;
+      const next = nextPath(page.next, this.#baseUrl, endpoint);
+      if (seen.has(next)) throw new ProtocolError(endpoint, 'the next page link repeats', 'next');
+      seen.add(next);
+      const [nextPathname, search = ''] = next.split('?');
+      pagePath = nextPathname!;
+      searchParams = Object.fromEntries(new URLSearchParams(search));
     }
   }
 }
