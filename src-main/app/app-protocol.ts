@@ -1,6 +1,6 @@
 import { net, protocol } from 'electron';
-import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fileUnderRoot } from '../core/http/file-under-root';
 
 /** The renderer is served from app://callbar/, never file://. */
 export const APP_SCHEME = 'app';
@@ -15,13 +15,10 @@ export function registerAppScheme(): void {
 
 /** Serves files from the built renderer folder; anything outside it is a 404. */
 export function serveRenderer(rendererDir: string): void {
-  const root = normalize(rendererDir);
   protocol.handle(APP_SCHEME, (request) => {
     const { host, pathname } = new URL(request.url);
-    const file = normalize(
-      join(root, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)),
-    );
-    if (host !== 'callbar' || !file.startsWith(root + sep)) {
+    const file = fileUnderRoot(rendererDir, pathname);
+    if (host !== 'callbar' || file === undefined) {
       return new Response('Not found', { status: 404 });
     }
     return net.fetch(pathToFileURL(file).toString());

@@ -9,12 +9,15 @@
  * the Host header must name this server (DNS rebinding) and state-changing requests must come
  * from its own Origin.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname } from 'node:path';
+import { secretsEqual } from '../core/account/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
+import { fileUnderRoot } from '../core/http/file-under-root';
+import { readRequestBody } from '../core/http/request-body';
 import type { Logger } from '../core/log/logger';
 
 export interface PreviewServerOptions {
@@ -35,7 +38,7 @@ export interface PreviewServer {
 }
 
 const COOKIE = 'callbar_preview';
-const MAX_BODY = 1024 * 1024;
+const BODY_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000 };
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -56,13 +59,6 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 function cookieValue(request: IncomingMessage, name: string): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
@@ -81,39 +77,26 @@ function send(
   response.end(body);
 }
 
-async function readJsonBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Error('body too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text.length === 0 ? {} : (JSON.parse(text) as unknown);
-}
-
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const token = randomBytes(32).toString('base64url');
-  const rendererRoot = resolve(options.rendererDir);
   let allowedHosts: string[] = [];
   let origin = '';
 
+  const indexFile = fileUnderRoot(options.rendererDir, '/');
   const serveStatic = async (pathname: string, response: ServerResponse) => {
     if (pathname === '/__callbar/bridge.js') {
       send(response, 200, await readFile(options.bridgeFile), CONTENT_TYPES['.js']);
       return;
     }
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
-    const file = resolve(join(rendererRoot, relative));
-    if (!file.startsWith(rendererRoot + sep)) return send(response, 404, 'Not found');
+    const file = fileUnderRoot(options.rendererDir, pathname);
+    if (file === undefined) return send(response, 404, 'Not found');
     let body: Buffer;
     try {
       body = await readFile(file);
     } catch {
       return send(response, 404, 'Not found');
     }
-    if (relative === 'index.html') {
+    if (file === indexFile) {
       const html = body
         .toString('utf8')
         .replace('</head>', '<script src="/__callbar/bridge.js"></script></head>');
@@ -146,7 +129,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const url = new URL(request.url ?? '/', origin);
     const offered = url.searchParams.get('token');
     if (offered !== null && request.method === 'GET') {
-      if (!sameSecret(offered, token)) return send(response, 403, 'That preview token is wrong.');
+      if (!secretsEqual(offered, token)) return send(response, 403, 'That preview token is wrong.');
       url.searchParams.delete('token');
       response.writeHead(303, {
         ...SECURITY_HEADERS,
@@ -155,7 +138,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       });
       return response.end();
     }
-    if (!sameSecret(cookieValue(request, COOKIE), token)) {
+    const cookie = cookieValue(request, COOKIE);
+    if (cookie === undefined || !secretsEqual(cookie, token)) {
       return send(
         response,
         401,
@@ -171,7 +155,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       }
       let payload: unknown;
       try {
-        payload = await readJsonBody(request);
+        const text = await readRequestBody(request, BODY_LIMITS);
+        payload = text.length === 0 ? {} : (JSON.parse(text) as unknown);
       } catch {
         return send(response, 400, 'The request body is not JSON of at most 1 MiB.');
       }

@@ -14,6 +14,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { CallbarError } from '../errors';
+import { HttpRejection } from '../http/http-rejection';
+import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
@@ -35,14 +37,8 @@ export const WebhookEvent = z.looseObject({ id: z.string().min(1) });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
 /** A refusal the handlers raise: the status and a message safe to show the platform. */
-export class ReceiverRejection extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReceiverRejection';
-  }
+export class ReceiverRejection extends HttpRejection {
+  override readonly name = 'ReceiverRejection';
 }
 
 export interface ReceiverHandlers {
@@ -80,36 +76,6 @@ const SECURITY_HEADERS = {
 function reply(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
   response.end(text);
-}
-
-function readBody(request: IncomingMessage, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) return reject(new ReceiverRejection(413, 'Body too large.'));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => {
-      reject(new ReceiverRejection(408, 'The body took too long to arrive.'));
-    }, timeoutMs);
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        clearTimeout(timer);
-        reject(new ReceiverRejection(413, 'Body too large.'));
-        request.pause();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    request.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
 }
 
 /** JSON or form-encoded, nothing else; a repeated form field is ambiguous and refused. */
@@ -182,7 +148,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (request.method !== 'POST') return reply(response, 405, 'Method not allowed.');
     // The body is read (bounded in size and time) before the headers are judged, so that a
     // refusal is a clean answer and not a connection reset with unread data.
-    const text = await readBody(request, bodyTimeoutMs);
+    const text = await readRequestBody(request, {
+      maxBytes: MAX_BODY_BYTES,
+      timeoutMs: bodyTimeoutMs,
+    });
     checkPost(request);
     const body = parseBody(request.headers['content-type'] ?? '', text);
     if (route === '/events') {
@@ -204,7 +173,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     { requestTimeout: bodyTimeoutMs * 2, headersTimeout: bodyTimeoutMs },
     (request, response) => {
       handle(request, response).catch((error: unknown) => {
-        if (error instanceof ReceiverRejection) {
+        if (error instanceof HttpRejection) {
           // A body that was not read to its end leaves the connection unusable.
           if (error.status === 408 || error.status === 413) {
             response.setHeader('connection', 'close');
