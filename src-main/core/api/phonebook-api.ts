@@ -15,6 +15,8 @@ import {
 } from './schemas';
 
 const PHONEBOOKS = 'v3/phonebook/phonebook/';
+const PhonebookPage = Page(Phonebook);
+const ContactPage = Page(Contact);
 const CONTACTS = 'v3/phonebook/contact/';
 
 /** Validates what the caller wants to send; a bad input never reaches the platform. */
@@ -40,7 +42,7 @@ function positiveId(value: number, what: string): number {
  * The `next` link of a page, as a path under the base URL. A link to anywhere else is refused:
  * following it would send the user's token to another server.
  */
-export function nextPath(next: string, baseUrl: string, endpoint: string): string {
+function nextPath(next: string, baseUrl: string, endpoint: string): string {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   const url = new URL(next, base);
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
@@ -65,13 +67,13 @@ export class PhonebookApi {
       path: PHONEBOOKS,
       scope: 'phonebook',
       searchParams: checkInput(ListQuery, query),
-      schema: Page(Phonebook),
+      schema: PhonebookPage,
     });
   }
 
   /** Every phonebook, page after page, following the platform's `next` links. */
   allPhonebooks(query: Omit<ListQuery, 'page'> = {}): AsyncGenerator<Phonebook> {
-    return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), Page(Phonebook));
+    return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), PhonebookPage);
   }
 
   async getPhonebook(id: number): Promise<Phonebook> {
@@ -118,12 +120,12 @@ export class PhonebookApi {
       path: CONTACTS,
       scope: 'phonebook',
       searchParams: checkInput(ContactListQuery, query),
-      schema: Page(Contact),
+      schema: ContactPage,
     });
   }
 
   allContacts(query: Omit<ContactListQuery, 'page'> = {}): AsyncGenerator<Contact> {
-    return this.#walk(CONTACTS, checkInput(ContactListQuery, query), Page(Contact));
+    return this.#walk(CONTACTS, checkInput(ContactListQuery, query), ContactPage);
   }
 
   async getContact(id: number): Promise<Contact> {

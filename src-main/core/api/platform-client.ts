@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { TokenManager } from '../account/token-manager';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
+import { describeIssues } from '../validation-issues';
 import {
   ApiError,
   NetworkError,
@@ -31,7 +32,6 @@ export interface PlatformClientOptions {
   timeoutMs?: number;
   /** Retries of reads: how many, and the backoff (jittered, capped). */
   retry?: { limit: number; baseDelayMs: number; maxDelayMs: number };
-  gate?: RateLimitGate;
 }
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -55,13 +55,12 @@ export class PlatformClient {
   readonly #http: KyInstance;
   readonly #tokens: Pick<TokenManager, 'authorized'>;
   readonly #log: Logger;
-  readonly #gate: RateLimitGate;
+  readonly #gate = new RateLimitGate();
 
   constructor(options: PlatformClientOptions) {
     const retry = options.retry ?? { limit: 3, baseDelayMs: 300, maxDelayMs: 5000 };
     this.#tokens = options.tokens;
     this.#log = options.log;
-    this.#gate = options.gate ?? new RateLimitGate();
     this.#http = ky.create({
       prefixUrl: options.baseUrl,
       timeout: options.timeoutMs ?? 15_000,
@@ -113,12 +112,8 @@ export class PlatformClient {
     }
     const parsed = spec.schema.safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ProtocolError(
-        endpoint,
-        issue?.message ?? 'invalid',
-        issue?.path.join('.') || undefined,
-      );
+      const { path } = describeIssues(parsed.error);
+      throw new ProtocolError(endpoint, parsed.error.issues[0]?.message ?? 'invalid', path);
     }
     return parsed.data as never;
   }
@@ -138,21 +133,19 @@ export class PlatformClient {
         searchParams,
         ...(spec.json === undefined ? {} : { json: spec.json }),
       });
-    try {
-      return await send();
-    } catch (error) {
-      if (error instanceof HTTPError) return error.response;
-      if (error instanceof KyTimeoutError) throw new TimeoutError(endpoint, { cause: error });
-      if (isConnectionRefused(error) && (spec.method === 'put' || spec.method === 'delete')) {
-        // Nothing reached the platform: the one case where a write may be sent again.
-        try {
-          return await send();
-        } catch (again) {
-          if (again instanceof HTTPError) return again.response;
-          throw networkError(endpoint, again);
-        }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (error instanceof HTTPError) return error.response;
+        if (error instanceof KyTimeoutError) throw new TimeoutError(endpoint, { cause: error });
+        // A refused connection carried nothing: the one case where a write is sent again, once.
+        const resend =
+          attempt === 1 &&
+          isConnectionRefused(error) &&
+          (spec.method === 'put' || spec.method === 'delete');
+        if (!resend) throw networkError(endpoint, error);
       }
-      throw networkError(endpoint, error);
     }
   }
 }

@@ -1,5 +1,7 @@
 import { RateLimitedError } from './api-errors';
-import type { ErrorBody } from './schemas';
+
+/** A read waits for the platform's Retry-After up to this long; beyond it, it fails at once. */
+const MAX_WAIT_MS = 60_000;
 
 /** The contract's rate-limit scopes. */
 export type RateScope = 'phonebook' | 'call-control';
@@ -10,24 +12,17 @@ export type RateScope = 'phonebook' | 'call-control';
  */
 export class RateLimitGate {
   readonly #blockedUntil = new Map<RateScope, number>();
-  readonly #now: () => number;
-  readonly #maxWaitMs: number;
-
-  constructor(options: { now?: () => number; maxWaitMs?: number } = {}) {
-    this.#now = options.now ?? Date.now;
-    this.#maxWaitMs = options.maxWaitMs ?? 60_000;
-  }
 
   block(scope: RateScope, retryAfterMs: number): void {
-    const until = this.#now() + retryAfterMs;
+    const until = Date.now() + retryAfterMs;
     this.#blockedUntil.set(scope, Math.max(until, this.#blockedUntil.get(scope) ?? 0));
   }
 
   /** Resolves when a request in `scope` may go out; throws RateLimitedError if it may not wait. */
   async pass(scope: RateScope, endpoint: string, mayWait: boolean): Promise<void> {
-    const remaining = (this.#blockedUntil.get(scope) ?? 0) - this.#now();
+    const remaining = (this.#blockedUntil.get(scope) ?? 0) - Date.now();
     if (remaining <= 0) return;
-    if (!mayWait || remaining > this.#maxWaitMs) {
+    if (!mayWait || remaining > MAX_WAIT_MS) {
       throw new RateLimitedError(undefined, endpoint, remaining);
     }
     await new Promise((resolve) => setTimeout(resolve, remaining));
@@ -42,5 +37,3 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
   const date = Date.parse(header);
   return Number.isNaN(date) ? 1000 : Math.max(0, date - now);
 }
-
-export type { ErrorBody };
