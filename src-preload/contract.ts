@@ -114,7 +114,6 @@ export const AccountChangedEvent = z.object({
 
 export const CallbarEvent = z.discriminatedUnion('type', [NoticeEvent, AccountChangedEvent]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;
-export type CallbarEventType = CallbarEvent['type'];
 
 type DomainOf<C extends string> = C extends `${infer D}.${string}` ? D : never;
 type VerbsOf<D extends string> = {

@@ -51,8 +51,16 @@ if (!app.requestSingleInstanceLock()) {
       shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
     });
     wireIpc(core, isTrustedUrl);
-    let window = createMainWindow({ rendererUrl, preloadFile: preloadPath(mainDir), isTrustedUrl });
-    forwardEvents(core, window);
+    const openWindow = () => {
+      const opened = createMainWindow({
+        rendererUrl,
+        preloadFile: preloadPath(mainDir),
+        isTrustedUrl,
+      });
+      forwardEvents(core, opened);
+      return opened;
+    };
+    let window = openWindow();
 
     app.on('second-instance', () => {
       if (window.isDestroyed()) return;
@@ -60,9 +68,7 @@ if (!app.requestSingleInstanceLock()) {
       window.focus();
     });
     app.on('activate', () => {
-      if (!window.isDestroyed()) return;
-      window = createMainWindow({ rendererUrl, preloadFile: preloadPath(mainDir), isTrustedUrl });
-      forwardEvents(core, window);
+      if (window.isDestroyed()) window = openWindow();
     });
     app.on('window-all-closed', () => {
       if (process.platform !== 'darwin') app.quit();

@@ -1,6 +1,5 @@
 import type { AccountState, AccountStatus } from '../../src-preload/contract';
 import { CallbarError } from '../core/errors';
-export { describeError } from '../core/errors';
 
 /** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
 export interface CliIo {

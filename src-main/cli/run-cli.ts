@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { packageInfo } from '../core/package-info';
 import { openProfile, type Profile } from '../core/profile';
-import { describeError, exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
+import { describeError } from '../core/errors';
+import { exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
 import { createPlatformApi } from '../core/api/platform-api';
 import { activate, deactivateLocal, status } from './commands/account-commands';
 import { platformCommands, runPlatformCommand } from './commands/platform-commands';
@@ -90,11 +91,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     io.out(HELP);
     return ExitCode.ok;
   }
-  const platformKey =
-    command === 'dial' || command === 'hangup' ? command : `${command} ${rest[0]}`;
-  const platformCommand = platformCommands[platformKey];
+  // `dial` and `hangup` are one word; the others are a noun and a verb.
+  const oneWord = command === 'dial' || command === 'hangup';
+  const platformCommand = platformCommands[oneWord ? command : `${command} ${rest[0]}`];
   if (platformCommand) {
-    const args = command === 'dial' || command === 'hangup' ? rest : rest.slice(1);
+    const args = oneWord ? rest : rest.slice(1);
     return withProfile(io, async (profile) => {
       const account = await profile.account.start();
       if (account.state === 'vault-unavailable') {

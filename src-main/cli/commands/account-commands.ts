@@ -1,8 +1,7 @@
 import open from 'open';
 import type { Profile } from '../../core/profile';
-import { CallbarError } from '../../core/errors';
+import { describeError } from '../../core/errors';
 import {
-  describeError,
   describeStatus,
   exitCodeForError,
   exitCodeForState,
@@ -81,5 +80,5 @@ function fail(io: CliIo, json: boolean, state: string, error: unknown): number {
   const described = describeError(error);
   if (json) io.out(JSON.stringify({ state, error: described }));
   else io.err(`callbar: ${described.message}`);
-  return error instanceof CallbarError ? exitCodeForError(error) : ExitCode.failed;
+  return exitCodeForError(error);
 }

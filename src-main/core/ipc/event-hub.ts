@@ -18,8 +18,4 @@ export class EventHub {
       this.#listeners.delete(listener);
     };
   }
-
-  get listenerCount(): number {
-    return this.#listeners.size;
-  }
 }

@@ -7,7 +7,7 @@ import {
   type ResponseOf,
   type Result,
 } from '../../../src-preload/contract';
-import { CallbarError } from '../errors';
+import { CallbarError, describeError } from '../errors';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
 
@@ -60,13 +60,7 @@ export class Router {
       }
       return { ok: true, value: response.data };
     } catch (error) {
-      if (error instanceof CallbarError) {
-        return failure({
-          code: error.code,
-          message: error.message,
-          ...(error.field ? { field: error.field } : {}),
-        });
-      }
+      if (error instanceof CallbarError) return failure(describeError(error));
       this.#log.error('handler failed', { channel, error });
       return failure(internalError);
     }
