@@ -176,6 +176,19 @@ describe('activation through the portal', () => {
     expect(mine.filter((a) => a.state === 'active')).toEqual([]);
   });
 
+  it('a keychain that was unavailable at start stops being reported once it works again', async () => {
+    const vault = new MemoryVault({ unavailable: 'the keyring is locked' });
+    const rig = await accountRig(sim, vault, capturingLogger().log);
+    rigs.push(rig);
+    expect(rig.account.status()).toMatchObject({
+      state: 'vault-unavailable',
+      message: expect.stringContaining('the keyring is locked') as unknown,
+    });
+    vault.unavailable = false;
+    await expect(rig.account.deactivateLocal()).resolves.toEqual({ state: 'not-connected' });
+    expect(rig.account.status()).toEqual({ state: 'not-connected' });
+  });
+
   it('gives up after the timeout with a clear error', async () => {
     const rig = await accountRig(sim, new MemoryVault(), capturingLogger().log);
     rigs.push(rig);

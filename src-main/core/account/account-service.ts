@@ -6,7 +6,7 @@ import type { AccountStatus } from '../../../src-preload/contract';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
-import { VaultUnavailable, type Vault } from '../vault/vault';
+import type { Vault } from '../vault/vault';
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
@@ -23,7 +23,7 @@ import {
   type WebhookEvent,
 } from './receiver';
 import { secretFingerprint, secretsEqual } from './secret-compare';
-import { TokenManager, type TokenHealth } from './token-manager';
+import { TokenManager } from './token-manager';
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
 const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -73,7 +73,6 @@ export class AccountService {
   readonly #eventListeners = new Set<(event: WebhookEvent) => void>();
   #waiter: Waiter | undefined;
   #receiver: Promise<RunningReceiver> | undefined;
-  #vaultProblem: string | undefined;
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
@@ -89,18 +88,16 @@ export class AccountService {
       now: this.#now,
       ...options.tokenOptions,
     });
-    this.tokens.onHealth((health) => this.#onHealth(health));
+    this.tokens.onHealth(() => this.#publish());
   }
 
   /** Restores the session from the keychain. Never throws: a keychain problem is a state. */
   async start(): Promise<AccountStatus> {
     try {
       await this.tokens.load();
-      this.#vaultProblem = undefined;
-    } catch (error) {
-      this.#vaultProblem = this.#describeVaultError(error);
+    } catch {
       this.#log.warn('the keychain is unavailable; the session cannot be restored', {
-        reason: this.#vaultProblem,
+        reason: this.#vaultMessage(),
       });
     }
     return this.#publish();
@@ -199,10 +196,8 @@ export class AccountService {
 
   /** Abandons the awaited attempt, if any. */
   cancelActivation(message = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
-    const waiter = this.#waiter;
+    const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
-    this.#waiter = undefined;
-    clearTimeout(waiter.timer);
     if (waiter.attempt.outcome.kind === 'pending') {
       this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
     }
@@ -261,11 +256,8 @@ export class AccountService {
     };
     try {
       await this.tokens.adopt(account);
-      this.#vaultProblem = undefined;
-    } catch (error) {
-      const message = this.#describeVaultError(error);
-      this.#vaultProblem = message;
-      this.#attempts.settle(attempt, { kind: 'failed', message });
+    } catch {
+      this.#attempts.settle(attempt, { kind: 'failed', message: this.#vaultMessage() });
       this.#publish();
       throw new ReceiverRejection(
         503,
@@ -310,9 +302,8 @@ export class AccountService {
     if (attempt) this.#attempts.settle(attempt, { kind: 'claimed' });
     try {
       await this.tokens.forget();
-    } catch (error) {
+    } catch {
       if (attempt) this.#attempts.settle(attempt, { kind: 'pending' });
-      this.#vaultProblem = this.#describeVaultError(error);
       this.#publish();
       throw new ReceiverRejection(503, 'Callbar could not remove the tokens; try again.');
     }
@@ -361,16 +352,10 @@ export class AccountService {
     }
   }
 
-  #onHealth(health: TokenHealth): void {
-    if (health.kind === 'vault-unavailable') this.#vaultProblem = health.message;
-    else if (health.kind === 'ok') this.#vaultProblem = undefined;
-    this.#publish();
-  }
-
-  #describeVaultError(error: unknown): string {
-    if (error instanceof VaultUnavailable || error instanceof CallbarError) return error.message;
-    this.#log.error('unexpected keychain failure', { error });
-    return 'The system keychain failed unexpectedly.';
+  /** What is wrong with the keychain, as the token manager's health says after a failure. */
+  #vaultMessage(): string {
+    const health = this.tokens.health;
+    return health.kind === 'vault-unavailable' ? health.message : 'The system keychain failed.';
   }
 
   #computeStatus(): AccountStatus {
@@ -391,8 +376,8 @@ export class AccountService {
           access_token_expires_at: new Date(session.expires_at).toISOString(),
         }
       : {};
-    if (this.#vaultProblem !== undefined) {
-      return { state: 'vault-unavailable', ...identity, message: this.#vaultProblem };
+    if (health.kind === 'vault-unavailable') {
+      return { state: 'vault-unavailable', ...identity, message: health.message };
     }
     if (this.#waiter) return { state: 'activating', ...identity };
     if (health.kind === 'revoked') {

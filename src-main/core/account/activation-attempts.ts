@@ -71,13 +71,6 @@ export class ActivationAttempts {
     return this.#attempts.get(id);
   }
 
-  /** Ends every pending attempt (the user cancelled, or started over). */
-  cancelPending(message: string): void {
-    for (const attempt of this.#attempts.values()) {
-      if (attempt.outcome.kind === 'pending') attempt.outcome = { kind: 'failed', message };
-    }
-  }
-
   #forgetOld(): void {
     const cutoff = this.#now() - ATTEMPT_LIFETIME_MS;
     for (const [id, attempt] of this.#attempts) {

@@ -63,16 +63,15 @@ export class TokenManager {
   }
 
   /** Reads the session from the vault (throws VaultUnavailable when the keychain is out of reach). */
-  async load(): Promise<StoredAccount | undefined> {
-    this.#account = await this.#vault.load();
+  async load(): Promise<void> {
+    this.#account = await this.#inVault(() => this.#vault.load());
     this.#unsaved = false;
-    return this.#account;
   }
 
   /** Takes a freshly activated session: stored in the vault first, then used. */
   async adopt(account: StoredAccount): Promise<void> {
     this.#stopRetrying();
-    await this.#vault.save(account);
+    await this.#inVault(() => this.#vault.save(account));
     this.#account = account;
     this.#unsaved = false;
     this.#failures = 0;
@@ -84,7 +83,7 @@ export class TokenManager {
     this.#stopRetrying();
     this.#account = undefined;
     this.#unsaved = false;
-    await this.#vault.clear();
+    await this.#inVault(() => this.#vault.clear());
     this.#setHealth({ kind: 'ok' });
   }
 
@@ -120,7 +119,7 @@ export class TokenManager {
    * saw the same token rejected) and return the new token. If another caller already replaced
    * the token, that one is returned without a second refresh.
    */
-  async refreshAfterRejection(rejected: string): Promise<string> {
+  async #refreshAfterRejection(rejected: string): Promise<string> {
     const account = this.#requireAccount();
     if (account.access_token !== rejected) return account.access_token;
     return (await this.#refreshOnce(account, true)).access_token;
@@ -134,7 +133,7 @@ export class TokenManager {
     const token = await this.getAccessToken();
     const first = await send(token);
     if (!isRejected(first)) return first;
-    return send(await this.refreshAfterRejection(token));
+    return send(await this.#refreshAfterRejection(token));
   }
 
   /** Stops background retries (on shutdown). */
@@ -249,12 +248,30 @@ export class TokenManager {
 
   async #persist(account: StoredAccount): Promise<void> {
     try {
-      await this.#vault.save(account);
+      await this.#inVault(() => this.#vault.save(account));
       this.#unsaved = false;
-      if (this.#health.kind === 'vault-unavailable') this.#setHealth({ kind: 'ok' });
     } catch (error) {
       this.#unsaved = true;
-      const message = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs a vault operation. The keychain's state is part of the health: a failure makes it
+   * `vault-unavailable` (with a message a person can act on), the next success makes it `ok`.
+   */
+  async #inVault<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      const result = await operation();
+      if (this.#health.kind === 'vault-unavailable') this.#setHealth({ kind: 'ok' });
+      return result;
+    } catch (error) {
+      let message: string;
+      if (error instanceof CallbarError) message = error.message;
+      else {
+        this.#log.error('unexpected keychain failure', { error });
+        message = 'The system keychain failed unexpectedly.';
+      }
       this.#setHealth({ kind: 'vault-unavailable', message });
       throw error;
     }
