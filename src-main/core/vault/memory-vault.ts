@@ -33,9 +33,7 @@ export class MemoryVault implements Vault {
 
   save(account: StoredAccount): Promise<void> {
     return this.#run(() => {
-      const text = serializeAccount(account);
-      this.#checkAvailable();
-      this.#entry = text;
+      this.#entry = serializeAccount(account);
     });
   }
 
@@ -48,11 +46,6 @@ export class MemoryVault implements Vault {
   /** Replaces the stored entry with raw text, e.g. to test how a corrupt entry is handled. */
   putRawEntry(text: string): void {
     this.#entry = text;
-  }
-
-  /** True when an entry is stored (whatever it holds). */
-  get hasEntry(): boolean {
-    return this.#entry !== undefined;
   }
 
   async #run<T>(operation: () => T): Promise<T> {
