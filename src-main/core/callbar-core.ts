@@ -1,5 +1,5 @@
 import type { AppInfo, Runtime } from '../../src-preload/contract';
-import { CallbarError } from './errors';
+import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
@@ -62,7 +62,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   await account.start();
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log.warn('the loopback receiver could not start', { error });
     events.publish({ type: 'app.notice', level: 'error', message });
   });

@@ -15,6 +15,11 @@ export class CallbarError extends Error {
   }
 }
 
+/** An error's message (never its stack); for a thrown non-Error, its text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A failure as code + sentence (+ field); an unexpected error never shows its stack. */
 export function describeError(error: unknown): { code: string; message: string; field?: string } {
   if (error instanceof CallbarError) {
@@ -24,5 +29,5 @@ export function describeError(error: unknown): { code: string; message: string; 
       ...(error.field ? { field: error.field } : {}),
     };
   }
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', message: errorMessage(error) };
 }

@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { AccountService } from './account/account-service';
-import { loadSettings, resolveDataDir } from './config/settings-store';
+import { resolveDataDir } from './config/data-dir';
+import { loadSettings } from './config/settings-store';
 import type { Settings } from './config/settings';
 import { CallbarError } from './errors';
 import { createFileLogger, type Logger } from './log/logger';
@@ -30,10 +31,7 @@ export interface ProfileOptions {
 }
 
 /** "Name: value" → { name: value }; several separated by newlines. */
-export function parseHeaderList(
-  text: string | undefined,
-  variable: string,
-): Record<string, string> {
+function parseHeaderList(text: string | undefined, variable: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of (text ?? '').split('\n')) {
     if (!line.trim()) continue;

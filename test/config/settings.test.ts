@@ -10,9 +10,9 @@ import {
   type Settings,
 } from '../../src-main/core/config/settings';
 import { settingEnvName } from '../../src-main/core/config/settings-env';
+import { resolveDataDir } from '../../src-main/core/config/data-dir';
 import {
   loadSettings,
-  resolveDataDir,
   saveSettings,
   settingsFilePath,
 } from '../../src-main/core/config/settings-store';

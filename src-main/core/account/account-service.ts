@@ -3,7 +3,7 @@
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
 import type { AccountStatus } from '../../../src-preload/contract';
-import { CallbarError } from '../errors';
+import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
@@ -137,7 +137,7 @@ export class AccountService {
       },
       (error: unknown) => {
         this.#receiver = undefined;
-        this.#receiverProblem = error instanceof Error ? error.message : String(error);
+        this.#receiverProblem = errorMessage(error);
         this.#publish();
         throw error;
       },

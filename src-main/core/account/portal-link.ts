@@ -1,4 +1,5 @@
 import { CallbarError } from '../errors';
+import { directoryUrl } from '../http/directory-url';
 
 export interface PortalLinkInput {
   portalUrl: string;
@@ -13,8 +14,10 @@ const PARAM_NAME = /^[a-z0-9_]+$/i;
 
 /** `{portal_url}/integrations/{slug}/activate?confirmation_key=…&tenant_…=…&redirect_url=…` */
 export function buildPortalLink(input: PortalLinkInput): string {
-  const base = input.portalUrl.endsWith('/') ? input.portalUrl : `${input.portalUrl}/`;
-  const url = new URL(`integrations/${encodeURIComponent(input.slug)}/activate`, base);
+  const url = new URL(
+    `integrations/${encodeURIComponent(input.slug)}/activate`,
+    directoryUrl(input.portalUrl),
+  );
   url.searchParams.set('confirmation_key', input.confirmationKey);
   for (const [name, value] of Object.entries(input.tenantParams ?? {})) {
     if (!PARAM_NAME.test(name)) {

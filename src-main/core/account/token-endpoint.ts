@@ -1,5 +1,7 @@
 import ky from 'ky';
 import { z } from 'zod';
+import { errorMessage } from '../errors';
+import { directoryUrl } from '../http/directory-url';
 
 /** The token endpoint's success body (contract 4.1); unknown fields are ignored. */
 export const TokenResponse = z.looseObject({
@@ -35,7 +37,7 @@ export interface RefreshRequest {
 export async function requestRefresh(request: RefreshRequest): Promise<RefreshOutcome> {
   let response: Response;
   try {
-    response = await ky.post(new URL('v3/oauth/token/', withSlash(request.baseUrl)), {
+    response = await ky.post(new URL('v3/oauth/token/', directoryUrl(request.baseUrl)), {
       body: new URLSearchParams({
         grant_type: 'refresh_token',
         refresh_token: request.refreshToken,
@@ -48,7 +50,7 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
       throwHttpErrors: false,
     });
   } catch (error) {
-    return { kind: 'transient', reason: error instanceof Error ? error.message : String(error) };
+    return { kind: 'transient', reason: errorMessage(error) };
   }
   if (response.status === 429 || response.status >= 500) {
     return { kind: 'transient', reason: `the platform answered ${response.status}` };
@@ -69,8 +71,4 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
   if (error.success && error.data.error === 'invalid_grant') return { kind: 'invalid_grant' };
   if (error.success && error.data.error === 'invalid_client') return { kind: 'invalid_client' };
   return { kind: 'unexpected', reason: `the platform answered ${response.status}` };
-}
-
-function withSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CallbarError } from '../errors';
+import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
 import { ProtocolError } from './api-errors';
 import type { PlatformClient } from './platform-client';
@@ -43,7 +44,7 @@ function positiveId(value: number, what: string): number {
  * following it would send the user's token to another server.
  */
 function nextPath(next: string, baseUrl: string, endpoint: string): string {
-  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const base = directoryUrl(baseUrl);
   const url = new URL(next, base);
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
     throw new ProtocolError(endpoint, `the next page link points outside ${base.origin}`, 'next');

@@ -10,13 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CallbarError } from '../errors';
+import { CallbarError, errorMessage } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
 import { SETTING_NAMES, Settings, type SettingName } from './settings';
-
-export { resolveDataDir } from './data-dir';
 
 /** The settings file's name inside the data dir. */
 export const SETTINGS_FILE_NAME = 'settings.json';
@@ -84,7 +82,7 @@ export function saveSettings(
  * there is no file.
  * @throws CallbarError `settings_invalid` or `settings_unreadable`.
  */
-export function readStoredSettings(dataDir: string): StoredSettings {
+function readStoredSettings(dataDir: string): StoredSettings {
   const file = settingsFilePath(dataDir);
   let text: string;
   try {
@@ -93,7 +91,7 @@ export function readStoredSettings(dataDir: string): StoredSettings {
     if (isErrnoException(error) && error.code === 'ENOENT') return {};
     throw new CallbarError(
       'settings_unreadable',
-      `Callbar could not read its settings file ${file}: ${error instanceof Error ? error.message : String(error)}. Check that it is a readable file.`,
+      `Callbar could not read its settings file ${file}: ${errorMessage(error)}. Check that it is a readable file.`,
       { cause: error },
     );
   }

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as KeytarModule from 'keytar';
+import { errorMessage } from '../errors';
 import { parseStoredAccount, serializeAccount, type StoredAccount } from './stored-account';
 import { VaultUnavailable, type Vault } from './vault';
 
@@ -193,7 +194,7 @@ export function openVault(options: KeytarVaultOptions): KeytarVault {
 
 /** keytar's (or the loader's) message; these name what failed and never carry the stored value. */
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.length > 300 ? `${message.slice(0, 297)}…` : message;
 }
 
