@@ -71,6 +71,179 @@ export type AccountStatus = z.infer<typeof AccountStatus>;
 
 const NoRequest = z.object({}).strict();
 
+const isoTime = z.string();
+
+/* ---------------------------------------------------------------- directory (core/directory) */
+
+/** A phonebook contact as the local directory holds it (numbers as the platform stores them). */
+export const DirectoryContact = z.object({
+  id: z.number().int(),
+  phonebook: z.number().int(),
+  /** The phonebook's description, for showing where a contact comes from. */
+  phonebook_name: z.string(),
+  display_name: z.string(),
+  company: z.string(),
+  number: z.string(),
+  secondary_number: z.string().nullable(),
+  speed_dial: z.number().int().nullable(),
+});
+export type DirectoryContact = z.infer<typeof DirectoryContact>;
+
+export const MatchField = z.enum([
+  'display_name',
+  'company',
+  'number',
+  'secondary_number',
+  'speed_dial',
+]);
+export type MatchField = z.infer<typeof MatchField>;
+
+/** Characters [start, end) of a field's displayed text that matched the query (for highlighting). */
+export const MatchRange = z.object({
+  field: MatchField,
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+});
+export type MatchRange = z.infer<typeof MatchRange>;
+
+export const SearchHit = z.object({
+  contact: DirectoryContact,
+  /** The field that ranked this hit, and how well it matched. */
+  field: MatchField,
+  match: z.enum(['exact', 'prefix', 'infix', 'fuzzy']),
+  ranges: z.array(MatchRange),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchRequest = z
+  .object({
+    query: z.string().max(200),
+    limit: z.number().int().min(1).max(500).default(50),
+  })
+  .strict();
+
+export const SearchResult = z.object({
+  query: z.string(),
+  hits: z.array(SearchHit),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const SyncProgress = z.object({
+  phonebooks_done: z.number().int().nonnegative(),
+  phonebooks_total: z.number().int().nonnegative(),
+  contacts: z.number().int().nonnegative(),
+  /** Sum of the platform's `count` over the phonebooks started so far, when known. */
+  contacts_total: z.number().int().nonnegative().optional(),
+});
+export type SyncProgress = z.infer<typeof SyncProgress>;
+
+export const DirectoryStatus = z.object({
+  /**
+   * empty: nothing synced and no cache yet; syncing: a sync runs (the previous index still
+   * answers); ready: the index is complete and fresh; stale: complete but older than the refresh
+   * interval (offline, or the last sync failed).
+   */
+  state: z.enum(['empty', 'syncing', 'ready', 'stale']),
+  contacts: z.number().int().nonnegative(),
+  phonebooks: z.number().int().nonnegative(),
+  /** When the index in use was completed (ISO 8601); absent before the first complete sync. */
+  synced_at: isoTime.optional(),
+  progress: SyncProgress.optional(),
+  /** Why the last sync failed or was cancelled, in words for the user. */
+  last_error: z.string().optional(),
+});
+export type DirectoryStatus = z.infer<typeof DirectoryStatus>;
+
+/* -------------------------------------------------------------------- calls (core/calls) */
+
+export const CallSource = z.enum(['ui', 'tray', 'tel-link', 'shortcut', 'cli']);
+export type CallSource = z.infer<typeof CallSource>;
+
+/** What a typed, pasted or clicked number resolves to. */
+export const DialTarget = z.object({
+  /** What is sent to the platform: E.164 for external numbers, digits for extensions. */
+  destination: z.string(),
+  /** How to show it to a person ("+49 30 1234567", "Extension 201"). */
+  display: z.string(),
+  kind: z.enum(['external', 'extension', 'speed-dial']),
+  /** The directory contact the number belongs to, when known. */
+  contact: DirectoryContact.optional(),
+});
+export type DialTarget = z.infer<typeof DialTarget>;
+
+/** The other side of a call, identified through the directory when possible. */
+export const CallParty = z.object({
+  number: z.string(),
+  display: z.string(),
+  name: z.string().optional(),
+  company: z.string().optional(),
+  contact_id: z.number().int().optional(),
+});
+export type CallParty = z.infer<typeof CallParty>;
+
+/**
+ * dialing: the platform was asked; calling-you: your own phone rings; ringing: the other party's
+ * phone rings; connected; in-progress: events arrive but do not say more (the contract guarantees
+ * only leg ids); ended; failed: the platform refused the dial.
+ */
+export const CallState = z.enum([
+  'dialing',
+  'calling-you',
+  'ringing',
+  'connected',
+  'in-progress',
+  'ended',
+  'failed',
+]);
+export type CallState = z.infer<typeof CallState>;
+
+export const Call = z.object({
+  /** Callbar's own id for the call (leg ids come and go). */
+  id: z.string(),
+  direction: z.enum(['outgoing', 'incoming']),
+  state: CallState,
+  party: CallParty,
+  source: CallSource.optional(),
+  started_at: isoTime,
+  connected_at: isoTime.optional(),
+  ended_at: isoTime.optional(),
+  /** Call leg ids seen for this call, oldest first. */
+  leg_ids: z.array(z.string()),
+  /** Why it ended or failed, in words, when known. */
+  reason: z.string().optional(),
+});
+export type Call = z.infer<typeof Call>;
+
+/** A dial that waits for the user's yes (a tel: link, unless links dial without asking). */
+export const PendingDial = z.object({
+  id: z.string(),
+  target: DialTarget,
+  source: CallSource,
+  /** The link as it arrived, shortened for display. */
+  link: z.string().optional(),
+});
+export type PendingDial = z.infer<typeof PendingDial>;
+
+export const CallsSnapshot = z.object({
+  /** Calls not yet ended, newest first (usually zero or one). */
+  current: z.array(Call),
+  /** Ended calls, newest first, capped and persisted in the profile. */
+  recent: z.array(Call),
+  /** A dial waiting for confirmation, if any. */
+  pending: PendingDial.nullable(),
+});
+export type CallsSnapshot = z.infer<typeof CallsSnapshot>;
+
+export const DialOutcome = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('dialing'), call: Call }),
+  z.object({ status: z.literal('needs-confirmation'), pending: PendingDial }),
+]);
+export type DialOutcome = z.infer<typeof DialOutcome>;
+
+const dialInput = z.string().min(1).max(512);
+
+/* ------------------------------------------------------------------------------- channels */
+
 interface ChannelSpec {
   request: z.ZodType;
   response: z.ZodType;
@@ -84,6 +257,34 @@ export const channels = {
   'account.cancelConnect': { request: NoRequest, response: AccountStatus },
   /** Forgets the session on this computer (the portal keeps the integration). */
   'account.forget': { request: NoRequest, response: AccountStatus },
+  /** Ranked search of the local contact index (never a platform round trip). */
+  'directory.search': { request: SearchRequest, response: SearchResult },
+  'directory.status': { request: NoRequest, response: DirectoryStatus },
+  /** Starts a full sync now (progress arrives as directory.changed events). */
+  'directory.sync': { request: NoRequest, response: DirectoryStatus },
+  /** What a typed number would dial, without dialing (the "Dial +49 30 …" row). */
+  'calls.parse': { request: z.object({ input: dialInput }).strict(), response: DialTarget },
+  /** Click-to-dial; a tel-link source may answer needs-confirmation instead of dialing. */
+  'calls.dial': {
+    request: z.object({ target: dialInput, source: CallSource.default('ui') }).strict(),
+    response: DialOutcome,
+  },
+  /** A tel:/callto: link handed over by the OS (the shell and the CLI's open-url use the same path). */
+  'calls.openUrl': { request: z.object({ url: dialInput }).strict(), response: DialOutcome },
+  /** The user's answer to a pending dial; `always` turns on "dial links without asking". */
+  'calls.confirm': {
+    request: z
+      .object({ id: z.string().max(100), accept: z.boolean(), always: z.boolean().default(false) })
+      .strict(),
+    response: CallsSnapshot,
+  },
+  /** Hangs up a current call (default: the newest). */
+  'calls.hangup': {
+    request: z.object({ call_id: z.string().max(100).optional() }).strict(),
+    response: CallsSnapshot,
+  },
+  'calls.list': { request: NoRequest, response: CallsSnapshot },
+  'calls.clearRecent': { request: NoRequest, response: CallsSnapshot },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;
 
 export type ChannelName = keyof typeof channels;
@@ -112,7 +313,22 @@ export const AccountChangedEvent = z.object({
   status: AccountStatus,
 });
 
-export const CallbarEvent = z.discriminatedUnion('type', [NoticeEvent, AccountChangedEvent]);
+export const DirectoryChangedEvent = z.object({
+  type: z.literal('directory.changed'),
+  status: DirectoryStatus,
+});
+
+export const CallsChangedEvent = z.object({
+  type: z.literal('calls.changed'),
+  calls: CallsSnapshot,
+});
+
+export const CallbarEvent = z.discriminatedUnion('type', [
+  NoticeEvent,
+  AccountChangedEvent,
+  DirectoryChangedEvent,
+  CallsChangedEvent,
+]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;
 
 type DomainOf<C extends string> = C extends `${infer D}.${string}` ? D : never;

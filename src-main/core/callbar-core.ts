@@ -55,6 +55,17 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
+    // The directory (issue 14) and calls (issue 15) replace these placeholders.
+    'directory.search': notBuiltYet,
+    'directory.status': notBuiltYet,
+    'directory.sync': notBuiltYet,
+    'calls.parse': notBuiltYet,
+    'calls.dial': notBuiltYet,
+    'calls.openUrl': notBuiltYet,
+    'calls.confirm': notBuiltYet,
+    'calls.hangup': notBuiltYet,
+    'calls.list': notBuiltYet,
+    'calls.clearRecent': notBuiltYet,
   };
   const unsubscribe = account.onStatus((status) =>
     events.publish({ type: 'account.changed', status }),
@@ -75,4 +86,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       await profile.close();
     },
   };
+}
+
+function notBuiltYet(): never {
+  throw new CallbarError('not_available', 'This part of Callbar is not built yet.');
 }

@@ -14,6 +14,27 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'account.connect': { valid: [], invalid: [{ url: 'https://evil.example' }, 7] },
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
   'account.forget': { valid: [{}], invalid: [{ everything: true }, 'all'] },
+  'directory.search': {
+    valid: [],
+    invalid: [{}, { query: 7 }, { query: 'x'.repeat(201) }, { query: 'a', limit: 0 }],
+  },
+  'directory.status': { valid: [], invalid: [{ all: true }] },
+  'directory.sync': { valid: [], invalid: [{ force: 'yes' }] },
+  'calls.parse': { valid: [], invalid: [{}, { input: '' }, { input: 'x'.repeat(513) }] },
+  'calls.dial': {
+    valid: [],
+    invalid: [
+      {},
+      { target: 5 },
+      { target: '+4930', source: 'web' },
+      { target: '1', confirmed: true },
+    ],
+  },
+  'calls.openUrl': { valid: [], invalid: [{}, { url: ['tel:1'] }] },
+  'calls.confirm': { valid: [], invalid: [{ id: 'x' }, { id: 'x', accept: 'yes' }] },
+  'calls.hangup': { valid: [], invalid: [{ call_id: 5 }, { leg: 'x' }] },
+  'calls.list': { valid: [], invalid: [{ all: true }] },
+  'calls.clearRecent': { valid: [], invalid: [{ before: 1 }] },
 };
 
 describe('router', () => {
