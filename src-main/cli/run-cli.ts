@@ -9,6 +9,7 @@ import { exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
 import { createPlatformApi } from '../core/api/platform-api';
 import { activate, deactivateLocal, status } from './commands/account-commands';
 import { platformCommands, runPlatformCommand } from './commands/platform-commands';
+import { CALLS_HELP, callCommands, runCallCommand } from './commands/call-commands';
 
 const HELP = `Usage: callbar [options] <command>
 
@@ -31,9 +32,7 @@ Commands:
   contacts update ID [--phonebook ID] [--name N] [--number X] [--speed-dial N] [--secondary X] [--company C]
   contacts delete ID
   contacts bulk-delete ID…      (all or nothing)
-  dial DESTINATION              Ring your phone, then the destination
-  hangup CALL_LEG_ID
-
+${CALLS_HELP}
 Options:
   --json              Machine-readable output (one JSON object per line)
   -h, --help          Show this help
@@ -73,6 +72,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         secondary: { type: 'string' },
         'speed-dial': { type: 'string' },
         company: { type: 'string' },
+        follow: { type: 'boolean' },
       },
       allowPositionals: true,
       allowNegative: true,
@@ -91,11 +91,19 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     io.out(HELP);
     return ExitCode.ok;
   }
-  // `dial` and `hangup` are one word; the others are a noun and a verb.
-  const oneWord = command === 'dial' || command === 'hangup';
-  const platformCommand = platformCommands[oneWord ? command : `${command} ${rest[0]}`];
+  const callCommand = callCommands[command];
+  if (callCommand) {
+    return withProfile(io, (profile) =>
+      runCallCommand(callCommand, profile, io, {
+        json: values.json,
+        follow: values.follow,
+        args: rest,
+      }),
+    );
+  }
+  const platformCommand = platformCommands[`${command} ${rest[0]}`];
   if (platformCommand) {
-    const args = oneWord ? rest : rest.slice(1);
+    const args = rest.slice(1);
     return withProfile(io, async (profile) => {
       const account = await profile.account.start();
       if (account.state === 'vault-unavailable') {

@@ -1,6 +1,6 @@
 /**
- * `callbar phonebooks …`, `callbar contacts …`, `callbar dial`, `callbar hangup`: the platform
- * client on the command line. Every command takes --json; errors print the platform's own detail
+ * `callbar phonebooks …`, `callbar contacts …`: the platform client on the command line (calls
+ * are in call-commands). Every command takes --json; errors print the platform's own detail
  * and the field it concerns.
  */
 import { ApiError } from '../../core/api/api-errors';
@@ -240,20 +240,6 @@ export const platformCommands: Record<string, Command> = {
     const ids = o.args.map((arg) => requiredInteger(arg, 'Every contact id'));
     await api.phonebooks.bulkDeleteContacts(ids);
     show(io, o.json, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);
-  },
-  dial: async (api, io, o) => {
-    const accepted = await api.calls.clickToDial(o.args.join(' '));
-    show(
-      io,
-      o.json,
-      { dialing: true, ...accepted },
-      () =>
-        `Calling: your phone rings first; answer it and the platform dials the number.${accepted.call_leg_id ? `\nCall leg ${accepted.call_leg_id} (for callbar hangup).` : ''}`,
-    );
-  },
-  hangup: async (api, io, o) => {
-    const accepted = await api.calls.hangup(onlyArg(o, 'call leg id'));
-    show(io, o.json, { hung_up: true, ...accepted }, () => 'Hung up.');
   },
 };
 
