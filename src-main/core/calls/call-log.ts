@@ -54,12 +54,17 @@ export type CallLog = z.infer<typeof CallLog>;
 
 export const EMPTY_CALL_LOG: CallLog = { version: 1, calls: [], cleared_ms: 0, retired_legs: [] };
 const MAX_RETIRED_LEGS = 500;
+/** Ended calls kept in the recent list. */
+export const MAX_RECENT_CALLS = 100;
 
 export function isFinished(record: CallRecord): boolean {
   return record.call.state === 'ended' || record.call.state === 'failed';
 }
 
-/** Two versions of the log as one: per call the newer version, the later clear, both retirements. */
+/**
+ * Two versions of the log as one: per call the newer version, the later clear, both retirements,
+ * the newest recent calls up to the cap.
+ */
 export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
   const cleared = Math.max(mine.cleared_ms, theirs.cleared_ms);
   const byId = new Map<string, CallRecord>();
@@ -67,9 +72,11 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     const known = byId.get(record.call.id);
     if (!known || record.updated_ms >= known.updated_ms) byId.set(record.call.id, record);
   }
+  let recent = 0;
   const calls = [...byId.values()]
     .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
-    .sort((a, b) => b.started_ms - a.started_ms);
+    .sort((a, b) => b.started_ms - a.started_ms)
+    .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
   const retired = [...new Set([...mine.retired_legs, ...theirs.retired_legs])];
   return {
     version: 1,

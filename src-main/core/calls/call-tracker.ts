@@ -26,6 +26,7 @@ import {
 import {
   EMPTY_CALL_LOG,
   isFinished,
+  MAX_RECENT_CALLS,
   mergeCallLogs,
   type CallLog,
   type CallLogFile,
@@ -34,8 +35,6 @@ import {
 } from './call-log';
 
 export interface CallLimits {
-  /** Ended calls kept. */
-  recent: number;
   /** Calls followed at once; beyond it the oldest is given up. */
   current: number;
   /** How long after a dial unknown leg ids are taken to be its legs. */
@@ -49,7 +48,6 @@ export interface CallLimits {
 }
 
 export const DEFAULT_CALL_LIMITS: CallLimits = {
-  recent: 100,
   current: 20,
   attachWindowMs: 3 * 60_000,
   unconfirmedMs: 2 * 60_000,
@@ -85,6 +83,7 @@ export class CallTracker {
   readonly #listeners = new Set<() => void>();
   #state: CallLog;
   #writing: Promise<unknown> = Promise.resolve();
+  #writeQueued = false;
 
   constructor(options: CallTrackerOptions) {
     this.#options = options;
@@ -203,12 +202,13 @@ export class CallTracker {
   }
 
   clearRecent(): void {
-    const now = this.#now();
     const cleared = this.#state.calls.filter(isFinished);
+    // Another process's clock may be behind: the clear covers every call it removes.
+    const clearedMs = Math.max(this.#now(), ...cleared.map((record) => record.updated_ms));
     this.#state = {
       ...this.#state,
       calls: this.#state.calls.filter((record) => !isFinished(record)),
-      cleared_ms: now,
+      cleared_ms: clearedMs,
     };
     this.#retire(cleared);
     this.#changed();
@@ -351,7 +351,7 @@ export class CallTracker {
       );
     }
     const finished = calls.filter(isFinished);
-    const dropped = new Set(finished.slice(this.#limits.recent));
+    const dropped = new Set(finished.slice(MAX_RECENT_CALLS));
     this.#state = { ...this.#state, calls: calls.filter((each) => !dropped.has(each)) };
     this.#retire([...dropped]);
   }
@@ -389,7 +389,11 @@ export class CallTracker {
     const own = legs.filter((leg) => isOwn(leg) === true);
     const others = legs.filter((leg) => isOwn(leg) !== true);
     const has = (group: LegRecord[], state: LegState) => group.some((leg) => leg.state === state);
-    if (has(own, 'ended') || legs.every((leg) => leg.state === 'ended')) return 'ended';
+    // The call is over for the user when their leg ends, or when every other party's has.
+    const othersGone = others.length > 0 && others.every((leg) => leg.state === 'ended');
+    if (has(own, 'ended') || othersGone || legs.every((leg) => leg.state === 'ended')) {
+      return 'ended';
+    }
     if (legs.every((leg) => leg.state === undefined)) return 'in-progress';
     if (has(legs, 'bridged')) return 'connected';
     if (call.direction === 'outgoing') {
@@ -418,10 +422,14 @@ export class CallTracker {
 
   #changed(): void {
     const file = this.#options.file;
-    if (file) {
-      const snapshot = structuredClone(this.#state);
+    if (file && !this.#writeQueued) {
+      // One write waits at a time and takes the state as it is then: a burst is one write.
+      this.#writeQueued = true;
       this.#writing = this.#writing
-        .then(() => file.write(snapshot))
+        .then(() => {
+          this.#writeQueued = false;
+          return file.write(structuredClone(this.#state));
+        })
         .then(
           (merged) => this.#absorb(merged),
           (error: unknown) =>

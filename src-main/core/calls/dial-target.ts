@@ -179,6 +179,7 @@ function external(
   options: DialTargetOptions,
 ): DialTarget {
   const digits = number.replace(/^\+/, '');
+  if (digits === '') throw notANumber(input, 'it has no digits');
   if (!/^\d+$/.test(digits)) throw notANumber(input, '* and # do not belong in a phone number');
   if (digits.length > MAX_E164_DIGITS) {
     throw notANumber(input, `a phone number has at most ${MAX_E164_DIGITS} digits`);
@@ -193,6 +194,9 @@ function external(
     );
   }
   const destination = parsed.number;
+  if (destination.length > MAX_E164_DIGITS + 1) {
+    throw notANumber(input, `with the country code it has more than ${MAX_E164_DIGITS} digits`);
+  }
   const contact = options.directory?.lookupByNumber(destination);
   return {
     destination,
