@@ -1,41 +1,46 @@
 /**
  * `callbar dial`, `hangup`, `calls` and `open-url`: the same calls service as the app. The CLI
  * hears the platform's call events only while a command that listens runs (`dial --follow`);
- * what the app heard is in the profile's call log, which these commands read.
+ * what the running app heard is in the profile's call log, which these commands read.
  */
 import { createInterface } from 'node:readline/promises';
 import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
-import { createPlatformApi } from '../../core/api/platform-api';
 import type { CallsService } from '../../core/calls/calls-service';
-import { openCalls } from '../../core/calls/open-calls';
-import { CallbarError, describeError } from '../../core/errors';
-import type { Profile } from '../../core/profile';
-import { ExitCode, type CliIo } from '../cli-io';
+import { CallbarError } from '../../core/errors';
+import { defineCommand, type CommandContext, type CommandGroup } from '../command';
+import { show } from '../list-output';
 import { formatTable } from '../table';
-import { runPlatformCommand } from './platform-commands';
 
-export const CALLS_HELP = `  dial TARGET [--follow]        Ring your phone, then TARGET: a number ("020 7123 4567" in your
-                                CALLBAR_REGION), +country code, extension, speed dial or tel: link.
-                                --follow prints the call's progress until it ends (Ctrl+C stops
-                                following; the call goes on)
-  hangup [CALL_LEG_ID]          End the current call (or that call leg)
-  calls                         Current and recent calls
-  open-url URL                  Dial a tel:/callto:/sip: link (what the OS runs for one); asks
-                                first unless confirm_web_links is false
-  The CLI receives the platform's call events only while a command that listens runs (dial
-  --follow); otherwise it knows what the running app saw.
-`;
+const EVENTS_NOTE =
+  "The CLI receives the platform's call events only while a command that listens runs\n" +
+  '(dial --follow); otherwise it knows what a running Callbar app saw.';
 
-export interface CallArgs {
-  json: boolean;
-  follow?: boolean | undefined;
-  args: string[];
+/** The profile's calls service (loaded when a command runs: command modules stay light). */
+async function callsOf(ctx: CommandContext, options: { listen?: boolean } = {}) {
+  const [profile, api, { openCalls }] = await Promise.all([
+    ctx.profile(),
+    ctx.platform(),
+    import('../../core/calls/open-calls'),
+  ]);
+  return openCalls({
+    profile,
+    api,
+    ...(options.listen ? { listen: () => profile.account.listen() } : {}),
+  });
 }
 
-type CallCommand = (calls: CallsService, io: CliIo, options: CallArgs) => Promise<unknown>;
-
-function usage(message: string): never {
-  throw new CallbarError('usage', message);
+/** Runs `use` with the calls service, closing it (and flushing the call log) afterwards. */
+async function withCalls<T>(
+  ctx: CommandContext,
+  use: (calls: CallsService) => Promise<T>,
+  options: { listen?: boolean } = {},
+): Promise<T> {
+  const calls = await callsOf(ctx, options);
+  try {
+    return await use(calls);
+  } finally {
+    await calls.close();
+  }
 }
 
 const STATE_WORDS: Record<Call['state'], string> = {
@@ -80,11 +85,12 @@ function describeSnapshot(snapshot: CallsSnapshot): string {
 }
 
 /** Prints the call's progress until it ends or Ctrl+C; picks up a hangup from another process. */
-async function follow(calls: CallsService, io: CliIo, callId: string, json: boolean) {
+async function follow(calls: CallsService, ctx: CommandContext, callId: string) {
+  const { io, json } = ctx;
   if (!json) io.err('Following the call (Ctrl+C stops following; the call goes on).');
   let printed = '';
   await new Promise<void>((done) => {
-    const show = () => {
+    const report = () => {
       const record = calls.tracker.records().find((each) => each.call.id === callId);
       if (!record) return finish();
       const { call } = record;
@@ -96,7 +102,7 @@ async function follow(calls: CallsService, io: CliIo, callId: string, json: bool
       if (call.state === 'ended' || call.state === 'failed') finish();
     };
     const poll = setInterval(() => calls.tracker.reload(), 1000);
-    const unsubscribe = calls.onChange(show);
+    const unsubscribe = calls.onChange(report);
     const interrupted = () => {
       if (!json) io.err('Stopped following; the call goes on. `callbar hangup` ends it.');
       finish();
@@ -110,12 +116,13 @@ async function follow(calls: CallsService, io: CliIo, callId: string, json: bool
       process.off('SIGTERM', interrupted);
       done();
     }
-    show();
+    report();
   });
 }
 
 /** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
-async function confirmOnTerminal(calls: CallsService, io: CliIo, pending: PendingDial) {
+async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
+  const { io } = ctx;
   if (!process.stdin.isTTY) {
     throw new CallbarError(
       'needs_confirmation',
@@ -137,78 +144,88 @@ async function confirmOnTerminal(calls: CallsService, io: CliIo, pending: Pendin
   }
 }
 
-function showOutcome(io: CliIo, json: boolean, outcome: DialOutcome) {
-  if (json) return io.out(JSON.stringify(outcome));
-  if (outcome.status === 'dialing') {
-    io.out(
-      `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`,
-    );
-  }
+function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
+  show(ctx, outcome, () =>
+    outcome.status === 'dialing'
+      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`
+      : `The link asks before dialing ${outcome.pending.target.display}.`,
+  );
 }
 
-export const callCommands: Record<string, CallCommand> = {
-  dial: async (calls, io, o) => {
-    if (o.args.length === 0)
-      usage('Give the number to dial, e.g. callbar dial "+44 20 7123 4567".');
-    const target = o.args.join(' ');
-    if (o.follow) await calls.listenForEvents();
-    const outcome = await calls.dial(target, 'cli');
-    showOutcome(io, o.json, outcome);
-    if (o.follow && outcome.status === 'dialing') {
-      await follow(calls, io, outcome.call.id, o.json);
-    }
-  },
-  hangup: async (calls, io, o) => {
-    if (o.args.length > 1) usage('Give at most one call leg id.');
-    const leg = o.args[0];
-    const snapshot = leg === undefined ? await calls.hangup() : await calls.hangupLeg(leg);
-    io.out(o.json ? JSON.stringify(snapshot) : 'Hung up.');
-  },
-  calls: async (calls, io, o) => {
-    if (o.args.length > 0) usage(`Unexpected argument "${o.args[0]}".`);
-    calls.tracker.reload();
-    const snapshot = calls.snapshot();
-    io.out(o.json ? JSON.stringify(snapshot) : describeSnapshot(snapshot));
-    return Promise.resolve();
-  },
-  'open-url': async (calls, io, o) => {
-    if (o.args.length !== 1) usage('Give exactly one link, e.g. callbar open-url tel:+4930123456.');
-    const outcome = await calls.openUrl(o.args[0]!);
-    showOutcome(io, o.json, outcome);
-    if (outcome.status === 'needs-confirmation')
-      await confirmOnTerminal(calls, io, outcome.pending);
-  },
+export const callCommands: CommandGroup = {
+  title: 'Calls',
+  commands: [
+    defineCommand({
+      name: 'dial',
+      usage: 'TARGET [--follow]',
+      summary: 'Ring your phone, then TARGET',
+      help:
+        'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
+        'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
+        "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
+        '(Ctrl+C stops following; the call goes on).\n' +
+        EVENTS_NOTE,
+      options: { follow: { type: 'boolean' } },
+      args: { name: 'TARGET', min: 1, max: Infinity },
+      async run(ctx, { values, args }) {
+        const listen = values.follow === true;
+        await withCalls(
+          ctx,
+          async (calls) => {
+            if (listen) await calls.listenForEvents();
+            const outcome = await calls.dial(args.join(' '), 'cli');
+            showOutcome(ctx, outcome);
+            if (listen && outcome.status === 'dialing') await follow(calls, ctx, outcome.call.id);
+          },
+          { listen },
+        );
+      },
+    }),
+    defineCommand({
+      name: 'hangup',
+      usage: '[CALL_LEG_ID]',
+      summary: 'End the current call (or one call leg)',
+      help:
+        'Without CALL_LEG_ID, ends the newest current call, trying the call legs Callbar has seen\n' +
+        'for it. ' +
+        EVENTS_NOTE,
+      args: { name: 'CALL_LEG_ID', min: 0, max: 1 },
+      async run(ctx, { args }) {
+        const leg = args[0];
+        const snapshot = await withCalls(ctx, (calls) =>
+          leg === undefined ? calls.hangup() : calls.hangupLeg(leg),
+        );
+        show(ctx, snapshot, () => 'Hung up.');
+      },
+    }),
+    defineCommand({
+      name: 'calls',
+      summary: 'Current and recent calls',
+      help: EVENTS_NOTE,
+      async run(ctx) {
+        const snapshot = await withCalls(ctx, (calls) => {
+          calls.tracker.reload();
+          return Promise.resolve(calls.snapshot());
+        });
+        show(ctx, snapshot, () => describeSnapshot(snapshot));
+      },
+    }),
+    defineCommand({
+      name: 'open-url',
+      usage: 'URL',
+      summary: 'Dial a tel:, callto: or sip: link (what the OS runs for one)',
+      help:
+        'Asks first (on a terminal) unless confirm_web_links is false; where nobody can answer,\n' +
+        'it does not dial.',
+      args: { name: 'URL', min: 1 },
+      async run(ctx, { args }) {
+        await withCalls(ctx, async (calls) => {
+          const outcome = await calls.openUrl(args[0]!);
+          if (outcome.status === 'needs-confirmation') {
+            await confirmOnTerminal(calls, ctx, outcome.pending);
+          } else showOutcome(ctx, outcome);
+        });
+      },
+    }),
+  ],
 };
-
-/** Runs one call command on `profile`, with the platform commands' error reporting. */
-export async function runCallCommand(
-  command: CallCommand,
-  profile: Profile,
-  io: CliIo,
-  options: CallArgs,
-): Promise<number> {
-  const account = await profile.account.start();
-  if (account.state === 'vault-unavailable') {
-    io.err(`callbar: ${account.message ?? 'The system keychain is not available.'}`);
-    return ExitCode.keychainUnavailable;
-  }
-  const api = createPlatformApi({
-    baseUrl: profile.settings.base_url,
-    tokens: profile.account.tokens,
-    log: profile.log,
-  });
-  const calls = openCalls({ profile, api, listen: () => profile.account.listen() });
-  try {
-    return await runPlatformCommand(
-      (_api, commandIo) => command(calls, commandIo, options),
-      api,
-      io,
-      { json: options.json, args: options.args },
-    );
-  } catch (error) {
-    io.err(`callbar: ${describeError(error).message}`);
-    return ExitCode.failed;
-  } finally {
-    await calls.close();
-  }
-}
