@@ -1,4 +1,5 @@
 import type { AppInfo, Runtime } from '../../src-preload/contract';
+import type { CallDirectory } from './calls/dial-target';
 import { openCalls } from './calls/open-calls';
 import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
@@ -13,6 +14,8 @@ export interface CoreOptions {
   openUrl: (url: string) => Promise<void>;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
+  /** Caller lookup and speed dials for calls (the directory, once it is wired). */
+  callDirectory?: CallDirectory;
 }
 
 /**
@@ -39,7 +42,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     runtime: options.runtime,
     versions: { node: process.versions.node, ...options.shellVersions },
   };
-  const calls = openCalls({ profile });
+  const calls = openCalls({
+    profile,
+    ...(options.callDirectory ? { directory: options.callDirectory } : {}),
+  });
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'account.status': () => account.status(),

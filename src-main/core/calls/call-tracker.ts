@@ -253,7 +253,7 @@ export class CallTracker {
     if (!record && event.call_id) {
       record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
     }
-    record ??= this.#claimingDial(event, now) ?? this.#newIncoming(event, now);
+    record ??= this.#claimingCall(event, now) ?? this.#newIncoming(event, now);
     const key = deliveryKey(event);
     if (key !== undefined) {
       if (record.delivery_keys.includes(key)) {
@@ -285,14 +285,18 @@ export class CallTracker {
     if (sequence !== undefined) leg.sequence = Math.max(sequence, leg.sequence ?? 0);
   }
 
-  /** The newest dial still open for legs, unless the event says it belongs elsewhere. */
-  #claimingDial(event: CallEventFields, now: number): CallRecord | undefined {
-    if (directionOf(event) === 'incoming') return undefined;
+  /**
+   * The newest call still open for new legs (a dial, or a call whose first leg just arrived),
+   * unless the event says it belongs elsewhere (another call_id, the other direction). With
+   * `{id}` alone this is all there is to go on.
+   */
+  #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
+    const direction = directionOf(event);
     return this.#state.calls.find(
       (record) =>
-        record.call.direction === 'outgoing' &&
         !isFinished(record) &&
         now - record.started_ms <= this.#limits.attachWindowMs &&
+        (direction === undefined || direction === record.call.direction) &&
         !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
     );
   }
