@@ -153,6 +153,18 @@ describe('CallTracker with {id}-only events', () => {
     expect(call.party.display).toBe('+49 30 1234567');
   });
 
+  it('holds events that arrive before the platform answered the dial, then gives them to it', () => {
+    const { tracker, only } = rig();
+    const release = tracker.expectDial();
+    tracker.ingest({ id: 'leg_a' }); // the platform posts before it answers
+    expect(tracker.view().current).toEqual([]);
+    tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_a' });
+    release();
+    tracker.ingest({ id: 'leg_b' });
+    expect(only()).toMatchObject({ direction: 'outgoing', leg_ids: ['leg_a', 'leg_b'] });
+    expect(tracker.records()[0]!.events).toEqual([{ id: 'leg_a' }, { id: 'leg_b' }]);
+  });
+
   it('never crashes on shapes it does not know, and ignores events without a usable id', () => {
     const { tracker, only } = rig();
     tracker.beginOutgoing(target, 'ui', {});

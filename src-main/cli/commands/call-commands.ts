@@ -17,11 +17,10 @@ const EVENTS_NOTE =
 
 /** The profile's calls service (loaded when a command runs: command modules stay light). */
 async function callsOf(ctx: CommandContext, options: { listen?: boolean } = {}) {
-  const [profile, api, { openCalls }] = await Promise.all([
-    ctx.profile(),
-    ctx.platform(),
-    import('../../core/calls/open-calls'),
-  ]);
+  // One after the other: the context opens the profile on first use.
+  const profile = await ctx.profile();
+  const api = await ctx.platform();
+  const { openCalls } = await import('../../core/calls/open-calls');
   return openCalls({
     profile,
     api,

@@ -84,6 +84,9 @@ export class CallTracker {
   #state: CallLog;
   #writing: Promise<unknown> = Promise.resolve();
   #writeQueued = false;
+  /** Dials sent and not yet answered: events of unknown legs wait for them. */
+  #dialsInFlight = 0;
+  #held: unknown[] = [];
 
   constructor(options: CallTrackerOptions) {
     this.#options = options;
@@ -134,6 +137,25 @@ export class CallTracker {
 
   byLeg(legId: string): CallRecord | undefined {
     return this.#state.calls.find((record) => record.legs.some((leg) => leg.id === legId));
+  }
+
+  /**
+   * A dial is being sent. The platform may post its first event before it answers the dial, so
+   * events of legs no call knows wait until the returned function is called (after
+   * beginOutgoing, or after a failure), and then attach to the dial as if they came after it.
+   */
+  expectDial(): () => void {
+    this.#dialsInFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#dialsInFlight--;
+      if (this.#dialsInFlight > 0) return;
+      const held = this.#held;
+      this.#held = [];
+      for (const event of held) this.ingest(event);
+    };
   }
 
   /** A dial the platform accepted: a current call from now on. */
@@ -252,6 +274,10 @@ export class CallTracker {
     if (!record && this.#state.retired_legs.includes(event.id)) return;
     if (!record && event.call_id) {
       record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+    }
+    if (!record && this.#dialsInFlight > 0 && this.#held.length < 100) {
+      this.#held.push(raw);
+      return;
     }
     record ??= this.#claimingCall(event, now) ?? this.#newIncoming(event, now);
     const key = deliveryKey(event);

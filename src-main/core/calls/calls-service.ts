@@ -245,6 +245,7 @@ export class CallsService {
     }
     this.#inFlight.add(destination);
     this.#lastDial.set(destination, this.#now());
+    const release = this.tracker.expectDial();
     try {
       const answer = await this.#options.callControl().clickToDial(destination);
       return this.tracker.beginOutgoing(target, source, answer);
@@ -266,6 +267,7 @@ export class CallsService {
       }
       throw error;
     } finally {
+      release();
       this.#inFlight.delete(destination);
       this.#lastDial.set(destination, this.#now());
     }
