@@ -246,7 +246,7 @@ describe('parseDialTarget', () => {
         expect(target.destination).toMatch(/^(\+\d{2,15}|[*#]{0,2}\d[\d*#]*)$/);
       } catch (error) {
         if (!(error instanceof CallbarError) || error.code !== 'invalid_number') {
-          throw new Error(`${JSON.stringify(text)} threw ${String(error)}`);
+          throw new Error(`${JSON.stringify(text)} threw ${String(error)}`, { cause: error });
         }
       }
     }
