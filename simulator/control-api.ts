@@ -36,7 +36,12 @@ const RateLimitInput = z.strictObject({
 const inputs = {
   advance: z.strictObject({ seconds: z.number().finite() }),
   set: z.strictObject({ now: z.iso.datetime({ offset: true }) }),
-  user: z.strictObject({ tenant_id: z.string().min(1), user_extension: z.string().min(1) }),
+  tokens: z.strictObject({
+    tenant_id: z.string().min(1),
+    user_extension: z.string().min(1),
+    /** The integration the pair belongs to (its deactivation revokes it); none by default. */
+    slug: z.string().refine(isValidSlug, 'Enter a valid slug.').nullable().optional(),
+  }),
   incoming: z.strictObject({
     tenant_id: z.string().min(1),
     user_extension: z.string().min(1),
@@ -118,13 +123,17 @@ export class ControlApi {
         pattern: /^\/__sim\/tokens$/,
         methods: {
           POST: (request) => {
-            const body = parse(inputs.user, request);
+            const body = parse(inputs.tokens, request);
             const user = p.world.userByExtension(body.tenant_id, body.user_extension);
             if (!user)
               throw notFound(`No user ${body.user_extension} in tenant ${body.tenant_id}.`);
             return jsonResponse(
               201,
-              p.tokens.issue({ tenantId: user.tenantId, extension: user.extension }),
+              p.tokens.issue({
+                tenantId: user.tenantId,
+                extension: user.extension,
+                integration: body.slug ?? null,
+              }),
             );
           },
         },

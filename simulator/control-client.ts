@@ -97,7 +97,8 @@ export class SimControl {
   }
 
   /** Issues a token pair for a user without the portal. */
-  issueTokens(user: UserRef): Promise<TokenPair> {
+  /** A pair for the user; with `slug`, it belongs to that integration (its deactivation revokes it). */
+  issueTokens(user: UserRef & { slug?: string | null }): Promise<TokenPair> {
     return this.call('POST', 'tokens', user);
   }
 

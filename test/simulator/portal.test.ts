@@ -253,6 +253,53 @@ describe('portal activation and deactivation', () => {
     expect(record?.state).toBe('deactivated');
   });
 
+  it('tokens belong to their integration: unsubscribing another slug leaves callbar’s tokens working', async () => {
+    await t.control.putIntegration('crm', {
+      activation_url: `${receiver.url}/activate`,
+      deactivation_url: `${receiver.url}/deactivate`,
+    });
+    expect((await flow(link({}, 'callbar'), 0, 'subscribe')).status).toBe(303);
+    const callbar = lastBody();
+    expect((await flow(link({}, 'crm'), 0, 'subscribe')).status).toBe(303);
+    const crm = lastBody();
+    // A refreshed pair stays callbar's.
+    const refreshed = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: callbar.refresh_token,
+        client_id: t.sim.client_id,
+        client_secret: t.sim.client_secret,
+      }),
+    });
+    const pair = (await refreshed.json()) as { access_token: string; refresh_token: string };
+
+    expect((await flow(link({}, 'crm'), 0, 'unsubscribe')).status).toBe(303);
+    const phonebooks = (token: string) => t.api(token).get('/v3/phonebook/phonebook/');
+    expect((await phonebooks(crm.access_token)).status).toBe(401);
+    expect((await phonebooks(pair.access_token)).status).toBe(200);
+    expect((await t.control.integration('callbar')).activations[0]).toMatchObject({
+      user_extension: '201',
+      state: 'active',
+    });
+
+    // Unsubscribing callbar revokes its rotated pair too.
+    expect((await flow(link({}, 'callbar'), 0, 'unsubscribe')).status).toBe(303);
+    expect((await phonebooks(pair.access_token)).status).toBe(401);
+    const reuse = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: pair.refresh_token,
+        client_id: t.sim.client_id,
+        client_secret: t.sim.client_secret,
+      }),
+    });
+    expect(await reuse.json()).toEqual({ error: 'invalid_grant' });
+  });
+
   it('a Deactivation URL answering non-200 changes nothing', async () => {
     expect((await flow(link(), 1, 'subscribe')).status).toBe(303);
     const tokens = lastBody();
