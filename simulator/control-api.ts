@@ -53,6 +53,7 @@ const inputs = {
   }),
   config: z.strictObject({
     callEventPayload: z.enum(CALL_EVENT_PAYLOADS).optional(),
+    tokenAnswerScope: z.boolean().optional(),
     callControlResponse: z.enum(CALL_CONTROL_RESPONSES).optional(),
     callControlForbiddenBody: z.enum(['drf', 'empty']).optional(),
     autoAnswer: z
@@ -270,6 +271,8 @@ export class ControlApi {
           PATCH: (request) => {
             const body = parse(inputs.config, request);
             if (body.callEventPayload) p.config.callEventPayload = body.callEventPayload;
+            if (body.tokenAnswerScope !== undefined)
+              p.config.tokenAnswerScope = body.tokenAnswerScope;
             if (body.callControlResponse) p.config.callControlResponse = body.callControlResponse;
             if (body.callControlForbiddenBody)
               p.config.callControlForbiddenBody = body.callControlForbiddenBody;

@@ -36,6 +36,7 @@ export interface UserRef {
 
 export interface ConfigPatch {
   callEventPayload?: CallEventPayload;
+  tokenAnswerScope?: boolean;
   callControlResponse?: CallControlResponse;
   callControlForbiddenBody?: 'drf' | 'empty';
   autoAnswer?: boolean | Partial<AutoAnswer>;

@@ -110,6 +110,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const config: RuntimeConfig = {
     profile,
     callEventPayload: options.callEventPayload ?? choices.callEventPayload,
+    tokenAnswerScope: choices.tokenAnswerScope,
     callControlResponse: options.callControlResponse ?? choices.callControlResponse,
     callControlForbiddenBody: options.callControlForbiddenBody ?? choices.callControlForbiddenBody,
     autoAnswer: resolveAutoAnswer(options.autoAnswer),

@@ -4,7 +4,8 @@
  * contract's examples do), client credentials in the body or as HTTP Basic. Checks in
  * oauthlib's order: grant type (400 unsupported_grant_type), refresh token present (400
  * invalid_request), client (401 invalid_client), refresh token valid and unused (400
- * invalid_grant). Success: 200 {access_token, expires_in: 86400, token_type, scope, refresh_token}.
+ * invalid_grant). Success: 200 {access_token, expires_in: 86400, token_type, refresh_token}, plus
+ * DOT's `scope` unless the profile gives only the contract's fields.
  */
 import {
   isFormMediaType,
@@ -87,5 +88,7 @@ export function handleTokenRequest(platform: Platform, request: SimRequest): Sim
   }
   const pair = platform.tokens.rotate(body.refresh_token);
   if (!pair) return oauthError(400, 'invalid_grant');
-  return jsonResponse(200, pair, NO_STORE);
+  if (platform.config.tokenAnswerScope) return jsonResponse(200, pair, NO_STORE);
+  const { access_token, expires_in, token_type, refresh_token } = pair;
+  return jsonResponse(200, { access_token, expires_in, token_type, refresh_token }, NO_STORE);
 }
