@@ -1,6 +1,7 @@
 /**
  * The platform commands of the `callbar` CLI against the simulator, with the session in the real
- * keychain of a throwaway profile.
+ * keychain of a throwaway profile. Dial and hangup, whose answers differ between the simulator's
+ * profiles, run under both; the phonebook commands once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';
-import { control, issuedSession, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, issuedSession, startSim } from '../support/sim-harness';
 
 describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
   let sim: RunningSimulator;
@@ -128,6 +129,23 @@ describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
     expect(badSpeedDial.stderr).toContain('9191');
     const empty = await runCallbar(['contacts', 'bulk-delete'], env);
     expect(empty.code).toBe(2);
+  });
+});
+
+describeEachProfile('callbar CLI: dial and hang up', (profile) => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ profile, contacts: 5 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-dial-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    await sim.close();
   });
 
   it('dials and hangs up', async () => {
