@@ -185,15 +185,7 @@ describe('portal activation and deactivation', () => {
       if (status !== 204) expect(result.body).toContain('bad secret header');
       const body = lastBody();
       expect((await t.api(body.access_token).get('/v3/phonebook/phonebook/')).status).toBe(401);
-      const refresh = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: body.refresh_token,
-          client_id: t.sim.client_id,
-          client_secret: t.sim.client_secret,
-        }),
-      });
+      const refresh = await t.refresh(body.refresh_token);
       expect(await refresh.json()).toEqual({ error: 'invalid_grant' });
       const state = await t.control.integration('callbar');
       expect(state.activations.find((record) => record.user_extension === '203')).toBeUndefined();
@@ -263,16 +255,7 @@ describe('portal activation and deactivation', () => {
     expect((await flow(link({}, 'crm'), 0, 'subscribe')).status).toBe(303);
     const crm = lastBody();
     // A refreshed pair stays callbar's.
-    const refreshed = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: callbar.refresh_token,
-        client_id: t.sim.client_id,
-        client_secret: t.sim.client_secret,
-      }),
-    });
+    const refreshed = await t.refresh(callbar.refresh_token);
     const pair = (await refreshed.json()) as { access_token: string; refresh_token: string };
 
     expect((await flow(link({}, 'crm'), 0, 'unsubscribe')).status).toBe(303);
@@ -287,16 +270,7 @@ describe('portal activation and deactivation', () => {
     // Unsubscribing callbar revokes its rotated pair too.
     expect((await flow(link({}, 'callbar'), 0, 'unsubscribe')).status).toBe(303);
     expect((await phonebooks(pair.access_token)).status).toBe(401);
-    const reuse = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: pair.refresh_token,
-        client_id: t.sim.client_id,
-        client_secret: t.sim.client_secret,
-      }),
-    });
+    const reuse = await t.refresh(pair.refresh_token);
     expect(await reuse.json()).toEqual({ error: 'invalid_grant' });
   });
 

@@ -92,16 +92,7 @@ describe('the minimal profile', () => {
 
   it('answers a refresh with the contract’s four token fields only', async () => {
     const pair = await t.control.issueTokens({ tenant_id: t.sim.tenant_id, user_extension: '203' });
-    const response = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: pair.refresh_token,
-        client_id: t.sim.client_id,
-        client_secret: t.sim.client_secret,
-      }),
-    });
+    const response = await t.refresh(pair.refresh_token);
     expect(response.status).toBe(200);
     expect(Object.keys((await response.json()) as object).sort()).toEqual([
       'access_token',

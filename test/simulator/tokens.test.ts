@@ -19,17 +19,7 @@ describe('token endpoint and authentication', () => {
   const issue = (extension = '201') =>
     t.control.issueTokens({ tenant_id: t.sim.tenant_id, user_extension: extension });
   const refreshForm = (refreshToken: string, overrides: Record<string, string> = {}) =>
-    fetch(tokenUrl(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: t.sim.client_id,
-        client_secret: t.sim.client_secret,
-        ...overrides,
-      }),
-    });
+    t.refresh(refreshToken, overrides);
   const refreshJson = (body: Record<string, unknown>) =>
     fetch(tokenUrl(), {
       method: 'POST',
