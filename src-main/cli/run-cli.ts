@@ -78,6 +78,8 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
   } catch (error) {
     throw usageOfParseError(error, Object.keys(options));
   }
+  const values = parsed.values as Record<string, unknown> & { json?: boolean; help?: boolean };
+  if (values.help) return { values, args: parsed.positionals };
   const { min = 0, max = min, name = '' } = command.args ?? {};
   if (parsed.positionals.length < min) {
     throw new UsageError(`"callbar ${command.name}" needs ${name}.`);
@@ -86,7 +88,6 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
     const extra = parsed.positionals[max]!;
     throw new UsageError(`unexpected argument "${extra}" after "callbar ${command.name}".`);
   }
-  const values = parsed.values as Record<string, unknown> & { json?: boolean; help?: boolean };
   return { values, args: parsed.positionals };
 }
 
