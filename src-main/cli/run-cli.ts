@@ -102,7 +102,18 @@ function usageOfParseError(error: unknown, known: string[]): UsageError {
       `unknown option "${option}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''}`,
     );
   }
-  return new UsageError(message.split('. To specify')[0]!.replace(/\.?$/, '.'));
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    if (message.includes('does not take an argument')) {
+      return new UsageError(`${option} takes no value.`);
+    }
+    if (message.includes('ambiguous')) {
+      return new UsageError(
+        `${option} needs a value; for one that starts with a dash, write ${option}=-VALUE.`,
+      );
+    }
+    return new UsageError(`${option} needs a value.`);
+  }
+  return new UsageError(message.split('\n')[0]!);
 }
 
 function showHelp(io: CliIo, words: string[]): number {

@@ -35,6 +35,17 @@ describe('callbar usage errors', () => {
       "Run 'callbar help contacts list'.",
     ],
     [
+      ['contacts', 'list', '--ordering', '-priority'],
+      'write --ordering=-VALUE',
+      "Run 'callbar help contacts list'.",
+    ],
+    [
+      ['contacts', 'list', '--search'],
+      '--search needs a value.',
+      "Run 'callbar help contacts list'.",
+    ],
+    [['status', '--json=1'], '--json takes no value.', "Run 'callbar help status'."],
+    [
       ['contacts', 'create', '--name', 'Ada'],
       '--phonebook is required.',
       "Run 'callbar help contacts create'.",
