@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar } from '../support/cli-process';
+import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import {
   completePortalFlow,
@@ -39,6 +39,18 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
       env = profileEnv(sim, dataDir, port);
       await registerReceiver(sim, `http://127.0.0.1:${port}`);
     });
+    /** The portal link an `activate --json` run printed first, answered as the first user. */
+    async function answerPortal(run: CliRun, action: 'subscribe' | 'unsubscribe') {
+      const first = await run.lines.next();
+      const portalLink = (JSON.parse(first.value as string) as { portal_link: string }).portal_link;
+      const user = sim.users[0]!;
+      const portal = await completePortalFlow(portalLink, {
+        username: user.username,
+        password: user.password,
+        action,
+      });
+      return { portalLink, portal };
+    }
     afterAll(async () => {
       await openVault({ dataDir }).clear();
       rmSync(dataDir, { recursive: true, force: true });
@@ -53,16 +65,8 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
 
     it('activate --no-browser --json prints the link at once, then the final state; the landing page is served before it exits', async () => {
       const run = callbar(['activate', '--no-browser', '--json'], env);
-      const first = await run.lines.next();
-      const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
-      expect(portal_link.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
-
-      const user = sim.users[0]!;
-      const portal = await completePortalFlow(portal_link, {
-        username: user.username,
-        password: user.password,
-        action: 'subscribe',
-      });
+      const { portalLink, portal } = await answerPortal(run, 'subscribe');
+      expect(portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
       expect(portal.status).toBe(303);
       // The browser follows the redirect to the receiver: the process is still there to answer.
       const landing = await fetch(portal.location!);
@@ -73,7 +77,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
       expect(JSON.parse(rest.stdout)).toMatchObject({
         state: 'connected',
         tenant_id: sim.tenant_id,
-        user_extension: user.extension,
+        user_extension: sim.users[0]!.extension,
       });
     });
 
@@ -131,15 +135,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
 
     it('activate --force, then Unsubscribe in the portal: the landing page says disconnected', async () => {
       const run = callbar(['activate', '--no-browser', '--force', '--json'], env);
-      const { portal_link } = JSON.parse((await run.lines.next()).value as string) as {
-        portal_link: string;
-      };
-      const user = sim.users[0]!;
-      const portal = await completePortalFlow(portal_link, {
-        username: user.username,
-        password: user.password,
-        action: 'unsubscribe',
-      });
+      const { portal } = await answerPortal(run, 'unsubscribe');
       expect(portal.status).toBe(303);
       const landing = await fetch(portal.location!);
       expect(await landing.text()).toContain('Callbar is disconnected from this computer');
@@ -150,15 +146,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
 
       // Connected again, for what follows.
       const again = callbar(['activate', '--no-browser', '--json'], env);
-      const link = JSON.parse((await again.lines.next()).value as string) as {
-        portal_link: string;
-      };
-      const subscribed = await completePortalFlow(link.portal_link, {
-        username: user.username,
-        password: user.password,
-        action: 'subscribe',
-      });
-      await fetch(subscribed.location!);
+      await fetch((await answerPortal(again, 'subscribe')).portal.location!);
       expect((await allOutput(again)).code).toBe(0);
     });
 
