@@ -12,6 +12,8 @@ import { build } from 'esbuild';
 import { rmSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 
+const root = join(import.meta.dirname, '..');
+
 /** zod's `locales` namespace (every language) reduced to English, the one zod configures. */
 const englishOnlyZod = {
   name: 'english-only-zod',
@@ -23,7 +25,6 @@ const englishOnlyZod = {
   },
 };
 
-const root = join(import.meta.dirname, '..');
 const outdir = join(root, 'out/cli');
 // Built beside the target, then swapped in, so a CLI started meanwhile never sees half a build.
 const staging = `${outdir}.${process.pid}`;

@@ -73,8 +73,9 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
       exitCode = exitCodeForError(error);
       if (exitCode === ExitCode.unreachable) report.reachable = false;
       else report.token_accepted = false;
-      report.error = describeError(error);
-      lines.push(describeError(error).message);
+      const described = describeError(error);
+      report.error = described;
+      lines.push(described.message);
       if (exitCode === ExitCode.notConnected) {
         lines.push("Run 'callbar activate' to connect again.");
       }
