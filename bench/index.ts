@@ -3,10 +3,12 @@
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
  */
 import { cpus, totalmem } from 'node:os';
+import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  { name: 'CLI start-up', run: () => cliStartup() },
 ];
 
 console.log('Callbar benchmarks');
