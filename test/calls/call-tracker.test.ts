@@ -365,8 +365,26 @@ describe('the call log in the profile', () => {
     expect(call.call.leg_ids).toEqual(['leg_a']);
     cli.tracker.end(call.call.id, 'You hung up.');
     await cli.tracker.flushed();
+    app.advance(60_000);
+    app.tracker.ingest({ id: 'leg_a' }); // later news in the app does not undo the hangup
     app.tracker.reload();
     expect(app.tracker.view().recent[0]).toMatchObject({ state: 'ended', reason: 'You hung up.' });
+  });
+
+  it('does not bring back a call another process cleared', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
+    const app = rig({ dataDir });
+    app.tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_a' });
+    await app.tracker.flushed();
+    const cli = rig({ dataDir });
+    cli.advance(1000);
+    cli.tracker.end(cli.tracker.current()!.call.id, 'You hung up.');
+    cli.tracker.clearRecent();
+    await cli.tracker.flushed();
+    app.tracker.reload();
+    expect(app.tracker.view()).toEqual({ current: [], recent: [] });
+    app.tracker.ingest({ id: 'leg_a' }); // a late event for the cleared call
+    expect(app.tracker.view().current).toEqual([]);
   });
 
   it('sets a damaged file aside and starts a new one', () => {

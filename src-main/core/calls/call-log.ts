@@ -49,10 +49,18 @@ export const CallLog = z.object({
   cleared_ms: z.number().default(0),
   /** Leg ids of calls no longer kept, so late events for them do not look like new calls. */
   retired_legs: z.array(z.string()).default([]),
+  /** Ids of calls cleared or dropped, so an older copy elsewhere does not bring them back. */
+  removed_ids: z.array(z.string()).default([]),
 });
 export type CallLog = z.infer<typeof CallLog>;
 
-export const EMPTY_CALL_LOG: CallLog = { version: 1, calls: [], cleared_ms: 0, retired_legs: [] };
+export const EMPTY_CALL_LOG: CallLog = {
+  version: 1,
+  calls: [],
+  cleared_ms: 0,
+  retired_legs: [],
+  removed_ids: [],
+};
 const MAX_RETIRED_LEGS = 500;
 /** Ended calls kept in the recent list. */
 export const MAX_RECENT_CALLS = 100;
@@ -67,13 +75,18 @@ export function isFinished(record: CallRecord): boolean {
  */
 export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
   const cleared = Math.max(mine.cleared_ms, theirs.cleared_ms);
+  const removed = [...new Set([...mine.removed_ids, ...theirs.removed_ids])].slice(
+    -MAX_RETIRED_LEGS,
+  );
+  const gone = new Set(removed);
   const byId = new Map<string, CallRecord>();
   for (const record of [...theirs.calls, ...mine.calls]) {
     const known = byId.get(record.call.id);
-    if (!known || record.updated_ms >= known.updated_ms) byId.set(record.call.id, record);
+    if (!known || supersedes(record, known)) byId.set(record.call.id, record);
   }
   let recent = 0;
   const calls = [...byId.values()]
+    .filter((record) => !gone.has(record.call.id))
     .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
     .sort((a, b) => b.started_ms - a.started_ms)
     .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
@@ -83,7 +96,17 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     calls,
     cleared_ms: cleared,
     retired_legs: retired.slice(-MAX_RETIRED_LEGS),
+    removed_ids: removed,
   };
+}
+
+/**
+ * Whether `record` is the better version of `known`: an ended call stays ended (late news in
+ * another process must not undo a hangup made here); otherwise the newer version wins.
+ */
+function supersedes(record: CallRecord, known: CallRecord): boolean {
+  if (isFinished(record) !== isFinished(known)) return isFinished(record);
+  return record.updated_ms >= known.updated_ms;
 }
 
 export class CallLogFile {

@@ -389,9 +389,11 @@ export class CallTracker {
   #retire(records: CallRecord[]): void {
     if (records.length === 0) return;
     const legs = records.flatMap((record) => record.call.leg_ids);
+    const ids = records.map((record) => record.call.id);
     this.#state = {
       ...this.#state,
       retired_legs: [...this.#state.retired_legs, ...legs].slice(-500),
+      removed_ids: [...this.#state.removed_ids, ...ids].slice(-500),
     };
   }
 
