@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { CallsSnapshot, DirectoryContact, Result } from '../../src-preload/contract';
+import type { CallsSnapshot, Result } from '../../src-preload/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import type { CallDirectory } from '../../src-main/core/calls/dial-target';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
+import { ada, until } from './calls-fixtures';
 import {
   advanceClock,
   completePortalFlow,
@@ -28,31 +29,12 @@ import {
   startSim,
 } from '../support/sim-harness';
 
-const caller: DirectoryContact = {
-  id: 77,
-  phonebook: 2,
-  phonebook_name: 'Customers',
-  display_name: 'Ada Lovelace',
-  company: 'Analytical Engines',
-  number: '+442071234567',
-  secondary_number: null,
-  speed_dial: 7341,
-};
+const caller = ada;
 
 const directory: CallDirectory = {
   lookupByNumber: (number) => (number === caller.number ? caller : undefined),
   findBySpeedDial: (code) => (code === caller.speed_dial ? caller : undefined),
 };
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 forEachProfile((profile) => {
   let sim: RunningSimulator;

@@ -14,6 +14,7 @@ import type { Call, CallsSnapshot } from '../../src-preload/contract';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
+import { until } from './calls-fixtures';
 import {
   advanceClock,
   completePortalFlow,
@@ -25,16 +26,6 @@ import {
 
 // Each step starts a CLI process (a second or more on a loaded machine).
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 forEachProfile((profile) => {
   let sim: RunningSimulator;

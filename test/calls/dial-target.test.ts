@@ -12,17 +12,8 @@ import {
   parseDialTarget,
   type CallDirectory,
 } from '../../src-main/core/calls/dial-target';
+import { ada } from './calls-fixtures';
 
-const ada: DirectoryContact = {
-  id: 41,
-  phonebook: 3,
-  phonebook_name: 'Customers',
-  display_name: 'Ada Lovelace',
-  company: 'Analytical Engines',
-  number: '+442071234567',
-  secondary_number: null,
-  speed_dial: 7341,
-};
 const grace: DirectoryContact = {
   ...ada,
   id: 42,
