@@ -5,10 +5,12 @@
 import { cpus, totalmem } from 'node:os';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
+import { dialTargetParse } from './dial-target';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
   { name: 'CLI start-up', run: () => cliStartup() },
+  { name: 'Parsing a dial target', run: () => dialTargetParse() },
 ];
 
 console.log('Callbar benchmarks');
