@@ -1,5 +1,4 @@
 import { CallbarError } from '../errors';
-import { ApiError } from './api-errors';
 import type { PlatformClient } from './platform-client';
 import { CallControlAnswer } from './schemas';
 
@@ -49,18 +48,7 @@ export class CallControlApi {
 
   async clickToDial(destination: string): Promise<CommandAccepted> {
     const payload = { destination: normalizeDestination(destination) };
-    try {
-      return await this.#command('click-to-dial', payload);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
-        throw new CallbarError(
-          'dial_forbidden',
-          'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
-          { cause: error },
-        );
-      }
-      throw error;
-    }
+    return this.#command('click-to-dial', payload);
   }
 
   async hangup(callLegId: string): Promise<CommandAccepted> {
@@ -70,19 +58,7 @@ export class CallControlApi {
         field: 'call_leg_id',
       });
     }
-    try {
-      return await this.#command('hangup', { call_leg_id: id });
-    } catch (error) {
-      // The platform says only 403: the leg ended, is unknown, or is another participant's.
-      if (error instanceof ApiError && error.status === 403) {
-        throw new CallbarError(
-          'call_not_active',
-          'That call has already ended, or it is not yours to end.',
-          { field: 'call_leg_id', cause: error },
-        );
-      }
-      throw error;
-    }
+    return this.#command('hangup', { call_leg_id: id });
   }
 
   async #command(command: string, payload: Record<string, string>): Promise<CommandAccepted> {

@@ -39,7 +39,7 @@ export interface CallLimits {
   current: number;
   /** How long after a dial unknown leg ids are taken to be its legs. */
   attachWindowMs: number;
-  /** A dial with no event at all is given up after this long. */
+  /** A dial no event ever confirmed is given up after this long. */
   unconfirmedMs: number;
   /** A call known to be connected is given up after this long without news. */
   connectedSilenceMs: number;
@@ -243,17 +243,17 @@ export class CallTracker {
     for (const record of this.#state.calls) {
       if (isFinished(record)) continue;
       const silent = now - record.news_ms;
-      const limit =
-        record.legs.length === 0
-          ? this.#limits.unconfirmedMs
-          : record.call.state === 'connected'
-            ? this.#limits.connectedSilenceMs
-            : this.#limits.silenceMs;
+      const unconfirmed = record.events.length === 0;
+      const limit = unconfirmed
+        ? this.#limits.unconfirmedMs
+        : record.call.state === 'connected'
+          ? this.#limits.connectedSilenceMs
+          : this.#limits.silenceMs;
       if (silent < limit) continue;
       this.#finish(
         record,
         now,
-        record.legs.length === 0
+        unconfirmed
           ? 'No call events arrived from the platform, so Callbar cannot follow this call.'
           : `No news from the platform for ${Math.round(silent / 60_000)} minutes; Callbar stopped following this call.`,
       );

@@ -191,7 +191,7 @@ export class CallsService {
     }
     for (const leg of legs) {
       try {
-        await this.#options.callControl().hangup(leg);
+        await this.#hangupLeg(leg);
         this.tracker.end(record.call.id, 'You hung up.');
         return this.snapshot();
       } catch (error) {
@@ -213,7 +213,7 @@ export class CallsService {
     this.tracker.reload();
     const record = this.tracker.byLeg(legId);
     try {
-      await this.#options.callControl().hangup(legId);
+      await this.#hangupLeg(legId);
     } catch (error) {
       if (record && error instanceof CallbarError && error.code === 'call_not_active') {
         this.tracker.end(record.call.id, 'The platform said the call had already ended.');
@@ -247,7 +247,18 @@ export class CallsService {
     this.#lastDial.set(destination, this.#now());
     const release = this.tracker.expectDial();
     try {
-      const answer = await this.#options.callControl().clickToDial(destination);
+      const answer = await this.#options
+        .callControl()
+        .clickToDial(destination)
+        .catch((error: unknown) => {
+          throw isForbidden(error)
+            ? new CallbarError(
+                'dial_forbidden',
+                'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
+                { cause: error },
+              )
+            : error;
+        });
       return this.tracker.beginOutgoing(target, source, answer);
     } catch (error) {
       if (error instanceof TimeoutError) {
@@ -273,10 +284,28 @@ export class CallsService {
     }
   }
 
+  /** One leg; the platform says only 403 for an ended or unknown leg, or another party's. */
+  async #hangupLeg(legId: string): Promise<void> {
+    try {
+      await this.#options.callControl().hangup(legId);
+    } catch (error) {
+      if (!isForbidden(error)) throw error;
+      throw new CallbarError(
+        'call_not_active',
+        'That call has already ended, or it is not yours to end.',
+        { field: 'call_leg_id', cause: error },
+      );
+    }
+  }
+
   #emit(): void {
     const snapshot = this.snapshot();
     for (const listener of this.#listeners) listener(snapshot);
   }
+}
+
+function isForbidden(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
 }
 
 /** The user's own legs first (when an event said which), then the others, newest first. */
