@@ -5,7 +5,9 @@
  * wins), and replaces the file atomically.
  */
 import { readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { lock } from 'proper-lockfile';
 import { z } from 'zod';
 import { Call } from '../../../src-preload/contract';
 import { writeFileAtomic } from '../config/atomic-write';
@@ -146,15 +148,28 @@ export class CallLogFile {
     }
   }
 
-  /** Merges `log` with the file and writes the result; resolves with what was written. */
+  /**
+   * Merges `log` with the file and writes the result; resolves with what was written. The read,
+   * merge and write run under a lock on the file, so two processes never lose each other's change.
+   */
   write(log: CallLog): Promise<CallLog> {
     const run = this.#queue.then(async () => {
-      const merged = mergeCallLogs(log, this.read());
-      await writeFileAtomic(this.path, JSON.stringify(merged) + '\n', {
-        mode: 0o600,
-        dirMode: 0o700,
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const release = await lock(this.path, {
+        realpath: false,
+        stale: 10_000,
+        retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
       });
-      return merged;
+      try {
+        const merged = mergeCallLogs(log, this.read());
+        await writeFileAtomic(this.path, JSON.stringify(merged) + '\n', {
+          mode: 0o600,
+          dirMode: 0o700,
+        });
+        return merged;
+      } finally {
+        await release();
+      }
     });
     this.#queue = run.catch(() => undefined);
     return run;
