@@ -47,6 +47,10 @@ export const Settings = z.strictObject({
   clipboard_shortcut: accelerator.default('CommandOrControl+Shift+V'),
   /** Closing the window keeps Callbar running in the tray. */
   close_to_tray: z.boolean().default(true),
+  /** Start Callbar (hidden, in the tray) when the user logs in. */
+  open_at_login: z.boolean().default(false),
+  /** Callbar handles tel: and callto: links: "ask" on first run, then "yes" or "no". */
+  handle_links: z.enum(['ask', 'yes', 'no']).default('ask'),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -76,6 +80,8 @@ export const SETTING_RULES: Record<SettingName, string> = {
   clipboard_shortcut:
     'an Electron accelerator such as CommandOrControl+Shift+V (modifiers joined by "+", then one key), or "" for none',
   close_to_tray: 'true or false',
+  open_at_login: 'true or false',
+  handle_links: 'one of ask, yes or no',
 };
 
 /** True when `name` is one of the settings. */
