@@ -1,7 +1,7 @@
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { fileUnderRoot } from '../core/http/file-under-root';
-import { APP_HOST, APP_SCHEME, CONTENT_SECURITY_POLICY } from '../core/desktop/window-security';
+import { rendererFileFor } from '../core/desktop/renderer-scheme';
+import { APP_SCHEME, CONTENT_SECURITY_POLICY } from '../core/desktop/window-security';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
@@ -17,11 +17,8 @@ export function registerAppScheme(): void {
  */
 export function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const { host, pathname } = new URL(request.url);
-    const file = fileUnderRoot(rendererDir, pathname);
-    if (host !== APP_HOST || request.method !== 'GET' || file === undefined) {
-      return new Response('Not found', { status: 404 });
-    }
+    const file = rendererFileFor(request.url, request.method, rendererDir);
+    if (file === undefined) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
     if (!response.ok) return new Response('Not found', { status: 404 });
     const headers = new Headers(response.headers);

@@ -225,8 +225,7 @@ async function start(): Promise<void> {
   const hidden = startsHidden({
     argv: process.argv,
     startMinimized: settings.start_minimized,
-    wasOpenedAtLogin:
-      process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
+    wasOpenedAtLogin: process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
     hasLink: earlyLinks.length > 0,
   });
   if (account === 'not-connected') windows.showSetup();

@@ -1,4 +1,10 @@
-import { Menu, nativeImage, Tray, type MenuItemConstructorOptions, type NativeImage } from 'electron';
+import {
+  Menu,
+  nativeImage,
+  Tray,
+  type MenuItemConstructorOptions,
+  type NativeImage,
+} from 'electron';
 import { readFileSync } from 'node:fs';
 import connected2x from '../../resources/tray/connected@2x.png?asset';
 import connected from '../../resources/tray/connected.png?asset';

@@ -19,8 +19,7 @@ const LINK = /^(tel|callto):/i;
 /** True when `value` is a tel: or callto: link of an acceptable length. */
 export function isDialLink(value: string): boolean {
   // Control characters never belong in a link (a newline could forge a log line or a header).
-  // eslint-disable-next-line no-control-regex
-  return value.length <= MAX_LINK_LENGTH && LINK.test(value) && !/[\u0000-\u001f\u007f]/.test(value);
+  return value.length <= MAX_LINK_LENGTH && LINK.test(value) && !/\p{Cc}/u.test(value);
 }
 
 /**

@@ -24,7 +24,10 @@ export interface LinkPlan {
 export async function openDialLink(router: RouterLike, url: string): Promise<LinkPlan> {
   const result = await router.invoke('calls.openUrl', { url });
   if (!result.ok) {
-    return { showWindow: false, notice: { title: 'Callbar could not dial the link', body: result.error.message } };
+    return {
+      showWindow: false,
+      notice: { title: 'Callbar could not dial the link', body: result.error.message },
+    };
   }
   const outcome = result.value as ResponseOf<'calls.openUrl'>;
   return { showWindow: outcome.status === 'needs-confirmation' };

@@ -107,14 +107,12 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
     enabled: canDial && recent.length > 0,
     submenu: recent,
   });
-  const favourites = state.favourites.map(
-    (entry): TrayMenuItem => ({
-      type: 'normal',
-      label: menuText(entry.label),
-      enabled: true,
-      action: { kind: 'dial', number: entry.number },
-    }),
-  );
+  const favourites = state.favourites.map((entry): TrayMenuItem => ({
+    type: 'normal',
+    label: menuText(entry.label),
+    enabled: true,
+    action: { kind: 'dial', number: entry.number },
+  }));
   items.push({
     type: 'submenu',
     label: 'Favourites',

@@ -56,11 +56,13 @@ export interface WindowBounds {
 
 export type WindowKind = 'main' | 'setup';
 
-const SIZES: Record<WindowKind, { width: number; height: number; minWidth: number; minHeight: number }> =
-  {
-    main: { width: 420, height: 640, minWidth: 340, minHeight: 420 },
-    setup: { width: 460, height: 520, minWidth: 400, minHeight: 440 },
-  };
+const SIZES: Record<
+  WindowKind,
+  { width: number; height: number; minWidth: number; minHeight: number }
+> = {
+  main: { width: 420, height: 640, minWidth: 340, minHeight: 420 },
+  setup: { width: 460, height: 520, minWidth: 400, minHeight: 440 },
+};
 
 /**
  * BrowserWindow options for a window of `kind`: hidden until ready (no white flash), the secure
@@ -79,7 +81,9 @@ export function windowOptions(options: {
     show: false,
     title: options.kind === 'setup' ? 'Set up Callbar' : 'Callbar',
     ...(options.icon ? { icon: options.icon } : {}),
-    ...(options.kind === 'setup' ? { resizable: false, maximizable: false, minimizable: false } : {}),
+    ...(options.kind === 'setup'
+      ? { resizable: false, maximizable: false, minimizable: false }
+      : {}),
     backgroundColor: '#ffffff',
     webPreferences: secureWebPreferences(options.preloadFile),
   };
