@@ -1,5 +1,6 @@
 import { app } from 'electron';
 import log from 'electron-log/main';
+import { join } from 'node:path';
 import { createLogger, type Logger } from '../core/log/logger';
 
 /**
@@ -8,8 +9,7 @@ import { createLogger, type Logger } from '../core/log/logger';
  * electron-log sees them. Uncaught errors are caught and logged by name and message only.
  */
 export function createAppLogger(): Logger {
-  log.transports.file.resolvePathFn = (variables) =>
-    `${app.getPath('logs')}/${variables.fileName ?? 'main.log'}`;
+  log.transports.file.resolvePathFn = () => join(app.getPath('logs'), 'callbar-app.log');
   log.transports.file.maxSize = 5 * 1024 * 1024;
   log.transports.console.level = app.isPackaged ? false : 'info';
   const logger = createLogger((line) => log.info(line), app.isPackaged ? 'info' : 'debug');
