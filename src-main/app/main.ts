@@ -19,6 +19,7 @@ import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/
 import { startCore, type CallbarCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { saveSettings } from '../core/config/settings-store';
+import { APP_ID } from '../core/desktop/app-identity';
 import { linkFromArgv, linkFromOpenUrl, LINK_SCHEMES } from '../core/desktop/launch-link';
 import { linkHandlerStep, protocolClientArgs } from '../core/desktop/link-handler';
 import { startsHidden } from '../core/desktop/login-item';
@@ -63,6 +64,8 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   registerAppScheme();
+  // Windows shows notifications only for an app with this id (the installer's shortcut has it).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   // Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention).
   app.setPath('userData', resolveDataDir());
   const firstLink = linkFromArgv(process.argv);
@@ -233,10 +236,20 @@ async function start(): Promise<void> {
   earlyLinks.splice(0).forEach((link) => deliverLink(link));
 
   app.on('activate', () => windows.showMain());
-  app.on('will-quit', () => {
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    // Let the core finish (receiver closed, settings and caches flushed) before the process ends.
+    event.preventDefault();
     globalShortcut.unregisterAll();
     tray.destroy();
-    void core.close();
+    void core
+      .close()
+      .catch((error: unknown) => log.warn('closing the core failed', { error }))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
   });
 }
 
@@ -321,6 +334,8 @@ async function offerLinkHandling(
   dataDir: string,
   log: Logger,
 ): Promise<void> {
+  // A development run does not ask: answering would make the development Electron the handler.
+  if (setting === 'ask' && !app.isPackaged) return;
   const { path, args } = protocolClientArgs({
     defaultApp: process.defaultApp === true,
     execPath: process.execPath,

@@ -59,7 +59,7 @@ describe('loadSettings', () => {
       confirm_web_links: true,
       start_minimized: false,
       dial_shortcut: 'CommandOrControl+Shift+D',
-      clipboard_shortcut: 'CommandOrControl+Shift+V',
+      clipboard_shortcut: '',
       close_to_tray: true,
       open_at_login: false,
       handle_links: 'ask',

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Configuration } from 'app-builder-lib';
 import { describe, expect, it } from 'vitest';
+import { APP_ID, DESKTOP_FILE } from '../../src-main/core/desktop/app-identity';
 import { LINK_SCHEMES } from '../../src-main/core/desktop/launch-link';
 
 const root = join(import.meta.dirname, '../..');
@@ -45,7 +46,7 @@ describe('packaging configuration (electron-builder, checked without building)',
   });
 
   it('names the app and builds AppImage + deb, dmg and NSIS', () => {
-    expect(config.appId).toBe('com.callbar.desktop');
+    expect(config.appId).toBe(APP_ID);
     expect(config.productName).toBe('Callbar');
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.mac.target).toEqual(['dmg']);
@@ -62,7 +63,8 @@ describe('packaging configuration (electron-builder, checked without building)',
     expect(schemes).toEqual([...LINK_SCHEMES]);
     // Exec=/opt/Callbar/callbar -- %u: one URL, never readable as a switch.
     expect(config.linux.executableArgs).toEqual(['--', '%u']);
-    expect(`${config.linux.executableName}.desktop`).toBe(pkg.desktopName);
+    expect(`${config.linux.executableName}.desktop`).toBe(DESKTOP_FILE);
+    expect(pkg.desktopName).toBe(DESKTOP_FILE);
   });
 
   it('ships only the built bundles, with keytar rebuilt for Electron and unpacked', () => {

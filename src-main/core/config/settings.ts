@@ -43,8 +43,12 @@ export const Settings = z.strictObject({
   start_minimized: z.boolean().default(false),
   /** Global shortcut that opens the dial window; "" turns it off. */
   dial_shortcut: accelerator.default('CommandOrControl+Shift+D'),
-  /** Global shortcut that dials the number on the clipboard; "" turns it off. */
-  clipboard_shortcut: accelerator.default('CommandOrControl+Shift+V'),
+  /**
+   * Global shortcut that dials the number on the clipboard; "" (the default) turns it off. Off by
+   * default: a global shortcut is taken from every other app, and Ctrl+Shift+V is "paste" in
+   * terminals and "paste as plain text" in browsers and editors.
+   */
+  clipboard_shortcut: accelerator.default(''),
   /** Closing the window keeps Callbar running in the tray. */
   close_to_tray: z.boolean().default(true),
   /** Start Callbar (hidden, in the tray) when the user logs in. */

@@ -6,6 +6,8 @@
  * the freedesktop way is a `.desktop` file in `~/.config/autostart`, written by the shell.
  */
 
+import { DESKTOP_FILE } from './app-identity';
+
 /** The switch a login start carries (before the `--` that may precede a link). */
 export const HIDDEN_SWITCH = '--hidden';
 
@@ -19,7 +21,7 @@ export function autostartDesktopEntry(execPath: string): { fileName: string; tex
   // Desktop-entry Exec quoting: the path in double quotes, with ", `, $ and \ escaped.
   const quoted = `"${execPath.replace(/(["`$\\])/g, '\\$1')}"`;
   return {
-    fileName: 'callbar.desktop',
+    fileName: DESKTOP_FILE,
     text: [
       '[Desktop Entry]',
       'Type=Application',
