@@ -27,14 +27,21 @@ export function isAllowedExternalUrl(url: string, portalUrl: string): boolean {
   return secure && target.origin === portal.origin;
 }
 
-/** Why a URL was refused, in a sentence for the log (never the full URL: it may hold a code). */
-export function refusedExternalUrl(url: string): string {
-  let where = 'an unreadable address';
+/**
+ * A URL's scheme and host for a log line or a message ("https://evil.test"), never its path or
+ * query, which may hold anything (an activation code, personal data).
+ */
+export function originForLog(url: string | undefined): string {
+  if (url === undefined) return 'no address';
   try {
     const parsed = new URL(url);
-    where = `${parsed.protocol}//${parsed.host}`;
+    return `${parsed.protocol}//${parsed.host}`;
   } catch {
-    // keep the generic wording
+    return 'an unreadable address';
   }
-  return `Callbar refused to open ${where}: only the platform's portal is opened in the browser.`;
+}
+
+/** Why a URL was refused, in a sentence for the log. */
+export function refusedExternalUrl(url: string): string {
+  return `Callbar refused to open ${originForLog(url)}: only the platform's portal is opened in the browser.`;
 }

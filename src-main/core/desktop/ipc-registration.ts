@@ -7,6 +7,7 @@
 import { channelNames, type ChannelName, type Result } from '../../../src-preload/contract';
 import type { Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
+import { originForLog } from './external-url';
 import { isTrustedSender, type SenderFrame } from './window-security';
 
 /** The part of an IpcMainInvokeEvent the check reads. */
@@ -39,7 +40,7 @@ export function registerIpcHandlers(options: {
       if (!isTrustedSender(frame, rendererOrigin)) {
         log.warn('refused an IPC call from an untrusted frame', {
           channel,
-          origin: describeOrigin(frame?.url),
+          origin: originForLog(frame?.url),
           subframe: frame ? frame.parent !== null : undefined,
         });
         return FORBIDDEN_SENDER;
@@ -48,15 +49,4 @@ export function registerIpcHandlers(options: {
     });
   channelNames.forEach(register);
   return () => channelNames.forEach((channel) => ipcMain.removeHandler(channel));
-}
-
-/** A frame's scheme and host for the log (never its path or query, which may hold anything). */
-function describeOrigin(url: string | undefined): string {
-  if (url === undefined) return 'no frame';
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return 'unparsable';
-  }
 }
