@@ -4,24 +4,14 @@
  * browser, when to notify) lives in src-main/core/desktop and is tested under plain Node; this
  * file only connects Electron's pieces to it.
  */
-import {
-  app,
-  clipboard,
-  dialog,
-  globalShortcut,
-  Menu,
-  session,
-  type BrowserWindow,
-} from 'electron';
+import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/contract';
-import { startCore, type CallbarCore } from '../core/callbar-core';
+import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
-import { saveSettings } from '../core/config/settings-store';
 import { APP_ID } from '../core/desktop/app-identity';
-import { linkFromArgv, linkFromOpenUrl, LINK_SCHEMES } from '../core/desktop/launch-link';
-import { linkHandlerStep, protocolClientArgs } from '../core/desktop/link-handler';
+import { linkFromArgv, linkFromOpenUrl } from '../core/desktop/launch-link';
 import { startsHidden } from '../core/desktop/login-item';
 import { NotificationPlanner } from '../core/desktop/notification-planner';
 import {
@@ -34,16 +24,17 @@ import {
 import type { TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
-import type { Logger } from '../core/log/logger';
 import { openProfile } from '../core/profile';
 import { createAppLogger } from './app-log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { externalOpener } from './external';
-import { forwardEvents, sendEvent, wireIpc } from './ipc-wiring';
+import { sendEvent, wireIpc } from './ipc-wiring';
 import { applyLoginItem } from './login-item';
 import { notify } from './notifications';
 import { CallbarTray } from './tray';
-import { createWindow, preloadPath, type WindowContext } from './windows';
+import { offerLinkHandling, registerShortcut } from './os-integration';
+import { WindowKeeper } from './window-keeper';
+import { preloadPath, type WindowContext } from './windows';
 
 const mainDir = dirname(fileURLToPath(import.meta.url));
 // The dev server only ever in a development run: a packaged app ignores the variable.
@@ -134,7 +125,7 @@ async function start(): Promise<void> {
     log,
     openExternal,
   };
-  const windows = new WindowKeeper(core, context, settings.close_to_tray);
+  const windows = new WindowKeeper(core, context, settings.close_to_tray, () => quitting);
   showMainWindow = () => windows.showMain();
   const say = (notice: ShellNotice) => notify(log, notice, () => windows.showMain());
 
@@ -251,124 +242,4 @@ async function start(): Promise<void> {
         app.quit();
       });
   });
-}
-
-/** The main window (created on demand, hidden rather than closed) and the first-run setup window. */
-class WindowKeeper {
-  #main: BrowserWindow | undefined;
-  #setup: BrowserWindow | undefined;
-
-  constructor(
-    private readonly core: CallbarCore,
-    private readonly context: WindowContext,
-    private readonly closeToTray: boolean,
-  ) {
-    core.events.subscribe((event) => {
-      // Setup is done once the account is connected: the main window takes over.
-      if (event.type === 'account.changed' && event.status.state === 'connected' && this.#setup) {
-        this.#setup.close();
-        this.showMain();
-      }
-    });
-  }
-
-  showMain(): BrowserWindow {
-    let window = this.#main;
-    if (!window || window.isDestroyed()) {
-      window = this.#open('main');
-      window.on('close', (event) => {
-        if (this.closeToTray && !quitting) {
-          event.preventDefault();
-          window?.hide();
-        } else if (process.platform !== 'darwin') {
-          app.quit();
-        }
-      });
-      this.#main = window;
-    }
-    if (window.isMinimized()) window.restore();
-    if (window.webContents.isLoading()) window.once('ready-to-show', () => window.show());
-    else window.show();
-    window.focus();
-    return window;
-  }
-
-  showSetup(): void {
-    if (this.#setup && !this.#setup.isDestroyed()) return this.#setup.focus();
-    const window = this.#open('setup');
-    window.once('ready-to-show', () => window.show());
-    window.once('closed', () => (this.#setup = undefined));
-    this.#setup = window;
-  }
-
-  /** Runs `then` once `window` has loaded the renderer (at once when it has). */
-  whenLoaded(window: BrowserWindow, then: () => void): void {
-    if (window.webContents.isLoading()) window.webContents.once('did-finish-load', then);
-    else then();
-  }
-
-  #open(kind: 'main' | 'setup'): BrowserWindow {
-    const window = createWindow(kind, this.context);
-    forwardEvents(this.core, window);
-    return window;
-  }
-}
-
-function registerShortcut(
-  accelerator: string,
-  what: string,
-  log: Logger,
-  run: () => Promise<unknown>,
-): void {
-  if (accelerator === '') return;
-  const ok = globalShortcut.register(accelerator, () => void run());
-  if (!ok) log.warn(`the shortcut ${accelerator} to ${what} is taken by another app`);
-}
-
-/**
- * tel:/callto: handling per the `handle_links` setting: ask once, then keep the registration in
- * line with the answer. The link always arrives after `--` (see link-handler.ts).
- */
-async function offerLinkHandling(
-  setting: 'ask' | 'yes' | 'no',
-  dataDir: string,
-  log: Logger,
-): Promise<void> {
-  // A development run does not ask: answering would make the development Electron the handler.
-  if (setting === 'ask' && !app.isPackaged) return;
-  const { path, args } = protocolClientArgs({
-    defaultApp: process.defaultApp === true,
-    execPath: process.execPath,
-    appPath: app.getAppPath(),
-  });
-  let step = linkHandlerStep(setting, (scheme) => app.isDefaultProtocolClient(scheme, path, args));
-  if (step.kind === 'ask') {
-    const answer = await dialog.showMessageBox({
-      type: 'question',
-      title: 'Phone links',
-      message: 'Open phone links (tel: and callto:) with Callbar?',
-      detail:
-        'Clicking a phone number in a web page or another app will then offer to call it from your business phone. You can change this later in the settings.',
-      buttons: ['Use Callbar', 'Not now'],
-      defaultId: 0,
-      cancelId: 1,
-    });
-    const choice = answer.response === 0 ? 'yes' : 'no';
-    try {
-      await saveSettings({ dataDir }, { handle_links: choice });
-    } catch (error) {
-      log.warn('could not save the phone-link choice', { error });
-    }
-    step = linkHandlerStep(choice, (scheme) => app.isDefaultProtocolClient(scheme, path, args));
-  }
-  if (step.kind === 'register') {
-    for (const scheme of step.schemes) {
-      if (!app.setAsDefaultProtocolClient(scheme, path, args)) {
-        log.warn(`could not register Callbar for ${scheme}: links`);
-      }
-    }
-  } else if (step.kind === 'unregister') {
-    for (const scheme of step.schemes) app.removeAsDefaultProtocolClient(scheme, path, args);
-  }
-  log.debug('link schemes', { schemes: LINK_SCHEMES, step: step.kind });
 }
