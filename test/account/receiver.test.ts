@@ -314,6 +314,7 @@ describe('a receiver port that is taken', () => {
         deactivate: () => Promise.resolve(),
         event: () => undefined,
         landing: () => ({ ok: true, title: '', message: '' }),
+        connect: () => ({ ok: false, title: '', message: '' }),
       },
       log: silentLogger,
     });

@@ -29,17 +29,30 @@ export async function activate(
     started = await account.startActivation({
       tenantParams: options.tenantParams,
       ...(options.timeoutSeconds !== undefined ? { timeoutMs: options.timeoutSeconds * 1000 } : {}),
+      // The browser is started with a one-time loopback address, never the portal link: a
+      // command line is readable by every local user. --no-browser prints the link itself.
       openUrl: async (url) => {
-        if (options.json) io.out(JSON.stringify({ portal_link: url }));
+        if (!options.browser) return;
+        if (options.json) io.out(JSON.stringify({ browser_url: url }));
         else {
-          io.out(`Open this link in your browser to connect Callbar:\n\n  ${url}\n`);
+          io.out(
+            `Opening your browser to connect Callbar. If it does not open, open:\n\n  ${url}\n`,
+          );
           io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
         }
-        if (options.browser) await open(url).catch(() => undefined);
+        await open(url).catch(() => undefined);
       },
     });
   } catch (error) {
     return fail(io, options.json, account.status().state, error);
+  }
+  if (!options.browser) {
+    const link = started.portalLink;
+    if (options.json) io.out(JSON.stringify({ portal_link: link }));
+    else {
+      io.out(`Open this link in your browser to connect Callbar:\n\n  ${link}\n`);
+      io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+    }
   }
   const cancel = () => account.cancelActivation('Cancelled from the command line.');
   process.once('SIGINT', cancel);
