@@ -36,6 +36,11 @@ export interface PreviewServerOptions {
 export interface PreviewServer {
   /** The URL to open: carries the session token in its fragment. */
   readonly url: string;
+  /**
+   * A one-time address to start a browser with (a command line is readable by every local user):
+   * it redirects to `url` once; a second request ends the session (restart the preview).
+   */
+  readonly browserUrl: string;
   readonly origin: string;
   close(): Promise<void>;
 }
@@ -43,6 +48,7 @@ export interface PreviewServer {
 /** The request header carrying the session token (lower case, as Node gives it). */
 export const SESSION_HEADER = 'x-callbar-session';
 const BRIDGE_PATH = '/__callbar/bridge.js';
+const OPEN_PATH = '/__callbar/open/';
 const BODY_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000 };
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -75,7 +81,9 @@ function send(
 }
 
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
-  const token = randomBytes(32).toString('base64url');
+  let token = randomBytes(32).toString('base64url');
+  const browserNonce = randomBytes(32).toString('base64url');
+  let browserOpens = 0;
   let allowedHosts: string[] = [];
   let origin = '';
 
@@ -124,6 +132,20 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       return send(response, 421, 'This server answers only to its own address.');
     }
     const url = new URL(request.url ?? '/', origin);
+    if (request.method === 'GET' && url.pathname.startsWith(OPEN_PATH)) {
+      if (!secretsEqual(url.pathname.slice(OPEN_PATH.length), browserNonce)) {
+        return send(response, 404, 'Not found.');
+      }
+      browserOpens += 1;
+      if (browserOpens > 1) {
+        // Someone else may have followed it first: nobody keeps a working session.
+        token = randomBytes(32).toString('base64url');
+        options.log.warn('preview start address opened twice; the session token was replaced');
+        return send(response, 410, 'This address was opened twice. Restart the preview.');
+      }
+      response.writeHead(303, { ...SECURITY_HEADERS, location: `/#token=${token}` });
+      return response.end();
+    }
     const isApi = url.pathname.startsWith('/__callbar/') && url.pathname !== BRIDGE_PATH;
     if (request.method === 'GET' && !isApi) return serveStatic(url.pathname, response);
     const offered = request.headers[SESSION_HEADER];
@@ -180,6 +202,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   return {
     url: `${origin}/#token=${token}`,
+    browserUrl: `${origin}${OPEN_PATH}${browserNonce}`,
     origin,
     close: () =>
       new Promise<void>((done) => {

@@ -185,6 +185,49 @@ describe('web preview server', () => {
   });
 });
 
+describe('the browser start address of the preview', () => {
+  it('leads to the session once; opened twice, the session ends for everyone', async () => {
+    const core = await startTestCore();
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-preview-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer/index.html'), '<html><head></head><body></body></html>');
+    writeFileSync(join(dir, 'bridge.js'), '');
+    const server = await startPreviewServer({
+      core,
+      rendererDir: join(dir, 'renderer'),
+      bridgeFile: join(dir, 'bridge.js'),
+      log: capturingLogger().log,
+    });
+    try {
+      const session = new URLSearchParams(new URL(server.url).hash.slice(1)).get('token')!;
+      expect(server.browserUrl).not.toContain(session);
+      const call = () =>
+        raw(`${server.origin}/__callbar/invoke/app.info`, {
+          method: 'POST',
+          headers: {
+            'x-callbar-session': session,
+            origin: server.origin,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        });
+      const first = await raw(server.browserUrl);
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe(`/#token=${session}`);
+      expect((await call()).status).toBe(200);
+
+      const second = await raw(server.browserUrl);
+      expect(second.status).toBe(410);
+      expect(second.headers.location).toBeUndefined();
+      expect((await call()).status).toBe(401);
+      expect((await raw(`${server.origin}/__callbar/open/guess`)).status).toBe(404);
+    } finally {
+      await server.close();
+      await core.close();
+    }
+  });
+});
+
 describe('preview entry point', () => {
   it('refuses to start without a built renderer and says how to build it', async () => {
     const { spawnSync } = await import('node:child_process');
