@@ -10,6 +10,7 @@ import { ATTEMPT_LIFETIME_MS } from '../../src-main/core/account/activation-atte
 import {
   MAX_BODY_BYTES,
   startReceiver,
+  type ReceiverHandlers,
   type RunningReceiver,
 } from '../../src-main/core/account/receiver';
 import { silentLogger } from '../../src-main/core/log/logger';
@@ -325,18 +326,21 @@ describe('loopback receiver refuses bad input without changing anything', () => 
   });
 });
 
+/** Handlers that accept everything the receiver lets through (for tests of the receiver itself). */
+const idleHandlers: ReceiverHandlers = {
+  activate: () => Promise.resolve(),
+  deactivate: () => Promise.resolve(),
+  event: () => undefined,
+  landing: () => ({ ok: true, title: '', message: '' }),
+  connect: () => ({ ok: false, title: '', message: '' }),
+};
+
 describe('refused requests in the log', () => {
   it('a flood of refusals is one line and one summary with its counts, not a line each', async () => {
     const { log, lines } = capturingLogger();
     const receiver = await startReceiver({
       port: 0,
-      handlers: {
-        activate: () => Promise.resolve(),
-        deactivate: () => Promise.resolve(),
-        event: () => undefined,
-        landing: () => ({ ok: true, title: '', message: '' }),
-        connect: () => ({ ok: false, title: '', message: '' }),
-      },
+      handlers: idleHandlers,
       log,
     });
     for (let index = 0; index < 300; index++) {
@@ -357,13 +361,7 @@ describe('a receiver port that is taken', () => {
   it('fails with a message saying what to do, and the status carries it', async () => {
     const blocker = await startReceiver({
       port: 0,
-      handlers: {
-        activate: () => Promise.resolve(),
-        deactivate: () => Promise.resolve(),
-        event: () => undefined,
-        landing: () => ({ ok: true, title: '', message: '' }),
-        connect: () => ({ ok: false, title: '', message: '' }),
-      },
+      handlers: idleHandlers,
       log: silentLogger,
     });
     const account = new AccountService({
