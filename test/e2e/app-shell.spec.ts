@@ -41,7 +41,10 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
     domains: Object.keys(window.callbar).sort(),
     app: Object.keys(window.callbar.app),
   }));
-  expect(shape).toEqual({ domains: ['account', 'app', 'onEvent'], app: ['info'] });
+  expect(shape).toEqual({
+    domains: ['account', 'app', 'calls', 'directory', 'onEvent'],
+    app: ['info'],
+  });
 
   await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });
 });
