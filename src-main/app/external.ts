@@ -1,14 +1,14 @@
 import { shell } from 'electron';
-import { isAllowedExternalUrl, refusedExternalUrl } from '../core/desktop/external-url';
+import { refusedExternalUrl } from '../core/desktop/external-url';
 import type { Logger } from '../core/log/logger';
 
 /**
- * The only `shell.openExternal` in Callbar: the system browser opens the configured portal and
- * nothing else. Refusals are logged by origin only.
+ * The only `shell.openExternal` in Callbar, behind an allow-list (`allowed`, from
+ * core/desktop/external-url.ts). Refusals are logged by origin only.
  */
-export function externalOpener(portalUrl: string, log: Logger) {
+export function externalOpener(allowed: (url: string) => boolean, log: Logger) {
   return async (url: string): Promise<void> => {
-    if (!isAllowedExternalUrl(url, portalUrl)) {
+    if (!allowed(url)) {
       const message = refusedExternalUrl(url);
       log.warn(message);
       throw new Error(message);

@@ -11,6 +11,7 @@ import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';
+import { isAllowedExternalUrl, isConnectLink } from '../core/desktop/external-url';
 import { linkFromArgv, linkFromOpenUrl } from '../core/desktop/launch-link';
 import { startsHidden } from '../core/desktop/login-item';
 import { NotificationPlanner } from '../core/desktop/notification-planner';
@@ -108,11 +109,14 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer(join(mainDir, '../renderer'));
 
-  const openExternal = externalOpener(settings.portal_url, log);
+  // A link in the window may open the portal; the core opens only its one-time connect link
+  // (which leads to the portal; the confirmation key must not be on the browser's command line).
+  const openExternal = externalOpener((url) => isAllowedExternalUrl(url, settings.portal_url), log);
+  const openConnectLink = externalOpener((url) => isConnectLink(url, settings.receiver_port), log);
   const core = await startCore({
     runtime: 'electron',
     profile,
-    openUrl: openExternal,
+    openUrl: openConnectLink,
     shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
   });
   wireIpc(core, origin);

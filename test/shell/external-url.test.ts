@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedExternalUrl, refusedExternalUrl } from '../../src-main/core/desktop/external-url';
+import {
+  isAllowedExternalUrl,
+  isConnectLink,
+  refusedExternalUrl,
+} from '../../src-main/core/desktop/external-url';
 
 describe('the openExternal allow-list', () => {
   const portal = 'https://portal.example.com/portal';
@@ -51,5 +55,28 @@ describe('the openExternal allow-list', () => {
     expect(message).toContain('https://evil.test');
     expect(message).not.toContain('s3cr3t');
     expect(refusedExternalUrl('::')).toContain('unreadable');
+  });
+});
+
+describe("the core's connect link", () => {
+  const nonce = 'q1w2e3r4t5y6u7i8o9p0-_AbCdEfGhIjKlMnOpQrStU';
+
+  it('is allowed only as http://127.0.0.1:<receiver port>/connect/<nonce>', () => {
+    expect(isConnectLink(`http://127.0.0.1:37153/connect/${nonce}`, 37153)).toBe(true);
+    for (const url of [
+      `http://127.0.0.1:40000/connect/${nonce}`, // another port: not our receiver
+      `http://localhost:37153/connect/${nonce}`,
+      `https://127.0.0.1:37153/connect/${nonce}`,
+      `http://127.0.0.1:37153/connect/${nonce}?next=https://evil.test`,
+      `http://127.0.0.1:37153/connect/${nonce}#x`,
+      `http://127.0.0.1:37153/connect/`,
+      `http://127.0.0.1:37153/connect/../activate`,
+      `http://127.0.0.1:37153/activate?confirmation_key=x`,
+      `http://user@127.0.0.1:37153/connect/${nonce}`,
+      'https://portal.example.com/portal',
+      'not a url',
+    ]) {
+      expect(isConnectLink(url, 37153), url).toBe(false);
+    }
   });
 });
