@@ -51,6 +51,10 @@ let deliverLink = (link: string) => void earlyLinks.push(link);
 let showMainWindow = () => undefined as unknown;
 let quitting = false;
 
+// Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention). Set before
+// the single-instance lock, which is keyed on it: one running app per profile.
+app.setPath('userData', resolveDataDir());
+
 if (!app.requestSingleInstanceLock()) {
   // Another Callbar runs: Electron hands it our argv (a link after `--`) through second-instance.
   app.quit();
@@ -58,8 +62,6 @@ if (!app.requestSingleInstanceLock()) {
   registerAppScheme();
   // Windows shows notifications only for an app with this id (the installer's shortcut has it).
   if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
-  // Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention).
-  app.setPath('userData', resolveDataDir());
   const firstLink = linkFromArgv(process.argv);
   if (firstLink) earlyLinks.push(firstLink);
 
@@ -83,7 +85,13 @@ if (!app.requestSingleInstanceLock()) {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
 
-  void app.whenReady().then(start);
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Callbar cannot start', describeError(error).message);
+      app.exit(1);
+    });
 }
 
 async function start(): Promise<void> {
