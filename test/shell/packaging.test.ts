@@ -81,6 +81,9 @@ describe('packaging configuration (electron-builder, checked without building)',
     expect(pkg.dependencies.keytar).toBeDefined();
     expect(config.npmRebuild).toBe(true);
     expect(config.asarUnpack).toContain('**/*.node');
+    // electron-builder's default deb dependencies include libsecret-1-0 (keytar's Secret
+    // Service); a "depends" list here would replace them all.
+    expect(config.deb?.depends).toBeUndefined();
   });
 
   it('every file the shell imports with ?asset is packaged', () => {
