@@ -6,9 +6,11 @@ import { cpus, totalmem } from 'node:os';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
+import { sessionRefresh } from './session-refresh';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
   { name: 'Parsing a dial target', run: () => dialTargetParse() },
 ];
