@@ -21,6 +21,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   dial_shortcut: 'text',
   clipboard_shortcut: 'text',
   close_to_tray: 'boolean',
+  sync_interval_minutes: 'integer',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

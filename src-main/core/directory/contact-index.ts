@@ -1,0 +1,626 @@
+/**
+ * The local contact index: answers every keystroke of the search box from memory, in well under a
+ * millisecond at 100,000 contacts, and identifies callers by number.
+ *
+ * - Contacts are numbered in ranking order (higher phonebook priority first, then name), so the
+ *   best hits of a match class are its smallest numbers.
+ * - Names and companies: a sorted array of distinct folded words; a word prefix is a binary-search
+ *   range, and the contacts of a range are one contiguous slice of a flat postings array. One
+ *   typo (words of 4+ characters) is a handful of extra ranges, found by walking the sorted words
+ *   like a trie.
+ * - Numbers: one digit text per number (international digits, see number-forms), all in one
+ *   string; a 3-digit-gram postings list finds the numbers holding a fragment of 3+ digits, the
+ *   shortest list of the fragment's grams is verified. 1–2 digit fragments use small
+ *   precomputed lists of the first contacts in ranking order.
+ * - Speed dials: sorted by value; a prefix is one range per length.
+ * - Caller lookup: the last 7 digits of every number, sorted, with the number packed in.
+ *
+ * The index is immutable: a change (sync, or a contact written through Callbar) builds a new one,
+ * which takes a few milliseconds at a tenant's size.
+ */
+import type { DirectoryContact, SearchHit } from '../../../src-preload/contract';
+import { describeHit } from './hit-description';
+import { DialingPlan } from './number-forms';
+import { parseQuery, type ParsedQuery } from './parsed-query';
+import { MATCH_NAMES, MatchClass, RankedCandidates } from './ranked-candidates';
+import { foldText, foldedWords } from './text-fold';
+
+export interface ContactIndexOptions {
+  /** Default region for numbers without a country code (CALLBAR_REGION). */
+  region: string;
+  /** A phonebook's priority: higher ranks first. Unknown phonebooks rank last. */
+  priorityOf?: (phonebook: number) => number | undefined;
+}
+
+/** Fewest typed characters of a word before one typo is tolerated. */
+const TYPO_MIN_LENGTH = 4;
+/** How many contacts the 1–2 digit lists keep (the contract's largest limit). */
+const SHORT_LIST_CAP = 500;
+/** Shortest number suffix that identifies a caller. */
+const SUFFIX_DIGITS = 7;
+const PACK = 2 ** 20;
+const NO_TRUNK = 255;
+
+interface PostingRange {
+  from: number;
+  to: number;
+  matchClass: MatchClass;
+}
+
+/** 1 digit → 0–9, 2 digits → 10–109. */
+function shortKey(digits: string): number {
+  return digits.length === 1 ? Number(digits) : 10 + Number(digits);
+}
+
+function pushCapped(lists: number[][], key: number, value: number): void {
+  const list = (lists[key] ??= []);
+  if (list.length < SHORT_LIST_CAP && list[list.length - 1] !== value) list.push(value);
+}
+
+function pushNational(lists: Map<number, number[]>, key: number, value: number): void {
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = []));
+  if (list.length < SHORT_LIST_CAP && list[list.length - 1] !== value) list.push(value);
+}
+
+export class ContactIndex {
+  readonly plan: DialingPlan;
+  /** Contacts in ranking order. */
+  readonly #contacts: DirectoryContact[];
+  readonly #byId = new Map<number, number>();
+  readonly #candidates: RankedCandidates;
+  readonly #termStamp: Uint32Array;
+  readonly #termClass: Uint8Array;
+  #termGeneration = 0;
+
+  // Words: sorted distinct folded words; postings of word w are #postings[#postStart[w]…[w+1]].
+  readonly #words: string[];
+  readonly #postStart: Int32Array;
+  readonly #postings: Int32Array;
+
+  // Numbers, in contact order: their digit texts live in #digits.
+  readonly #digits: string;
+  readonly #numStart: Int32Array;
+  readonly #numCcLen: Uint8Array;
+  readonly #numTrunk: Uint8Array;
+  readonly #numContact: Int32Array;
+  readonly #contactNumbers: Int32Array;
+  readonly #gramStart: Int32Array;
+  readonly #gramPostings: Int32Array;
+  readonly #shortPrefix: Int32Array[];
+  readonly #shortInfix: Int32Array[];
+  readonly #shortNational = new Map<number, Int32Array>();
+  readonly #suffixes: Float64Array;
+  /** Bit t set: some number has the one-digit trunk prefix t. */
+  readonly #trunks: number;
+
+  // Speed dials sorted by value.
+  readonly #speedDials: Int32Array;
+  readonly #speedDialContacts: Int32Array;
+
+  private constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
+    this.plan = new DialingPlan(options.region);
+    const ranked = rankingOrder(contacts, options.priorityOf);
+    this.#contacts = ranked.contacts;
+    const size = this.#contacts.length;
+    this.#candidates = new RankedCandidates(size);
+    this.#termStamp = new Uint32Array(size);
+    this.#termClass = new Uint8Array(size);
+    this.#contacts.forEach((contact, index) => this.#byId.set(contact.id, index));
+
+    // Words.
+    const wordIds = new Map<string, number>();
+    const wordsOfText = new Map<string, number[]>();
+    let pairs = new Int32Array(size * 8);
+    let pairCount = 0;
+    const idsOf = (text: string, folded?: string): number[] => {
+      let ids = wordsOfText.get(text);
+      if (!ids) {
+        ids = foldedWords(folded ?? foldText(text)).map((word) => {
+          let id = wordIds.get(word);
+          if (id === undefined) wordIds.set(word, (id = wordIds.size));
+          return id;
+        });
+        if (text.length < 64) wordsOfText.set(text, ids);
+      }
+      return ids;
+    };
+    for (let index = 0; index < size; index++) {
+      const contact = this.#contacts[index]!;
+      for (const text of [contact.display_name, contact.company]) {
+        for (const id of idsOf(text, text === contact.display_name ? ranked.names[index] : undefined)) {
+          if (pairCount + 2 > pairs.length) {
+            const grown = new Int32Array(pairs.length * 2);
+            grown.set(pairs);
+            pairs = grown;
+          }
+          pairs[pairCount++] = id;
+          pairs[pairCount++] = index;
+        }
+      }
+    }
+    const distinct = [...wordIds.keys()];
+    const order = distinct.map((_, id) => id).sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : 1));
+    const rankOfId = new Int32Array(order.length);
+    order.forEach((id, rank) => (rankOfId[id] = rank));
+    this.#words = order.map((id) => distinct[id]!);
+    this.#postStart = new Int32Array(order.length + 1);
+    for (let i = 0; i < pairCount; i += 2) this.#postStart[rankOfId[pairs[i]!]! + 1]!++;
+    for (let w = 0; w < order.length; w++) this.#postStart[w + 1]! += this.#postStart[w]!;
+    this.#postings = new Int32Array(pairCount / 2);
+    const fill = this.#postStart.slice(0, order.length);
+    for (let i = 0; i < pairCount; i += 2) {
+      this.#postings[fill[rankOfId[pairs[i]!]!]!++] = pairs[i + 1]!;
+    }
+
+    // Numbers.
+    const texts: string[] = [];
+    const starts: number[] = [];
+    const ccLens: number[] = [];
+    const trunks: number[] = [];
+    const owners: number[] = [];
+    this.#contactNumbers = new Int32Array(size + 1);
+    let offset = 0;
+    for (let index = 0; index < size; index++) {
+      const contact = this.#contacts[index]!;
+      this.#contactNumbers[index] = owners.length;
+      for (const number of [contact.number, contact.secondary_number]) {
+        if (!number) continue;
+        const forms = this.plan.forms(number);
+        if (forms.text === '') continue;
+        texts.push(forms.text);
+        starts.push(offset);
+        offset += forms.text.length + 1;
+        ccLens.push(forms.ccLen);
+        trunks.push(forms.trunk.length === 1 ? Number(forms.trunk) : NO_TRUNK);
+        owners.push(index);
+      }
+    }
+    this.#contactNumbers[size] = owners.length;
+    const count = owners.length;
+    this.#digits = texts.join(' ');
+    this.#numStart = Int32Array.from([...starts, offset]);
+    this.#numCcLen = Uint8Array.from(ccLens);
+    this.#numTrunk = Uint8Array.from(trunks);
+    this.#trunks = trunks.reduce((bits, trunk) => (trunk === NO_TRUNK ? bits : bits | (1 << trunk)), 0);
+    this.#numContact = Int32Array.from(owners);
+
+    const gramCounts = new Int32Array(1001);
+    const lastNumber = new Int32Array(1000).fill(-1);
+    const shortPrefix: number[][] = [];
+    const shortInfix: number[][] = [];
+    const shortNational = new Map<number, number[]>();
+    const grams = (visit: (gram: number, n: number) => void) => {
+      lastNumber.fill(-1);
+      for (let n = 0; n < count; n++) {
+        const text = texts[n]!;
+        for (let i = 0; i + 3 <= text.length; i++) {
+          const gram =
+            (text.charCodeAt(i) - 48) * 100 +
+            (text.charCodeAt(i + 1) - 48) * 10 +
+            (text.charCodeAt(i + 2) - 48);
+          if (lastNumber[gram] === n) continue;
+          lastNumber[gram] = n;
+          visit(gram, n);
+        }
+      }
+    };
+    grams((gram) => gramCounts[gram + 1]!++);
+    for (let g = 0; g < 1000; g++) gramCounts[g + 1]! += gramCounts[g]!;
+    this.#gramStart = gramCounts;
+    this.#gramPostings = new Int32Array(gramCounts[1000]!);
+    const gramFill = gramCounts.slice(0, 1000);
+    grams((gram, n) => (this.#gramPostings[gramFill[gram]!++] = n));
+
+    for (let n = 0; n < count; n++) {
+      const text = texts[n]!;
+      const ccLen = ccLens[n]!;
+      const contact = owners[n]!;
+      const first = text.charCodeAt(0) - 48;
+      const firstPair = 10 + first * 10 + text.charCodeAt(1) - 48;
+      const national = ccLen > 0 ? text.charCodeAt(ccLen) - 48 : -1;
+      const nationalPair = ccLen > 0 ? 10 + national * 10 + text.charCodeAt(ccLen + 1) - 48 : -1;
+      for (let i = 0; i < text.length; i++) {
+        const digit = text.charCodeAt(i) - 48;
+        const pair = i + 1 < text.length ? 10 + digit * 10 + text.charCodeAt(i + 1) - 48 : -1;
+        pushCapped(digit === first || digit === national ? shortPrefix : shortInfix, digit, contact);
+        if (pair >= 0) {
+          const isPrefix = pair === firstPair || pair === nationalPair;
+          pushCapped(isPrefix ? shortPrefix : shortInfix, pair, contact);
+        }
+      }
+      const trunk = trunks[n]!;
+      if (trunk !== NO_TRUNK && ccLen > 0) {
+        pushNational(shortNational, trunk * 110 + national, contact);
+        if (nationalPair >= 0 && text.length > ccLen + 1) {
+          pushNational(shortNational, trunk * 110 + nationalPair, contact);
+        }
+      }
+    }
+    this.#shortPrefix = Array.from({ length: 110 }, (_, key) => Int32Array.from(shortPrefix[key] ?? []));
+    this.#shortInfix = Array.from({ length: 110 }, (_, key) => Int32Array.from(shortInfix[key] ?? []));
+    for (const [key, list] of shortNational) this.#shortNational.set(key, Int32Array.from(list));
+
+    this.#suffixes = new Float64Array(count);
+    for (let n = 0; n < count; n++) {
+      const text = texts[n]!;
+      this.#suffixes[n] = Number(text.slice(-SUFFIX_DIGITS)) * PACK + n;
+    }
+    this.#suffixes.sort();
+
+    // Speed dials (0–9999): a counting sort.
+    const byValue = new Int32Array(10_001);
+    for (const contact of this.#contacts) {
+      if (contact.speed_dial !== null && contact.speed_dial >= 0 && contact.speed_dial < 10_000) {
+        byValue[contact.speed_dial + 1]!++;
+      }
+    }
+    for (let v = 0; v < 10_000; v++) byValue[v + 1]! += byValue[v]!;
+    this.#speedDials = new Int32Array(byValue[10_000]!);
+    this.#speedDialContacts = new Int32Array(byValue[10_000]!);
+    const sdFill = byValue.slice(0, 10_000);
+    this.#contacts.forEach((contact, index) => {
+      const value = contact.speed_dial;
+      if (value === null || value < 0 || value >= 10_000) return;
+      const at = sdFill[value]!++;
+      this.#speedDials[at] = value;
+      this.#speedDialContacts[at] = index;
+    });
+  }
+
+  /** Indexes `contacts` (any order; the index ranks them). */
+  static build(contacts: readonly DirectoryContact[], options: ContactIndexOptions): ContactIndex {
+    return new ContactIndex(contacts, options);
+  }
+
+  get size(): number {
+    return this.#contacts.length;
+  }
+
+  /** Every contact, in ranking order. */
+  get contacts(): readonly DirectoryContact[] {
+    return this.#contacts;
+  }
+
+  get(id: number): DirectoryContact | undefined {
+    const index = this.#byId.get(id);
+    return index === undefined ? undefined : this.#contacts[index];
+  }
+
+  /** Ranked hits for what the user typed, each saying which field and characters matched. */
+  search(query: string, limit = 50): SearchHit[] {
+    const parsed = parseQuery(query);
+    const ranked = this.rank(parsed, limit);
+    const hits: SearchHit[] = [];
+    for (const index of ranked) {
+      const contact = this.#contacts[index]!;
+      const match = MATCH_NAMES[this.#candidates.classOf(index)];
+      hits.push({ contact, match, ...describeHit(contact, parsed, this.plan) });
+    }
+    return hits;
+  }
+
+  /** The ranked contact numbers alone (what the benchmark compares with other engines). */
+  rank(parsed: ParsedQuery, limit: number): Int32Array {
+    const candidates = this.#candidates;
+    candidates.reset();
+    if (parsed.words.length > 0) this.#matchWords(parsed.words, parsed.digitWords);
+    else if (parsed.digits !== '') this.#matchDigits(parsed.digits);
+    else return new Int32Array(0);
+    return candidates.top(limit);
+  }
+
+  /** Caller identification: the same number, else the longest common ending of 7+ digits. */
+  lookupByNumber(number: string): DirectoryContact | undefined {
+    const forms = this.plan.forms(number);
+    const text = forms.text;
+    if (text === '') return undefined;
+    const key = Number(text.slice(-SUFFIX_DIGITS));
+    let best = -1;
+    let bestScore = 0;
+    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+      const packed = this.#suffixes[i]!;
+      if (Math.floor(packed / PACK) !== key) break;
+      const n = packed % PACK;
+      const score = commonEnding(this.#text(n), text);
+      if (score < SUFFIX_DIGITS) continue;
+      // Ties go to the better-ranked contact (numbers are in ranking order).
+      if (score > bestScore || (score === bestScore && n < best)) {
+        best = n;
+        bestScore = score;
+      }
+    }
+    return best < 0 ? undefined : this.#contacts[this.#numContact[best]!];
+  }
+
+  /** The contact with this speed-dial code. */
+  findBySpeedDial(code: number): DirectoryContact | undefined {
+    const at = lowerBound(this.#speedDials, code);
+    return this.#speedDials[at] === code ? this.#contacts[this.#speedDialContacts[at]!] : undefined;
+  }
+
+  /* ---------------------------------------------------------------------------- words */
+
+  #matchWords(words: string[], digitWords: string[]): void {
+    const candidates = this.#candidates;
+    const ranges = words.map((word) => this.#wordRanges(word));
+    const sizes = ranges.map((list) => list.reduce((sum, range) => sum + range.to - range.from, 0));
+    const order = words.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
+    order.forEach((termIndex, position) => {
+      const termRanges = ranges[termIndex]!;
+      if (position === 0) {
+        for (const { from, to, matchClass } of termRanges) {
+          for (let p = from; p < to; p++) candidates.add(this.#postings[p]!, matchClass);
+        }
+        return;
+      }
+      const generation = ++this.#termGeneration;
+      for (const { from, to, matchClass } of termRanges) {
+        for (let p = from; p < to; p++) {
+          const contact = this.#postings[p]!;
+          if (!candidates.has(contact)) continue;
+          if (this.#termStamp[contact] !== generation) {
+            this.#termStamp[contact] = generation;
+            this.#termClass[contact] = matchClass;
+          } else if (matchClass < this.#termClass[contact]!) {
+            this.#termClass[contact] = matchClass;
+          }
+        }
+      }
+      candidates.retain((contact) =>
+        this.#termStamp[contact] === generation ? this.#termClass[contact]! : -1,
+      );
+    });
+    for (const digits of digitWords) {
+      candidates.retain((contact) => (this.#contactHasDigits(contact, digits) ? 0 : -1));
+    }
+  }
+
+  /** The posting ranges of the contacts having a word that `term` matches, by class. */
+  #wordRanges(term: string): PostingRange[] {
+    const words = this.#words;
+    const from = this.#lowerWord(term, 0, words.length);
+    const to = this.#lowerWord(term + '\uffff', from, words.length);
+    const ranges: PostingRange[] = [];
+    const wordsToPostings = (a: number, b: number, matchClass: MatchClass) => {
+      if (a < b) ranges.push({ from: this.#postStart[a]!, to: this.#postStart[b]!, matchClass });
+    };
+    if (from < to && words[from] === term) {
+      wordsToPostings(from, from + 1, MatchClass.exact);
+      wordsToPostings(from + 1, to, MatchClass.prefix);
+    } else {
+      wordsToPostings(from, to, MatchClass.prefix);
+    }
+    if (term.length >= TYPO_MIN_LENGTH) {
+      const seen = new Set<number>();
+      this.#typoVariants(term, (a, b) => {
+        if (seen.has(a) || (a >= from && a < to)) return;
+        seen.add(a);
+        wordsToPostings(a, b, MatchClass.fuzzy);
+      });
+    }
+    return ranges;
+  }
+
+  /**
+   * Calls `visit(from, to)` with the word ranges one typo away from `term`: a deletion,
+   * transposition, substitution or insertion anywhere but in the last typed character matches as
+   * a word prefix (the word may go on); a typo in the last character only matches a whole word.
+   */
+  #typoVariants(term: string, visit: (from: number, to: number) => void): void {
+    const length = term.length;
+    const prefix = (text: string) => {
+      const a = this.#lowerWord(text, 0, this.#words.length);
+      const b = this.#lowerWord(text + '\uffff', a, this.#words.length);
+      if (a < b) visit(a, b);
+    };
+    const whole = (text: string) => {
+      const at = this.#lowerWord(text, 0, this.#words.length);
+      if (this.#words[at] === text) visit(at, at + 1);
+    };
+    for (let i = 0; i < length; i++) {
+      const head = term.slice(0, i);
+      const last = i === length - 1;
+      // Deletion of term[i] (the user typed an extra character).
+      if (last) whole(head);
+      else prefix(head + term.slice(i + 1));
+      // Transposition of term[i] and term[i + 1].
+      if (i + 1 < length) {
+        const swapped = head + term[i + 1]! + term[i]! + term.slice(i + 2);
+        if (i + 1 === length - 1) whole(swapped);
+        else prefix(swapped);
+      }
+      // Substitution of term[i], insertion before term[i]: only characters that occur there.
+      this.#nextCharacters(head, (char) => {
+        if (char !== term[i]) {
+          const substituted = head + char + term.slice(i + 1);
+          if (last) whole(substituted);
+          else prefix(substituted);
+        }
+        prefix(head + char + term.slice(i));
+      });
+    }
+  }
+
+  /** Calls `visit` with each distinct character that follows `head` in some word. */
+  #nextCharacters(head: string, visit: (char: string) => void): void {
+    const words = this.#words;
+    let at = this.#lowerWord(head, 0, words.length);
+    const end = this.#lowerWord(head + '\uffff', at, words.length);
+    if (at < end && words[at] === head) at++;
+    while (at < end) {
+      const char = words[at]![head.length]!;
+      visit(char);
+      at = this.#lowerWord(head + char + '\uffff', at, end);
+    }
+  }
+
+  #lowerWord(text: string, from: number, to: number): number {
+    const words = this.#words;
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]! < text) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /* -------------------------------------------------------------------------- numbers */
+
+  #text(n: number): string {
+    return this.#digits.slice(this.#numStart[n], this.#numStart[n + 1]! - 1);
+  }
+
+  #contactHasDigits(contact: number, digits: string): boolean {
+    for (let n = this.#contactNumbers[contact]!; n < this.#contactNumbers[contact + 1]!; n++) {
+      if (this.#text(n).includes(digits)) return true;
+    }
+    const speedDial = this.#contacts[contact]!.speed_dial;
+    return speedDial !== null && String(speedDial).startsWith(digits);
+  }
+
+  #matchDigits(digits: string): void {
+    const candidates = this.#candidates;
+    if (digits.length <= 4 && digits[0] !== '0') this.#matchSpeedDial(digits);
+    if (digits.length <= 2) {
+      const key = shortKey(digits);
+      for (const contact of this.#shortPrefix[key]!) candidates.add(contact, MatchClass.prefix);
+      for (const contact of this.#shortInfix[key]!) candidates.add(contact, MatchClass.infix);
+    } else {
+      this.#verifyFragment(digits, (n, at) => {
+        const start = this.#numStart[n]!;
+        const length = this.#numStart[n + 1]! - 1 - start;
+        const ccLen = this.#numCcLen[n]!;
+        const atStart = at === start || (ccLen > 0 && at === start + ccLen);
+        const whole = atStart && at + digits.length === start + length;
+        const matchClass = whole ? MatchClass.exact : atStart ? MatchClass.prefix : MatchClass.infix;
+        candidates.add(this.#numContact[n]!, matchClass);
+      });
+    }
+    // A national form: trunk prefix + significant number ("030 1234…" for +49 30 1234…).
+    const trunk = digits.charCodeAt(0) - 48;
+    const national = digits.slice(1);
+    if (national.length === 0 || !(this.#trunks & (1 << trunk))) return;
+    if (national.length <= 2) {
+      for (const contact of this.#shortNational.get(trunk * 110 + shortKey(national)) ?? []) {
+        candidates.add(contact, MatchClass.prefix);
+      }
+      return;
+    }
+    this.#verifyFragment(national, (n, at) => {
+      const ccLen = this.#numCcLen[n]!;
+      const start = this.#numStart[n]!;
+      if (this.#numTrunk[n] !== trunk || ccLen === 0 || at !== start + ccLen) return;
+      const whole = at + national.length === this.#numStart[n + 1]! - 1;
+      candidates.add(this.#numContact[n]!, whole ? MatchClass.exact : MatchClass.prefix);
+    });
+  }
+
+  /**
+   * Calls `found(number, position)` for the best position of `fragment` (3+ digits) in every
+   * number holding it: the numbers come from the shortest postings list among its grams.
+   */
+  #verifyFragment(fragment: string, found: (n: number, at: number) => void): void {
+    let bestGram = -1;
+    let bestCount = Infinity;
+    for (let i = 0; i + 3 <= fragment.length; i++) {
+      const gram = Number(fragment.slice(i, i + 3));
+      const gramCount = this.#gramStart[gram + 1]! - this.#gramStart[gram]!;
+      if (gramCount < bestCount) {
+        bestGram = gram;
+        bestCount = gramCount;
+      }
+    }
+    const digits = this.#digits;
+    const exactGram = fragment.length === 3;
+    for (let p = this.#gramStart[bestGram]!; p < this.#gramStart[bestGram + 1]!; p++) {
+      const n = this.#gramPostings[p]!;
+      const start = this.#numStart[n]!;
+      const ccStart = start + this.#numCcLen[n]!;
+      // The start and the national start rank first; then anywhere (found at -1).
+      if (digits.startsWith(fragment, start)) found(n, start);
+      else if (ccStart > start && digits.startsWith(fragment, ccStart)) found(n, ccStart);
+      else if (exactGram) found(n, -1);
+      else {
+        const last = this.#numStart[n + 1]! - 1 - fragment.length;
+        for (let at = start + 1; at <= last; at++) {
+          if (digits.startsWith(fragment, at)) {
+            found(n, -1);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  #matchSpeedDial(digits: string): void {
+    const value = Number(digits);
+    for (let length = digits.length; length <= 4; length++) {
+      const scale = 10 ** (length - digits.length);
+      const from = lowerBound(this.#speedDials, value * scale);
+      const to = lowerBound(this.#speedDials, (value + 1) * scale);
+      for (let i = from; i < to; i++) {
+        this.#candidates.add(
+          this.#speedDialContacts[i]!,
+          length === digits.length ? MatchClass.exact : MatchClass.prefix,
+        );
+      }
+    }
+  }
+
+  #lowerSuffix(value: number): number {
+    let lo = 0;
+    let hi = this.#suffixes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#suffixes[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** How many digits two numbers share at their end; Infinity when they are the same. */
+function commonEnding(a: string, b: string): number {
+  if (a === b) return Infinity;
+  let common = 0;
+  while (common < a.length && common < b.length && a[a.length - 1 - common] === b[b.length - 1 - common]) {
+    common++;
+  }
+  return common;
+}
+
+function lowerBound(values: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Higher phonebook priority first, then name (folded), then id; with the folded names. */
+function rankingOrder(
+  contacts: readonly DirectoryContact[],
+  priorityOf: ContactIndexOptions['priorityOf'],
+): { contacts: DirectoryContact[]; names: string[] } {
+  const names = contacts.map((contact) => foldText(contact.display_name));
+  const priorities = Float64Array.from(
+    contacts,
+    (contact) => priorityOf?.(contact.phonebook) ?? -Infinity,
+  );
+  const order = Int32Array.from(contacts.keys());
+  order.sort(
+    (a, b) =>
+      priorities[b]! - priorities[a]! ||
+      (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : contacts[a]!.id - contacts[b]!.id),
+  );
+  return {
+    contacts: Array.from(order, (i) => contacts[i]!),
+    names: Array.from(order, (i) => names[i]!),
+  };
+}
