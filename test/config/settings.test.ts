@@ -61,6 +61,7 @@ describe('loadSettings', () => {
       dial_shortcut: 'CommandOrControl+Shift+D',
       clipboard_shortcut: 'CommandOrControl+Shift+V',
       close_to_tray: true,
+      sync_interval_minutes: 15,
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
