@@ -1,4 +1,7 @@
 import type { AppInfo, Runtime } from '../../src-preload/contract';
+import { createPlatformApi } from './api/platform-api';
+import { openDirectory } from './directory/open-directory';
+import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
@@ -23,6 +26,8 @@ export interface CallbarCore {
   readonly router: Router;
   readonly events: EventHub;
   readonly profile: Profile;
+  /** The contact directory: search, caller lookup (lookupByNumber), speed dials. */
+  readonly directory: Directory;
   close(): Promise<void>;
 }
 
@@ -31,6 +36,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const { profile } = options;
   const { account, log } = profile;
   const events = new EventHub();
+  const api = createPlatformApi({
+    baseUrl: profile.settings.base_url,
+    tokens: account.tokens,
+    log,
+  });
+  const directory = openDirectory(profile, api.phonebooks);
   const appInfo: AppInfo = {
     name: packageInfo.name,
     version: packageInfo.version,
@@ -55,10 +66,17 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
-    // The directory (issue 14) and calls (issue 15) replace these placeholders.
-    'directory.search': notBuiltYet,
-    'directory.status': notBuiltYet,
-    'directory.sync': notBuiltYet,
+    'directory.search': ({ query, limit }) => directory.search(query, limit),
+    'directory.status': () => directory.status(),
+    'directory.sync': () => {
+      if (!account.status().tenant_id) {
+        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+      }
+      // Progress and the outcome arrive as directory.changed events.
+      directory.sync().catch(() => undefined);
+      return directory.status();
+    },
+    // Calls (issue 15) replace these placeholders.
     'calls.parse': notBuiltYet,
     'calls.dial': notBuiltYet,
     'calls.openUrl': notBuiltYet,
@@ -67,10 +85,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'calls.list': notBuiltYet,
     'calls.clearRecent': notBuiltYet,
   };
-  const unsubscribe = account.onStatus((status) =>
-    events.publish({ type: 'account.changed', status }),
+  const unsubscribe = account.onStatus((status) => {
+    events.publish({ type: 'account.changed', status });
+    if (status.state === 'connected') directory.connected();
+  });
+  const unsubscribeDirectory = directory.onChange((status) =>
+    events.publish({ type: 'directory.changed', status }),
   );
   await account.start();
+  await directory.load();
+  directory.startRefresh(() => account.status().state === 'connected');
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
     const message = errorMessage(error);
@@ -81,8 +105,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     router: new Router(handlers, log),
     events,
     profile,
+    directory,
     close: async () => {
       unsubscribe();
+      unsubscribeDirectory();
+      await directory.close();
       await profile.close();
     },
   };

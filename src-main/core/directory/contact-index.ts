@@ -128,7 +128,10 @@ export class ContactIndex {
     for (let index = 0; index < size; index++) {
       const contact = this.#contacts[index]!;
       for (const text of [contact.display_name, contact.company]) {
-        for (const id of idsOf(text, text === contact.display_name ? ranked.names[index] : undefined)) {
+        for (const id of idsOf(
+          text,
+          text === contact.display_name ? ranked.names[index] : undefined,
+        )) {
           if (pairCount + 2 > pairs.length) {
             const grown = new Int32Array(pairs.length * 2);
             grown.set(pairs);
@@ -140,7 +143,9 @@ export class ContactIndex {
       }
     }
     const distinct = [...wordIds.keys()];
-    const order = distinct.map((_, id) => id).sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : 1));
+    const order = distinct
+      .map((_, id) => id)
+      .sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : 1));
     const rankOfId = new Int32Array(order.length);
     order.forEach((id, rank) => (rankOfId[id] = rank));
     this.#words = order.map((id) => distinct[id]!);
@@ -182,7 +187,10 @@ export class ContactIndex {
     this.#numStart = Int32Array.from([...starts, offset]);
     this.#numCcLen = Uint8Array.from(ccLens);
     this.#numTrunk = Uint8Array.from(trunks);
-    this.#trunks = trunks.reduce((bits, trunk) => (trunk === NO_TRUNK ? bits : bits | (1 << trunk)), 0);
+    this.#trunks = trunks.reduce(
+      (bits, trunk) => (trunk === NO_TRUNK ? bits : bits | (1 << trunk)),
+      0,
+    );
     this.#numContact = Int32Array.from(owners);
 
     const gramCounts = new Int32Array(1001);
@@ -223,7 +231,11 @@ export class ContactIndex {
       for (let i = 0; i < text.length; i++) {
         const digit = text.charCodeAt(i) - 48;
         const pair = i + 1 < text.length ? 10 + digit * 10 + text.charCodeAt(i + 1) - 48 : -1;
-        pushCapped(digit === first || digit === national ? shortPrefix : shortInfix, digit, contact);
+        pushCapped(
+          digit === first || digit === national ? shortPrefix : shortInfix,
+          digit,
+          contact,
+        );
         if (pair >= 0) {
           const isPrefix = pair === firstPair || pair === nationalPair;
           pushCapped(isPrefix ? shortPrefix : shortInfix, pair, contact);
@@ -237,8 +249,12 @@ export class ContactIndex {
         }
       }
     }
-    this.#shortPrefix = Array.from({ length: 110 }, (_, key) => Int32Array.from(shortPrefix[key] ?? []));
-    this.#shortInfix = Array.from({ length: 110 }, (_, key) => Int32Array.from(shortInfix[key] ?? []));
+    this.#shortPrefix = Array.from({ length: 110 }, (_, key) =>
+      Int32Array.from(shortPrefix[key] ?? []),
+    );
+    this.#shortInfix = Array.from({ length: 110 }, (_, key) =>
+      Int32Array.from(shortInfix[key] ?? []),
+    );
     for (const [key, list] of shortNational) this.#shortNational.set(key, Int32Array.from(list));
 
     this.#suffixes = new Float64Array(count);
@@ -495,7 +511,11 @@ export class ContactIndex {
         const ccLen = this.#numCcLen[n]!;
         const atStart = at === start || (ccLen > 0 && at === start + ccLen);
         const whole = atStart && at + digits.length === start + length;
-        const matchClass = whole ? MatchClass.exact : atStart ? MatchClass.prefix : MatchClass.infix;
+        const matchClass = whole
+          ? MatchClass.exact
+          : atStart
+            ? MatchClass.prefix
+            : MatchClass.infix;
         candidates.add(this.#numContact[n]!, matchClass);
       });
     }
@@ -586,7 +606,11 @@ export class ContactIndex {
 function commonEnding(a: string, b: string): number {
   if (a === b) return Infinity;
   let common = 0;
-  while (common < a.length && common < b.length && a[a.length - 1 - common] === b[b.length - 1 - common]) {
+  while (
+    common < a.length &&
+    common < b.length &&
+    a[a.length - 1 - common] === b[b.length - 1 - common]
+  ) {
     common++;
   }
   return common;

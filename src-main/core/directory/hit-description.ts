@@ -79,7 +79,8 @@ function describeNumber(
   const forms = plan.forms(stored);
   const text = forms.text;
   const storedDigits: number[] = [];
-  for (let i = 0; i < stored.length; i++) if (stored[i]! >= '0' && stored[i]! <= '9') storedDigits.push(i);
+  for (let i = 0; i < stored.length; i++)
+    if (stored[i]! >= '0' && stored[i]! <= '9') storedDigits.push(i);
   // A digit of `text` as a character of `stored`, when the stored form shows it.
   const charOf = (i: number): number | undefined => {
     const j = i - forms.ccLen + forms.nsnStart;
@@ -102,7 +103,11 @@ function describeNumber(
     }
   }
   // National form: trunk prefix + significant number.
-  if (forms.ccLen > 0 && forms.trunk === digits[0] && text.startsWith(digits.slice(1), forms.ccLen)) {
+  if (
+    forms.ccLen > 0 &&
+    forms.trunk === digits[0] &&
+    text.startsWith(digits.slice(1), forms.ccLen)
+  ) {
     const trunkDigit = storedDigits[forms.nsnStart - 1];
     const trunkShown =
       trunkDigit !== undefined && stored[trunkDigit] === digits[0] ? trunkDigit : undefined;
@@ -113,7 +118,11 @@ function describeNumber(
   return at < 0 ? undefined : span(at, at + digits.length, 2);
 }
 
-function describeDigits(contact: DirectoryContact, digits: string, plan: DialingPlan): HitDescription {
+function describeDigits(
+  contact: DirectoryContact,
+  digits: string,
+  plan: DialingPlan,
+): HitDescription {
   let best: { quality: Quality; field: MatchField; start: number; end: number } | undefined;
   const speedDial = contact.speed_dial === null ? '' : String(contact.speed_dial);
   if (speedDial.startsWith(digits)) {

@@ -81,7 +81,13 @@ export class DialingPlan {
     if (intlStart >= 0) {
       const intl = digits.slice(intlStart);
       const cc = callingCodeOf(intl);
-      if (cc) return { text: intl, ccLen: cc.length, trunk: trunkOf(cc), nsnStart: intlStart + cc.length };
+      if (cc)
+        return {
+          text: intl,
+          ccLen: cc.length,
+          trunk: trunkOf(cc),
+          nsnStart: intlStart + cc.length,
+        };
       return { text: intl, ccLen: 0, trunk: '', nsnStart: intlStart };
     }
     // Extensions and short codes stay bare digits.

@@ -6,7 +6,7 @@
  */
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[\u0020-\u007e]*$/;
 /** Letters that do not decompose into a base letter and a mark. */
 const SPECIAL_LETTERS: Record<string, string> = {
   ß: 'ss',

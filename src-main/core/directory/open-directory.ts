@@ -1,0 +1,24 @@
+/**
+ * The directory of a profile: its data folder, region and refresh interval, the account it
+ * belongs to. The app, the web preview and the CLI open it the same way.
+ */
+import type { PhonebookApi } from '../api/phonebook-api';
+import type { Profile } from '../profile';
+import { Directory } from './directory';
+
+export function openDirectory(profile: Profile, phonebooks: PhonebookApi): Directory {
+  const owner = () => {
+    const { tenant_id, user_extension } = profile.account.status();
+    return tenant_id && user_extension
+      ? `${profile.settings.base_url}|${tenant_id}|${user_extension}`
+      : undefined;
+  };
+  return new Directory({
+    dataDir: profile.dataDir,
+    region: profile.settings.region,
+    log: profile.log,
+    phonebooks: () => (owner() ? phonebooks : undefined),
+    owner,
+    intervalMs: profile.settings.sync_interval_minutes * 60_000,
+  });
+}
