@@ -310,7 +310,7 @@ export class ContactIndex {
     const hits: SearchHit[] = [];
     for (const index of ranked) {
       const contact = this.#contacts[index]!;
-      const match = MATCH_NAMES[this.#candidates.classOf(index)];
+      const match = MATCH_NAMES[this.#candidates.classOf(index)]!;
       hits.push({ contact, match, ...describeHit(contact, parsed, this.plan) });
     }
     return hits;

@@ -9,8 +9,15 @@
 /** Match classes, best first; the numbers are the ranking. */
 export const MatchClass = { exact: 0, prefix: 1, infix: 2, fuzzy: 3 } as const;
 export type MatchClass = (typeof MatchClass)[keyof typeof MatchClass];
-export const MATCH_NAMES = ['exact', 'prefix', 'infix', 'fuzzy'] as const;
-const CLASSES = 4;
+/** Fuzzy classes go on: a hit with two words one typo away ranks after a hit with one. */
+export const MATCH_NAMES = ['exact', 'prefix', 'infix', 'fuzzy', 'fuzzy', 'fuzzy'] as const;
+const CLASSES = MATCH_NAMES.length;
+
+/** The class of a hit from the classes of two of its query words. */
+export function combineClasses(a: number, b: number): number {
+  if (a >= MatchClass.fuzzy && b >= MatchClass.fuzzy) return Math.min(a + 1, CLASSES - 1);
+  return Math.max(a, b);
+}
 
 /** Above this share of all contacts, the top of a class is found by walking contacts in order. */
 const DENSE_SHARE = 1 / 32;
@@ -50,8 +57,8 @@ export class RankedCandidates {
     return this.#stamp[contact] === this.#generation;
   }
 
-  classOf(contact: number): MatchClass {
-    return this.#class[contact] as MatchClass;
+  classOf(contact: number): number {
+    return this.#class[contact]!;
   }
 
   /** Adds a contact, or improves its class when it is already in. */
@@ -69,8 +76,8 @@ export class RankedCandidates {
   }
 
   /**
-   * Keeps the contacts for which `classIn` gives a class (the worse of the old and the new one is
-   * kept, as every term of a query must match); drops those for which it gives -1.
+   * Keeps the contacts for which `classIn` gives a class (combined with the one they had, as every
+   * word of a query must match); drops those for which it gives -1.
    */
   retain(classIn: (contact: number) => number): void {
     let kept = 0;
@@ -82,7 +89,7 @@ export class RankedCandidates {
         this.#stamp[contact] = 0;
         continue;
       }
-      const worse = Math.max(matchClass, this.#class[contact]!);
+      const worse = combineClasses(this.#class[contact]!, matchClass);
       this.#class[contact] = worse;
       this.#counts[worse]!++;
       this.#list[kept++] = contact;
