@@ -142,11 +142,13 @@ export class Directory {
   sync(): Promise<SyncOutcome> {
     if (this.#running) return this.#running.promise;
     const abort = new AbortController();
-    const promise = this.#sync(abort.signal).finally(() => {
-      this.#running = undefined;
-      this.#progress = undefined;
-      this.#changed();
-    });
+    const promise = this.#sync(abort.signal)
+      .finally(() => {
+        this.#running = undefined;
+        this.#progress = undefined;
+        this.#changed();
+      })
+      .then((requests) => ({ status: this.status(), requests }));
     this.#running = { promise, abort };
     this.#changed();
     return promise;
@@ -190,7 +192,8 @@ export class Directory {
     this.sync().catch(() => undefined);
   }
 
-  async #sync(signal: AbortSignal): Promise<SyncOutcome> {
+  /** Resolves with the number of requests sent. */
+  async #sync(signal: AbortSignal): Promise<number> {
     const { log } = this.#options;
     this.#localDuringSync = [];
     try {
@@ -227,7 +230,7 @@ export class Directory {
         phonebooks: fetched.phonebooks.length,
         requests: fetched.requests,
       });
-      return { status: this.status(), requests: fetched.requests };
+      return fetched.requests;
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
       const { message } = describeError(reason);
