@@ -9,6 +9,8 @@ import { exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
 import { createPlatformApi } from '../core/api/platform-api';
 import { activate, deactivateLocal, status } from './commands/account-commands';
 import { platformCommands, runPlatformCommand } from './commands/platform-commands';
+import { directoryCommands } from './commands/directory-commands';
+import { openDirectory } from '../core/directory/open-directory';
 
 const HELP = `Usage: callbar [options] <command>
 
@@ -31,6 +33,8 @@ Commands:
   contacts update ID [--phonebook ID] [--name N] [--number X] [--speed-dial N] [--secondary X] [--company C]
   contacts delete ID
   contacts bulk-delete ID…      (all or nothing)
+  sync                          Copy every visible phonebook's contacts to this computer
+  search QUERY [--limit N]      Search them: name, company, digits of a number, speed dial
   dial DESTINATION              Ring your phone, then the destination
   hangup CALL_LEG_ID
 
@@ -73,6 +77,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         secondary: { type: 'string' },
         'speed-dial': { type: 'string' },
         company: { type: 'string' },
+        limit: { type: 'string' },
       },
       allowPositionals: true,
       allowNegative: true,
@@ -91,6 +96,20 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     io.out(HELP);
     return ExitCode.ok;
   }
+  const directoryCommand = directoryCommands[command];
+  if (directoryCommand) {
+    const progress = process.stderr.isTTY
+      ? (text: string) => process.stderr.write(text)
+      : undefined;
+    return withProfile(io, (profile) =>
+      directoryCommand(profile, io, {
+        json: values.json,
+        args: rest,
+        limit: values.limit,
+        progress,
+      }),
+    );
+  }
   // `dial` and `hangup` are one word; the others are a noun and a verb.
   const oneWord = command === 'dial' || command === 'hangup';
   const platformCommand = platformCommands[oneWord ? command : `${command} ${rest[0]}`];
@@ -107,7 +126,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         tokens: profile.account.tokens,
         log: profile.log,
       });
-      return runPlatformCommand(platformCommand, api, io, { ...values, args });
+      const directory = openDirectory(profile, api.phonebooks);
+      const loaded = () => directory.load().then(() => directory);
+      try {
+        return await runPlatformCommand(platformCommand, api, io, { ...values, args }, loaded);
+      } finally {
+        await directory.close();
+      }
     });
   }
   if (rest.length > 0) {

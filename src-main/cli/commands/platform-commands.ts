@@ -38,7 +38,33 @@ export interface PlatformArgs {
   company?: string | undefined;
 }
 
-type Command = (api: PlatformApi, io: CliIo, options: PlatformArgs) => Promise<unknown>;
+/** Where contact changes go so the local directory stays right (opened on first use). */
+export interface LocalDirectory {
+  upsertLocal(contact: Contact): Promise<void>;
+  removeLocal(ids: readonly number[]): Promise<void>;
+}
+
+type Command = (
+  api: PlatformApi,
+  io: CliIo,
+  options: PlatformArgs,
+  directory: () => Promise<LocalDirectory>,
+) => Promise<unknown>;
+
+/** Applies a change the platform accepted to the local directory; a failure there only warns. */
+async function updateDirectory(
+  io: CliIo,
+  directory: () => Promise<LocalDirectory>,
+  change: (local: LocalDirectory) => Promise<void>,
+): Promise<void> {
+  try {
+    await change(await directory());
+  } catch (error) {
+    io.err(
+      `callbar: the platform has the change, but the local directory could not be updated (${describeError(error).message}); \`callbar sync\` will bring it up to date.`,
+    );
+  }
+}
 
 function usage(message: string): never {
   throw new CallbarError('usage', message);
@@ -218,27 +244,31 @@ export const platformCommands: Record<string, Command> = {
     );
     show(io, o.json, contact, () => contactRows([contact]));
   },
-  'contacts create': async (api, io, o) => {
+  'contacts create': async (api, io, o, directory) => {
     const contact = await api.phonebooks.createContact(contactInput(o));
+    await updateDirectory(io, directory, (local) => local.upsertLocal(contact));
     show(io, o.json, contact, () => `Created contact ${contact.id}.\n\n${contactRows([contact])}`);
   },
-  'contacts update': async (api, io, o) => {
+  'contacts update': async (api, io, o, directory) => {
     const id = requiredInteger(onlyArg(o, 'contact id'), 'The contact id');
     const contact = await api.phonebooks.updateContact(
       id,
       contactInput(o, await api.phonebooks.getContact(id)),
     );
+    await updateDirectory(io, directory, (local) => local.upsertLocal(contact));
     show(io, o.json, contact, () => `Updated contact ${contact.id}.\n\n${contactRows([contact])}`);
   },
-  'contacts delete': async (api, io, o) => {
+  'contacts delete': async (api, io, o, directory) => {
     const id = requiredInteger(onlyArg(o, 'contact id'), 'The contact id');
     await api.phonebooks.deleteContact(id);
+    await updateDirectory(io, directory, (local) => local.removeLocal([id]));
     show(io, o.json, { deleted: id }, () => `Deleted contact ${id}.`);
   },
-  'contacts bulk-delete': async (api, io, o) => {
+  'contacts bulk-delete': async (api, io, o, directory) => {
     if (o.args.length === 0) usage('Give the ids of the contacts to delete.');
     const ids = o.args.map((arg) => requiredInteger(arg, 'Every contact id'));
     await api.phonebooks.bulkDeleteContacts(ids);
+    await updateDirectory(io, directory, (local) => local.removeLocal(ids));
     show(io, o.json, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);
   },
   dial: async (api, io, o) => {
@@ -257,15 +287,21 @@ export const platformCommands: Record<string, Command> = {
   },
 };
 
+const noDirectory: LocalDirectory = {
+  upsertLocal: () => Promise.resolve(),
+  removeLocal: () => Promise.resolve(),
+};
+
 /** Runs one platform command, turning every failure into a printed error and an exit code. */
 export async function runPlatformCommand(
   command: Command,
   api: PlatformApi,
   io: CliIo,
   options: PlatformArgs,
+  directory: () => Promise<LocalDirectory> = () => Promise.resolve(noDirectory),
 ): Promise<number> {
   try {
-    await command(api, io, options);
+    await command(api, io, options, directory);
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CallbarError && error.code === 'usage') {
