@@ -22,7 +22,7 @@ import type { DirectoryContact, SearchHit } from '../../../src-preload/contract'
 import { describeHit } from './hit-description';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
-import { MATCH_NAMES, MatchClass, RankedCandidates } from './ranked-candidates';
+import { MATCH_NAMES, MatchClass, RankedCandidates, combineClasses } from './ranked-candidates';
 import { foldText, foldedWords } from './text-fold';
 
 export interface ContactIndexOptions {
@@ -41,10 +41,32 @@ const SUFFIX_DIGITS = 7;
 const PACK = 2 ** 20;
 const NO_TRUNK = 255;
 
-interface PostingRange {
-  from: number;
-  to: number;
-  matchClass: MatchClass;
+/** A query word, as ranges of the sorted words. */
+interface Term {
+  /** The word equal to it, or -1. */
+  exact: number;
+  /** Words it is a prefix of (the exact word included). */
+  lo: number;
+  hi: number;
+  /** Word ranges one typo away: [from, to) pairs, sorted and disjoint. */
+  fuzzy: Int32Array;
+  /** How many postings all its ranges hold. */
+  postings: number;
+}
+
+/** A term whose postings are fewer than 1/8 of the contacts drives a query by its postings. */
+const DENSE_FACTOR = 8;
+
+/** Whether `word` is in one of the sorted, disjoint [from, to) pairs. */
+function inRanges(ranges: Int32Array, word: number): boolean {
+  let lo = 0;
+  let hi = ranges.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ranges[mid * 2 + 1]! <= word) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ranges.length / 2 && ranges[lo * 2]! <= word;
 }
 
 /** 1 digit → 0–9, 2 digits → 10–109. */
@@ -69,14 +91,14 @@ export class ContactIndex {
   readonly #contacts: DirectoryContact[];
   readonly #byId = new Map<number, number>();
   readonly #candidates: RankedCandidates;
-  readonly #termStamp: Uint32Array;
-  readonly #termClass: Uint8Array;
-  #termGeneration = 0;
 
   // Words: sorted distinct folded words; postings of word w are #postings[#postStart[w]…[w+1]].
   readonly #words: string[];
   readonly #postStart: Int32Array;
   readonly #postings: Int32Array;
+  /** Each contact's words (ranks), contact by contact. */
+  readonly #contactWordStart: Int32Array;
+  readonly #contactWords: Int32Array;
 
   // Numbers, in contact order: their digit texts live in #digits.
   readonly #digits: string;
@@ -104,8 +126,6 @@ export class ContactIndex {
     this.#contacts = ranked.contacts;
     const size = this.#contacts.length;
     this.#candidates = new RankedCandidates(size);
-    this.#termStamp = new Uint32Array(size);
-    this.#termClass = new Uint8Array(size);
     this.#contacts.forEach((contact, index) => this.#byId.set(contact.id, index));
 
     // Words.
@@ -152,6 +172,18 @@ export class ContactIndex {
     this.#postStart = new Int32Array(order.length + 1);
     for (let i = 0; i < pairCount; i += 2) this.#postStart[rankOfId[pairs[i]!]! + 1]!++;
     for (let w = 0; w < order.length; w++) this.#postStart[w + 1]! += this.#postStart[w]!;
+    this.#contactWordStart = new Int32Array(size + 1);
+    this.#contactWords = new Int32Array(pairCount / 2);
+    for (let i = 0; i < pairCount; i += 2) {
+      this.#contactWords[i / 2] = rankOfId[pairs[i]!]!;
+      this.#contactWordStart[pairs[i + 1]! + 1] = i / 2 + 1;
+    }
+    for (let c = 0; c < size; c++) {
+      this.#contactWordStart[c + 1] = Math.max(
+        this.#contactWordStart[c + 1]!,
+        this.#contactWordStart[c]!,
+      );
+    }
     this.#postings = new Int32Array(pairCount / 2);
     const fill = this.#postStart.slice(0, order.length);
     for (let i = 0; i < pairCount; i += 2) {
@@ -320,8 +352,8 @@ export class ContactIndex {
   rank(parsed: ParsedQuery, limit: number): Int32Array {
     const candidates = this.#candidates;
     candidates.reset();
-    if (parsed.words.length > 0) this.#matchWords(parsed.words, parsed.digitWords);
-    else if (parsed.digits !== '') this.#matchDigits(parsed.digits);
+    if (parsed.words.length > 0) this.#matchWords(parsed.words, parsed.digitWords, limit);
+    else if (parsed.digits !== '') this.#matchDigits(parsed.digits, limit);
     else return new Int32Array(0);
     return candidates.top(limit);
   }
@@ -357,65 +389,118 @@ export class ContactIndex {
 
   /* ---------------------------------------------------------------------------- words */
 
-  #matchWords(words: string[], digitWords: string[]): void {
-    const candidates = this.#candidates;
-    const ranges = words.map((word) => this.#wordRanges(word));
-    const sizes = ranges.map((list) => list.reduce((sum, range) => sum + range.to - range.from, 0));
-    const order = words.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
-    order.forEach((termIndex, position) => {
-      const termRanges = ranges[termIndex]!;
-      if (position === 0) {
-        for (const { from, to, matchClass } of termRanges) {
-          for (let p = from; p < to; p++) candidates.add(this.#postings[p]!, matchClass);
-        }
-        return;
-      }
-      const generation = ++this.#termGeneration;
-      for (const { from, to, matchClass } of termRanges) {
-        for (let p = from; p < to; p++) {
-          const contact = this.#postings[p]!;
-          if (!candidates.has(contact)) continue;
-          if (this.#termStamp[contact] !== generation) {
-            this.#termStamp[contact] = generation;
-            this.#termClass[contact] = matchClass;
-          } else if (matchClass < this.#termClass[contact]!) {
-            this.#termClass[contact] = matchClass;
-          }
-        }
-      }
-      candidates.retain((contact) =>
-        this.#termStamp[contact] === generation ? this.#termClass[contact]! : -1,
+  #matchWords(words: string[], digitWords: string[], limit: number): void {
+    this.#matchTerms(
+      words.map((word) => this.#term(word, false)),
+      limit,
+    );
+    // One typo: only when exact and prefix matches do not fill the page (they rank first).
+    if (this.#candidates.length < limit && words.some((word) => word.length >= TYPO_MIN_LENGTH)) {
+      this.#candidates.reset();
+      this.#matchTerms(
+        words.map((word) => this.#term(word, true)),
+        limit,
       );
-    });
+    }
     for (const digits of digitWords) {
-      candidates.retain((contact) => (this.#contactHasDigits(contact, digits) ? 0 : -1));
+      this.#candidates.retain((contact) => (this.#contactHasDigits(contact, digits) ? 0 : -1));
     }
   }
 
-  /** The posting ranges of the contacts having a word that `term` matches, by class. */
-  #wordRanges(term: string): PostingRange[] {
-    const words = this.#words;
-    const from = this.#lowerWord(term, 0, words.length);
-    const to = this.#lowerWord(term + '\uffff', from, words.length);
-    const ranges: PostingRange[] = [];
-    const wordsToPostings = (a: number, b: number, matchClass: MatchClass) => {
-      if (a < b) ranges.push({ from: this.#postStart[a]!, to: this.#postStart[b]!, matchClass });
+  /**
+   * Adds the contacts every term matches, with their class. The term with the fewest postings
+   * drives; the others are checked on each contact's own words. When even that term is common
+   * ("a"), contacts are walked in ranking order until `limit` are found, after the contacts that
+   * match every term exactly (found from the exact words' postings).
+   */
+  #matchTerms(terms: Term[], limit: number): void {
+    const candidates = this.#candidates;
+    const driver = terms.reduce((best, term) => (term.postings < best.postings ? term : best));
+    const classOf = (contact: number): number => {
+      let matchClass = -1;
+      for (const term of terms) {
+        const termClass = this.#termClassOf(contact, term);
+        if (termClass < 0) return -1;
+        matchClass = matchClass < 0 ? termClass : combineClasses(matchClass, termClass);
+      }
+      return matchClass;
     };
-    if (from < to && words[from] === term) {
-      wordsToPostings(from, from + 1, MatchClass.exact);
-      wordsToPostings(from + 1, to, MatchClass.prefix);
-    } else {
-      wordsToPostings(from, to, MatchClass.prefix);
+    if (driver.postings * DENSE_FACTOR <= this.size || driver.fuzzy.length > 0) {
+      const visit = (lo: number, hi: number) => {
+        for (let p = this.#postStart[lo]!; p < this.#postStart[hi]!; p++) {
+          const contact = this.#postings[p]!;
+          if (candidates.has(contact)) continue;
+          const matchClass = classOf(contact);
+          if (matchClass >= 0) candidates.add(contact, matchClass);
+        }
+      };
+      visit(driver.lo, driver.hi);
+      for (let i = 0; i < driver.fuzzy.length; i += 2)
+        visit(driver.fuzzy[i]!, driver.fuzzy[i + 1]!);
+      return;
     }
-    if (term.length >= TYPO_MIN_LENGTH) {
-      const seen = new Set<number>();
-      this.#typoVariants(term, (a, b) => {
-        if (seen.has(a) || (a >= from && a < to)) return;
-        seen.add(a);
-        wordsToPostings(a, b, MatchClass.fuzzy);
+    // Every term is common: the exact matches first (all of them), then the first in order.
+    if (terms.every((term) => term.exact >= 0)) {
+      const exact = terms.reduce((best, term) =>
+        this.#wordPostings(term.exact) < this.#wordPostings(best.exact) ? term : best,
+      );
+      for (let p = this.#postStart[exact.exact]!; p < this.#postStart[exact.exact + 1]!; p++) {
+        const contact = this.#postings[p]!;
+        if (classOf(contact) === MatchClass.exact) candidates.add(contact, MatchClass.exact);
+      }
+    }
+    let found = 0;
+    for (let contact = 0; contact < this.size && found < limit; contact++) {
+      if (candidates.has(contact)) continue;
+      const matchClass = classOf(contact);
+      if (matchClass < 0) continue;
+      candidates.add(contact, matchClass);
+      found++;
+    }
+  }
+
+  #wordPostings(word: number): number {
+    return this.#postStart[word + 1]! - this.#postStart[word]!;
+  }
+
+  /** How well `term` matches one of the contact's words (-1: none does). */
+  #termClassOf(contact: number, term: Term): number {
+    let best = -1;
+    for (let i = this.#contactWordStart[contact]!; i < this.#contactWordStart[contact + 1]!; i++) {
+      const word = this.#contactWords[i]!;
+      if (word === term.exact) return MatchClass.exact;
+      if (word >= term.lo && word < term.hi) best = MatchClass.prefix;
+      else if (best < 0 && term.fuzzy.length > 0 && inRanges(term.fuzzy, word))
+        best = MatchClass.fuzzy;
+    }
+    return best;
+  }
+
+  /** A query word as word ranges: its exact word, its prefix range, its one-typo ranges. */
+  #term(text: string, withTypos: boolean): Term {
+    const words = this.#words;
+    const lo = this.#lowerWord(text, 0, words.length);
+    const hi = this.#lowerWord(text + '\uffff', lo, words.length);
+    const exact = lo < hi && words[lo] === text ? lo : -1;
+    const ranges: [number, number][] = [];
+    if (withTypos && text.length >= TYPO_MIN_LENGTH) {
+      this.#typoVariants(text, (a, b) => {
+        if (a < lo || a >= hi) ranges.push([a, b]);
       });
     }
-    return ranges;
+    // Sorted and merged, for a binary search by word.
+    ranges.sort((a, b) => a[0] - b[0]);
+    const fuzzy: number[] = [];
+    for (const [a, b] of ranges) {
+      if (fuzzy.length > 0 && a <= fuzzy[fuzzy.length - 1]!) {
+        fuzzy[fuzzy.length - 1] = Math.max(fuzzy[fuzzy.length - 1]!, b);
+      } else fuzzy.push(a, b);
+    }
+    let postings = this.#postStart[hi]! - this.#postStart[lo]!;
+    for (let i = 0; i < fuzzy.length; i += 2) {
+      postings += this.#postStart[fuzzy[i + 1]!]! - this.#postStart[fuzzy[i]!]!;
+    }
+    return { exact, lo, hi, fuzzy: Int32Array.from(fuzzy), postings };
   }
 
   /**
@@ -497,26 +582,22 @@ export class ContactIndex {
     return speedDial !== null && String(speedDial).startsWith(digits);
   }
 
-  #matchDigits(digits: string): void {
+  #matchDigits(digits: string, limit: number): void {
     const candidates = this.#candidates;
     if (digits.length <= 4 && digits[0] !== '0') this.#matchSpeedDial(digits);
+    // Whole numbers, as typed or in their international form: all of them (they rank first).
+    for (const whole of new Set([digits, this.plan.forms(digits).text])) this.#matchWhole(whole);
     if (digits.length <= 2) {
       const key = shortKey(digits);
       for (const contact of this.#shortPrefix[key]!) candidates.add(contact, MatchClass.prefix);
       for (const contact of this.#shortInfix[key]!) candidates.add(contact, MatchClass.infix);
     } else {
-      this.#verifyFragment(digits, (n, at) => {
+      this.#verifyFragment(digits, limit, (n, at) => {
         const start = this.#numStart[n]!;
-        const length = this.#numStart[n + 1]! - 1 - start;
         const ccLen = this.#numCcLen[n]!;
-        const atStart = at === start || (ccLen > 0 && at === start + ccLen);
-        const whole = atStart && at + digits.length === start + length;
-        const matchClass = whole
-          ? MatchClass.exact
-          : atStart
-            ? MatchClass.prefix
-            : MatchClass.infix;
-        candidates.add(this.#numContact[n]!, matchClass);
+        return at === start || (ccLen > 0 && at === start + ccLen)
+          ? MatchClass.prefix
+          : MatchClass.infix;
       });
     }
     // A national form: trunk prefix + significant number ("030 1234…" for +49 30 1234…).
@@ -529,20 +610,46 @@ export class ContactIndex {
       }
       return;
     }
-    this.#verifyFragment(national, (n, at) => {
-      const ccLen = this.#numCcLen[n]!;
-      const start = this.#numStart[n]!;
-      if (this.#numTrunk[n] !== trunk || ccLen === 0 || at !== start + ccLen) return;
-      const whole = at + national.length === this.#numStart[n + 1]! - 1;
-      candidates.add(this.#numContact[n]!, whole ? MatchClass.exact : MatchClass.prefix);
-    });
+    this.#verifyFragment(
+      national,
+      limit,
+      (n, at) => {
+        const ccLen = this.#numCcLen[n]!;
+        return this.#numTrunk[n] === trunk && ccLen > 0 && at === this.#numStart[n]! + ccLen
+          ? MatchClass.prefix
+          : -1;
+      },
+      true,
+    );
+  }
+
+  /** Numbers whose digits are `whole`, or whose significant number is. */
+  #matchWhole(whole: string): void {
+    if (whole.length < 3) return;
+    const key = Number(whole.slice(-SUFFIX_DIGITS));
+    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+      const packed = this.#suffixes[i]!;
+      if (Math.floor(packed / PACK) !== key) break;
+      const n = packed % PACK;
+      const text = this.#text(n);
+      if (text === whole || (this.#numCcLen[n]! > 0 && text.slice(this.#numCcLen[n]) === whole)) {
+        this.#candidates.add(this.#numContact[n]!, MatchClass.exact);
+      }
+    }
   }
 
   /**
-   * Calls `found(number, position)` for the best position of `fragment` (3+ digits) in every
-   * number holding it: the numbers come from the shortest postings list among its grams.
+   * Finds `fragment` (3+ digits) in the numbers of the shortest postings list among its grams,
+   * in ranking order; `classify(number, position)` gives the class of a match (position -1:
+   * somewhere after the start). Stops once `limit` contacts were found in every class it gives:
+   * later ones cannot rank higher.
    */
-  #verifyFragment(fragment: string, found: (n: number, at: number) => void): void {
+  #verifyFragment(
+    fragment: string,
+    limit: number,
+    classify: (n: number, at: number) => number,
+    prefixOnly = false,
+  ): void {
     let bestGram = -1;
     let bestCount = Infinity;
     for (let i = 0; i + 3 <= fragment.length; i++) {
@@ -555,22 +662,37 @@ export class ContactIndex {
     }
     const digits = this.#digits;
     const exactGram = fragment.length === 3;
+    const found = [0, 0, 0];
+    const last = [-1, -1, -1];
     for (let p = this.#gramStart[bestGram]!; p < this.#gramStart[bestGram + 1]!; p++) {
       const n = this.#gramPostings[p]!;
       const start = this.#numStart[n]!;
       const ccStart = start + this.#numCcLen[n]!;
-      // The start and the national start rank first; then anywhere (found at -1).
-      if (digits.startsWith(fragment, start)) found(n, start);
-      else if (ccStart > start && digits.startsWith(fragment, ccStart)) found(n, ccStart);
-      else if (exactGram) found(n, -1);
+      let at = -2;
+      // The start and the national start rank first; then anywhere (-1).
+      if (digits.startsWith(fragment, start)) at = start;
+      else if (ccStart > start && digits.startsWith(fragment, ccStart)) at = ccStart;
+      else if (exactGram) at = -1;
       else {
-        const last = this.#numStart[n + 1]! - 1 - fragment.length;
-        for (let at = start + 1; at <= last; at++) {
-          if (digits.startsWith(fragment, at)) {
-            found(n, -1);
+        const end = this.#numStart[n + 1]! - 1 - fragment.length;
+        for (let from = start + 1; from <= end; from++) {
+          if (digits.startsWith(fragment, from)) {
+            at = -1;
             break;
           }
         }
+      }
+      if (at === -2) continue;
+      const matchClass = classify(n, at);
+      if (matchClass < 0) continue;
+      const contact = this.#numContact[n]!;
+      this.#candidates.add(contact, matchClass);
+      if (last[matchClass] !== contact) {
+        last[matchClass] = contact;
+        found[matchClass]!++;
+      }
+      if (found[MatchClass.prefix]! >= limit && (prefixOnly || found[MatchClass.infix]! >= limit)) {
+        return;
       }
     }
   }

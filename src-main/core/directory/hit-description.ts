@@ -3,9 +3,9 @@
  * shown are described, so this reads the contact's own text rather than the index.
  */
 import type { DirectoryContact, MatchField, MatchRange } from '../../../src-preload/contract';
-import type { DialingPlan } from './number-forms';
+import type { DialingPlan, NumberForms } from './number-forms';
 import type { ParsedQuery } from './parsed-query';
-import { originalEnd, wordsOf } from './text-fold';
+import { originalEnd, wordsOf, type Word } from './text-fold';
 
 export interface HitDescription {
   field: MatchField;
@@ -15,48 +15,66 @@ export interface HitDescription {
 /** 0 exact, 1 prefix, 2 infix, 3 one typo away; -1 no match. */
 type Quality = number;
 
-/** Whether `word` is one edit (Damerau) from `term`, or starts with something that is. */
-function withinOneTypo(term: string, word: string): boolean {
-  if (word.startsWith(term)) return true;
-  for (let i = 0; i < term.length; i++) {
-    const head = term.slice(0, i);
-    if (!word.startsWith(head)) return false;
-    const tails = [
-      term.slice(i + 1), // the user typed an extra character
-      term[i + 1] !== undefined ? term[i + 1]! + term[i]! + term.slice(i + 2) : undefined,
-    ];
-    const rest = word.slice(i);
-    if (tails.some((tail) => tail !== undefined && rest.startsWith(tail))) return true;
-    // Substitution or a missing character.
-    if (rest.slice(1).startsWith(term.slice(i + 1)) || rest.slice(1).startsWith(term.slice(i))) {
-      return true;
-    }
-  }
-  return false;
+/** Whether `term` from `at` equals `word` from `wordAt` for the rest of `term`. */
+function restMatches(term: string, at: number, word: string, wordAt: number): boolean {
+  if (word.length - wordAt < term.length - at) return false;
+  for (let i = at; i < term.length; i++) if (term[i] !== word[wordAt + i - at]) return false;
+  return true;
 }
 
-function describeWords(contact: DirectoryContact, words: string[]): HitDescription {
+/** Whether the start of `word` is at most one edit (Damerau) from `term`. */
+function withinOneTypo(term: string, word: string): boolean {
+  let i = 0;
+  while (i < term.length && i < word.length && term[i] === word[i]) i++;
+  if (i === term.length) return true;
+  return (
+    restMatches(term, i + 1, word, i + 1) || // substitution
+    restMatches(term, i + 1, word, i) || // an extra character typed
+    restMatches(term, i, word, i + 1) || // a character left out
+    (term[i] === word[i + 1] && term[i + 1] === word[i] && restMatches(term, i + 2, word, i + 2))
+  );
+}
+
+/** Words of recently shown texts: typing re-describes the same contacts keystroke after keystroke. */
+const wordsCache = new Map<string, Word[]>();
+const WORDS_CACHE_SIZE = 5000;
+
+function cachedWords(text: string): Word[] {
+  let words = wordsCache.get(text);
+  if (!words) {
+    if (wordsCache.size >= WORDS_CACHE_SIZE) wordsCache.clear();
+    words = wordsOf(text);
+    wordsCache.set(text, words);
+  }
+  return words;
+}
+
+function describeWords(contact: DirectoryContact, terms: string[]): HitDescription {
   const fields = [
     { field: 'display_name' as const, text: contact.display_name },
     { field: 'company' as const, text: contact.company },
-  ].map((entry) => ({ ...entry, words: wordsOf(entry.text) }));
+  ].map((entry) => ({ ...entry, words: cachedWords(entry.text) }));
   const ranges: MatchRange[] = [];
   const matchesPerField = new Map<MatchField, number>();
-  for (const term of words) {
+  for (const term of terms) {
     let best: { quality: Quality; field: MatchField; start: number; end: number } | undefined;
-    for (const { field, text, words: fieldWords } of fields) {
-      for (const word of fieldWords) {
-        const quality: Quality =
-          word.folded === term
-            ? 0
-            : word.folded.startsWith(term)
-              ? 1
-              : term.length >= 4 && withinOneTypo(term, word.folded)
-                ? 3
-                : -1;
-        if (quality < 0 || (best && best.quality <= quality)) continue;
-        const end = quality === 3 ? word.end : originalEnd(text, word, term.length);
-        best = { quality, field, start: word.start, end };
+    // Exact or prefix first; a typo only when no word starts with the term.
+    for (const { field, text, words } of fields) {
+      for (const word of words) {
+        if (!word.folded.startsWith(term)) continue;
+        const quality = word.folded === term ? 0 : 1;
+        if (best && best.quality <= quality) continue;
+        best = { quality, field, start: word.start, end: originalEnd(text, word, term.length) };
+      }
+    }
+    if (!best && term.length >= 4) {
+      search: for (const { field, words } of fields) {
+        for (const word of words) {
+          if (withinOneTypo(term, word.folded)) {
+            best = { quality: 3, field, start: word.start, end: word.end };
+            break search;
+          }
+        }
       }
     }
     if (!best) continue;
@@ -68,6 +86,24 @@ function describeWords(contact: DirectoryContact, words: string[]): HitDescripti
       ? 'company'
       : 'display_name';
   return { field, ranges };
+}
+
+const numbersCache = new Map<string, { forms: NumberForms; storedDigits: number[] }>();
+
+/** A stored number's digit forms and where its digits stand (cached: typing re-reads them). */
+function readNumber(stored: string, plan: DialingPlan) {
+  const key = `${plan.region}:${stored}`;
+  let read = numbersCache.get(key);
+  if (!read) {
+    const storedDigits: number[] = [];
+    for (let i = 0; i < stored.length; i++) {
+      if (stored[i]! >= '0' && stored[i]! <= '9') storedDigits.push(i);
+    }
+    if (numbersCache.size >= WORDS_CACHE_SIZE) numbersCache.clear();
+    read = { forms: plan.forms(stored), storedDigits };
+    numbersCache.set(key, read);
+  }
+  return read;
 }
 
 /** Where `digits` matches a stored number, as a quality and the matched stored characters. */
