@@ -112,11 +112,8 @@ function describeNumber(
   digits: string,
   plan: DialingPlan,
 ): { quality: Quality; start: number; end: number } | undefined {
-  const forms = plan.forms(stored);
+  const { forms, storedDigits } = readNumber(stored, plan);
   const text = forms.text;
-  const storedDigits: number[] = [];
-  for (let i = 0; i < stored.length; i++)
-    if (stored[i]! >= '0' && stored[i]! <= '9') storedDigits.push(i);
   // A digit of `text` as a character of `stored`, when the stored form shows it.
   const charOf = (i: number): number | undefined => {
     const j = i - forms.ccLen + forms.nsnStart;
