@@ -1,22 +1,45 @@
 /**
  * `npm run bench`: runs every benchmark and prints its figures. Each benchmark compares Callbar's
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
+ * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
  */
 import { cpus, totalmem } from 'node:os';
 import { contactWalk } from './contact-walk';
+import { searchEngines } from './search-engines';
+import { syncDirectory } from './sync-directory';
+
+const json = process.argv.includes('--json');
+const figures: Record<string, unknown> = {};
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown CPU',
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform}/${process.arch}`,
+};
+figures.machine = machine;
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
+  {
+    name: 'Search: a keystroke at 100,000 contacts',
+    run: async () => {
+      figures.search = await Promise.resolve(searchEngines());
+    },
+  },
+  {
+    name: 'Directory sync at the largest tenant',
+    run: async () => {
+      figures.sync = await syncDirectory();
+    },
+  },
   { name: 'Walking every contact: page size', run: () => contactWalk() },
 ];
 
 console.log('Callbar benchmarks');
-console.log(`node ${process.version} on ${process.platform}/${process.arch}`);
-console.log(
-  `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
-);
-if (benchmarks.length === 0)
-  console.log('No benchmarks yet: they arrive with the directory index.');
+console.log(`node ${machine.node} on ${machine.platform}`);
+console.log(`${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB`);
 for (const benchmark of benchmarks) {
   console.log(`\n## ${benchmark.name}`);
   await benchmark.run();
 }
+if (json) console.log(JSON.stringify(figures));

@@ -185,18 +185,29 @@ export function querySet(contacts: DirectoryContact[], seed = 7): Query[] {
     if (!contact.company) continue;
     for (const text of keystrokes(contact.company)) queries.push({ text, kind: 'keystroke' });
   }
-  for (let i = 0; i < 10; i++) {
+  for (let made = 0; made < 10;) {
     const contact = pick();
-    // A stretch of the number as shown (with its spaces), or of its bare digits.
-    const shown = contact.number.replace(/^\+/, '');
-    const spaced = i % 2 === 0;
-    const source = spaced ? shown : shown.replace(/\D/g, '');
-    const start = Math.floor(random() * Math.max(1, source.length - 9));
-    const fragment = source.slice(start, start + 9).trim();
+    // A stretch of the subscriber part of the number as shown (with its spaces), or of its bare
+    // digits: 6+ digits of it are specific enough that the contact belongs on the first page.
+    const shown = contact.number;
+    const digitAt = [...shown].flatMap((char, i) => (/\d/.test(char) ? [i] : []));
+    const from = digitAt[Math.max(0, digitAt.length - 9 + Math.floor(random() * 2))]!;
+    const spaced = made % 2 === 0;
+    const fragment = spaced
+      ? shown.slice(from, digitAt[Math.min(digitAt.length - 1, digitAt.indexOf(from) + 7)]! + 1)
+      : shown.slice(from).replace(/\D/g, '').slice(0, 8);
+    const digits = fragment.replace(/\D/g, '');
+    const matching = contacts.filter((other) =>
+      [other.number, other.secondary_number ?? ''].some((n) =>
+        n.replace(/\D/g, '').includes(digits),
+      ),
+    );
+    if (matching.length > LIMIT) continue;
     for (const text of keystrokes(fragment)) {
-      const digits = text.replace(/\D/g, '').length;
-      queries.push({ text, kind: digits >= 6 ? 'digits' : 'keystroke', target: contact.id });
+      const typed = text.replace(/\D/g, '').length;
+      queries.push({ text, kind: typed >= 6 ? 'digits' : 'keystroke', target: contact.id });
     }
+    made++;
   }
   for (let i = 0; i < 5; i++) {
     const contact = pick();

@@ -27,12 +27,16 @@ function foldChar(char: string): string {
   return SPECIAL_LETTERS[lower] ?? lower.normalize('NFD').replace(COMBINING_MARKS, '');
 }
 
-/** Folds a whole text: lower case, accents removed. */
+const SPECIAL = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
+
+/** Folds a whole text: lower case, accents removed (the same result as character by character). */
 export function foldText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
-  let folded = '';
-  for (const char of text) folded += foldChar(char);
-  return folded;
+  const lower = text.toLowerCase();
+  if (ASCII.test(lower)) return lower;
+  return lower
+    .replace(SPECIAL, (char) => SPECIAL_LETTERS[char]!)
+    .normalize('NFD')
+    .replace(COMBINING_MARKS, '');
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -67,12 +71,12 @@ export function wordsOf(text: string): Word[] {
 }
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
+const ASCII_SPLIT = /[^a-z0-9]+/;
 
 /** The folded words of a text, without positions (the fast path for building the index). */
 export function foldedWords(text: string): string[] {
-  return foldText(text)
-    .split(SPLIT)
-    .filter((word) => word !== '');
+  const folded = foldText(text);
+  return folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT).filter((word) => word !== '');
 }
 
 /**
