@@ -474,14 +474,20 @@ export class ContactIndex {
         visit(driver.fuzzy[i]!, driver.fuzzy[i + 1]!);
       return;
     }
-    // Every term is common: the exact matches first (all of them), then the first in order.
+    // Every term is common: the exact matches first, then the first contacts in order.
     if (terms.every((term) => term.exact >= 0)) {
       const exact = terms.reduce((best, term) =>
         this.#wordPostings(term.exact) < this.#wordPostings(best.exact) ? term : best,
       );
-      for (let p = this.#postStart[exact.exact]!; p < this.#postStart[exact.exact + 1]!; p++) {
+      // Postings are in ranking order: the first `limit` exact matches are the best ones.
+      let exactFound = 0;
+      const end = this.#postStart[exact.exact + 1]!;
+      for (let p = this.#postStart[exact.exact]!; p < end && exactFound < limit; p++) {
         const contact = this.#postings[p]!;
-        if (classOf(contact) === MatchClass.exact) candidates.add(contact, MatchClass.exact);
+        if (classOf(contact) === MatchClass.exact) {
+          candidates.add(contact, MatchClass.exact);
+          exactFound++;
+        }
       }
     }
     let found = 0;
