@@ -110,7 +110,6 @@ export class ContactIndex {
   readonly plan: DialingPlan;
   /** Contacts in ranking order. */
   readonly #contacts: DirectoryContact[];
-  readonly #byId = new Map<number, number>();
   readonly #candidates: RankedCandidates;
 
   // Words: sorted distinct folded words; postings of word w are #postings[#postStart[w]…[w+1]].
@@ -196,7 +195,6 @@ export class ContactIndex {
       wordOrder.length + 1,
     );
     this.#contacts = Array.from(order, (i) => contacts[i]!);
-    this.#contacts.forEach((contact, index) => this.#byId.set(contact.id, index));
 
     // Each contact's words, and every word's contacts (postings, in ranking order).
     this.#contactWordStart = new Int32Array(size + 1);
@@ -363,11 +361,6 @@ export class ContactIndex {
   /** Every contact, in ranking order. */
   get contacts(): readonly DirectoryContact[] {
     return this.#contacts;
-  }
-
-  get(id: number): DirectoryContact | undefined {
-    const index = this.#byId.get(id);
-    return index === undefined ? undefined : this.#contacts[index];
   }
 
   /** Ranked hits for what the user typed, each saying which field and characters matched. */
