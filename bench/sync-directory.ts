@@ -7,11 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../simulator/index';
-import { TokenManager } from '../src-main/core/account/token-manager';
-import { createPlatformApi } from '../src-main/core/api/platform-api';
+import { signedInApi } from './signed-in-api';
 import { Directory } from '../src-main/core/directory/directory';
 import { silentLogger } from '../src-main/core/log/logger';
-import { MemoryVault } from '../src-main/core/vault/memory-vault';
 
 export interface SyncFigures {
   contacts: number;
@@ -30,24 +28,7 @@ async function syncOnce(profile: keyof typeof PROFILES, contacts: number): Promi
   const sim = await startSimulator({ contacts, autoAnswer: false, ...PROFILES[profile] });
   const dataDir = await mkdtemp(join(tmpdir(), 'callbar-bench-sync-'));
   try {
-    const issued = (await (
-      await fetch(`${sim.base_url}/__sim/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant_id: sim.tenant_id, user_extension: sim.users[0]!.extension }),
-      })
-    ).json()) as { access_token: string; refresh_token: string };
-    const tokens = new TokenManager({ vault: new MemoryVault(), log: silentLogger });
-    await tokens.adopt({
-      ...issued,
-      expires_at: Date.now() + 3600_000,
-      tenant_id: sim.tenant_id,
-      user_extension: sim.users[0]!.extension,
-      client_id: sim.client_id,
-      client_secret: sim.client_secret,
-      base_url: sim.base_url,
-    });
-    const api = createPlatformApi({ baseUrl: sim.base_url, tokens, log: silentLogger });
+    const api = await signedInApi(sim);
     const directory = new Directory({
       dataDir,
       region: 'US',

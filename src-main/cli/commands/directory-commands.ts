@@ -4,7 +4,6 @@
  * answers from the cached directory alone, and says when it is empty or stale.
  */
 import type { DirectoryStatus, SearchHit } from '../../../src-preload/contract';
-import { createPlatformApi } from '../../core/api/platform-api';
 import { openDirectory } from '../../core/directory/open-directory';
 import { describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
@@ -64,12 +63,7 @@ const sync: DirectoryCommand = async (profile, io, options) => {
     );
     return ExitCode.notConnected;
   }
-  const api = createPlatformApi({
-    baseUrl: profile.settings.base_url,
-    tokens: profile.account.tokens,
-    log: profile.log,
-  });
-  const directory = openDirectory(profile, api.phonebooks);
+  const directory = openDirectory(profile);
   await directory.load();
   const draw = options.json ? undefined : options.progress;
   const stopDrawing = directory.onChange((status) => draw?.(`\r${progressLine(status)}\x1b[K`));
@@ -130,12 +124,7 @@ const search: DirectoryCommand = async (profile, io, options) => {
     return ExitCode.usage;
   }
   // The cache alone: no keychain, no network.
-  const api = createPlatformApi({
-    baseUrl: profile.settings.base_url,
-    tokens: profile.account.tokens,
-    log: profile.log,
-  });
-  const directory = openDirectory(profile, api.phonebooks);
+  const directory = openDirectory(profile);
   try {
     const status = await directory.load();
     const result = directory.search(query, limit);
