@@ -104,7 +104,9 @@ describe('names and companies', () => {
     expect(names(search('muler'))).toEqual(['José Müller']);
     const [hit] = search('smithres');
     expect(hit?.match).toBe('fuzzy');
-    // Three characters are too few to guess: "jnh" is not "john".
+    // A word of four typed with one letter left out: only that typo, at three characters.
+    expect(names(search('jon'))).toEqual(['John Smithers']);
+    expect(search('jhn')[0]?.contact.display_name).toBe('John Smithers');
     expect(search('jnh')).toEqual([]);
     // Two typos are too many.
     expect(search('smtihres')).toEqual([]);

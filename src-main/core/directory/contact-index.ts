@@ -34,6 +34,11 @@ export interface ContactIndexOptions {
 
 /** Fewest typed characters of a word before one typo is tolerated. */
 const TYPO_MIN_LENGTH = 4;
+/**
+ * A word of 4+ characters typed with one left out is 3 characters long: at that length only a
+ * missing character is tolerated ("eme" for "Emre", "wod" for "Wood").
+ */
+const MISSING_CHARACTER_MIN_LENGTH = 3;
 /** How many contacts the 1–2 digit lists keep (the contract's largest limit). */
 const SHORT_LIST_CAP = 500;
 /** Shortest number suffix that identifies a caller. */
@@ -423,7 +428,8 @@ export class ContactIndex {
       limit,
     );
     // One typo: only when exact and prefix matches do not fill the page (they rank first).
-    if (this.#candidates.length < limit && words.some((word) => word.length >= TYPO_MIN_LENGTH)) {
+    const typoPossible = words.some((word) => word.length >= MISSING_CHARACTER_MIN_LENGTH);
+    if (this.#candidates.length < limit && typoPossible) {
       this.#candidates.reset();
       this.#matchTerms(
         words.map((word) => this.#term(word, true)),
@@ -517,8 +523,8 @@ export class ContactIndex {
     const hi = this.#lowerWord(text + '\uffff', lo, words.length);
     const exact = lo < hi && words[lo] === text ? lo : -1;
     const ranges: [number, number][] = [];
-    if (withTypos && text.length >= TYPO_MIN_LENGTH) {
-      this.#typoVariants(text, (a, b) => {
+    if (withTypos && text.length >= MISSING_CHARACTER_MIN_LENGTH) {
+      this.#typoVariants(text, text.length < TYPO_MIN_LENGTH, (a, b) => {
         if (a < lo || a >= hi) ranges.push([a, b]);
       });
     }
@@ -542,7 +548,11 @@ export class ContactIndex {
    * transposition, substitution or insertion anywhere but in the last typed character matches as
    * a word prefix (the word may go on); a typo in the last character only matches a whole word.
    */
-  #typoVariants(term: string, visit: (from: number, to: number) => void): void {
+  #typoVariants(
+    term: string,
+    missingOnly: boolean,
+    visit: (from: number, to: number) => void,
+  ): void {
     const length = term.length;
     const prefix = (text: string) => {
       const a = this.#lowerWord(text, 0, this.#words.length);
@@ -556,6 +566,10 @@ export class ContactIndex {
     for (let i = 0; i < length; i++) {
       const head = term.slice(0, i);
       const last = i === length - 1;
+      if (missingOnly) {
+        this.#nextCharacters(head, (char) => prefix(head + char + term.slice(i)));
+        continue;
+      }
       // Deletion of term[i] (the user typed an extra character).
       if (last) whole(head);
       else prefix(head + term.slice(i + 1));

@@ -67,7 +67,7 @@ function describeWords(contact: DirectoryContact, terms: string[]): HitDescripti
         best = { quality, field, start: word.start, end: originalEnd(text, word, term.length) };
       }
     }
-    if (!best && term.length >= 4) {
+    if (!best && term.length >= 3) {
       search: for (const { field, words } of fields) {
         for (const word of words) {
           if (withinOneTypo(term, word.folded)) {
