@@ -225,40 +225,44 @@ export class ContactIndex {
       }
     }
 
-    // Numbers.
+    // Numbers: at most two a contact, in ranking order.
     const texts: string[] = [];
-    const starts: number[] = [];
-    const ccLens: number[] = [];
-    const trunks: number[] = [];
-    const owners: number[] = [];
+    const starts = new Int32Array(size * 2 + 1);
+    const ccLens = new Uint8Array(size * 2);
+    const trunks = new Uint8Array(size * 2);
+    const owners = new Int32Array(size * 2);
     this.#contactNumbers = new Int32Array(size + 1);
     let offset = 0;
+    let trunkBits = 0;
+    const addNumber = (number: string | null, index: number) => {
+      if (!number) return;
+      const forms = this.plan.forms(number);
+      if (forms.text === '') return;
+      const n = texts.length;
+      texts.push(forms.text);
+      starts[n] = offset;
+      offset += forms.text.length + 1;
+      ccLens[n] = forms.ccLen;
+      const trunk = forms.trunk.length === 1 ? forms.trunk.charCodeAt(0) - 48 : NO_TRUNK;
+      trunks[n] = trunk;
+      if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
+      owners[n] = index;
+    };
     for (let index = 0; index < size; index++) {
       const contact = this.#contacts[index]!;
-      this.#contactNumbers[index] = owners.length;
-      for (const number of [contact.number, contact.secondary_number]) {
-        if (!number) continue;
-        const forms = this.plan.forms(number);
-        if (forms.text === '') continue;
-        texts.push(forms.text);
-        starts.push(offset);
-        offset += forms.text.length + 1;
-        ccLens.push(forms.ccLen);
-        trunks.push(forms.trunk.length === 1 ? Number(forms.trunk) : NO_TRUNK);
-        owners.push(index);
-      }
+      this.#contactNumbers[index] = texts.length;
+      addNumber(contact.number, index);
+      addNumber(contact.secondary_number, index);
     }
-    this.#contactNumbers[size] = owners.length;
-    const count = owners.length;
+    const count = texts.length;
+    this.#contactNumbers[size] = count;
+    starts[count] = offset;
     this.#digits = texts.join(' ');
-    this.#numStart = Int32Array.from([...starts, offset]);
-    this.#numCcLen = Uint8Array.from(ccLens);
-    this.#numTrunk = Uint8Array.from(trunks);
-    this.#trunks = trunks.reduce(
-      (bits, trunk) => (trunk === NO_TRUNK ? bits : bits | (1 << trunk)),
-      0,
-    );
-    this.#numContact = Int32Array.from(owners);
+    this.#trunks = trunkBits;
+    this.#numStart = starts.slice(0, count + 1);
+    this.#numCcLen = ccLens.slice(0, count);
+    this.#numTrunk = trunks.slice(0, count);
+    this.#numContact = owners.slice(0, count);
 
     const gramCounts = new Int32Array(1001);
     const lastNumber = new Int32Array(1000).fill(-1);

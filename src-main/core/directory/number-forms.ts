@@ -74,8 +74,13 @@ export class DialingPlan {
 
   /** The digit forms of a number as it is stored or typed ("+49 30 1234567", "030 1234567"). */
   forms(number: string): NumberForms {
-    const digits = number.replace(/\D+/g, '');
-    const plus = number.trimStart().startsWith('+');
+    let digits = '';
+    let plus = false;
+    for (let i = 0; i < number.length; i++) {
+      const code = number.charCodeAt(i);
+      if (code >= 48 && code <= 57) digits += number[i];
+      else if (code === 43 && digits === '') plus = true; // "+" before the first digit
+    }
     // "+49…" or "0049…": international.
     const intlStart = plus ? 0 : digits.startsWith('00') ? 2 : -1;
     if (intlStart >= 0) {
