@@ -61,6 +61,7 @@ export class Directory {
   #lastError: string | undefined;
   #localDuringSync: LocalChange[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #loaded = false;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
@@ -82,6 +83,7 @@ export class Directory {
       this.#index = this.#build(read.cache.contacts);
       this.#syncedAt = Date.parse(read.cache.synced_at);
     }
+    this.#loaded = true;
     return this.#changed();
   }
 
@@ -95,9 +97,9 @@ export class Directory {
     tick();
   }
 
-  /** Call when the account got connected: a first sync starts if one is due. */
+  /** Call when the account got connected: a first sync starts if one is due (after load). */
   connected(): void {
-    if (!this.#running && this.#due()) this.#background();
+    if (this.#loaded && !this.#running && this.#due()) this.#background();
   }
 
   onChange(listener: (status: DirectoryStatus) => void): () => void {
