@@ -3,7 +3,7 @@
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
  * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { contactWalk } from './contact-walk';
 import { searchEngines } from './search-engines';
 import { syncDirectory } from './sync-directory';
@@ -16,6 +16,8 @@ const machine = {
   memory_gib: Math.round(totalmem() / 2 ** 30),
   node: process.version,
   platform: `${process.platform}/${process.arch}`,
+  /** Other work on the machine when the run started (1-minute load average). */
+  load_average: Number(loadavg()[0]!.toFixed(1)),
 };
 figures.machine = machine;
 
@@ -37,7 +39,9 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
 
 console.log('Callbar benchmarks');
 console.log(`node ${machine.node} on ${machine.platform}`);
-console.log(`${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB`);
+console.log(
+  `${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB; load average ${machine.load_average} at the start`,
+);
 for (const benchmark of benchmarks) {
   console.log(`\n## ${benchmark.name}`);
   await benchmark.run();
