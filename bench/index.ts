@@ -4,8 +4,10 @@
  * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 import { searchEngines } from './search-engines';
+import { sessionRefresh } from './session-refresh';
 import { syncDirectory } from './sync-directory';
 
 const json = process.argv.includes('--json');
@@ -35,6 +37,8 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
     },
   },
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
+  { name: 'CLI start-up', run: () => cliStartup() },
 ];
 
 console.log('Callbar benchmarks');

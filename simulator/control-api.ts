@@ -18,7 +18,13 @@ import {
 import { FaultSpec } from './faults';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
-import { CALL_CONTROL_RESPONSES, RATE_SCOPES, resolveAutoAnswer, type RateScope } from './options';
+import {
+  CALL_CONTROL_RESPONSES,
+  CALL_EVENT_PAYLOADS,
+  RATE_SCOPES,
+  resolveAutoAnswer,
+  type RateScope,
+} from './options';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Platform } from './platform';
 
@@ -30,7 +36,12 @@ const RateLimitInput = z.strictObject({
 const inputs = {
   advance: z.strictObject({ seconds: z.number().finite() }),
   set: z.strictObject({ now: z.iso.datetime({ offset: true }) }),
-  user: z.strictObject({ tenant_id: z.string().min(1), user_extension: z.string().min(1) }),
+  tokens: z.strictObject({
+    tenant_id: z.string().min(1),
+    user_extension: z.string().min(1),
+    /** The integration the pair belongs to (its deactivation revokes it); none by default. */
+    slug: z.string().refine(isValidSlug, 'Enter a valid slug.').nullable().optional(),
+  }),
   incoming: z.strictObject({
     tenant_id: z.string().min(1),
     user_extension: z.string().min(1),
@@ -41,6 +52,8 @@ const inputs = {
     'call-control': RateLimitInput.optional(),
   }),
   config: z.strictObject({
+    callEventPayload: z.enum(CALL_EVENT_PAYLOADS).optional(),
+    tokenAnswerScope: z.boolean().optional(),
     callControlResponse: z.enum(CALL_CONTROL_RESPONSES).optional(),
     callControlForbiddenBody: z.enum(['drf', 'empty']).optional(),
     autoAnswer: z
@@ -111,13 +124,17 @@ export class ControlApi {
         pattern: /^\/__sim\/tokens$/,
         methods: {
           POST: (request) => {
-            const body = parse(inputs.user, request);
+            const body = parse(inputs.tokens, request);
             const user = p.world.userByExtension(body.tenant_id, body.user_extension);
             if (!user)
               throw notFound(`No user ${body.user_extension} in tenant ${body.tenant_id}.`);
             return jsonResponse(
               201,
-              p.tokens.issue({ tenantId: user.tenantId, extension: user.extension }),
+              p.tokens.issue({
+                tenantId: user.tenantId,
+                extension: user.extension,
+                integration: body.slug ?? null,
+              }),
             );
           },
         },
@@ -253,6 +270,9 @@ export class ControlApi {
           GET: () => jsonResponse(200, p.config),
           PATCH: (request) => {
             const body = parse(inputs.config, request);
+            if (body.callEventPayload) p.config.callEventPayload = body.callEventPayload;
+            if (body.tokenAnswerScope !== undefined)
+              p.config.tokenAnswerScope = body.tokenAnswerScope;
             if (body.callControlResponse) p.config.callControlResponse = body.callControlResponse;
             if (body.callControlForbiddenBody)
               p.config.callControlForbiddenBody = body.callControlForbiddenBody;

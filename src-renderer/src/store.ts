@@ -53,6 +53,9 @@ export const useAppStore = create<AppState>()((set) => {
         case 'account.changed':
           set({ account: event.status, accountError: undefined });
           break;
+        case 'directory.changed':
+        case 'calls.changed':
+          break;
       }
     },
   };

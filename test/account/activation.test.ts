@@ -2,7 +2,7 @@
  * The whole activation journey against the simulator over real HTTP: portal login → Subscribe →
  * the platform POSTs tokens to the receiver → vault → redirect page → connected; then Unsubscribe.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { CallbarError } from '../../src-main/core/errors';
@@ -12,15 +12,16 @@ import {
   completePortalFlow,
   connect,
   control,
+  describeEachProfile,
   startSim,
   type AccountRig,
 } from '../support/sim-harness';
 
-describe('activation through the portal', () => {
+describeEachProfile('activation through the portal', (profile) => {
   let sim: RunningSimulator;
   const rigs: AccountRig[] = [];
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim({ profile });
   });
   afterEach(async () => {
     for (const rig of rigs.splice(0)) await rig.account.close();
@@ -34,7 +35,13 @@ describe('activation through the portal', () => {
     rigs.push(rig);
     const opened: string[] = [];
     const started = await rig.account.startActivation({ openUrl: (url) => void opened.push(url) });
-    expect(opened).toEqual([started.portalLink]);
+    // The browser gets a one-time loopback address, which leads to the portal link once.
+    expect(opened).toEqual([started.browserUrl]);
+    expect(started.browserUrl.startsWith(`${rig.origin}/connect/`)).toBe(true);
+    expect(started.browserUrl).not.toContain('confirmation_key');
+    const hop = await fetch(started.browserUrl, { redirect: 'manual' });
+    expect(hop.status).toBe(303);
+    expect(hop.headers.get('location')).toBe(started.portalLink);
     expect(rig.account.status().state).toBe('activating');
 
     const link = new URL(started.portalLink);

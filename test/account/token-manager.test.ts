@@ -3,7 +3,7 @@
  * storm, invalid_grant on reuse, one refresh + one retry on 401, and a network fault during
  * refresh. Refreshes are counted in the simulator's request log, not inferred.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { TokenManager } from '../../src-main/core/account/token-manager';
 import { AccountService } from '../../src-main/core/account/account-service';
@@ -14,18 +14,20 @@ import {
   capturingLogger,
   control,
   countRequests,
+  describeEachProfile,
   issuedSession,
+  refreshElsewhere,
   startSim,
 } from '../support/sim-harness';
 
 const TOKEN_PATH = '/v3/oauth/token/';
 const PHONEBOOKS = '/v3/phonebook/phonebook/';
 
-describe('TokenManager against the simulator', () => {
+describeEachProfile('TokenManager against the simulator', (profile) => {
   let sim: RunningSimulator;
   let vault: MemoryVault;
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim({ profile });
   });
   afterAll(() => sim.close());
   beforeEach(async () => {
@@ -89,16 +91,7 @@ describe('TokenManager against the simulator', () => {
     await vault.save(stale);
     await account.start();
     // Someone else (another copy of the tokens) uses the refresh token first.
-    const elsewhere = await fetch(`${sim.base_url}${TOKEN_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: stale.refresh_token,
-        client_id: sim.client_id,
-        client_secret: sim.client_secret,
-      }),
-    });
+    const elsewhere = await refreshElsewhere(sim, stale.refresh_token);
     expect(elsewhere.status).toBe(200);
 
     const states: string[] = [];

@@ -1,31 +1,38 @@
 /**
  * The platform commands of the `callbar` CLI against the simulator, with the session in the real
- * keychain of a throwaway profile.
+ * keychain of a throwaway profile. Dial and hangup, whose answers differ between the simulator's
+ * profiles, run under both; the phonebook commands once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../simulator/index';
+import type { RunningSimulator, SimulatorOptions } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';
-import { control, issuedSession, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, issuedSession, startSim } from '../support/sim-harness';
 
-describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
-  let sim: RunningSimulator;
-  let env: NodeJS.ProcessEnv;
-  let dataDir: string;
-  beforeAll(async () => {
-    sim = await startSim({ contacts: 60 });
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-api-'));
-    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
-    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-  });
-  afterAll(async () => {
+/** A simulator, and a throwaway profile whose keychain holds the first user's session. */
+async function signedInCli(options: SimulatorOptions) {
+  const sim = await startSim(options);
+  const dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-api-'));
+  await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+  const env: NodeJS.ProcessEnv = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+  const close = async () => {
     await openVault({ dataDir }).clear();
     rmSync(dataDir, { recursive: true, force: true });
     await sim.close();
+  };
+  return { sim, env, close };
+}
+
+describe('callbar CLI: phonebooks, contacts', () => {
+  let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ env, close } = await signedInCli({ contacts: 60 }));
   });
+  afterAll(() => close());
 
   it('lists phonebooks as a table and as JSON', async () => {
     const human = await runCallbar(['phonebooks', 'list'], env);
@@ -129,6 +136,76 @@ describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
     const empty = await runCallbar(['contacts', 'bulk-delete'], env);
     expect(empty.code).toBe(2);
   });
+
+  it('a field error is printed once, naming the field', async () => {
+    const result = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        '1',
+        '--name',
+        'X',
+        '--number',
+        'abc',
+        '--speed-dial',
+        '7345',
+      ],
+      env,
+    );
+    expect(result.code).toBe(1);
+    const said = result.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^callbar: number: /);
+  });
+
+  it('translates the platform’s framework jargon', async () => {
+    const missing = await runCallbar(['contacts', 'show', '999999'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('This contact does not exist (it may have been deleted)');
+    expect(missing.stderr).not.toContain('PhonebookContact');
+
+    const noBook = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        '999999',
+        '--name',
+        'X',
+        '--number',
+        '+12025550100',
+        '--speed-dial',
+        '7346',
+      ],
+      env,
+    );
+    expect(noBook.stderr).toContain('phonebook: There is no phonebook with id 999999');
+    expect(noBook.stderr).not.toContain('Invalid pk');
+
+    const pastTheEnd = await runCallbar(['contacts', 'list', '--page', '9999'], env);
+    expect(pastTheEnd.code).toBe(1);
+    expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
+
+    // Programs get the platform's own detail beside the translated message.
+    const json = await runCallbar(['contacts', 'show', '999999', '--json'], env);
+    const { error } = JSON.parse(json.stdout) as {
+      error: { message: string; status: number; errors: { detail: string }[] };
+    };
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/^This contact does not exist/);
+    expect(error.errors[0]!.detail).toBe('No PhonebookContact matches the given query.');
+  });
+});
+
+describeEachProfile('callbar CLI: dial and hang up', (profile) => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ sim, env, close } = await signedInCli({ profile, contacts: 5 }));
+  });
+  afterAll(() => close());
 
   it('dials and hangs up', async () => {
     const dial = await runCallbar(['dial', '+1 202 555 0188', '--json'], env);

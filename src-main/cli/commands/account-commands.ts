@@ -1,84 +1,217 @@
-import open from 'open';
+/** `callbar activate`, `status`, `deactivate-local`: connecting this computer to the account. */
+import type { AccountStatus } from '../../../src-preload/contract';
+import { ApiError } from '../../core/api/api-errors';
+import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
-import { describeError } from '../../core/errors';
-import {
-  describeStatus,
-  exitCodeForError,
-  exitCodeForState,
-  ExitCode,
-  type CliIo,
-} from '../cli-io';
+import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
+import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
 
-export interface ActivateOptions {
-  json: boolean;
-  browser: boolean;
-  timeoutSeconds?: number | undefined;
-  tenantParams: Record<string, string>;
+/** How long `activate` stays up for the browser's landing page after the platform's call. */
+const LANDING_GRACE_MS = 5000;
+
+function timeoutSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!(seconds > 0)) throw new UsageError('--timeout must be a positive number of seconds.');
+  return seconds;
 }
 
-/** `callbar activate`: prints the portal link, waits for the receiver to store the tokens. */
-export async function activate(
-  profile: Profile,
-  io: CliIo,
-  options: ActivateOptions,
-): Promise<number> {
-  const { account } = profile;
-  await account.start();
-  let started;
+function tenantParams(pairs: string[] | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--tenant-param takes NAME=VALUE, not "${pair}".`);
+    params[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return params;
+}
+
+/** The session as the keychain has it; a keychain Callbar cannot use is exit 4, at once. */
+async function storedStatus(profile: Profile): Promise<AccountStatus> {
+  const status = await profile.account.start();
+  if (status.state === 'vault-unavailable') {
+    throw new CallbarError('vault_unavailable', status.message ?? 'The keychain is unavailable.');
+  }
+  return status;
+}
+
+const isConnected = (status: AccountStatus) =>
+  status.state === 'connected' || status.state === 'offline';
+
+/** Both addresses a connection needs answer (exit 5 before any portal link otherwise). */
+async function checkPlatform(profile: Profile): Promise<void> {
+  const { reachPlatform } = await import('../../core/api/platform-reachability');
+  const { base_url, portal_url } = profile.settings;
+  await Promise.all([reachPlatform(base_url, base_url), reachPlatform(portal_url, portal_url)]);
+}
+
+/** `status --check`: the platform's answer, not only what this computer remembers. */
+async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Promise<number> {
+  const profile = await ctx.profile();
+  const report: { reachable: boolean; token_accepted?: boolean; error?: object } = {
+    reachable: true,
+  };
+  const lines = [describeStatus(status)];
+  let exitCode: number = exitCodeForState(status.state);
   try {
-    started = await account.startActivation({
-      tenantParams: options.tenantParams,
-      ...(options.timeoutSeconds !== undefined ? { timeoutMs: options.timeoutSeconds * 1000 } : {}),
-      openUrl: async (url) => {
-        if (options.json) io.out(JSON.stringify({ portal_link: url }));
-        else {
-          io.out(`Open this link in your browser to connect Callbar:\n\n  ${url}\n`);
-          io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
-        }
-        if (options.browser) await open(url).catch(() => undefined);
+    await checkPlatform(profile);
+    lines.push('The platform answers.');
+    if (isConnected(status)) {
+      const api = await ctx.platform();
+      await api.phonebooks.listPhonebooks({ page_size: 1 });
+      report.token_accepted = true;
+      lines.push('The platform accepts Callbar’s token.');
+      exitCode = ExitCode.ok;
+    }
+  } catch (error) {
+    // A refusal of the request itself (403) still means the token was accepted.
+    if (error instanceof ApiError && error.status === 403) {
+      report.token_accepted = true;
+      lines.push('The platform accepts Callbar’s token.');
+      exitCode = ExitCode.ok;
+    } else {
+      exitCode = exitCodeForError(error);
+      if (exitCode === ExitCode.unreachable) report.reachable = false;
+      else report.token_accepted = false;
+      const described = describeError(error);
+      report.error = described;
+      lines.push(described.message);
+      if (exitCode === ExitCode.notConnected) {
+        lines.push("Run 'callbar activate' to connect again.");
+      }
+    }
+  }
+  const after = profile.account.status();
+  ctx.io.out(ctx.json ? JSON.stringify({ ...after, platform: report }) : lines.join('\n'));
+  return exitCode;
+}
+
+export const accountCommands: CommandGroup = {
+  title: 'Account',
+  commands: [
+    defineCommand({
+      name: 'activate',
+      usage: '[--no-browser] [--force] [--timeout SECONDS] [--tenant-param NAME=VALUE]…',
+      summary: 'Connect Callbar to your phone account through the portal',
+      help:
+        'Opens the portal in your browser (or prints the link with --no-browser); sign in and\n' +
+        'press Subscribe. Exits 0 once the tokens are safely in the system keychain.\n' +
+        'Checks the keychain (exit 4) and the platform (exit 5) before showing any link.\n' +
+        '--force connects again when Callbar is already connected.',
+      options: {
+        browser: { type: 'boolean', default: true },
+        force: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
+        'tenant-param': { type: 'string', multiple: true },
       },
-    });
-  } catch (error) {
-    return fail(io, options.json, account.status().state, error);
-  }
-  const cancel = () => account.cancelActivation('Cancelled from the command line.');
-  process.once('SIGINT', cancel);
-  try {
-    const status = await started.completion;
-    io.out(options.json ? JSON.stringify(status) : describeStatus(status));
-    return ExitCode.ok;
-  } catch (error) {
-    return fail(io, options.json, account.status().state, error);
-  } finally {
-    process.removeListener('SIGINT', cancel);
-  }
-}
-
-/** `callbar status`: the state and identity, never a token. */
-export async function status(profile: Profile, io: CliIo, json: boolean): Promise<number> {
-  const current = await profile.account.start();
-  io.out(json ? JSON.stringify(current) : describeStatus(current));
-  return exitCodeForState(current.state);
-}
-
-/** `callbar deactivate-local`: forget the session on this computer. */
-export async function deactivateLocal(profile: Profile, io: CliIo, json: boolean): Promise<number> {
-  try {
-    const current = await profile.account.deactivateLocal();
-    io.out(
-      json
-        ? JSON.stringify(current)
-        : 'Callbar forgot the session on this computer. The integration stays active in the portal until you unsubscribe there.',
-    );
-    return ExitCode.ok;
-  } catch (error) {
-    return fail(io, json, profile.account.status().state, error);
-  }
-}
-
-function fail(io: CliIo, json: boolean, state: string, error: unknown): number {
-  const described = describeError(error);
-  if (json) io.out(JSON.stringify({ state, error: described }));
-  else io.err(`callbar: ${described.message}`);
-  return exitCodeForError(error);
-}
+      async run(ctx, { values }) {
+        const seconds = timeoutSeconds(values.timeout);
+        const params = tenantParams(values['tenant-param']);
+        const profile = await ctx.profile();
+        const { account } = profile;
+        const current = await storedStatus(profile);
+        if (isConnected(current) && !values.force) {
+          ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current));
+          ctx.io.err(
+            "Callbar is already connected. To connect again (as another user, or after unsubscribing in the portal), run 'callbar activate --force'.",
+          );
+          return ExitCode.ok;
+        }
+        await checkPlatform(profile);
+        const started = await account.startActivation({
+          tenantParams: params,
+          ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}),
+          // The browser is started with a one-time loopback address, never the portal link: a
+          // command line is readable by every local user. --no-browser prints the link itself.
+          openUrl: async (url) => {
+            if (!values.browser) return;
+            if (ctx.json) ctx.io.out(JSON.stringify({ browser_url: url }));
+            else {
+              ctx.io.out(
+                `Opening your browser to connect Callbar. If it does not open, open:\n\n  ${url}\n`,
+              );
+              ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+            }
+            const { default: open } = await import('open');
+            await open(url).catch(() => undefined);
+          },
+        });
+        if (!values.browser) {
+          const link = started.portalLink;
+          if (ctx.json) ctx.io.out(JSON.stringify({ portal_link: link }));
+          else {
+            ctx.io.out(`Open this link in your browser to connect Callbar:\n\n  ${link}\n`);
+            ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+          }
+        }
+        const cancel = () => account.cancelActivation('Cancelled from the command line.');
+        process.once('SIGINT', cancel);
+        let answered = true;
+        try {
+          const status = await started.completion;
+          ctx.io.out(ctx.json ? JSON.stringify(status) : describeStatus(status));
+        } catch (error) {
+          // Timed out or cancelled here: no browser is coming to the landing page.
+          const code = error instanceof CallbarError ? error.code : '';
+          answered = code !== 'activation_timeout' && code !== 'activation_cancelled';
+          throw error;
+        } finally {
+          process.removeListener('SIGINT', cancel);
+          // The platform's call is answered; the browser is being redirected to the receiver's
+          // landing page. Stay until it was served, or the browser finds nobody there.
+          if (answered) {
+            await Promise.race([
+              started.landed,
+              new Promise((resolve) => setTimeout(resolve, LANDING_GRACE_MS).unref()),
+            ]);
+          }
+        }
+      },
+    }),
+    defineCommand({
+      name: 'status',
+      usage: '[--check]',
+      summary: 'Show whether Callbar is connected, and as whom (--check: ask the platform)',
+      help:
+        'Without --check, says what this computer knows, without a network request.\n' +
+        'With --check, also asks the platform whether it answers and accepts the token\n' +
+        '(exit 5 when it cannot be reached, 3 when the session has ended).',
+      options: { check: { type: 'boolean', default: false } },
+      async run(ctx, { values }) {
+        const current = await (await ctx.profile()).account.start();
+        if (values.check && current.state !== 'vault-unavailable') {
+          return checkWithPlatform(ctx, current);
+        }
+        const unchecked = isConnected(current) && !ctx.json;
+        ctx.io.out(
+          ctx.json
+            ? JSON.stringify(current)
+            : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
+        );
+        return exitCodeForState(current.state);
+      },
+    }),
+    defineCommand({
+      name: 'deactivate-local',
+      summary: 'Forget the session on this computer',
+      async run(ctx) {
+        const profile = await ctx.profile();
+        const before = await storedStatus(profile);
+        if (before.state === 'not-connected') {
+          ctx.io.out(
+            ctx.json
+              ? JSON.stringify(before)
+              : 'Nothing to forget: Callbar has no session on this computer.',
+          );
+          return;
+        }
+        const current = await profile.account.deactivateLocal();
+        ctx.io.out(
+          ctx.json
+            ? JSON.stringify(current)
+            : 'Callbar forgot the session on this computer. The integration stays active in the portal until you unsubscribe there.',
+        );
+      },
+    }),
+  ],
+};

@@ -1,26 +1,19 @@
 /**
  * `callbar sync` and `callbar search`: the local directory on the command line. `sync` walks the
- * platform's phonebooks (a progress bar on a terminal, one JSON object with --json); `search`
- * answers from the cached directory alone, and says when it is empty or stale.
+ * platform's phonebooks (a progress bar on a terminal, one JSON object with --json, Ctrl+C
+ * cancels and keeps the previous copy); `search` answers from the cached directory alone, and
+ * says when it is empty or stale.
  */
 import type { DirectoryStatus, SearchHit } from '../../../src-preload/contract';
-import { openDirectory } from '../../core/directory/open-directory';
-import { describeError } from '../../core/errors';
-import type { Profile } from '../../core/profile';
-import { exitCodeForError, ExitCode, type CliIo } from '../cli-io';
+import type { Contact } from '../../core/api/schemas';
+import { CallbarError, describeError } from '../../core/errors';
+import type { Directory } from '../../core/directory/directory';
+import { ExitCode } from '../cli-io';
+import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { formatTable } from '../table';
 
-export interface DirectoryArgs {
-  json: boolean;
-  args: string[];
-  limit?: string | undefined;
-  /** Where a progress bar is drawn (a terminal's stderr); none when output is not a terminal. */
-  progress?: ((text: string) => void) | undefined;
-}
-
-type DirectoryCommand = (profile: Profile, io: CliIo, options: DirectoryArgs) => Promise<number>;
-
 const BAR_WIDTH = 24;
+const MAX_LIMIT = 500;
 
 function progressLine(status: DirectoryStatus): string {
   const progress = status.progress;
@@ -40,57 +33,6 @@ function progressLine(status: DirectoryStatus): string {
   return `Syncing ${bar} ${progress.phonebooks_done}/${progress.phonebooks_total} phonebooks, ${progress.contacts} contacts`;
 }
 
-function failed(io: CliIo, json: boolean, error: unknown): number {
-  const described = describeError(error);
-  if (json) io.out(JSON.stringify({ error: described }));
-  else io.err(`callbar: ${described.message}`);
-  return exitCodeForError(error);
-}
-
-const sync: DirectoryCommand = async (profile, io, options) => {
-  if (options.args.length > 0) {
-    io.err(`callbar: sync takes no arguments, not "${options.args[0]}"`);
-    return ExitCode.usage;
-  }
-  const account = await profile.account.start();
-  if (account.state === 'vault-unavailable') {
-    io.err(`callbar: ${account.message ?? 'The system keychain is not available.'}`);
-    return ExitCode.keychainUnavailable;
-  }
-  if (!account.tenant_id) {
-    io.err(
-      'callbar: Not connected. Run `callbar activate` to connect Callbar to your phone account.',
-    );
-    return ExitCode.notConnected;
-  }
-  const directory = openDirectory(profile);
-  await directory.load();
-  const draw = options.json ? undefined : options.progress;
-  const stopDrawing = directory.onChange((status) => draw?.(`\r${progressLine(status)}\x1b[K`));
-  const cancel = () => directory.cancelSync('Cancelled from the command line.');
-  process.once('SIGINT', cancel);
-  const started = performance.now();
-  try {
-    const { status, requests } = await directory.sync();
-    const seconds = Math.round(performance.now() - started) / 1000;
-    draw?.('\r\x1b[K');
-    if (options.json) io.out(JSON.stringify({ ...status, requests, seconds }));
-    else {
-      io.out(
-        `Synced ${status.contacts} contacts from ${status.phonebooks} phonebooks in ${seconds.toFixed(1)} s (${requests} requests).`,
-      );
-    }
-    return ExitCode.ok;
-  } catch (error) {
-    draw?.('\n');
-    return failed(io, options.json, error);
-  } finally {
-    process.removeListener('SIGINT', cancel);
-    stopDrawing();
-    await directory.close();
-  }
-};
-
 function hitRows(hits: SearchHit[]): string {
   return formatTable(
     ['NAME', 'COMPANY', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'PHONEBOOK', 'MATCH'],
@@ -106,50 +48,136 @@ function hitRows(hits: SearchHit[]): string {
   );
 }
 
-const search: DirectoryCommand = async (profile, io, options) => {
-  const query = options.args.join(' ').trim();
-  if (query === '') {
-    io.err(
-      'callbar: give something to search for: a name, a company, digits of a number or a speed dial.',
-    );
-    return ExitCode.usage;
-  }
-  const limit = options.limit === undefined ? 50 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-    io.err(`callbar: --limit must be a whole number from 1 to 500, not "${options.limit}".`);
-    return ExitCode.usage;
-  }
-  if (query.length > 200) {
-    io.err('callbar: a search is at most 200 characters.');
-    return ExitCode.usage;
-  }
-  // The cache alone: no keychain, no network.
-  const directory = openDirectory(profile);
-  try {
-    const status = await directory.load();
-    const result = directory.search(query, limit);
-    if (options.json) {
-      io.out(JSON.stringify({ ...result, directory: status }));
-      return status.state === 'empty' ? ExitCode.failed : ExitCode.ok;
-    }
-    if (status.state === 'empty') {
-      io.err('callbar: The directory is empty on this computer. Run `callbar sync` first.');
-      return ExitCode.failed;
-    }
-    if (status.state === 'stale') {
-      io.err(
-        `callbar: The directory was last synced at ${status.synced_at ?? 'an unknown time'}, more than ${profile.settings.sync_interval_minutes} minutes ago; run \`callbar sync\` to refresh it.`,
-      );
-    }
-    io.out(
-      result.hits.length === 0
-        ? `No contact matches "${query}" (${status.contacts} contacts searched).`
-        : `${hitRows(result.hits)}\n\n${result.hits.length} of ${status.contacts} contacts match "${query}".`,
-    );
-    return ExitCode.ok;
-  } finally {
-    await directory.close();
-  }
-};
+async function openLocalDirectory(ctx: CommandContext): Promise<Directory> {
+  const { openDirectory } = await import('../../core/directory/open-directory');
+  const directory = openDirectory(await ctx.profile());
+  await directory.load();
+  return directory;
+}
 
-export const directoryCommands: Record<string, DirectoryCommand> = { sync, search };
+/**
+ * A contact change the platform accepted, applied to this computer's directory at once (so
+ * `callbar search` finds it without a sync). A failure here only warns: the platform has it.
+ */
+export async function updateLocalDirectory(
+  ctx: CommandContext,
+  change: { upsert: Contact } | { remove: number[] },
+): Promise<void> {
+  try {
+    const directory = await openLocalDirectory(ctx);
+    try {
+      if ('upsert' in change) await directory.upsertLocal(change.upsert);
+      else await directory.removeLocal(change.remove);
+    } finally {
+      await directory.close();
+    }
+  } catch (error) {
+    ctx.io.err(
+      `callbar: the platform has the change, but this computer's directory could not be updated (${describeError(error).message}); \`callbar sync\` brings it up to date.`,
+    );
+  }
+}
+
+export const directoryCommands: CommandGroup = {
+  title: 'Directory (search without the network)',
+  commands: [
+    defineCommand({
+      name: 'sync',
+      summary: "Copy every visible phonebook's contacts to this computer",
+      help: "Walks every phonebook page by page, under the platform's rate limit. A sync that fails or is cancelled (Ctrl+C) keeps the previous copy.",
+      async run(ctx) {
+        // The session must be there (exit 3 / 4 otherwise) before anything is walked.
+        await ctx.platform();
+        const profile = await ctx.profile();
+        if (!profile.account.status().tenant_id) {
+          throw new CallbarError(
+            'not_connected',
+            'Callbar is not connected to your phone account.',
+          );
+        }
+        const directory = await openLocalDirectory(ctx);
+        const draw =
+          !ctx.json && process.stderr.isTTY
+            ? (text: string) => process.stderr.write(text)
+            : undefined;
+        const stopDrawing = directory.onChange((status) =>
+          draw?.(`\r${progressLine(status)}\x1b[K`),
+        );
+        const cancel = () => directory.cancelSync('Cancelled from the command line.');
+        process.once('SIGINT', cancel);
+        const started = performance.now();
+        try {
+          const { status, requests } = await directory.sync();
+          const seconds = Math.round(performance.now() - started) / 1000;
+          draw?.('\r\x1b[K');
+          if (ctx.json) ctx.io.out(JSON.stringify({ ...status, requests, seconds }));
+          else {
+            ctx.io.out(
+              `Synced ${status.contacts} contacts from ${status.phonebooks} phonebooks in ${seconds.toFixed(1)} s (${requests} requests).`,
+            );
+          }
+        } catch (error) {
+          draw?.('\n');
+          throw error;
+        } finally {
+          process.removeListener('SIGINT', cancel);
+          stopDrawing();
+          await directory.close();
+        }
+      },
+    }),
+    defineCommand({
+      name: 'search',
+      usage: 'QUERY… [--limit N]',
+      summary: 'Search the contacts: name, company, digits of a number, speed dial',
+      help: 'Answers from the copy on this computer (callbar sync makes it): word prefixes in any order, one typo in a word of 4+ letters, digits anywhere in a number however it is stored.',
+      options: { limit: { type: 'string' } },
+      args: { name: 'QUERY', min: 1, max: Infinity },
+      async run(ctx, { values, args }) {
+        const query = args.join(' ').trim();
+        if (query === '') {
+          throw new UsageError(
+            'Give something to search for: a name, a company, digits of a number or a speed dial.',
+          );
+        }
+        if (query.length > 200) throw new UsageError('A search is at most 200 characters.');
+        const limit = values.limit === undefined ? 50 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+          throw new UsageError(
+            `--limit must be a whole number from 1 to ${MAX_LIMIT}, not "${values.limit}".`,
+          );
+        }
+        // The cache alone: no keychain, no network.
+        const directory = await openLocalDirectory(ctx);
+        try {
+          const status = directory.status();
+          const result = directory.search(query, limit);
+          if (ctx.json) {
+            ctx.io.out(JSON.stringify({ ...result, directory: status }));
+            return status.state === 'empty' ? ExitCode.failed : ExitCode.ok;
+          }
+          if (status.state === 'empty') {
+            ctx.io.err(
+              'callbar: The directory is empty on this computer. Run `callbar sync` first.',
+            );
+            return ExitCode.failed;
+          }
+          if (status.state === 'stale') {
+            const minutes = (await ctx.profile()).settings.sync_interval_minutes;
+            ctx.io.err(
+              `callbar: The directory was last synced at ${status.synced_at ?? 'an unknown time'}, more than ${minutes} minutes ago; run \`callbar sync\` to refresh it.`,
+            );
+          }
+          ctx.io.out(
+            result.hits.length === 0
+              ? `No contact matches "${query}" (${status.contacts} contacts searched).`
+              : `${hitRows(result.hits)}\n\n${result.hits.length} of ${status.contacts} contacts match "${query}".`,
+          );
+          return ExitCode.ok;
+        } finally {
+          await directory.close();
+        }
+      },
+    }),
+  ],
+};

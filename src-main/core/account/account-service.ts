@@ -12,7 +12,7 @@ import {
   ATTEMPT_LIFETIME_MS,
   type ActivationAttempt,
 } from './activation-attempts';
-import type { LandingPage } from './landing-page';
+import { landingPageFor, type LandingPage } from './landing-page';
 import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
@@ -23,6 +23,8 @@ import {
   type WebhookEvent,
 } from './receiver';
 import { secretFingerprint, secretsEqual } from './secret-compare';
+import type { SessionEndedMarker } from './session-ended-marker';
+import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
@@ -47,17 +49,31 @@ export interface AccountServiceOptions {
   now?: () => number;
   /** Token manager tuning (tests shorten the backoff). */
   tokenOptions?: { refreshMarginMs?: number; backoff?: { initialMs: number; maxMs: number } };
+  /** Shared with the profile's other processes (see profile.ts); this process only by default. */
+  coordination?: { lock: SessionLock; endedMarker: SessionEndedMarker };
 }
 
 export interface ActivationStart {
   /** The portal address the user must open (contains the single-use confirmation key). */
   portalLink: string;
+  /**
+   * The address to start a browser with: `http://127.0.0.1:PORT/connect/<nonce>`, which
+   * redirects to the portal link once. A command line is readable by every local user; this
+   * address is worthless to them (a second use ends the attempt).
+   */
+  browserUrl: string;
   /** Settles when the receiver stored the tokens (connected), or on timeout / cancel. */
   completion: Promise<AccountStatus>;
+  /**
+   * Resolves once the browser was shown how the attempt ended (the landing page at redirect_url);
+   * a process that exits after `completion` waits for it, or the browser finds nobody there.
+   */
+  landed: Promise<void>;
 }
 
 interface Waiter {
   attempt: ActivationAttempt;
+  portalLink: string;
   resolve: (status: AccountStatus) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -76,6 +92,8 @@ export class AccountService {
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
+  /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
+  readonly #landingServed = new Map<string, () => void>();
 
   constructor(options: AccountServiceOptions) {
     this.#options = options;
@@ -86,6 +104,8 @@ export class AccountService {
       vault: options.vault,
       log: options.log,
       now: this.#now,
+      platformUrl: options.settings.base_url,
+      ...options.coordination,
       ...options.tokenOptions,
     });
     this.tokens.onHealth(() => this.#publish());
@@ -146,9 +166,9 @@ export class AccountService {
   }
 
   /**
-   * Creates a pending attempt, builds the portal link and hands it to `openUrl` (the system
-   * browser in the app; printing in the CLI). Only one attempt is awaited at a time: starting
-   * again cancels the previous one.
+   * Creates a pending attempt, builds the portal link and hands the browser address that leads
+   * to it (never the link itself) to `openUrl`, the system browser. Only one attempt is awaited
+   * at a time: starting again cancels the previous one.
    */
   async startActivation(
     options: {
@@ -186,12 +206,14 @@ export class AccountService {
         );
       }, timeoutMs);
       timer.unref();
-      this.#waiter = { attempt, resolve, reject, timer };
+      this.#waiter = { attempt, portalLink, resolve, reject, timer };
     });
+    const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
-    await options.openUrl?.(portalLink);
-    return { portalLink, completion };
+    const browserUrl = `${receiver.origin}/connect/${attempt.browserNonce}`;
+    await options.openUrl?.(browserUrl);
+    return { portalLink, browserUrl, completion, landed };
   }
 
   /** Abandons the awaited attempt, if any. */
@@ -225,7 +247,36 @@ export class AccountService {
       for (const listener of this.#eventListeners) listener(event);
     },
     landing: (attemptId) => this.#landing(attemptId),
+    connect: (nonce) => this.#connectLink(nonce),
   };
+
+  /** `/connect/<nonce>`: the first request goes on to the portal; any other ends the attempt. */
+  #connectLink(nonce: string): { redirect: string } | LandingPage {
+    const use = this.#attempts.useBrowserNonce(nonce);
+    const waiter = this.#waiter;
+    if (use.kind === 'first' && waiter?.attempt === use.attempt) {
+      return { redirect: waiter.portalLink };
+    }
+    if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
+      const message =
+        use.reason === 'again'
+          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again.'
+          : 'The connect link was opened too late. Start connecting again.';
+      this.#log.warn('connect link refused; the activation attempt ends', {
+        attempt: use.attempt.id,
+        reason: use.reason,
+      });
+      if (waiter?.attempt === use.attempt) this.cancelActivation(message, 'activation_link_reused');
+      else this.#attempts.settle(use.attempt, { kind: 'failed', message });
+      return { ok: false, title: 'Callbar stopped connecting', message };
+    }
+    return {
+      ok: false,
+      title: 'This connect link is no longer valid',
+      message:
+        'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+    };
+  }
 
   async #activate(body: HandshakeBody): Promise<void> {
     const attempt = this.#attempts.findPending(body.confirmation_key);
@@ -258,7 +309,9 @@ export class AccountService {
       await this.tokens.adopt(account);
     } catch {
       this.#attempts.settle(attempt, { kind: 'failed', message: this.#vaultMessage() });
+      const waiter = this.#takeWaiter(attempt);
       this.#publish();
+      waiter?.reject(new CallbarError('vault_unavailable', this.#vaultMessage()));
       throw new ReceiverRejection(
         503,
         'Callbar could not store the tokens safely; nothing was kept.',
@@ -307,7 +360,10 @@ export class AccountService {
       this.#publish();
       throw new ReceiverRejection(503, 'Callbar could not remove the tokens; try again.');
     }
-    if (attempt) this.#attempts.settle(attempt, { kind: 'disconnected' });
+    // The landing page of the attempt being unsubscribed (a pending one, or the one that
+    // connected this session) says so, not what it said before.
+    const unsubscribed = attempt ?? this.#attempts.findByKey(body.confirmation_key);
+    if (unsubscribed) this.#attempts.settle(unsubscribed, { kind: 'disconnected' });
     this.#log.info('deactivated', {
       tenant_id: body.tenant_id,
       user_extension: body.user_extension,
@@ -319,37 +375,12 @@ export class AccountService {
 
   #landing(attemptId: string | null): LandingPage {
     const attempt = attemptId ? this.#attempts.byId(attemptId) : undefined;
-    switch (attempt?.outcome.kind) {
-      case 'connected':
-        return {
-          ok: true,
-          title: 'Connected — you can close this tab',
-          message: `Callbar is connected to extension ${attempt.outcome.user_extension} (${attempt.outcome.tenant_id}).`,
-        };
-      case 'disconnected':
-        return {
-          ok: true,
-          title: 'Disconnected — you can close this tab',
-          message: 'Callbar no longer has access to your phone account.',
-        };
-      case 'failed':
-        return { ok: false, title: 'Callbar is not connected', message: attempt.outcome.message };
-      case 'pending':
-      case 'claimed':
-        return {
-          ok: false,
-          title: 'Callbar has not received the confirmation',
-          message:
-            'The portal did not complete the handshake with Callbar. If the portal showed an error, start connecting again from Callbar.',
-        };
-      case undefined:
-        return {
-          ok: false,
-          title: 'Unknown connection attempt',
-          message:
-            'This page belongs to a connection attempt that this Callbar does not know (it expired, or Callbar restarted). Start connecting again from Callbar.',
-        };
+    const outcome = attempt?.outcome.kind;
+    if (attempt && outcome !== 'pending' && outcome !== 'claimed') {
+      this.#landingServed.get(attempt.id)?.();
+      this.#landingServed.delete(attempt.id);
     }
+    return landingPageFor(attempt?.outcome);
   }
 
   /** What is wrong with the keychain, as the token manager's health says after a failure. */
@@ -380,6 +411,8 @@ export class AccountService {
       return { state: 'vault-unavailable', ...identity, message: health.message };
     }
     if (this.#waiter) return { state: 'activating', ...identity };
+    const otherPlatform = this.tokens.otherPlatform;
+    if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
     if (health.kind === 'revoked') {
       return { state: 'needs-activation', ...health.identity, message: health.message };
     }
