@@ -59,8 +59,12 @@ interface Term {
   postings: number;
 }
 
-/** A term whose postings are fewer than 1/8 of the contacts drives a query by its postings. */
-const DENSE_FACTOR = 8;
+/**
+ * Walking contacts in order finds a page of a term with P postings after about limit × N / P
+ * contacts; reading its postings costs P. The walk wins when P² > limit × N (with this margin,
+ * as matches may cluster late in the order).
+ */
+const WALK_MARGIN = 4;
 
 /** Whether `word` is in one of the sorted, disjoint [from, to) pairs. */
 function inRanges(ranges: Int32Array, word: number): boolean {
@@ -463,7 +467,8 @@ export class ContactIndex {
       }
       return matchClass;
     };
-    if (driver.postings * DENSE_FACTOR <= this.size || driver.fuzzy.length > 0) {
+    const walk = driver.postings * driver.postings > WALK_MARGIN * limit * this.size;
+    if (!walk || driver.fuzzy.length > 0) {
       const visit = (lo: number, hi: number) => {
         for (let p = this.#postStart[lo]!; p < this.#postStart[hi]!; p++) {
           const contact = this.#postings[p]!;
