@@ -171,7 +171,11 @@ export const directoryCommands: CommandGroup = {
           ctx.io.out(
             result.hits.length === 0
               ? `No contact matches "${query}" (${status.contacts} contacts searched).`
-              : `${hitRows(result.hits)}\n\n${result.hits.length} of ${status.contacts} contacts match "${query}".`,
+              : `${hitRows(result.hits)}\n\n${
+                  result.hits.length === limit
+                    ? `The ${limit} best matches for "${query}" (--limit N shows more).`
+                    : `${result.hits.length} of ${status.contacts} contacts match "${query}".`
+                }`,
           );
           return ExitCode.ok;
         } finally {
