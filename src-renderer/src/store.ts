@@ -55,6 +55,7 @@ export const useAppStore = create<AppState>()((set) => {
           break;
         case 'directory.changed':
         case 'calls.changed':
+        case 'app.focusSearch':
           break;
       }
     },

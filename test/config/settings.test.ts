@@ -59,9 +59,11 @@ describe('loadSettings', () => {
       confirm_web_links: true,
       start_minimized: false,
       dial_shortcut: 'CommandOrControl+Shift+D',
-      clipboard_shortcut: 'CommandOrControl+Shift+V',
+      clipboard_shortcut: '',
       close_to_tray: true,
       sync_interval_minutes: 15,
+      open_at_login: false,
+      handle_links: 'ask',
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -112,6 +114,8 @@ describe('loadSettings', () => {
     clipboard_shortcut: ['CmdOrCtrl+Shift+F12', 'CmdOrCtrl+Shift+F12'],
     close_to_tray: ['0', false],
     sync_interval_minutes: ['5', 5],
+    open_at_login: ['yes', true],
+    handle_links: ['no', 'no'],
   };
 
   it('has an environment override row for every setting', () => {

@@ -22,6 +22,8 @@ const KINDS: Record<SettingName, EnvKind> = {
   clipboard_shortcut: 'text',
   close_to_tray: 'boolean',
   sync_interval_minutes: 'integer',
+  open_at_login: 'boolean',
+  handle_links: 'text',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);
