@@ -4,10 +4,7 @@
  * largest page_size the platform accepts". Real HTTP against the simulator on loopback.
  */
 import { startSimulator } from '../simulator/index';
-import { TokenManager } from '../src-main/core/account/token-manager';
-import { createPlatformApi } from '../src-main/core/api/platform-api';
-import { silentLogger } from '../src-main/core/log/logger';
-import { MemoryVault } from '../src-main/core/vault/memory-vault';
+import { signedInApi } from './signed-in-api';
 
 export async function contactWalk(contacts = 8000): Promise<void> {
   const sim = await startSimulator({
@@ -16,24 +13,7 @@ export async function contactWalk(contacts = 8000): Promise<void> {
     rateLimits: { phonebook: { limit: 1_000_000, window_seconds: 60 } },
   });
   try {
-    const issued = (await (
-      await fetch(`${sim.base_url}/__sim/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant_id: sim.tenant_id, user_extension: sim.users[0]!.extension }),
-      })
-    ).json()) as { access_token: string; refresh_token: string };
-    const tokens = new TokenManager({ vault: new MemoryVault(), log: silentLogger });
-    await tokens.adopt({
-      ...issued,
-      expires_at: Date.now() + 3600_000,
-      tenant_id: sim.tenant_id,
-      user_extension: sim.users[0]!.extension,
-      client_id: sim.client_id,
-      client_secret: sim.client_secret,
-      base_url: sim.base_url,
-    });
-    const api = createPlatformApi({ baseUrl: sim.base_url, tokens, log: silentLogger });
+    const api = await signedInApi(sim);
     console.log(`${contacts} contacts in the simulator, user with the view-all role`);
     console.log('page_size  requests  seconds  contacts/s');
     for (const pageSize of [48, 200, 1000]) {

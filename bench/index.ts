@@ -1,14 +1,42 @@
 /**
  * `npm run bench`: runs every benchmark and prints its figures. Each benchmark compares Callbar's
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
+ * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
  */
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
+import { searchEngines } from './search-engines';
 import { sessionRefresh } from './session-refresh';
+import { syncDirectory } from './sync-directory';
+
+const json = process.argv.includes('--json');
+const figures: Record<string, unknown> = {};
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown CPU',
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform}/${process.arch}`,
+  /** Other work on the machine when the run started (1-minute load average). */
+  load_average: Number(loadavg()[0]!.toFixed(1)),
+};
+figures.machine = machine;
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
+  {
+    name: 'Search: a keystroke at 100,000 contacts',
+    run: async () => {
+      figures.search = await Promise.resolve(searchEngines());
+    },
+  },
+  {
+    name: 'Directory sync at the largest tenant',
+    run: async () => {
+      figures.sync = await syncDirectory();
+    },
+  },
   { name: 'Walking every contact: page size', run: () => contactWalk() },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
@@ -16,13 +44,12 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
 ];
 
 console.log('Callbar benchmarks');
-console.log(`node ${process.version} on ${process.platform}/${process.arch}`);
+console.log(`node ${machine.node} on ${machine.platform}`);
 console.log(
-  `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+  `${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB; load average ${machine.load_average} at the start`,
 );
-if (benchmarks.length === 0)
-  console.log('No benchmarks yet: they arrive with the directory index.');
 for (const benchmark of benchmarks) {
   console.log(`\n## ${benchmark.name}`);
   await benchmark.run();
 }
+if (json) console.log(JSON.stringify(figures));

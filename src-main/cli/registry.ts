@@ -6,12 +6,14 @@ import type { CommandGroup, CommandSpec } from './command';
 import { accountCommands } from './commands/account-commands';
 import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
+import { directoryCommands } from './commands/directory-commands';
 import { phonebookCommands } from './commands/phonebook-commands';
 
 export const commandGroups: CommandGroup[] = [
   accountCommands,
   phonebookCommands,
   contactCommands,
+  directoryCommands,
   callCommands,
 ];
 

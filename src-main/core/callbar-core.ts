@@ -1,6 +1,8 @@
 import type { AppInfo, Runtime } from '../../src-preload/contract';
-import type { CallDirectory } from './calls/dial-target';
+import { createPlatformApi } from './api/platform-api';
 import { openCalls } from './calls/open-calls';
+import { openDirectory } from './directory/open-directory';
+import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
@@ -14,8 +16,6 @@ export interface CoreOptions {
   openUrl: (url: string) => Promise<void>;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
-  /** Caller lookup and speed dials for calls (the directory, once it is wired). */
-  callDirectory?: CallDirectory;
 }
 
 /**
@@ -27,6 +27,8 @@ export interface CallbarCore {
   readonly router: Router;
   readonly events: EventHub;
   readonly profile: Profile;
+  /** The contact directory: search, caller lookup (lookupByNumber), speed dials. */
+  readonly directory: Directory;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const { profile } = options;
   const { account, log } = profile;
   const events = new EventHub();
+  const api = createPlatformApi({
+    baseUrl: profile.settings.base_url,
+    tokens: account.tokens,
+    log,
+  });
+  const directory = openDirectory(profile, api.phonebooks);
   const appInfo: AppInfo = {
     name: packageInfo.name,
     version: packageInfo.version,
@@ -42,10 +50,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     runtime: options.runtime,
     versions: { node: process.versions.node, ...options.shellVersions },
   };
-  const calls = openCalls({
-    profile,
-    ...(options.callDirectory ? { directory: options.callDirectory } : {}),
-  });
+  // Calls identify parties and resolve speed dials through the directory; both share one client
+  // (one rate-limit gate per scope).
+  const calls = openCalls({ profile, api, directory });
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'account.status': () => account.status(),
@@ -63,10 +70,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
-    // The directory (issue 14) replaces these placeholders.
-    'directory.search': notBuiltYet,
-    'directory.status': notBuiltYet,
-    'directory.sync': notBuiltYet,
+    'directory.search': ({ query, limit }) => directory.search(query, limit),
+    'directory.status': () => directory.status(),
+    'directory.sync': () => {
+      if (!account.status().tenant_id) {
+        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+      }
+      // Progress and the outcome arrive as directory.changed events.
+      directory.sync().catch(() => undefined);
+      return directory.status();
+    },
     'calls.parse': ({ input }) => calls.parse(input),
     'calls.dial': ({ target, source }) => calls.dial(target, source),
     'calls.openUrl': ({ url }) => calls.openUrl(url),
@@ -78,14 +91,20 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'calls.clearRecent': () => calls.clearRecent(),
   };
-  const unsubscribe = account.onStatus((status) =>
-    events.publish({ type: 'account.changed', status }),
+  const unsubscribe = account.onStatus((status) => {
+    events.publish({ type: 'account.changed', status });
+    if (status.state === 'connected') directory.connected();
+  });
+  const unsubscribeDirectory = directory.onChange((status) =>
+    events.publish({ type: 'directory.changed', status }),
   );
   const unsubscribeCalls = calls.onChange((snapshot) =>
     events.publish({ type: 'calls.changed', calls: snapshot }),
   );
   calls.startExpiry();
   await account.start();
+  await directory.load();
+  directory.startRefresh(() => account.status().state === 'connected');
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
     const message = errorMessage(error);
@@ -96,15 +115,14 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     router: new Router(handlers, log),
     events,
     profile,
+    directory,
     close: async () => {
       unsubscribe();
       unsubscribeCalls();
       await calls.close();
+      unsubscribeDirectory();
+      await directory.close();
       await profile.close();
     },
   };
-}
-
-function notBuiltYet(): never {
-  throw new CallbarError('not_available', 'This part of Callbar is not built yet.');
 }

@@ -2,8 +2,8 @@
  * Click-to-dial end to end, under both simulator profiles: the real core (router, calls service,
  * tracker, receiver) connected through the portal, the simulator ringing phones and POSTing its
  * call events to Callbar's receiver. Under `minimal` the events carry only `{id}` and the
- * call-control answers are empty; under `rich` they say more. The directory is a small in-memory
- * stand-in for the two lookups calls use.
+ * call-control answers are empty; under `rich` they say more. The other party is identified
+ * through the real directory, synced from the simulator after Ada was added to a phonebook.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -14,7 +14,7 @@ import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import type { CallsSnapshot, Result } from '../../src-preload/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
-import type { CallDirectory } from '../../src-main/core/calls/dial-target';
+import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
@@ -31,17 +31,14 @@ import {
 
 const caller = ada;
 
-const directory: CallDirectory = {
-  lookupByNumber: (number) => (number === caller.number ? caller : undefined),
-  findBySpeedDial: (code) => (code === caller.speed_dial ? caller : undefined),
-};
-
 forEachProfile((profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let core: CallbarCore;
   let dataDir: string;
   let receiver: string;
+  /** Ada's id on the platform. */
+  let adaId: number;
 
   async function invoke<T>(channel: string, request: unknown = {}): Promise<Result<T>> {
     return (await core.router.invoke(channel, request)) as Result<T>;
@@ -83,7 +80,6 @@ forEachProfile((profile) => {
         log: silentLogger,
       }),
       openUrl: () => Promise.resolve(),
-      callDirectory: directory,
     });
     await core.profile.account.listen();
     await registerReceiver(sim, receiver);
@@ -95,6 +91,31 @@ forEachProfile((profile) => {
       action: 'subscribe',
     });
     await started.completion;
+    // Ada in a phonebook on the platform, then in Callbar's directory through a real sync.
+    const { phonebooks } = createPlatformApi({
+      baseUrl: sim.base_url,
+      tokens: core.profile.account.tokens,
+      log: silentLogger,
+    });
+    const book = await phonebooks.createPhonebook({
+      description: 'Journey test contacts',
+      priority: 5,
+      is_shared: true,
+    });
+    adaId = (
+      await phonebooks.createContact({
+        phonebook: book.id,
+        display_name: caller.display_name,
+        number: caller.number,
+        secondary_number: null,
+        speed_dial: caller.speed_dial!,
+        company: caller.company,
+      })
+    ).id;
+    await until('Ada in the directory', async () => {
+      await core.directory.sync();
+      return core.directory.lookupByNumber(caller.number);
+    });
   });
   afterAll(async () => {
     await core?.close();
@@ -270,7 +291,7 @@ forEachProfile((profile) => {
     if (profile === 'rich') {
       expect(current).toMatchObject({
         state: 'ringing',
-        party: { name: 'Ada Lovelace', company: 'Analytical Engines', contact_id: 77 },
+        party: { name: 'Ada Lovelace', company: 'Analytical Engines', contact_id: adaId },
       });
     } else {
       // {id} alone says nothing about who calls.

@@ -62,6 +62,7 @@ describe('loadSettings', () => {
       dial_shortcut: 'CommandOrControl+Shift+D',
       clipboard_shortcut: '',
       close_to_tray: true,
+      sync_interval_minutes: 15,
       open_at_login: false,
       handle_links: 'ask',
     });
@@ -94,6 +95,10 @@ describe('loadSettings', () => {
     const dir = await dataDir();
     await writeSettingsFile(dir, '\uFEFF{"region": "DE"}');
     expect(loadSettings({ dataDir: dir, env: {} }).region).toBe('DE');
+    // Any case, in the file and in CALLBAR_REGION.
+    await writeSettingsFile(dir, '{"region": "gb"}');
+    expect(loadSettings({ dataDir: dir, env: {} }).region).toBe('GB');
+    expect(loadSettings({ dataDir: dir, env: { CALLBAR_REGION: 'de' } }).region).toBe('DE');
   });
 
   /** One override per setting; a new setting without a row here fails the suite. */
@@ -110,6 +115,7 @@ describe('loadSettings', () => {
     dial_shortcut: ['Alt+Space', 'Alt+Space'],
     clipboard_shortcut: ['CmdOrCtrl+Shift+F12', 'CmdOrCtrl+Shift+F12'],
     close_to_tray: ['0', false],
+    sync_interval_minutes: ['5', 5],
     open_at_login: ['yes', true],
     handle_links: ['no', 'no'],
   };
@@ -161,7 +167,7 @@ describe('loadSettings', () => {
     ['CALLBAR_RECEIVER_PORT', '4000.5', 'receiver_port', 'whole number'],
     ['CALLBAR_CONFIRM_WEB_LINKS', 'maybe', 'confirm_web_links', 'true or false (or 1/0, yes/no)'],
     ['CALLBAR_BASE_URL', 'localhost:8089', 'base_url', 'http:// or https:// URL'],
-    ['CALLBAR_REGION', 'uk', 'region', 'two-letter uppercase country code'],
+    ['CALLBAR_REGION', 'uk', 'region', 'two-letter country code'],
     ['CALLBAR_SLUG', 'Call Bar', 'slug', 'lowercase letters'],
     ['CALLBAR_DIAL_SHORTCUT', 'Ctrl+Shift+Banana', 'dial_shortcut', 'Electron accelerator'],
   ])('rejects %s=%j naming the variable and the setting', async (variable, raw, field, rule) => {
@@ -178,7 +184,7 @@ describe('loadSettings', () => {
     ['a port as text', '{"receiver_port": "8080"}', 'receiver_port', '1024 to 65535'],
     ['a port out of range', '{"receiver_port": 80}', 'receiver_port', 'is 80'],
     ['a non-http URL', '{"base_url": "ftp://pbx"}', 'base_url', 'http:// or https://'],
-    ['a lowercase region', '{"region": "gb"}', 'region', 'ISO 3166-1 alpha-2'],
+    ['a three-letter region', '{"region": "gbr"}', 'region', 'ISO 3166-1 alpha-2'],
     ['an unknown region', '{"region": "ZZ"}', 'region', 'such as US, GB or DE'],
     ['a slug with spaces', '{"slug": "Call Bar"}', 'slug', 'lowercase letters'],
     ['a boolean as text', '{"close_to_tray": "yes"}', 'close_to_tray', 'true or false'],

@@ -15,10 +15,10 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
   'account.forget': { valid: [{}], invalid: [{ everything: true }, 'all'] },
   'directory.search': {
-    valid: [],
+    valid: [{ query: 'anne' }, { query: '', limit: 500 }],
     invalid: [{}, { query: 7 }, { query: 'x'.repeat(201) }, { query: 'a', limit: 0 }],
   },
-  'directory.status': { valid: [], invalid: [{ all: true }] },
+  'directory.status': { valid: [{}], invalid: [{ all: true }] },
   'directory.sync': { valid: [], invalid: [{ force: 'yes' }] },
   'calls.parse': { valid: [], invalid: [{}, { input: '' }, { input: 'x'.repeat(513) }] },
   'calls.dial': {

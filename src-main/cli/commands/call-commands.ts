@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
+import { openLocalDirectory } from './directory-commands';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
 import { formatTable } from '../table';
@@ -15,30 +16,31 @@ const EVENTS_NOTE =
   "The CLI receives the platform's call events only while a command that listens runs\n" +
   '(dial --follow); otherwise it knows what a running Callbar app saw.';
 
-/** The profile's calls service (loaded when a command runs: command modules stay light). */
-async function callsOf(ctx: CommandContext, options: { listen?: boolean } = {}) {
-  // One after the other: the context opens the profile on first use.
-  const profile = await ctx.profile();
-  const api = await ctx.platform();
-  const { openCalls } = await import('../../core/calls/open-calls');
-  return openCalls({
-    profile,
-    api,
-    ...(options.listen ? { listen: () => profile.account.listen() } : {}),
-  });
-}
-
-/** Runs `use` with the calls service, closing it (and flushing the call log) afterwards. */
+/**
+ * Runs `use` with the profile's calls service (loaded when a command runs: command modules stay
+ * light), closing it (and flushing the call log) afterwards. Parties and speed dials are looked up
+ * in this computer's copy of the directory.
+ */
 async function withCalls<T>(
   ctx: CommandContext,
   use: (calls: CallsService) => Promise<T>,
   options: { listen?: boolean } = {},
 ): Promise<T> {
-  const calls = await callsOf(ctx, options);
+  const profile = await ctx.profile();
+  const api = await ctx.platform();
+  const directory = await openLocalDirectory(ctx);
+  const { openCalls } = await import('../../core/calls/open-calls');
+  const calls = openCalls({
+    profile,
+    api,
+    directory,
+    ...(options.listen ? { listen: () => profile.account.listen() } : {}),
+  });
   try {
     return await use(calls);
   } finally {
     await calls.close();
+    await directory.close();
   }
 }
 

@@ -2,6 +2,7 @@
 import type { Contact, ContactInput } from '../../core/api/schemas';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
+import { updateLocalDirectory } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
@@ -101,6 +102,7 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { values }) {
         const input = contactInput(values);
         const contact = await (await ctx.platform()).phonebooks.createContact(input);
+        await updateLocalDirectory(ctx, { upsert: contact });
         show(ctx, contact, () => `Created contact ${contact.id}.\n\n${contactRows([contact])}`);
       },
     }),
@@ -116,6 +118,7 @@ export const contactCommands: CommandGroup = {
         const api = await ctx.platform();
         const input = contactInput(values, await api.phonebooks.getContact(contactId));
         const contact = await api.phonebooks.updateContact(contactId, input);
+        await updateLocalDirectory(ctx, { upsert: contact });
         show(ctx, contact, () => `Updated contact ${contact.id}.\n\n${contactRows([contact])}`);
       },
     }),
@@ -127,6 +130,7 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { args }) {
         const contactId = id(args);
         await (await ctx.platform()).phonebooks.deleteContact(contactId);
+        await updateLocalDirectory(ctx, { remove: [contactId] });
         show(ctx, { deleted: contactId }, () => `Deleted contact ${contactId}.`);
       },
     }),
@@ -138,6 +142,7 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { args }) {
         const ids = args.map((arg) => requiredInteger(arg, 'Every contact id'));
         await (await ctx.platform()).phonebooks.bulkDeleteContacts(ids);
+        await updateLocalDirectory(ctx, { remove: ids });
         show(ctx, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);
       },
     }),

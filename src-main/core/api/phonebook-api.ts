@@ -125,6 +125,21 @@ export class PhonebookApi {
     });
   }
 
+  /**
+   * The page a previous contacts page's `next` link points to (only under the base URL), for
+   * callers that pace or resume a walk page by page (the directory sync).
+   */
+  async contactsPageAt(next: string): Promise<Page<Contact>> {
+    const [pathname, search = ''] = nextPath(next, this.#baseUrl, `GET /${CONTACTS}`).split('?');
+    return this.#client.request({
+      method: 'get',
+      path: pathname!,
+      scope: 'phonebook',
+      searchParams: Object.fromEntries(new URLSearchParams(search)),
+      schema: ContactPage,
+    });
+  }
+
   allContacts(query: Omit<ContactListQuery, 'page'> = {}): AsyncGenerator<Contact> {
     return this.#walk(CONTACTS, checkInput(ContactListQuery, query), ContactPage);
   }

@@ -22,6 +22,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   dial_shortcut: 'text',
   clipboard_shortcut: 'text',
   close_to_tray: 'boolean',
+  sync_interval_minutes: 'integer',
   open_at_login: 'boolean',
   handle_links: 'text',
 };

@@ -32,6 +32,8 @@ export const Settings = z.strictObject({
    */
   region: z
     .string()
+    .trim()
+    .toUpperCase()
     .regex(/^[A-Z]{2}$/)
     .refine((code) => isSupportedCountry(code))
     .default('US'),
@@ -53,6 +55,8 @@ export const Settings = z.strictObject({
   clipboard_shortcut: accelerator.default(''),
   /** Closing the window keeps Callbar running in the tray. */
   close_to_tray: z.boolean().default(true),
+  /** Minutes between directory refreshes (a full sync of every visible phonebook). */
+  sync_interval_minutes: z.int().min(1).max(1440).default(15),
   /** Start Callbar (hidden, in the tray) when the user logs in. */
   open_at_login: z.boolean().default(false),
   /** Callbar handles tel: and callto: links: "ask" on first run, then "yes" or "no". */
@@ -77,7 +81,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   portal_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089/portal',
   slug: 'a slug of lowercase letters, digits, "-" and "_" (up to 100 characters), such as callbar',
   receiver_port: 'a whole number from 1024 to 65535',
-  region: 'a two-letter uppercase country code (ISO 3166-1 alpha-2), such as US, GB or DE',
+  region: 'a two-letter country code (ISO 3166-1 alpha-2, any case), such as US, GB or DE',
   client_id: 'a non-empty text',
   confirm_web_links: 'true or false',
   vanity_numbers: 'true or false',
@@ -87,6 +91,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   clipboard_shortcut:
     'an Electron accelerator such as CommandOrControl+Shift+V (modifiers joined by "+", then one key), or "" for none',
   close_to_tray: 'true or false',
+  sync_interval_minutes: 'a whole number of minutes from 1 to 1440',
   open_at_login: 'true or false',
   handle_links: 'one of ask, yes or no',
 };

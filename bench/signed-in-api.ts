@@ -1,0 +1,30 @@
+/**
+ * The platform API as the app builds it, signed in to a running simulator as its first user (the
+ * view-all role), for benchmarks against the simulator.
+ */
+import type { RunningSimulator } from '../simulator/index';
+import { TokenManager } from '../src-main/core/account/token-manager';
+import { createPlatformApi, type PlatformApi } from '../src-main/core/api/platform-api';
+import { silentLogger } from '../src-main/core/log/logger';
+import { MemoryVault } from '../src-main/core/vault/memory-vault';
+
+export async function signedInApi(sim: RunningSimulator): Promise<PlatformApi> {
+  const issued = (await (
+    await fetch(`${sim.base_url}/__sim/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: sim.tenant_id, user_extension: sim.users[0]!.extension }),
+    })
+  ).json()) as { access_token: string; refresh_token: string };
+  const tokens = new TokenManager({ vault: new MemoryVault(), log: silentLogger });
+  await tokens.adopt({
+    ...issued,
+    expires_at: Date.now() + 3600_000,
+    tenant_id: sim.tenant_id,
+    user_extension: sim.users[0]!.extension,
+    client_id: sim.client_id,
+    client_secret: sim.client_secret,
+    base_url: sim.base_url,
+  });
+  return createPlatformApi({ baseUrl: sim.base_url, tokens, log: silentLogger });
+}

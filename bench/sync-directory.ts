@@ -1,0 +1,79 @@
+/**
+ * A full directory sync against the simulator at its largest tenant (8,700 contacts), under the
+ * rich profile (pages of up to 1000, 600 requests a minute) and the minimal one (pages of 100,
+ * 120 requests a minute): seconds, requests sent, and whether any request met a 429.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator } from '../simulator/index';
+import { signedInApi } from './signed-in-api';
+import { Directory } from '../src-main/core/directory/directory';
+import { silentLogger } from '../src-main/core/log/logger';
+
+export interface SyncFigures {
+  contacts: number;
+  requests: number;
+  seconds: number;
+  /** Requests the platform answered 429. */
+  throttled: number;
+}
+
+const PROFILES = {
+  rich: { maxPageSize: 1000, rateLimits: { phonebook: { limit: 600, window_seconds: 60 } } },
+  minimal: { maxPageSize: 100, rateLimits: { phonebook: { limit: 120, window_seconds: 60 } } },
+};
+
+async function syncOnce(profile: keyof typeof PROFILES, contacts: number): Promise<SyncFigures> {
+  const sim = await startSimulator({ contacts, autoAnswer: false, ...PROFILES[profile] });
+  const dataDir = await mkdtemp(join(tmpdir(), 'callbar-bench-sync-'));
+  try {
+    const api = await signedInApi(sim);
+    const directory = new Directory({
+      dataDir,
+      region: 'US',
+      log: silentLogger,
+      phonebooks: () => api.phonebooks,
+      owner: () => 'bench',
+      intervalMs: 15 * 60_000,
+    });
+    const started = performance.now();
+    const outcome = await directory.sync();
+    const seconds = (performance.now() - started) / 1000;
+    await directory.close();
+    const log = (await (await fetch(`${sim.base_url}/__sim/requests`)).json()) as {
+      status: number | null;
+    }[];
+    return {
+      contacts: outcome.status.contacts,
+      requests: outcome.requests,
+      seconds: Number(seconds.toFixed(2)),
+      throttled: log.filter((entry) => entry.status === 429).length,
+    };
+  } finally {
+    await sim.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Median of `runs` syncs per profile (each against a fresh simulator). */
+export async function syncDirectory(
+  contacts = 8700,
+  runs = 3,
+): Promise<Record<string, SyncFigures>> {
+  console.log(`${contacts} contacts, user with the view-all role; median of ${runs} syncs`);
+  console.log('profile   page size  limit/min  contacts  requests  seconds  429s');
+  const figures: Record<string, SyncFigures> = {};
+  for (const profile of ['rich', 'minimal'] as const) {
+    const results: SyncFigures[] = [];
+    for (let run = 0; run < runs; run++) results.push(await syncOnce(profile, contacts));
+    results.sort((a, b) => a.seconds - b.seconds);
+    const f = results[Math.floor(results.length / 2)]!;
+    figures[profile] = f;
+    const { maxPageSize, rateLimits } = PROFILES[profile];
+    console.log(
+      `${profile.padEnd(8)} ${String(maxPageSize).padStart(10)} ${String(rateLimits.phonebook.limit).padStart(10)} ${String(f.contacts).padStart(9)} ${String(f.requests).padStart(9)} ${f.seconds.toFixed(2).padStart(8)} ${String(f.throttled).padStart(5)}`,
+    );
+  }
+  return figures;
+}

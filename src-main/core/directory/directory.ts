@@ -1,0 +1,293 @@
+/**
+ * The directory: the local contact index Callbar searches, kept fresh. It loads the last complete
+ * directory from the profile at start, syncs on demand and every `sync_interval_minutes` while
+ * connected, swaps in a new index only when a sync completes (a failed or cancelled sync keeps
+ * the previous one and says why), and applies contacts created, edited or deleted through
+ * Callbar at once. Every change of its status goes to `onChange` listeners (the core publishes
+ * them as `directory.changed` events).
+ */
+import type {
+  DirectoryContact,
+  DirectoryStatus,
+  SearchResult,
+  SyncProgress,
+} from '../../../src-preload/contract';
+import type { PhonebookApi } from '../api/phonebook-api';
+import type { Contact } from '../api/schemas';
+import { CallbarError, describeError } from '../errors';
+import type { Logger } from '../log/logger';
+import { ContactIndex } from './contact-index';
+import { CACHE_FORMAT, readCache, writeCache } from './directory-cache';
+import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
+import { RequestPacer } from './request-pacer';
+
+export interface DirectoryOptions {
+  dataDir: string;
+  region: string;
+  log: Logger;
+  /** The platform's phonebook API, when connected (undefined: a sync says to connect first). */
+  phonebooks: () => PhonebookApi | undefined;
+  /** Whose directory this is ("base URL|tenant|extension"); undefined when not connected. */
+  owner: () => string | undefined;
+  /** Between automatic refreshes (sync_interval_minutes); also when a directory counts as stale. */
+  intervalMs: number;
+  /** Shared by every sync of the process; default: 100 requests a minute. */
+  pacer?: RequestPacer;
+  pageSize?: number;
+  now?: () => number;
+}
+
+/** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
+export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
+
+export interface SyncOutcome {
+  status: DirectoryStatus;
+  /** Requests the sync sent. */
+  requests: number;
+}
+
+type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
+
+export class Directory {
+  readonly #options: DirectoryOptions;
+  readonly #pacer: RequestPacer;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(status: DirectoryStatus) => void>();
+  #index: ContactIndex;
+  #phonebooks: PhonebookSummary[] = [];
+  #syncedAt: number | undefined;
+  #running: { promise: Promise<SyncOutcome>; abort: AbortController } | undefined;
+  #progress: SyncProgress | undefined;
+  #lastError: string | undefined;
+  #localDuringSync: LocalChange[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #loaded = false;
+
+  constructor(options: DirectoryOptions) {
+    this.#options = options;
+    this.#pacer = options.pacer ?? new RequestPacer(SYNC_BUDGET);
+    this.#now = options.now ?? Date.now;
+    this.#index = this.#build([]);
+  }
+
+  /** Loads the cached directory (a bad cache is logged and dropped; a sync replaces it). */
+  async load(): Promise<DirectoryStatus> {
+    const read = await readCache(this.#options.dataDir, this.#options.owner());
+    if (read.status === 'discarded') {
+      this.#options.log.warn('the cached directory was discarded; it is synced again', {
+        reason: read.reason,
+      });
+    }
+    if (read.status === 'ok') {
+      this.#phonebooks = read.cache.phonebooks;
+      this.#index = this.#build(read.cache.contacts);
+      this.#syncedAt = Date.parse(read.cache.synced_at);
+    }
+    this.#loaded = true;
+    return this.#changed();
+  }
+
+  /** Refreshes every interval while connected, and now when the directory is empty or stale. */
+  startRefresh(isConnected: () => boolean): void {
+    const tick = () => {
+      if (isConnected() && !this.#running && this.#due()) this.#background();
+    };
+    this.#timer = setInterval(tick, Math.min(this.#options.intervalMs, 60_000));
+    this.#timer.unref();
+    tick();
+  }
+
+  /** Call when the account got connected: a first sync starts if one is due (after load). */
+  connected(): void {
+    if (this.#loaded && !this.#running && this.#due()) this.#background();
+  }
+
+  onChange(listener: (status: DirectoryStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  status(): DirectoryStatus {
+    const state = this.#running
+      ? 'syncing'
+      : this.#syncedAt === undefined
+        ? 'empty'
+        : this.#lastError !== undefined || this.#now() - this.#syncedAt > this.#options.intervalMs
+          ? 'stale'
+          : 'ready';
+    return {
+      state,
+      contacts: this.#index.size,
+      phonebooks: this.#phonebooks.length,
+      ...(this.#syncedAt !== undefined
+        ? { synced_at: new Date(this.#syncedAt).toISOString() }
+        : {}),
+      ...(this.#running && this.#progress ? { progress: this.#progress } : {}),
+      ...(this.#lastError !== undefined ? { last_error: this.#lastError } : {}),
+    };
+  }
+
+  search(query: string, limit = 50): SearchResult {
+    return { query, hits: this.#index.search(query, limit) };
+  }
+
+  /** Caller identification: the same number, else the longest common ending of 7+ digits. */
+  lookupByNumber(number: string): DirectoryContact | undefined {
+    return this.#index.lookupByNumber(number);
+  }
+
+  findBySpeedDial(code: number): DirectoryContact | undefined {
+    return this.#index.findBySpeedDial(code);
+  }
+
+  /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
+  sync(): Promise<SyncOutcome> {
+    if (this.#running) return this.#running.promise;
+    const abort = new AbortController();
+    const promise = this.#sync(abort.signal)
+      .finally(() => {
+        this.#running = undefined;
+        this.#progress = undefined;
+        this.#changed();
+      })
+      .then((requests) => ({ status: this.status(), requests }));
+    this.#running = { promise, abort };
+    this.#changed();
+    return promise;
+  }
+
+  /** Stops a running sync; the directory in use stays. */
+  cancelSync(reason = 'The sync was cancelled.'): void {
+    this.#running?.abort.abort(new CallbarError('sync_cancelled', reason));
+  }
+
+  /** A contact created or edited through Callbar: in the index at once, and in the cache. */
+  async upsertLocal(contact: Contact): Promise<void> {
+    const book = this.#phonebooks.find((entry) => entry.id === contact.phonebook);
+    await this.#applyLocal({
+      upsert: toDirectoryContact(contact, book?.description ?? `Phonebook ${contact.phonebook}`),
+    });
+  }
+
+  /** Contacts deleted through Callbar: out of the index at once, and out of the cache. */
+  async removeLocal(ids: readonly number[]): Promise<void> {
+    await this.#applyLocal({ remove: [...ids] });
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#listeners.clear();
+    const running = this.#running;
+    this.cancelSync('Callbar is closing.');
+    await running?.promise.catch(() => undefined);
+  }
+
+  #due(): boolean {
+    return (
+      this.#syncedAt === undefined ||
+      this.#lastError !== undefined ||
+      this.#now() - this.#syncedAt >= this.#options.intervalMs
+    );
+  }
+
+  #background(): void {
+    this.sync().catch(() => undefined);
+  }
+
+  /** Resolves with the number of requests sent. */
+  async #sync(signal: AbortSignal): Promise<number> {
+    const { log } = this.#options;
+    this.#localDuringSync = [];
+    try {
+      const phonebooks = this.#options.phonebooks();
+      const owner = this.#options.owner();
+      if (!phonebooks || owner === undefined) {
+        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+      }
+      const fetched = await fetchDirectory({
+        phonebooks,
+        pacer: this.#pacer,
+        signal,
+        ...(this.#options.pageSize ? { pageSize: this.#options.pageSize } : {}),
+        onProgress: (progress) => {
+          this.#progress = progress;
+          this.#changed();
+        },
+      });
+      const contacts = applyChanges(fetched.contacts, this.#localDuringSync);
+      const syncedAt = this.#now();
+      await writeCache(this.#options.dataDir, {
+        format: CACHE_FORMAT,
+        owner,
+        synced_at: new Date(syncedAt).toISOString(),
+        phonebooks: fetched.phonebooks,
+        contacts,
+      });
+      this.#phonebooks = fetched.phonebooks;
+      this.#index = this.#build(contacts);
+      this.#syncedAt = syncedAt;
+      this.#lastError = undefined;
+      log.info('directory synced', {
+        contacts: contacts.length,
+        phonebooks: fetched.phonebooks.length,
+        requests: fetched.requests,
+      });
+      return fetched.requests;
+    } catch (error) {
+      const reason: unknown = signal.aborted ? signal.reason : error;
+      const { message } = describeError(reason);
+      this.#lastError = `The last sync did not complete: ${message}`;
+      log.warn('directory sync failed; the previous directory stays in use', { error: reason });
+      throw reason;
+    } finally {
+      this.#localDuringSync = [];
+    }
+  }
+
+  async #applyLocal(change: LocalChange): Promise<void> {
+    if (this.#running) this.#localDuringSync.push(change);
+    const contacts = applyChanges([...this.#index.contacts], [change]);
+    this.#index = this.#build(contacts);
+    this.#changed();
+    const owner = this.#options.owner();
+    if (this.#syncedAt === undefined || owner === undefined) return;
+    await writeCache(this.#options.dataDir, {
+      format: CACHE_FORMAT,
+      owner,
+      synced_at: new Date(this.#syncedAt).toISOString(),
+      phonebooks: this.#phonebooks,
+      contacts,
+    });
+  }
+
+  #build(contacts: readonly DirectoryContact[]): ContactIndex {
+    const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
+    return ContactIndex.build(contacts, {
+      region: this.#options.region,
+      priorityOf: (phonebook) => priorities.get(phonebook),
+    });
+  }
+
+  #changed(): DirectoryStatus {
+    const status = this.status();
+    for (const listener of this.#listeners) listener(status);
+    return status;
+  }
+}
+
+function applyChanges(
+  contacts: DirectoryContact[],
+  changes: readonly LocalChange[],
+): DirectoryContact[] {
+  let result = contacts;
+  for (const change of changes) {
+    if ('upsert' in change) {
+      result = result.filter((contact) => contact.id !== change.upsert.id);
+      result.push(change.upsert);
+    } else {
+      const gone = new Set(change.remove);
+      result = result.filter((contact) => !gone.has(contact.id));
+    }
+  }
+  return result;
+}

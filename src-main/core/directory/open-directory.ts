@@ -1,0 +1,33 @@
+/**
+ * The directory of a profile: its data folder, region and refresh interval, the account it
+ * belongs to. The app, the web preview and the CLI open it the same way.
+ */
+import type { PhonebookApi } from '../api/phonebook-api';
+import { createPlatformApi } from '../api/platform-api';
+import type { Profile } from '../profile';
+import { Directory } from './directory';
+
+/** `phonebooks`: the API to sync with; by default one on the profile's session. */
+export function openDirectory(
+  profile: Profile,
+  phonebooks: PhonebookApi = createPlatformApi({
+    baseUrl: profile.settings.base_url,
+    tokens: profile.account.tokens,
+    log: profile.log,
+  }).phonebooks,
+): Directory {
+  const owner = () => {
+    const { tenant_id, user_extension } = profile.account.status();
+    return tenant_id && user_extension
+      ? `${profile.settings.base_url}|${tenant_id}|${user_extension}`
+      : undefined;
+  };
+  return new Directory({
+    dataDir: profile.dataDir,
+    region: profile.settings.region,
+    log: profile.log,
+    phonebooks: () => (owner() ? phonebooks : undefined),
+    owner,
+    intervalMs: profile.settings.sync_interval_minutes * 60_000,
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Case- and accent-insensitive text for the contact index: "Müller-Lüdenscheidt, Anne-Marie"
+ * folds to the words müller → "muller", "ludenscheidt", "anne", "marie". Folding works character
+ * by character, so a word found in folded text maps back to the characters a person sees (for
+ * highlighting).
+ */
+
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const ASCII = /^[\u0020-\u007e]*$/;
+/** Letters that do not decompose into a base letter and a mark. */
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+};
+
+/** One character (or surrogate pair) folded: lower case, accents removed. */
+function foldChar(char: string): string {
+  const lower = char.toLowerCase();
+  if (ASCII.test(lower)) return lower;
+  return SPECIAL_LETTERS[lower] ?? lower.normalize('NFD').replace(COMBINING_MARKS, '');
+}
+
+const SPECIAL = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
+
+/** Folds a whole text: lower case, accents removed (the same result as character by character). */
+export function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  if (ASCII.test(lower)) return lower;
+  return lower
+    .replace(SPECIAL, (char) => SPECIAL_LETTERS[char]!)
+    .normalize('NFD')
+    .replace(COMBINING_MARKS, '');
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** A word of a text: its folded form and where it stands in the original text. */
+export interface Word {
+  folded: string;
+  /** [start, end) in UTF-16 units of the original text. */
+  start: number;
+  end: number;
+}
+
+/** The words of a text (runs of letters and digits), folded, with their original positions. */
+export function wordsOf(text: string): Word[] {
+  const words: Word[] = [];
+  let folded = '';
+  let start = -1;
+  let index = 0;
+  for (const char of text) {
+    if (WORD_CHAR.test(char)) {
+      if (start < 0) start = index;
+      folded += foldChar(char);
+    } else if (start >= 0) {
+      words.push({ folded, start, end: index });
+      folded = '';
+      start = -1;
+    }
+    index += char.length;
+  }
+  if (start >= 0) words.push({ folded, start, end: index });
+  return words;
+}
+
+const SPLIT = /[^\p{L}\p{N}]+/u;
+const ASCII_SPLIT = /[^a-z0-9]+/;
+
+/** The folded words of a text, without positions (the fast path for building the index). */
+export function foldedWords(text: string): string[] {
+  const folded = foldText(text);
+  return folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT).filter((word) => word !== '');
+}
+
+/**
+ * Where the first `length` folded characters of `word` end in the original text: folding can
+ * change lengths ("ß" → "ss"), so a highlighted prefix is measured character by character.
+ */
+export function originalEnd(text: string, word: Word, length: number): number {
+  let folded = 0;
+  let index = word.start;
+  for (const char of text.slice(word.start, word.end)) {
+    if (folded >= length) break;
+    folded += foldChar(char).length;
+    index += char.length;
+  }
+  return index;
+}
