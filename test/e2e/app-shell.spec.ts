@@ -30,6 +30,8 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
   await expect(page.getByText('Callbar', { exact: true })).toBeVisible();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByRole('button', { name: 'Connect…' })).toBeVisible();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'About Callbar' }).click();
   await expect(page.getByTestId('app-version')).toHaveText(packageJson.version);
   await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
   expect(calls).toContain('/__callbar/invoke/app.info');
@@ -39,7 +41,10 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
     domains: Object.keys(window.callbar).sort(),
     app: Object.keys(window.callbar.app),
   }));
-  expect(shape).toEqual({ domains: ['account', 'app', 'onEvent'], app: ['info'] });
+  expect(shape).toEqual({
+    domains: ['account', 'app', 'calls', 'directory', 'onEvent'],
+    app: ['info'],
+  });
 
   await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });
 });

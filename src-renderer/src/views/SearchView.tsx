@@ -1,0 +1,153 @@
+import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useAppStore } from '../store/app-store';
+import { resultRows, type ResultRow } from '../store/selectors';
+import { RecentCalls } from './RecentCalls';
+import { ResultList, RESULTS_ID, rowId } from './ResultList';
+import { SyncStatus } from './SyncStatus';
+import { useFocusOnMount } from './use-focus-on-mount';
+
+/** The number a row dials: the typed input, or a contact's primary or secondary number. */
+function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string | undefined {
+  if (row.kind === 'dial') return secondary ? undefined : query.trim();
+  return secondary ? (row.hit.contact.secondary_number ?? undefined) : row.hit.contact.number;
+}
+
+/** The main view: search the directory, pick with ↑/↓, Enter dials, Alt+Enter the secondary. */
+export function SearchView() {
+  const query = useAppStore((state) => state.query);
+  const hits = useAppStore((state) => state.hits);
+  const dialRow = useAppStore((state) => state.dialRow);
+  const selected = useAppStore((state) => state.selected);
+  const searchError = useAppStore((state) => state.searchError);
+  const setQuery = useAppStore((state) => state.setQuery);
+  const moveSelection = useAppStore((state) => state.moveSelection);
+  const select = useAppStore((state) => state.select);
+  const dial = useAppStore((state) => state.dial);
+  const input = useFocusOnMount<HTMLInputElement>();
+  const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
+  const dialing = useRef(false);
+
+  const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
+    const target = row && dialTargetOf(row, query, secondary);
+    if (!target || dialing.current) return;
+    dialing.current = true;
+    try {
+      if (await dial(target)) input.current?.select();
+    } finally {
+      dialing.current = false;
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    switch (event.key) {
+      case 'ArrowDown':
+        event.preventDefault();
+        moveSelection(1);
+        break;
+      case 'ArrowUp':
+        event.preventDefault();
+        moveSelection(-1);
+        break;
+      case 'PageDown':
+        event.preventDefault();
+        moveSelection(8);
+        break;
+      case 'PageUp':
+        event.preventDefault();
+        moveSelection(-8);
+        break;
+      case 'Enter':
+        event.preventDefault();
+        void dialRowAt(rows[selected], event.altKey);
+        break;
+      case 'Escape':
+        // With a call in progress Esc hangs up (the call bar listens); otherwise it clears.
+        if (query !== '' && !useAppStore.getState().calls.current.length) {
+          event.preventDefault();
+          void setQuery('');
+        }
+        break;
+    }
+  };
+
+  const current = rows[selected];
+  const searching = query.trim() !== '';
+  return (
+    <section className="search" aria-label="Search and dial">
+      <input
+        ref={input}
+        className="search-box"
+        type="search"
+        role="combobox"
+        aria-label="Search contacts or type a number"
+        placeholder="Name, company, number or speed dial"
+        aria-expanded={searching && rows.length > 0}
+        aria-controls={RESULTS_ID}
+        aria-autocomplete="list"
+        aria-activedescendant={searching && current ? rowId(selected) : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        onChange={(event) => void setQuery(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <SyncStatus />
+      {searchError && searchError.code !== 'not_available' ? (
+        <p role="alert" className="error">
+          {searchError.message}
+        </p>
+      ) : null}
+      {searching ? (
+        rows.length > 0 ? (
+          <>
+            <ResultList
+              rows={rows}
+              selected={selected}
+              onSelect={select}
+              onDial={(row, secondary) => void dialRowAt(row, secondary)}
+            />
+            <SelectedActions
+              row={current}
+              onDial={(secondary) => void dialRowAt(current, secondary)}
+            />
+          </>
+        ) : (
+          <p className="empty" role="status">
+            {searchError?.code === 'not_available'
+              ? 'Contact search is not available in this version of Callbar.'
+              : `No contact matches “${query.trim()}”.`}
+          </p>
+        )
+      ) : (
+        <RecentCalls />
+      )}
+    </section>
+  );
+}
+
+/** Buttons for the highlighted row, so the mouse can do what Enter and Alt+Enter do. */
+function SelectedActions({
+  row,
+  onDial,
+}: {
+  row: ResultRow | undefined;
+  onDial: (secondary: boolean) => void;
+}) {
+  if (!row) return null;
+  const secondary = row.kind === 'hit' ? row.hit.contact.secondary_number : null;
+  const label = row.kind === 'dial' ? row.target.display : `${row.hit.contact.display_name}`;
+  return (
+    <div className="row-actions">
+      <button type="button" className="primary" onClick={() => onDial(false)}>
+        Call {label}
+        <kbd>Enter</kbd>
+      </button>
+      {secondary ? (
+        <button type="button" onClick={() => onDial(true)}>
+          Call alternative
+          <kbd>Alt+Enter</kbd>
+        </button>
+      ) : null}
+    </div>
+  );
+}
