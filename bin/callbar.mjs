@@ -3,5 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../src-main/cli/run-cli.ts');
-process.exitCode = await runCli(process.argv.slice(2));
+await import('../src-main/cli/main.ts');

@@ -18,7 +18,13 @@ import {
 import { FaultSpec } from './faults';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
-import { CALL_CONTROL_RESPONSES, RATE_SCOPES, resolveAutoAnswer, type RateScope } from './options';
+import {
+  CALL_CONTROL_RESPONSES,
+  CALL_EVENT_PAYLOADS,
+  RATE_SCOPES,
+  resolveAutoAnswer,
+  type RateScope,
+} from './options';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Platform } from './platform';
 
@@ -41,6 +47,7 @@ const inputs = {
     'call-control': RateLimitInput.optional(),
   }),
   config: z.strictObject({
+    callEventPayload: z.enum(CALL_EVENT_PAYLOADS).optional(),
     callControlResponse: z.enum(CALL_CONTROL_RESPONSES).optional(),
     callControlForbiddenBody: z.enum(['drf', 'empty']).optional(),
     autoAnswer: z
@@ -253,6 +260,7 @@ export class ControlApi {
           GET: () => jsonResponse(200, p.config),
           PATCH: (request) => {
             const body = parse(inputs.config, request);
+            if (body.callEventPayload) p.config.callEventPayload = body.callEventPayload;
             if (body.callControlResponse) p.config.callControlResponse = body.callControlResponse;
             if (body.callControlForbiddenBody)
               p.config.callControlForbiddenBody = body.callControlForbiddenBody;

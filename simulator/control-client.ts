@@ -16,6 +16,7 @@ import type {
   RuntimeConfig,
   AutoAnswer,
   CallControlResponse,
+  CallEventPayload,
 } from './options';
 import type { LoggedRequest } from './request-log';
 import type { TokenPair } from './tokens';
@@ -34,6 +35,7 @@ export interface UserRef {
 }
 
 export interface ConfigPatch {
+  callEventPayload?: CallEventPayload;
   callControlResponse?: CallControlResponse;
   callControlForbiddenBody?: 'drf' | 'empty';
   autoAnswer?: boolean | Partial<AutoAnswer>;

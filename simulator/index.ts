@@ -17,8 +17,11 @@ import { IntegrationRegistry, isValidSlug } from './integrations';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
+  PROFILE_CHOICES,
   resolveAutoAnswer,
+  SIM_PROFILES,
   type RuntimeConfig,
+  type SimProfile,
   type SimulatorOptions,
 } from './options';
 import type { Platform } from './platform';
@@ -35,6 +38,8 @@ import { WebhookDispatcher } from './webhooks';
 export type {
   AutoAnswer,
   CallControlResponse,
+  CallEventPayload,
+  SimProfile,
   Encoding,
   IntegrationOptions,
   RateLimit,
@@ -42,6 +47,7 @@ export type {
   SimulatorOptions,
 } from './options';
 export type { CallEvent } from './calls';
+export { SIM_PROFILES } from './options';
 export { MAIN_TENANT_ID, SECOND_TENANT_ID } from './seed-data';
 
 export interface SimulatorUser {
@@ -57,6 +63,8 @@ export interface SimulatorInfo {
   client_id: string;
   client_secret: string;
   tenant_id: string;
+  /** What it does where the contract says "not shown" (see SimProfile). */
+  profile: SimProfile;
   users: SimulatorUser[];
 }
 
@@ -65,6 +73,10 @@ export interface RunningSimulator extends SimulatorInfo {
 }
 
 function validateOptions(options: SimulatorOptions): void {
+  if (options.profile !== undefined && !SIM_PROFILES.includes(options.profile))
+    throw new RangeError(
+      `unknown profile "${String(options.profile)}" (${SIM_PROFILES.join(' or ')})`,
+    );
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new RangeError(`invalid port ${port}`);
@@ -85,19 +97,23 @@ function validateOptions(options: SimulatorOptions): void {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   validateOptions(options);
   const log = options.log ?? (() => undefined);
+  const profile = options.profile ?? 'rich';
+  const choices = PROFILE_CHOICES[profile];
   const seed = options.seed ?? 1;
   const world = buildWorld(seed, options.contacts ?? 200);
   const clock = new SimClock((error) => log(`timer failed: ${String(error)}`));
   const closing = new AbortController();
-  const integrations = new IntegrationRegistry();
+  const integrations = new IntegrationRegistry(choices.integratorEncoding);
   for (const [slug, registration] of Object.entries(options.integrations ?? {})) {
     integrations.register(slug, registration);
   }
   const config: RuntimeConfig = {
-    callControlResponse: options.callControlResponse ?? 'accepted',
-    callControlForbiddenBody: options.callControlForbiddenBody ?? 'drf',
+    profile,
+    callEventPayload: options.callEventPayload ?? choices.callEventPayload,
+    callControlResponse: options.callControlResponse ?? choices.callControlResponse,
+    callControlForbiddenBody: options.callControlForbiddenBody ?? choices.callControlForbiddenBody,
     autoAnswer: resolveAutoAnswer(options.autoAnswer),
-    maxPageSize: options.maxPageSize ?? 1000,
+    maxPageSize: options.maxPageSize ?? choices.maxPageSize,
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;
@@ -107,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     timeoutMs: integratorTimeoutMs,
     signal: closing.signal,
     log,
+    payload: () => config.callEventPayload,
   });
   let idCounter = 0;
   const calls = new CallEngine({
@@ -124,7 +141,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tokens: new TokenStore(clock, {
       revokeAccessTokenOnRefresh: options.revokeAccessTokenOnRefresh ?? true,
     }),
-    rateLimiter: new RateLimiter(clock, options.rateLimits),
+    rateLimiter: new RateLimiter(clock, { ...choices.rateLimits, ...options.rateLimits }),
     integrations,
     calls,
     webhooks,
@@ -167,7 +184,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   log(
-    `platform simulator listening on ${origin} (${options.contacts ?? 200} contacts, seed ${seed})`,
+    `platform simulator listening on ${origin} (profile ${profile}, ${options.contacts ?? 200} contacts, seed ${seed})`,
   );
   return {
     base_url: origin,
@@ -175,6 +192,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     client_id: platform.clientId,
     client_secret: platform.clientSecret,
     tenant_id: MAIN_TENANT_ID,
+    profile,
     users: world.users
       .filter((user) => user.tenantId === MAIN_TENANT_ID)
       .map((user) => ({

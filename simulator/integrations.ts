@@ -77,6 +77,9 @@ export class IntegrationRegistry {
   private readonly attempts = new Map<string, HandshakeAttempt[]>();
   private nextSeq = 1;
 
+  /** `defaultEncoding`: of the activation/deactivation calls when a registration names none. */
+  constructor(private readonly defaultEncoding: 'json' | 'form' = 'json') {}
+
   register(slug: string, options: IntegrationOptions): Registration {
     const parsed = IntegrationRegistrationInput.parse(options);
     const registration: Registration = {
@@ -85,7 +88,7 @@ export class IntegrationRegistry {
       deactivation_url: parsed.deactivation_url,
       webhook_url: parsed.webhook_url ?? null,
       extra_headers: { ...parsed.extra_headers },
-      encoding: parsed.encoding ?? 'json',
+      encoding: parsed.encoding ?? this.defaultEncoding,
     };
     this.registrations.set(slug, registration);
     return registration;

@@ -1,15 +1,21 @@
 /**
- * `npm run sim -- --port P [--contacts N] [--seed S] [--activation-url U --deactivation-url U
+ * `npm run sim -- --port P [--profile rich|minimal] [--contacts N] [--seed S] [--activation-url U --deactivation-url U
  * --webhook-url U --slug callbar --extra-header 'Name: value' --encoding json|form] [...]`
  *
  * Prints exactly one JSON line on stdout when ready ({base_url, portal_url, client_id,
- * client_secret, tenant_id, users}); logs go to stderr; runs until SIGINT/SIGTERM.
+ * client_secret, tenant_id, profile, users}); logs go to stderr; runs until SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { startSimulator, type SimulatorOptions } from './index';
-import { CALL_CONTROL_RESPONSES, type CallControlResponse, type RateLimit } from './options';
+import {
+  CALL_CONTROL_RESPONSES,
+  SIM_PROFILES,
+  type CallControlResponse,
+  type RateLimit,
+  type SimProfile,
+} from './options';
 
-const USAGE = `usage: npm run sim -- [--port P] [--contacts N] [--seed S]
+const USAGE = `usage: npm run sim -- [--port P] [--profile rich|minimal] [--contacts N] [--seed S]
   [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
   (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events)
   [--extra-header 'Name: value']... [--encoding json|form]
@@ -46,6 +52,7 @@ function options(argv: string[]): SimulatorOptions {
       strict: true,
       options: {
         port: { type: 'string' },
+        profile: { type: 'string' },
         contacts: { type: 'string' },
         seed: { type: 'string' },
         slug: { type: 'string', default: 'callbar' },
@@ -76,6 +83,11 @@ function options(argv: string[]): SimulatorOptions {
     port: integer('port', values.port) ?? 0,
     log: (line) => process.stderr.write(`[sim] ${line}\n`),
   };
+  if (values.profile !== undefined) {
+    if (!SIM_PROFILES.includes(values.profile as SimProfile))
+      fail(`--profile must be ${SIM_PROFILES.join(' or ')}, not "${values.profile}"`);
+    result.profile = values.profile as SimProfile;
+  }
   const contacts = integer('contacts', values.contacts);
   if (contacts !== undefined) result.contacts = contacts;
   const seed = integer('seed', values.seed);
@@ -117,15 +129,16 @@ function options(argv: string[]): SimulatorOptions {
       if (colon <= 0) fail(`--extra-header must look like 'Name: value', not "${header}"`);
       headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
     }
-    const encoding = values.encoding ?? 'json';
-    if (encoding !== 'json' && encoding !== 'form') fail(`--encoding must be json or form`);
+    const encoding = values.encoding;
+    if (encoding !== undefined && encoding !== 'json' && encoding !== 'form')
+      fail(`--encoding must be json or form`);
     result.integrations = {
       [values.slug]: {
         activation_url: activation,
         deactivation_url: deactivation,
         ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}),
         extra_headers: headers,
-        encoding,
+        ...(encoding ? { encoding } : {}),
       },
     };
   } else if (integrationFlags.some((flag) => flag !== undefined)) {
@@ -154,6 +167,7 @@ async function main(): Promise<void> {
     client_id: sim.client_id,
     client_secret: sim.client_secret,
     tenant_id: sim.tenant_id,
+    profile: sim.profile,
     users: sim.users,
   };
   process.stdout.write(`${JSON.stringify(info)}\n`);

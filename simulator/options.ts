@@ -54,7 +54,64 @@ export const DEFAULT_AUTO_ANSWER: AutoAnswer = {
   hangupAfterMs: 30_000,
 };
 
+/**
+ * How a call event looks on the wire (the contract guarantees only `id`, the call leg id):
+ * - 'full': the simulator's whole event (id, call_id, event, state, leg, direction, …)
+ * - 'id-only': `{"id": "<leg id>"}` and nothing else
+ */
+export type CallEventPayload = 'full' | 'id-only';
+export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-only'];
+
+/**
+ * What the simulator does where the contract says "not shown":
+ * - 'rich' (default, the demo's): generous, DRF-like answers (full call events, 202 with a body,
+ *   page_size up to 1000, 600/60 s and 60/60 s), so a person can see everything happen;
+ * - 'minimal': the least a client may count on (events `{"id"}` only, call control 202 with an
+ *   empty body, an empty 403, form-encoded activation calls, page_size capped at 100, 120/60 s and
+ *   10/60 s), so a client that passes under it does not depend on anything the contract lacks.
+ * Explicit options override the profile's choice.
+ */
+export type SimProfile = 'rich' | 'minimal';
+export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
+
+export interface ProfileChoices {
+  callEventPayload: CallEventPayload;
+  callControlResponse: CallControlResponse;
+  callControlForbiddenBody: 'drf' | 'empty';
+  /** Body encoding of activation/deactivation calls when a registration does not name one. */
+  integratorEncoding: Encoding;
+  maxPageSize: number;
+  rateLimits: Record<RateScope, RateLimit>;
+}
+
+export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
+  rich: {
+    callEventPayload: 'full',
+    callControlResponse: 'accepted',
+    callControlForbiddenBody: 'drf',
+    integratorEncoding: 'json',
+    maxPageSize: 1000,
+    rateLimits: {
+      phonebook: { limit: 600, window_seconds: 60 },
+      'call-control': { limit: 60, window_seconds: 60 },
+    },
+  },
+  minimal: {
+    callEventPayload: 'id-only',
+    callControlResponse: 'accepted-empty',
+    callControlForbiddenBody: 'empty',
+    integratorEncoding: 'form',
+    maxPageSize: 100,
+    rateLimits: {
+      phonebook: { limit: 120, window_seconds: 60 },
+      'call-control': { limit: 10, window_seconds: 60 },
+    },
+  },
+};
+
 export interface SimulatorOptions {
+  /** What "not shown" choices to make (default 'rich'); the options below override it. */
+  profile?: SimProfile;
   /** 0 (default) picks any free port. */
   port?: number;
   /** Listen address (default 127.0.0.1). */
@@ -65,13 +122,16 @@ export interface SimulatorOptions {
   seed?: number;
   /** Integrator registrations per slug. */
   integrations?: Record<string, IntegrationOptions>;
-  /** Per scope; defaults 600/60 s (phonebook) and 60/60 s (call-control). */
+  /** Per scope; the profile's by default (rich 600/60 s and 60/60 s, minimal 120/60 s and 10/60 s). */
   rateLimits?: Partial<Record<RateScope, RateLimit>>;
-  /** The largest page_size honoured; larger requests are clamped (default 1000). */
+  /** The largest page_size honoured; larger requests are clamped (rich 1000, minimal 100). */
   maxPageSize?: number;
+  /** Success answer of call control (rich 'accepted', minimal 'accepted-empty'). */
   callControlResponse?: CallControlResponse;
-  /** Body of the call-control 403 (not shown in the contract): DRF's (default) or none. */
+  /** Body of the call-control 403 (not shown in the contract): DRF's (rich) or none (minimal). */
   callControlForbiddenBody?: 'drf' | 'empty';
+  /** What a webhook call event carries (rich 'full', minimal 'id-only'). */
+  callEventPayload?: CallEventPayload;
   /** true (default): DEFAULT_AUTO_ANSWER; false: legs change only through the control API. */
   autoAnswer?: boolean | Partial<AutoAnswer>;
   clientId?: string;
@@ -86,16 +146,14 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_RATE_LIMITS: Record<RateScope, RateLimit> = {
-  phonebook: { limit: 600, window_seconds: 60 },
-  'call-control': { limit: 60, window_seconds: 60 },
-};
-
 export const DEFAULT_CLIENT_ID = 'callbar-sim-client';
 export const DEFAULT_CLIENT_SECRET = 'callbar-sim-secret-7d1f0c9a4be2';
 
 /** The settings that can change while the simulator runs (PATCH /__sim/config). */
 export interface RuntimeConfig {
+  /** The profile the simulator started with (read-only: the settings below can still change). */
+  profile: SimProfile;
+  callEventPayload: CallEventPayload;
   callControlResponse: CallControlResponse;
   callControlForbiddenBody: 'drf' | 'empty';
   autoAnswer: AutoAnswer | null;

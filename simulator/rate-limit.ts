@@ -4,7 +4,7 @@
  * (remaining window / available requests), sent rounded up as Retry-After.
  */
 import type { SimClock } from './clock';
-import { DEFAULT_RATE_LIMITS, type RateLimit, type RateScope } from './options';
+import type { RateLimit, RateScope } from './options';
 
 export type ThrottleDecision = { allowed: true } | { allowed: false; waitSeconds: number };
 
@@ -14,9 +14,12 @@ export class RateLimiter {
 
   constructor(
     private readonly clock: SimClock,
-    limits: Partial<Record<RateScope, RateLimit>> = {},
+    limits: Record<RateScope, RateLimit>,
   ) {
-    this.limits = { ...DEFAULT_RATE_LIMITS, ...limits };
+    this.limits = {
+      phonebook: { ...limits.phonebook },
+      'call-control': { ...limits['call-control'] },
+    };
   }
 
   current(): Record<RateScope, RateLimit> {

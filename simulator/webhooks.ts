@@ -1,11 +1,12 @@
 /**
  * Delivery of call events to the Webhook URLs of the users' active integrations. Events for one
  * URL are sent one after another, in order; each is a JSON POST carrying the registration's extra
- * headers. A failed delivery is recorded and not retried (the contract does not show retries).
+ * headers, with the whole event or only its `id` (the configured payload, decided when it happens). A failed delivery is recorded and not retried (the contract does not show retries).
  */
 import type { CallEvent } from './calls';
 import type { SimClock } from './clock';
 import type { IntegrationRegistry } from './integrations';
+import type { CallEventPayload } from './options';
 import { postToIntegrator } from './outbound';
 
 export interface WebhookDelivery {
@@ -13,7 +14,10 @@ export interface WebhookDelivery {
   time: string;
   slug: string;
   url: string;
+  /** What happened (the simulator's whole view of it, whatever was sent). */
   event: CallEvent;
+  /** The JSON body that was POSTed: the whole event, or `{id}` with the 'id-only' payload. */
+  sent: Record<string, unknown>;
   /** The receiver's status; null if it could not be reached. */
   status: number | null;
   error?: string;
@@ -32,10 +36,13 @@ export class WebhookDispatcher {
       timeoutMs: number;
       signal: AbortSignal;
       log: (line: string) => void;
+      payload: () => CallEventPayload;
     },
   ) {}
 
   dispatch(event: CallEvent): void {
+    const sent: Record<string, unknown> =
+      this.deps.payload() === 'id-only' ? { id: event.id } : { ...event };
     for (const target of this.deps.integrations.webhookTargets(
       event.tenant_id,
       event.user_extension,
@@ -46,7 +53,7 @@ export class WebhookDispatcher {
       const next = previous.then(async () => {
         const result = await postToIntegrator({
           url: target.url,
-          body: JSON.stringify(event),
+          body: JSON.stringify(sent),
           contentType: 'application/json',
           headers: target.headers,
           timeoutMs: this.deps.timeoutMs,
@@ -59,6 +66,7 @@ export class WebhookDispatcher {
           slug: target.slug,
           url: target.url,
           event,
+          sent,
           status: result.ok ? result.status : null,
           ...(result.ok ? {} : { error: result.error }),
         };

@@ -1,164 +1,167 @@
 /**
- * The `callbar` command line: the same core as the desktop app, under plain Node.
+ * The `callbar` command line: the same core as the desktop app, under plain Node. Finds the
+ * command in the registry, parses its options, runs it with a context that opens the profile
+ * only when needed, and turns every failure into one clear message and a documented exit code.
  */
 import { parseArgs } from 'node:util';
+import type { Profile } from '../core/profile';
+import { CallbarError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
-import { openProfile, type Profile } from '../core/profile';
-import { describeError } from '../core/errors';
-import { exitCodeForError, ExitCode, processIo, type CliIo } from './cli-io';
-import { createPlatformApi } from '../core/api/platform-api';
-import { activate, deactivateLocal, status } from './commands/account-commands';
-import { platformCommands, runPlatformCommand } from './commands/platform-commands';
+import { ExitCode, processIo, type CliIo } from './cli-io';
+import { globalOptions, UsageError, type CommandContext, type CommandSpec } from './command';
+import { lookupCommand } from './command-lookup';
+import { closestName } from './did-you-mean';
+import { reportError } from './error-report';
+import { cliHelp, commandHelp, groupHelp } from './help';
+import { allCommands } from './registry';
 
-const HELP = `Usage: callbar [options] <command>
-
-Callbar ${packageInfo.version}: click-to-dial for your business phone.
-
-Commands:
-  activate [--no-browser] [--timeout SECONDS] [--tenant-param NAME=VALUE]…
-                      Connect Callbar to your phone account through the portal
-  status              Show whether Callbar is connected, and as whom
-  deactivate-local    Forget the session on this computer
-
-  phonebooks list [--search S] [--ordering F] [--page N] [--page-size N] [--all]
-  phonebooks show ID
-  phonebooks create --description D --priority N --shared|--no-shared [--owner ID]…
-  phonebooks update ID [--description D] [--priority N] [--shared|--no-shared] [--owner ID]…
-  phonebooks delete ID
-  contacts list [--phonebook ID] [--search S] [--ordering F] [--page N] [--page-size N] [--all]
-  contacts show ID
-  contacts create --phonebook ID --name N --number X --speed-dial N [--secondary X] [--company C]
-  contacts update ID [--phonebook ID] [--name N] [--number X] [--speed-dial N] [--secondary X] [--company C]
-  contacts delete ID
-  contacts bulk-delete ID…      (all or nothing)
-  dial DESTINATION              Ring your phone, then the destination
-  hangup CALL_LEG_ID
-
-Options:
-  --json              Machine-readable output (one JSON object per line)
-  -h, --help          Show this help
-  -v, --version       Print the version
-
-Environment: CALLBAR_DATA_DIR, CALLBAR_BASE_URL, CALLBAR_PORTAL_URL, CALLBAR_SLUG,
-CALLBAR_CLIENT_ID, CALLBAR_CLIENT_SECRET, CALLBAR_RECEIVER_PORT, CALLBAR_REGION (see README).
-
-Exit codes: 0 ok, 1 failed, 2 usage, 3 not connected, 4 keychain unavailable,
-5 platform unreachable.
-`;
+const leadingFlags = new Set(['--json', '-h', '--help', '-v', '--version']);
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        json: { type: 'boolean', default: false },
-        browser: { type: 'boolean', default: true },
-        timeout: { type: 'string' },
-        'tenant-param': { type: 'string', multiple: true },
-        search: { type: 'string' },
-        ordering: { type: 'string' },
-        page: { type: 'string' },
-        'page-size': { type: 'string' },
-        all: { type: 'boolean' },
-        phonebook: { type: 'string' },
-        description: { type: 'string' },
-        priority: { type: 'string' },
-        shared: { type: 'boolean' },
-        owner: { type: 'string', multiple: true },
-        name: { type: 'string' },
-        number: { type: 'string' },
-        secondary: { type: 'string' },
-        'speed-dial': { type: 'string' },
-        company: { type: 'string' },
-      },
-      allowPositionals: true,
-      allowNegative: true,
-    });
-  } catch (error) {
-    io.err(`callbar: ${(error as Error).message}\n\n${HELP}`);
-    return ExitCode.usage;
-  }
-  const { values, positionals } = parsed;
-  if (values.version) {
+  // Global flags may come before the command; the command's words come next.
+  let start = 0;
+  while (start < argv.length && leadingFlags.has(argv[start]!)) start++;
+  const leading = argv.slice(0, start);
+  const afterFlags = argv.slice(start);
+  const firstOption = afterFlags.findIndex((word) => word.startsWith('-'));
+  const words = firstOption === -1 ? afterFlags : afterFlags.slice(0, firstOption);
+  if (leading.includes('-v') || leading.includes('--version')) {
     io.out(packageInfo.version);
     return ExitCode.ok;
   }
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    io.out(HELP);
+  if (words[0] === 'help') return showHelp(io, words.slice(1));
+  if (words.length === 0) {
+    if (argv.length > start)
+      return usageFailure(io, new UsageError(`unknown option "${argv[start]}".`));
+    io.out(cliHelp());
     return ExitCode.ok;
   }
-  // `dial` and `hangup` are one word; the others are a noun and a verb.
-  const oneWord = command === 'dial' || command === 'hangup';
-  const platformCommand = platformCommands[oneWord ? command : `${command} ${rest[0]}`];
-  if (platformCommand) {
-    const args = oneWord ? rest : rest.slice(1);
-    return withProfile(io, async (profile) => {
-      const account = await profile.account.start();
-      if (account.state === 'vault-unavailable') {
-        io.err(`callbar: ${account.message ?? 'The system keychain is not available.'}`);
-        return ExitCode.keychainUnavailable;
-      }
-      const api = createPlatformApi({
-        baseUrl: profile.settings.base_url,
-        tokens: profile.account.tokens,
-        log: profile.log,
-      });
-      return runPlatformCommand(platformCommand, api, io, { ...values, args });
-    });
-  }
-  if (rest.length > 0) {
-    io.err(`callbar: unexpected argument "${rest[0]}"\n\n${HELP}`);
-    return ExitCode.usage;
-  }
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(timeout > 0)) {
-    io.err('callbar: --timeout must be a positive number of seconds');
-    return ExitCode.usage;
-  }
-  const tenantParams: Record<string, string> = {};
-  for (const pair of values['tenant-param'] ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) {
-      io.err(`callbar: --tenant-param takes NAME=VALUE, not "${pair}"`);
-      return ExitCode.usage;
+
+  let command: CommandSpec;
+  let wordCount: number;
+  try {
+    const found = lookupCommand(allCommands, words);
+    if (found.kind === 'group') {
+      io.out(groupHelp(found.noun, found.commands));
+      return ExitCode.ok;
     }
-    tenantParams[pair.slice(0, eq)] = pair.slice(eq + 1);
+    ({ command, wordCount } = found);
+  } catch (error) {
+    return usageFailure(io, error as UsageError);
   }
 
-  const commands: Record<string, (profile: Profile) => Promise<number>> = {
-    activate: (profile) =>
-      activate(profile, io, {
-        json: values.json,
-        browser: values.browser,
-        timeoutSeconds: timeout,
-        tenantParams,
-      }),
-    status: (profile) => status(profile, io, values.json),
-    'deactivate-local': (profile) => deactivateLocal(profile, io, values.json),
-  };
-  const run = commands[command];
-  if (!run) {
-    io.err(`callbar: unknown command "${command}"\n\n${HELP}`);
-    return ExitCode.usage;
+  const rest = [...leading, ...argv.slice(start + wordCount)];
+  let input;
+  try {
+    input = parseCommandLine(command, rest);
+  } catch (error) {
+    return usageFailure(io, error as UsageError, command);
   }
-  return withProfile(io, run);
+  if (input.values.help) {
+    io.out(commandHelp(command));
+    return ExitCode.ok;
+  }
+  return runCommand(command, input, io);
 }
 
-async function withProfile(io: CliIo, run: (profile: Profile) => Promise<number>): Promise<number> {
-  let profile: Profile;
+function parseCommandLine(command: CommandSpec, args: string[]) {
+  const options = { ...command.options, ...globalOptions };
+  let parsed;
   try {
-    profile = openProfile();
+    parsed = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+    });
   } catch (error) {
-    io.err(`callbar: ${describeError(error).message}`);
-    return exitCodeForError(error);
+    throw usageOfParseError(error, Object.keys(options));
+  }
+  const { min = 0, max = min, name = '' } = command.args ?? {};
+  if (parsed.positionals.length < min) {
+    throw new UsageError(`"callbar ${command.name}" needs ${name}.`);
+  }
+  if (parsed.positionals.length > max) {
+    const extra = parsed.positionals[max]!;
+    throw new UsageError(`unexpected argument "${extra}" after "callbar ${command.name}".`);
+  }
+  const values = parsed.values as Record<string, unknown> & { json?: boolean; help?: boolean };
+  return { values, args: parsed.positionals };
+}
+
+/** node:util's parse errors, shortened to what the user typed wrong. */
+function usageOfParseError(error: unknown, known: string[]): UsageError {
+  const message = (error as Error).message;
+  const code = (error as { code?: string }).code;
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    const suggestion = closestName(option.replace(/^-+/, ''), known);
+    return new UsageError(
+      `unknown option "${option}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''}`,
+    );
+  }
+  return new UsageError(message.split('. To specify')[0]!.replace(/\.?$/, '.'));
+}
+
+function showHelp(io: CliIo, words: string[]): number {
+  if (words.length === 0) {
+    io.out(cliHelp());
+    return ExitCode.ok;
   }
   try {
-    return await run(profile);
+    const found = lookupCommand(allCommands, words);
+    io.out(
+      found.kind === 'group' ? groupHelp(found.noun, found.commands) : commandHelp(found.command),
+    );
+    return ExitCode.ok;
+  } catch (error) {
+    return usageFailure(io, error as UsageError);
+  }
+}
+
+/** One line saying what is wrong, one saying where to read more; exit 2. */
+function usageFailure(io: CliIo, error: UsageError, command?: CommandSpec): number {
+  io.err(`callbar: ${error.message}`);
+  io.err(command ? `Run 'callbar help ${command.name}'.` : "Run 'callbar help'.");
+  return ExitCode.usage;
+}
+
+async function runCommand(
+  command: CommandSpec,
+  input: ReturnType<typeof parseCommandLine>,
+  io: CliIo,
+): Promise<number> {
+  let profile: Profile | undefined;
+  const ctx: CommandContext = {
+    io,
+    json: input.values.json === true,
+    async profile() {
+      if (!profile) {
+        const { openProfile } = await import('../core/profile');
+        profile = openProfile();
+      }
+      return profile;
+    },
+    async platform() {
+      const { account, settings, log } = await ctx.profile();
+      const status = await account.start();
+      if (status.state === 'vault-unavailable') {
+        throw new CallbarError(
+          'vault_unavailable',
+          status.message ?? 'The system keychain is not available.',
+        );
+      }
+      const { createPlatformApi } = await import('../core/api/platform-api');
+      return createPlatformApi({ baseUrl: settings.base_url, tokens: account.tokens, log });
+    },
+  };
+  try {
+    return (await command.run(ctx, input as never)) ?? ExitCode.ok;
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, error, command);
+    return reportError(ctx, error, profile?.account.status().state);
   } finally {
-    await profile.close();
+    await profile?.close();
   }
 }

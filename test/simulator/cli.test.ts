@@ -54,8 +54,10 @@ describe('the sim CLI', () => {
       'client_id',
       'client_secret',
       'tenant_id',
+      'profile',
       'users',
     ]);
+    expect(info.profile).toBe('rich');
     const base = info.base_url as string;
     const integration = (await (
       await fetch(`${base}/__sim/integrations/callbar`)
@@ -73,8 +75,38 @@ describe('the sim CLI', () => {
     expect(stderr).toContain('listening on');
   });
 
-  it('refuses bad flags with a usage message and exit code 2', async () => {
-    const child = spawn(TSX, ['simulator/main.ts', '--port', 'abc'], {
+  it('--profile minimal: the start line and the log name it; the integration calls are form-encoded', async () => {
+    const child = spawn(TSX, ['simulator/main.ts', '--port', '0', '--profile', 'minimal'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const first = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const info = JSON.parse(first) as { base_url: string; profile: string };
+    expect(info.profile).toBe('minimal');
+    const integration = (await (
+      await fetch(`${info.base_url}/__sim/integrations/callbar`)
+    ).json()) as Record<string, unknown>;
+    expect(integration).toMatchObject({
+      encoding: 'form',
+      activation_url: 'http://127.0.0.1:37153/activate',
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('profile minimal');
+  });
+
+  it.each([
+    [['--port', 'abc'], '--port must be'],
+    [['--profile', 'lavish'], '--profile must be rich or minimal'],
+  ])('refuses bad flags (%j) with a usage message and exit code 2', async (flags, message) => {
+    const child = spawn(TSX, ['simulator/main.ts', ...flags], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -84,6 +116,7 @@ describe('the sim CLI', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(stdout).toBe('');
+    expect(stderr).toContain(message);
     expect(stderr).toContain('usage:');
   });
 });

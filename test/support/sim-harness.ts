@@ -1,8 +1,15 @@
 /**
- * Shared set-up for the account tests: a real simulator over HTTP, and an AccountService whose
- * receiver is registered with it as the Activation, Deactivation and Webhook URLs.
+ * Shared set-up for the integration tests: a real simulator over HTTP (under either profile, see
+ * forEachProfile), and an AccountService whose receiver is registered with it as the Activation,
+ * Deactivation and Webhook URLs.
  */
-import { startSimulator, type RunningSimulator } from '../../simulator/index';
+import { describe } from 'vitest';
+import {
+  SIM_PROFILES,
+  startSimulator,
+  type RunningSimulator,
+  type SimProfile,
+} from '../../simulator/index';
 import { completePortalFlow } from '../../simulator/portal-driver';
 import {
   AccountService,
@@ -13,6 +20,45 @@ import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 
 export { completePortalFlow };
+export type { SimProfile };
+
+/**
+ * The simulator profiles a suite runs under: both ('rich', 'minimal'), or the ones named in
+ * SIM_PROFILE (e.g. `SIM_PROFILE=minimal npx vitest run test/api`) to try one quickly.
+ */
+export const PROFILES: readonly SimProfile[] = selectedProfiles(process.env.SIM_PROFILE);
+
+function selectedProfiles(value: string | undefined): readonly SimProfile[] {
+  if (!value) return SIM_PROFILES;
+  const wanted = value.split(',').map((name) => name.trim());
+  const unknown = wanted.filter((name) => !SIM_PROFILES.includes(name as SimProfile));
+  if (unknown.length > 0)
+    throw new Error(`SIM_PROFILE: unknown profile ${unknown.join(', ')} (rich or minimal)`);
+  return wanted as SimProfile[];
+}
+
+/**
+ * Runs `suite` once per simulator profile, inside a describe named after it:
+ *
+ *   forEachProfile((profile) => {
+ *     beforeAll(async () => (sim = await startSim({ profile })));
+ *     it('…', …);
+ *   });
+ *
+ * Use it where the profile matters (events, call-control answers, page sizes, rate limits, the
+ * activation encoding); pure input validation needs only one run.
+ */
+export function forEachProfile(suite: (profile: SimProfile) => void): void {
+  describe.each(PROFILES)('simulator profile %s', suite);
+}
+
+/**
+ * Moves the simulator's clock: rate-limit windows, token expiry and auto-answer follow it, so a
+ * test never waits in real time (e.g. `advanceClock(sim, 60)` after the minimal profile's 10/60 s).
+ */
+export async function advanceClock(sim: { base_url: string }, seconds: number): Promise<void> {
+  await control(sim, 'POST', 'clock/advance', { seconds });
+}
 
 /** JSON to/from the simulator's control API. */
 export async function control<T = unknown>(

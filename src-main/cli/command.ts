@@ -1,0 +1,81 @@
+/**
+ * What a CLI command is: the words that name it, its options and arguments, a one-line usage and
+ * summary, longer help, and what it does. Each command group is one module exporting a
+ * CommandGroup; `registry.ts` lists the groups. Adding a command is one new module and one line
+ * there.
+ *
+ * Command modules stay light at load time (no core/profile, no platform client at the top): the
+ * CLI loads every module to find and describe commands, so anything heavy comes through the
+ * context (`ctx.profile()`, `ctx.platform()`) or a dynamic import when the command runs.
+ */
+import type { parseArgs, ParseArgsConfig } from 'node:util';
+import type { PlatformApi } from '../core/api/platform-api';
+import type { Profile } from '../core/profile';
+import { CallbarError } from '../core/errors';
+import type { CliIo } from './cli-io';
+
+/** Options as node:util's parseArgs takes them. */
+export type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/** The options every command accepts besides its own. */
+export const globalOptions = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig;
+
+type Values<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O & typeof globalOptions; allowPositionals: true; strict: true }>
+>['values'];
+
+/** What a running command gets besides its own input. */
+export interface CommandContext {
+  io: CliIo;
+  json: boolean;
+  /** The profile (settings, logs, account); opened on first use, closed when the command ends. */
+  profile(): Promise<Profile>;
+  /** The platform API of the connected account (fails with exit 4 without a keychain). */
+  platform(): Promise<PlatformApi>;
+}
+
+export interface CommandInput<O extends ParseArgsOptionsConfig> {
+  values: Values<O>;
+  /** The positional arguments after the command's name. */
+  args: string[];
+}
+
+export interface CommandSpec<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  /** The words that name it: `status`, `contacts list`. */
+  name: string;
+  /** Its arguments and options as one usage line, without the name: `ID [--name N]`. */
+  usage?: string;
+  /** What it does, in one line. */
+  summary: string;
+  /** More, shown by `callbar help NAME` under the usage line. */
+  help?: string;
+  options?: O;
+  /** Positional arguments: their name in messages, how many (max defaults to min). */
+  args?: { name: string; min: number; max?: number };
+  /** Runs it; the exit code (ok when nothing is returned). Throws CallbarErrors for failures. */
+  run(ctx: CommandContext, input: CommandInput<O>): Promise<number | void>;
+}
+
+/** Commands shown together under one heading in the help; `callbar NOUN` alone shows them. */
+export interface CommandGroup {
+  title: string;
+  commands: CommandSpec[];
+}
+
+/** Declares a command, typing its input from its options. */
+export function defineCommand<const O extends ParseArgsOptionsConfig = Record<never, never>>(
+  spec: CommandSpec<O>,
+): CommandSpec {
+  return spec as unknown as CommandSpec;
+}
+
+/** A mistake in how the command was typed: printed with a pointer to the command's help, exit 2. */
+export class UsageError extends CallbarError {
+  constructor(message: string) {
+    super('usage', message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,122 @@
+/** `callbar phonebooks …`: list, show, create, update and delete phonebooks. */
+import type { Phonebook, PhonebookInput, WrittenPhonebook } from '../../core/api/schemas';
+import { integer, required, requiredInteger } from '../arguments';
+import { defineCommand, type CommandGroup } from '../command';
+import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
+import { formatTable } from '../table';
+
+function phonebookRows(phonebooks: (Phonebook | WrittenPhonebook)[]): string {
+  return formatTable(
+    ['ID', 'DESCRIPTION', 'PRIORITY', 'SHARED', 'OWNERS'],
+    phonebooks.map((book) => [
+      book.id,
+      book.description,
+      book.priority,
+      book.is_shared ? 'yes' : 'no',
+      book.owners.map((owner) => (typeof owner === 'number' ? owner : owner.username)).join(', '),
+    ]),
+  );
+}
+
+const fieldOptions = {
+  description: { type: 'string' },
+  priority: { type: 'string' },
+  shared: { type: 'boolean' },
+  owner: { type: 'string', multiple: true },
+} as const;
+
+interface FieldValues {
+  description?: string;
+  priority?: string;
+  shared?: boolean;
+  owner?: string[];
+}
+
+/** The phonebook as given; for an update, unchanged fields come from the current one. */
+function phonebookInput(values: FieldValues, current?: Phonebook): PhonebookInput {
+  const owners = values.owner?.map((owner) => requiredInteger(owner, '--owner'));
+  return {
+    description: required(values.description ?? current?.description, '--description is required.'),
+    priority: required(
+      integer(values.priority, '--priority') ?? current?.priority,
+      '--priority is required.',
+    ),
+    is_shared: required(values.shared ?? current?.is_shared, 'Say --shared or --no-shared.'),
+    ...(owners ? { owners } : current ? { owners: current.owners.map((owner) => owner.id) } : {}),
+  };
+}
+
+const ID = { name: 'ID', min: 1 } as const;
+const id = (args: string[]) => requiredInteger(args[0], 'The phonebook id');
+
+export const phonebookCommands: CommandGroup = {
+  title: 'Phonebooks',
+  commands: [
+    defineCommand({
+      name: 'phonebooks list',
+      usage: listUsage,
+      summary: 'List phonebooks (one page, or --all)',
+      options: listOptions,
+      async run(ctx, { values }) {
+        const api = await ctx.platform();
+        const query = listQuery(values);
+        await showList(ctx, values, 'phonebooks', phonebookRows, {
+          all: () => api.phonebooks.allPhonebooks(query),
+          page: (page) => api.phonebooks.listPhonebooks({ ...query, page }),
+        });
+      },
+    }),
+    defineCommand({
+      name: 'phonebooks show',
+      usage: 'ID',
+      summary: 'Show one phonebook',
+      args: ID,
+      async run(ctx, { args }) {
+        const book = await (await ctx.platform()).phonebooks.getPhonebook(id(args));
+        show(ctx, book, () =>
+          [
+            phonebookRows([book]),
+            '',
+            `Created ${book.created ?? 'unknown'}, modified ${book.modified ?? 'unknown'}`,
+          ].join('\n'),
+        );
+      },
+    }),
+    defineCommand({
+      name: 'phonebooks create',
+      usage: '--description D --priority N --shared|--no-shared [--owner ID]…',
+      summary: 'Create a phonebook',
+      options: fieldOptions,
+      async run(ctx, { values }) {
+        const input = phonebookInput(values);
+        const book = await (await ctx.platform()).phonebooks.createPhonebook(input);
+        show(ctx, book, () => `Created phonebook ${book.id}.\n\n${phonebookRows([book])}`);
+      },
+    }),
+    defineCommand({
+      name: 'phonebooks update',
+      usage: 'ID [--description D] [--priority N] [--shared|--no-shared] [--owner ID]…',
+      summary: 'Change a phonebook (fields not given stay as they are)',
+      options: fieldOptions,
+      args: ID,
+      async run(ctx, { values, args }) {
+        const api = await ctx.platform();
+        const bookId = id(args);
+        const input = phonebookInput(values, await api.phonebooks.getPhonebook(bookId));
+        const book = await api.phonebooks.updatePhonebook(bookId, input);
+        show(ctx, book, () => `Updated phonebook ${book.id}.\n\n${phonebookRows([book])}`);
+      },
+    }),
+    defineCommand({
+      name: 'phonebooks delete',
+      usage: 'ID',
+      summary: 'Delete a phonebook',
+      args: ID,
+      async run(ctx, { args }) {
+        const bookId = id(args);
+        await (await ctx.platform()).phonebooks.deletePhonebook(bookId);
+        show(ctx, { deleted: bookId }, () => `Deleted phonebook ${bookId}.`);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,18 @@
+/**
+ * Every command of the CLI, by group, in the order the help lists them. A new command group is a
+ * module under commands/ exporting a CommandGroup, plus one line here.
+ */
+import type { CommandGroup, CommandSpec } from './command';
+import { accountCommands } from './commands/account-commands';
+import { callCommands } from './commands/call-commands';
+import { contactCommands } from './commands/contact-commands';
+import { phonebookCommands } from './commands/phonebook-commands';
+
+export const commandGroups: CommandGroup[] = [
+  accountCommands,
+  phonebookCommands,
+  contactCommands,
+  callCommands,
+];
+
+export const allCommands: CommandSpec[] = commandGroups.flatMap((group) => group.commands);
