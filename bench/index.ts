@@ -3,10 +3,12 @@
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
  */
 import { cpus, totalmem } from 'node:os';
+import { bundleSize } from './bundle-size';
 import { contactWalk } from './contact-walk';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
 ];
 
 console.log('Callbar benchmarks');
