@@ -21,7 +21,7 @@ export function DisconnectDialog() {
         this computer again at any time.
       </p>
       <div className="dialog-actions">
-        <button type="button" autoFocus onClick={() => close(false)}>
+        <button type="button" data-autofocus onClick={() => close(false)}>
           Keep connected
         </button>
         <button

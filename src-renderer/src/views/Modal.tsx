@@ -2,7 +2,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A modal dialog on the platform's own <dialog>: focus moves into it (to the element marked
- * autoFocus), stays inside while open, Esc cancels, and focus returns where it was on close.
+ * data-autofocus), stays inside while open, Esc cancels, and focus returns where it was on close.
+ * (React's autoFocus would focus before showModal, while the dialog is still closed.)
  */
 export function Modal({
   titleId,
@@ -19,6 +20,7 @@ export function Modal({
     if (!element) return;
     const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     element.showModal();
+    element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       element.close();
       returnTo?.focus();

@@ -66,7 +66,7 @@ function PendingDial() {
       ) : null}
       <div className="dialog-actions">
         {/* Cancel has the focus: a link may arrive while you are typing and pressing Enter. */}
-        <button type="button" autoFocus disabled={busy} onClick={() => void answer(false)}>
+        <button type="button" data-autofocus disabled={busy} onClick={() => void answer(false)}>
           Cancel
         </button>
         <button type="button" className="primary" disabled={busy} onClick={() => void answer(true)}>

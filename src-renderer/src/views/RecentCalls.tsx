@@ -43,7 +43,7 @@ export function RecentCalls() {
                 </div>
                 <button
                   type="button"
-                  aria-label={`Call ${name} again`}
+                  aria-label={`Call again: ${name}`}
                   onClick={() => void dial(call.party.number)}
                 >
                   Call again
