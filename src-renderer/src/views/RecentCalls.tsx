@@ -7,8 +7,6 @@ export function RecentCalls() {
   const recent = useAppStore((state) => state.calls.recent);
   const dial = useAppStore((state) => state.dial);
   const clear = useAppStore((state) => state.clearRecent);
-  const error = useAppStore((state) => state.callError);
-  const hasCall = useAppStore((state) => state.calls.current.length > 0);
   return (
     <section className="recent" aria-labelledby="recent-title">
       <div className="recent-head">
@@ -19,11 +17,6 @@ export function RecentCalls() {
           </button>
         ) : null}
       </div>
-      {error && !hasCall ? (
-        <p role="alert" className="error">
-          {error.message}
-        </p>
-      ) : null}
       {recent.length === 0 ? (
         <p className="hint">Calls you make or receive appear here.</p>
       ) : (

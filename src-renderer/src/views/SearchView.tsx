@@ -23,6 +23,8 @@ export function SearchView() {
   const moveSelection = useAppStore((state) => state.moveSelection);
   const select = useAppStore((state) => state.select);
   const dial = useAppStore((state) => state.dial);
+  const callError = useAppStore((state) => state.callError);
+  const hasCall = useAppStore((state) => state.calls.current.length > 0);
   const input = useFocusOnMount<HTMLInputElement>();
   const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
   const dialing = useRef(false);
@@ -62,7 +64,7 @@ export function SearchView() {
         break;
       case 'Escape':
         // With a call in progress Esc hangs up (the call bar listens); otherwise it clears.
-        if (query !== '' && !useAppStore.getState().calls.current.length) {
+        if (query !== '' && !hasCall) {
           event.preventDefault();
           void setQuery('');
         }
@@ -92,6 +94,11 @@ export function SearchView() {
         onKeyDown={onKeyDown}
       />
       <SyncStatus />
+      {callError && !hasCall ? (
+        <p role="alert" className="error" data-testid="call-error">
+          {callError.message}
+        </p>
+      ) : null}
       {searchError && searchError.code !== 'not_available' ? (
         <p role="alert" className="error">
           {searchError.message}
