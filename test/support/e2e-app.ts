@@ -12,6 +12,7 @@ import {
   type RunningSimulator,
   type SimulatorOptions,
 } from '../../simulator/index';
+import { SimControl } from '../../simulator/control-client';
 import { completePortalFlow } from '../../simulator/portal-driver';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from './free-port';
@@ -79,6 +80,30 @@ export async function unsubscribeInPortal(app: E2eApp, userIndex = 0) {
     action: 'unsubscribe',
   });
   expect(answer.status).toBe(303);
+}
+
+export interface NewContact {
+  phonebook: number;
+  display_name: string;
+  company?: string;
+  number: string;
+  secondary_number?: string | null;
+  speed_dial?: number | null;
+}
+
+/** Adds a contact through the platform's own REST API (as another client of the tenant would). */
+export async function addContact(sim: RunningSimulator, contact: NewContact): Promise<void> {
+  const control = new SimControl(sim.base_url);
+  const { access_token } = await control.issueTokens({
+    tenant_id: sim.tenant_id,
+    user_extension: sim.users[0]!.extension,
+  });
+  const response = await fetch(`${sim.base_url}/v3/phonebook/contact/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(contact),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
 }
 
 /** axe-core finds no serious or critical violation of WCAG 2.1 A/AA in what the page shows. */

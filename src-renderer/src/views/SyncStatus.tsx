@@ -47,7 +47,10 @@ export function SyncStatus() {
       return (
         <p className="sync-status" data-testid="sync-status" data-state="ready">
           {count} contacts
-          {directory.synced_at ? ` · updated ${formatTime(directory.synced_at)}` : ''}
+          {directory.synced_at ? ` · updated ${formatTime(directory.synced_at)}` : ''}{' '}
+          <button type="button" className="link" onClick={() => void sync()}>
+            Refresh
+          </button>
         </p>
       );
     case 'stale':
