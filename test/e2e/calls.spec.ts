@@ -4,6 +4,7 @@ import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
+  openConnected,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -96,10 +97,7 @@ for (const profile of SIM_PROFILES) {
     });
 
     test('a tel: link asks first: Cancel places no call, Call places it', async ({ page }) => {
-      await page.goto(app.preview.url);
-      if (!(await page.getByTestId('account-state').textContent())?.startsWith('Connected')) {
-        await connectThroughPortal(page, app);
-      }
+      await openConnected(page, app);
       const before = (await control.calls()).length;
 
       // The OS hands Callbar a link (the desktop shell and `callbar open-url` take this path).

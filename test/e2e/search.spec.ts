@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
-  connectThroughPortal,
   expectAccessibleInBothThemes,
+  openConnected,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -32,11 +32,8 @@ test.afterAll(async () => {
   await app.close();
 });
 
-async function openConnected(page: Page) {
-  await page.goto(app.preview.url);
-  if (!(await page.getByTestId('account-state').textContent())?.startsWith('Connected')) {
-    await connectThroughPortal(page, app);
-  }
+async function openWithContacts(page: Page) {
+  await openConnected(page, app);
   await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
     timeout: 30_000,
   });
@@ -53,7 +50,7 @@ async function liveCall() {
 test('type a name, see it highlighted, Enter dials the number, Alt+Enter the secondary', async ({
   page,
 }) => {
-  await openConnected(page);
+  await openWithContacts(page);
   const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
   await expect(search).toBeFocused();
   await expect(page.getByTestId('sync-status')).toContainText('1,501 contacts');
@@ -90,7 +87,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
 test('↑/↓ move through the hits; a speed dial or a number offers "Dial …" first', async ({
   page,
 }) => {
-  await openConnected(page);
+  await openWithContacts(page);
   const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
   await search.fill('a');
   const options = page.getByRole('option');
@@ -123,7 +120,7 @@ test('↑/↓ move through the hits; a speed dial or a number offers "Dial …" 
 });
 
 test('an incoming call shows the caller identified from the directory', async ({ page }) => {
-  await openConnected(page);
+  await openWithContacts(page);
   await control.incomingCall({
     tenant_id: app.sim.tenant_id,
     user_extension: app.sim.users[0]!.extension,
@@ -137,7 +134,8 @@ test('an incoming call shows the caller identified from the directory', async ({
 });
 
 test('a refresh that fails keeps the contacts searchable and says so', async ({ page }) => {
-  await openConnected(page);
+  test.setTimeout(90_000);
+  await openWithContacts(page);
   const fault = await control.addFault({ path: '/v3/phonebook/', match: 'prefix', status: 503 });
   await page.getByRole('button', { name: 'Refresh' }).click();
   const status = page.getByTestId('sync-status');

@@ -71,6 +71,16 @@ export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 
   return user;
 }
 
+/** Opens the window; connects first unless this profile is connected already. */
+export async function openConnected(page: Page, app: E2eApp) {
+  await page.goto(app.preview.url);
+  const state = page.getByTestId('account-state');
+  await expect(state).toHaveAttribute('data-state', /./);
+  if ((await state.getAttribute('data-state')) !== 'connected') {
+    await connectThroughPortal(page, app);
+  }
+}
+
 /** Unsubscribe in the portal, with the key of the activation (as the platform does). */
 export async function unsubscribeInPortal(app: E2eApp, userIndex = 0) {
   const user = app.sim.users[userIndex]!;
