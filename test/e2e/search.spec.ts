@@ -63,11 +63,6 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expect(first).toHaveAttribute('aria-selected', 'true');
   await expect(search).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id'))!);
   await expectAccessibleInBothThemes(page, 'search results');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `docs/screenshots/search-${colorScheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 
   await page.keyboard.press('Enter');
   const bar = page.getByRole('region', { name: 'Current call' });
@@ -82,6 +77,14 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   expect((await liveCall()).to).toBe('+447700900123');
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
+
+  // The README's pictures of the main view while searching.
+  await search.fill('ada');
+  await expect(page.getByRole('option').nth(3)).toBeVisible();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `docs/screenshots/search-${colorScheme}.png` });
+  }
 });
 
 test('↑/↓ move through the hits; a speed dial or a number offers "Dial …" first', async ({

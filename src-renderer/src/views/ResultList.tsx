@@ -102,6 +102,7 @@ function HitRow({ hit }: { hit: SearchHit }) {
             <Highlight text={contact.company} field="company" ranges={ranges} />
           </span>
         ) : null}
+        <span className="result-phonebook">{contact.phonebook_name}</span>
       </span>
       <span className="result-line result-detail">
         <span className="result-number">
@@ -119,7 +120,6 @@ function HitRow({ hit }: { hit: SearchHit }) {
             <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
           </span>
         ) : null}
-        <span className="result-phonebook">{contact.phonebook_name}</span>
       </span>
     </>
   );
