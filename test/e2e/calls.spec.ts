@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { SIM_PROFILES } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import {
@@ -70,7 +70,6 @@ for (const profile of SIM_PROFILES) {
       );
       await expect(page.getByTestId('call-duration')).toHaveText(/^\s*\d+:\d\d$/);
       await expectAccessibleInBothThemes(page, `call bar (${profile})`);
-      if (profile === 'rich') await screenshotsOfCall(page);
 
       // Esc hangs up, wherever the focus is.
       await page.keyboard.press('Escape');
@@ -123,13 +122,4 @@ for (const profile of SIM_PROFILES) {
       await expect(bar).toBeHidden();
     });
   });
-}
-
-/** README screenshots of a call in progress, light and dark, from the real renderer. */
-async function screenshotsOfCall(page: Page) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: `docs/screenshots/call-in-progress-${colorScheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -67,7 +67,20 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await page.keyboard.press('Enter');
   const bar = page.getByRole('region', { name: 'Current call' });
   await expect(bar).toContainText('Ada Lovelace');
-  expect((await liveCall()).to).toBe('+442071234567');
+  const call = await liveCall();
+  expect(call.to).toBe('+442071234567');
+
+  // Both phones answer: the README's pictures of a call in progress.
+  await control.answerLeg(call.legs.find((leg) => leg.leg === 'caller')!.id);
+  await expect.poll(async () => (await control.getCall(call.id)).legs.length).toBe(2);
+  const callee = (await control.getCall(call.id)).legs.find((leg) => leg.leg === 'callee')!;
+  await control.answerLeg(callee.id);
+  await expect(bar.getByRole('status')).toContainText('Connected');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: `docs/screenshots/call-in-progress-${colorScheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
 
