@@ -44,14 +44,9 @@ export function CallBar() {
           <span className="call-words"> · {callStateWords(call)}</span>
         </p>
         <p className="call-detail">
-          {call.party.company ? `${call.party.company} · ` : ''}
-          {call.party.name ? call.party.display : ''}
-          {since ? (
-            <span className="call-duration" data-testid="call-duration">
-              {' '}
-              {formatDuration(now - Date.parse(since))}
-            </span>
-          ) : null}
+          {[call.party.company, call.party.name ? call.party.display : undefined]
+            .filter(Boolean)
+            .join(' · ')}
         </p>
         {error ? (
           <p role="alert" className="error">
@@ -59,6 +54,11 @@ export function CallBar() {
           </p>
         ) : null}
       </div>
+      {since ? (
+        <span className="call-duration" data-testid="call-duration">
+          {formatDuration(now - Date.parse(since))}
+        </span>
+      ) : null}
       <button type="button" className="danger" onClick={() => void hangup(call.id)}>
         Hang up <kbd>Esc</kbd>
       </button>
