@@ -165,16 +165,17 @@ export class CallEngine {
     return view(call);
   }
 
-  /** The hangup command: undefined when the user is not an active participant of the call. */
+  /**
+   * The hangup command (contract 4.6, 5.6): each participant hangs up with their own call leg, so
+   * the leg must be the user's and still up; undefined otherwise (another participant's leg, the
+   * external party's leg, an unknown or ended one).
+   */
   hangup(user: User, legId: string): { call: Call; leg: CallLeg } | undefined {
     const callId = this.legToCall.get(legId);
     const call = callId === undefined ? undefined : this.calls.get(callId);
     const leg = call?.legs.find((candidate) => candidate.id === legId);
     if (!call || !leg || call.tenant_id !== user.tenantId) return undefined;
-    const participant = call.legs.some(
-      (candidate) => candidate.user_extension === user.extension && candidate.state !== 'ended',
-    );
-    if (!participant) return undefined;
+    if (leg.user_extension !== user.extension || leg.state === 'ended') return undefined;
     this.endCall(call, leg, this.deps.clock.now());
     return { call: view(call), leg: { ...leg } };
   }

@@ -93,16 +93,30 @@ function validContact(context: RestContext, exceptId?: number) {
   return data;
 }
 
+/**
+ * django-filter's ModelChoiceFilter on `phonebook` (over the phonebooks the user can see): empty
+ * means no filter; anything that is not such a phonebook's id, a number or not, is 400
+ * invalid_choice with attr phonebook.
+ */
+function phonebookFilterValue(context: RestContext, raw: string | null): number | undefined {
+  if (raw === null || raw === '') return undefined;
+  const id = /^\s*\d+\s*$/.test(raw) ? Number(raw.trim()) : undefined;
+  if (id === undefined || !context.platform.world.visiblePhonebook(context.user, id)) {
+    throw validationError([
+      {
+        code: 'invalid_choice',
+        detail: 'Select a valid choice. That choice is not one of the available choices.',
+        attr: 'phonebook',
+      },
+    ]);
+  }
+  return id;
+}
+
 export function listContacts(context: RestContext): SimResponse {
   const { world, config } = context.platform;
   const { query } = context.request;
-  const phonebookFilter = query.get('phonebook');
-  if (phonebookFilter !== null && phonebookFilter !== '' && !/^\s*\d+\s*$/.test(phonebookFilter)) {
-    throw validationError([
-      { code: 'invalid', detail: 'Enter a whole number.', attr: 'phonebook' },
-    ]);
-  }
-  const phonebookId = phonebookFilter ? Number(phonebookFilter.trim()) : undefined;
+  const phonebookId = phonebookFilterValue(context, query.get('phonebook'));
   const terms = searchTerms(query.get('search'));
   const order = ordering<Contact>(query.get('ordering'), {
     phonebook: (c) => c.phonebookId,
@@ -123,7 +137,10 @@ export function listContacts(context: RestContext): SimResponse {
       ]),
     )
     .sort(order.compare);
-  const page = paginate(contacts, context.request, config.maxPageSize);
+  const page = paginate(contacts, context.request, {
+    maxPageSize: config.maxPageSize,
+    origin: context.platform.origin,
+  });
   return jsonResponse(200, { ...page, results: page.results.map(contactShape) });
 }
 

@@ -36,7 +36,12 @@ const RateLimitInput = z.strictObject({
 const inputs = {
   advance: z.strictObject({ seconds: z.number().finite() }),
   set: z.strictObject({ now: z.iso.datetime({ offset: true }) }),
-  user: z.strictObject({ tenant_id: z.string().min(1), user_extension: z.string().min(1) }),
+  tokens: z.strictObject({
+    tenant_id: z.string().min(1),
+    user_extension: z.string().min(1),
+    /** The integration the pair belongs to (its deactivation revokes it); none by default. */
+    slug: z.string().refine(isValidSlug, 'Enter a valid slug.').nullable().optional(),
+  }),
   incoming: z.strictObject({
     tenant_id: z.string().min(1),
     user_extension: z.string().min(1),
@@ -48,6 +53,7 @@ const inputs = {
   }),
   config: z.strictObject({
     callEventPayload: z.enum(CALL_EVENT_PAYLOADS).optional(),
+    tokenAnswerScope: z.boolean().optional(),
     callControlResponse: z.enum(CALL_CONTROL_RESPONSES).optional(),
     callControlForbiddenBody: z.enum(['drf', 'empty']).optional(),
     autoAnswer: z
@@ -118,13 +124,17 @@ export class ControlApi {
         pattern: /^\/__sim\/tokens$/,
         methods: {
           POST: (request) => {
-            const body = parse(inputs.user, request);
+            const body = parse(inputs.tokens, request);
             const user = p.world.userByExtension(body.tenant_id, body.user_extension);
             if (!user)
               throw notFound(`No user ${body.user_extension} in tenant ${body.tenant_id}.`);
             return jsonResponse(
               201,
-              p.tokens.issue({ tenantId: user.tenantId, extension: user.extension }),
+              p.tokens.issue({
+                tenantId: user.tenantId,
+                extension: user.extension,
+                integration: body.slug ?? null,
+              }),
             );
           },
         },
@@ -261,6 +271,8 @@ export class ControlApi {
           PATCH: (request) => {
             const body = parse(inputs.config, request);
             if (body.callEventPayload) p.config.callEventPayload = body.callEventPayload;
+            if (body.tokenAnswerScope !== undefined)
+              p.config.tokenAnswerScope = body.tokenAnswerScope;
             if (body.callControlResponse) p.config.callControlResponse = body.callControlResponse;
             if (body.callControlForbiddenBody)
               p.config.callControlForbiddenBody = body.callControlForbiddenBody;

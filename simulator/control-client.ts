@@ -36,6 +36,7 @@ export interface UserRef {
 
 export interface ConfigPatch {
   callEventPayload?: CallEventPayload;
+  tokenAnswerScope?: boolean;
   callControlResponse?: CallControlResponse;
   callControlForbiddenBody?: 'drf' | 'empty';
   autoAnswer?: boolean | Partial<AutoAnswer>;
@@ -97,7 +98,8 @@ export class SimControl {
   }
 
   /** Issues a token pair for a user without the portal. */
-  issueTokens(user: UserRef): Promise<TokenPair> {
+  /** A pair for the user; with `slug`, it belongs to that integration (its deactivation revokes it). */
+  issueTokens(user: UserRef & { slug?: string | null }): Promise<TokenPair> {
     return this.call('POST', 'tokens', user);
   }
 

@@ -96,6 +96,11 @@ export function text(options: { maxLength?: number; allowBlank?: boolean } = {})
       report('max_length', `Ensure this field has no more than ${options.maxLength} characters.`);
       return INVALID;
     }
+    // DRF's ProhibitNullCharactersValidator (PostgreSQL text cannot hold NUL).
+    if (trimmed.includes('\0')) {
+      report('null_characters_not_allowed', 'Null characters are not allowed.');
+      return INVALID;
+    }
     return trimmed;
   };
 }

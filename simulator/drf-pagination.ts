@@ -1,8 +1,9 @@
 /**
  * DRF's PageNumberPagination: `page` (1-based, or "last") and `page_size` (default 48; invalid
  * values fall back to the default, larger ones are clamped to the maximum), absolute `next` and
- * `previous` links built from the request URL with the query keys sorted as DRF does, and
- * "Invalid page." (404) for a page that does not exist.
+ * `previous` links on the simulator's own origin (never the client's Host header) with the
+ * request's query, keys sorted as DRF does, and "Invalid page." (404) for a page that does not
+ * exist.
  */
 import { notFound } from './drf-errors';
 import type { SimRequest } from './http';
@@ -16,7 +17,12 @@ export interface Page<T> {
   results: T[];
 }
 
-export function paginate<T>(items: T[], request: SimRequest, maxPageSize: number): Page<T> {
+export function paginate<T>(
+  items: T[],
+  request: SimRequest,
+  limits: { maxPageSize: number; origin: string },
+): Page<T> {
+  const { maxPageSize, origin } = limits;
   const pageSize = requestedPageSize(request.query.get('page_size'), maxPageSize);
   const pageCount = Math.max(1, Math.ceil(items.length / pageSize));
   const raw = request.query.get('page') ?? '1';
@@ -25,8 +31,8 @@ export function paginate<T>(items: T[], request: SimRequest, maxPageSize: number
   const start = (page - 1) * pageSize;
   return {
     count: items.length,
-    next: page < pageCount ? withPage(request.url, page + 1) : null,
-    previous: page > 1 ? withPage(request.url, page - 1) : null,
+    next: page < pageCount ? withPage(origin, request.url, page + 1) : null,
+    previous: page > 1 ? withPage(origin, request.url, page - 1) : null,
     results: items.slice(start, start + pageSize),
   };
 }
@@ -39,7 +45,7 @@ function requestedPageSize(raw: string | null, maxPageSize: number): number {
 }
 
 /** DRF's replace_query_param / remove_query_param (page 1 is linked without `page`). */
-function withPage(url: URL, page: number): string {
+function withPage(origin: string, url: URL, page: number): string {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of url.searchParams) {
     grouped.set(key, [...(grouped.get(key) ?? []), value]);
@@ -51,5 +57,5 @@ function withPage(url: URL, page: number): string {
     for (const value of grouped.get(key) ?? []) query.append(key, value);
   }
   const text = query.toString();
-  return `${url.origin}${url.pathname}${text ? `?${text}` : ''}`;
+  return `${origin}${url.pathname}${text ? `?${text}` : ''}`;
 }

@@ -15,6 +15,7 @@ export interface SimRequest {
   /** The absolute URL as the client addressed it (scheme, Host header, path, query). */
   url: URL;
   path: string;
+  /** One value per key, the last (Django's QueryDict); `url.searchParams` keeps them all. */
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
@@ -115,8 +116,19 @@ export function mediaType(headers: IncomingHttpHeaders): string | undefined {
   return value.split(';')[0]?.trim().toLowerCase() || undefined;
 }
 
+/** DRF's JSONParser handles application/json only: application/vnd.x+json is a 415. */
 export function isJsonMediaType(type: string | undefined): boolean {
-  return type === 'application/json' || (type?.endsWith('+json') ?? false);
+  return type === 'application/json';
+}
+
+/**
+ * The query string as Django's QueryDict answers `get` and `items()`: one value per key, the last
+ * one given (`?page=1&page=2` is page 2), keys in the order they first appeared.
+ */
+export function lastValueQuery(params: URLSearchParams): URLSearchParams {
+  const last = new Map<string, string>();
+  for (const [key, value] of params) last.set(key, value);
+  return new URLSearchParams([...last]);
 }
 
 export function isFormMediaType(type: string | undefined): boolean {

@@ -110,6 +110,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const config: RuntimeConfig = {
     profile,
     callEventPayload: options.callEventPayload ?? choices.callEventPayload,
+    tokenAnswerScope: choices.tokenAnswerScope,
     callControlResponse: options.callControlResponse ?? choices.callControlResponse,
     callControlForbiddenBody: options.callControlForbiddenBody ?? choices.callControlForbiddenBody,
     autoAnswer: resolveAutoAnswer(options.autoAnswer),
@@ -148,6 +149,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     faults: new FaultTable(new SeededRandom(seed + 7919)),
     requestLog: new RequestLog(),
     config,
+    origin: '',
     clientId: options.clientId ?? DEFAULT_CLIENT_ID,
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     timeZone,
@@ -170,6 +172,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  platform.origin = origin;
 
   let closed: Promise<void> | undefined;
   const close = () => {

@@ -67,8 +67,8 @@ export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-onl
  * - 'rich' (default, the demo's): generous, DRF-like answers (full call events, 202 with a body,
  *   page_size up to 1000, 600/60 s and 60/60 s), so a person can see everything happen;
  * - 'minimal': the least a client may count on (events `{"id"}` only, call control 202 with an
- *   empty body, an empty 403, form-encoded activation calls, page_size capped at 100, 120/60 s and
- *   10/60 s), so a client that passes under it does not depend on anything the contract lacks.
+ *   empty body, an empty 403, form-encoded activation calls, a token answer with only the
+ *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that passes under it does not depend on anything the contract lacks.
  * Explicit options override the profile's choice.
  */
 export type SimProfile = 'rich' | 'minimal';
@@ -76,6 +76,8 @@ export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
 
 export interface ProfileChoices {
   callEventPayload: CallEventPayload;
+  /** Whether the token endpoint's answer carries `scope` (DOT's), beyond the contract's four fields. */
+  tokenAnswerScope: boolean;
   callControlResponse: CallControlResponse;
   callControlForbiddenBody: 'drf' | 'empty';
   /** Body encoding of activation/deactivation calls when a registration does not name one. */
@@ -87,6 +89,7 @@ export interface ProfileChoices {
 export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
   rich: {
     callEventPayload: 'full',
+    tokenAnswerScope: true,
     callControlResponse: 'accepted',
     callControlForbiddenBody: 'drf',
     integratorEncoding: 'json',
@@ -98,6 +101,7 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
   },
   minimal: {
     callEventPayload: 'id-only',
+    tokenAnswerScope: false,
     callControlResponse: 'accepted-empty',
     callControlForbiddenBody: 'empty',
     integratorEncoding: 'form',
@@ -154,6 +158,7 @@ export interface RuntimeConfig {
   /** The profile the simulator started with (read-only: the settings below can still change). */
   profile: SimProfile;
   callEventPayload: CallEventPayload;
+  tokenAnswerScope: boolean;
   callControlResponse: CallControlResponse;
   callControlForbiddenBody: 'drf' | 'empty';
   autoAnswer: AutoAnswer | null;

@@ -92,7 +92,10 @@ export function listPhonebooks(context: RestContext): SimResponse {
       ]),
     )
     .sort(order.compare);
-  const page = paginate(phonebooks, context.request, config.maxPageSize);
+  const page = paginate(phonebooks, context.request, {
+    maxPageSize: config.maxPageSize,
+    origin: context.platform.origin,
+  });
   return jsonResponse(200, {
     ...page,
     results: page.results.map((phonebook) => phonebookReadShape(world, phonebook, timeZone)),

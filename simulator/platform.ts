@@ -24,6 +24,8 @@ export interface Platform {
   faults: FaultTable;
   requestLog: RequestLog;
   config: RuntimeConfig;
+  /** The simulator's own origin (its base URL), known once it listens; page links use it. */
+  origin: string;
   clientId: string;
   clientSecret: string;
   timeZone: string;

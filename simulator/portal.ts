@@ -8,7 +8,8 @@
  * tenant_{param} stored at the first activation only, tenant_id ignored) and redirects the browser
  * (303) to redirect_url; otherwise the page shows the failure (502) and the issued tokens are
  * revoked. Unsubscribe POSTs the same body with empty tokens to the Deactivation URL; a 200
- * deactivates the integration and revokes the user's tokens. Forms carry a CSRF token.
+ * deactivates the integration and revokes the tokens it issued to the user (another
+ * integration's tokens for the same user stay valid). Forms carry a CSRF token.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -303,6 +304,7 @@ export class Portal {
     const tokens = this.platform.tokens.issue({
       tenantId: user.tenantId,
       extension: user.extension,
+      integration: link.slug,
     });
     const { result, accepted } = await this.callIntegrator(link, user, 'activate', tokens);
     if (!accepted) {
@@ -332,7 +334,11 @@ export class Portal {
       user.extension,
       this.platform.clock.nowIso(),
     );
-    this.platform.tokens.revokeOwner({ tenantId: user.tenantId, extension: user.extension });
+    this.platform.tokens.revokeGrant({
+      tenantId: user.tenantId,
+      extension: user.extension,
+      integration: link.slug,
+    });
     return redirectResponse(303, link.redirectUrl);
   }
 

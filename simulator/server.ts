@@ -10,6 +10,7 @@ import type { ControlApi } from './control-api';
 import { notFound, requestTooLarge, serverError } from './drf-errors';
 import { faultEffects, faultResponse, type Fault } from './faults';
 import {
+  lastValueQuery,
   isFormMediaType,
   isJsonMediaType,
   MAX_BODY_BYTES,
@@ -35,10 +36,12 @@ function loggedBody(request: SimRequest): unknown {
   if (request.body.length === 0) return null;
   const text = request.body.toString('utf8');
   const type = mediaType(request.headers);
-  if (isFormMediaType(type)) return redact(Object.fromEntries(new URLSearchParams(text)));
+  // JSON first, whatever the declared type: a JSON body sent as a form must not be logged as one
+  // form key holding every secret.
   try {
     return redact(JSON.parse(text));
   } catch {
+    if (isFormMediaType(type)) return redact(Object.fromEntries(new URLSearchParams(text)));
     return isJsonMediaType(type) || type === undefined
       ? text.slice(0, 2000)
       : `[${type}, ${request.body.length} bytes]`;
@@ -93,7 +96,7 @@ export function createSimServer(parts: SimServerParts): Server {
       method,
       url,
       path: url.pathname,
-      query: url.searchParams,
+      query: lastValueQuery(url.searchParams),
       headers: incoming.headers,
       body,
       bodyTooLarge: tooLarge,

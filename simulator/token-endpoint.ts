@@ -1,9 +1,11 @@
 /**
  * POST /v3/oauth/token/ (contract 4.1), as django-oauth-toolkit/oauthlib answer it. Accepts
- * form-encoded and JSON bodies, client credentials in the body or as HTTP Basic. Checks in
+ * form-encoded and JSON bodies (also a JSON body sent with the form content type, as the
+ * contract's examples do), client credentials in the body or as HTTP Basic. Checks in
  * oauthlib's order: grant type (400 unsupported_grant_type), refresh token present (400
  * invalid_request), client (401 invalid_client), refresh token valid and unused (400
- * invalid_grant). Success: 200 {access_token, expires_in: 86400, token_type, scope, refresh_token}.
+ * invalid_grant). Success: 200 {access_token, expires_in: 86400, token_type, refresh_token}, plus
+ * DOT's `scope` unless the profile gives only the contract's fields.
  */
 import {
   isFormMediaType,
@@ -27,24 +29,35 @@ function oauthError(status: number, error: string, description?: string): SimRes
   );
 }
 
+function jsonFields(text: string): Record<string, string> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(parsed)) return undefined;
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value === 'string' || typeof value === 'number') result[key] = String(value);
+  }
+  return result;
+}
+
+/**
+ * The request's fields: a JSON body, or a form body — where a form-typed (or untyped) body that
+ * is a JSON object is read as JSON, as the contract's published examples send it (4.1: "a
+ * builder should accept both encodings").
+ */
 function fields(request: SimRequest): Record<string, string> | undefined {
   const type = mediaType(request.headers);
   const text = request.body.toString('utf8');
-  if (isJsonMediaType(type)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (!isPlainObject(parsed)) return undefined;
-    const result: Record<string, string> = {};
-    for (const [key, value] of Object.entries(parsed)) {
-      if (typeof value === 'string' || typeof value === 'number') result[key] = String(value);
-    }
-    return result;
-  }
+  if (isJsonMediaType(type)) return jsonFields(text);
   if (type !== undefined && !isFormMediaType(type)) return {};
+  if (text.trimStart().startsWith('{')) {
+    const json = jsonFields(text);
+    if (json) return json;
+  }
   const result: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(text)) if (!(key in result)) result[key] = value;
   return result;
@@ -75,5 +88,7 @@ export function handleTokenRequest(platform: Platform, request: SimRequest): Sim
   }
   const pair = platform.tokens.rotate(body.refresh_token);
   if (!pair) return oauthError(400, 'invalid_grant');
-  return jsonResponse(200, pair, NO_STORE);
+  if (platform.config.tokenAnswerScope) return jsonResponse(200, pair, NO_STORE);
+  const { access_token, expires_in, token_type, refresh_token } = pair;
+  return jsonResponse(200, { access_token, expires_in, token_type, refresh_token }, NO_STORE);
 }

@@ -2,7 +2,9 @@
  * Access and refresh tokens, as django-oauth-toolkit keeps them: an access token lives 24 hours
  * of simulated time; a refresh token has no time limit but is single-use — using it issues a new
  * pair and invalidates it at once (and, like DOT, revokes the access token it was issued with,
- * unless configured otherwise). Deactivating a user's integration revokes all their tokens.
+ * unless configured otherwise). Tokens belong to the integration whose activation issued them
+ * (and keep it through rotation): deactivating one integration for a user revokes only that
+ * integration's tokens; tokens issued without one (the control API's) no deactivation touches.
  */
 import { randomBytes } from 'node:crypto';
 import type { SimClock } from './clock';
@@ -15,6 +17,11 @@ export interface TokenOwner {
   extension: string;
 }
 
+/** Who a token pair was issued to: the user, and the integration slug (null: none). */
+export interface TokenGrant extends TokenOwner {
+  integration: string | null;
+}
+
 export interface TokenPair {
   access_token: string;
   expires_in: number;
@@ -24,13 +31,13 @@ export interface TokenPair {
 }
 
 interface AccessRecord {
-  owner: TokenOwner;
+  owner: TokenGrant;
   expiresAt: number;
   revoked: boolean;
 }
 
 interface RefreshRecord {
-  owner: TokenOwner;
+  owner: TokenGrant;
   accessToken: string;
   spent: boolean;
 }
@@ -48,8 +55,10 @@ function newToken(): string {
   return text;
 }
 
-function sameOwner(a: TokenOwner, b: TokenOwner): boolean {
-  return a.tenantId === b.tenantId && a.extension === b.extension;
+function sameGrant(a: TokenGrant, b: TokenGrant): boolean {
+  return (
+    a.tenantId === b.tenantId && a.extension === b.extension && a.integration === b.integration
+  );
 }
 
 export class TokenStore {
@@ -61,7 +70,7 @@ export class TokenStore {
     private readonly options: { revokeAccessTokenOnRefresh: boolean },
   ) {}
 
-  issue(owner: TokenOwner): TokenPair {
+  issue(owner: TokenGrant): TokenPair {
     const accessToken = newToken();
     const refreshToken = newToken();
     this.access.set(accessToken, {
@@ -96,7 +105,10 @@ export class TokenStore {
     if (!record) return { ok: false, reason: 'unknown' };
     if (record.revoked) return { ok: false, reason: 'revoked' };
     if (this.clock.now() >= record.expiresAt) return { ok: false, reason: 'expired' };
-    return { ok: true, owner: record.owner };
+    return {
+      ok: true,
+      owner: { tenantId: record.owner.tenantId, extension: record.owner.extension },
+    };
   }
 
   /** Revokes one pair (by its refresh token), e.g. after a failed activation call. */
@@ -108,11 +120,11 @@ export class TokenStore {
     if (access) access.revoked = true;
   }
 
-  /** Revokes every token of the user. */
-  revokeOwner(owner: TokenOwner): void {
+  /** Revokes every token the user holds through this integration (and no other's). */
+  revokeGrant(grant: TokenGrant): void {
     for (const record of this.access.values())
-      if (sameOwner(record.owner, owner)) record.revoked = true;
+      if (sameGrant(record.owner, grant)) record.revoked = true;
     for (const record of this.refresh.values())
-      if (sameOwner(record.owner, owner)) record.spent = true;
+      if (sameGrant(record.owner, grant)) record.spent = true;
   }
 }

@@ -2,7 +2,7 @@
  * The whole activation journey against the simulator over real HTTP: portal login → Subscribe →
  * the platform POSTs tokens to the receiver → vault → redirect page → connected; then Unsubscribe.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { CallbarError } from '../../src-main/core/errors';
@@ -12,15 +12,16 @@ import {
   completePortalFlow,
   connect,
   control,
+  describeEachProfile,
   startSim,
   type AccountRig,
 } from '../support/sim-harness';
 
-describe('activation through the portal', () => {
+describeEachProfile('activation through the portal', (profile) => {
   let sim: RunningSimulator;
   const rigs: AccountRig[] = [];
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim({ profile });
   });
   afterEach(async () => {
     for (const rig of rigs.splice(0)) await rig.account.close();

@@ -3,7 +3,7 @@
  * storm, invalid_grant on reuse, one refresh + one retry on 401, and a network fault during
  * refresh. Refreshes are counted in the simulator's request log, not inferred.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { TokenManager } from '../../src-main/core/account/token-manager';
 import { AccountService } from '../../src-main/core/account/account-service';
@@ -14,6 +14,7 @@ import {
   capturingLogger,
   control,
   countRequests,
+  describeEachProfile,
   issuedSession,
   startSim,
 } from '../support/sim-harness';
@@ -21,11 +22,11 @@ import {
 const TOKEN_PATH = '/v3/oauth/token/';
 const PHONEBOOKS = '/v3/phonebook/phonebook/';
 
-describe('TokenManager against the simulator', () => {
+describeEachProfile('TokenManager against the simulator', (profile) => {
   let sim: RunningSimulator;
   let vault: MemoryVault;
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim({ profile });
   });
   afterAll(() => sim.close());
   beforeEach(async () => {

@@ -1,31 +1,38 @@
 /**
  * The platform commands of the `callbar` CLI against the simulator, with the session in the real
- * keychain of a throwaway profile.
+ * keychain of a throwaway profile. Dial and hangup, whose answers differ between the simulator's
+ * profiles, run under both; the phonebook commands once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../simulator/index';
+import type { RunningSimulator, SimulatorOptions } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';
-import { control, issuedSession, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, issuedSession, startSim } from '../support/sim-harness';
 
-describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
-  let sim: RunningSimulator;
-  let env: NodeJS.ProcessEnv;
-  let dataDir: string;
-  beforeAll(async () => {
-    sim = await startSim({ contacts: 60 });
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-api-'));
-    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
-    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-  });
-  afterAll(async () => {
+/** A simulator, and a throwaway profile whose keychain holds the first user's session. */
+async function signedInCli(options: SimulatorOptions) {
+  const sim = await startSim(options);
+  const dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-api-'));
+  await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+  const env: NodeJS.ProcessEnv = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+  const close = async () => {
     await openVault({ dataDir }).clear();
     rmSync(dataDir, { recursive: true, force: true });
     await sim.close();
+  };
+  return { sim, env, close };
+}
+
+describe('callbar CLI: phonebooks, contacts', () => {
+  let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ env, close } = await signedInCli({ contacts: 60 }));
   });
+  afterAll(() => close());
 
   it('lists phonebooks as a table and as JSON', async () => {
     const human = await runCallbar(['phonebooks', 'list'], env);
@@ -129,6 +136,16 @@ describe('callbar CLI: phonebooks, contacts, dial, hangup', () => {
     const empty = await runCallbar(['contacts', 'bulk-delete'], env);
     expect(empty.code).toBe(2);
   });
+});
+
+describeEachProfile('callbar CLI: dial and hang up', (profile) => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ sim, env, close } = await signedInCli({ profile, contacts: 5 }));
+  });
+  afterAll(() => close());
 
   it('dials and hangs up', async () => {
     const dial = await runCallbar(['dial', '+1 202 555 0188', '--json'], env);

@@ -8,7 +8,7 @@ import { ApiError } from '../../src-main/core/api/api-errors';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import type { Contact } from '../../src-main/core/api/schemas';
 import { CallbarError } from '../../src-main/core/errors';
-import { control, requestLog, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, requestLog, startSim } from '../support/sim-harness';
 import { apiFor } from './api-rig';
 
 async function failure(promise: Promise<unknown>): Promise<CallbarError> {
@@ -20,11 +20,11 @@ async function failure(promise: Promise<unknown>): Promise<CallbarError> {
   return error as CallbarError;
 }
 
-describe('phonebooks and contacts', () => {
+describeEachProfile('phonebooks and contacts', (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
   beforeAll(async () => {
-    sim = await startSim({ contacts: 120 });
+    sim = await startSim({ profile, contacts: 120 });
     ({ api } = await apiFor(sim, 0)); // users[0] may view all phonebooks
   });
   afterAll(() => sim.close());
@@ -61,6 +61,17 @@ describe('phonebooks and contacts', () => {
     for await (const contact of api.phonebooks.allContacts({ page_size: 7 })) ids.push(contact.id);
     expect(ids.length).toBe(first.count);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('walks every contact when it asks for more per page than the platform gives (silently capped)', async () => {
+    const first = await api.phonebooks.listContacts({ page_size: 1000 });
+    const ids: number[] = [];
+    for await (const contact of api.phonebooks.allContacts({ page_size: 1000 }))
+      ids.push(contact.id);
+    expect(ids.length).toBe(first.count);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The minimal profile caps page_size at 100: the walk took more than one page.
+    if (profile === 'minimal') expect(first.next).not.toBeNull();
   });
 
   it('creates, retrieves, updates and deletes a phonebook', async () => {

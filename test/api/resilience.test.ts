@@ -2,11 +2,11 @@
  * How the client behaves when the platform or the network misbehaves, with faults injected by
  * the simulator and outcomes counted in its request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { ProtocolError } from '../../src-main/core/api/api-errors';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
-import { control, requestLog, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, requestLog, startSim } from '../support/sim-harness';
 import { apiFor } from './api-rig';
 
 const PHONEBOOKS = '/v3/phonebook/phonebook/';
@@ -18,11 +18,11 @@ interface SimCall {
   destination?: string;
 }
 
-describe('resilience', () => {
+describeEachProfile('resilience', (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
   beforeAll(async () => {
-    sim = await startSim({ contacts: 30 });
+    sim = await startSim({ profile, contacts: 30 });
     ({ api } = await apiFor(sim, 0));
   });
   afterAll(() => sim.close());

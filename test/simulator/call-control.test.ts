@@ -132,6 +132,8 @@ describe('call control', () => {
     call = await t.control.answerLeg(callee.id);
     expect(call.state).toBe('connected');
     expect(call.legs.map((leg) => leg.state)).toEqual(['bridged', 'bridged']);
+    // The external party's leg is not Alice's to hang up.
+    expect((await hangup(alice, callee.id)).status).toBe(403);
     const response = await hangup(alice, call_leg_id);
     expect(response.status).toBe(202);
     expect(response.json).toEqual({ call_id, call_leg_id });
@@ -208,6 +210,10 @@ describe('call control', () => {
       from: '201',
       to: '202',
     });
+    // Each participant hangs up with their own leg only: another's leg is 403 and ends nothing.
+    expect((await hangup(bob, call_leg_id, '202')).status).toBe(403);
+    expect((await hangup(alice, calleeLeg.id)).status).toBe(403);
+    expect((await t.control.getCall(call_id)).state).toBe('ringing');
     // Bob is an active participant: he may hang up with his own leg.
     expect((await hangup(bob, calleeLeg.id, '202')).status).toBe(202);
     expect((await t.control.getCall(call_id)).state).toBe('ended');
@@ -248,7 +254,7 @@ describe('call control', () => {
     expect((await dial(alice, '+4930111', '999')).status).toBe(403);
   });
 
-  it('hangup → 403 unless the user is an active participant of the leg’s call', async () => {
+  it('hangup → 403 unless the leg is the user’s own and still up', async () => {
     const { call_id, call_leg_id } = (await dial(alice, '+4930222')).json as {
       call_id: string;
       call_leg_id: string;

@@ -108,14 +108,14 @@ describe('contacts', () => {
     expect(all.some((c) => c.secondary_number !== null)).toBe(true);
   });
 
-  it('filters by phonebook; a non-integer filter → 400 attr phonebook', async () => {
+  it('filters by phonebook; a non-integer filter → 400 invalid_choice on phonebook', async () => {
     const customers = await list(alice, `?phonebook=${phonebook('Customers')}&page_size=1000`);
     expect(customers.count).toBeGreaterThan(0);
     expect(customers.results.every((c) => c.phonebook === phonebook('Customers'))).toBe(true);
     expect(customers.count).toBe(all.filter((c) => c.phonebook === phonebook('Customers')).length);
     const bad = await alice.get(`${BASE}?phonebook=abc`);
     expect(bad.status).toBe(400);
-    expect(errorKeys(bad)).toEqual(['validation_error/invalid/phonebook']);
+    expect(errorKeys(bad)).toEqual(['validation_error/invalid_choice/phonebook']);
   });
 
   it('searches display_name, number, speed_dial and company; all terms must match', async () => {

@@ -18,6 +18,8 @@ export interface TestSim {
   /** A fresh access token for the main tenant's user with this extension. */
   token(extension?: string): Promise<string>;
   api(token?: string): Api;
+  /** A form-encoded refresh at the token endpoint with the simulator's client credentials. */
+  refresh(refreshToken: string, overrides?: Record<string, string>): Promise<Response>;
 }
 
 export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
@@ -30,6 +32,18 @@ export async function startTestSim(options: SimulatorOptions = {}): Promise<Test
       (await control.issueTokens({ tenant_id: sim.tenant_id, user_extension: extension }))
         .access_token,
     api: (token) => new Api(sim.base_url, token),
+    refresh: (refreshToken, overrides = {}) =>
+      fetch(`${sim.base_url}/v3/oauth/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: sim.client_id,
+          client_secret: sim.client_secret,
+          ...overrides,
+        }),
+      }),
   };
 }
 

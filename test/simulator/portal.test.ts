@@ -185,15 +185,7 @@ describe('portal activation and deactivation', () => {
       if (status !== 204) expect(result.body).toContain('bad secret header');
       const body = lastBody();
       expect((await t.api(body.access_token).get('/v3/phonebook/phonebook/')).status).toBe(401);
-      const refresh = await fetch(`${t.sim.base_url}/v3/oauth/token/`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: body.refresh_token,
-          client_id: t.sim.client_id,
-          client_secret: t.sim.client_secret,
-        }),
-      });
+      const refresh = await t.refresh(body.refresh_token);
       expect(await refresh.json()).toEqual({ error: 'invalid_grant' });
       const state = await t.control.integration('callbar');
       expect(state.activations.find((record) => record.user_extension === '203')).toBeUndefined();
@@ -251,6 +243,35 @@ describe('portal activation and deactivation', () => {
       (each) => each.user_extension === '203',
     );
     expect(record?.state).toBe('deactivated');
+  });
+
+  it('tokens belong to their integration: unsubscribing another slug leaves callbar’s tokens working', async () => {
+    await t.control.putIntegration('crm', {
+      activation_url: `${receiver.url}/activate`,
+      deactivation_url: `${receiver.url}/deactivate`,
+    });
+    expect((await flow(link({}, 'callbar'), 0, 'subscribe')).status).toBe(303);
+    const callbar = lastBody();
+    expect((await flow(link({}, 'crm'), 0, 'subscribe')).status).toBe(303);
+    const crm = lastBody();
+    // A refreshed pair stays callbar's.
+    const refreshed = await t.refresh(callbar.refresh_token);
+    const pair = (await refreshed.json()) as { access_token: string; refresh_token: string };
+
+    expect((await flow(link({}, 'crm'), 0, 'unsubscribe')).status).toBe(303);
+    const phonebooks = (token: string) => t.api(token).get('/v3/phonebook/phonebook/');
+    expect((await phonebooks(crm.access_token)).status).toBe(401);
+    expect((await phonebooks(pair.access_token)).status).toBe(200);
+    expect((await t.control.integration('callbar')).activations[0]).toMatchObject({
+      user_extension: '201',
+      state: 'active',
+    });
+
+    // Unsubscribing callbar revokes its rotated pair too.
+    expect((await flow(link({}, 'callbar'), 0, 'unsubscribe')).status).toBe(303);
+    expect((await phonebooks(pair.access_token)).status).toBe(401);
+    const reuse = await t.refresh(pair.refresh_token);
+    expect(await reuse.json()).toEqual({ error: 'invalid_grant' });
   });
 
   it('a Deactivation URL answering non-200 changes nothing', async () => {

@@ -57,6 +57,7 @@ describe('the minimal profile', () => {
     expect(await t.control.config()).toMatchObject({
       profile: 'minimal',
       callEventPayload: 'id-only',
+      tokenAnswerScope: false,
       callControlResponse: 'accepted-empty',
       callControlForbiddenBody: 'empty',
       maxPageSize: 100,
@@ -87,6 +88,18 @@ describe('the minimal profile', () => {
       'user_extension',
     ]);
     expect(fields.get('confirmation_key')).toBe('k1');
+  });
+
+  it('answers a refresh with the contract’s four token fields only', async () => {
+    const pair = await t.control.issueTokens({ tenant_id: t.sim.tenant_id, user_extension: '203' });
+    const response = await t.refresh(pair.refresh_token);
+    expect(response.status).toBe(200);
+    expect(Object.keys((await response.json()) as object).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'refresh_token',
+      'token_type',
+    ]);
   });
 
   it('answers click-to-dial and hangup with 202 and an empty body; a call event is {"id"} only', async () => {
@@ -159,6 +172,7 @@ describe('profiles and options', () => {
       expect(await t.control.config()).toMatchObject({
         profile: 'rich',
         callEventPayload: 'full',
+        tokenAnswerScope: true,
         callControlResponse: 'accepted',
         callControlForbiddenBody: 'drf',
         maxPageSize: 1000,

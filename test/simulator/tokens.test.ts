@@ -19,17 +19,7 @@ describe('token endpoint and authentication', () => {
   const issue = (extension = '201') =>
     t.control.issueTokens({ tenant_id: t.sim.tenant_id, user_extension: extension });
   const refreshForm = (refreshToken: string, overrides: Record<string, string> = {}) =>
-    fetch(tokenUrl(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: t.sim.client_id,
-        client_secret: t.sim.client_secret,
-        ...overrides,
-      }),
-    });
+    t.refresh(refreshToken, overrides);
   const refreshJson = (body: Record<string, unknown>) =>
     fetch(tokenUrl(), {
       method: 'POST',
@@ -67,6 +57,26 @@ describe('token endpoint and authentication', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as TokenAnswer).expires_in).toBe(86400);
+  });
+
+  it('accepts a JSON-shaped body sent with the form content type (the contract’s examples), secrets not logged', async () => {
+    const pair = await issue();
+    const response = await fetch(tokenUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify({
+        grant_type: 'refresh_token',
+        refresh_token: pair.refresh_token,
+        client_id: t.sim.client_id,
+        client_secret: t.sim.client_secret,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as TokenAnswer;
+    expect((await phonebooks(body.access_token)).status).toBe(200);
+    const logged = JSON.stringify(await t.control.requests());
+    expect(logged).not.toContain(pair.refresh_token);
+    expect(logged).not.toContain(t.sim.client_secret);
   });
 
   it('accepts the client credentials as HTTP Basic', async () => {

@@ -40,16 +40,22 @@ function selectedProfiles(value: string | undefined): readonly SimProfile[] {
 /**
  * Runs `suite` once per simulator profile, inside a describe named after it:
  *
- *   forEachProfile((profile) => {
+ *   describeEachProfile('phonebooks', (profile) => {
  *     beforeAll(async () => (sim = await startSim({ profile })));
  *     it('…', …);
  *   });
  *
- * Use it where the profile matters (events, call-control answers, page sizes, rate limits, the
- * activation encoding); pure input validation needs only one run.
+ * (a one-line swap for `describe('phonebooks', () => {`). Use it where the profile matters
+ * (events, call-control answers, page sizes, rate limits, the activation encoding); pure input
+ * validation needs only one run.
  */
+export function describeEachProfile(name: string, suite: (profile: SimProfile) => void): void {
+  describe.each(PROFILES)(`${name} (simulator profile %s)`, suite);
+}
+
+/** describeEachProfile without a name of its own: `forEachProfile((profile) => { … })`. */
 export function forEachProfile(suite: (profile: SimProfile) => void): void {
-  describe.each(PROFILES)('simulator profile %s', suite);
+  describeEachProfile('under the simulator', suite);
 }
 
 /**
