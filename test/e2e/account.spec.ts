@@ -106,3 +106,27 @@ test('the About view has the version and platform details', async ({ page }) => 
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('button', { name: 'Connect…' })).toBeFocused();
 });
+
+test('the theme follows the system, and the menu can override it', async ({ page }) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(app.preview.url);
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  const dark = await background();
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await background();
+  expect(dark).not.toBe(light);
+
+  // Chosen in the menu, Dark wins over a light system, and stays after a reload.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByLabel('Theme').selectOption('dark');
+  expect(await background()).toBe(dark);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  expect(await background()).toBe(dark);
+  await expectAccessibleInBothThemes(page, 'dark theme chosen');
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByLabel('Theme').selectOption('system');
+  expect(await background()).toBe(light);
+});

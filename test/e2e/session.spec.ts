@@ -4,11 +4,15 @@ import { completePortalFlow } from '../../simulator/portal-driver';
 import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
+  openConnected,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
 
-/** When the platform ends the session, the window keeps working and offers Reconnect. */
+/**
+ * When the platform ends the session, the window keeps working and offers Reconnect; when it
+ * cannot be reached, the window says so and recovers by itself.
+ */
 let app: E2eApp;
 
 test.beforeAll(async () => {
@@ -51,5 +55,33 @@ test('session ended: a banner with Reconnect, and Reconnect connects again', asy
     action: 'subscribe',
   });
   await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  await expect(banner).toBeHidden();
+});
+
+test('platform unreachable: an Offline banner, contacts still searchable, recovery by itself', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await openConnected(page, app);
+  const user = app.sim.users[0]!;
+  const control = new SimControl(app.sim.base_url);
+  await control.advanceClock(25 * 3600);
+  const fault = await control.addFault({ method: 'POST', path: '/v3/oauth/token/', status: 503 });
+
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('+49 30 1234567');
+  await expect(page.getByRole('option').first()).toContainText('Dial +49 30 1234567');
+  await page.keyboard.press('Enter');
+  const banner = page.getByTestId('session-banner');
+  await expect(banner).toContainText('Offline.');
+  await expect(page.getByTestId('account-state')).toHaveText(`Offline · Ext. ${user.extension}`);
+  await expect(page.getByTestId('call-error')).toBeVisible();
+  await expectAccessibleInBothThemes(page, 'offline banner');
+
+  // The platform is back: Callbar's own retry reconnects, nobody presses anything.
+  await control.removeFault(fault.id);
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`, {
+    timeout: 60_000,
+  });
   await expect(banner).toBeHidden();
 });
