@@ -165,3 +165,24 @@ test('a refresh that fails keeps the contacts searchable and says so', async ({ 
   await page.getByRole('button', { name: 'Refresh now' }).click();
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
 });
+
+test('a sync in progress shows its progress, and the index keeps answering', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openWithContacts(page);
+  // The platform is slow to hand over the next page of contacts.
+  await control.addFault({
+    path: '/v3/phonebook/contact/',
+    match: 'prefix',
+    delay_ms: 3000,
+    count: 1,
+  });
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const status = page.getByTestId('sync-status');
+  await expect(status).toHaveAttribute('data-state', 'syncing');
+  await expect(status.getByRole('progressbar', { name: 'Loading contacts' })).toBeVisible();
+  await expect(status).toContainText('Loading contacts…');
+  await page.getByRole('combobox', { name: 'Search contacts or type a number' }).fill('lovel');
+  await expect(page.getByRole('option').first()).toContainText('Ada Lovelace');
+  await expectAccessibleInBothThemes(page, 'sync in progress');
+  await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+});
