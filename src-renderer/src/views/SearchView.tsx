@@ -6,6 +6,14 @@ import { ResultList, RESULTS_ID, rowId } from './ResultList';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from './use-focus-on-mount';
 
+/** How far each navigation key moves the highlighted row. */
+const SELECTION_MOVES: Partial<Record<string, number>> = {
+  ArrowDown: 1,
+  ArrowUp: -1,
+  PageDown: 8,
+  PageUp: -8,
+};
+
 /** The number a row dials: the typed input, or a contact's primary or secondary number. */
 function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string | undefined {
   if (row.kind === 'dial') return secondary ? undefined : query.trim();
@@ -41,23 +49,13 @@ export function SearchView() {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const move = SELECTION_MOVES[event.key];
+    if (move !== undefined) {
+      event.preventDefault();
+      moveSelection(move);
+      return;
+    }
     switch (event.key) {
-      case 'ArrowDown':
-        event.preventDefault();
-        moveSelection(1);
-        break;
-      case 'ArrowUp':
-        event.preventDefault();
-        moveSelection(-1);
-        break;
-      case 'PageDown':
-        event.preventDefault();
-        moveSelection(8);
-        break;
-      case 'PageUp':
-        event.preventDefault();
-        moveSelection(-8);
-        break;
       case 'Enter':
         event.preventDefault();
         void dialRowAt(rows[selected], event.altKey);
