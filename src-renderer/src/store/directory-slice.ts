@@ -9,8 +9,8 @@ import type { SliceCreator } from './slice';
 /** How many hits one search asks for (the list is virtualized; the contract allows 500). */
 export const SEARCH_LIMIT = 200;
 
-/** Characters of a typed number: digits and what people put between them. */
-const DIALABLE = /^[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*#]*$/;
+/** A typed number (digits and what people put between them) or a pasted phone link. */
+const DIALABLE = /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*#]*)$/i;
 
 /** The search box, its answers and the directory's sync state. */
 export interface DirectorySlice {
@@ -83,10 +83,11 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     },
     select: (index) => set({ selected: index }),
     applyDirectoryEvent: (status) => {
-      const grew = status.contacts !== get().directory?.contacts;
+      const before = get().directory;
+      const changed = status.contacts !== before?.contacts || status.synced_at !== before.synced_at;
       set({ directory: status, directoryError: undefined });
-      // New contacts arrived while something is typed: ask again so the list shows them.
-      if (grew && get().query.trim() !== '') void search(get().query);
+      // The index changed while something is typed: ask again so the list shows it.
+      if (changed && get().query.trim() !== '') void search(get().query);
     },
   };
 };
