@@ -31,6 +31,7 @@ test('waiting for the portal offers Cancel, and cancelling returns to Connect', 
   ).toBeVisible();
   await expect(connect).toBeFocused();
   await expectAccessibleInBothThemes(page, 'connect view');
+  await page.screenshot({ path: 'test/e2e/screenshots/connect.png' });
 
   await connect.click();
   const link = await app.preview.nextOpenedUrl();
@@ -40,6 +41,7 @@ test('waiting for the portal offers Cancel, and cancelling returns to Connect', 
   const key = new URL(link).searchParams.get('confirmation_key')!;
   expect(await page.content()).not.toContain(key);
   await expectAccessibleInBothThemes(page, 'waiting view');
+  await page.screenshot({ path: 'test/e2e/screenshots/waiting.png' });
 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
@@ -60,12 +62,14 @@ test('disconnect is in the menu, asks first, and says the portal subscription st
 
   await page.getByRole('button', { name: 'Menu' }).click();
   await expectAccessibleInBothThemes(page, 'menu');
+  await page.screenshot({ path: 'test/e2e/screenshots/menu.png' });
   await page.getByRole('button', { name: 'Disconnect this computer…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Disconnect this computer?' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('stays until you press Unsubscribe there');
   await expect(dialog.getByRole('button', { name: 'Keep connected' })).toBeFocused();
   await expectAccessibleInBothThemes(page, 'disconnect dialog');
+  await page.screenshot({ path: 'test/e2e/screenshots/disconnect-dialog.png' });
 
   // Esc (or Keep connected) changes nothing.
   await page.keyboard.press('Escape');
@@ -93,6 +97,7 @@ test('after Unsubscribe in the portal the window says so', async ({ page }) => {
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByRole('button', { name: 'Connect again…' })).toBeVisible();
   await expectAccessibleInBothThemes(page, 'unsubscribed view');
+  await page.screenshot({ path: 'test/e2e/screenshots/unsubscribed.png' });
   expect(await openVault({ dataDir: app.dataDir }).load()).toBeUndefined();
 });
 

@@ -82,6 +82,7 @@ for (const profile of SIM_PROFILES) {
       await expect(recent.getByRole('listitem')).toHaveCount(1);
       await expect(recent).toContainText('+49 30 1234567');
       await expectAccessibleInBothThemes(page, `recent calls (${profile})`);
+      await page.screenshot({ path: `test/e2e/screenshots/recent-calls-${profile}.png` });
       await recent.getByRole('button', { name: /^Call again: / }).click();
       await expect(bar).toBeVisible();
       const again = await liveCall();
@@ -107,6 +108,7 @@ for (const profile of SIM_PROFILES) {
       await expect(dialog).toContainText('tel:+49-30-7654321');
       await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
       await expectAccessibleInBothThemes(page, `link confirmation (${profile})`);
+      await page.screenshot({ path: `test/e2e/screenshots/link-confirmation-${profile}.png` });
       await page.keyboard.press('Enter');
       await expect(dialog).toBeHidden();
       expect((await control.calls()).length).toBe(before);

@@ -25,6 +25,7 @@ test('keychain unavailable: the explanation and Try again, no Connect', async ({
   ).toBeFocused();
   await expect(page.getByRole('button', { name: /Connect/ })).toHaveCount(0);
   await expectAccessibleInBothThemes(page, 'keychain view');
+  await page.screenshot({ path: 'test/e2e/screenshots/keychain.png' });
 
   // Trying again asks the keychain again; it is still unreachable, and the window says so.
   const retried = page.waitForRequest((request) =>
