@@ -112,7 +112,8 @@ function WaitingForPortal() {
         </div>
       ) : (
         <p className="hint">
-          If no browser opened, the address is printed where Callbar was started.
+          If no browser opened, check that your computer has a default browser, then Cancel and
+          connect again.
         </p>
       )}
       <button type="button" onClick={() => void cancel()}>

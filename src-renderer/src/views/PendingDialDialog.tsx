@@ -46,9 +46,9 @@ function PendingDial() {
           </>
         ) : (
           '.'
-        )}{' '}
-        Your phone rings first, then the number.
+        )}
       </p>
+      <p className="hint">Your phone rings first, then the number.</p>
       {pending.source === 'tel-link' ? (
         <label className="check">
           <input

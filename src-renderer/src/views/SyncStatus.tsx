@@ -6,6 +6,8 @@ export function SyncStatus() {
   const directory = useAppStore((state) => state.directory);
   const error = useAppStore((state) => state.directoryError);
   const offline = useAppStore((state) => state.account?.state === 'offline');
+  // Loading needs the platform: offered only while connected.
+  const canSync = useAppStore((state) => state.account?.state === 'connected');
   const sync = useAppStore((state) => state.syncDirectory);
   if (error) {
     return error.code === 'not_available' ? null : (
@@ -21,9 +23,11 @@ export function SyncStatus() {
       return (
         <p className="sync-status" data-testid="sync-status" data-state="empty">
           No contacts loaded yet.{' '}
-          <button type="button" className="link" onClick={() => void sync()}>
-            Load contacts
-          </button>
+          {canSync ? (
+            <button type="button" className="link" onClick={() => void sync()}>
+              Load contacts
+            </button>
+          ) : null}
         </p>
       );
     case 'syncing': {
@@ -48,9 +52,11 @@ export function SyncStatus() {
         <p className="sync-status" data-testid="sync-status" data-state="ready">
           {count} contacts
           {directory.synced_at ? ` · updated ${formatTime(directory.synced_at)}` : ''}{' '}
-          <button type="button" className="link" onClick={() => void sync()}>
-            Refresh
-          </button>
+          {canSync ? (
+            <button type="button" className="link" onClick={() => void sync()}>
+              Refresh
+            </button>
+          ) : null}
         </p>
       );
     case 'stale':
@@ -60,9 +66,11 @@ export function SyncStatus() {
           {count} contacts from{' '}
           {directory.synced_at ? formatTime(directory.synced_at) : 'an earlier sync'}
           {directory.last_error ? ` (${directory.last_error})` : ''}.{' '}
-          <button type="button" className="link" onClick={() => void sync()}>
-            Refresh now
-          </button>
+          {canSync ? (
+            <button type="button" className="link" onClick={() => void sync()}>
+              Refresh now
+            </button>
+          ) : null}
         </p>
       );
   }
