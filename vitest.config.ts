@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
+    // The tests run the built `callbar` CLI as a user does: build it from the current sources.
+    globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

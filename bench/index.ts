@@ -4,11 +4,13 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
+import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
   { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
+  { name: 'CLI start-up', run: () => cliStartup() },
 ];
 
 console.log('Callbar benchmarks');

@@ -43,8 +43,10 @@ function portIsFree(port) {
   });
 }
 
+const DEFAULT_RECEIVER_PORT = 37153;
+
 async function receiverPort() {
-  if (await portIsFree(37153)) return 37153;
+  if (await portIsFree(DEFAULT_RECEIVER_PORT)) return DEFAULT_RECEIVER_PORT;
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -69,6 +71,17 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = await receiverPort();
 const receiver = `http://127.0.0.1:${port}`;
+if (port !== DEFAULT_RECEIVER_PORT) {
+  // Said out loud: the demo's simulator registers this port, but a platform (or another
+  // simulator) that registered the default one would call an address nobody answers.
+  console.log(
+    `Port ${DEFAULT_RECEIVER_PORT}, Callbar's default receiver port, is taken (another Callbar or demo?),
+so this demo's receiver listens on ${port} instead. The demo's simulator registers
+${receiver}/activate, /deactivate and /events as its Activation, Deactivation and Webhook URLs;
+a platform that registered the default port would not reach this Callbar. To use the same port
+outside the demo, set CALLBAR_RECEIVER_PORT=${port} and register those URLs with the platform.`,
+  );
+}
 const sim = spawn(
   npx,
   [

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepares a fresh checkout: the system packages Callbar needs (Debian/Ubuntu), then `npm ci`.
+# Prepares a fresh checkout: the system packages Callbar needs (Debian/Ubuntu), `npm ci` (skipped
+# when node_modules already matches package-lock.json), then the `callbar` CLI build.
 # Used by the README's first commands and by .ci/run, so a developer and CI install the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,16 +32,33 @@ else
     "(Linux) for keytar, and Chromium for the end-to-end tests (see README)."
 fi
 
-# The Electron binary comes from GitHub (or ELECTRON_MIRROR), not the npm registry. Where it cannot
-# be reached, install without it: everything but the desktop shell builds, runs (the demo becomes
-# the web preview) and is tested.
-if [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ] && [ -z "${ELECTRON_MIRROR:-}" ] \
-  && ! node -e "fetch('https://github.com',{method:'HEAD',signal:AbortSignal.timeout(8000)}).then(()=>{},()=>process.exit(1))"; then
-  echo "Electron's download server is unreachable: installing without the Electron binary."
-  export ELECTRON_SKIP_BINARY_DOWNLOAD=1
-fi
-# keytar compiles against Node's installed headers instead of downloading them.
-if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
+# node_modules is current when the last `npm ci` here installed this very lockfile for this Node
+# (keytar is compiled against its ABI) on this platform: then a second run takes a second, not 15.
+stamp_file=node_modules/.callbar-install-stamp
+install_stamp="$(node -e "
+  const hash = require('node:crypto').createHash('sha256');
+  hash.update(require('node:fs').readFileSync('package-lock.json'));
+  hash.update([process.versions.modules, process.platform, process.arch].join(' '));
+  console.log(hash.digest('hex'));
+")"
+if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$install_stamp" ]; then
+  echo "=== npm ci: skipped, node_modules matches package-lock.json ==="
+else
+  # The Electron binary comes from GitHub (or ELECTRON_MIRROR), not the npm registry. Where it cannot
+  # be reached, install without it: everything but the desktop shell builds, runs (the demo becomes
+  # the web preview) and is tested.
+  if [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ] && [ -z "${ELECTRON_MIRROR:-}" ] \
+    && ! node -e "fetch('https://github.com',{method:'HEAD',signal:AbortSignal.timeout(8000)}).then(()=>{},()=>process.exit(1))"; then
+    echo "Electron's download server is unreachable: installing without the Electron binary."
+    export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+  fi
+  # keytar compiles against Node's installed headers instead of downloading them.
+  if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
 
-echo "=== npm ci ==="
-npm ci --no-audit --no-fund
+  echo "=== npm ci ==="
+  npm ci --no-audit --no-fund
+  echo "$install_stamp" >"$stamp_file"
+fi
+
+echo "=== callbar CLI build ==="
+node scripts/build-cli.mjs

@@ -189,6 +189,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  const { code, port } = error as { code?: string; port?: number };
+  if (code === 'EADDRINUSE') {
+    process.stderr.write(
+      `[sim] Port ${port} on 127.0.0.1 is already in use (another simulator?). Start it on another port with \`npm run sim -- --port P\` (--port 0 picks a free one), then point Callbar at it: CALLBAR_BASE_URL=http://127.0.0.1:P CALLBAR_PORTAL_URL=http://127.0.0.1:P/portal.\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`[sim] ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -68,7 +68,8 @@ export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-onl
  *   page_size up to 1000, 600/60 s and 60/60 s), so a person can see everything happen;
  * - 'minimal': the least a client may count on (events `{"id"}` only, call control 202 with an
  *   empty body, an empty 403, form-encoded activation calls, a token answer with only the
- *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that passes under it does not depend on anything the contract lacks.
+ *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that
+ *   passes under it does not depend on anything the contract lacks.
  * Explicit options override the profile's choice.
  */
 export type SimProfile = 'rich' | 'minimal';

@@ -31,13 +31,13 @@ export interface TokenPair {
 }
 
 interface AccessRecord {
-  owner: TokenGrant;
+  grant: TokenGrant;
   expiresAt: number;
   revoked: boolean;
 }
 
 interface RefreshRecord {
-  owner: TokenGrant;
+  grant: TokenGrant;
   accessToken: string;
   spent: boolean;
 }
@@ -70,15 +70,15 @@ export class TokenStore {
     private readonly options: { revokeAccessTokenOnRefresh: boolean },
   ) {}
 
-  issue(owner: TokenGrant): TokenPair {
+  issue(grant: TokenGrant): TokenPair {
     const accessToken = newToken();
     const refreshToken = newToken();
     this.access.set(accessToken, {
-      owner: { ...owner },
+      grant: { ...grant },
       expiresAt: this.clock.now() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000,
       revoked: false,
     });
-    this.refresh.set(refreshToken, { owner: { ...owner }, accessToken, spent: false });
+    this.refresh.set(refreshToken, { grant: { ...grant }, accessToken, spent: false });
     return {
       access_token: accessToken,
       expires_in: ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -97,7 +97,7 @@ export class TokenStore {
       const access = this.access.get(record.accessToken);
       if (access) access.revoked = true;
     }
-    return this.issue(record.owner);
+    return this.issue(record.grant);
   }
 
   authenticate(accessToken: string): Authentication {
@@ -107,7 +107,7 @@ export class TokenStore {
     if (this.clock.now() >= record.expiresAt) return { ok: false, reason: 'expired' };
     return {
       ok: true,
-      owner: { tenantId: record.owner.tenantId, extension: record.owner.extension },
+      owner: { tenantId: record.grant.tenantId, extension: record.grant.extension },
     };
   }
 
@@ -123,8 +123,8 @@ export class TokenStore {
   /** Revokes every token the user holds through this integration (and no other's). */
   revokeGrant(grant: TokenGrant): void {
     for (const record of this.access.values())
-      if (sameGrant(record.owner, grant)) record.revoked = true;
+      if (sameGrant(record.grant, grant)) record.revoked = true;
     for (const record of this.refresh.values())
-      if (sameGrant(record.owner, grant)) record.spent = true;
+      if (sameGrant(record.grant, grant)) record.spent = true;
   }
 }

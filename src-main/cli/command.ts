@@ -55,7 +55,11 @@ export interface CommandSpec<O extends ParseArgsOptionsConfig = ParseArgsOptions
   options?: O;
   /** Positional arguments: their name in messages, how many (max defaults to min). */
   args?: { name: string; min: number; max?: number };
-  /** Runs it; the exit code (ok when nothing is returned). Throws CallbarErrors for failures. */
+  /**
+   * Runs it; the exit code (ok when nothing is returned). Throws CallbarErrors for failures, a
+   * UsageError for bad input: check the input before `ctx.platform()`, so a typo is exit 2 at
+   * once, not a keychain or network error first.
+   */
   run(ctx: CommandContext, input: CommandInput<O>): Promise<number | void>;
 }
 

@@ -1,5 +1,6 @@
 /** A failed command, told once: a sentence per problem on stderr (or JSON on stdout), an exit code. */
-import { ApiError } from '../core/api/api-errors';
+import { ApiError, fieldOfAttr } from '../core/api/api-errors';
+import { platformMessage } from '../core/api/platform-messages';
 import { describeError } from '../core/errors';
 import { exitCodeForError, ExitCode } from './cli-io';
 import type { CommandContext } from './command';
@@ -7,12 +8,22 @@ import type { CommandContext } from './command';
 /** What to do next, for the failures a user can fix by running another command. */
 const nextStep: Partial<Record<number, string>> = {
   [ExitCode.notConnected]: "Run 'callbar activate' to connect Callbar to your phone account.",
+  [ExitCode.unreachable]:
+    'Check your network connection (and CALLBAR_BASE_URL / CALLBAR_PORTAL_URL if you set them), then try again.',
 };
 
 export function reportError(ctx: CommandContext, error: unknown, state?: string): number {
   const exitCode = exitCodeForError(error);
-  const described = describeError(error);
   const fieldErrors = error instanceof ApiError ? error.errors : [];
+  const raw = describeError(error);
+  // The platform's details in words a person understands (the raw ones stay in `errors`).
+  const described =
+    fieldErrors.length > 0
+      ? {
+          ...raw,
+          message: fieldErrors.map(({ detail, attr }) => platformMessage(detail, attr)).join(' '),
+        }
+      : raw;
   const hint = nextStep[exitCode];
   if (ctx.json) {
     const details = error instanceof ApiError ? { status: error.status, errors: fieldErrors } : {};
@@ -24,8 +35,11 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
   // The platform's errors one per line, each with the field it concerns; otherwise the message.
   const lines =
     fieldErrors.length > 0
-      ? fieldErrors.map(({ attr, detail }) => (attr ? `${attr}: ${detail}` : detail))
-      : [described.field ? `${described.field}: ${described.message}` : described.message];
+      ? fieldErrors.map(({ attr, detail }) => {
+          const field = fieldOfAttr(attr);
+          return `${field ? `${field}: ` : ''}${platformMessage(detail, attr)}`;
+        })
+      : [described.message];
   for (const line of lines) ctx.io.err(`callbar: ${line}`);
   if (hint && !described.message.includes('callbar activate')) ctx.io.err(hint);
   return exitCode;

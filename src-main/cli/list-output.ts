@@ -18,12 +18,20 @@ export const listOptions = {
 
 export const listUsage = '[--search S] [--ordering F] [--page N] [--page-size N] [--all]';
 
-/** search, ordering, page size (the page number only when one page is asked for). */
-export function listQuery(values: { search?: string; ordering?: string; 'page-size'?: string }) {
+/** search, ordering, page size, and the page asked for (checked before anything is asked). */
+export function listQuery(values: {
+  search?: string;
+  ordering?: string;
+  page?: string;
+  'page-size'?: string;
+}) {
   return {
-    search: values.search,
-    ordering: values.ordering,
-    page_size: integer(values['page-size'], '--page-size'),
+    query: {
+      search: values.search,
+      ordering: values.ordering,
+      page_size: integer(values['page-size'], '--page-size'),
+    },
+    page: integer(values.page, '--page'),
   };
 }
 
@@ -36,16 +44,16 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** `--all`: every item, following the platform's pages; otherwise the one page asked for. */
 export async function showList<T>(
   ctx: CommandContext,
-  values: { all?: boolean; page?: string },
+  list: { all?: boolean | undefined; page: number | undefined },
   noun: string,
   rows: (items: T[]) => string,
   fetch: { all: () => AsyncIterable<T>; page: (page: number | undefined) => Promise<Page<T>> },
 ): Promise<void> {
-  if (values.all) {
+  if (list.all) {
     const all = await collect(fetch.all());
     return show(ctx, all, () => `${rows(all)}\n\n${all.length} ${noun}`);
   }
-  const page = await fetch.page(integer(values.page, '--page'));
+  const page = await fetch.page(list.page);
   const more = page.next ? ' (more: --page N, or --all)' : '';
   show(
     ctx,

@@ -78,6 +78,8 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
   } catch (error) {
     throw usageOfParseError(error, Object.keys(options));
   }
+  const values = parsed.values as Record<string, unknown> & { json?: boolean; help?: boolean };
+  if (values.help) return { values, args: parsed.positionals };
   const { min = 0, max = min, name = '' } = command.args ?? {};
   if (parsed.positionals.length < min) {
     throw new UsageError(`"callbar ${command.name}" needs ${name}.`);
@@ -86,7 +88,6 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
     const extra = parsed.positionals[max]!;
     throw new UsageError(`unexpected argument "${extra}" after "callbar ${command.name}".`);
   }
-  const values = parsed.values as Record<string, unknown> & { json?: boolean; help?: boolean };
   return { values, args: parsed.positionals };
 }
 
@@ -101,7 +102,18 @@ function usageOfParseError(error: unknown, known: string[]): UsageError {
       `unknown option "${option}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''}`,
     );
   }
-  return new UsageError(message.split('. To specify')[0]!.replace(/\.?$/, '.'));
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    if (message.includes('does not take an argument')) {
+      return new UsageError(`${option} takes no value.`);
+    }
+    if (message.includes('ambiguous')) {
+      return new UsageError(
+        `${option} needs a value; for one that starts with a dash, write ${option}=-VALUE.`,
+      );
+    }
+    return new UsageError(`${option} needs a value.`);
+  }
+  return new UsageError(message.split('\n')[0]!);
 }
 
 function showHelp(io: CliIo, words: string[]): number {

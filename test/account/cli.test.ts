@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar } from '../support/cli-process';
+import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
 
@@ -32,6 +32,18 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     env = profileEnv(sim, dataDir, port);
     await registerReceiver(sim, `http://127.0.0.1:${port}`);
   });
+  /** The portal link an `activate --json` run printed first, answered as the first user. */
+  async function answerPortal(run: CliRun, action: 'subscribe' | 'unsubscribe') {
+    const first = await run.lines.next();
+    const portalLink = (JSON.parse(first.value as string) as { portal_link: string }).portal_link;
+    const user = sim.users[0]!;
+    const portal = await completePortalFlow(portalLink, {
+      username: user.username,
+      password: user.password,
+      action,
+    });
+    return { portalLink, portal };
+  }
   afterAll(async () => {
     await openVault({ dataDir }).clear();
     rmSync(dataDir, { recursive: true, force: true });
@@ -44,25 +56,21 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(JSON.parse(result.stdout)).toEqual({ state: 'not-connected' });
   });
 
-  it('activate --no-browser --json prints the link at once, then the final state', async () => {
+  it('activate --no-browser --json prints the link at once, then the final state; the landing page is served before it exits', async () => {
     const run = callbar(['activate', '--no-browser', '--json'], env);
-    const first = await run.lines.next();
-    const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
-    expect(portal_link.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
-
-    const user = sim.users[0]!;
-    const portal = await completePortalFlow(portal_link, {
-      username: user.username,
-      password: user.password,
-      action: 'subscribe',
-    });
+    const { portalLink, portal } = await answerPortal(run, 'subscribe');
+    expect(portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
     expect(portal.status).toBe(303);
+    // The browser follows the redirect to the receiver: the process is still there to answer.
+    const landing = await fetch(portal.location!);
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('Connected — you can close this tab');
     const rest = await allOutput(run);
     expect(rest.code).toBe(0);
     expect(JSON.parse(rest.stdout)).toMatchObject({
       state: 'connected',
       tenant_id: sim.tenant_id,
-      user_extension: user.extension,
+      user_extension: sim.users[0]!.extension,
     });
   });
 
@@ -89,18 +97,107 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     }
   });
 
-  it('deactivate-local forgets the session', async () => {
+  it('status --check asks the platform: it answers and accepts the token', async () => {
+    const human = await allOutput(callbar(['status'], env));
+    expect(human.stdout).toContain("'callbar status --check' asks the platform");
+    const checked = await allOutput(callbar(['status', '--check', '--json'], env));
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({
+      state: 'connected',
+      platform: { reachable: true, token_accepted: true },
+    });
+  });
+
+  it('status --check with the platform down: connected here, unreachable there, exit 5', async () => {
+    const closed = await freePort();
+    const result = await allOutput(
+      callbar(['status', '--check'], { ...env, CALLBAR_BASE_URL: `http://127.0.0.1:${closed}` }),
+    );
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain('Connected as extension');
+    expect(result.stdout).toContain('could not reach the platform');
+  });
+
+  it('activate when already connected says so and asks for --force', async () => {
+    const result = await allOutput(callbar(['activate', '--no-browser'], env));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Connected as extension');
+    expect(result.stderr).toContain("run 'callbar activate --force'");
+    expect(result.stdout).not.toContain('/activate?');
+  });
+
+  it('activate --force, then Unsubscribe in the portal: the landing page says disconnected', async () => {
+    const run = callbar(['activate', '--no-browser', '--force', '--json'], env);
+    const { portal } = await answerPortal(run, 'unsubscribe');
+    expect(portal.status).toBe(303);
+    const landing = await fetch(portal.location!);
+    expect(await landing.text()).toContain('Callbar is disconnected from this computer');
+    const rest = await allOutput(run);
+    expect(rest.code).toBe(1);
+    expect(JSON.parse(rest.stdout)).toMatchObject({ error: { code: 'deactivated' } });
+    expect(await openVault({ dataDir }).load()).toBeUndefined();
+
+    // Connected again, for what follows.
+    const again = callbar(['activate', '--no-browser', '--json'], env);
+    await fetch((await answerPortal(again, 'subscribe')).portal.location!);
+    expect((await allOutput(again)).code).toBe(0);
+  });
+
+  it('deactivate-local forgets the session; a second time there is nothing to forget', async () => {
     const result = await allOutput(callbar(['deactivate-local'], env));
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Callbar forgot the session');
     expect(await openVault({ dataDir }).load()).toBeUndefined();
     const status = await allOutput(callbar(['status', '--json'], env));
     expect(JSON.parse(status.stdout)).toEqual({ state: 'not-connected' });
+    const twice = await allOutput(callbar(['deactivate-local'], env));
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe('Nothing to forget: Callbar has no session on this computer.');
+  });
+
+  it('not connected: a platform command names callbar activate, exit 3', async () => {
+    const result = await allOutput(callbar(['dial', '+12025550188'], env));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("Run 'callbar activate'");
+  });
+
+  it('activate with the platform down: exit 5 before any link', async () => {
+    const closed = await freePort();
+    const result = await allOutput(
+      callbar(['activate', '--no-browser'], {
+        ...env,
+        CALLBAR_PORTAL_URL: `http://127.0.0.1:${closed}/portal`,
+      }),
+    );
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`could not reach the platform for http://127.0.0.1:${closed}`);
+    expect(result.stderr).toContain('Check your network connection');
   });
 
   it('activate times out with a clear message and exit 1', async () => {
     const result = await allOutput(callbar(['activate', '--no-browser', '--timeout', '0.2'], env));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No confirmation arrived from the portal in time');
+  });
+
+  it('activate without a usable keychain: exit 4 before any link, saying how to fix it', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'callbar-nokeyring-'));
+    try {
+      const result = await allOutput(
+        callbar(['activate', '--no-browser'], {
+          ...env,
+          CALLBAR_DATA_DIR: emptyDir,
+          DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(emptyDir, 'no-such-bus')}`,
+        }),
+      );
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('keychain');
+      expect(result.stderr).toContain('then try again');
+    } finally {
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
   });
 
   it('a keychain that cannot be reached: clear error, exit 4, nothing written but the log', async () => {

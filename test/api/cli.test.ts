@@ -136,6 +136,66 @@ describe('callbar CLI: phonebooks, contacts', () => {
     const empty = await runCallbar(['contacts', 'bulk-delete'], env);
     expect(empty.code).toBe(2);
   });
+
+  it('a field error is printed once, naming the field', async () => {
+    const result = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        '1',
+        '--name',
+        'X',
+        '--number',
+        'abc',
+        '--speed-dial',
+        '7345',
+      ],
+      env,
+    );
+    expect(result.code).toBe(1);
+    const said = result.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^callbar: number: /);
+  });
+
+  it('translates the platform’s framework jargon', async () => {
+    const missing = await runCallbar(['contacts', 'show', '999999'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('This contact does not exist (it may have been deleted)');
+    expect(missing.stderr).not.toContain('PhonebookContact');
+
+    const noBook = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        '999999',
+        '--name',
+        'X',
+        '--number',
+        '+12025550100',
+        '--speed-dial',
+        '7346',
+      ],
+      env,
+    );
+    expect(noBook.stderr).toContain('phonebook: There is no phonebook with id 999999');
+    expect(noBook.stderr).not.toContain('Invalid pk');
+
+    const pastTheEnd = await runCallbar(['contacts', 'list', '--page', '9999'], env);
+    expect(pastTheEnd.code).toBe(1);
+    expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
+
+    // Programs get the platform's own detail beside the translated message.
+    const json = await runCallbar(['contacts', 'show', '999999', '--json'], env);
+    const { error } = JSON.parse(json.stdout) as {
+      error: { message: string; status: number; errors: { detail: string }[] };
+    };
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/^This contact does not exist/);
+    expect(error.errors[0]!.detail).toBe('No PhonebookContact matches the given query.');
+  });
 });
 
 describeEachProfile('callbar CLI: dial and hang up', (profile) => {

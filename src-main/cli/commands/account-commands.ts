@@ -1,6 +1,13 @@
 /** `callbar activate`, `status`, `deactivate-local`: connecting this computer to the account. */
-import { defineCommand, UsageError, type CommandGroup } from '../command';
-import { describeStatus, exitCodeForState } from '../cli-io';
+import type { AccountStatus } from '../../../src-preload/contract';
+import { ApiError } from '../../core/api/api-errors';
+import { CallbarError, describeError } from '../../core/errors';
+import type { Profile } from '../../core/profile';
+import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
+import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
+
+/** How long `activate` stays up for the browser's landing page after the platform's call. */
+const LANDING_GRACE_MS = 5000;
 
 function timeoutSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -19,26 +26,98 @@ function tenantParams(pairs: string[] | undefined): Record<string, string> {
   return params;
 }
 
+/** The session as the keychain has it; a keychain Callbar cannot use is exit 4, at once. */
+async function storedStatus(profile: Profile): Promise<AccountStatus> {
+  const status = await profile.account.start();
+  if (status.state === 'vault-unavailable') {
+    throw new CallbarError('vault_unavailable', status.message ?? 'The keychain is unavailable.');
+  }
+  return status;
+}
+
+const isConnected = (status: AccountStatus) =>
+  status.state === 'connected' || status.state === 'offline';
+
+/** Both addresses a connection needs answer (exit 5 before any portal link otherwise). */
+async function checkPlatform(profile: Profile): Promise<void> {
+  const { reachPlatform } = await import('../../core/api/platform-reachability');
+  const { base_url, portal_url } = profile.settings;
+  await Promise.all([reachPlatform(base_url, base_url), reachPlatform(portal_url, portal_url)]);
+}
+
+/** `status --check`: the platform's answer, not only what this computer remembers. */
+async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Promise<number> {
+  const profile = await ctx.profile();
+  const report: { reachable: boolean; token_accepted?: boolean; error?: object } = {
+    reachable: true,
+  };
+  const lines = [describeStatus(status)];
+  let exitCode: number = exitCodeForState(status.state);
+  try {
+    await checkPlatform(profile);
+    lines.push('The platform answers.');
+    if (isConnected(status)) {
+      const api = await ctx.platform();
+      await api.phonebooks.listPhonebooks({ page_size: 1 });
+      report.token_accepted = true;
+      lines.push('The platform accepts Callbar’s token.');
+      exitCode = ExitCode.ok;
+    }
+  } catch (error) {
+    // A refusal of the request itself (403) still means the token was accepted.
+    if (error instanceof ApiError && error.status === 403) {
+      report.token_accepted = true;
+      lines.push('The platform accepts Callbar’s token.');
+      exitCode = ExitCode.ok;
+    } else {
+      exitCode = exitCodeForError(error);
+      if (exitCode === ExitCode.unreachable) report.reachable = false;
+      else report.token_accepted = false;
+      const described = describeError(error);
+      report.error = described;
+      lines.push(described.message);
+      if (exitCode === ExitCode.notConnected) {
+        lines.push("Run 'callbar activate' to connect again.");
+      }
+    }
+  }
+  const after = profile.account.status();
+  ctx.io.out(ctx.json ? JSON.stringify({ ...after, platform: report }) : lines.join('\n'));
+  return exitCode;
+}
+
 export const accountCommands: CommandGroup = {
   title: 'Account',
   commands: [
     defineCommand({
       name: 'activate',
-      usage: '[--no-browser] [--timeout SECONDS] [--tenant-param NAME=VALUE]…',
+      usage: '[--no-browser] [--force] [--timeout SECONDS] [--tenant-param NAME=VALUE]…',
       summary: 'Connect Callbar to your phone account through the portal',
       help:
         'Opens the portal in your browser (or prints the link with --no-browser); sign in and\n' +
-        'press Subscribe. Exits 0 once the tokens are safely in the system keychain.',
+        'press Subscribe. Exits 0 once the tokens are safely in the system keychain.\n' +
+        'Checks the keychain (exit 4) and the platform (exit 5) before showing any link.\n' +
+        '--force connects again when Callbar is already connected.',
       options: {
         browser: { type: 'boolean', default: true },
+        force: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         'tenant-param': { type: 'string', multiple: true },
       },
       async run(ctx, { values }) {
         const seconds = timeoutSeconds(values.timeout);
         const params = tenantParams(values['tenant-param']);
-        const { account } = await ctx.profile();
-        await account.start();
+        const profile = await ctx.profile();
+        const { account } = profile;
+        const current = await storedStatus(profile);
+        if (isConnected(current) && !values.force) {
+          ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current));
+          ctx.io.err(
+            "Callbar is already connected. To connect again (as another user, or after unsubscribing in the portal), run 'callbar activate --force'.",
+          );
+          return ExitCode.ok;
+        }
+        await checkPlatform(profile);
         const started = await account.startActivation({
           tenantParams: params,
           ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}),
@@ -56,20 +135,48 @@ export const accountCommands: CommandGroup = {
         });
         const cancel = () => account.cancelActivation('Cancelled from the command line.');
         process.once('SIGINT', cancel);
+        let answered = true;
         try {
           const status = await started.completion;
           ctx.io.out(ctx.json ? JSON.stringify(status) : describeStatus(status));
+        } catch (error) {
+          // Timed out or cancelled here: no browser is coming to the landing page.
+          const code = error instanceof CallbarError ? error.code : '';
+          answered = code !== 'activation_timeout' && code !== 'activation_cancelled';
+          throw error;
         } finally {
           process.removeListener('SIGINT', cancel);
+          // The platform's call is answered; the browser is being redirected to the receiver's
+          // landing page. Stay until it was served, or the browser finds nobody there.
+          if (answered) {
+            await Promise.race([
+              started.landed,
+              new Promise((resolve) => setTimeout(resolve, LANDING_GRACE_MS).unref()),
+            ]);
+          }
         }
       },
     }),
     defineCommand({
       name: 'status',
-      summary: 'Show whether Callbar is connected, and as whom',
-      async run(ctx) {
+      usage: '[--check]',
+      summary: 'Show whether Callbar is connected, and as whom (--check: ask the platform)',
+      help:
+        'Without --check, says what this computer knows, without a network request.\n' +
+        'With --check, also asks the platform whether it answers and accepts the token\n' +
+        '(exit 5 when it cannot be reached, 3 when the session has ended).',
+      options: { check: { type: 'boolean', default: false } },
+      async run(ctx, { values }) {
         const current = await (await ctx.profile()).account.start();
-        ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current));
+        if (values.check && current.state !== 'vault-unavailable') {
+          return checkWithPlatform(ctx, current);
+        }
+        const unchecked = isConnected(current) && !ctx.json;
+        ctx.io.out(
+          ctx.json
+            ? JSON.stringify(current)
+            : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
+        );
         return exitCodeForState(current.state);
       },
     }),
@@ -77,7 +184,17 @@ export const accountCommands: CommandGroup = {
       name: 'deactivate-local',
       summary: 'Forget the session on this computer',
       async run(ctx) {
-        const current = await (await ctx.profile()).account.deactivateLocal();
+        const profile = await ctx.profile();
+        const before = await storedStatus(profile);
+        if (before.state === 'not-connected') {
+          ctx.io.out(
+            ctx.json
+              ? JSON.stringify(before)
+              : 'Nothing to forget: Callbar has no session on this computer.',
+          );
+          return;
+        }
+        const current = await profile.account.deactivateLocal();
         ctx.io.out(
           ctx.json
             ? JSON.stringify(current)

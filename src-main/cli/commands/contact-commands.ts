@@ -1,7 +1,7 @@
 /** `callbar contacts …`: list, show, create, update and delete phonebook contacts. */
 import type { Contact, ContactInput } from '../../core/api/schemas';
 import { integer, required, requiredInteger } from '../arguments';
-import { defineCommand, UsageError, type CommandGroup } from '../command';
+import { defineCommand, type CommandGroup } from '../command';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
@@ -73,9 +73,10 @@ export const contactCommands: CommandGroup = {
       summary: 'List contacts, of one phonebook or all (one page, or --all)',
       options: { ...listOptions, phonebook: { type: 'string' } },
       async run(ctx, { values }) {
+        const list = listQuery(values);
+        const query = { ...list.query, phonebook: integer(values.phonebook, '--phonebook') };
         const api = await ctx.platform();
-        const query = { ...listQuery(values), phonebook: integer(values.phonebook, '--phonebook') };
-        await showList(ctx, values, 'contacts', contactRows, {
+        await showList(ctx, { all: values.all, page: list.page }, 'contacts', contactRows, {
           all: () => api.phonebooks.allContacts(query),
           page: (page) => api.phonebooks.listContacts({ ...query, page }),
         });
@@ -87,7 +88,8 @@ export const contactCommands: CommandGroup = {
       summary: 'Show one contact',
       args: ID,
       async run(ctx, { args }) {
-        const contact = await (await ctx.platform()).phonebooks.getContact(id(args));
+        const contactId = id(args);
+        const contact = await (await ctx.platform()).phonebooks.getContact(contactId);
         show(ctx, contact, () => contactRows([contact]));
       },
     }),
@@ -110,8 +112,8 @@ export const contactCommands: CommandGroup = {
       options: fieldOptions,
       args: ID,
       async run(ctx, { values, args }) {
-        const api = await ctx.platform();
         const contactId = id(args);
+        const api = await ctx.platform();
         const input = contactInput(values, await api.phonebooks.getContact(contactId));
         const contact = await api.phonebooks.updateContact(contactId, input);
         show(ctx, contact, () => `Updated contact ${contact.id}.\n\n${contactRows([contact])}`);
@@ -134,7 +136,6 @@ export const contactCommands: CommandGroup = {
       summary: 'Delete several contacts at once (all or nothing)',
       args: { name: 'ID', min: 1, max: Infinity },
       async run(ctx, { args }) {
-        if (args.length === 0) throw new UsageError('Give the ids of the contacts to delete.');
         const ids = args.map((arg) => requiredInteger(arg, 'Every contact id'));
         await (await ctx.platform()).phonebooks.bulkDeleteContacts(ids);
         show(ctx, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);

@@ -58,11 +58,11 @@ export const phonebookCommands: CommandGroup = {
       summary: 'List phonebooks (one page, or --all)',
       options: listOptions,
       async run(ctx, { values }) {
+        const { query, page } = listQuery(values);
         const api = await ctx.platform();
-        const query = listQuery(values);
-        await showList(ctx, values, 'phonebooks', phonebookRows, {
+        await showList(ctx, { all: values.all, page }, 'phonebooks', phonebookRows, {
           all: () => api.phonebooks.allPhonebooks(query),
-          page: (page) => api.phonebooks.listPhonebooks({ ...query, page }),
+          page: (number) => api.phonebooks.listPhonebooks({ ...query, page: number }),
         });
       },
     }),
@@ -72,7 +72,8 @@ export const phonebookCommands: CommandGroup = {
       summary: 'Show one phonebook',
       args: ID,
       async run(ctx, { args }) {
-        const book = await (await ctx.platform()).phonebooks.getPhonebook(id(args));
+        const bookId = id(args);
+        const book = await (await ctx.platform()).phonebooks.getPhonebook(bookId);
         show(ctx, book, () =>
           [
             phonebookRows([book]),
@@ -100,8 +101,8 @@ export const phonebookCommands: CommandGroup = {
       options: fieldOptions,
       args: ID,
       async run(ctx, { values, args }) {
-        const api = await ctx.platform();
         const bookId = id(args);
+        const api = await ctx.platform();
         const input = phonebookInput(values, await api.phonebooks.getPhonebook(bookId));
         const book = await api.phonebooks.updatePhonebook(bookId, input);
         show(ctx, book, () => `Updated phonebook ${book.id}.\n\n${phonebookRows([book])}`);

@@ -12,7 +12,7 @@ import {
   ATTEMPT_LIFETIME_MS,
   type ActivationAttempt,
 } from './activation-attempts';
-import type { LandingPage } from './landing-page';
+import { landingPageFor, type LandingPage } from './landing-page';
 import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
@@ -54,6 +54,11 @@ export interface ActivationStart {
   portalLink: string;
   /** Settles when the receiver stored the tokens (connected), or on timeout / cancel. */
   completion: Promise<AccountStatus>;
+  /**
+   * Resolves once the browser was shown how the attempt ended (the landing page at redirect_url);
+   * a process that exits after `completion` waits for it, or the browser finds nobody there.
+   */
+  landed: Promise<void>;
 }
 
 interface Waiter {
@@ -76,6 +81,8 @@ export class AccountService {
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
+  /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
+  readonly #landingServed = new Map<string, () => void>();
 
   constructor(options: AccountServiceOptions) {
     this.#options = options;
@@ -188,10 +195,11 @@ export class AccountService {
       timer.unref();
       this.#waiter = { attempt, resolve, reject, timer };
     });
+    const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
     await options.openUrl?.(portalLink);
-    return { portalLink, completion };
+    return { portalLink, completion, landed };
   }
 
   /** Abandons the awaited attempt, if any. */
@@ -258,7 +266,9 @@ export class AccountService {
       await this.tokens.adopt(account);
     } catch {
       this.#attempts.settle(attempt, { kind: 'failed', message: this.#vaultMessage() });
+      const waiter = this.#takeWaiter(attempt);
       this.#publish();
+      waiter?.reject(new CallbarError('vault_unavailable', this.#vaultMessage()));
       throw new ReceiverRejection(
         503,
         'Callbar could not store the tokens safely; nothing was kept.',
@@ -307,7 +317,10 @@ export class AccountService {
       this.#publish();
       throw new ReceiverRejection(503, 'Callbar could not remove the tokens; try again.');
     }
-    if (attempt) this.#attempts.settle(attempt, { kind: 'disconnected' });
+    // The landing page of the attempt being unsubscribed (a pending one, or the one that
+    // connected this session) says so, not what it said before.
+    const unsubscribed = attempt ?? this.#attempts.findByKey(body.confirmation_key);
+    if (unsubscribed) this.#attempts.settle(unsubscribed, { kind: 'disconnected' });
     this.#log.info('deactivated', {
       tenant_id: body.tenant_id,
       user_extension: body.user_extension,
@@ -319,37 +332,12 @@ export class AccountService {
 
   #landing(attemptId: string | null): LandingPage {
     const attempt = attemptId ? this.#attempts.byId(attemptId) : undefined;
-    switch (attempt?.outcome.kind) {
-      case 'connected':
-        return {
-          ok: true,
-          title: 'Connected — you can close this tab',
-          message: `Callbar is connected to extension ${attempt.outcome.user_extension} (${attempt.outcome.tenant_id}).`,
-        };
-      case 'disconnected':
-        return {
-          ok: true,
-          title: 'Disconnected — you can close this tab',
-          message: 'Callbar no longer has access to your phone account.',
-        };
-      case 'failed':
-        return { ok: false, title: 'Callbar is not connected', message: attempt.outcome.message };
-      case 'pending':
-      case 'claimed':
-        return {
-          ok: false,
-          title: 'Callbar has not received the confirmation',
-          message:
-            'The portal did not complete the handshake with Callbar. If the portal showed an error, start connecting again from Callbar.',
-        };
-      case undefined:
-        return {
-          ok: false,
-          title: 'Unknown connection attempt',
-          message:
-            'This page belongs to a connection attempt that this Callbar does not know (it expired, or Callbar restarted). Start connecting again from Callbar.',
-        };
+    const outcome = attempt?.outcome.kind;
+    if (attempt && outcome !== 'pending' && outcome !== 'claimed') {
+      this.#landingServed.get(attempt.id)?.();
+      this.#landingServed.delete(attempt.id);
     }
+    return landingPageFor(attempt?.outcome);
   }
 
   /** What is wrong with the keychain, as the token manager's health says after a failure. */

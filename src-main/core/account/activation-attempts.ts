@@ -63,6 +63,15 @@ export class ActivationAttempts {
     return found;
   }
 
+  /** The attempt whose key this is, whatever became of it. */
+  findByKey(confirmationKey: string): ActivationAttempt | undefined {
+    let found: ActivationAttempt | undefined;
+    for (const attempt of this.#attempts.values()) {
+      if (secretsEqual(confirmationKey, attempt.confirmationKey)) found = attempt;
+    }
+    return found;
+  }
+
   settle(attempt: ActivationAttempt, outcome: AttemptOutcome): void {
     attempt.outcome = outcome;
   }

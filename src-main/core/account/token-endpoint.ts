@@ -1,4 +1,3 @@
-import ky from 'ky';
 import { z } from 'zod';
 import { errorMessage } from '../errors';
 import { directoryUrl } from '../http/directory-url';
@@ -37,6 +36,9 @@ export interface RefreshRequest {
 export async function requestRefresh(request: RefreshRequest): Promise<RefreshOutcome> {
   let response: Response;
   try {
+    // ky loads on the first refresh, not with the account: importing it builds a Request to probe
+    // fetch (loading undici), which a `callbar status` would pay for nothing (see bench/).
+    const { default: ky } = await import('ky');
     response = await ky.post(new URL('v3/oauth/token/', directoryUrl(request.baseUrl)), {
       body: new URLSearchParams({
         grant_type: 'refresh_token',

@@ -168,7 +168,7 @@ function isConnectionRefused(error: unknown): boolean {
   return causeCode(error) === 'ECONNREFUSED';
 }
 
-function networkError(endpoint: string, error: unknown): CallbarError {
+export function networkError(endpoint: string, error: unknown): CallbarError {
   if (error instanceof CallbarError) return error;
   const code = causeCode(error);
   const detail =
