@@ -90,6 +90,11 @@ for (const profile of SIM_PROFILES) {
       expect(again.call.to).toBe('+49301234567');
       await bar.getByRole('button', { name: /Hang up/ }).click();
       await expect(bar).toBeHidden();
+      // The Hang up button went away with the bar: the focus is back in the search box.
+      await expect(search).toBeFocused();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Control+K');
+      await expect(search).toBeFocused();
 
       await recent.getByRole('button', { name: 'Clear' }).click();
       await expect(recent.getByRole('listitem')).toHaveCount(0);

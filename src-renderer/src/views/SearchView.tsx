@@ -1,4 +1,4 @@
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { RecentCalls } from './RecentCalls';
@@ -35,6 +35,28 @@ export function SearchView() {
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
   const input = useFocusOnMount<HTMLInputElement>();
   const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
+
+  // Ctrl+F, Ctrl+K or "/" (outside a text field) come back to the search box from anywhere.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const inField =
+        event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+      const shortcut =
+        ((event.ctrlKey || event.metaKey) && (event.key === 'f' || event.key === 'k')) ||
+        (event.key === '/' && !inField);
+      if (!shortcut || document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [input]);
+
+  // When the call bar goes away with the focus on it (Hang up), the focus returns here.
+  useEffect(() => {
+    if (!hasCall && document.activeElement === document.body) input.current?.focus();
+  }, [hasCall, input]);
   const dialing = useRef(false);
 
   const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
