@@ -42,7 +42,7 @@ export function SearchView() {
       const inField =
         event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
       const shortcut =
-        ((event.ctrlKey || event.metaKey) && (event.key === 'f' || event.key === 'k')) ||
+        ((event.ctrlKey || event.metaKey) && ['f', 'k'].includes(event.key.toLowerCase())) ||
         (event.key === '/' && !inField);
       if (!shortcut || document.querySelector('dialog[open]')) return;
       event.preventDefault();
