@@ -101,13 +101,15 @@ for (const profile of SIM_PROFILES) {
       await expect(recent).toContainText('Calls you make or receive appear here.');
     });
 
-    test('a tel: link asks first: Cancel places no call, Call places it', async ({ page }) => {
+    test('a tel: link asks first: Cancel places no call, Dial places it, "always" stops asking', async ({
+      page,
+    }) => {
       await openConnected(page, app);
       const before = (await control.calls()).length;
 
       // The OS hands Callbar a link (the desktop shell and `callbar open-url` take this path).
       await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }));
-      const dialog = page.getByRole('dialog', { name: /^Call / });
+      const dialog = page.getByRole('dialog', { name: /^Dial / });
       await expect(dialog).toBeVisible();
       await expect(dialog.getByTestId('pending-number')).toContainText('+49 30 7654321');
       await expect(dialog).toContainText('tel:+49-30-7654321');
@@ -120,11 +122,30 @@ for (const profile of SIM_PROFILES) {
 
       await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }));
       await expect(dialog).toBeVisible();
-      await dialog.getByRole('button', { name: 'Call', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
       await expect(dialog).toBeHidden();
       const bar = page.getByRole('region', { name: 'Current call' });
       await expect(bar).toBeVisible();
       await expect.poll(async () => (await control.calls()).length).toBe(before + 1);
+      await page.keyboard.press('Escape');
+      await expect(bar).toBeHidden();
+
+      // "Always dial phone links without asking": the next link dials at once.
+      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }));
+      await dialog
+        .getByRole('checkbox', { name: 'Always dial phone links without asking' })
+        .check();
+      await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
+      await expect(bar).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(bar).toBeHidden();
+      const outcome = await page.evaluate(() =>
+        window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }),
+      );
+      expect(outcome.ok && outcome.value.status).toBe('dialing');
+      await expect(bar).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect.poll(async () => (await control.calls()).length).toBe(before + 3);
       await page.keyboard.press('Escape');
       await expect(bar).toBeHidden();
     });

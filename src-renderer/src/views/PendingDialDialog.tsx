@@ -33,7 +33,7 @@ function PendingDial() {
   const { target } = pending;
   return (
     <Modal titleId="pending-title" onCancel={() => void answer(false)}>
-      <h2 id="pending-title">Call {target.contact?.display_name ?? target.display}?</h2>
+      <h2 id="pending-title">Dial {target.contact?.display_name ?? target.display}?</h2>
       <p className="pending-number" data-testid="pending-number">
         {target.display}
         {target.contact?.company ? ` · ${target.contact.company}` : ''}
@@ -70,7 +70,7 @@ function PendingDial() {
           Cancel
         </button>
         <button type="button" className="primary" disabled={busy} onClick={() => void answer(true)}>
-          Call
+          Dial
         </button>
       </div>
     </Modal>
