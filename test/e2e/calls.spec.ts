@@ -5,6 +5,7 @@ import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
   openConnected,
+  skipUnlessCoreHas,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -43,6 +44,7 @@ for (const profile of SIM_PROFILES) {
     }) => {
       await page.goto(app.preview.url);
       await connectThroughPortal(page, app);
+      await skipUnlessCoreHas(page, 'calls');
       const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
       await expect(search).toBeFocused();
 
@@ -105,6 +107,7 @@ for (const profile of SIM_PROFILES) {
       page,
     }) => {
       await openConnected(page, app);
+      await skipUnlessCoreHas(page, 'calls');
       // A fresh call-control rate window (the minimal profile allows 10 requests a minute).
       await control.advanceClock(60);
       const before = (await control.calls()).length;

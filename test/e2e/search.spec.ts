@@ -4,6 +4,7 @@ import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
+  skipUnlessCoreHas,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -34,6 +35,8 @@ test.afterAll(async () => {
 
 async function openWithContacts(page: Page) {
   await openConnected(page, app);
+  await skipUnlessCoreHas(page, 'directory');
+  await skipUnlessCoreHas(page, 'calls');
   await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
     timeout: 30_000,
   });

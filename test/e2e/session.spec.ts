@@ -5,6 +5,7 @@ import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
   openConnected,
+  skipUnlessCoreHas,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -25,6 +26,7 @@ test.afterAll(async () => {
 test('session ended: a banner with Reconnect, and Reconnect connects again', async ({ page }) => {
   await page.goto(app.preview.url);
   const user = await connectThroughPortal(page, app);
+  await skipUnlessCoreHas(page, 'calls');
   const control = new SimControl(app.sim.base_url);
 
   // The platform stops accepting the session: the access token expired, the refresh is refused.
@@ -64,6 +66,7 @@ test('platform unreachable: an Offline banner, contacts still searchable, recove
 }) => {
   test.setTimeout(90_000);
   await openConnected(page, app);
+  await skipUnlessCoreHas(page, 'calls');
   const user = app.sim.users[0]!;
   const control = new SimControl(app.sim.base_url);
   await control.advanceClock(25 * 3600);
