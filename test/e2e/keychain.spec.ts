@@ -33,6 +33,6 @@ test('keychain unavailable: the explanation and Try again, no Connect', async ({
   );
   await page.getByRole('button', { name: 'Try again' }).click();
   await retried;
-  await expect(page.getByRole('button', { name: 'Try again' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
   await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
 });

@@ -134,12 +134,18 @@ function KeychainUnavailable({ message }: { message: string | undefined }) {
         Callbar cannot use the system keychain
       </h1>
       <p>
-        Callbar keeps your connection only in the system keychain, never in a file. Unlock the
-        keychain, or start it (on Linux: GNOME Keyring or KWallet, reached over D-Bus), then try
-        again.
+        {message ??
+          'Callbar keeps your connection only in the system keychain, never in a file. Unlock the keychain, or start it (on Linux: GNOME Keyring or KWallet, reached over D-Bus), then try again.'}
       </p>
-      {message ? <p className="hint">{message}</p> : null}
-      <button type="button" className="primary" disabled={busy} onClick={() => void retry()}>
+      {/* Never `disabled`: the focus would fall off the button while it checks. */}
+      <button
+        type="button"
+        className="primary"
+        aria-disabled={busy}
+        onClick={() => {
+          if (!busy) void retry();
+        }}
+      >
         {busy ? 'Checking…' : 'Try again'}
       </button>
       <ErrorLine />
