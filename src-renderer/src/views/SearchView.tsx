@@ -95,7 +95,10 @@ export function SearchView() {
   const current = rows[selected];
   const searching = query.trim() !== '';
   return (
-    <section className="search" aria-label="Search and dial">
+    <section className="search" aria-labelledby="search-title">
+      <h1 id="search-title" className="visually-hidden">
+        Search and dial
+      </h1>
       <input
         ref={input}
         className="search-box"
