@@ -6,10 +6,12 @@ import { cpus, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
+import { sessionRefresh } from './session-refresh';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Walking every contact: page size', run: () => contactWalk() },
   { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
+  { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
 ];
 

@@ -35,7 +35,9 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
       return;
     }
-    const portalOrigin = new URL(profile.settings.portal_url).origin;
+    // The browser is only ever started on Callbar's one-time connect link (it leads to the
+    // portal; the confirmation key must not be on the browser's command line).
+    const connectPrefix = `http://127.0.0.1:${profile.settings.receiver_port}/connect/`;
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
       callback(false),
     );
@@ -43,9 +45,9 @@ if (!app.requestSingleInstanceLock()) {
     const core = await startCore({
       runtime: 'electron',
       profile,
-      // Only the platform's portal is ever opened in the system browser.
       openUrl: async (url) => {
-        if (new URL(url).origin !== portalOrigin) throw new Error(`refused to open ${url}`);
+        if (!url.startsWith(connectPrefix))
+          throw new Error('refused to open an unexpected address');
         await shell.openExternal(url);
       },
       shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },

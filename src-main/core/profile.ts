@@ -5,6 +5,8 @@
  */
 import { join } from 'node:path';
 import { AccountService } from './account/account-service';
+import { profileEndedMarker } from './account/session-ended-marker';
+import { profileSessionLock } from './account/session-lock';
 import { resolveDataDir } from './config/data-dir';
 import { loadSettings } from './config/settings-store';
 import type { Settings } from './config/settings';
@@ -64,6 +66,11 @@ export function openProfile(options: ProfileOptions = {}): Profile {
         ...(options.keychainTimeoutMs ? { timeoutMs: options.keychainTimeoutMs } : {}),
       }),
     log,
+    // The app, the CLI and the demo of one profile share its session: one refresh at a time.
+    coordination: {
+      lock: profileSessionLock(dataDir, { log }),
+      endedMarker: profileEndedMarker(dataDir, log),
+    },
   });
   return { dataDir, settings, log, account, close: () => account.close() };
 }

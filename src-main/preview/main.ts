@@ -69,7 +69,8 @@ if (values.json) {
 }
 
 if (canOpenBrowser) {
-  open(server.url).catch(() => {
+  // Not server.url: a command line is readable by every local user.
+  open(server.browserUrl).catch(() => {
     process.stderr.write('Could not open a browser; open the address above yourself.\n');
   });
 }

@@ -4,10 +4,13 @@
  * It exists for the demo and the end-to-end tests on machines without an Electron binary and is
  * never part of a packaged app.
  *
- * It listens on 127.0.0.1 only and trusts nobody by default: a random per-run token (in the URL
- * it prints) is exchanged for an HttpOnly, SameSite=Strict cookie; every request must carry it;
- * the Host header must name this server (DNS rebinding) and state-changing requests must come
- * from its own Origin.
+ * It listens on 127.0.0.1 only and trusts nobody by default: a random per-run token travels in
+ * the fragment of the URL it prints (never sent to any server); the bridge keeps it in the page's
+ * sessionStorage and sends it as the `X-Callbar-Session` header with every call and the event
+ * stream. Not a cookie: cookies ignore ports, so every other service on 127.0.0.1 would receive
+ * it (and a page on another port could overwrite it). The Host header must name this server (DNS
+ * rebinding) and state-changing requests must come from its own Origin. The renderer's files
+ * themselves are public (they are the build output) and served to anyone on loopback.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -31,13 +34,21 @@ export interface PreviewServerOptions {
 }
 
 export interface PreviewServer {
-  /** The URL to open: carries the session token. */
+  /** The URL to open: carries the session token in its fragment. */
   readonly url: string;
+  /**
+   * A one-time address to start a browser with (a command line is readable by every local user):
+   * it redirects to `url` once; a second request ends the session (restart the preview).
+   */
+  readonly browserUrl: string;
   readonly origin: string;
   close(): Promise<void>;
 }
 
-const COOKIE = 'callbar_preview';
+/** The request header carrying the session token (lower case, as Node gives it). */
+export const SESSION_HEADER = 'x-callbar-session';
+const BRIDGE_PATH = '/__callbar/bridge.js';
+const OPEN_PATH = '/__callbar/open/';
 const BODY_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000 };
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -59,14 +70,6 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-function cookieValue(request: IncomingMessage, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
-
 function send(
   response: ServerResponse,
   status: number,
@@ -78,13 +81,15 @@ function send(
 }
 
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
-  const token = randomBytes(32).toString('base64url');
+  let token = randomBytes(32).toString('base64url');
+  const browserNonce = randomBytes(32).toString('base64url');
+  let browserOpens = 0;
   let allowedHosts: string[] = [];
   let origin = '';
 
   const indexFile = fileUnderRoot(options.rendererDir, '/');
   const serveStatic = async (pathname: string, response: ServerResponse) => {
-    if (pathname === '/__callbar/bridge.js') {
+    if (pathname === BRIDGE_PATH) {
       send(response, 200, await readFile(options.bridgeFile), CONTENT_TYPES['.js']);
       return;
     }
@@ -99,7 +104,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (file === indexFile) {
       const html = body
         .toString('utf8')
-        .replace('</head>', '<script src="/__callbar/bridge.js"></script></head>');
+        .replace('</head>', `<script src="${BRIDGE_PATH}"></script></head>`);
       return send(response, 200, html, CONTENT_TYPES['.html']);
     }
     send(response, 200, body, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
@@ -127,19 +132,24 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       return send(response, 421, 'This server answers only to its own address.');
     }
     const url = new URL(request.url ?? '/', origin);
-    const offered = url.searchParams.get('token');
-    if (offered !== null && request.method === 'GET') {
-      if (!secretsEqual(offered, token)) return send(response, 403, 'That preview token is wrong.');
-      url.searchParams.delete('token');
-      response.writeHead(303, {
-        ...SECURITY_HEADERS,
-        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        location: url.pathname + url.search,
-      });
+    if (request.method === 'GET' && url.pathname.startsWith(OPEN_PATH)) {
+      if (!secretsEqual(url.pathname.slice(OPEN_PATH.length), browserNonce)) {
+        return send(response, 404, 'Not found.');
+      }
+      browserOpens += 1;
+      if (browserOpens > 1) {
+        // Someone else may have followed it first: nobody keeps a working session.
+        token = randomBytes(32).toString('base64url');
+        options.log.warn('preview start address opened twice; the session token was replaced');
+        return send(response, 410, 'This address was opened twice. Restart the preview.');
+      }
+      response.writeHead(303, { ...SECURITY_HEADERS, location: `/#token=${token}` });
       return response.end();
     }
-    const cookie = cookieValue(request, COOKIE);
-    if (cookie === undefined || !secretsEqual(cookie, token)) {
+    const isApi = url.pathname.startsWith('/__callbar/') && url.pathname !== BRIDGE_PATH;
+    if (request.method === 'GET' && !isApi) return serveStatic(url.pathname, response);
+    const offered = request.headers[SESSION_HEADER];
+    if (typeof offered !== 'string' || !secretsEqual(offered, token)) {
       return send(
         response,
         401,
@@ -160,15 +170,19 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       } catch {
         return send(response, 400, 'The request body is not JSON of at most 1 MiB.');
       }
-      const channel = decodeURIComponent(url.pathname.slice('/__callbar/invoke/'.length));
+      let channel: string;
+      try {
+        channel = decodeURIComponent(url.pathname.slice('/__callbar/invoke/'.length));
+      } catch {
+        return send(response, 400, 'The channel name is not valid percent-encoding.');
+      }
       const result = await options.core.router.invoke(channel, payload);
       return send(response, 200, JSON.stringify(result), 'application/json');
     }
     if (request.method === 'GET' && url.pathname === '/__callbar/events') {
       return serveEvents(request, response);
     }
-    if (request.method === 'GET') return serveStatic(url.pathname, response);
-    send(response, 405, 'Method not allowed.');
+    send(response, request.method === 'GET' ? 404 : 405, 'Not found or not allowed.');
   };
 
   const server = createServer((request, response) => {
@@ -187,7 +201,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   origin = `http://127.0.0.1:${port}`;
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/#token=${token}`,
+    browserUrl: `${origin}${OPEN_PATH}${browserNonce}`,
     origin,
     close: () =>
       new Promise<void>((done) => {

@@ -35,7 +35,13 @@ describeEachProfile('activation through the portal', (profile) => {
     rigs.push(rig);
     const opened: string[] = [];
     const started = await rig.account.startActivation({ openUrl: (url) => void opened.push(url) });
-    expect(opened).toEqual([started.portalLink]);
+    // The browser gets a one-time loopback address, which leads to the portal link once.
+    expect(opened).toEqual([started.browserUrl]);
+    expect(started.browserUrl.startsWith(`${rig.origin}/connect/`)).toBe(true);
+    expect(started.browserUrl).not.toContain('confirmation_key');
+    const hop = await fetch(started.browserUrl, { redirect: 'manual' });
+    expect(hop.status).toBe(303);
+    expect(hop.headers.get('location')).toBe(started.portalLink);
     expect(rig.account.status().state).toBe('activating');
 
     const link = new URL(started.portalLink);

@@ -11,7 +11,13 @@ import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { freePort } from '../support/free-port';
-import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
+import {
+  completePortalFlow,
+  control,
+  profileEnv,
+  registerReceiver,
+  startSim,
+} from '../support/sim-harness';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -109,13 +115,17 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   });
 
   it('status --check with the platform down: connected here, unreachable there, exit 5', async () => {
-    const closed = await freePort();
-    const result = await allOutput(
-      callbar(['status', '--check'], { ...env, CALLBAR_BASE_URL: `http://127.0.0.1:${closed}` }),
-    );
-    expect(result.code).toBe(5);
-    expect(result.stdout).toContain('Connected as extension');
-    expect(result.stdout).toContain('could not reach the platform');
+    // The platform that issued the session cuts every connection. (Another CALLBAR_BASE_URL
+    // would be another platform: the session is not used there at all.)
+    await control(sim, 'POST', 'faults', { path: '/', match: 'prefix', reset: true });
+    try {
+      const result = await allOutput(callbar(['status', '--check'], env));
+      expect(result.code).toBe(5);
+      expect(result.stdout).toContain('Connected as extension');
+      expect(result.stdout).toContain('could not reach the platform');
+    } finally {
+      await control(sim, 'DELETE', 'faults');
+    }
   });
 
   it('activate when already connected says so and asks for --force', async () => {

@@ -10,9 +10,11 @@ import { ATTEMPT_LIFETIME_MS } from '../../src-main/core/account/activation-atte
 import {
   MAX_BODY_BYTES,
   startReceiver,
+  type ReceiverHandlers,
   type RunningReceiver,
 } from '../../src-main/core/account/receiver';
 import { silentLogger } from '../../src-main/core/log/logger';
+import { capturingLogger } from '../support/sim-harness';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 
 interface RawResponse {
@@ -122,6 +124,16 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     [
       'Sec-Fetch-Site: cross-site',
       () => send(host, '/activate', json(valid(), { 'sec-fetch-site': 'cross-site' })),
+      403,
+    ],
+    [
+      'Sec-Fetch-Dest: document',
+      () => send(host, '/activate', json(valid(), { 'sec-fetch-dest': 'document' })),
+      403,
+    ],
+    [
+      'Sec-Fetch-User: ?1',
+      () => send(host, '/activate', json(valid(), { 'sec-fetch-user': '?1' })),
       403,
     ],
     [
@@ -295,6 +307,15 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     expect(events).toEqual([{ id: 'leg-1', state: 'ringing', extra: { a: 1 } }]);
   });
 
+  it('accepts a server-side client that sends Sec-Fetch-Mode alone (Node fetch does)', async () => {
+    const response = await send(
+      host,
+      '/events',
+      json({ id: 'leg-mode' }, { 'sec-fetch-mode': 'cors' }),
+    );
+    expect(response.status).toBe(200);
+  });
+
   it('serves the landing page for browsers, even cross-site', async () => {
     const page = await send(host, '/done?attempt=unknown', {
       method: 'GET',
@@ -305,16 +326,42 @@ describe('loopback receiver refuses bad input without changing anything', () => 
   });
 });
 
+/** Handlers that accept everything the receiver lets through (for tests of the receiver itself). */
+const idleHandlers: ReceiverHandlers = {
+  activate: () => Promise.resolve(),
+  deactivate: () => Promise.resolve(),
+  event: () => undefined,
+  landing: () => ({ ok: true, title: '', message: '' }),
+  connect: () => ({ ok: false, title: '', message: '' }),
+};
+
+describe('refused requests in the log', () => {
+  it('a flood of refusals is one line and one summary with its counts, not a line each', async () => {
+    const { log, lines } = capturingLogger();
+    const receiver = await startReceiver({
+      port: 0,
+      handlers: idleHandlers,
+      log,
+    });
+    for (let index = 0; index < 300; index++) {
+      const response = await send(receiver.origin, '/activate', {
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        body: '{}',
+      });
+      expect(response.status).toBe(403);
+    }
+    await receiver.close();
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'receiver refused a request' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ count: 299, by_kind: { '403': 299 } });
+  });
+});
+
 describe('a receiver port that is taken', () => {
   it('fails with a message saying what to do, and the status carries it', async () => {
     const blocker = await startReceiver({
       port: 0,
-      handlers: {
-        activate: () => Promise.resolve(),
-        deactivate: () => Promise.resolve(),
-        event: () => undefined,
-        landing: () => ({ ok: true, title: '', message: '' }),
-      },
+      handlers: idleHandlers,
       log: silentLogger,
     });
     const account = new AccountService({

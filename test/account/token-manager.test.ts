@@ -16,6 +16,7 @@ import {
   countRequests,
   describeEachProfile,
   issuedSession,
+  refreshElsewhere,
   startSim,
 } from '../support/sim-harness';
 
@@ -90,16 +91,7 @@ describeEachProfile('TokenManager against the simulator', (profile) => {
     await vault.save(stale);
     await account.start();
     // Someone else (another copy of the tokens) uses the refresh token first.
-    const elsewhere = await fetch(`${sim.base_url}${TOKEN_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: stale.refresh_token,
-        client_id: sim.client_id,
-        client_secret: sim.client_secret,
-      }),
-    });
+    const elsewhere = await refreshElsewhere(sim, stale.refresh_token);
     expect(elsewhere.status).toBe(200);
 
     const states: string[] = [];

@@ -25,8 +25,10 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
   });
   await page.goto(preview.url);
 
-  // The token left the address bar: it was exchanged for an HttpOnly cookie.
-  expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+  // The token left the address bar (it lives in this tab's sessionStorage) and is no cookie.
+  await expect(page.getByTestId('account-state')).toBeVisible();
+  expect(new URL(page.url()).hash).toBe('');
+  expect(await page.context().cookies()).toEqual([]);
   await expect(page.getByText('Callbar', { exact: true })).toBeVisible();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByRole('button', { name: 'Connect…' })).toBeVisible();
@@ -52,8 +54,17 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
 test('a page without the session token gets nothing', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const response = await page.goto(preview.origin);
-  expect(response?.status()).toBe(401);
+  await page.goto(preview.origin);
   await expect(page.getByText('npm run demo')).toBeVisible();
+  await expect(page.getByTestId('account-state')).toHaveCount(0);
+  const calls = await page.evaluate(async () => {
+    const response = await fetch('/__callbar/invoke/app.info', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    return response.status;
+  });
+  expect(calls).toBe(401);
   await context.close();
 });

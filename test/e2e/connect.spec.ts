@@ -41,11 +41,13 @@ test('connect through the portal, and the app shows who is connected', async ({
   await page.getByRole('button', { name: 'Connect…' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
 
-  // Callbar asked the system browser to open the portal; a second tab plays that browser.
-  const portalLink = await preview.nextOpenedUrl();
-  expect(portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
+  // Callbar asked the system browser to open its one-time loopback address (never the portal
+  // link, which holds the confirmation key); a second tab plays that browser.
+  const browserUrl = await preview.nextOpenedUrl();
+  expect(browserUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/connect\//);
   const portal = await context.newPage();
-  await portal.goto(portalLink);
+  await portal.goto(browserUrl);
+  expect(portal.url().startsWith(`${sim.portal_url}/`)).toBe(true);
   const user = sim.users[0]!;
   await portal.getByLabel('Username').fill(user.username);
   await portal.getByLabel('Password').fill(user.password);

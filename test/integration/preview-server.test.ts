@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { startTestCore } from '../support/test-core';
-import { silentLogger } from '../../src-main/core/log/logger';
+import { capturingLogger } from '../support/sim-harness';
 import { startPreviewServer, type PreviewServer } from '../../src-main/preview/server';
 
 /** A raw request, so Host and Origin can be set to anything. */
@@ -33,7 +33,8 @@ function raw(
 describe('web preview server', () => {
   let core: CallbarCore;
   let server: PreviewServer;
-  let cookie: string;
+  let session: string;
+  const { log, lines } = capturingLogger();
 
   beforeAll(async () => {
     core = await startTestCore();
@@ -47,15 +48,13 @@ describe('web preview server', () => {
       core,
       rendererDir: join(dir, 'renderer'),
       bridgeFile: join(dir, 'bridge.js'),
-      log: silentLogger,
+      log,
     });
-    const exchange = await raw(server.url);
-    expect(exchange.status).toBe(303);
-    expect(exchange.headers.location).toBe('/');
-    const setCookie = String(exchange.headers['set-cookie']);
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Strict/);
-    cookie = setCookie.split(';')[0]!;
+    // The token is in the fragment, which a browser never sends to any server.
+    const url = new URL(server.url);
+    expect(url.search).toBe('');
+    session = new URLSearchParams(url.hash.slice(1)).get('token')!;
+    expect(session.length).toBeGreaterThanOrEqual(43);
   });
   afterAll(async () => {
     await server.close();
@@ -65,7 +64,12 @@ describe('web preview server', () => {
   const invoke = (channel: string, body: string, headers: Record<string, string> = {}) =>
     raw(`${server.origin}/__callbar/invoke/${channel}`, {
       method: 'POST',
-      headers: { cookie, origin: server.origin, 'content-type': 'application/json', ...headers },
+      headers: {
+        'x-callbar-session': session,
+        origin: server.origin,
+        'content-type': 'application/json',
+        ...headers,
+      },
       body,
     });
 
@@ -74,11 +78,13 @@ describe('web preview server', () => {
   });
 
   it('serves the renderer with the bridge injected and a strict CSP', async () => {
-    const page = await raw(`${server.origin}/`, { headers: { cookie } });
+    // The renderer's files are the public build output: served without the session.
+    const page = await raw(`${server.origin}/`);
     expect(page.status).toBe(200);
+    expect(page.body).not.toContain(session);
     expect(page.body).toContain('<script src="/__callbar/bridge.js"></script></head>');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const bridge = await raw(`${server.origin}/__callbar/bridge.js`, { headers: { cookie } });
+    const bridge = await raw(`${server.origin}/__callbar/bridge.js`);
     expect(bridge.body).toBe('window.bridge = true;');
   });
 
@@ -98,24 +104,48 @@ describe('web preview server', () => {
     });
   });
 
-  it('refuses requests without the session cookie or with a wrong token', async () => {
-    expect((await raw(`${server.origin}/`)).status).toBe(401);
-    expect((await raw(`${server.origin}/?token=wrong`)).status).toBe(403);
-    expect((await invoke('app.info', '{}', { cookie: 'callbar_preview=wrong' })).status).toBe(401);
+  it('refuses calls and events without the session header or with a wrong token', async () => {
+    const withoutSession = { 'x-callbar-session': '' };
+    expect((await invoke('app.info', '{}', withoutSession)).status).toBe(401);
+    expect((await invoke('app.info', '{}', { 'x-callbar-session': 'wrong' })).status).toBe(401);
+    expect((await raw(`${server.origin}/__callbar/events`)).status).toBe(401);
+    expect((await raw(`${server.origin}/__callbar/nothing`)).status).toBe(401);
+  });
+
+  it('keeps the session out of cookies: none is set, and a replayed one opens nothing', async () => {
+    // Cookies ignore ports: any other service on 127.0.0.1 would receive one and could replay it.
+    const page = await raw(`${server.origin}/?token=${session}`);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const replayed = await raw(`${server.origin}/__callbar/invoke/app.info`, {
+      method: 'POST',
+      headers: {
+        cookie: `callbar_preview=${session}`,
+        origin: server.origin,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(replayed.status).toBe(401);
+  });
+
+  it('answers 400 to a channel name that is not valid percent-encoding, and logs no error', async () => {
+    const response = await invoke('%E0%A4%A', '{}');
+    expect(response.status).toBe(400);
+    expect(response.body).toContain('percent-encoding');
+    expect(lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
-    const response = await raw(`${server.origin}/`, {
-      headers: { cookie, host: 'evil.example:80' },
-    });
+    const response = await raw(`${server.origin}/`, { headers: { host: 'evil.example:80' } });
     expect(response.status).toBe(421);
+    expect((await invoke('app.info', '{}', { host: 'evil.example:80' })).status).toBe(421);
   });
 
   it('refuses a POST from another origin or without one', async () => {
     expect((await invoke('app.info', '{}', { origin: 'http://evil.example' })).status).toBe(403);
     const noOrigin = await raw(`${server.origin}/__callbar/invoke/app.info`, {
       method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { 'x-callbar-session': session, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(noOrigin.status).toBe(403);
@@ -131,7 +161,7 @@ describe('web preview server', () => {
 
   it('never serves files outside the renderer folder', async () => {
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt']) {
-      const response = await raw(`${server.origin}${path}`, { headers: { cookie } });
+      const response = await raw(`${server.origin}${path}`);
       expect(response.body).not.toContain('outside the renderer');
     }
   });
@@ -139,7 +169,7 @@ describe('web preview server', () => {
   it('pushes core events over server-sent events', async () => {
     const controller = new AbortController();
     const response = await fetch(`${server.origin}/__callbar/events`, {
-      headers: { cookie },
+      headers: { 'x-callbar-session': session },
       signal: controller.signal,
     });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
@@ -152,6 +182,49 @@ describe('web preview server', () => {
       `data: ${JSON.stringify({ type: 'app.notice', level: 'info', message: 'hello from core' })}\n\n`,
     );
     controller.abort();
+  });
+});
+
+describe('the browser start address of the preview', () => {
+  it('leads to the session once; opened twice, the session ends for everyone', async () => {
+    const core = await startTestCore();
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-preview-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer/index.html'), '<html><head></head><body></body></html>');
+    writeFileSync(join(dir, 'bridge.js'), '');
+    const server = await startPreviewServer({
+      core,
+      rendererDir: join(dir, 'renderer'),
+      bridgeFile: join(dir, 'bridge.js'),
+      log: capturingLogger().log,
+    });
+    try {
+      const session = new URLSearchParams(new URL(server.url).hash.slice(1)).get('token')!;
+      expect(server.browserUrl).not.toContain(session);
+      const call = () =>
+        raw(`${server.origin}/__callbar/invoke/app.info`, {
+          method: 'POST',
+          headers: {
+            'x-callbar-session': session,
+            origin: server.origin,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        });
+      const first = await raw(server.browserUrl);
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe(`/#token=${session}`);
+      expect((await call()).status).toBe(200);
+
+      const second = await raw(server.browserUrl);
+      expect(second.status).toBe(410);
+      expect(second.headers.location).toBeUndefined();
+      expect((await call()).status).toBe(401);
+      expect((await raw(`${server.origin}/__callbar/open/guess`)).status).toBe(404);
+    } finally {
+      await server.close();
+      await core.close();
+    }
   });
 });
 

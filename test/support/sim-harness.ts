@@ -99,6 +99,25 @@ export async function countRequests(sim: { base_url: string }, method: string, p
     .length;
 }
 
+/**
+ * Spends `refreshToken` at the token endpoint as another copy of the tokens would (a process
+ * that never stores the answer here).
+ */
+export function refreshElsewhere(
+  sim: { base_url: string; client_id: string; client_secret: string },
+  refreshToken: string,
+): Promise<Response> {
+  return fetch(`${sim.base_url}/v3/oauth/token/`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: sim.client_id,
+      client_secret: sim.client_secret,
+    }),
+  });
+}
+
 /** A logger that keeps its lines, so a test can grep them for secrets. */
 export function capturingLogger(): { log: Logger; lines: string[] } {
   const lines: string[] = [];

@@ -121,18 +121,29 @@ export const accountCommands: CommandGroup = {
         const started = await account.startActivation({
           tenantParams: params,
           ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}),
+          // The browser is started with a one-time loopback address, never the portal link: a
+          // command line is readable by every local user. --no-browser prints the link itself.
           openUrl: async (url) => {
-            if (ctx.json) ctx.io.out(JSON.stringify({ portal_link: url }));
+            if (!values.browser) return;
+            if (ctx.json) ctx.io.out(JSON.stringify({ browser_url: url }));
             else {
-              ctx.io.out(`Open this link in your browser to connect Callbar:\n\n  ${url}\n`);
+              ctx.io.out(
+                `Opening your browser to connect Callbar. If it does not open, open:\n\n  ${url}\n`,
+              );
               ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
             }
-            if (values.browser) {
-              const { default: open } = await import('open');
-              await open(url).catch(() => undefined);
-            }
+            const { default: open } = await import('open');
+            await open(url).catch(() => undefined);
           },
         });
+        if (!values.browser) {
+          const link = started.portalLink;
+          if (ctx.json) ctx.io.out(JSON.stringify({ portal_link: link }));
+          else {
+            ctx.io.out(`Open this link in your browser to connect Callbar:\n\n  ${link}\n`);
+            ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+          }
+        }
         const cancel = () => account.cancelActivation('Cancelled from the command line.');
         process.once('SIGINT', cancel);
         let answered = true;

@@ -23,6 +23,8 @@ import {
   type WebhookEvent,
 } from './receiver';
 import { secretFingerprint, secretsEqual } from './secret-compare';
+import type { SessionEndedMarker } from './session-ended-marker';
+import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
@@ -47,11 +49,19 @@ export interface AccountServiceOptions {
   now?: () => number;
   /** Token manager tuning (tests shorten the backoff). */
   tokenOptions?: { refreshMarginMs?: number; backoff?: { initialMs: number; maxMs: number } };
+  /** Shared with the profile's other processes (see profile.ts); this process only by default. */
+  coordination?: { lock: SessionLock; endedMarker: SessionEndedMarker };
 }
 
 export interface ActivationStart {
   /** The portal address the user must open (contains the single-use confirmation key). */
   portalLink: string;
+  /**
+   * The address to start a browser with: `http://127.0.0.1:PORT/connect/<nonce>`, which
+   * redirects to the portal link once. A command line is readable by every local user; this
+   * address is worthless to them (a second use ends the attempt).
+   */
+  browserUrl: string;
   /** Settles when the receiver stored the tokens (connected), or on timeout / cancel. */
   completion: Promise<AccountStatus>;
   /**
@@ -63,6 +73,7 @@ export interface ActivationStart {
 
 interface Waiter {
   attempt: ActivationAttempt;
+  portalLink: string;
   resolve: (status: AccountStatus) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -93,6 +104,8 @@ export class AccountService {
       vault: options.vault,
       log: options.log,
       now: this.#now,
+      platformUrl: options.settings.base_url,
+      ...options.coordination,
       ...options.tokenOptions,
     });
     this.tokens.onHealth(() => this.#publish());
@@ -153,9 +166,9 @@ export class AccountService {
   }
 
   /**
-   * Creates a pending attempt, builds the portal link and hands it to `openUrl` (the system
-   * browser in the app; printing in the CLI). Only one attempt is awaited at a time: starting
-   * again cancels the previous one.
+   * Creates a pending attempt, builds the portal link and hands the browser address that leads
+   * to it (never the link itself) to `openUrl`, the system browser. Only one attempt is awaited
+   * at a time: starting again cancels the previous one.
    */
   async startActivation(
     options: {
@@ -193,13 +206,14 @@ export class AccountService {
         );
       }, timeoutMs);
       timer.unref();
-      this.#waiter = { attempt, resolve, reject, timer };
+      this.#waiter = { attempt, portalLink, resolve, reject, timer };
     });
     const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
-    await options.openUrl?.(portalLink);
-    return { portalLink, completion, landed };
+    const browserUrl = `${receiver.origin}/connect/${attempt.browserNonce}`;
+    await options.openUrl?.(browserUrl);
+    return { portalLink, browserUrl, completion, landed };
   }
 
   /** Abandons the awaited attempt, if any. */
@@ -233,7 +247,36 @@ export class AccountService {
       for (const listener of this.#eventListeners) listener(event);
     },
     landing: (attemptId) => this.#landing(attemptId),
+    connect: (nonce) => this.#connectLink(nonce),
   };
+
+  /** `/connect/<nonce>`: the first request goes on to the portal; any other ends the attempt. */
+  #connectLink(nonce: string): { redirect: string } | LandingPage {
+    const use = this.#attempts.useBrowserNonce(nonce);
+    const waiter = this.#waiter;
+    if (use.kind === 'first' && waiter?.attempt === use.attempt) {
+      return { redirect: waiter.portalLink };
+    }
+    if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
+      const message =
+        use.reason === 'again'
+          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again.'
+          : 'The connect link was opened too late. Start connecting again.';
+      this.#log.warn('connect link refused; the activation attempt ends', {
+        attempt: use.attempt.id,
+        reason: use.reason,
+      });
+      if (waiter?.attempt === use.attempt) this.cancelActivation(message, 'activation_link_reused');
+      else this.#attempts.settle(use.attempt, { kind: 'failed', message });
+      return { ok: false, title: 'Callbar stopped connecting', message };
+    }
+    return {
+      ok: false,
+      title: 'This connect link is no longer valid',
+      message:
+        'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+    };
+  }
 
   async #activate(body: HandshakeBody): Promise<void> {
     const attempt = this.#attempts.findPending(body.confirmation_key);
@@ -368,6 +411,8 @@ export class AccountService {
       return { state: 'vault-unavailable', ...identity, message: health.message };
     }
     if (this.#waiter) return { state: 'activating', ...identity };
+    const otherPlatform = this.tokens.otherPlatform;
+    if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
     if (health.kind === 'revoked') {
       return { state: 'needs-activation', ...health.identity, message: health.message };
     }

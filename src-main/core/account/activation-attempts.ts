@@ -4,6 +4,9 @@ import { secretsEqual } from './secret-compare';
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 
+/** How long the loopback link the browser is started with may wait for its one use. */
+export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
+
 export type AttemptOutcome =
   | { kind: 'pending' }
   /** A receiver call with this key is storing the tokens right now. */
@@ -21,8 +24,23 @@ export interface ActivationAttempt {
   readonly expiresAt: number;
   /** When set, only this identity may complete the attempt (reconnecting a known account). */
   readonly expected: { tenant_id: string; user_extension: string } | undefined;
+  /**
+   * The single-use secret of the loopback address the browser is started with
+   * (`/connect/<nonce>`), which redirects to the portal link: a browser's command line is
+   * readable by every local user, so it must not carry the confirmation key.
+   */
+  readonly browserNonce: string;
+  /** How often `/connect/<nonce>` was requested. */
+  browserOpens: number;
   outcome: AttemptOutcome;
 }
+
+/** What a request for `/connect/<nonce>` found. */
+export type BrowserNonceUse =
+  | { kind: 'first'; attempt: ActivationAttempt }
+  /** Opened before, or too late: the attempt must end. */
+  | { kind: 'refused'; attempt: ActivationAttempt; reason: 'again' | 'expired' }
+  | { kind: 'unknown' };
 
 /**
  * The pending attempts. A key is accepted once, only before it expires, and is compared in
@@ -43,6 +61,8 @@ export class ActivationAttempts {
       confirmationKey: randomBytes(32).toString('base64url'),
       expiresAt: this.#now() + ATTEMPT_LIFETIME_MS,
       expected,
+      browserNonce: randomBytes(32).toString('base64url'),
+      browserOpens: 0,
       outcome: { kind: 'pending' },
     };
     this.#attempts.set(attempt.id, attempt);
@@ -61,6 +81,21 @@ export class ActivationAttempts {
       }
     }
     return found;
+  }
+
+  /** Counts a request for `/connect/<nonce>`; only the first, in time, may go on to the portal. */
+  useBrowserNonce(nonce: string): BrowserNonceUse {
+    let found: ActivationAttempt | undefined;
+    for (const attempt of this.#attempts.values()) {
+      if (secretsEqual(nonce, attempt.browserNonce)) found = attempt;
+    }
+    if (!found) return { kind: 'unknown' };
+    found.browserOpens += 1;
+    if (found.browserOpens > 1) return { kind: 'refused', attempt: found, reason: 'again' };
+    if (this.#now() > found.expiresAt - ATTEMPT_LIFETIME_MS + BROWSER_NONCE_LIFETIME_MS) {
+      return { kind: 'refused', attempt: found, reason: 'expired' };
+    }
+    return { kind: 'first', attempt: found };
   }
 
   /** The attempt whose key this is, whatever became of it. */

@@ -5,10 +5,11 @@
  *
  * It runs on every user's machine, so it is an attack surface (the 2019 localhost-web-server
  * lesson). It listens on 127.0.0.1 only; refuses a Host header other than its own address
- * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-*); caps bodies at 16 KiB and
- * slow bodies by time; accepts JSON and form bodies of the expected shape only; checks the
- * configured shared-secret headers in constant time. The handlers decide the rest and answer 200
- * only once the tokens are stored.
+ * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-Site/-Dest/-User); caps bodies
+ * at 16 KiB and slow bodies by time; accepts JSON and form bodies of the expected shape only;
+ * checks the configured shared-secret headers in constant time. The handlers decide the rest and
+ * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
+ * portal link, once. Refusals are logged as one line, then one summary per interval.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { CallbarError } from '../errors';
 import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
+import { summarizedWarnings } from '../log/summarized-warnings';
 import { renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
 
@@ -46,6 +48,8 @@ export interface ReceiverHandlers {
   deactivate: (body: HandshakeBody) => Promise<void>;
   event: (event: WebhookEvent) => void;
   landing: (attemptId: string | null) => LandingPage;
+  /** `GET /connect/<nonce>`: where the browser goes next, or a page saying why not. */
+  connect: (nonce: string) => { redirect: string } | LandingPage;
 }
 
 export interface ReceiverOptions {
@@ -55,6 +59,8 @@ export interface ReceiverOptions {
   requiredHeaders?: Record<string, string>;
   /** How long a request may take to arrive whole. */
   bodyTimeoutMs?: number;
+  /** Refused requests after the first are logged as one summary line per interval. */
+  refusalLogIntervalMs?: number;
   log: Logger;
 }
 
@@ -72,6 +78,9 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/** Headers only a browser sends; a POST carrying one came from a web page. */
+const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'];
 
 function reply(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
@@ -110,13 +119,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     ([name, value]) => [name.toLowerCase(), value] as const,
   );
   let allowedHosts: string[] = [];
+  // A web page can send thousands of refused requests a second: one line, then a summary.
+  const refusals = summarizedWarnings(
+    log,
+    'receiver refused more requests',
+    options.refusalLogIntervalMs,
+  );
 
   const checkPost = (request: IncomingMessage) => {
-    if (
-      request.headers.origin !== undefined ||
-      request.headers['sec-fetch-site'] !== undefined ||
-      request.headers['sec-fetch-mode'] !== undefined
-    ) {
+    // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
+    // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
+    // and a platform may well be written in Node.
+    if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
     }
     for (const [name, expected] of required) {
@@ -133,14 +147,21 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const route = url.pathname;
-    if (route === '/done') {
+    if (route === '/done' || route.startsWith('/connect/')) {
       if (request.method !== 'GET') return reply(response, 405, 'Method not allowed.');
-      const page = handlers.landing(url.searchParams.get('attempt'));
-      response.writeHead(page.ok ? 200 : 400, {
+      const answer =
+        route === '/done'
+          ? handlers.landing(url.searchParams.get('attempt'))
+          : handlers.connect(route.slice('/connect/'.length));
+      if ('redirect' in answer) {
+        response.writeHead(303, { ...SECURITY_HEADERS, location: answer.redirect });
+        return response.end();
+      }
+      response.writeHead(answer.ok ? 200 : 400, {
         ...SECURITY_HEADERS,
         'content-type': 'text/html; charset=utf-8',
       });
-      return response.end(renderLandingPage(page));
+      return response.end(renderLandingPage(answer));
     }
     if (route !== '/activate' && route !== '/deactivate' && route !== '/events') {
       return reply(response, 404, 'Not found.');
@@ -178,7 +199,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
           if (error.status === 408 || error.status === 413) {
             response.setHeader('connection', 'close');
           }
-          log.warn('receiver refused a request', {
+          refusals.warn(String(error.status), 'receiver refused a request', {
             path: request.url?.split('?')[0],
             status: error.status,
             reason: error.message,
@@ -214,6 +235,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((done) => {
+        refusals.flush();
         server.closeAllConnections();
         server.close(() => done());
       }),

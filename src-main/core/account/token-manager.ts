@@ -5,7 +5,13 @@
  * - Single-flight: any number of concurrent callers share one POST /v3/oauth/token/.
  * - Durable: a new pair is written to the vault before anyone uses it; if the vault fails the pair
  *   is kept in memory (the old refresh token is already spent) and saved at the next chance.
- * - invalid_grant ends the session: the vault entry is wiped, health becomes `revoked`, no retry.
+ * - One refresh across processes: the refresh runs under the profile's {@link SessionLock}, and
+ *   re-reads the vault first; a pair another process already refreshed is used as it is.
+ * - invalid_grant ends the session, unless the vault by then holds another pair (adopted): the
+ *   refused pair is wiped, a non-secret "session ended" marker is left for every other process,
+ *   health becomes `revoked`, no retry.
+ * - Bound to its platform: the token is handed out only for the `base_url` it was issued by, and
+ *   only when that is the platform the settings name (`platformUrl`).
  * - A network failure keeps the old pair, reports `offline` and retries with backoff; while the
  *   old access token is still valid, callers keep getting it.
  */
@@ -13,6 +19,9 @@ import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
+import { directoryUrl } from '../http/directory-url';
+import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-marker';
+import { processOnlyLock, type SessionLock } from './session-lock';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
 
 export type TokenHealth =
@@ -34,9 +43,23 @@ export interface TokenManagerOptions {
   refreshMarginMs?: number;
   requestTimeoutMs?: number;
   backoff?: { initialMs: number; maxMs: number };
+  /** Serialises refreshes with the profile's other processes (default: this process only). */
+  lock?: SessionLock;
+  /** Tells the profile's other processes that the session ended (default: in memory). */
+  endedMarker?: SessionEndedMarker;
+  /** The platform the settings name; a session issued by another one is not used. */
+  platformUrl?: string;
 }
 
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+export const SESSION_ENDED_MESSAGE =
+  'Your Callbar session has ended: the platform no longer accepts it (it was revoked or used elsewhere). Connect Callbar again to continue.';
+
+/** Two base URLs name the same platform (a trailing slash is no difference). */
+export function samePlatform(a: string, b: string): boolean {
+  return directoryUrl(a).href === directoryUrl(b).href;
+}
 
 export class TokenManager {
   readonly #vault: Vault;
@@ -45,6 +68,9 @@ export class TokenManager {
   readonly #marginMs: number;
   readonly #timeoutMs: number;
   readonly #backoff: { initialMs: number; maxMs: number };
+  readonly #lock: SessionLock;
+  readonly #ended: SessionEndedMarker;
+  readonly #platformUrl: string | undefined;
   readonly #listeners = new Set<(health: TokenHealth) => void>();
   #account: StoredAccount | undefined;
   #unsaved = false;
@@ -60,31 +86,45 @@ export class TokenManager {
     this.#marginMs = options.refreshMarginMs ?? REFRESH_MARGIN_MS;
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#backoff = options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 };
+    this.#lock = options.lock ?? processOnlyLock;
+    this.#ended = options.endedMarker ?? memoryEndedMarker();
+    this.#platformUrl = options.platformUrl;
   }
 
-  /** Reads the session from the vault (throws VaultUnavailable when the keychain is out of reach). */
+  /**
+   * Reads the session from the vault (throws VaultUnavailable when the keychain is out of reach);
+   * with none there, a session-ended marker makes the health `revoked`.
+   */
   async load(): Promise<void> {
-    this.#account = await this.#inVault(() => this.#vault.load());
+    const account = await this.#inVault(() => this.#vault.load());
+    this.#account = account;
     this.#unsaved = false;
+    if (account) {
+      if (this.#health.kind === 'revoked') this.#setHealth({ kind: 'ok' });
+      return;
+    }
+    await this.#takeEndedMarker();
   }
 
   /** Takes a freshly activated session: stored in the vault first, then used. */
   async adopt(account: StoredAccount): Promise<void> {
     this.#stopRetrying();
-    await this.#inVault(() => this.#vault.save(account));
+    await this.#lock.hold(() => this.#inVault(() => this.#vault.save(account)));
     this.#account = account;
     this.#unsaved = false;
     this.#failures = 0;
     this.#setHealth({ kind: 'ok' });
+    await this.#clearEndedMarker();
   }
 
-  /** Forgets the session here and in the vault. */
+  /** Forgets the session here and in the vault (and that it had ended). */
   async forget(): Promise<void> {
     this.#stopRetrying();
     this.#account = undefined;
     this.#unsaved = false;
-    await this.#inVault(() => this.#vault.clear());
+    await this.#lock.hold(() => this.#inVault(() => this.#vault.clear()));
     this.#setHealth({ kind: 'ok' });
+    await this.#clearEndedMarker();
   }
 
   /** Who the session belongs to, and until when its access token is good; never the tokens. */
@@ -99,6 +139,18 @@ export class TokenManager {
     return this.#health;
   }
 
+  /**
+   * Why the session may not be used with the platform the settings name (it was issued by
+   * another one), or undefined when it may.
+   */
+  get otherPlatform(): string | undefined {
+    const account = this.#account;
+    if (!account || !this.#platformUrl || samePlatform(account.base_url, this.#platformUrl)) {
+      return undefined;
+    }
+    return `Callbar is connected to the platform at ${account.base_url}, but its settings now name ${this.#platformUrl}. Connect Callbar to that platform (or set CALLBAR_BASE_URL back); no sign-in is sent to a platform that did not issue it.`;
+  }
+
   onHealth(listener: (health: TokenHealth) => void): () => void {
     this.#listeners.add(listener);
     return () => {
@@ -108,32 +160,40 @@ export class TokenManager {
 
   /** A valid access token, refreshed first when it is within the margin of expiry. */
   async getAccessToken(): Promise<string> {
+    return (await this.#usableAccount()).access_token;
+  }
+
+  async #usableAccount(): Promise<StoredAccount> {
     const account = this.#requireAccount();
     if (this.#unsaved) await this.#persist(account);
-    if (account.expires_at - this.#marginMs > this.#now()) return account.access_token;
-    return (await this.#refreshOnce(account)).access_token;
+    if (this.#fresh(account)) return account;
+    return this.#refreshOnce(account);
   }
 
   /**
    * The platform answered 401 to `rejected`: refresh once (shared with every other caller that
-   * saw the same token rejected) and return the new token. If another caller already replaced
-   * the token, that one is returned without a second refresh.
+   * saw the same token rejected) and return the new pair. If another caller or process already
+   * replaced the token, that one is returned without a second refresh.
    */
-  async #refreshAfterRejection(rejected: string): Promise<string> {
+  async #refreshAfterRejection(rejected: string): Promise<StoredAccount> {
     const account = this.#requireAccount();
-    if (account.access_token !== rejected) return account.access_token;
-    return (await this.#refreshOnce(account, true)).access_token;
+    if (account.access_token !== rejected) return account;
+    return this.#refreshOnce(account, rejected);
   }
 
-  /** Runs `send` with a token; on a 401 refreshes once and runs it once more. */
+  /**
+   * Runs `send` with a token and the base URL of the platform that issued it (the only place it
+   * may go); on a 401 refreshes once and runs it once more.
+   */
   async authorized<T>(
-    send: (token: string) => Promise<T>,
+    send: (token: string, baseUrl: string) => Promise<T>,
     isRejected: (result: T) => boolean,
   ): Promise<T> {
-    const token = await this.getAccessToken();
-    const first = await send(token);
+    const account = await this.#usableAccount();
+    const first = await send(account.access_token, account.base_url);
     if (!isRejected(first)) return first;
-    return send(await this.#refreshAfterRejection(token));
+    const next = await this.#refreshAfterRejection(account.access_token);
+    return send(next.access_token, next.base_url);
   }
 
   /** Stops background retries (on shutdown). */
@@ -142,6 +202,8 @@ export class TokenManager {
   }
 
   #requireAccount(): StoredAccount {
+    const elsewhere = this.otherPlatform;
+    if (elsewhere) throw new CallbarError('needs_activation', elsewhere);
     if (this.#account) return this.#account;
     if (this.#health.kind === 'revoked') {
       throw new CallbarError('needs_activation', this.#health.message);
@@ -152,14 +214,36 @@ export class TokenManager {
     );
   }
 
-  #refreshOnce(account: StoredAccount, forced = false): Promise<StoredAccount> {
-    this.#refreshing ??= this.#refresh(account, forced).finally(() => {
-      this.#refreshing = undefined;
-    });
+  /** Good for at least the margin (a proactive refresh is due otherwise). */
+  #fresh(account: StoredAccount): boolean {
+    return account.expires_at - this.#marginMs > this.#now();
+  }
+
+  /**
+   * One refresh of `account` per process at a time; `rejected` is the access token the platform
+   * answered 401 to (a reactive refresh), undefined for a proactive one.
+   */
+  #refreshOnce(account: StoredAccount, rejected?: string): Promise<StoredAccount> {
+    this.#refreshing ??= this.#lock
+      .hold(() => this.#refreshHoldingLock(account, rejected))
+      .finally(() => {
+        this.#refreshing = undefined;
+      });
     return this.#refreshing;
   }
 
-  async #refresh(account: StoredAccount, forced: boolean): Promise<StoredAccount> {
+  async #refreshHoldingLock(
+    known: StoredAccount,
+    rejected: string | undefined,
+  ): Promise<StoredAccount> {
+    // Forgotten or replaced (deactivated, re-activated) in this process while waiting.
+    if (this.#account !== known) return this.#requireAccount();
+    const account = await this.#reread(known);
+    if (account !== known) {
+      const stillGood =
+        rejected === undefined ? this.#fresh(account) : account.access_token !== rejected;
+      if (stillGood) return account;
+    }
     const outcome = await requestRefresh({
       baseUrl: account.base_url,
       refreshToken: account.refresh_token,
@@ -167,17 +251,45 @@ export class TokenManager {
       clientSecret: account.client_secret,
       timeoutMs: this.#timeoutMs,
     });
+    const answeredAt = performance.now();
     if (this.#account !== account) {
       // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
       return this.#requireAccount();
     }
-    return this.#settle(account, outcome, forced);
+    return this.#settle(account, outcome, rejected !== undefined, answeredAt);
+  }
+
+  /**
+   * The session as the vault holds it now, inside the lock: another process may have refreshed
+   * it (that pair is adopted), replaced it, forgotten it or found it ended.
+   */
+  async #reread(account: StoredAccount): Promise<StoredAccount> {
+    // A pair this process could not save yet is the newest there is: save it first.
+    if (this.#unsaved) {
+      await this.#persist(account);
+      return account;
+    }
+    const stored = await this.#inVault(() => this.#vault.load());
+    if (!stored) {
+      this.#account = undefined;
+      this.#stopRetrying();
+      await this.#takeEndedMarker();
+      return this.#requireAccount();
+    }
+    if (stored.refresh_token === account.refresh_token) return account;
+    this.#log.info('using the session another Callbar process renewed or replaced');
+    this.#account = stored;
+    this.#failures = 0;
+    this.#stopRetrying();
+    this.#setHealth({ kind: 'ok' });
+    return this.#requireAccount();
   }
 
   async #settle(
     account: StoredAccount,
     outcome: RefreshOutcome,
     forced: boolean,
+    answeredAt: number,
   ): Promise<StoredAccount> {
     switch (outcome.kind) {
       case 'ok': {
@@ -192,33 +304,17 @@ export class TokenManager {
         this.#failures = 0;
         this.#stopRetrying();
         await this.#persist(next);
+        // The window in which a crash loses the new pair (the old one is already spent).
+        const storedAfterMs = performance.now() - answeredAt;
         this.#log.info('access token refreshed', {
           expires_at: new Date(next.expires_at).toISOString(),
+          stored_after_ms: Math.round(storedAfterMs * 100) / 100,
         });
         this.#setHealth({ kind: 'ok' });
         return next;
       }
-      case 'invalid_grant': {
-        const message =
-          'Your Callbar session has ended: the platform no longer accepts it (it was revoked or used elsewhere). Connect Callbar again to continue.';
-        this.#log.warn(
-          'refresh token rejected (invalid_grant); the session needs a new activation',
-        );
-        this.#account = undefined;
-        this.#unsaved = false;
-        this.#stopRetrying();
-        this.#setHealth({
-          kind: 'revoked',
-          message,
-          identity: { tenant_id: account.tenant_id, user_extension: account.user_extension },
-        });
-        try {
-          await this.#vault.clear();
-        } catch (error) {
-          this.#log.warn('could not wipe the dead session from the keychain', { error });
-        }
-        throw new CallbarError('needs_activation', message);
-      }
+      case 'invalid_grant':
+        return this.#sessionRefused(account);
       case 'invalid_client':
         this.#log.error('the platform rejected the client credentials during refresh');
         throw new CallbarError(
@@ -244,6 +340,62 @@ export class TokenManager {
           `The platform's token endpoint answered unexpectedly: ${outcome.reason}.`,
         );
     }
+  }
+
+  /**
+   * The platform refused `account`'s refresh token. If the vault holds another pair by now (a
+   * process without the lock, or a new activation), that one is used; otherwise the session has
+   * ended: the marker is left for the other processes first, then the refused pair (only that
+   * one) is wiped.
+   */
+  async #sessionRefused(account: StoredAccount): Promise<StoredAccount> {
+    const stored = await this.#vault.load().catch(() => undefined);
+    if (stored && stored.refresh_token !== account.refresh_token) {
+      this.#log.info('refresh token refused, but another process had renewed the session');
+      this.#account = stored;
+      this.#setHealth({ kind: 'ok' });
+      return this.#requireAccount();
+    }
+    this.#log.warn('refresh token rejected (invalid_grant); the session needs a new activation');
+    this.#account = undefined;
+    this.#unsaved = false;
+    this.#stopRetrying();
+    const identity = { tenant_id: account.tenant_id, user_extension: account.user_extension };
+    this.#setHealth({ kind: 'revoked', message: SESSION_ENDED_MESSAGE, identity });
+    try {
+      await this.#ended.write({
+        ...identity,
+        base_url: account.base_url,
+        ended_at: new Date(this.#now()).toISOString(),
+      });
+    } catch (error) {
+      this.#log.warn('could not leave the session-ended marker', { error });
+    }
+    if (stored) {
+      try {
+        await this.#vault.clear();
+      } catch (error) {
+        this.#log.warn('could not wipe the dead session from the keychain', { error });
+      }
+    }
+    throw new CallbarError('needs_activation', SESSION_ENDED_MESSAGE);
+  }
+
+  /** With no session in the vault: a marker says it ended (health `revoked`), else nothing. */
+  async #takeEndedMarker(): Promise<void> {
+    const ended = await this.#ended.read();
+    if (ended) {
+      const identity = { tenant_id: ended.tenant_id, user_extension: ended.user_extension };
+      this.#setHealth({ kind: 'revoked', message: SESSION_ENDED_MESSAGE, identity });
+    } else if (this.#health.kind === 'revoked') {
+      this.#setHealth({ kind: 'ok' });
+    }
+  }
+
+  async #clearEndedMarker(): Promise<void> {
+    await this.#ended.clear().catch((error: unknown) => {
+      this.#log.warn('could not remove the session-ended marker', { error });
+    });
   }
 
   async #persist(account: StoredAccount): Promise<void> {
@@ -286,7 +438,7 @@ export class TokenManager {
       this.#retryTimer = undefined;
       const account = this.#account;
       if (!account) return;
-      this.#refreshOnce(account, true).catch(() => undefined);
+      this.#refreshOnce(account, account.access_token).catch(() => undefined);
     }, delay);
     this.#retryTimer.unref();
   }

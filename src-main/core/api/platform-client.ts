@@ -85,7 +85,7 @@ export class PlatformClient {
     const endpoint = `${spec.method.toUpperCase()} /${spec.path}`;
     await this.#gate.pass(spec.scope, endpoint, spec.method === 'get');
     const response = await this.#tokens.authorized(
-      (token) => this.#send(spec, endpoint, token),
+      (token, baseUrl) => this.#send(spec, endpoint, token, baseUrl),
       (answer) => answer.status === 401,
     );
     if (response.status === 429) {
@@ -122,12 +122,16 @@ export class PlatformClient {
     spec: RequestSpec<S>,
     endpoint: string,
     token: string,
+    baseUrl: string,
   ): Promise<Response> {
     const searchParams = Object.fromEntries(
       Object.entries(spec.searchParams ?? {}).filter(([, value]) => value !== undefined),
     ) as Record<string, string | number>;
     const send = () =>
       this.#http(spec.path, {
+        // The platform that issued the token, never another (the TokenManager checked that it is
+        // the one the settings name).
+        prefixUrl: baseUrl,
         method: spec.method,
         headers: { authorization: `Bearer ${token}` },
         searchParams,

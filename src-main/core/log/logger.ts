@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -49,8 +49,44 @@ export function createLogger(
 /** A logger that drops everything (for tests that do not look at logs). */
 export const silentLogger: Logger = createLogger(() => undefined, 'error');
 
-/** A logger appending to a file (created 0600 with its folder), for the app's and CLI's log. */
-export function createFileLogger(path: string, minimum: LogLevel = 'info'): Logger {
+/** Where the log rotates: `callbar.log` → `callbar.log.1` past this size (one old file kept). */
+export const LOG_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A logger appending to a file (created 0600 with its folder), for the app's and CLI's log. Past
+ * `maxBytes` the file is renamed to `<path>.1` (replacing the previous one) and a new one started,
+ * so the log never takes more than about twice `maxBytes`. Several processes of a profile append
+ * to the same file; each checks the real size before rotating, so only one of them rotates.
+ */
+export function createFileLogger(
+  path: string,
+  minimum: LogLevel = 'info',
+  maxBytes = LOG_MAX_BYTES,
+): Logger {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  return createLogger((line) => appendFileSync(path, line + '\n', { mode: 0o600 }), minimum);
+  let written = sizeOf(path);
+  return createLogger((line) => {
+    const text = line + '\n';
+    if (written + text.length > maxBytes) {
+      written = sizeOf(path);
+      if (written + text.length > maxBytes && written > 0) {
+        try {
+          renameSync(path, `${path}.1`);
+        } catch {
+          // Another process rotated it a moment ago.
+        }
+        written = sizeOf(path);
+      }
+    }
+    appendFileSync(path, text, { mode: 0o600 });
+    written += Buffer.byteLength(text);
+  }, minimum);
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
