@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
-import { completePortalFlow } from '../../simulator/portal-driver';
 import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
   openConnected,
   skipUnlessCoreHas,
   startApp,
+  subscribeInPortal,
   type E2eApp,
 } from '../support/e2e-app';
 
@@ -51,12 +51,7 @@ test('session ended: a banner with Reconnect, and Reconnect connects again', asy
 
   await banner.getByRole('button', { name: 'Reconnect…' }).click();
   await expect(page.getByRole('heading', { name: 'Waiting for the portal…' })).toBeVisible();
-  const link = await app.preview.nextOpenedUrl();
-  await completePortalFlow(link, {
-    username: user.username,
-    password: user.password,
-    action: 'subscribe',
-  });
+  await subscribeInPortal(app);
   await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
   await expect(banner).toBeHidden();
 });

@@ -58,8 +58,15 @@ export async function startApp(
  * portal's real forms (sign in, Subscribe) over HTTP. connect.spec.ts does the same in a tab.
  */
 export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 0) {
-  const user = app.sim.users[userIndex]!;
   await page.getByRole('button', { name: 'Connect…' }).click();
+  const user = await subscribeInPortal(app, userIndex);
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  return user;
+}
+
+/** Signs in to the portal Callbar just opened and presses Subscribe. */
+export async function subscribeInPortal(app: E2eApp, userIndex = 0) {
+  const user = app.sim.users[userIndex]!;
   app.portalLink = await portalLinkBehind(await app.preview.nextOpenedUrl(), app.sim);
   const answer = await completePortalFlow(app.portalLink, {
     username: user.username,
@@ -67,7 +74,6 @@ export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 
     action: 'subscribe',
   });
   expect(answer.status).toBe(303);
-  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
   return user;
 }
 
