@@ -328,8 +328,15 @@ export const CallsChangedEvent = z.object({
   calls: CallsSnapshot,
 });
 
+/** The global shortcut opened the window: focus the search box, prefilled with `query`. */
+export const FocusSearchEvent = z.object({
+  type: z.literal('app.focusSearch'),
+  query: z.string().max(512),
+});
+
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,
+  FocusSearchEvent,
   AccountChangedEvent,
   DirectoryChangedEvent,
   CallsChangedEvent,

@@ -1,10 +1,7 @@
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { fileUnderRoot } from '../core/http/file-under-root';
-
-/** The renderer is served from app://callbar/, never file://. */
-export const APP_SCHEME = 'app';
-export const APP_ORIGIN = `${APP_SCHEME}://callbar`;
+import { rendererFileFor } from '../core/desktop/renderer-scheme';
+import { APP_SCHEME, CONTENT_SECURITY_POLICY } from '../core/desktop/window-security';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
@@ -13,14 +10,20 @@ export function registerAppScheme(): void {
   ]);
 }
 
-/** Serves files from the built renderer folder; anything outside it is a 404. */
+/**
+ * Serves files from the built renderer folder with the Content-Security-Policy as a header;
+ * another host, another method, or a path outside the folder (`..`, encoded dots or slashes, an
+ * absolute path) is a 404.
+ */
 export function serveRenderer(rendererDir: string): void {
-  protocol.handle(APP_SCHEME, (request) => {
-    const { host, pathname } = new URL(request.url);
-    const file = fileUnderRoot(rendererDir, pathname);
-    if (host !== 'callbar' || file === undefined) {
-      return new Response('Not found', { status: 404 });
-    }
-    return net.fetch(pathToFileURL(file).toString());
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = rendererFileFor(request.url, request.method, rendererDir);
+    if (file === undefined) return new Response('Not found', { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).toString());
+    if (!response.ok) return new Response('Not found', { status: 404 });
+    const headers = new Headers(response.headers);
+    headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    return new Response(response.body, { status: 200, headers });
   });
 }

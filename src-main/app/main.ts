@@ -1,82 +1,257 @@
 /**
- * The Electron shell: thin wiring of the core into a secure window. Everything with logic lives in
- * src-main/core and is tested under plain Node; this file only connects Electron's pieces.
+ * The Electron shell: thin wiring of the core into the OS. Every decision (which link a command
+ * line carries, what the tray shows, which windows may talk to the core, what may open in the
+ * browser, when to notify) lives in src-main/core/desktop and is tested under plain Node; this
+ * file only connects Electron's pieces to it.
  */
-import { app, dialog, session, shell } from 'electron';
+import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/contract';
 import { startCore } from '../core/callbar-core';
-import { describeError } from '../core/errors';
 import { resolveDataDir } from '../core/config/data-dir';
+import { APP_ID } from '../core/desktop/app-identity';
+import { isAllowedExternalUrl, isConnectLink } from '../core/desktop/external-url';
+import { linkFromArgv, linkFromOpenUrl } from '../core/desktop/launch-link';
+import { startsHidden } from '../core/desktop/login-item';
+import { NotificationPlanner } from '../core/desktop/notification-planner';
+import {
+  dialFromTray,
+  openDialLink,
+  planClipboardDial,
+  searchPrefill,
+  type ShellNotice,
+} from '../core/desktop/shell-actions';
+import type { TrayAction, TrayState } from '../core/desktop/tray-model';
+import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
+import { describeError } from '../core/errors';
 import { openProfile } from '../core/profile';
-import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol';
-import { forwardEvents, wireIpc } from './ipc-wiring';
-import { createMainWindow, preloadPath } from './main-window';
+import { createAppLogger } from './app-log';
+import { registerAppScheme, serveRenderer } from './app-protocol';
+import { externalOpener } from './external';
+import { sendEvent, wireIpc } from './ipc-wiring';
+import { applyLoginItem } from './login-item';
+import { notify } from './notifications';
+import { CallbarTray } from './tray';
+import { offerLinkHandling, registerShortcut } from './os-integration';
+import { WindowKeeper } from './window-keeper';
+import { preloadPath, type WindowContext } from './windows';
 
 const mainDir = dirname(fileURLToPath(import.meta.url));
-const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+// The dev server only ever in a development run: a packaged app ignores the variable.
+const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const origin = rendererOrigin(devServerUrl);
 const rendererUrl = devServerUrl ?? `${APP_ORIGIN}/index.html`;
-const isTrustedUrl = (url: string) => url.startsWith(devServerUrl ?? `${APP_ORIGIN}/`);
+
+const EMPTY_CALLS: CallsSnapshot = { current: [], recent: [], pending: null };
+
+/** Links that arrive before the core is up wait here (macOS sends open-url very early). */
+const earlyLinks: string[] = [];
+let deliverLink = (link: string) => void earlyLinks.push(link);
+let showMainWindow = () => undefined as unknown;
+let quitting = false;
+
+// Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention). Set before
+// the single-instance lock, which is keyed on it: one running app per profile.
+app.setPath('userData', resolveDataDir());
 
 if (!app.requestSingleInstanceLock()) {
+  // Another Callbar runs: Electron hands it our argv (a link after `--`) through second-instance.
   app.quit();
 } else {
   registerAppScheme();
-  // Electron's userData is Callbar's data folder (CALLBAR_DATA_DIR or the OS convention).
-  app.setPath('userData', resolveDataDir());
+  // Windows shows notifications only for an app with this id (the installer's shortcut has it).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  const firstLink = linkFromArgv(process.argv);
+  if (firstLink) earlyLinks.push(firstLink);
 
-  void app.whenReady().then(async () => {
-    let profile;
-    try {
-      // The keychain may prompt the user to unlock it: give them time.
-      profile = openProfile({ keychainTimeoutMs: 60_000 });
-    } catch (error) {
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    const link = linkFromOpenUrl(url);
+    if (link) deliverLink(link);
+  });
+  app.on('second-instance', (_event, argv) => {
+    const link = linkFromArgv(argv);
+    if (link) deliverLink(link);
+    else showMainWindow();
+  });
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  // Callbar lives in the tray: closing the last window does not quit it.
+  app.on('window-all-closed', () => undefined);
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (attach) => attach.preventDefault());
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
       dialog.showErrorBox('Callbar cannot start', describeError(error).message);
       app.exit(1);
-      return;
-    }
-    // The browser is only ever started on Callbar's one-time connect link (it leads to the
-    // portal; the confirmation key must not be on the browser's command line).
-    const connectPrefix = `http://127.0.0.1:${profile.settings.receiver_port}/connect/`;
-    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
-      callback(false),
-    );
-    serveRenderer(join(mainDir, '../renderer'));
-    const core = await startCore({
-      runtime: 'electron',
-      profile,
-      openUrl: async (url) => {
-        if (!url.startsWith(connectPrefix))
-          throw new Error('refused to open an unexpected address');
-        await shell.openExternal(url);
-      },
-      shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
     });
-    wireIpc(core, isTrustedUrl);
-    const openWindow = () => {
-      const opened = createMainWindow({
-        rendererUrl,
-        preloadFile: preloadPath(mainDir),
-        isTrustedUrl,
-      });
-      forwardEvents(core, opened);
-      return opened;
-    };
-    let window = openWindow();
+}
 
-    app.on('second-instance', () => {
-      if (window.isDestroyed()) return;
-      if (window.isMinimized()) window.restore();
-      window.focus();
+async function start(): Promise<void> {
+  const log = createAppLogger();
+  let profile;
+  try {
+    // The keychain may prompt the user to unlock it: give them time.
+    profile = openProfile({ keychainTimeoutMs: 60_000, log });
+  } catch (error) {
+    dialog.showErrorBox('Callbar cannot start', describeError(error).message);
+    app.exit(1);
+    return;
+  }
+  const { settings, dataDir } = profile;
+  Menu.setApplicationMenu(
+    process.platform === 'darwin'
+      ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }])
+      : null,
+  );
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  serveRenderer(join(mainDir, '../renderer'));
+
+  // A link in the window may open the portal; the core opens only its one-time connect link
+  // (which leads to the portal; the confirmation key must not be on the browser's command line).
+  const openExternal = externalOpener((url) => isAllowedExternalUrl(url, settings.portal_url), log);
+  const openConnectLink = externalOpener((url) => isConnectLink(url, settings.receiver_port), log);
+  const core = await startCore({
+    runtime: 'electron',
+    profile,
+    openUrl: openConnectLink,
+    shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
+  });
+  wireIpc(core, origin);
+
+  const context: WindowContext = {
+    rendererUrl,
+    rendererOrigin: origin,
+    preloadFile: preloadPath(mainDir),
+    dataDir,
+    log,
+    openExternal,
+  };
+  const windows = new WindowKeeper(core, context, settings.close_to_tray, () => quitting);
+  showMainWindow = () => windows.showMain();
+  const say = (notice: ShellNotice) => notify(log, notice, () => windows.showMain());
+
+  const accountAnswer = await core.router.invoke('account.status', {});
+  const account: AccountState = accountAnswer.ok
+    ? (accountAnswer.value as ResponseOf<'account.status'>).state
+    : 'not-connected';
+  const callsAnswer = await core.router.invoke('calls.list', {});
+  const state: TrayState = {
+    account,
+    calls: callsAnswer.ok ? (callsAnswer.value as CallsSnapshot) : EMPTY_CALLS,
+    favourites: [],
+  };
+
+  const runTrayAction = (action: TrayAction) => void trayAction(action);
+  const trayAction = async (action: TrayAction): Promise<void> => {
+    switch (action.kind) {
+      case 'open':
+        windows.showMain();
+        return;
+      case 'quit':
+        app.quit();
+        return;
+      case 'connect':
+        windows.showMain();
+        await core.router.invoke('account.connect', {});
+        return;
+      case 'hangup': {
+        const result = await core.router.invoke('calls.hangup', { call_id: action.callId });
+        if (!result.ok) say({ title: 'Callbar could not hang up', body: result.error.message });
+        return;
+      }
+      case 'dial': {
+        const notice = await dialFromTray(core.router, action.number);
+        if (notice) say(notice);
+        return;
+      }
+      case 'dial-clipboard':
+        await dialClipboard();
+        return;
+    }
+  };
+  const dialClipboard = async () => {
+    const plan = await planClipboardDial(core.router, await clipboard.readText());
+    if (plan.kind === 'error') return say(plan.notice);
+    const answer = await dialog.showMessageBox({
+      type: 'question',
+      title: 'Dial clipboard',
+      message: plan.message,
+      detail: plan.detail,
+      buttons: ['Call', 'Cancel'],
+      defaultId: 0,
+      cancelId: 1,
     });
-    app.on('activate', () => {
-      if (window.isDestroyed()) window = openWindow();
+    if (answer.response !== 0) return;
+    const notice = await dialFromTray(core.router, plan.target.destination);
+    if (notice) say(notice);
+  };
+  const tray = new CallbarTray(state, runTrayAction);
+
+  const planner = new NotificationPlanner();
+  planner.seed({ account: state.account, calls: state.calls });
+  core.events.subscribe((event) => {
+    if (event.type === 'account.changed') state.account = event.status.state;
+    else if (event.type === 'calls.changed') state.calls = event.calls;
+    else return;
+    tray.update(state);
+    for (const planned of planner.plan(event)) {
+      notify(log, planned, () =>
+        planned.onClick === 'connect' ? runTrayAction({ kind: 'connect' }) : windows.showMain(),
+      );
+    }
+  });
+
+  registerShortcut(settings.dial_shortcut, 'open the dial window', log, async () => {
+    const window = windows.showMain();
+    const query = await searchPrefill(core.router, await clipboard.readText());
+    windows.whenLoaded(window, () => sendEvent(window, { type: 'app.focusSearch', query }));
+  });
+  registerShortcut(settings.clipboard_shortcut, 'dial the clipboard', log, dialClipboard);
+
+  await offerLinkHandling(settings.handle_links, dataDir, log);
+  await applyLoginItem(settings.open_at_login, log);
+
+  deliverLink = (link) => {
+    void openDialLink(core.router, link).then((plan) => {
+      if (plan.showWindow) windows.showMain();
+      if (plan.notice) say(plan.notice);
     });
-    app.on('window-all-closed', () => {
-      if (process.platform !== 'darwin') app.quit();
-    });
-    app.on('will-quit', () => {
-      void core.close();
-    });
+  };
+  const hidden = startsHidden({
+    argv: process.argv,
+    startMinimized: settings.start_minimized,
+    wasOpenedAtLogin: process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
+    hasLink: earlyLinks.length > 0,
+  });
+  if (account === 'not-connected') windows.showSetup();
+  else if (!hidden) windows.showMain();
+  earlyLinks.splice(0).forEach((link) => deliverLink(link));
+
+  app.on('activate', () => windows.showMain());
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    // Let the core finish (receiver closed, settings and caches flushed) before the process ends.
+    event.preventDefault();
+    globalShortcut.unregisterAll();
+    tray.destroy();
+    void core
+      .close()
+      .catch((error: unknown) => log.warn('closing the core failed', { error }))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
   });
 }

@@ -59,8 +59,10 @@ describe('loadSettings', () => {
       confirm_web_links: true,
       start_minimized: false,
       dial_shortcut: 'CommandOrControl+Shift+D',
-      clipboard_shortcut: 'CommandOrControl+Shift+V',
+      clipboard_shortcut: '',
       close_to_tray: true,
+      open_at_login: false,
+      handle_links: 'ask',
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -106,6 +108,8 @@ describe('loadSettings', () => {
     dial_shortcut: ['Alt+Space', 'Alt+Space'],
     clipboard_shortcut: ['CmdOrCtrl+Shift+F12', 'CmdOrCtrl+Shift+F12'],
     close_to_tray: ['0', false],
+    open_at_login: ['yes', true],
+    handle_links: ['no', 'no'],
   };
 
   it('has an environment override row for every setting', () => {

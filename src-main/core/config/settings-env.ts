@@ -21,6 +21,8 @@ const KINDS: Record<SettingName, EnvKind> = {
   dial_shortcut: 'text',
   clipboard_shortcut: 'text',
   close_to_tray: 'boolean',
+  open_at_login: 'boolean',
+  handle_links: 'text',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

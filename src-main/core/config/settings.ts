@@ -43,10 +43,18 @@ export const Settings = z.strictObject({
   start_minimized: z.boolean().default(false),
   /** Global shortcut that opens the dial window; "" turns it off. */
   dial_shortcut: accelerator.default('CommandOrControl+Shift+D'),
-  /** Global shortcut that dials the number on the clipboard; "" turns it off. */
-  clipboard_shortcut: accelerator.default('CommandOrControl+Shift+V'),
+  /**
+   * Global shortcut that dials the number on the clipboard; "" (the default) turns it off. Off by
+   * default: a global shortcut is taken from every other app, and Ctrl+Shift+V is "paste" in
+   * terminals and "paste as plain text" in browsers and editors.
+   */
+  clipboard_shortcut: accelerator.default(''),
   /** Closing the window keeps Callbar running in the tray. */
   close_to_tray: z.boolean().default(true),
+  /** Start Callbar (hidden, in the tray) when the user logs in. */
+  open_at_login: z.boolean().default(false),
+  /** Callbar handles tel: and callto: links: "ask" on first run, then "yes" or "no". */
+  handle_links: z.enum(['ask', 'yes', 'no']).default('ask'),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -76,6 +84,8 @@ export const SETTING_RULES: Record<SettingName, string> = {
   clipboard_shortcut:
     'an Electron accelerator such as CommandOrControl+Shift+V (modifiers joined by "+", then one key), or "" for none',
   close_to_tray: 'true or false',
+  open_at_login: 'true or false',
+  handle_links: 'one of ask, yes or no',
 };
 
 /** True when `name` is one of the settings. */

@@ -40,6 +40,10 @@ export const useAppStore = create<AppState>()((...args) => {
         case 'app.notice':
           state.addNotice(event);
           break;
+        case 'app.focusSearch':
+          state.requestSearchFocus();
+          void state.setQuery(event.query);
+          break;
         case 'account.changed':
           state.applyAccountEvent(event.status);
           break;

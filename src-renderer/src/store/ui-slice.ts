@@ -17,10 +17,13 @@ export interface UiSlice {
   view: View;
   theme: ThemeChoice;
   confirmingDisconnect: boolean;
+  /** Counts requests to put the focus in the search box (the global shortcut opened the window). */
+  searchFocusRequests: number;
   notices: Notice[];
   show: (view: View) => void;
   setTheme: (theme: ThemeChoice) => void;
   setConfirmingDisconnect: (open: boolean) => void;
+  requestSearchFocus: () => void;
   addNotice: (notice: Notice) => void;
   dismissNotice: (index: number) => void;
 }
@@ -29,6 +32,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   view: 'main',
   theme: storedTheme(),
   confirmingDisconnect: false,
+  searchFocusRequests: 0,
   notices: [],
   show: (view) => set({ view }),
   setTheme: (theme) => {
@@ -37,6 +41,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     set({ theme });
   },
   setConfirmingDisconnect: (open) => set({ confirmingDisconnect: open }),
+  requestSearchFocus: () =>
+    set((state) => ({ view: 'main', searchFocusRequests: state.searchFocusRequests + 1 })),
   addNotice: (notice) => set((state) => ({ notices: [...state.notices.slice(-2), notice] })),
   dismissNotice: (index) =>
     set((state) => ({ notices: state.notices.filter((_, at) => at !== index) })),

@@ -53,6 +53,14 @@ export function SearchView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [input]);
 
+  // The global shortcut opened the window (maybe with text to search): the focus comes here.
+  const focusRequests = useAppStore((state) => state.searchFocusRequests);
+  useEffect(() => {
+    if (focusRequests === 0) return;
+    input.current?.focus();
+    input.current?.select();
+  }, [focusRequests, input]);
+
   // When the call bar goes away with the focus on it (Hang up), the focus returns here.
   useEffect(() => {
     if (!hasCall && document.activeElement === document.body) input.current?.focus();

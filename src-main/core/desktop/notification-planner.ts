@@ -1,0 +1,86 @@
+/**
+ * Which desktop notifications the event stream calls for: an incoming call (the caller as the
+ * directory knows them), a dial that failed (with the reason), and a session that expired
+ * ("Reconnect Callbar"). Each is shown once; the planner remembers only the calls the latest
+ * snapshot still holds, so it stays small however long Callbar runs.
+ */
+import type {
+  AccountState,
+  Call,
+  CallbarEvent,
+  CallsSnapshot,
+} from '../../../src-preload/contract';
+
+export interface PlannedNotification {
+  title: string;
+  body: string;
+  /** What clicking it does. */
+  onClick: 'open' | 'connect';
+}
+
+function caller(call: Call): string {
+  const { name, company, display } = call.party;
+  if (!name) return display;
+  return company ? `${name} (${company}) — ${display}` : `${name} — ${display}`;
+}
+
+export class NotificationPlanner {
+  #announcedIncoming = new Set<string>();
+  #announcedFailed = new Set<string>();
+  #account: AccountState | undefined;
+
+  /** Marks what is already there at start-up as known, so only news is announced. */
+  seed(state: { account?: AccountState; calls?: CallsSnapshot }): void {
+    if (state.account) this.#account = state.account;
+    for (const call of [...(state.calls?.current ?? []), ...(state.calls?.recent ?? [])]) {
+      this.#announcedIncoming.add(call.id);
+      this.#announcedFailed.add(call.id);
+    }
+  }
+
+  /** The notifications `event` calls for (usually none). */
+  plan(event: CallbarEvent): PlannedNotification[] {
+    if (event.type === 'account.changed') return this.#accountChanged(event.status.state);
+    if (event.type === 'calls.changed') return this.#callsChanged(event.calls);
+    return [];
+  }
+
+  #accountChanged(state: AccountState): PlannedNotification[] {
+    const previous = this.#account;
+    this.#account = state;
+    if (state !== 'needs-activation' || previous === 'needs-activation') return [];
+    return [
+      {
+        title: 'Reconnect Callbar',
+        body: 'Your session with the phone system has expired. Click to connect Callbar again.',
+        onClick: 'connect',
+      },
+    ];
+  }
+
+  #callsChanged(calls: CallsSnapshot): PlannedNotification[] {
+    const all = [...calls.current, ...calls.recent];
+    const planned: PlannedNotification[] = [];
+    for (const call of calls.current) {
+      if (call.direction !== 'incoming' || this.#announcedIncoming.has(call.id)) continue;
+      this.#announcedIncoming.add(call.id);
+      if (call.state === 'ended' || call.state === 'failed') continue;
+      planned.push({ title: 'Incoming call', body: caller(call), onClick: 'open' });
+    }
+    for (const call of all) {
+      if (call.state !== 'failed' || this.#announcedFailed.has(call.id)) continue;
+      this.#announcedFailed.add(call.id);
+      const reason = call.reason ?? 'the phone system did not accept the call';
+      planned.push({
+        title: 'Call failed',
+        body: `Could not call ${call.party.name ?? call.party.display}: ${reason}`,
+        onClick: 'open',
+      });
+    }
+    const present = new Set(all.map((call) => call.id));
+    for (const set of [this.#announcedIncoming, this.#announcedFailed]) {
+      for (const id of set) if (!present.has(id)) set.delete(id);
+    }
+    return planned;
+  }
+}

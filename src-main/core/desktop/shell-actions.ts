@@ -1,0 +1,90 @@
+/**
+ * What the shell does for a tel: link, "Dial clipboard" and the global shortcut, decided through
+ * the core's router (the same channels the window uses), so the shell never touches the calls
+ * module itself. The shell only shows what these return.
+ */
+import type { DialTarget, ResponseOf } from '../../../src-preload/contract';
+import type { Router } from '../ipc/router';
+import { MAX_LINK_LENGTH } from './launch-link';
+
+type RouterLike = Pick<Router, 'invoke'>;
+
+export interface ShellNotice {
+  title: string;
+  body: string;
+}
+
+export interface LinkPlan {
+  /** Bring the window up (the renderer shows the confirmation for a pending dial). */
+  showWindow: boolean;
+  notice?: ShellNotice;
+}
+
+/** Hands a link from the OS to `calls.openUrl` and says what the person should see. */
+export async function openDialLink(router: RouterLike, url: string): Promise<LinkPlan> {
+  const result = await router.invoke('calls.openUrl', { url });
+  if (!result.ok) {
+    return {
+      showWindow: false,
+      notice: { title: 'Callbar could not dial the link', body: result.error.message },
+    };
+  }
+  const outcome = result.value as ResponseOf<'calls.openUrl'>;
+  return { showWindow: outcome.status === 'needs-confirmation' };
+}
+
+/** The clipboard's first non-empty line, if it is short enough to be a number worth parsing. */
+export function clipboardCandidate(text: string): string | undefined {
+  const line = text
+    .split(/\r?\n/)
+    .map((part) => part.trim())
+    .find((part) => part.length > 0);
+  return line !== undefined && line.length <= MAX_LINK_LENGTH ? line : undefined;
+}
+
+export type ClipboardPlan =
+  | { kind: 'confirm'; target: DialTarget; message: string; detail: string }
+  | { kind: 'error'; notice: ShellNotice };
+
+const NOTHING_TO_DIAL: ShellNotice = {
+  title: 'Nothing to dial',
+  body: 'The clipboard holds no phone number. Copy a number, then choose Dial clipboard again.',
+};
+
+/** Parses the clipboard with the calls module; a number is confirmed before it is dialed. */
+export async function planClipboardDial(router: RouterLike, text: string): Promise<ClipboardPlan> {
+  const input = clipboardCandidate(text);
+  if (input === undefined) return { kind: 'error', notice: NOTHING_TO_DIAL };
+  const result = await router.invoke('calls.parse', { input });
+  if (!result.ok) {
+    return { kind: 'error', notice: { title: 'Nothing to dial', body: result.error.message } };
+  }
+  const target = result.value as ResponseOf<'calls.parse'>;
+  const who = target.contact ? `${target.contact.display_name} — ` : '';
+  return {
+    kind: 'confirm',
+    target,
+    message: `Call ${target.display}?`,
+    detail: `${who}Copied from the clipboard. Your phone rings first, then Callbar connects you.`,
+  };
+}
+
+/** Dials a confirmed target from the tray; a failure becomes a notice. */
+export async function dialFromTray(
+  router: RouterLike,
+  destination: string,
+): Promise<ShellNotice | undefined> {
+  const result = await router.invoke('calls.dial', { target: destination, source: 'tray' });
+  return result.ok ? undefined : { title: 'Callbar could not dial', body: result.error.message };
+}
+
+/**
+ * What the search box is prefilled with when the global shortcut opens the window: the number on
+ * the clipboard when it parses as one, else nothing.
+ */
+export async function searchPrefill(router: RouterLike, clipboard: string): Promise<string> {
+  const input = clipboardCandidate(clipboard);
+  if (input === undefined) return '';
+  const result = await router.invoke('calls.parse', { input });
+  return result.ok ? (result.value as ResponseOf<'calls.parse'>).display : '';
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { CallbarEvent } from '../../src-preload/contract';
+import { NotificationPlanner } from '../../src-main/core/desktop/notification-planner';
+import { call, snapshot } from './fixtures';
+
+const callsChanged = (calls: ReturnType<typeof snapshot>): CallbarEvent => ({
+  type: 'calls.changed',
+  calls,
+});
+const accountChanged = (state: 'connected' | 'needs-activation' | 'offline'): CallbarEvent => ({
+  type: 'account.changed',
+  status: { state },
+});
+
+describe('NotificationPlanner', () => {
+  it('announces an incoming call once, with the caller the directory found', () => {
+    const planner = new NotificationPlanner();
+    const incoming = call({
+      state: 'ringing',
+      direction: 'incoming',
+      party: {
+        number: '+4930123456',
+        display: '+49 30 123456',
+        name: 'Anna Meier',
+        company: 'Acme',
+      },
+    });
+    expect(planner.plan(callsChanged(snapshot({ current: [incoming] })))).toEqual([
+      { title: 'Incoming call', body: 'Anna Meier (Acme) — +49 30 123456', onClick: 'open' },
+    ]);
+    expect(
+      planner.plan(callsChanged(snapshot({ current: [{ ...incoming, state: 'connected' }] }))),
+    ).toEqual([]);
+    // An unknown caller is shown by number.
+    const unknown = call({ state: 'ringing', direction: 'incoming' });
+    expect(planner.plan(callsChanged(snapshot({ current: [unknown] })))[0]?.body).toBe(
+      '+49 30 123456',
+    );
+  });
+
+  it('does not announce outgoing calls', () => {
+    const planner = new NotificationPlanner();
+    expect(planner.plan(callsChanged(snapshot({ current: [call({ state: 'dialing' })] })))).toEqual(
+      [],
+    );
+  });
+
+  it('announces a failed dial once, with the reason', () => {
+    const planner = new NotificationPlanner();
+    const failed = call({
+      state: 'failed',
+      reason: 'The number is not allowed by your call policy.',
+    });
+    const first = planner.plan(callsChanged(snapshot({ recent: [failed] })));
+    expect(first).toEqual([
+      {
+        title: 'Call failed',
+        body: 'Could not call +49 30 123456: The number is not allowed by your call policy.',
+        onClick: 'open',
+      },
+    ]);
+    expect(planner.plan(callsChanged(snapshot({ recent: [failed] })))).toEqual([]);
+  });
+
+  it('says "Reconnect Callbar" when the session expires, once per expiry', () => {
+    const planner = new NotificationPlanner();
+    planner.seed({ account: 'connected' });
+    expect(planner.plan(accountChanged('needs-activation'))).toEqual([
+      expect.objectContaining({ title: 'Reconnect Callbar', onClick: 'connect' }),
+    ]);
+    expect(planner.plan(accountChanged('needs-activation'))).toEqual([]);
+    expect(planner.plan(accountChanged('connected'))).toEqual([]);
+    expect(planner.plan(accountChanged('needs-activation'))).toHaveLength(1);
+  });
+
+  it('stays quiet about what was already there at start-up', () => {
+    const planner = new NotificationPlanner();
+    const old = [call({ state: 'failed' }), call({ state: 'ringing', direction: 'incoming' })];
+    planner.seed({
+      account: 'needs-activation',
+      calls: snapshot({ recent: [old[0]!], current: [old[1]!] }),
+    });
+    expect(planner.plan(callsChanged(snapshot({ recent: [old[0]!], current: [old[1]!] })))).toEqual(
+      [],
+    );
+    expect(planner.plan(accountChanged('needs-activation'))).toEqual([]);
+  });
+
+  it('announces each failed call once over many snapshots', () => {
+    const planner = new NotificationPlanner();
+    for (let i = 0; i < 1000; i++) {
+      planner.plan(callsChanged(snapshot({ recent: [call({ state: 'failed' })] })));
+    }
+    // A new failure is still announced after a thousand others; re-sending it stays quiet.
+    const last = call({ state: 'failed' });
+    expect(planner.plan(callsChanged(snapshot({ recent: [last] })))).toHaveLength(1);
+    expect(planner.plan(callsChanged(snapshot({ recent: [last] })))).toHaveLength(0);
+  });
+
+  it('ignores other events', () => {
+    const planner = new NotificationPlanner();
+    expect(planner.plan({ type: 'app.notice', level: 'error', message: 'x' })).toEqual([]);
+  });
+});
