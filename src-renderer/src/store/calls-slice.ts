@@ -35,15 +35,15 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     }
     const { calls } = get();
     const outcome = result.value;
+    if (outcome.status === 'needs-confirmation') {
+      set({ callError: undefined, calls: { ...calls, pending: outcome.pending } });
+      return true;
+    }
+    // A calls.changed event may have overtaken this answer: what it said about the call is newer.
+    const known = [...calls.current, ...calls.recent].some(({ id }) => id === outcome.call.id);
     set({
       callError: undefined,
-      calls:
-        outcome.status === 'dialing'
-          ? {
-              ...calls,
-              current: [outcome.call, ...calls.current.filter(({ id }) => id !== outcome.call.id)],
-            }
-          : { ...calls, pending: outcome.pending },
+      calls: known ? calls : { ...calls, current: [outcome.call, ...calls.current] },
     });
     return true;
   };
