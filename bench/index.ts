@@ -6,6 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
+import { dialTargetParse } from './dial-target';
 import { sessionRefresh } from './session-refresh';
 
 const benchmarks: { name: string; run: () => Promise<void> }[] = [
@@ -13,6 +14,7 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
+  { name: 'Parsing a dial target', run: () => dialTargetParse() },
 ];
 
 console.log('Callbar benchmarks');

@@ -145,15 +145,14 @@ async function runCommand(
   io: CliIo,
 ): Promise<number> {
   let profile: Profile | undefined;
+  // One opening, however many callers ask at once (a second profile would never be closed).
+  let opening: Promise<Profile> | undefined;
   const ctx: CommandContext = {
     io,
     json: input.values.json === true,
-    async profile() {
-      if (!profile) {
-        const { openProfile } = await import('../core/profile');
-        profile = openProfile();
-      }
-      return profile;
+    profile() {
+      opening ??= import('../core/profile').then(({ openProfile }) => (profile = openProfile()));
+      return opening;
     },
     async platform() {
       const { account, settings, log } = await ctx.profile();

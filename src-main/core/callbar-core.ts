@@ -1,4 +1,6 @@
 import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
+import type { CallDirectory } from './calls/dial-target';
+import { openCalls } from './calls/open-calls';
 import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
@@ -12,6 +14,8 @@ export interface CoreOptions {
   openUrl: (url: string) => Promise<void>;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
+  /** Caller lookup and speed dials for calls (the directory, once it is wired). */
+  callDirectory?: CallDirectory;
 }
 
 /**
@@ -44,6 +48,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     status.state === 'activating' && connectLink
       ? { ...status, connect_link: connectLink }
       : status;
+  const calls = openCalls({
+    profile,
+    ...(options.callDirectory ? { directory: options.callDirectory } : {}),
+  });
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'account.status': async () => {
@@ -74,21 +82,28 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
-    // The directory (issue 14) and calls (issue 15) replace these placeholders.
+    // The directory (issue 14) replaces these placeholders.
     'directory.search': notBuiltYet,
     'directory.status': notBuiltYet,
     'directory.sync': notBuiltYet,
-    'calls.parse': notBuiltYet,
-    'calls.dial': notBuiltYet,
-    'calls.openUrl': notBuiltYet,
-    'calls.confirm': notBuiltYet,
-    'calls.hangup': notBuiltYet,
-    'calls.list': notBuiltYet,
-    'calls.clearRecent': notBuiltYet,
+    'calls.parse': ({ input }) => calls.parse(input),
+    'calls.dial': ({ target, source }) => calls.dial(target, source),
+    'calls.openUrl': ({ url }) => calls.openUrl(url),
+    'calls.confirm': ({ id, accept, always }) => calls.confirm(id, accept, always),
+    'calls.hangup': ({ call_id }) => calls.hangup(call_id),
+    'calls.list': () => {
+      calls.tracker.reload();
+      return calls.snapshot();
+    },
+    'calls.clearRecent': () => calls.clearRecent(),
   };
   const unsubscribe = account.onStatus((status) =>
     events.publish({ type: 'account.changed', status: withConnectLink(status) }),
   );
+  const unsubscribeCalls = calls.onChange((snapshot) =>
+    events.publish({ type: 'calls.changed', calls: snapshot }),
+  );
+  calls.startExpiry();
   await account.start();
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
@@ -102,6 +117,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     profile,
     close: async () => {
       unsubscribe();
+      unsubscribeCalls();
+      await calls.close();
       await profile.close();
     },
   };

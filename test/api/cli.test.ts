@@ -210,16 +210,17 @@ describeEachProfile('callbar CLI: dial and hang up', (profile) => {
   it('dials and hangs up', async () => {
     const dial = await runCallbar(['dial', '+1 202 555 0188', '--json'], env);
     expect(dial.code).toBe(0);
-    expect(JSON.parse(dial.stdout)).toMatchObject({ dialing: true });
+    expect(JSON.parse(dial.stdout)).toMatchObject({ status: 'dialing' });
     const calls = await control<{ legs?: { id: string }[] }[]>(sim, 'GET', 'calls');
     const call = calls.find((c) => JSON.stringify(c).includes('+12025550188'))!;
     const leg =
-      (JSON.parse(dial.stdout) as { call_leg_id?: string }).call_leg_id ?? call.legs![0]!.id;
+      (JSON.parse(dial.stdout) as { call: { leg_ids: string[] } }).call.leg_ids[0] ??
+      call.legs![0]!.id;
     const hangup = await runCallbar(['hangup', leg], env);
     expect(hangup.code).toBe(0);
     expect(hangup.stdout).toContain('Hung up');
     const bad = await runCallbar(['dial', 'not a number'], env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('not a number Callbar can dial');
+    expect(bad.stderr).toContain('That is not a phone number');
   });
 });

@@ -21,7 +21,7 @@ describe('callbar usage errors', () => {
     [['contact', 'list'], 'Did you mean "callbar contacts list"?', "Run 'callbar help'."],
     [['contacts', 'lst'], 'Did you mean "callbar contacts list"?', "Run 'callbar help'."],
     [['stauts'], 'Did you mean "callbar status"?', "Run 'callbar help'."],
-    [['dial'], '"callbar dial" needs DESTINATION.', "Run 'callbar help dial'."],
+    [['dial'], '"callbar dial" needs TARGET.', "Run 'callbar help dial'."],
     [['hangup', 'a', 'b'], 'unexpected argument "b"', "Run 'callbar help hangup'."],
     [['status', '--chek'], 'Did you mean "--check"?', "Run 'callbar help status'."],
     [
@@ -75,7 +75,7 @@ describe('callbar usage errors', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: callbar contacts create --phonebook ID/);
     const flag = await runCallbar(['dial', '--help'], env);
-    expect(flag.stdout).toMatch(/^Usage: callbar dial DESTINATION/);
+    expect(flag.stdout).toMatch(/^Usage: callbar dial TARGET/);
     const version = await runCallbar(['--version'], env);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
   });

@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 const root = join(import.meta.dirname, '../..');
 
 export interface CliRun {
+  /** Signals the process (e.g. SIGINT, as Ctrl+C does). */
+  kill(signal?: NodeJS.Signals): void;
   lines: AsyncIterableIterator<string>;
   exit: Promise<{ code: number | null; stderr: string }>;
 }
@@ -22,7 +24,7 @@ export function callbar(args: string[], env: NodeJS.ProcessEnv): CliRun {
   const exit = new Promise<{ code: number | null; stderr: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, stderr })),
   );
-  return { lines, exit };
+  return { kill: (signal = 'SIGTERM') => void child.kill(signal), lines, exit };
 }
 
 /** Waits for the run to end; its whole stdout and stderr. */

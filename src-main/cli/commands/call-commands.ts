@@ -1,34 +1,229 @@
-/** `callbar dial`, `callbar hangup`: click-to-dial and hang-up through the platform. */
-import { defineCommand, type CommandGroup } from '../command';
+/**
+ * `callbar dial`, `hangup`, `calls` and `open-url`: the same calls service as the app. The CLI
+ * hears the platform's call events only while a command that listens runs (`dial --follow`);
+ * what the running app heard is in the profile's call log, which these commands read.
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
+import type { CallsService } from '../../core/calls/calls-service';
+import { CallbarError } from '../../core/errors';
+import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
+import { formatTable } from '../table';
+
+const EVENTS_NOTE =
+  "The CLI receives the platform's call events only while a command that listens runs\n" +
+  '(dial --follow); otherwise it knows what a running Callbar app saw.';
+
+/** The profile's calls service (loaded when a command runs: command modules stay light). */
+async function callsOf(ctx: CommandContext, options: { listen?: boolean } = {}) {
+  // One after the other: the context opens the profile on first use.
+  const profile = await ctx.profile();
+  const api = await ctx.platform();
+  const { openCalls } = await import('../../core/calls/open-calls');
+  return openCalls({
+    profile,
+    api,
+    ...(options.listen ? { listen: () => profile.account.listen() } : {}),
+  });
+}
+
+/** Runs `use` with the calls service, closing it (and flushing the call log) afterwards. */
+async function withCalls<T>(
+  ctx: CommandContext,
+  use: (calls: CallsService) => Promise<T>,
+  options: { listen?: boolean } = {},
+): Promise<T> {
+  const calls = await callsOf(ctx, options);
+  try {
+    return await use(calls);
+  } finally {
+    await calls.close();
+  }
+}
+
+const STATE_WORDS: Record<Call['state'], string> = {
+  dialing: 'Dialing',
+  'calling-you': 'Your phone is ringing: answer it to place the call',
+  ringing: 'Ringing',
+  connected: 'Connected',
+  'in-progress': 'In progress (the platform sends no details)',
+  ended: 'Ended',
+  failed: 'Failed',
+};
+
+function partyText(call: Call): string {
+  const { party } = call;
+  return party.name ? `${party.name} (${party.display})` : party.display;
+}
+
+function callLine(call: Call): string {
+  const reason = call.reason ? `: ${call.reason}` : '';
+  return `${STATE_WORDS[call.state]}${reason}`;
+}
+
+function callRows(calls: Call[]): string {
+  return formatTable(
+    ['STARTED', 'DIRECTION', 'PARTY', 'STATE', 'LEGS'],
+    calls.map((call) => [
+      call.started_at.replace('T', ' ').slice(0, 19),
+      call.direction,
+      partyText(call),
+      call.reason ? `${call.state}: ${call.reason}` : call.state,
+      call.leg_ids.join(' '),
+    ]),
+  );
+}
+
+function describeSnapshot(snapshot: CallsSnapshot): string {
+  const parts = [
+    snapshot.current.length ? `Current:\n${callRows(snapshot.current)}` : 'No call in progress.',
+  ];
+  if (snapshot.recent.length) parts.push(`Recent:\n${callRows(snapshot.recent)}`);
+  return parts.join('\n\n');
+}
+
+/** Prints the call's progress until it ends or Ctrl+C; picks up a hangup from another process. */
+async function follow(calls: CallsService, ctx: CommandContext, callId: string) {
+  const { io, json } = ctx;
+  if (!json) io.err('Following the call (Ctrl+C stops following; the call goes on).');
+  let printed = '';
+  await new Promise<void>((done) => {
+    const report = () => {
+      const record = calls.tracker.records().find((each) => each.call.id === callId);
+      if (!record) return finish();
+      const { call } = record;
+      const line = json
+        ? JSON.stringify({ call })
+        : `${callLine(call)}  [legs: ${call.leg_ids.join(', ') || 'none yet'}]`;
+      if (line !== printed) io.out(line);
+      printed = line;
+      if (call.state === 'ended' || call.state === 'failed') finish();
+    };
+    const poll = setInterval(() => calls.tracker.reload(), 1000);
+    const unsubscribe = calls.onChange(report);
+    const interrupted = () => {
+      if (!json) io.err('Stopped following; the call goes on. `callbar hangup` ends it.');
+      finish();
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    function finish() {
+      clearInterval(poll);
+      unsubscribe();
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      done();
+    }
+    report();
+  });
+}
+
+/** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
+async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
+  const { io } = ctx;
+  if (!process.stdin.isTTY) {
+    throw new CallbarError(
+      'needs_confirmation',
+      `Links ask before dialing, and there is nobody to ask here. Open the link with Callbar running, run \`callbar dial "${pending.target.destination}"\`, or set confirm_web_links to false.`,
+    );
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (
+      await prompt.question(`Dial ${pending.target.display}? [y]es, [n]o, [a]lways: `)
+    )
+      .trim()
+      .toLowerCase();
+    const accept = answer === 'y' || answer === 'yes' || answer === 'a' || answer === 'always';
+    await calls.confirm(pending.id, accept, answer.startsWith('a'));
+    io.out(accept ? 'Calling: your phone rings first.' : 'Not dialed.');
+  } finally {
+    prompt.close();
+  }
+}
+
+function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
+  show(ctx, outcome, () =>
+    outcome.status === 'dialing'
+      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`
+      : `The link asks before dialing ${outcome.pending.target.display}.`,
+  );
+}
 
 export const callCommands: CommandGroup = {
   title: 'Calls',
   commands: [
     defineCommand({
       name: 'dial',
-      usage: 'DESTINATION',
-      summary: 'Ring your phone, then the destination',
-      help: 'DESTINATION is a phone number (spaces allowed) or an extension.',
-      args: { name: 'DESTINATION', min: 1, max: Infinity },
-      async run(ctx, { args }) {
-        const accepted = await (await ctx.platform()).calls.clickToDial(args.join(' '));
-        show(
+      usage: 'TARGET [--follow]',
+      summary: 'Ring your phone, then TARGET',
+      help:
+        'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
+        'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
+        "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
+        '(Ctrl+C stops following; the call goes on).\n' +
+        EVENTS_NOTE,
+      options: { follow: { type: 'boolean' } },
+      args: { name: 'TARGET', min: 1, max: Infinity },
+      async run(ctx, { values, args }) {
+        const listen = values.follow === true;
+        await withCalls(
           ctx,
-          { dialing: true, ...accepted },
-          () =>
-            `Calling: your phone rings first; answer it and the platform dials the number.${accepted.call_leg_id ? `\nCall leg ${accepted.call_leg_id} (for callbar hangup).` : ''}`,
+          async (calls) => {
+            if (listen) await calls.listenForEvents();
+            const outcome = await calls.dial(args.join(' '), 'cli');
+            showOutcome(ctx, outcome);
+            if (listen && outcome.status === 'dialing') await follow(calls, ctx, outcome.call.id);
+          },
+          { listen },
         );
       },
     }),
     defineCommand({
       name: 'hangup',
-      usage: 'CALL_LEG_ID',
-      summary: 'Hang up a call leg',
-      args: { name: 'CALL_LEG_ID', min: 1 },
+      usage: '[CALL_LEG_ID]',
+      summary: 'End the current call (or one call leg)',
+      help:
+        'Without CALL_LEG_ID, ends the newest current call, trying the call legs Callbar has seen\n' +
+        'for it. ' +
+        EVENTS_NOTE,
+      args: { name: 'CALL_LEG_ID', min: 0, max: 1 },
       async run(ctx, { args }) {
-        const accepted = await (await ctx.platform()).calls.hangup(args[0]!);
-        show(ctx, { hung_up: true, ...accepted }, () => 'Hung up.');
+        const leg = args[0];
+        const snapshot = await withCalls(ctx, (calls) =>
+          leg === undefined ? calls.hangup() : calls.hangupLeg(leg),
+        );
+        show(ctx, snapshot, () => 'Hung up.');
+      },
+    }),
+    defineCommand({
+      name: 'calls',
+      summary: 'Current and recent calls',
+      help: EVENTS_NOTE,
+      async run(ctx) {
+        const snapshot = await withCalls(ctx, (calls) => {
+          calls.tracker.reload();
+          return Promise.resolve(calls.snapshot());
+        });
+        show(ctx, snapshot, () => describeSnapshot(snapshot));
+      },
+    }),
+    defineCommand({
+      name: 'open-url',
+      usage: 'URL',
+      summary: 'Dial a tel:, callto: or sip: link (what the OS runs for one)',
+      help:
+        'Asks first (on a terminal) unless confirm_web_links is false; where nobody can answer,\n' +
+        'it does not dial.',
+      args: { name: 'URL', min: 1 },
+      async run(ctx, { args }) {
+        await withCalls(ctx, async (calls) => {
+          const outcome = await calls.openUrl(args[0]!);
+          if (outcome.status === 'needs-confirmation') {
+            await confirmOnTerminal(calls, ctx, outcome.pending);
+          } else showOutcome(ctx, outcome);
+        });
       },
     }),
   ],

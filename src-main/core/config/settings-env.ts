@@ -17,6 +17,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   region: 'text',
   client_id: 'text',
   confirm_web_links: 'boolean',
+  vanity_numbers: 'boolean',
   start_minimized: 'boolean',
   dial_shortcut: 'text',
   clipboard_shortcut: 'text',

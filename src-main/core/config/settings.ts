@@ -39,6 +39,8 @@ export const Settings = z.strictObject({
   client_id: z.string().min(1).optional(),
   /** A tel: link coming from a web page asks before dialing. */
   confirm_web_links: z.boolean().default(true),
+  /** Letters in a number are keypad digits (1-800-FLOWERS); off, a number with letters is refused. */
+  vanity_numbers: z.boolean().default(false),
   /** Start with the window hidden (tray only). */
   start_minimized: z.boolean().default(false),
   /** Global shortcut that opens the dial window; "" turns it off. */
@@ -78,6 +80,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   region: 'a two-letter uppercase country code (ISO 3166-1 alpha-2), such as US, GB or DE',
   client_id: 'a non-empty text',
   confirm_web_links: 'true or false',
+  vanity_numbers: 'true or false',
   start_minimized: 'true or false',
   dial_shortcut:
     'an Electron accelerator such as CommandOrControl+Shift+D (modifiers joined by "+", then one key), or "" for none',

@@ -1,0 +1,177 @@
+/**
+ * The calls Callbar knows, as kept in `<dataDir>/calls.json`: current calls (so the CLI can hang
+ * up a call the app or `dial --follow` saw) and recent ones (capped, clearable). The app and the
+ * CLI may both write it: every write merges with what is on disk (the newer version of a call
+ * wins), and replaces the file atomically.
+ */
+import { readFileSync, renameSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { lock } from 'proper-lockfile';
+import { z } from 'zod';
+import { Call } from '../../../src-preload/contract';
+import { writeFileAtomic } from '../config/atomic-write';
+import type { Logger } from '../log/logger';
+
+export const LegRecord = z.object({
+  id: z.string(),
+  state: z.enum(['ringing', 'answered', 'bridged', 'ended']).optional(),
+  /** Whether this is the user's own leg, when an event said so. */
+  own: z.boolean().optional(),
+  /** caller / callee, when an event said so. */
+  role: z.string().optional(),
+  /** The highest event sequence applied to this leg (to ignore older deliveries). */
+  sequence: z.number().optional(),
+});
+export type LegRecord = z.infer<typeof LegRecord>;
+
+/** A call with what the tracker needs to follow it (times in ms since the epoch). */
+export const CallRecord = z.object({
+  call: Call,
+  /** The platform's id of the call, when the dial answer or an event gave one. */
+  platform_call_id: z.string().optional(),
+  legs: z.array(LegRecord),
+  started_ms: z.number(),
+  /** When anything about this call last changed (merging keeps the newest). */
+  updated_ms: z.number(),
+  /** When the platform last said something about it (for expiry). */
+  news_ms: z.number(),
+  /** Recent delivery keys, to recognise repeated deliveries. */
+  delivery_keys: z.array(z.string()),
+  /** The events as they arrived (the newest few), for diagnosis. */
+  events: z.array(z.unknown()),
+});
+export type CallRecord = z.infer<typeof CallRecord>;
+
+export const CallLog = z.object({
+  version: z.literal(1),
+  /** Newest first. */
+  calls: z.array(CallRecord),
+  /** Ended calls last changed at or before this time were cleared. */
+  cleared_ms: z.number().default(0),
+  /** Leg ids of calls no longer kept, so late events for them do not look like new calls. */
+  retired_legs: z.array(z.string()).default([]),
+  /** Ids of calls cleared or dropped, so an older copy elsewhere does not bring them back. */
+  removed_ids: z.array(z.string()).default([]),
+});
+export type CallLog = z.infer<typeof CallLog>;
+
+export const EMPTY_CALL_LOG: CallLog = {
+  version: 1,
+  calls: [],
+  cleared_ms: 0,
+  retired_legs: [],
+  removed_ids: [],
+};
+const MAX_RETIRED_LEGS = 500;
+/** Ended calls kept in the recent list. */
+export const MAX_RECENT_CALLS = 100;
+
+export function isFinished(record: CallRecord): boolean {
+  return record.call.state === 'ended' || record.call.state === 'failed';
+}
+
+/**
+ * Two versions of the log as one: per call the newer version, the later clear, both retirements,
+ * the newest recent calls up to the cap.
+ */
+export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
+  const cleared = Math.max(mine.cleared_ms, theirs.cleared_ms);
+  const removed = [...new Set([...mine.removed_ids, ...theirs.removed_ids])].slice(
+    -MAX_RETIRED_LEGS,
+  );
+  const gone = new Set(removed);
+  const byId = new Map<string, CallRecord>();
+  for (const record of [...theirs.calls, ...mine.calls]) {
+    const known = byId.get(record.call.id);
+    if (!known || supersedes(record, known)) byId.set(record.call.id, record);
+  }
+  let recent = 0;
+  const calls = [...byId.values()]
+    .filter((record) => !gone.has(record.call.id))
+    .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
+    .sort((a, b) => b.started_ms - a.started_ms)
+    .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
+  const retired = [...new Set([...mine.retired_legs, ...theirs.retired_legs])];
+  return {
+    version: 1,
+    calls,
+    cleared_ms: cleared,
+    retired_legs: retired.slice(-MAX_RETIRED_LEGS),
+    removed_ids: removed,
+  };
+}
+
+/**
+ * Whether `record` is the better version of `known`: an ended call stays ended (late news in
+ * another process must not undo a hangup made here); otherwise the newer version wins.
+ */
+function supersedes(record: CallRecord, known: CallRecord): boolean {
+  if (isFinished(record) !== isFinished(known)) return isFinished(record);
+  return record.updated_ms >= known.updated_ms;
+}
+
+export class CallLogFile {
+  readonly path: string;
+  readonly #log: Logger;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dataDir: string, log: Logger) {
+    this.path = join(dataDir, 'calls.json');
+    this.#log = log;
+  }
+
+  /** The log on disk; a missing file is empty, a damaged one is set aside (and said so). */
+  read(): CallLog {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.#log.warn('the call log could not be read', { error });
+      }
+      return EMPTY_CALL_LOG;
+    }
+    try {
+      return CallLog.parse(JSON.parse(text));
+    } catch {
+      const aside = `${this.path}.damaged-${Date.now()}`;
+      try {
+        renameSync(this.path, aside);
+      } catch {
+        // Another process set it aside first.
+      }
+      this.#log.warn('the call log was damaged; it was set aside and a new one started', {
+        file: aside,
+      });
+      return EMPTY_CALL_LOG;
+    }
+  }
+
+  /**
+   * Merges `log` with the file and writes the result; resolves with what was written. The read,
+   * merge and write run under a lock on the file, so two processes never lose each other's change.
+   */
+  write(log: CallLog): Promise<CallLog> {
+    const run = this.#queue.then(async () => {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const release = await lock(this.path, {
+        realpath: false,
+        stale: 10_000,
+        retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
+      });
+      try {
+        const merged = mergeCallLogs(log, this.read());
+        await writeFileAtomic(this.path, JSON.stringify(merged) + '\n', {
+          mode: 0o600,
+          dirMode: 0o700,
+        });
+        return merged;
+      } finally {
+        await release();
+      }
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

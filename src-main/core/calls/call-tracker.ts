@@ -1,0 +1,477 @@
+/**
+ * Follows calls from the platform's webhook events. Only the leg `id` is contractual, so the
+ * tracker works with `{id}` alone: a dial is a current call as soon as the platform accepts it,
+ * and leg ids arriving after it are attached to it. Richer fields (call_id, state, direction,
+ * party, sequence, hangup cause) are used when present; every event is kept raw; repeated and
+ * older deliveries do not move a call backwards; calls with no news expire.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  Call,
+  CallParty,
+  CallSource,
+  CallState,
+  DialTarget,
+} from '../../../src-preload/contract';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log/logger';
+import {
+  CallEventFields,
+  deliveryKey,
+  describeHangupCause,
+  directionOf,
+  legStateOf,
+  type LegState,
+} from './call-event';
+import {
+  EMPTY_CALL_LOG,
+  isFinished,
+  MAX_RECENT_CALLS,
+  mergeCallLogs,
+  type CallLog,
+  type CallLogFile,
+  type CallRecord,
+  type LegRecord,
+} from './call-log';
+
+export interface CallLimits {
+  /** Calls followed at once; beyond it the oldest is given up. */
+  current: number;
+  /** How long after a dial unknown leg ids are taken to be its legs. */
+  attachWindowMs: number;
+  /** A dial no event ever confirmed is given up after this long. */
+  unconfirmedMs: number;
+  /** A call known to be connected is given up after this long without news. */
+  connectedSilenceMs: number;
+  /** Any other call is given up after this long without news. */
+  silenceMs: number;
+}
+
+export const DEFAULT_CALL_LIMITS: CallLimits = {
+  current: 20,
+  attachWindowMs: 3 * 60_000,
+  unconfirmedMs: 2 * 60_000,
+  connectedSilenceMs: 4 * 60 * 60_000,
+  silenceMs: 60 * 60_000,
+};
+
+const MAX_EVENTS_KEPT = 30;
+const MAX_DELIVERY_KEYS = 64;
+
+export interface CallTrackerOptions {
+  /** Where calls persist; without it they live in memory only. */
+  file?: CallLogFile;
+  /** The user's own extension (to tell their leg from the other party's). */
+  ownExtension: () => string | undefined;
+  /** Who a number belongs to (the directory), as a party to show. */
+  identify: (number: string) => CallParty;
+  log: Logger;
+  now?: () => number;
+  limits?: Partial<CallLimits>;
+}
+
+export interface CallsView {
+  current: Call[];
+  recent: Call[];
+}
+
+export class CallTracker {
+  readonly #options: CallTrackerOptions;
+  readonly #now: () => number;
+  readonly #limits: CallLimits;
+  readonly #log: Logger;
+  readonly #listeners = new Set<() => void>();
+  #state: CallLog;
+  #writing: Promise<unknown> = Promise.resolve();
+  #writeQueued = false;
+  /** Dials sent and not yet answered: events of unknown legs wait for them. */
+  #dialsInFlight = 0;
+  #held: unknown[] = [];
+
+  constructor(options: CallTrackerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#limits = { ...DEFAULT_CALL_LIMITS, ...options.limits };
+    this.#log = options.log;
+    this.#state = options.file?.read() ?? EMPTY_CALL_LOG;
+  }
+
+  view(): CallsView {
+    const current: Call[] = [];
+    const recent: Call[] = [];
+    for (const record of this.#state.calls) {
+      (isFinished(record) ? recent : current).push(record.call);
+    }
+    return { current, recent };
+  }
+
+  /** Every call record, newest first (the CLI's --json shows the raw events too). */
+  records(): readonly CallRecord[] {
+    return this.#state.calls;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Resolves when everything changed so far is on disk. */
+  flushed(): Promise<void> {
+    return this.#writing.then(() => undefined);
+  }
+
+  /** Picks up what another process (the app, the CLI) wrote. */
+  reload(): void {
+    if (!this.#options.file) return;
+    this.#absorb(this.#options.file.read());
+  }
+
+  /** A current call by Callbar's id, or the newest current call. */
+  current(callId?: string): CallRecord | undefined {
+    return this.#state.calls.find(
+      (record) => !isFinished(record) && (callId === undefined || record.call.id === callId),
+    );
+  }
+
+  byLeg(legId: string): CallRecord | undefined {
+    return this.#state.calls.find((record) => record.legs.some((leg) => leg.id === legId));
+  }
+
+  /**
+   * A dial is being sent. The platform may post its first event before it answers the dial, so
+   * events of legs no call knows wait until the returned function is called (after
+   * beginOutgoing, or after a failure), and then attach to the dial as if they came after it.
+   */
+  expectDial(): () => void {
+    this.#dialsInFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#dialsInFlight--;
+      if (this.#dialsInFlight > 0) return;
+      const held = this.#held;
+      this.#held = [];
+      for (const event of held) this.ingest(event);
+    };
+  }
+
+  /** A dial the platform accepted: a current call from now on. */
+  beginOutgoing(
+    target: DialTarget,
+    source: CallSource,
+    answer: { call_id?: string; call_leg_id?: string },
+  ): Call {
+    const now = this.#now();
+    const record = this.#newRecord(now, {
+      direction: 'outgoing',
+      state: 'dialing',
+      party: this.#partyOf(target),
+      source,
+    });
+    if (answer.call_id) record.platform_call_id = answer.call_id;
+    if (answer.call_leg_id) this.#addLeg(record, answer.call_leg_id).own = true;
+    this.#insert(record);
+    this.#log.info('dial accepted', { call: record.call.id, legs: record.call.leg_ids.length });
+    this.#changed();
+    return record.call;
+  }
+
+  /** A dial the platform refused, for the recent list. */
+  recordFailed(target: DialTarget, source: CallSource, reason: string): void {
+    const record = this.#newRecord(this.#now(), {
+      direction: 'outgoing',
+      state: 'failed',
+      party: this.#partyOf(target),
+      source,
+      reason,
+    });
+    record.call.ended_at = record.call.started_at;
+    this.#insert(record);
+    this.#changed();
+  }
+
+  /** Ends a call locally (hung up, refused hangup, given up). */
+  end(callId: string, reason: string): void {
+    const record = this.#state.calls.find((each) => each.call.id === callId);
+    if (!record || isFinished(record)) return;
+    this.#finish(record, this.#now(), reason);
+    this.#changed();
+  }
+
+  /** Who a dial goes to: the directory's contact for the number, or the one the target named. */
+  #partyOf(target: DialTarget): CallParty {
+    const party = this.#options.identify(target.destination);
+    const contact = target.contact;
+    if (!contact || party.name) return party;
+    return {
+      ...party,
+      name: contact.display_name,
+      ...(contact.company ? { company: contact.company } : {}),
+      contact_id: contact.id,
+    };
+  }
+
+  /** One webhook delivery. Never throws: an event Callbar cannot use is logged and dropped. */
+  ingest(raw: unknown): void {
+    try {
+      this.#ingest(raw);
+    } catch (error) {
+      this.#log.error('a call event could not be handled', { error: errorMessage(error) });
+    }
+  }
+
+  clearRecent(): void {
+    const cleared = this.#state.calls.filter(isFinished);
+    // Another process's clock may be behind: the clear covers every call it removes.
+    const clearedMs = Math.max(this.#now(), ...cleared.map((record) => record.updated_ms));
+    this.#state = {
+      ...this.#state,
+      calls: this.#state.calls.filter((record) => !isFinished(record)),
+      cleared_ms: clearedMs,
+    };
+    this.#retire(cleared);
+    this.#changed();
+  }
+
+  /** Gives up calls the platform has said nothing about for too long. */
+  expire(): void {
+    const now = this.#now();
+    let changed = false;
+    for (const record of this.#state.calls) {
+      if (isFinished(record)) continue;
+      const silent = now - record.news_ms;
+      const unconfirmed = record.events.length === 0;
+      const limit = unconfirmed
+        ? this.#limits.unconfirmedMs
+        : record.call.state === 'connected'
+          ? this.#limits.connectedSilenceMs
+          : this.#limits.silenceMs;
+      if (silent < limit) continue;
+      this.#finish(
+        record,
+        now,
+        unconfirmed
+          ? 'No call events arrived from the platform, so Callbar cannot follow this call.'
+          : `No news from the platform for ${Math.round(silent / 60_000)} minutes; Callbar stopped following this call.`,
+      );
+      changed = true;
+    }
+    if (changed) this.#changed();
+  }
+
+  #ingest(raw: unknown): void {
+    const parsed = CallEventFields.safeParse(raw);
+    if (!parsed.success) {
+      this.#log.warn('a call event without a usable leg id was ignored');
+      return;
+    }
+    const event = parsed.data;
+    const now = this.#now();
+    let record = this.byLeg(event.id);
+    if (!record && this.#state.retired_legs.includes(event.id)) return;
+    if (!record && event.call_id) {
+      record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+    }
+    if (!record && this.#dialsInFlight > 0 && this.#held.length < 100) {
+      this.#held.push(raw);
+      return;
+    }
+    record ??= this.#claimingCall(event, now) ?? this.#newIncoming(event, now);
+    const key = deliveryKey(event);
+    if (key !== undefined) {
+      if (record.delivery_keys.includes(key)) {
+        this.#log.debug('a repeated call event was ignored', { leg: event.id });
+        return;
+      }
+      record.delivery_keys = [...record.delivery_keys, key].slice(-MAX_DELIVERY_KEYS);
+    }
+    record.events = [...record.events, raw].slice(-MAX_EVENTS_KEPT);
+    record.news_ms = now;
+    record.updated_ms = now;
+    if (event.call_id && !record.platform_call_id) record.platform_call_id = event.call_id;
+    const leg = record.legs.find((each) => each.id === event.id) ?? this.#addLeg(record, event.id);
+    if (event.leg) leg.role = event.leg.toLowerCase();
+    const own = this.#options.ownExtension();
+    if (event.party && own) leg.own = event.party === own;
+    if (!isFinished(record)) {
+      this.#applyLegState(leg, legStateOf(event), event.sequence);
+      this.#settle(record, now, describeHangupCause(event.hangup_cause));
+    }
+    this.#changed();
+  }
+
+  /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */
+  #applyLegState(leg: LegRecord, state: LegState | undefined, sequence: number | undefined) {
+    if (state === undefined || leg.state === 'ended') return;
+    if (sequence !== undefined && leg.sequence !== undefined && sequence < leg.sequence) return;
+    leg.state = state;
+    if (sequence !== undefined) leg.sequence = Math.max(sequence, leg.sequence ?? 0);
+  }
+
+  /**
+   * The newest call still open for new legs (a dial, or a call whose first leg just arrived),
+   * unless the event says it belongs elsewhere (another call_id, the other direction). With
+   * `{id}` alone this is all there is to go on.
+   */
+  #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
+    const direction = directionOf(event);
+    return this.#state.calls.find(
+      (record) =>
+        !isFinished(record) &&
+        now - record.started_ms <= this.#limits.attachWindowMs &&
+        (direction === undefined || direction === record.call.direction) &&
+        !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
+    );
+  }
+
+  /** A leg of no call Callbar placed: someone calls the user (or the user dialled elsewhere). */
+  #newIncoming(event: CallEventFields, now: number): CallRecord {
+    const from = directionOf(event) === 'outgoing' ? event.to : event.from;
+    const party: CallParty = from
+      ? this.#options.identify(from)
+      : { number: '', display: 'Unknown caller' };
+    const record = this.#newRecord(now, {
+      direction: directionOf(event) ?? 'incoming',
+      state: 'in-progress',
+      party,
+    });
+    this.#insert(record);
+    this.#log.info('a call Callbar did not place', { call: record.call.id });
+    return record;
+  }
+
+  #newRecord(
+    now: number,
+    fields: Pick<Call, 'direction' | 'state' | 'party'> & Partial<Call>,
+  ): CallRecord {
+    return {
+      call: {
+        id: randomUUID(),
+        started_at: new Date(now).toISOString(),
+        leg_ids: [],
+        ...fields,
+      },
+      legs: [],
+      started_ms: now,
+      updated_ms: now,
+      news_ms: now,
+      delivery_keys: [],
+      events: [],
+    };
+  }
+
+  #addLeg(record: CallRecord, id: string): LegRecord {
+    const leg: LegRecord = { id };
+    record.legs.push(leg);
+    record.call.leg_ids = [...record.call.leg_ids, id];
+    return leg;
+  }
+
+  #insert(record: CallRecord): void {
+    const calls = [record, ...this.#state.calls];
+    const current = calls.filter((each) => !isFinished(each));
+    for (const stale of current.slice(this.#limits.current)) {
+      this.#finish(
+        stale,
+        record.started_ms,
+        'Too many calls at once; Callbar stopped following this one.',
+      );
+    }
+    const finished = calls.filter(isFinished);
+    const dropped = new Set(finished.slice(MAX_RECENT_CALLS));
+    this.#state = { ...this.#state, calls: calls.filter((each) => !dropped.has(each)) };
+    this.#retire([...dropped]);
+  }
+
+  #retire(records: CallRecord[]): void {
+    if (records.length === 0) return;
+    const legs = records.flatMap((record) => record.call.leg_ids);
+    const ids = records.map((record) => record.call.id);
+    this.#state = {
+      ...this.#state,
+      retired_legs: [...this.#state.retired_legs, ...legs].slice(-500),
+      removed_ids: [...this.#state.removed_ids, ...ids].slice(-500),
+    };
+  }
+
+  /** The call's state from its legs, as far as the events said anything. */
+  #settle(record: CallRecord, now: number, cause: string | undefined): void {
+    const state = this.#derive(record);
+    if (state === 'ended') {
+      this.#finish(record, now, cause ?? 'The call ended.');
+      return;
+    }
+    if (state === 'connected' && !record.call.connected_at) {
+      record.call.connected_at = new Date(now).toISOString();
+    }
+    record.call.state = state;
+  }
+
+  #derive(record: CallRecord): CallState {
+    const { legs, call } = record;
+    if (legs.length === 0) return call.state;
+    const isOwn = (leg: LegRecord) =>
+      leg.own ??
+      (leg.role === undefined
+        ? undefined
+        : (leg.role === 'caller') === (call.direction === 'outgoing'));
+    const own = legs.filter((leg) => isOwn(leg) === true);
+    const others = legs.filter((leg) => isOwn(leg) !== true);
+    const has = (group: LegRecord[], state: LegState) => group.some((leg) => leg.state === state);
+    // The call is over for the user when their leg ends, or when every other party's has.
+    const othersGone = others.length > 0 && others.every((leg) => leg.state === 'ended');
+    if (has(own, 'ended') || othersGone || legs.every((leg) => leg.state === 'ended')) {
+      return 'ended';
+    }
+    if (legs.every((leg) => leg.state === undefined)) return 'in-progress';
+    if (has(legs, 'bridged')) return 'connected';
+    if (call.direction === 'outgoing') {
+      if (has(others, 'answered')) return 'connected';
+      if (has(others, 'ringing') || has(own, 'answered')) return 'ringing';
+      if (has(own, 'ringing')) return 'calling-you';
+    } else {
+      if (has(own, 'answered')) return 'connected';
+      if (has(own, 'ringing')) return 'ringing';
+    }
+    return 'in-progress';
+  }
+
+  #finish(record: CallRecord, now: number, reason: string): void {
+    record.call.state = 'ended';
+    record.call.ended_at = new Date(now).toISOString();
+    record.call.reason = reason;
+    record.updated_ms = now;
+  }
+
+  #absorb(log: CallLog): void {
+    const before = JSON.stringify(this.#state);
+    this.#state = mergeCallLogs(this.#state, log);
+    if (JSON.stringify(this.#state) !== before) this.#emit();
+  }
+
+  #changed(): void {
+    const file = this.#options.file;
+    if (file && !this.#writeQueued) {
+      // One write waits at a time and takes the state as it is then: a burst is one write.
+      this.#writeQueued = true;
+      this.#writing = this.#writing
+        .then(() => {
+          this.#writeQueued = false;
+          return file.write(structuredClone(this.#state));
+        })
+        .then(
+          (merged) => this.#absorb(merged),
+          (error: unknown) =>
+            this.#log.warn('the call log could not be saved', { error: errorMessage(error) }),
+        );
+    }
+    this.#emit();
+  }
+
+  #emit(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * Calls as the window, the tray, tel: links and the CLI use them: parse, dial (one click is one
+ * call, never retried), confirm a link, hang up without knowing which leg is the user's, and the
+ * snapshot of current, recent and pending calls.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CountryCode } from 'libphonenumber-js';
+import type {
+  Call,
+  CallSource,
+  CallsSnapshot,
+  DialOutcome,
+  DialTarget,
+  PendingDial,
+} from '../../../src-preload/contract';
+import { ApiError, TimeoutError } from '../api/api-errors';
+import type { CallControlApi } from '../api/call-control-api';
+import { CallbarError, describeError } from '../errors';
+import type { Logger } from '../log/logger';
+import type { CallRecord } from './call-log';
+import type { CallTracker } from './call-tracker';
+import { isDialLink, notANumber } from './dial-link';
+import { parseDialTarget, type CallDirectory } from './dial-target';
+
+/** A second dial of the same destination this soon after the first is taken as the same click. */
+export const REPEAT_GUARD_MS = 2000;
+/** A link waiting for the user's yes is forgotten after this long. */
+export const PENDING_LIFETIME_MS = 5 * 60_000;
+const EXPIRY_CHECK_MS = 30_000;
+
+export interface CallSettings {
+  region: CountryCode;
+  vanity_numbers: boolean;
+  /** Links ask before dialing ("dial links without asking" is this turned off). */
+  confirm_web_links: boolean;
+}
+
+export interface CallsServiceOptions {
+  /** Call control for the connected account (throws `not_connected` without a session). */
+  callControl: () => CallControlApi;
+  tracker: CallTracker;
+  settings: () => CallSettings;
+  /** Saves "dial links without asking" (the user's `always`). */
+  dialLinksWithoutAsking: () => Promise<void>;
+  directory: CallDirectory;
+  /** Where call events come from (the receiver); the service feeds them to the tracker. */
+  callEvents?: (listener: (event: unknown) => void) => () => void;
+  /** Starts receiving call events (the receiver), for a process that does not yet. */
+  listen?: () => Promise<unknown>;
+  log: Logger;
+  now?: () => number;
+}
+
+export class CallsService {
+  readonly tracker: CallTracker;
+  readonly #options: CallsServiceOptions;
+  readonly #now: () => number;
+  readonly #inFlight = new Set<string>();
+  readonly #lastDial = new Map<string, number>();
+  readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
+  #pending: { dial: PendingDial; at: number } | undefined;
+  #expiryTimer: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: (() => void)[];
+
+  constructor(options: CallsServiceOptions) {
+    this.#options = options;
+    this.tracker = options.tracker;
+    this.#now = options.now ?? Date.now;
+    this.#unsubscribe = [
+      this.tracker.onChange(() => this.#emit()),
+      options.callEvents?.((event) => this.tracker.ingest(event)) ?? (() => undefined),
+    ];
+  }
+
+  /** Checks for calls with no news every half minute (unref'd: it never keeps a process alive). */
+  startExpiry(): void {
+    this.tracker.expire();
+    this.#expiryTimer ??= setInterval(() => this.tracker.expire(), EXPIRY_CHECK_MS);
+    this.#expiryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#expiryTimer);
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    await this.tracker.flushed();
+  }
+
+  /** Starts receiving the platform's call events; says what to do when that is impossible. */
+  async listenForEvents(): Promise<void> {
+    try {
+      if (!this.#options.listen) throw new CallbarError('not_available', 'No receiver is set up.');
+      await this.#options.listen();
+    } catch (error) {
+      throw new CallbarError(
+        'cannot_follow',
+        `Callbar cannot receive call events here, so it cannot follow the call: ${describeError(error).message} Nothing was dialed; dial without --follow (a running Callbar app follows the call itself).`,
+        { cause: error },
+      );
+    }
+  }
+
+  onChange(listener: (snapshot: CallsSnapshot) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  snapshot(): CallsSnapshot {
+    const pending = this.#pending;
+    if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
+    return { ...this.tracker.view(), pending: this.#pending?.dial ?? null };
+  }
+
+  /** What `input` would dial, without dialing. */
+  parse(input: string): DialTarget {
+    const settings = this.#options.settings();
+    return parseDialTarget(input, {
+      region: settings.region,
+      vanityNumbers: settings.vanity_numbers,
+      directory: this.#options.directory,
+    });
+  }
+
+  /**
+   * Click-to-dial. A tel-link source waits for the user's yes unless links dial without asking.
+   * @throws CallbarError `invalid_number`, `duplicate_dial`, or what the platform said.
+   */
+  async dial(input: string, source: CallSource, link?: string): Promise<DialOutcome> {
+    const target = this.parse(input);
+    if (source === 'tel-link' && this.#options.settings().confirm_web_links) {
+      const dial: PendingDial = {
+        id: randomUUID(),
+        target,
+        source,
+        ...(link ? { link: link.length > 80 ? `${link.slice(0, 79)}…` : link } : {}),
+      };
+      this.#pending = { dial, at: this.#now() };
+      this.#emit();
+      return { status: 'needs-confirmation', pending: dial };
+    }
+    return { status: 'dialing', call: await this.#place(target, source) };
+  }
+
+  /** A tel:, callto: or sip: link handed over by the OS (the shell and `callbar open-url`). */
+  openUrl(url: string): Promise<DialOutcome> {
+    if (!isDialLink(url)) {
+      throw notANumber(url, 'Callbar opens only tel:, callto: and sip: links');
+    }
+    return this.dial(url, 'tel-link', url.trim());
+  }
+
+  /** The user's answer to the pending link; `always` also stops asking for links. */
+  async confirm(id: string, accept: boolean, always: boolean): Promise<CallsSnapshot> {
+    const pending = this.snapshot().pending;
+    if (!pending || pending.id !== id) {
+      throw new CallbarError(
+        'no_pending_dial',
+        'That link is no longer waiting for an answer (it was answered, replaced or expired). Open it again to dial.',
+      );
+    }
+    this.#pending = undefined;
+    this.#emit();
+    if (accept) {
+      if (always) await this.#options.dialLinksWithoutAsking();
+      await this.#place(pending.target, pending.source);
+    }
+    return this.snapshot();
+  }
+
+  /**
+   * Hangs up a current call (default: the newest). The user's own leg is not always known, so
+   * it tries the legs seen for the call, the user's own first when an event said which, then
+   * newest first, until one is accepted; a refusal of another party's leg is expected.
+   */
+  async hangup(callId?: string): Promise<CallsSnapshot> {
+    this.tracker.reload();
+    const record = this.tracker.current(callId);
+    if (!record) {
+      throw new CallbarError(
+        'no_current_call',
+        callId ? 'That call is no longer in progress.' : 'There is no call in progress to hang up.',
+      );
+    }
+    const legs = legsToTry(record);
+    if (legs.length === 0) {
+      throw new CallbarError(
+        'no_call_leg',
+        'The platform has not told Callbar about this call yet, so Callbar cannot end it: hang up on your phone. (Call events reach Callbar only while the app, or `callbar dial --follow`, runs.)',
+      );
+    }
+    for (const leg of legs) {
+      try {
+        await this.#hangupLeg(leg);
+        this.tracker.end(record.call.id, 'You hung up.');
+        return this.snapshot();
+      } catch (error) {
+        if (!(error instanceof CallbarError && error.code === 'call_not_active')) throw error;
+        this.#options.log.info('hangup refused for one leg; trying the next', {
+          call: record.call.id,
+        });
+      }
+    }
+    this.tracker.end(record.call.id, 'The platform said the call had already ended.');
+    throw new CallbarError(
+      'call_not_active',
+      'That call has already ended, or it is not yours to end.',
+    );
+  }
+
+  /** Hangs up one call leg by its id (the CLI's `hangup CALL_LEG_ID`). */
+  async hangupLeg(legId: string): Promise<CallsSnapshot> {
+    this.tracker.reload();
+    const record = this.tracker.byLeg(legId);
+    try {
+      await this.#hangupLeg(legId);
+    } catch (error) {
+      if (record && error instanceof CallbarError && error.code === 'call_not_active') {
+        this.tracker.end(record.call.id, 'The platform said the call had already ended.');
+      }
+      throw error;
+    }
+    if (record) this.tracker.end(record.call.id, 'You hung up.');
+    return this.snapshot();
+  }
+
+  clearRecent(): CallsSnapshot {
+    this.tracker.reload();
+    this.tracker.clearRecent();
+    return this.snapshot();
+  }
+
+  /** Sends the dial once; a second one of the same destination in flight or just after is refused. */
+  async #place(target: DialTarget, source: CallSource): Promise<Call> {
+    const destination = target.destination;
+    const last = this.#lastDial.get(destination);
+    if (
+      this.#inFlight.has(destination) ||
+      (last !== undefined && this.#now() - last < REPEAT_GUARD_MS)
+    ) {
+      throw new CallbarError(
+        'duplicate_dial',
+        `Callbar is already calling ${target.display}: one click places one call. To call again, wait a moment and dial once more.`,
+      );
+    }
+    this.#inFlight.add(destination);
+    this.#lastDial.set(destination, this.#now());
+    const release = this.tracker.expectDial();
+    try {
+      const answer = await this.#options
+        .callControl()
+        .clickToDial(destination)
+        .catch((error: unknown) => {
+          throw isForbidden(error)
+            ? new CallbarError(
+                'dial_forbidden',
+                'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
+                { cause: error },
+              )
+            : error;
+        });
+      return this.tracker.beginOutgoing(target, source, answer);
+    } catch (error) {
+      if (error instanceof TimeoutError) {
+        // The platform may have placed it: follow it, so its legs attach if events arrive.
+        this.tracker.beginOutgoing(target, source, {});
+        throw new CallbarError(
+          'dial_uncertain',
+          'The platform did not answer in time, so the call may or may not be placed. Check your phone before dialing again.',
+          { cause: error },
+        );
+      }
+      if (
+        error instanceof ApiError ||
+        (error instanceof CallbarError && error.code === 'dial_forbidden')
+      ) {
+        this.tracker.recordFailed(target, source, describeError(error).message);
+      }
+      throw error;
+    } finally {
+      release();
+      this.#inFlight.delete(destination);
+      this.#lastDial.set(destination, this.#now());
+    }
+  }
+
+  /** One leg; the platform says only 403 for an ended or unknown leg, or another party's. */
+  async #hangupLeg(legId: string): Promise<void> {
+    try {
+      await this.#options.callControl().hangup(legId);
+    } catch (error) {
+      if (!isForbidden(error)) throw error;
+      throw new CallbarError(
+        'call_not_active',
+        'That call has already ended, or it is not yours to end.',
+        { field: 'call_leg_id', cause: error },
+      );
+    }
+  }
+
+  #emit(): void {
+    const snapshot = this.snapshot();
+    for (const listener of this.#listeners) listener(snapshot);
+  }
+}
+
+function isForbidden(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
+
+/** The user's own legs first (when an event said which), then the others, newest first. */
+function legsToTry(record: CallRecord): string[] {
+  const newestFirst = [...record.legs].reverse();
+  return [
+    ...newestFirst.filter((leg) => leg.own === true),
+    ...newestFirst.filter((leg) => leg.own !== true),
+  ].map((leg) => leg.id);
+}

@@ -1,0 +1,207 @@
+/**
+ * What a typed, pasted or clicked number dials. External numbers become E.164 through
+ * libphonenumber-js (national ones in the default region); extensions and feature codes stay as
+ * they are; a speed-dial code is resolved through the directory. Everything else is a typed error
+ * with a sentence saying what is wrong, never an exception of another kind.
+ */
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { DialTarget, DirectoryContact } from '../../../src-preload/contract';
+import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+
+/** The two directory questions calls ask (answered by core/directory; injected). */
+export interface CallDirectory {
+  lookupByNumber(number: string): DirectoryContact | undefined;
+  findBySpeedDial(code: number): DirectoryContact | undefined;
+}
+
+export const NO_DIRECTORY: CallDirectory = {
+  lookupByNumber: () => undefined,
+  findBySpeedDial: () => undefined,
+};
+
+export interface DialTargetOptions {
+  /** Default region for numbers without a country code. */
+  region: CountryCode;
+  /** Letters are keypad digits ("1-800-FLOWERS"); off, letters are refused. */
+  vanityNumbers?: boolean;
+  directory?: CallDirectory;
+}
+
+/** Longer input is not a phone number whatever it holds. */
+export const MAX_INPUT_LENGTH = 256;
+/** E.164 allows 15 digits after the +. */
+const MAX_E164_DIGITS = 15;
+/** Internal numbers (extensions, feature codes) are short; longer digit runs are national numbers. */
+const MAX_EXTENSION_DIGITS = 6;
+
+/** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
+const VISUAL_SEPARATORS = /[\s\-.()/\u2010-\u2015\u2212\u30fc\uff0d]/g;
+/** Control and invisible format characters (bidi overrides, zero-width joiners…). */
+const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
+const TRAILING_EXTENSION =
+  /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.]?\s*(\d{1,8})$/i;
+
+const KEYPAD: Record<string, string> = Object.fromEntries(
+  ['abc', 'def', 'ghi', 'jkl', 'mno', 'pqrs', 'tuv', 'wxyz'].flatMap((letters, index) =>
+    [...letters].map((letter) => [letter, String(index + 2)]),
+  ),
+);
+
+/**
+ * Parses what a person typed, pasted or clicked.
+ * @throws CallbarError `invalid_number` (field `target`) with a sentence saying what is wrong.
+ */
+export function parseDialTarget(input: string, options: DialTargetOptions): DialTarget {
+  if (typeof input !== 'string') throw notANumber(String(input), 'it is not text');
+  if (input.length > MAX_INPUT_LENGTH) {
+    throw notANumber(input, `it is longer than ${MAX_INPUT_LENGTH} characters`);
+  }
+  if (CONTROL.test(input.replace(/[\t\n\r]/g, ' '))) {
+    throw notANumber(visible(input), 'it contains control or invisible characters');
+  }
+  const text = input.normalize('NFKC').trim();
+  if (text === '') throw notANumber(input, 'it is empty; type a number or an extension');
+  const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
+  if (CONTROL.test(link.number)) {
+    throw notANumber(visible(text), 'it contains control or invisible characters');
+  }
+  const compact = toKeypad(
+    link.number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''),
+    text,
+    options,
+  );
+  if (compact === '') throw notANumber(text, 'it has no digits');
+  if (link.phoneContext !== undefined) return inContext(compact, link, text, options);
+  return classify(compact, link.extension, text, options);
+}
+
+/** A plain number, with a written extension ("x 12", "ext. 12") split off. */
+function plainNumber(text: string): LinkNumber {
+  const match = TRAILING_EXTENSION.exec(text);
+  if (match) return { scheme: 'tel', number: match[1]!, extension: match[2]! };
+  return { scheme: 'tel', number: text };
+}
+
+function visible(text: string): string {
+  return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
+}
+
+/** Digits, an optional leading + and * or #; letters only as keypad letters when allowed. */
+function toKeypad(number: string, input: string, options: DialTargetOptions): string {
+  const odd = /[^0-9+*#a-z]/i.exec(number);
+  if (odd) throw notANumber(input, `it contains “${odd[0]}”`);
+  if (/[a-z]/i.test(number)) {
+    if (!options.vanityNumbers) {
+      throw notANumber(
+        input,
+        'it contains letters; to dial numbers like 1-800-FLOWERS, turn on vanity numbers in the settings',
+      );
+    }
+    return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
+  }
+  return number;
+}
+
+/** RFC 3966 local numbers: a global prefix context makes them global; a domain one is internal. */
+function inContext(
+  compact: string,
+  link: LinkNumber,
+  input: string,
+  options: DialTargetOptions,
+): DialTarget {
+  const context = link.phoneContext!.replace(VISUAL_SEPARATORS, '');
+  if (context.startsWith('+')) {
+    if (!/^\+\d{1,14}$/.test(context) || !/^\d+$/.test(compact)) {
+      throw notANumber(input, 'its phone-context is not a number prefix');
+    }
+    return classify(`${context}${compact}`, link.extension, input, options);
+  }
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(context)) {
+    throw notANumber(input, 'its phone-context is neither a number prefix nor a domain');
+  }
+  return classify(compact, link.extension, input, options);
+}
+
+function classify(
+  compact: string,
+  extension: string | undefined,
+  input: string,
+  options: DialTargetOptions,
+): DialTarget {
+  let number = compact;
+  if (number.startsWith('00')) number = `+${number.slice(2)}`;
+  if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
+  if (number.startsWith('+')) return external(number, extension, input, options);
+  if (/[*#]/.test(number)) {
+    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,8}#?$/.test(number)) {
+      throw notANumber(input, '* and # belong only in short feature codes such as *97');
+    }
+    return { destination: number, display: `Code ${number}`, kind: 'extension' };
+  }
+  if (number.length <= MAX_EXTENSION_DIGITS) {
+    if (number.length < 2) throw notANumber(input, 'it is too short');
+    const contact = /^\d{3,4}$/.test(number)
+      ? options.directory?.findBySpeedDial(Number(number))
+      : undefined;
+    return contact ? speedDial(number, contact, options) : internal(number);
+  }
+  return external(number, extension, input, options);
+}
+
+function internal(number: string): DialTarget {
+  return { destination: number, display: `Extension ${number}`, kind: 'extension' };
+}
+
+function speedDial(
+  code: string,
+  contact: DirectoryContact,
+  options: DialTargetOptions,
+): DialTarget {
+  let destination = code;
+  try {
+    const { region, vanityNumbers } = options;
+    destination = parseDialTarget(contact.number, { region, vanityNumbers }).destination;
+  } catch {
+    // A contact number that does not parse is still reachable through the code itself.
+  }
+  return {
+    destination,
+    display: `${contact.display_name} (speed dial ${code})`,
+    kind: 'speed-dial',
+    contact,
+  };
+}
+
+function external(
+  number: string,
+  extension: string | undefined,
+  input: string,
+  options: DialTargetOptions,
+): DialTarget {
+  const digits = number.replace(/^\+/, '');
+  if (digits === '') throw notANumber(input, 'it has no digits');
+  if (!/^\d+$/.test(digits)) throw notANumber(input, '* and # do not belong in a phone number');
+  if (digits.length > MAX_E164_DIGITS) {
+    throw notANumber(input, `a phone number has at most ${MAX_E164_DIGITS} digits`);
+  }
+  const parsed = parsePhoneNumberFromString(number, { defaultCountry: options.region });
+  if (!parsed?.isPossible()) {
+    throw notANumber(
+      input,
+      number.startsWith('+')
+        ? 'the country code or the length is wrong'
+        : `it is not a complete number in region ${options.region}; add the country code (+…)`,
+    );
+  }
+  const destination = parsed.number;
+  if (destination.length > MAX_E164_DIGITS + 1) {
+    throw notANumber(input, `with the country code it has more than ${MAX_E164_DIGITS} digits`);
+  }
+  const contact = options.directory?.lookupByNumber(destination);
+  return {
+    destination,
+    display: `${parsed.formatInternational()}${extension ? ` ext. ${extension}` : ''}`,
+    kind: 'external',
+    ...(contact ? { contact } : {}),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Calls for a profile: the call log in its data folder, the platform's call control for its
+ * session, its region and link settings, and the call events its receiver takes. The app's core
+ * and the CLI both start here.
+ */
+import { createPlatformApi, type PlatformApi } from '../api/platform-api';
+import { saveSettings } from '../config/settings-store';
+import type { Profile } from '../profile';
+import { CallLogFile } from './call-log';
+import { identifyParty } from './call-party';
+import { CallTracker } from './call-tracker';
+import { CallsService, type CallSettings } from './calls-service';
+import { NO_DIRECTORY, type CallDirectory } from './dial-target';
+
+export function openCalls(options: {
+  profile: Profile;
+  /** Caller lookup and speed dials (the directory); none until it is wired. */
+  directory?: CallDirectory;
+  api?: PlatformApi;
+  /** Starts the receiver (the CLI's `dial --follow`; the app's core listens anyway). */
+  listen?: () => Promise<unknown>;
+}): CallsService {
+  const { profile } = options;
+  const { log, account } = profile;
+  const directory = options.directory ?? NO_DIRECTORY;
+  const settings: CallSettings = {
+    region: profile.settings.region,
+    vanity_numbers: profile.settings.vanity_numbers,
+    confirm_web_links: profile.settings.confirm_web_links,
+  };
+  const api =
+    options.api ??
+    createPlatformApi({ baseUrl: profile.settings.base_url, tokens: account.tokens, log });
+  const tracker = new CallTracker({
+    file: new CallLogFile(profile.dataDir, log),
+    ownExtension: () => account.tokens.session?.user_extension,
+    identify: (number) => identifyParty(number, { region: settings.region, directory }),
+    log,
+  });
+  return new CallsService({
+    callControl: () => api.calls,
+    tracker,
+    settings: () => settings,
+    dialLinksWithoutAsking: async () => {
+      await saveSettings({ dataDir: profile.dataDir }, { confirm_web_links: false });
+      settings.confirm_web_links = false;
+    },
+    directory,
+    callEvents: (listener) => account.onCallEvent(listener),
+    ...(options.listen ? { listen: options.listen } : {}),
+    log,
+  });
+}
