@@ -4,6 +4,7 @@
  * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
@@ -38,6 +39,7 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
     },
   },
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
   { name: 'Parsing a dial target', run: () => dialTargetParse() },

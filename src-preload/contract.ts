@@ -66,6 +66,11 @@ export const AccountStatus = z.object({
   access_token_expires_at: z.string().optional(),
   /** A sentence for the user when the state needs explaining (offline, keychain locked…). */
   message: z.string().optional(),
+  /**
+   * While activating: the loopback address that leads to the portal, for the window to show with
+   * Copy when no browser opened. Only a link without the confirmation key is ever given here.
+   */
+  connect_link: z.string().optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
 

@@ -1,4 +1,4 @@
-import type { AppInfo, Runtime } from '../../src-preload/contract';
+import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
 import { createPlatformApi } from './api/platform-api';
 import { openCalls } from './calls/open-calls';
 import { openDirectory } from './directory/open-directory';
@@ -50,20 +50,39 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     runtime: options.runtime,
     versions: { node: process.versions.node, ...options.shellVersions },
   };
+  // The address the browser was sent to, for the window's Copy (see withConnectLink).
+  let connectLink: string | undefined;
+  const withConnectLink = (status: AccountStatus): AccountStatus =>
+    status.state === 'activating' && connectLink
+      ? { ...status, connect_link: connectLink }
+      : status;
   // Calls identify parties and resolve speed dials through the directory; both share one client
   // (one rate-limit gate per scope).
   const calls = openCalls({ profile, api, directory });
   const handlers: Handlers = {
     'app.info': () => appInfo,
-    'account.status': () => account.status(),
+    'account.status': async () => {
+      // Asking again is the window's "Try again": a keychain that was unavailable is re-checked.
+      if (account.status().state === 'vault-unavailable') await account.start();
+      return withConnectLink(account.status());
+    },
     'account.connect': async () => {
-      const started = await account.startActivation({ openUrl: options.openUrl });
+      const started = await account.startActivation({
+        openUrl: async (url) => {
+          // Only a link served by Callbar's own receiver (which redirects to the portal) is
+          // shown; the portal link itself carries the confirmation key in its query.
+          const { origin } = await account.listen();
+          connectLink = new URL(url).origin === origin ? url : undefined;
+          events.publish({ type: 'account.changed', status: withConnectLink(account.status()) });
+          await options.openUrl(url);
+        },
+      });
       started.completion.catch((error: unknown) => {
         if (error instanceof CallbarError && error.code !== 'activation_cancelled') {
           events.publish({ type: 'app.notice', level: 'warning', message: error.message });
         }
       });
-      return account.status();
+      return withConnectLink(account.status());
     },
     'account.cancelConnect': () => {
       account.cancelActivation();
@@ -92,7 +111,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'calls.clearRecent': () => calls.clearRecent(),
   };
   const unsubscribe = account.onStatus((status) => {
-    events.publish({ type: 'account.changed', status });
+    events.publish({ type: 'account.changed', status: withConnectLink(status) });
     if (status.state === 'connected') directory.connected();
   });
   const unsubscribeDirectory = directory.onChange((status) =>

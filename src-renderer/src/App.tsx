@@ -1,16 +1,49 @@
 import { useEffect } from 'react';
-import { AccountPanel, accountSummary } from './AccountPanel';
-import { useAppStore } from './store';
+import type { AccountStatus } from '../../src-preload/contract';
+import { useAppStore } from './store/app-store';
+import { showsMainView } from './store/selectors';
+import { AboutView } from './views/AboutView';
+import { CallBar } from './views/CallBar';
+import { ConnectView } from './views/ConnectView';
+import { DisconnectDialog } from './views/DisconnectDialog';
+import { Menu } from './views/Menu';
+import { Notices } from './views/Notices';
+import { PendingDialDialog } from './views/PendingDialDialog';
+import { SearchView } from './views/SearchView';
+import { SessionBanner } from './views/SessionBanner';
+
+/** One line for the header: who Callbar is connected as, or why it is not. */
+export function accountSummary(account: AccountStatus | undefined): string {
+  if (!account) return 'Checking…';
+  const who = account.user_extension ? `Ext. ${account.user_extension}` : '';
+  switch (account.state) {
+    case 'connected':
+      return `Connected · ${who}`;
+    case 'activating':
+      return 'Connecting…';
+    case 'offline':
+      return `Offline · ${who}`;
+    case 'needs-activation':
+      return 'Session ended';
+    case 'vault-unavailable':
+      return 'Keychain unavailable';
+    case 'not-connected':
+      return 'Not connected';
+  }
+}
 
 export function App() {
-  const { info, infoError, account, notices, loadInfo, loadAccount, receive } = useAppStore();
+  const start = useAppStore((state) => state.start);
+  const account = useAppStore((state) => state.account);
+  const view = useAppStore((state) => state.view);
+  const theme = useAppStore((state) => state.theme);
+  const main = useAppStore(showsMainView);
 
+  useEffect(() => start(), [start]);
   useEffect(() => {
-    const unsubscribe = window.callbar.onEvent(receive);
-    void loadInfo();
-    void loadAccount();
-    return unsubscribe;
-  }, [loadInfo, loadAccount, receive]);
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
 
   return (
     <div className="shell">
@@ -19,37 +52,16 @@ export function App() {
         <span className="account" data-testid="account-state" data-state={account?.state}>
           {accountSummary(account)}
         </span>
+        <Menu />
       </header>
+      {view === 'main' ? <SessionBanner /> : null}
+      {view === 'main' && main ? <CallBar /> : null}
       <main className="main">
-        <AccountPanel />
-        {infoError ? (
-          <p role="alert" className="error">
-            {infoError.message}
-          </p>
-        ) : info ? (
-          <dl className="about" data-testid="app-info">
-            <dt>Version</dt>
-            <dd data-testid="app-version">{info.version}</dd>
-            <dt>Platform</dt>
-            <dd>{info.platform}</dd>
-            <dt>Running in</dt>
-            <dd data-testid="app-runtime">
-              {info.runtime === 'electron' ? 'Electron' : 'Web preview'}
-            </dd>
-            <dt>Node</dt>
-            <dd>{info.versions.node}</dd>
-          </dl>
-        ) : (
-          <p aria-busy="true">Connecting to Callbar…</p>
-        )}
-        <ul className="notices" aria-live="polite">
-          {notices.map((notice, index) => (
-            <li key={index} className={`notice notice-${notice.level}`}>
-              {notice.message}
-            </li>
-          ))}
-        </ul>
+        {view === 'about' ? <AboutView /> : main ? <SearchView /> : <ConnectView />}
       </main>
+      <Notices />
+      <PendingDialDialog />
+      <DisconnectDialog />
     </div>
   );
 }

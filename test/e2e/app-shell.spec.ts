@@ -32,6 +32,8 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
   await expect(page.getByText('Callbar', { exact: true })).toBeVisible();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByRole('button', { name: 'Connect…' })).toBeVisible();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'About Callbar' }).click();
   await expect(page.getByTestId('app-version')).toHaveText(packageJson.version);
   await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
   expect(calls).toContain('/__callbar/invoke/app.info');

@@ -60,9 +60,10 @@ test('connect through the portal, and the app shows who is connected', async ({
 
   // The app learns it from core's event stream, without a reload.
   await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  // The window moves on to what a connected user does: the search box, focused.
   await expect(
-    page.getByText(`Connected to extension ${user.extension} (${sim.tenant_id})`),
-  ).toBeVisible();
+    page.getByRole('combobox', { name: 'Search contacts or type a number' }),
+  ).toBeFocused();
   await page.screenshot({ path: 'test/e2e/screenshots/connected-app.png' });
 
   // Nothing the renderer can see carries a token.
@@ -73,8 +74,10 @@ test('connect through the portal, and the app shows who is connected', async ({
   expect(visible).not.toContain(stored.access_token);
   expect(await page.content()).not.toContain(stored.access_token);
 
-  // Disconnecting this computer forgets the session.
-  await page.getByRole('button', { name: 'Disconnect this computer' }).click();
+  // Disconnecting this computer (menu, then confirm) forgets the session.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Disconnect this computer…' }).click();
+  await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   expect(await openVault({ dataDir }).load()).toBeUndefined();
 });

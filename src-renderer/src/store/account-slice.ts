@@ -1,0 +1,73 @@
+import type { AccountStatus, AppInfo, ErrorInfo, Result } from '../../../src-preload/contract';
+import type { SliceCreator } from './slice';
+
+/** Who Callbar is connected as, what the app is, and the account actions. */
+export interface AccountSlice {
+  info: AppInfo | undefined;
+  infoError: ErrorInfo | undefined;
+  account: AccountStatus | undefined;
+  /** The last account action's failure, shown next to the account controls. */
+  accountError: ErrorInfo | undefined;
+  /**
+   * The session ended because the portal's Unsubscribe reached Callbar: an account.changed event
+   * took a connected account to not-connected without the user asking this window to forget it.
+   */
+  unsubscribedInPortal: boolean;
+  /** An account action is on its way (the buttons wait for it). */
+  accountBusy: boolean;
+  loadInfo: () => Promise<void>;
+  loadAccount: () => Promise<void>;
+  connect: () => Promise<void>;
+  cancelConnect: () => Promise<void>;
+  forget: () => Promise<void>;
+  applyAccountEvent: (status: AccountStatus) => void;
+}
+
+/** States in which this computer holds a session. */
+const HAS_SESSION: ReadonlySet<AccountStatus['state']> = new Set(['connected', 'offline']);
+
+export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
+  const run = async (action: () => Promise<Result<AccountStatus>>) => {
+    set({ accountBusy: true });
+    const result = await action();
+    if (result.ok) set({ account: result.value, accountError: undefined, accountBusy: false });
+    else set({ accountError: result.error, accountBusy: false });
+  };
+  return {
+    info: undefined,
+    infoError: undefined,
+    account: undefined,
+    accountError: undefined,
+    unsubscribedInPortal: false,
+    accountBusy: false,
+    loadInfo: async () => {
+      const result = await window.callbar.app.info();
+      if (result.ok) set({ info: result.value, infoError: undefined });
+      else set({ infoError: result.error });
+    },
+    loadAccount: () => run(() => window.callbar.account.status()),
+    connect: async () => {
+      set({ unsubscribedInPortal: false });
+      await run(() => window.callbar.account.connect());
+    },
+    cancelConnect: () => run(() => window.callbar.account.cancelConnect()),
+    forget: async () => {
+      set({ unsubscribedInPortal: false });
+      await run(() => window.callbar.account.forget());
+    },
+    applyAccountEvent: (status) => {
+      const before = get().account?.state;
+      const unsubscribed =
+        before !== undefined &&
+        HAS_SESSION.has(before) &&
+        status.state === 'not-connected' &&
+        !get().accountBusy;
+      set({
+        account: status,
+        accountError: undefined,
+        unsubscribedInPortal:
+          unsubscribed || (get().unsubscribedInPortal && status.state === 'not-connected'),
+      });
+    },
+  };
+};

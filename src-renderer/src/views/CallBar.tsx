@@ -1,0 +1,67 @@
+import { useEffect } from 'react';
+import { useAppStore } from '../store/app-store';
+import { activeCall } from '../store/selectors';
+import { callStateWords, partyName } from './call-words';
+import { formatDuration } from './format-time';
+import { useNow } from './use-now';
+
+/**
+ * The call in progress: its state (announced to screen readers), who is on the other side,
+ * how long it has lasted, and Hang up (the button, or Esc anywhere in the window).
+ */
+export function CallBar() {
+  const call = useAppStore(activeCall);
+  const hangup = useAppStore((state) => state.hangup);
+  const error = useAppStore((state) => state.callError);
+  const now = useNow(call !== undefined);
+
+  useEffect(() => {
+    if (!call) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      void hangup(call.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [call, hangup]);
+
+  if (!call) return null;
+  const since = call.connected_at ?? (call.state === 'in-progress' ? call.started_at : undefined);
+  const name = partyName(call.party);
+  return (
+    <section
+      className="call-bar"
+      aria-label="Current call"
+      data-testid="call-bar"
+      data-state={call.state}
+    >
+      <div className="call-info">
+        <p className="call-state" role="status" aria-live="polite" aria-atomic="true">
+          {call.direction === 'incoming' ? 'From ' : ''}
+          <strong className="call-party">{name}</strong>
+          <span className="call-words"> · {callStateWords(call)}</span>
+        </p>
+        <p className="call-detail">
+          {[call.party.company, call.party.name ? call.party.display : undefined]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+        {error ? (
+          <p role="alert" className="error">
+            {error.message}
+          </p>
+        ) : null}
+      </div>
+      {since ? (
+        <span className="call-duration" data-testid="call-duration">
+          {formatDuration(now - Date.parse(since))}
+        </span>
+      ) : null}
+      <button type="button" className="danger" onClick={() => void hangup(call.id)}>
+        Hang up <kbd>Esc</kbd>
+      </button>
+    </section>
+  );
+}

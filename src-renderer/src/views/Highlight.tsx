@@ -1,0 +1,32 @@
+import type { MatchField, MatchRange } from '../../../src-preload/contract';
+
+/** `text` with the characters the search matched in `field` marked. */
+export function Highlight({
+  text,
+  field,
+  ranges,
+}: {
+  text: string;
+  field: MatchField;
+  ranges: readonly MatchRange[];
+}) {
+  const own = ranges
+    .filter((range) => range.field === field && range.end > range.start)
+    .map((range) => ({
+      start: Math.min(range.start, text.length),
+      end: Math.min(range.end, text.length),
+    }))
+    .sort((a, b) => a.start - b.start);
+  if (own.length === 0) return <>{text}</>;
+  const parts: React.ReactNode[] = [];
+  let at = 0;
+  for (const { start, end } of own) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    if (from > at) parts.push(text.slice(at, from));
+    parts.push(<mark key={from}>{text.slice(from, end)}</mark>);
+    at = end;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return <>{parts}</>;
+}

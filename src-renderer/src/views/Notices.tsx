@@ -1,0 +1,19 @@
+import { useAppStore } from '../store/app-store';
+
+/** Things core wanted the user to know that answer no request (a failed connect, a lost receiver). */
+export function Notices() {
+  const notices = useAppStore((state) => state.notices);
+  const dismiss = useAppStore((state) => state.dismissNotice);
+  return (
+    <ul className="notices" aria-live="polite">
+      {notices.map((notice, index) => (
+        <li key={index} className={`notice notice-${notice.level}`}>
+          <span>{notice.message}</span>
+          <button type="button" className="link" onClick={() => dismiss(index)}>
+            Dismiss
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,51 @@
+import { useAppStore } from '../store/app-store';
+import { callStateWords, partyName } from './call-words';
+import { formatTime } from './format-time';
+
+/** Ended calls, newest first, each with Call again; and Clear. */
+export function RecentCalls() {
+  const recent = useAppStore((state) => state.calls.recent);
+  const dial = useAppStore((state) => state.dial);
+  const clear = useAppStore((state) => state.clearRecent);
+  return (
+    <section className="recent" aria-labelledby="recent-title">
+      <div className="recent-head">
+        <h2 id="recent-title">Recent calls</h2>
+        {recent.length > 0 ? (
+          <button type="button" className="link" onClick={() => void clear()}>
+            Clear
+          </button>
+        ) : null}
+      </div>
+      {recent.length === 0 ? (
+        <p className="hint">Calls you make or receive appear here.</p>
+      ) : (
+        <ul className="recent-list">
+          {recent.map((call) => {
+            const name = partyName(call.party);
+            return (
+              <li key={call.id} className="recent-call">
+                <div className="recent-who">
+                  <span className="recent-name">{name}</span>
+                  <span className="recent-detail">
+                    {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} ·{' '}
+                    {formatTime(call.started_at)}
+                    {call.state === 'failed' ? ` · ${callStateWords(call)}` : ''}
+                    {call.party.name ? ` · ${call.party.display}` : ''}
+                  </span>
+                </div>
+                <button
+                  type="button"
+                  aria-label={`Call again: ${name}`}
+                  onClick={() => void dial(call.party.number)}
+                >
+                  Call again
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

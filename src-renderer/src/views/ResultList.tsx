@@ -1,0 +1,126 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import type { SearchHit } from '../../../src-preload/contract';
+import type { ResultRow } from '../store/selectors';
+import { Highlight } from './Highlight';
+
+/** Every row has the same height, so the virtualizer needs no measuring. */
+const ROW_HEIGHT = 56;
+
+export const RESULTS_ID = 'search-results';
+
+export function rowId(index: number): string {
+  return `result-${index}`;
+}
+
+/**
+ * The search results as a listbox driven from the search box (aria-activedescendant): only the
+ * rows in view are in the DOM, however many hits there are.
+ */
+export function ResultList({
+  rows,
+  selected,
+  onSelect,
+  onDial,
+}: {
+  rows: ResultRow[];
+  selected: number;
+  onSelect: (index: number) => void;
+  onDial: (row: ResultRow, secondary: boolean) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+  });
+  useEffect(() => {
+    if (rows.length > 0) virtualizer.scrollToIndex(selected, { align: 'auto' });
+  }, [selected, rows.length, virtualizer]);
+
+  return (
+    <div ref={scroller} className="results" data-testid="results">
+      <div
+        id={RESULTS_ID}
+        role="listbox"
+        aria-label="Search results"
+        className="results-inner"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div
+              key={item.key}
+              id={rowId(item.index)}
+              role="option"
+              aria-selected={item.index === selected}
+              aria-setsize={rows.length}
+              aria-posinset={item.index + 1}
+              className="result"
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => onSelect(item.index)}
+              onDoubleClick={() => onDial(row, false)}
+            >
+              {row.kind === 'dial' ? (
+                <DialRow display={row.target.display} name={row.target.contact?.display_name} />
+              ) : (
+                <HitRow hit={row.hit} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function DialRow({ display, name }: { display: string; name: string | undefined }) {
+  return (
+    <>
+      <span className="result-line">
+        <span className="result-name">Dial {display}</span>
+      </span>
+      <span className="result-line result-detail">{name ?? 'The number you typed'}</span>
+    </>
+  );
+}
+
+function HitRow({ hit }: { hit: SearchHit }) {
+  const { contact, ranges } = hit;
+  return (
+    <>
+      <span className="result-line">
+        <span className="result-name">
+          <Highlight text={contact.display_name} field="display_name" ranges={ranges} />
+        </span>
+        {contact.company ? (
+          <span className="result-company">
+            <Highlight text={contact.company} field="company" ranges={ranges} />
+          </span>
+        ) : null}
+        <span className="result-phonebook">{contact.phonebook_name}</span>
+      </span>
+      <span className="result-line result-detail">
+        <span className="result-number">
+          <Highlight text={contact.number} field="number" ranges={ranges} />
+        </span>
+        {contact.secondary_number ? (
+          <span>
+            Alt.{' '}
+            <Highlight text={contact.secondary_number} field="secondary_number" ranges={ranges} />
+          </span>
+        ) : null}
+        {contact.speed_dial !== null ? (
+          <span>
+            Speed dial{' '}
+            <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
+          </span>
+        ) : null}
+      </span>
+    </>
+  );
+}

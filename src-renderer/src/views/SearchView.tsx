@@ -1,0 +1,191 @@
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useAppStore } from '../store/app-store';
+import { resultRows, type ResultRow } from '../store/selectors';
+import { RecentCalls } from './RecentCalls';
+import { ResultList, RESULTS_ID, rowId } from './ResultList';
+import { SyncStatus } from './SyncStatus';
+import { useFocusOnMount } from './use-focus-on-mount';
+
+/** How far each navigation key moves the highlighted row. */
+const SELECTION_MOVES: Partial<Record<string, number>> = {
+  ArrowDown: 1,
+  ArrowUp: -1,
+  PageDown: 8,
+  PageUp: -8,
+};
+
+/** The number a row dials: the typed input, or a contact's primary or secondary number. */
+function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string | undefined {
+  if (row.kind === 'dial') return secondary ? undefined : query.trim();
+  return secondary ? (row.hit.contact.secondary_number ?? undefined) : row.hit.contact.number;
+}
+
+/** The main view: search the directory, pick with ↑/↓, Enter dials, Alt+Enter the secondary. */
+export function SearchView() {
+  const query = useAppStore((state) => state.query);
+  const hits = useAppStore((state) => state.hits);
+  const dialRow = useAppStore((state) => state.dialRow);
+  const selected = useAppStore((state) => state.selected);
+  const searchError = useAppStore((state) => state.searchError);
+  const setQuery = useAppStore((state) => state.setQuery);
+  const moveSelection = useAppStore((state) => state.moveSelection);
+  const select = useAppStore((state) => state.select);
+  const dial = useAppStore((state) => state.dial);
+  const callError = useAppStore((state) => state.callError);
+  const hasCall = useAppStore((state) => state.calls.current.length > 0);
+  const input = useFocusOnMount<HTMLInputElement>();
+  const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
+
+  // Ctrl+F, Ctrl+K or "/" (outside a text field) come back to the search box from anywhere.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const inField =
+        event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+      const shortcut =
+        ((event.ctrlKey || event.metaKey) && ['f', 'k'].includes(event.key.toLowerCase())) ||
+        (event.key === '/' && !inField);
+      if (!shortcut || document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [input]);
+
+  // The global shortcut opened the window (maybe with text to search): the focus comes here.
+  const focusRequests = useAppStore((state) => state.searchFocusRequests);
+  useEffect(() => {
+    if (focusRequests === 0) return;
+    input.current?.focus();
+    input.current?.select();
+  }, [focusRequests, input]);
+
+  // When the call bar goes away with the focus on it (Hang up), the focus returns here.
+  useEffect(() => {
+    if (!hasCall && document.activeElement === document.body) input.current?.focus();
+  }, [hasCall, input]);
+  const dialing = useRef(false);
+
+  const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
+    const target = row && dialTargetOf(row, query, secondary);
+    if (!target || dialing.current) return;
+    dialing.current = true;
+    try {
+      if (await dial(target)) input.current?.select();
+    } finally {
+      dialing.current = false;
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const move = SELECTION_MOVES[event.key];
+    if (move !== undefined) {
+      event.preventDefault();
+      moveSelection(move);
+      return;
+    }
+    switch (event.key) {
+      case 'Enter':
+        event.preventDefault();
+        void dialRowAt(rows[selected], event.altKey);
+        break;
+      case 'Escape':
+        // With a call in progress Esc hangs up (the call bar listens); otherwise it clears.
+        if (query !== '' && !hasCall) {
+          event.preventDefault();
+          void setQuery('');
+        }
+        break;
+    }
+  };
+
+  const current = rows[selected];
+  const searching = query.trim() !== '';
+  return (
+    <section className="search" aria-labelledby="search-title">
+      <h1 id="search-title" className="visually-hidden">
+        Search and dial
+      </h1>
+      <input
+        ref={input}
+        className="search-box"
+        type="search"
+        role="combobox"
+        aria-label="Search contacts or type a number"
+        placeholder="Name, company, number or speed dial"
+        aria-expanded={searching && rows.length > 0}
+        aria-controls={RESULTS_ID}
+        aria-autocomplete="list"
+        aria-activedescendant={searching && current ? rowId(selected) : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        onChange={(event) => void setQuery(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <SyncStatus />
+      {callError && !hasCall ? (
+        <p role="alert" className="error" data-testid="call-error">
+          {callError.message}
+        </p>
+      ) : null}
+      {searchError && searchError.code !== 'not_available' ? (
+        <p role="alert" className="error">
+          {searchError.message}
+        </p>
+      ) : null}
+      {searching ? (
+        rows.length > 0 ? (
+          <>
+            <ResultList
+              rows={rows}
+              selected={selected}
+              onSelect={select}
+              onDial={(row, secondary) => void dialRowAt(row, secondary)}
+            />
+            <SelectedActions
+              row={current}
+              onDial={(secondary) => void dialRowAt(current, secondary)}
+            />
+          </>
+        ) : (
+          <p className="empty" role="status">
+            {searchError?.code === 'not_available'
+              ? 'Contact search is not available in this version of Callbar.'
+              : `No contact matches “${query.trim()}”.`}
+          </p>
+        )
+      ) : (
+        <RecentCalls />
+      )}
+    </section>
+  );
+}
+
+/** Buttons for the highlighted row, so the mouse can do what Enter and Alt+Enter do. */
+function SelectedActions({
+  row,
+  onDial,
+}: {
+  row: ResultRow | undefined;
+  onDial: (secondary: boolean) => void;
+}) {
+  if (!row) return null;
+  const secondary = row.kind === 'hit' ? row.hit.contact.secondary_number : null;
+  const label = row.kind === 'dial' ? row.target.display : `${row.hit.contact.display_name}`;
+  return (
+    <div className="row-actions">
+      <button type="button" className="primary" onClick={() => onDial(false)}>
+        Call {label}
+        <kbd>Enter</kbd>
+      </button>
+      {secondary ? (
+        <button type="button" onClick={() => onDial(true)}>
+          Call alternative
+          <kbd>Alt+Enter</kbd>
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Call, CallParty } from '../../../src-preload/contract';
+
+/** Who is on the other side, in the fewest words that identify them. */
+export function partyName(party: CallParty): string {
+  return party.name ?? party.display;
+}
+
+/** The call's state as a person says it. */
+export function callStateWords(call: Call): string {
+  const incoming = call.direction === 'incoming';
+  switch (call.state) {
+    case 'dialing':
+      return 'Placing the call…';
+    case 'calling-you':
+      return 'Your phone is ringing: pick it up to start the call';
+    case 'ringing':
+      return incoming ? 'Incoming call' : 'Ringing…';
+    case 'connected':
+      return 'Connected';
+    case 'in-progress':
+      return 'Call in progress';
+    case 'ended':
+      return call.reason ? `Call ended: ${call.reason}` : 'Call ended';
+    case 'failed':
+      return call.reason ? `Call failed: ${call.reason}` : 'Call failed';
+  }
+}

@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessibleInBothThemes, startApp, type E2eApp } from '../support/e2e-app';
+
+/**
+ * Without a usable keychain Callbar stores nothing and says what to fix; it offers Try again,
+ * never Connect (an activation could only fail).
+ */
+let app: E2eApp;
+
+test.beforeAll(async () => {
+  // A D-Bus address where nothing listens: the Secret Service cannot be reached.
+  app = await startApp({
+    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/callbar-e2e-bus' },
+  });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+test('keychain unavailable: the explanation and Try again, no Connect', async ({ page }) => {
+  await page.goto(app.preview.url);
+  await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
+  await expect(
+    page.getByRole('heading', { name: 'Callbar cannot use the system keychain' }),
+  ).toBeFocused();
+  await expect(page.getByRole('button', { name: /Connect/ })).toHaveCount(0);
+  await expectAccessibleInBothThemes(page, 'keychain view');
+  await page.screenshot({ path: 'test/e2e/screenshots/keychain.png' });
+
+  // Trying again asks the keychain again; it is still unreachable, and the window says so.
+  const retried = page.waitForRequest((request) =>
+    request.url().endsWith('/__callbar/invoke/account.status'),
+  );
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await retried;
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
+});

@@ -1,0 +1,170 @@
+/**
+ * The e2e rig: a real simulator, the web preview (real core, real keychain) registered with it as
+ * the integration's receiver, and helpers to connect, scan with axe and take README screenshots.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startSimulator,
+  type RunningSimulator,
+  type SimulatorOptions,
+} from '../../simulator/index';
+import { SimControl } from '../../simulator/control-client';
+import { completePortalFlow } from '../../simulator/portal-driver';
+import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { freePort } from './free-port';
+import { startPreviewProcess, type PreviewProcess } from './preview-process';
+import { profileEnv, registerReceiver } from './sim-harness';
+
+export interface E2eApp {
+  sim: RunningSimulator;
+  preview: PreviewProcess;
+  dataDir: string;
+  /** The portal link of the last Connect (the platform deactivates with the same key). */
+  portalLink: string | undefined;
+  close(): Promise<void>;
+}
+
+export async function startApp(
+  options: { sim?: SimulatorOptions; env?: NodeJS.ProcessEnv } = {},
+): Promise<E2eApp> {
+  const sim = await startSimulator({ contacts: 40, autoAnswer: false, ...options.sim });
+  const port = await freePort();
+  await registerReceiver(sim, `http://127.0.0.1:${port}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-'));
+  const preview = await startPreviewProcess({ ...profileEnv(sim, dataDir, port), ...options.env }, [
+    '--print-opened-urls',
+  ]);
+  return {
+    sim,
+    preview,
+    dataDir,
+    portalLink: undefined,
+    close: async () => {
+      await preview.stop();
+      await openVault({ dataDir })
+        .clear()
+        .catch(() => undefined);
+      await sim.close();
+    },
+  };
+}
+
+/**
+ * Connect as a returning user does it, minus the browser tab: Connect in the window, then the
+ * portal's real forms (sign in, Subscribe) over HTTP. connect.spec.ts does the same in a tab.
+ */
+export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 0) {
+  await page.getByRole('button', { name: 'Connect…' }).click();
+  const user = await subscribeInPortal(app, userIndex);
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  return user;
+}
+
+/** Signs in to the portal Callbar just opened and presses Subscribe. */
+export async function subscribeInPortal(app: E2eApp, userIndex = 0) {
+  const user = app.sim.users[userIndex]!;
+  app.portalLink = await portalLinkBehind(await app.preview.nextOpenedUrl(), app.sim);
+  const answer = await completePortalFlow(app.portalLink, {
+    username: user.username,
+    password: user.password,
+    action: 'subscribe',
+  });
+  expect(answer.status).toBe(303);
+  return user;
+}
+
+/**
+ * The portal link the browser ends up on: the opened address itself, or where Callbar's one-time
+ * loopback address redirects (opening it here spends it, as the user's browser would).
+ */
+async function portalLinkBehind(opened: string, sim: RunningSimulator): Promise<string> {
+  if (opened.startsWith(`${sim.portal_url}/`)) return opened;
+  const response = await fetch(opened, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  expect(location, `${opened} leads nowhere (${response.status})`).toBeTruthy();
+  return new URL(location!, opened).href;
+}
+
+/** Opens the window; connects first unless this profile is connected already. */
+export async function openConnected(page: Page, app: E2eApp) {
+  await page.goto(app.preview.url);
+  const state = page.getByTestId('account-state');
+  await expect(state).toHaveAttribute('data-state', /./);
+  if ((await state.getAttribute('data-state')) !== 'connected') {
+    await connectThroughPortal(page, app);
+  }
+}
+
+/**
+ * Where a screenshot goes: the README's folder (docs/screenshots, committed) when
+ * CALLBAR_UPDATE_SCREENSHOTS=1, else test/e2e/screenshots (ignored), so a test run leaves the
+ * working tree clean.
+ */
+export function screenshotPath(name: string): string {
+  const folder =
+    process.env.CALLBAR_UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test/e2e/screenshots';
+  return join(folder, name);
+}
+
+/** Unsubscribe in the portal, with the key of the activation (as the platform does). */
+export async function unsubscribeInPortal(app: E2eApp, userIndex = 0) {
+  const user = app.sim.users[userIndex]!;
+  const answer = await completePortalFlow(app.portalLink!, {
+    username: user.username,
+    password: user.password,
+    action: 'unsubscribe',
+  });
+  expect(answer.status).toBe(303);
+}
+
+export interface NewContact {
+  phonebook: number;
+  display_name: string;
+  company?: string;
+  number: string;
+  secondary_number?: string | null;
+  speed_dial?: number | null;
+}
+
+/** Adds a contact through the platform's own REST API (as another client of the tenant would). */
+export async function addContact(sim: RunningSimulator, contact: NewContact): Promise<void> {
+  const control = new SimControl(sim.base_url);
+  const { access_token } = await control.issueTokens({
+    tenant_id: sim.tenant_id,
+    user_extension: sim.users[0]!.extension,
+  });
+  const response = await fetch(`${sim.base_url}/v3/phonebook/contact/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(contact),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+/** axe-core finds no serious or critical violation of WCAG 2.1 A/AA in what the page shows. */
+export async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ') + ' ' + node.failureSummary),
+    }));
+  expect(serious, `axe: ${what}`).toEqual([]);
+}
+
+/** The same scan in the light and the dark theme (the system's preference, as Chromium reports it). */
+export async function expectAccessibleInBothThemes(page: Page, what: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page, `${what} (${colorScheme})`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
