@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:hardening`: adversarial inputs against the real receiver, router and link parsers,
+ * and the secrets audit. Seeded generators, so a failure replays; the figures each file measures
+ * are printed as one table at the end (test/hardening/figures-setup.ts).
+ */
+export default defineConfig({
+  test: {
+    include: ['test/hardening/**/*.test.ts'],
+    globalSetup: ['test/hardening/figures-setup.ts'],
+    // One file at a time: the figures (requests a second, heap growth) mean more on a quiet worker.
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+});
