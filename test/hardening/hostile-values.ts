@@ -30,22 +30,22 @@ export function deeplyNested(depth: number): string {
   return '{"a":['.repeat(depth) + '1' + ']}'.repeat(depth);
 }
 
-/** Values of every JSON type but the expected one, plus a few that trip careless code. */
-export function wrongTypeValues(random: SeededRandom): unknown[] {
-  return [
-    null,
-    true,
-    0,
-    -1,
-    1e308,
-    [],
-    ['a'],
-    {},
-    { toString: 'x' },
-    randomText(random, 3),
-    'x'.repeat(100_000),
-  ];
-}
+/**
+ * Values no request field accepts: every JSON type, and a string longer than any field allows
+ * (the strings are at most 512 characters, numbers are bounded, booleans are booleans).
+ */
+export const WRONG_FOR_EVERY_FIELD: readonly unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  0.5,
+  [],
+  ['a'],
+  {},
+  { toString: 'x' },
+  'x'.repeat(100_000),
+];
 
 /** Keys that pollute a prototype when code merges objects carelessly. */
 export const POLLUTING_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
