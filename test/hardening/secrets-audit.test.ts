@@ -1,0 +1,164 @@
+/**
+ * The secrets audit: a whole journey against the simulator over real HTTP (connect through the
+ * browser's one-time link and the portal, sync the directory, search, dial a number and a link,
+ * hang up, a reactive token refresh after the platform's clock jumped 25 hours, disconnect),
+ * with the core logging at debug level to a file. Then every file of the profile folder, the log,
+ * and every IPC answer and event the renderer could have seen are searched for every secret the
+ * journey handled: each access and refresh token ever stored, the client secret and the
+ * confirmation key. 0 hits.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../simulator/index';
+import { SimControl } from '../../simulator/control-client';
+import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
+import { createFileLogger } from '../../src-main/core/log/logger';
+import { openProfile } from '../../src-main/core/profile';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
+import type { StoredAccount } from '../../src-main/core/vault/stored-account';
+import { freePort } from '../support/free-port';
+import {
+  advanceClock,
+  completePortalFlow,
+  profileEnv,
+  registerReceiver,
+  startSim,
+} from '../support/sim-harness';
+import { recordFigure } from './figures';
+
+/** The keychain stand-in, remembering every secret it was ever given. */
+class RecordingVault extends MemoryVault {
+  readonly secrets = new Set<string>();
+  override save(account: StoredAccount): Promise<void> {
+    this.secrets.add(account.access_token);
+    this.secrets.add(account.refresh_token);
+    this.secrets.add(account.client_secret);
+    return super.save(account);
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
+}
+
+describe('secrets audit after a full journey', () => {
+  let sim: RunningSimulator;
+  let core: CallbarCore;
+  let dataDir: string;
+  const vault = new RecordingVault();
+  const seen: unknown[] = [];
+  const secrets = new Set<string>();
+  let closed = false;
+
+  async function invoke(channel: string, request: unknown = {}) {
+    const result = await core.router.invoke(channel, request);
+    seen.push({ channel, request, result });
+    return result;
+  }
+  async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 0; i < 400; i++) {
+      const value = await check();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`waited too long for ${what}`);
+  }
+
+  beforeAll(async () => {
+    sim = await startSim({ profile: 'rich' });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-secrets-audit-'));
+    const port = await freePort();
+    const opened: string[] = [];
+    core = await startCore({
+      runtime: 'preview',
+      profile: openProfile({
+        env: profileEnv(sim, dataDir, port),
+        vault,
+        log: createFileLogger(join(dataDir, 'callbar.log'), 'debug'),
+      }),
+      openUrl: (url) => {
+        opened.push(url);
+        return Promise.resolve();
+      },
+    });
+    core.events.subscribe((event) => seen.push(event));
+    await core.profile.account.listen();
+    await registerReceiver(sim, `http://127.0.0.1:${port}`);
+    secrets.add(sim.client_secret);
+
+    // Connect as a person does: the window's Connect, the browser on the one-time link.
+    expect((await invoke('account.connect')).ok).toBe(true);
+    const browserUrl = await until('the browser', () => Promise.resolve(opened[0]));
+    const hop = await fetch(browserUrl, { redirect: 'manual' });
+    const portalLink = hop.headers.get('location')!;
+    secrets.add(new URL(portalLink).searchParams.get('confirmation_key')!);
+    const alice = sim.users[0]!;
+    await completePortalFlow(portalLink, {
+      username: alice.username,
+      password: alice.password,
+      action: 'subscribe',
+    });
+    await until('connected', async () => {
+      const status = await invoke('account.status');
+      return status.ok && (status.value as { state: string }).state === 'connected'
+        ? true
+        : undefined;
+    });
+  });
+  afterAll(async () => {
+    if (!closed) await core?.close();
+    await sim?.close();
+  });
+
+  it('finds no token, client secret or confirmation key anywhere the journey wrote', async () => {
+    const control = new SimControl(sim.base_url);
+    await invoke('directory.sync');
+    await until('the directory', async () => {
+      const status = await invoke('directory.status');
+      return status.ok && (status.value as { state: string }).state === 'ready' ? true : undefined;
+    });
+    await invoke('directory.search', { query: 'a' });
+    // The platform's clock jumps past the access token's life (24 h): the next request refreshes.
+    await advanceClock(sim, 90_000);
+    await invoke('directory.sync');
+    await until('a refreshed pair in the vault', () =>
+      Promise.resolve(vault.secrets.size > 3 ? true : undefined),
+    );
+    expect((await invoke('calls.dial', { target: '+49 30 1234567' })).ok).toBe(true);
+    await until('the call at the simulator', async () =>
+      (await control.calls()).length > 0 ? true : undefined,
+    );
+    await control.webhooksSettled(20_000);
+    await invoke('calls.hangup');
+    await invoke('calls.openUrl', { url: 'tel:+1-212-555-0189' });
+    await invoke('calls.list');
+    await invoke('app.info');
+    await invoke('account.forget');
+    // Closed, so every write the journey started has landed (the call log writes in background).
+    await core.close();
+    closed = true;
+
+    for (const secret of vault.secrets) secrets.add(secret);
+    expect(secrets.size).toBeGreaterThanOrEqual(6); // two pairs, client secret, confirmation key
+
+    const places: [string, string][] = filesUnder(dataDir).map((path) => [
+      path.slice(dataDir.length + 1),
+      readFileSync(path, 'utf8'),
+    ]);
+    places.push(['IPC answers and events', JSON.stringify(seen)]);
+    const hits = places.flatMap(([where, text]) =>
+      [...secrets].filter((secret) => text.includes(secret)).map(() => where),
+    );
+    expect(hits).toEqual([]);
+    // The scan looked at something real: the log has the journey in it.
+    expect(readFileSync(join(dataDir, 'callbar.log'), 'utf8')).toContain('activated');
+    recordFigure(
+      'secrets audit after a full journey',
+      `${secrets.size} secrets × ${places.length} places (${places.map(([where]) => where).join(', ')}): 0 hits`,
+    );
+  });
+});
