@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, build, unit + integration tests (vitest), end-to-end tests
+// `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end tests
 // (Playwright + Debian Chromium). Stops at the first failing step and ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,13 +19,15 @@ function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  try {
-    const vitest = JSON.parse(readFileSync(`${reports}/vitest.json`, 'utf8'));
-    passed += vitest.numPassedTests;
-    failed += vitest.numFailedTests;
-    skipped += vitest.numPendingTests + vitest.numTodoTests;
-  } catch {
-    /* the step did not run */
+  for (const file of ['vitest.json', 'hardening.json']) {
+    try {
+      const vitest = JSON.parse(readFileSync(`${reports}/${file}`, 'utf8'));
+      passed += vitest.numPassedTests;
+      failed += vitest.numFailedTests;
+      skipped += vitest.numPendingTests + vitest.numTodoTests;
+    } catch {
+      /* the step did not run */
+    }
   }
   try {
     const e2e = JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8'));
@@ -48,6 +50,15 @@ const ok =
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${reports}/vitest.json`,
+  ]) &&
+  step('hardening (vitest)', npx, [
+    'vitest',
+    'run',
+    '--config',
+    'vitest.hardening.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reports}/hardening.json`,
   ]) &&
   step('end-to-end (playwright)', npx, ['playwright', 'test']);
 
