@@ -7,25 +7,16 @@
  * journey handled: each access and refresh token ever stored, the client secret and the
  * confirmation key. 0 hits.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { createFileLogger } from '../../src-main/core/log/logger';
-import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
-import { freePort } from '../support/free-port';
-import {
-  advanceClock,
-  completePortalFlow,
-  profileEnv,
-  registerReceiver,
-  startSim,
-} from '../support/sim-harness';
+import { advanceClock, startSim } from '../support/sim-harness';
+import { connectedCore, until, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 
 /** The keychain stand-in, remembering every secret it was ever given. */
@@ -47,74 +38,27 @@ function filesUnder(dir: string): string[] {
 
 describe('secrets audit after a full journey', () => {
   let sim: RunningSimulator;
-  let core: CallbarCore;
-  let dataDir: string;
+  let rig: ConnectedCore;
   const vault = new RecordingVault();
-  const seen: unknown[] = [];
   const secrets = new Set<string>();
   let closed = false;
 
-  async function invoke(channel: string, request: unknown = {}) {
-    const result = await core.router.invoke(channel, request);
-    seen.push({ channel, request, result });
-    return result;
-  }
-  async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-    for (let i = 0; i < 400; i++) {
-      const value = await check();
-      if (value !== undefined) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`waited too long for ${what}`);
-  }
-
   beforeAll(async () => {
     sim = await startSim({ profile: 'rich' });
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-secrets-audit-'));
-    const port = await freePort();
-    const opened: string[] = [];
-    core = await startCore({
-      runtime: 'preview',
-      profile: openProfile({
-        env: profileEnv(sim, dataDir, port),
-        vault,
-        log: createFileLogger(join(dataDir, 'callbar.log'), 'debug'),
-      }),
-      openUrl: (url) => {
-        opened.push(url);
-        return Promise.resolve();
-      },
+    rig = await connectedCore(sim, {
+      vault,
+      log: (dataDir) => createFileLogger(join(dataDir, 'callbar.log'), 'debug'),
     });
-    core.events.subscribe((event) => seen.push(event));
-    await core.profile.account.listen();
-    await registerReceiver(sim, `http://127.0.0.1:${port}`);
     secrets.add(sim.client_secret);
-
-    // Connect as a person does: the window's Connect, the browser on the one-time link.
-    expect((await invoke('account.connect')).ok).toBe(true);
-    const browserUrl = await until('the browser', () => Promise.resolve(opened[0]));
-    const hop = await fetch(browserUrl, { redirect: 'manual' });
-    const portalLink = hop.headers.get('location')!;
-    secrets.add(new URL(portalLink).searchParams.get('confirmation_key')!);
-    const alice = sim.users[0]!;
-    await completePortalFlow(portalLink, {
-      username: alice.username,
-      password: alice.password,
-      action: 'subscribe',
-    });
-    await until('connected', async () => {
-      const status = await invoke('account.status');
-      return status.ok && (status.value as { state: string }).state === 'connected'
-        ? true
-        : undefined;
-    });
+    secrets.add(rig.confirmationKey);
   });
   afterAll(async () => {
-    if (!closed) await core?.close();
+    if (!closed) await rig?.core.close();
     await sim?.close();
   });
 
   it('finds no token, client secret or confirmation key anywhere the journey wrote', async () => {
+    const { invoke, dataDir } = rig;
     const control = new SimControl(sim.base_url);
     await invoke('directory.sync');
     await until('the directory', async () => {
@@ -139,7 +83,7 @@ describe('secrets audit after a full journey', () => {
     await invoke('app.info');
     await invoke('account.forget');
     // Closed, so every write the journey started has landed (the call log writes in background).
-    await core.close();
+    await rig.core.close();
     closed = true;
 
     for (const secret of vault.secrets) secrets.add(secret);
@@ -149,7 +93,7 @@ describe('secrets audit after a full journey', () => {
       path.slice(dataDir.length + 1),
       readFileSync(path, 'utf8'),
     ]);
-    places.push(['IPC answers and events', JSON.stringify(seen)]);
+    places.push(['IPC answers and events', JSON.stringify(rig.seen)]);
     const hits = places.flatMap(([where, text]) =>
       [...secrets].filter((secret) => text.includes(secret)).map(() => where),
     );
