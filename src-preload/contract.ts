@@ -331,6 +331,7 @@ export function ListPage<T extends z.ZodType>(item: T) {
   return z.object({
     count: z.number().int().nonnegative(),
     page: z.number().int().positive(),
+    page_size: z.number().int().positive(),
     has_more: z.boolean(),
     results: z.array(item),
   });

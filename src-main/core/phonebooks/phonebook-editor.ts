@@ -25,6 +25,7 @@ export const LIST_PAGE_SIZE = 50;
 export interface ListedPage<T> {
   count: number;
   page: number;
+  page_size: number;
   has_more: boolean;
   results: T[];
 }
@@ -62,6 +63,7 @@ function listed<T, V>(page: Page<T>, number: number, view: (item: T) => V): List
   return {
     count: page.count,
     page: number,
+    page_size: LIST_PAGE_SIZE,
     has_more: page.next !== null,
     results: page.results.map(view),
   };

@@ -54,6 +54,14 @@ export function Menu() {
       </button>
       {open ? (
         <div id={id} ref={panel} className="menu-panel">
+          {canDisconnect ? (
+            <button type="button" onClick={() => choose(() => show('phonebooks'))}>
+              Phonebooks and contacts
+            </button>
+          ) : null}
+          <button type="button" onClick={() => choose(() => show('settings'))}>
+            Settings
+          </button>
           <button type="button" onClick={() => choose(() => show('about'))}>
             About Callbar
           </button>
