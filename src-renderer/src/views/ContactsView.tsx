@@ -128,7 +128,9 @@ export function ContactsView({
               />
             </th>
             <th scope="col">Name</th>
-            <th scope="col">Company</th>
+            <th scope="col" className="wide">
+              Company
+            </th>
             <th scope="col">Number</th>
             <th scope="col">Speed dial</th>
             <th scope="col">
@@ -148,7 +150,7 @@ export function ContactsView({
                 />
               </td>
               <td>{contact.display_name}</td>
-              <td>{contact.company}</td>
+              <td className="wide">{contact.company}</td>
               <td>
                 {contact.number}
                 {contact.secondary_number ? (
