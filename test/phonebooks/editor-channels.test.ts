@@ -12,7 +12,7 @@ import type { ContactView, PhonebookView, SettingsView } from '../../src-preload
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { startTestCore } from '../support/test-core';
-import { control, issuedSession, startSim } from '../support/sim-harness';
+import { control, describeEachProfile, issuedSession, startSim } from '../support/sim-harness';
 
 type Invoke = CallbarCore['router']['invoke'];
 
@@ -35,12 +35,12 @@ async function readyCore(sim: RunningSimulator): Promise<CallbarCore> {
   return core;
 }
 
-describe('phonebook and contact channels', () => {
+describeEachProfile('phonebook and contact channels', (profile) => {
   let sim: RunningSimulator;
   let core: CallbarCore;
   let invoke: Invoke;
   beforeAll(async () => {
-    sim = await startSim({ contacts: 60 });
+    sim = await startSim({ contacts: 60, profile });
     core = await readyCore(sim);
     invoke = (channel, payload) => core.router.invoke(channel, payload);
   }, 60_000);
@@ -176,6 +176,20 @@ describe('phonebook and contact channels', () => {
     if (!missing.ok) expect(missing.error.message).not.toMatch(/PhonebookContact/);
   });
 
+  it('dials phone links without asking as soon as the setting is saved', async () => {
+    const link = { url: 'tel:+442079460999' };
+    const asked = value<{ status: string; pending?: { id: string } }>(
+      await invoke('calls.openUrl', link),
+    );
+    expect(asked.status).toBe('needs-confirmation');
+    await invoke('calls.confirm', { id: asked.pending!.id, accept: false });
+    const saved = value<SettingsView>(await invoke('settings.save', { confirm_web_links: false }));
+    expect(saved.restart_needed).not.toContain('confirm_web_links');
+    const dialed = value<{ status: string }>(await invoke('calls.openUrl', link));
+    expect(dialed.status).toBe('dialing');
+    await invoke('calls.hangup', {});
+  });
+
   it('bulk delete is all or nothing: an in-use contact names its queue and nothing goes', async () => {
     const world = await control<WorldSummary>(sim, 'GET', 'world');
     const queue = world.call_queues.find((entry) => entry.contact_ids.length > 0)!;
@@ -238,8 +252,10 @@ describe('settings channels', () => {
       });
       expect(saved.receiver_urls.activation).toBe('http://127.0.0.1:40123/activate');
       expect(saved.restart_needed).toEqual(
-        expect.arrayContaining(['region', 'sync_interval_minutes', 'confirm_web_links']),
+        expect.arrayContaining(['region', 'sync_interval_minutes']),
       );
+      // Followed at once: never waits for a restart.
+      expect(saved.restart_needed).not.toContain('confirm_web_links');
       const file = join(core.profile.dataDir, 'settings.json');
       const written = readFileSync(file, 'utf8');
 

@@ -20,6 +20,9 @@ export const EDITABLE_SETTINGS = [
   'sync_interval_minutes',
 ] as const satisfies readonly (keyof EditableSettings & keyof Settings)[];
 
+/** Settings this running Callbar follows at once (the others apply at the next start). */
+const LIVE_SETTINGS = ['confirm_web_links'] as const;
+
 function editable(settings: Settings): EditableSettings {
   return Object.fromEntries(
     EDITABLE_SETTINGS.map((name) => [name, settings[name]]),
@@ -61,5 +64,9 @@ export async function saveSettingsView(
   patch: Partial<Record<(typeof EDITABLE_SETTINGS)[number], unknown>>,
 ): Promise<SettingsView> {
   const saved = await saveSettings({ dataDir: profile.dataDir }, patch as SettingsPatch);
+  const overrides = readEnvOverrides(profile.env);
+  for (const name of LIVE_SETTINGS) {
+    if (!(name in overrides)) profile.settings[name] = saved[name];
+  }
   return view(profile, saved);
 }
