@@ -3,22 +3,15 @@
  * to the profile's settings file (atomically, validated first: an invalid value is refused with
  * its field named and nothing is written), with what a change means for this running Callbar.
  */
-import type { EditableSettings, SettingsView } from '../../../src-preload/contract';
+import { EditableSettings, type SettingsView } from '../../../src-preload/contract';
 import type { Profile } from '../profile';
 import { readEnvOverrides } from './settings-env';
 import { loadSettings, saveSettings, type SettingsPatch } from './settings-store';
 import type { Settings } from './settings';
 
-/** The settings the window edits, in the order it shows them. */
-export const EDITABLE_SETTINGS = [
-  'region',
-  'receiver_port',
-  'handle_links',
-  'confirm_web_links',
-  'open_at_login',
-  'dial_shortcut',
-  'sync_interval_minutes',
-] as const satisfies readonly (keyof EditableSettings & keyof Settings)[];
+/** The settings the window edits (the contract's EditableSettings), in the order it shows them. */
+export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof EditableSettings &
+  keyof Settings)[];
 
 /** Settings this running Callbar follows at once (the others apply at the next start). */
 const LIVE_SETTINGS = ['confirm_web_links'] as const;

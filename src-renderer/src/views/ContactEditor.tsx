@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ContactView } from '../../../src-preload/contract';
 import { Field } from './Field';
+import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { Modal } from './Modal';
 
@@ -79,19 +80,12 @@ export function ContactEditor({
         >
           <input inputMode="numeric" autoComplete="off" {...input('speed_dial')} />
         </Field>
-        {errors.form ? (
-          <p role="alert" className="error">
-            {errors.form}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={saving}>
-            {contact ? 'Save' : 'Create contact'}
-          </button>
-        </div>
+        <FormActions
+          error={errors.form}
+          submit={contact ? 'Save' : 'Create contact'}
+          busy={saving}
+          onCancel={onCancel}
+        />
       </form>
     </Modal>
   );

@@ -3,7 +3,9 @@ import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-p
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
 import { ListPager } from './ListPager';
+import { ListTools } from './ListTools';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { useListQuery } from './use-list-query';
 import { usePlatformList } from './use-platform-list';
 
 const ORDERINGS: { value: ContactOrdering; label: string }[] = [
@@ -25,9 +27,7 @@ export function ContactsView({
   onBack: () => void;
 }) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
-  const [search, setSearch] = useState('');
-  const [ordering, setOrdering] = useState<ContactOrdering>('display_name');
-  const [page, setPage] = useState(1);
+  const query = useListQuery<ContactOrdering>('display_name');
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const [editing, setEditing] = useState<{ contact: ContactView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<Deleting | undefined>();
@@ -35,11 +35,11 @@ export function ContactsView({
     () =>
       window.callbar.contacts.list({
         phonebook: phonebook.id,
-        ...(search.trim() ? { search: search.trim() } : {}),
-        ordering,
-        page,
+        ...query.searchParam,
+        ordering: query.query.ordering,
+        page: query.query.page,
       }),
-    `${search}|${ordering}|${page}`,
+    query.key,
   );
   const rows = list.page?.results ?? [];
   const toggle = (id: number, on: boolean) =>
@@ -68,33 +68,12 @@ export function ContactsView({
           New contact
         </button>
       </div>
-      <div className="manage-tools">
-        <input
-          type="search"
-          aria-label="Search contacts"
-          placeholder="Search name, number, company, speed dial"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-        />
-        <label>
-          Order
-          <select
-            value={ordering}
-            onChange={(event) => {
-              setOrdering(event.target.value as ContactOrdering);
-              setPage(1);
-            }}
-          >
-            {ORDERINGS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
+      <ListTools
+        label="Search contacts"
+        placeholder="Search name, number, company, speed dial"
+        list={query}
+        orderings={ORDERINGS}
+      >
         <button
           type="button"
           className="danger"
@@ -108,7 +87,7 @@ export function ContactsView({
         >
           Delete selected{count > 0 ? ` (${count})` : ''}
         </button>
-      </div>
+      </ListTools>
       {list.error ? (
         <p role="alert" className="error">
           {list.error.message}
@@ -179,9 +158,11 @@ export function ContactsView({
         </tbody>
       </table>
       {list.page && rows.length === 0 ? (
-        <p className="empty">{search.trim() ? 'No contact matches.' : 'No contacts yet.'}</p>
+        <p className="empty">
+          {query.query.search.trim() ? 'No contact matches.' : 'No contacts yet.'}
+        </p>
       ) : null}
-      <ListPager page={list.page} what="contacts" onPage={setPage} />
+      <ListPager page={list.page} what="contacts" onPage={query.setPage} />
       {editing ? (
         <ContactEditor
           phonebook={phonebook.id}

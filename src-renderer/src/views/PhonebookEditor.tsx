@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PhonebookView } from '../../../src-preload/contract';
 import { Field } from './Field';
+import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { Modal } from './Modal';
 
@@ -68,19 +69,12 @@ export function PhonebookEditor({
           Shared with everyone in the company
         </label>
         {errors.fields.is_shared ? <p className="field-error">{errors.fields.is_shared}</p> : null}
-        {errors.form ? (
-          <p role="alert" className="error">
-            {errors.form}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={saving}>
-            {book ? 'Save' : 'Create phonebook'}
-          </button>
-        </div>
+        <FormActions
+          error={errors.form}
+          submit={book ? 'Save' : 'Create phonebook'}
+          busy={saving}
+          onCancel={onCancel}
+        />
       </form>
     </Modal>
   );

@@ -4,8 +4,10 @@ import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactsView } from './ContactsView';
 import { ListPager } from './ListPager';
+import { ListTools } from './ListTools';
 import { PhonebookEditor } from './PhonebookEditor';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { useListQuery } from './use-list-query';
 import { usePlatformList } from './use-platform-list';
 
 const ORDERINGS: { value: PhonebookOrdering; label: string }[] = [
@@ -27,19 +29,17 @@ export function PhonebooksView() {
 function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
   const back = useAppStore((state) => state.show);
   const heading = useFocusOnMount<HTMLHeadingElement>();
-  const [search, setSearch] = useState('');
-  const [ordering, setOrdering] = useState<PhonebookOrdering>('-priority');
-  const [page, setPage] = useState(1);
+  const query = useListQuery<PhonebookOrdering>('-priority');
   const [editing, setEditing] = useState<{ book: PhonebookView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<PhonebookView | undefined>();
   const list = usePlatformList(
     () =>
       window.callbar.phonebooks.list({
-        ...(search.trim() ? { search: search.trim() } : {}),
-        ordering,
-        page,
+        ...query.searchParam,
+        ordering: query.query.ordering,
+        page: query.query.page,
       }),
-    `${search}|${ordering}|${page}`,
+    query.key,
   );
   return (
     <section className="panel manage" aria-labelledby="phonebooks-title">
@@ -54,34 +54,12 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
           New phonebook
         </button>
       </div>
-      <div className="manage-tools">
-        <input
-          type="search"
-          aria-label="Search phonebooks"
-          placeholder="Search phonebooks"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-        />
-        <label>
-          Order
-          <select
-            value={ordering}
-            onChange={(event) => {
-              setOrdering(event.target.value as PhonebookOrdering);
-              setPage(1);
-            }}
-          >
-            {ORDERINGS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ListTools
+        label="Search phonebooks"
+        placeholder="Search phonebooks"
+        list={query}
+        orderings={ORDERINGS}
+      />
       {list.error ? (
         <p role="alert" className="error">
           {list.error.message}
@@ -129,9 +107,11 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
         </tbody>
       </table>
       {list.page && list.page.results.length === 0 ? (
-        <p className="empty">{search.trim() ? 'No phonebook matches.' : 'No phonebooks yet.'}</p>
+        <p className="empty">
+          {query.query.search.trim() ? 'No phonebook matches.' : 'No phonebooks yet.'}
+        </p>
       ) : null}
-      <ListPager page={list.page} what="phonebooks" onPage={setPage} />
+      <ListPager page={list.page} what="phonebooks" onPage={query.setPage} />
       {editing ? (
         <PhonebookEditor
           book={editing.book}

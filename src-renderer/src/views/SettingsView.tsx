@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { EditableSettings, SettingsView as Saved } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
-import type { ThemeChoice } from '../store/ui-slice';
 import { Field } from './Field';
+import { FormActions } from './FormActions';
+import { ThemeSelect } from './ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { useFocusOnMount } from './use-focus-on-mount';
 
@@ -12,17 +13,7 @@ type Draft = {
     : EditableSettings[Name];
 };
 
-const FIELDS = [
-  'region',
-  'receiver_port',
-  'handle_links',
-  'confirm_web_links',
-  'open_at_login',
-  'dial_shortcut',
-  'sync_interval_minutes',
-];
-
-const LABELS: Record<string, string> = {
+const LABELS: Record<keyof EditableSettings, string> = {
   region: 'Default region',
   receiver_port: 'Receiver port',
   handle_links: 'Phone links',
@@ -47,8 +38,6 @@ const asNumber = (text: string): number | string =>
 /** Callbar's everyday settings, saved at once into the settings file (all or nothing). */
 export function SettingsView() {
   const back = useAppStore((state) => state.show);
-  const theme = useAppStore((state) => state.theme);
-  const setTheme = useAppStore((state) => state.setTheme);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const [saved, setSaved] = useState<Saved | undefined>();
   const [draft, setDraft] = useState<Draft | undefined>();
@@ -79,7 +68,7 @@ export function SettingsView() {
       setErrors(NO_ERRORS);
       setStatus('Settings saved.');
     } else {
-      setErrors(formErrors(result.error, FIELDS));
+      setErrors(formErrors(result.error, Object.keys(LABELS)));
       setStatus(undefined);
     }
   };
@@ -96,11 +85,7 @@ export function SettingsView() {
         </button>
       </div>
       <Field label="Theme">
-        <select value={theme} onChange={(event) => setTheme(event.target.value as ThemeChoice)}>
-          <option value="system">Same as the system</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
-        </select>
+        <ThemeSelect />
       </Field>
       {draft && saved ? (
         <form
@@ -111,7 +96,7 @@ export function SettingsView() {
           }}
         >
           <Field
-            label={LABELS.region!}
+            label={LABELS.region}
             error={errors.fields.region}
             hint="Two letters (US, GB, DE): how numbers without a country code are read."
           >
@@ -121,7 +106,7 @@ export function SettingsView() {
               onChange={(event) => change('region', event.target.value)}
             />
           </Field>
-          <Field label={LABELS.handle_links!} error={errors.fields.handle_links}>
+          <Field label={LABELS.handle_links} error={errors.fields.handle_links}>
             <select
               value={draft.handle_links}
               onChange={(event) =>
@@ -150,7 +135,7 @@ export function SettingsView() {
             {LABELS.open_at_login}
           </label>
           <Field
-            label={LABELS.dial_shortcut!}
+            label={LABELS.dial_shortcut}
             error={errors.fields.dial_shortcut}
             hint="Opens Callbar from any app, e.g. CommandOrControl+Shift+D; empty for none."
           >
@@ -160,7 +145,7 @@ export function SettingsView() {
             />
           </Field>
           <Field
-            label={`${LABELS.sync_interval_minutes!} (minutes)`}
+            label={`${LABELS.sync_interval_minutes} (minutes)`}
             error={errors.fields.sync_interval_minutes}
             hint="1 to 1440."
           >
@@ -171,7 +156,7 @@ export function SettingsView() {
             />
           </Field>
           <Field
-            label={LABELS.receiver_port!}
+            label={LABELS.receiver_port}
             error={errors.fields.receiver_port}
             hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
           >
@@ -196,27 +181,24 @@ export function SettingsView() {
           {saved.overridden.length > 0 ? (
             <p className="hint">
               Set by an environment variable for this run:{' '}
-              {saved.overridden.map((name) => LABELS[name] ?? name).join(', ')} (what you save here
-              applies when it is not set).
+              {saved.overridden
+                .map((name) => LABELS[name as keyof EditableSettings] ?? name)
+                .join(', ')}{' '}
+              (what you save here applies when it is not set).
             </p>
           ) : null}
           {saved.restart_needed.length > 0 ? (
             <p className="hint" data-testid="restart-needed">
               Applies when Callbar starts again:{' '}
-              {saved.restart_needed.map((name) => LABELS[name] ?? name).join(', ')}.
+              {saved.restart_needed
+                .map((name) => LABELS[name as keyof EditableSettings] ?? name)
+                .join(', ')}
+              .
             </p>
           ) : null}
-          {errors.form ? (
-            <p role="alert" className="error">
-              {errors.form}
-            </p>
-          ) : null}
-          <div className="dialog-actions">
-            <button type="submit" className="primary">
-              Save settings
-            </button>
+          <FormActions error={errors.form} submit="Save settings">
             <span role="status">{status}</span>
-          </div>
+          </FormActions>
         </form>
       ) : errors.form ? (
         <p role="alert" className="error">
