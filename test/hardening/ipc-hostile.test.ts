@@ -3,8 +3,8 @@
  * wrong types, huge strings, deep nesting and prototype-pollution keys (as JSON.parse and a
  * structured clone deliver them: own properties named `__proto__`). Each is refused with
  * `invalid_request` (or `settings_invalid`, naming the field) and changes nothing: no browser
- * opened, the account, calls and directory
- * state and the profile folder as before, Object.prototype clean.
+ * opened, the account, calls and directory state and the profile folder as before,
+ * Object.prototype clean.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
