@@ -529,21 +529,23 @@ export class ContactIndex {
   #term(text: string, withTypos: boolean): Term {
     const words = this.#words;
     const lo = this.#lowerWord(text, 0, words.length);
-    const hi = this.#lowerWord(text + '\uffff', lo, words.length);
+    const hi = this.#prefixEnd(text, lo, words.length);
     const exact = lo < hi && words[lo] === text ? lo : -1;
-    const ranges: [number, number][] = [];
+    const ranges: number[] = [];
     if (withTypos && text.length >= MISSING_CHARACTER_MIN_LENGTH) {
-      this.#typoVariants(text, text.length < TYPO_MIN_LENGTH, (a, b) => {
-        if (a < lo || a >= hi) ranges.push([a, b]);
-      });
+      this.#typoVariants(text, text.length < TYPO_MIN_LENGTH, ranges);
     }
-    // Sorted and merged, for a binary search by word.
-    ranges.sort((a, b) => a[0] - b[0]);
+    // Sorted and merged, for a binary search by word; ranges inside the prefix range add nothing.
+    const order = Array.from({ length: ranges.length / 2 }, (_, i) => i * 2)
+      .filter((i) => ranges[i]! < lo || ranges[i]! >= hi)
+      .sort((x, y) => ranges[x]! - ranges[y]!);
     const fuzzy: number[] = [];
-    for (const [a, b] of ranges) {
-      if (fuzzy.length > 0 && a <= fuzzy[fuzzy.length - 1]!) {
-        fuzzy[fuzzy.length - 1] = Math.max(fuzzy[fuzzy.length - 1]!, b);
-      } else fuzzy.push(a, b);
+    for (const i of order) {
+      const from = ranges[i]!;
+      const to = ranges[i + 1]!;
+      if (fuzzy.length > 0 && from <= fuzzy[fuzzy.length - 1]!) {
+        fuzzy[fuzzy.length - 1] = Math.max(fuzzy[fuzzy.length - 1]!, to);
+      } else fuzzy.push(from, to);
     }
     let postings = this.#postStart[hi]! - this.#postStart[lo]!;
     for (let i = 0; i < fuzzy.length; i += 2) {
@@ -553,66 +555,88 @@ export class ContactIndex {
   }
 
   /**
-   * Calls `visit(from, to)` with the word ranges one typo away from `term`: a deletion,
+   * Adds to `ranges` (as from, to pairs) the word ranges one typo away from `term`: a deletion,
    * transposition, substitution or insertion anywhere but in the last typed character matches as
    * a word prefix (the word may go on); a typo in the last character only matches a whole word.
+   *
+   * Every variant of a typo at position i starts with the term's first i characters, so it is
+   * looked up among the words starting with them (a range that narrows as i grows), and a
+   * substituted or inserted character among the words that have it there: a few steps of binary
+   * search each instead of a search of every word.
    */
-  #typoVariants(
-    term: string,
-    missingOnly: boolean,
-    visit: (from: number, to: number) => void,
-  ): void {
+  #typoVariants(term: string, missingOnly: boolean, ranges: number[]): void {
+    const words = this.#words;
     const length = term.length;
-    const prefix = (text: string) => {
-      const a = this.#lowerWord(text, 0, this.#words.length);
-      const b = this.#lowerWord(text + '\uffff', a, this.#words.length);
-      if (a < b) visit(a, b);
-    };
-    const whole = (text: string) => {
-      const at = this.#lowerWord(text, 0, this.#words.length);
-      if (this.#words[at] === text) visit(at, at + 1);
-    };
-    for (let i = 0; i < length; i++) {
+    // Words starting with head = term[0, i).
+    let headLo = 0;
+    let headHi = words.length;
+    for (let i = 0; i < length && headLo < headHi; i++) {
       const head = term.slice(0, i);
       const last = i === length - 1;
-      if (missingOnly) {
-        this.#nextCharacters(head, (char) => prefix(head + char + term.slice(i)));
-        continue;
-      }
-      // Deletion of term[i] (the user typed an extra character).
-      if (last) whole(head);
-      else prefix(head + term.slice(i + 1));
-      // Transposition of term[i] and term[i + 1].
-      if (i + 1 < length) {
-        const swapped = head + term[i + 1]! + term[i]! + term.slice(i + 2);
-        if (i + 1 === length - 1) whole(swapped);
-        else prefix(swapped);
+      const rest = term.slice(i);
+      const after = term.slice(i + 1);
+      if (!missingOnly) {
+        // Deletion of term[i] (the user typed an extra character).
+        if (last) this.#addWhole(head, headLo, headHi, ranges);
+        else this.#addPrefix(head + after, headLo, headHi, ranges);
+        // Transposition of term[i] and term[i + 1].
+        if (i + 1 < length) {
+          const swapped = head + term[i + 1]! + term[i]! + term.slice(i + 2);
+          if (i + 1 === length - 1) this.#addWhole(swapped, headLo, headHi, ranges);
+          else this.#addPrefix(swapped, headLo, headHi, ranges);
+        }
       }
       // Substitution of term[i], insertion before term[i]: only characters that occur there.
-      this.#nextCharacters(head, (char) => {
-        if (char !== term[i]) {
-          const substituted = head + char + term.slice(i + 1);
-          if (last) whole(substituted);
-          else prefix(substituted);
+      let at = headLo;
+      if (words[at]!.length === i) at++; // the word equal to head
+      while (at < headHi) {
+        const code = words[at]!.charCodeAt(i);
+        const end = this.#charEnd(i, code, at, headHi);
+        const char = words[at]![i]!;
+        if (!missingOnly && char !== term[i]) {
+          if (last) this.#addWhole(head + char + after, at, end, ranges);
+          else this.#addPrefix(head + char + after, at, end, ranges);
         }
-        prefix(head + char + term.slice(i));
-      });
+        this.#addPrefix(head + char + rest, at, end, ranges);
+        at = end;
+      }
+      // Narrow to the words starting with term[0, i + 1).
+      const next = term.slice(0, i + 1);
+      headLo = this.#lowerWord(next, headLo, headHi);
+      headHi = this.#prefixEnd(next, headLo, headHi);
     }
   }
 
-  /** Calls `visit` with each distinct character that follows `head` in some word. */
-  #nextCharacters(head: string, visit: (char: string) => void): void {
+  /** Adds the range of words in [from, to) that start with `text`, when there are any. */
+  #addPrefix(text: string, from: number, to: number, ranges: number[]): void {
+    const a = this.#lowerWord(text, from, to);
+    const b = this.#prefixEnd(text, a, to);
+    if (a < b) ranges.push(a, b);
+  }
+
+  /** Adds the word `text`, when it is one of the words in [from, to). */
+  #addWhole(text: string, from: number, to: number, ranges: number[]): void {
+    const at = this.#lowerWord(text, from, to);
+    if (at < to && this.#words[at] === text) ranges.push(at, at + 1);
+  }
+
+  /**
+   * In [from, to), words sharing their first `position` characters and having at least one more,
+   * the end of the run whose next character is `code` (the run starts at `from`).
+   */
+  #charEnd(position: number, code: number, from: number, to: number): number {
     const words = this.#words;
-    let at = this.#lowerWord(head, 0, words.length);
-    const end = this.#lowerWord(head + '\uffff', at, words.length);
-    if (at < end && words[at] === head) at++;
-    while (at < end) {
-      const char = words[at]![head.length]!;
-      visit(char);
-      at = this.#lowerWord(head + char + '\uffff', at, end);
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]!.charCodeAt(position) <= code) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
   }
 
+  /** The first word in [from, to) not below `text`. */
   #lowerWord(text: string, from: number, to: number): number {
     const words = this.#words;
     let lo = from;
@@ -620,6 +644,19 @@ export class ContactIndex {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (words[mid]! < text) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** In [from, to), all words not below `text`: the first one that does not start with it. */
+  #prefixEnd(text: string, from: number, to: number): number {
+    const words = this.#words;
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]!.startsWith(text)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
