@@ -78,6 +78,19 @@ function inRanges(ranges: Int32Array, word: number): boolean {
   return lo < ranges.length / 2 && ranges[lo * 2]! <= word;
 }
 
+/** A 3-digit gram posting's flag: the gram stands at the number's start or national start. */
+const AT_START = 1 << 30;
+const NUMBER_OF = AT_START - 1;
+
+/** The 3 digits of `text` from `at`, as a number 0–999. */
+function gramAt(text: string, at: number): number {
+  return (
+    (text.charCodeAt(at) - 48) * 100 +
+    (text.charCodeAt(at + 1) - 48) * 10 +
+    (text.charCodeAt(at + 2) - 48)
+  );
+}
+
 /** 1 digit → 0–9, 2 digits → 10–109. */
 function shortKey(digits: string): number {
   return digits.length === 1 ? Number(digits) : 10 + Number(digits);
@@ -280,10 +293,7 @@ export class ContactIndex {
       for (let n = 0; n < count; n++) {
         const text = texts[n]!;
         for (let i = 0; i + 3 <= text.length; i++) {
-          const gram =
-            (text.charCodeAt(i) - 48) * 100 +
-            (text.charCodeAt(i + 1) - 48) * 10 +
-            (text.charCodeAt(i + 2) - 48);
+          const gram = gramAt(text, i);
           if (lastNumber[gram] === n) continue;
           lastNumber[gram] = n;
           visit(gram, n);
@@ -295,7 +305,14 @@ export class ContactIndex {
     this.#gramStart = gramCounts;
     this.#gramPostings = new Int32Array(gramCounts[1000]!);
     const gramFill = gramCounts.slice(0, 1000);
-    grams((gram, n) => (this.#gramPostings[gramFill[gram]!++] = n));
+    grams((gram, n) => {
+      const text = texts[n]!;
+      const ccLen = ccLens[n]!;
+      const atStart =
+        gramAt(text, 0) === gram ||
+        (ccLen > 0 && text.length >= ccLen + 3 && gramAt(text, ccLen) === gram);
+      this.#gramPostings[gramFill[gram]!++] = atStart ? n | AT_START : n;
+    });
 
     for (let n = 0; n < count; n++) {
       const text = texts[n]!;
@@ -686,13 +703,8 @@ export class ContactIndex {
       for (const contact of this.#shortPrefix[key]!) candidates.add(contact, MatchClass.prefix);
       for (const contact of this.#shortInfix[key]!) candidates.add(contact, MatchClass.infix);
     } else {
-      this.#verifyFragment(digits, limit, (n, at) => {
-        const start = this.#numStart[n]!;
-        const ccLen = this.#numCcLen[n]!;
-        return at === start || (ccLen > 0 && at === start + ccLen)
-          ? MatchClass.prefix
-          : MatchClass.infix;
-      });
+      this.#matchStarts(digits, limit, -1);
+      this.#matchAnywhere(digits, limit);
     }
     // A national form: trunk prefix + significant number ("030 1234…" for +49 30 1234…).
     const trunk = digits.charCodeAt(0) - 48;
@@ -704,17 +716,7 @@ export class ContactIndex {
       }
       return;
     }
-    this.#verifyFragment(
-      national,
-      limit,
-      (n, at) => {
-        const ccLen = this.#numCcLen[n]!;
-        return this.#numTrunk[n] === trunk && ccLen > 0 && at === this.#numStart[n]! + ccLen
-          ? MatchClass.prefix
-          : -1;
-      },
-      true,
-    );
+    this.#matchStarts(national, limit, trunk);
   }
 
   /** Numbers whose digits are `whole`, or whose significant number is. */
@@ -733,21 +735,49 @@ export class ContactIndex {
   }
 
   /**
-   * Finds `fragment` (3+ digits) in the numbers of the shortest postings list among its grams,
-   * in ranking order; `classify(number, position)` gives the class of a match (position -1:
-   * somewhere after the start). Stops once `limit` contacts were found in every class it gives:
-   * later ones cannot rank higher.
+   * Prefix matches of `fragment` (3+ digits): numbers starting with it, at their start or their
+   * national start (with `trunk` ≥ 0: only national starts of numbers with that trunk prefix),
+   * in ranking order until `limit` contacts. They are among the postings of the fragment's first
+   * gram flagged AT_START, so the walk reads the other numbers' flags alone: a rare prefix costs
+   * one pass over a short, contiguous list.
    */
-  #verifyFragment(
-    fragment: string,
-    limit: number,
-    classify: (n: number, at: number) => number,
-    prefixOnly = false,
-  ): void {
+  #matchStarts(fragment: string, limit: number, trunk: number): void {
+    const digits = this.#digits;
+    const gram = gramAt(fragment, 0);
+    let found = 0;
+    let last = -1;
+    for (let p = this.#gramStart[gram]!; p < this.#gramStart[gram + 1]! && found < limit; p++) {
+      const posting = this.#gramPostings[p]!;
+      if (!(posting & AT_START)) continue;
+      const n = posting & NUMBER_OF;
+      const start = this.#numStart[n]!;
+      const ccLen = this.#numCcLen[n]!;
+      const matches =
+        trunk < 0
+          ? digits.startsWith(fragment, start) ||
+            (ccLen > 0 && digits.startsWith(fragment, start + ccLen))
+          : this.#numTrunk[n] === trunk && ccLen > 0 && digits.startsWith(fragment, start + ccLen);
+      if (!matches) continue;
+      const contact = this.#numContact[n]!;
+      this.#candidates.add(contact, MatchClass.prefix);
+      if (contact !== last) {
+        last = contact;
+        found++;
+      }
+    }
+  }
+
+  /**
+   * Numbers holding `fragment` (3+ digits) anywhere, from the shortest postings list among its
+   * grams, in ranking order until `limit` contacts: with the prefix matches already in (they rank
+   * first, see #matchStarts), later ones cannot make the page. A 3-digit fragment is its gram:
+   * the postings alone say where it stands, no digit is read.
+   */
+  #matchAnywhere(fragment: string, limit: number): void {
     let bestGram = -1;
     let bestCount = Infinity;
     for (let i = 0; i + 3 <= fragment.length; i++) {
-      const gram = Number(fragment.slice(i, i + 3));
+      const gram = gramAt(fragment, i);
       const gramCount = this.#gramStart[gram + 1]! - this.#gramStart[gram]!;
       if (gramCount < bestCount) {
         bestGram = gram;
@@ -756,37 +786,35 @@ export class ContactIndex {
     }
     const digits = this.#digits;
     const exactGram = fragment.length === 3;
-    const found = [0, 0, 0];
-    const last = [-1, -1, -1];
-    for (let p = this.#gramStart[bestGram]!; p < this.#gramStart[bestGram + 1]!; p++) {
-      const n = this.#gramPostings[p]!;
-      const start = this.#numStart[n]!;
-      const ccStart = start + this.#numCcLen[n]!;
-      let at = -2;
-      // The start and the national start rank first; then anywhere (-1).
-      if (digits.startsWith(fragment, start)) at = start;
-      else if (ccStart > start && digits.startsWith(fragment, ccStart)) at = ccStart;
-      else if (exactGram) at = -1;
-      else {
-        const end = this.#numStart[n + 1]! - 1 - fragment.length;
-        for (let from = start + 1; from <= end; from++) {
-          if (digits.startsWith(fragment, from)) {
-            at = -1;
-            break;
-          }
+    let found = 0;
+    let last = -1;
+    const end = this.#gramStart[bestGram + 1]!;
+    for (let p = this.#gramStart[bestGram]!; p < end && found < limit; p++) {
+      const posting = this.#gramPostings[p]!;
+      const n = posting & NUMBER_OF;
+      let matchClass: number = MatchClass.infix;
+      if (exactGram) {
+        if (posting & AT_START) matchClass = MatchClass.prefix;
+      } else {
+        const start = this.#numStart[n]!;
+        const ccStart = start + this.#numCcLen[n]!;
+        if (
+          digits.startsWith(fragment, start) ||
+          (ccStart > start && digits.startsWith(fragment, ccStart))
+        ) {
+          matchClass = MatchClass.prefix;
+        } else {
+          const to = this.#numStart[n + 1]! - 1 - fragment.length;
+          let from = start + 1;
+          while (from <= to && !digits.startsWith(fragment, from)) from++;
+          if (from > to) continue;
         }
       }
-      if (at === -2) continue;
-      const matchClass = classify(n, at);
-      if (matchClass < 0) continue;
       const contact = this.#numContact[n]!;
       this.#candidates.add(contact, matchClass);
-      if (last[matchClass] !== contact) {
-        last[matchClass] = contact;
-        found[matchClass]!++;
-      }
-      if (found[MatchClass.prefix]! >= limit && (prefixOnly || found[MatchClass.infix]! >= limit)) {
-        return;
+      if (contact !== last) {
+        last = contact;
+        found++;
       }
     }
   }

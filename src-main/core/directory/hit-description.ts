@@ -5,7 +5,7 @@
 import type { DirectoryContact, MatchField, MatchRange } from '../../../src-preload/contract';
 import type { DialingPlan, NumberForms } from './number-forms';
 import type { ParsedQuery } from './parsed-query';
-import { originalEnd, wordsOf, type Word } from './text-fold';
+import { originalEnd, wordsOf } from './text-fold';
 
 export interface HitDescription {
   field: MatchField;
