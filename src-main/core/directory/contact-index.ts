@@ -242,7 +242,25 @@ export class ContactIndex {
       }
     }
 
-    // Numbers: at most two a contact, in ranking order.
+    // Numbers: at most two a contact. They are read in the order given (the contact objects'
+    // order in memory), then laid out in ranking order from these arrays alone.
+    const readTexts: string[] = new Array<string>(size * 2).fill('');
+    const readCcLens = new Uint8Array(size * 2);
+    const readTrunks = new Uint8Array(size * 2);
+    let trunkBits = 0;
+    for (let i = 0; i < size; i++) {
+      const contact = contacts[i]!;
+      for (let k = 0; k < 2; k++) {
+        const number = k === 0 ? contact.number : contact.secondary_number;
+        if (!number) continue;
+        const forms = this.plan.forms(number);
+        readTexts[i * 2 + k] = forms.text;
+        readCcLens[i * 2 + k] = forms.ccLen;
+        const trunk = forms.trunk.length === 1 ? forms.trunk.charCodeAt(0) - 48 : NO_TRUNK;
+        readTrunks[i * 2 + k] = trunk;
+        if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
+      }
+    }
     const texts: string[] = [];
     const starts = new Int32Array(size * 2 + 1);
     const ccLens = new Uint8Array(size * 2);
@@ -250,26 +268,19 @@ export class ContactIndex {
     const owners = new Int32Array(size * 2);
     this.#contactNumbers = new Int32Array(size + 1);
     let offset = 0;
-    let trunkBits = 0;
-    const addNumber = (number: string | null, index: number) => {
-      if (!number) return;
-      const forms = this.plan.forms(number);
-      if (forms.text === '') return;
-      const n = texts.length;
-      texts.push(forms.text);
-      starts[n] = offset;
-      offset += forms.text.length + 1;
-      ccLens[n] = forms.ccLen;
-      const trunk = forms.trunk.length === 1 ? forms.trunk.charCodeAt(0) - 48 : NO_TRUNK;
-      trunks[n] = trunk;
-      if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
-      owners[n] = index;
-    };
     for (let index = 0; index < size; index++) {
-      const contact = this.#contacts[index]!;
       this.#contactNumbers[index] = texts.length;
-      addNumber(contact.number, index);
-      addNumber(contact.secondary_number, index);
+      for (let read = order[index]! * 2, k = 0; k < 2; k++, read++) {
+        const text = readTexts[read]!;
+        if (text === '') continue;
+        const n = texts.length;
+        texts.push(text);
+        starts[n] = offset;
+        offset += text.length + 1;
+        ccLens[n] = readCcLens[read]!;
+        trunks[n] = readTrunks[read]!;
+        owners[n] = index;
+      }
     }
     const count = texts.length;
     this.#contactNumbers[size] = count;
@@ -871,6 +882,20 @@ function lowerBound(values: Int32Array, value: number): number {
   return lo;
 }
 
+/** Contact positions by id: one numeric sort of (id, position) packed in a number, when ids fit. */
+function orderById(contacts: readonly DirectoryContact[]): Int32Array {
+  const keys = new Float64Array(contacts.length);
+  for (let i = 0; i < contacts.length; i++) {
+    const id = contacts[i]!.id;
+    if (!Number.isInteger(id) || id < 0 || id >= 2 ** 32 || contacts.length > PACK) {
+      return Int32Array.from(contacts.keys()).sort((a, b) => contacts[a]!.id - contacts[b]!.id);
+    }
+    keys[i] = id * PACK + i;
+  }
+  keys.sort();
+  return Int32Array.from(keys, (key) => key % PACK);
+}
+
 /**
  * Higher phonebook priority first, then the name word by word (its first three words, as word
  * ranks from `nameWord(contact, k)`, 0 for none), then id: stable counting sorts, last key first,
@@ -882,7 +907,7 @@ function rankingOrder(
   nameWord: (contact: number, k: number) => number,
   words: number,
 ): Int32Array {
-  let order = Int32Array.from(contacts.keys()).sort((a, b) => contacts[a]!.id - contacts[b]!.id);
+  let order = orderById(contacts);
   const sortBy = (keys: Int32Array, buckets: number) => {
     const counts = new Int32Array(buckets + 1);
     for (const contact of order) counts[keys[contact]! + 1]!++;
