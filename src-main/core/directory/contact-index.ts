@@ -496,6 +496,15 @@ export class ContactIndex {
       return matchClass;
     };
     const walk = driver.postings * driver.postings > WALK_MARGIN * limit * this.size;
+    if (terms.length === 1 && (!walk || driver.fuzzy.length > 0)) {
+      // One term: a posting's word says its class, no contact's words need reading.
+      this.#addPostings(driver.lo, driver.hi, MatchClass.prefix);
+      if (driver.exact >= 0) this.#addPostings(driver.exact, driver.exact + 1, MatchClass.exact);
+      for (let i = 0; i < driver.fuzzy.length; i += 2) {
+        this.#addPostings(driver.fuzzy[i]!, driver.fuzzy[i + 1]!, MatchClass.fuzzy);
+      }
+      return;
+    }
     if (!walk || driver.fuzzy.length > 0) {
       const visit = (lo: number, hi: number) => {
         for (let p = this.#postStart[lo]!; p < this.#postStart[hi]!; p++) {
@@ -534,6 +543,13 @@ export class ContactIndex {
       candidates.add(contact, matchClass);
       found++;
     }
+  }
+
+  /** Adds the contacts of the words [lo, hi) with `matchClass` (or better, if they had it). */
+  #addPostings(lo: number, hi: number, matchClass: number): void {
+    const end = this.#postStart[hi]!;
+    for (let p = this.#postStart[lo]!; p < end; p++)
+      this.#candidates.add(this.#postings[p]!, matchClass);
   }
 
   #wordPostings(word: number): number {
