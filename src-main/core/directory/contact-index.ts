@@ -506,12 +506,27 @@ export class ContactIndex {
       return;
     }
     if (!walk || driver.fuzzy.length > 0) {
+      // A driver of one word has its postings in ranking order: once `limit` contacts have the
+      // best class the terms allow, later ones cannot make the page.
+      const inOrder = driver.hi - driver.lo === 1 && driver.fuzzy.length === 0;
+      const best = terms
+        .map((term): number =>
+          term.exact >= 0
+            ? MatchClass.exact
+            : term.lo < term.hi
+              ? MatchClass.prefix
+              : MatchClass.fuzzy,
+        )
+        .reduce((a: number, b: number) => combineClasses(a, b));
+      let bestFound = 0;
       const visit = (lo: number, hi: number) => {
         for (let p = this.#postStart[lo]!; p < this.#postStart[hi]!; p++) {
           const contact = this.#postings[p]!;
           if (candidates.has(contact)) continue;
           const matchClass = classOf(contact);
-          if (matchClass >= 0) candidates.add(contact, matchClass);
+          if (matchClass < 0) continue;
+          candidates.add(contact, matchClass);
+          if (inOrder && matchClass === best && ++bestFound >= limit) return;
         }
       };
       visit(driver.lo, driver.hi);
@@ -801,24 +816,36 @@ export class ContactIndex {
    * the postings alone say where it stands, no digit is read.
    */
   #matchAnywhere(fragment: string, limit: number): void {
+    // The two shortest gram lists: a number must be on both (they are merged, in order).
     let bestGram = -1;
     let bestCount = Infinity;
+    let otherGram = -1;
+    let otherCount = Infinity;
     for (let i = 0; i + 3 <= fragment.length; i++) {
       const gram = gramAt(fragment, i);
       const gramCount = this.#gramStart[gram + 1]! - this.#gramStart[gram]!;
+      if (gram === bestGram) continue;
       if (gramCount < bestCount) {
-        bestGram = gram;
-        bestCount = gramCount;
-      }
+        [otherGram, otherCount] = [bestGram, bestCount];
+        [bestGram, bestCount] = [gram, gramCount];
+      } else if (gramCount < otherCount) [otherGram, otherCount] = [gram, gramCount];
     }
+    const postings = this.#gramPostings;
+    let other = otherGram < 0 ? -1 : this.#gramStart[otherGram]!;
+    const otherEnd = otherGram < 0 ? -1 : this.#gramStart[otherGram + 1]!;
     const digits = this.#digits;
     const exactGram = fragment.length === 3;
     let found = 0;
     let last = -1;
     const end = this.#gramStart[bestGram + 1]!;
     for (let p = this.#gramStart[bestGram]!; p < end && found < limit; p++) {
-      const posting = this.#gramPostings[p]!;
+      const posting = postings[p]!;
       const n = posting & NUMBER_OF;
+      if (other >= 0) {
+        while (other < otherEnd && (postings[other]! & NUMBER_OF) < n) other++;
+        if (other === otherEnd) return;
+        if ((postings[other]! & NUMBER_OF) !== n) continue;
+      }
       let matchClass: number = MatchClass.infix;
       if (exactGram) {
         if (posting & AT_START) matchClass = MatchClass.prefix;
