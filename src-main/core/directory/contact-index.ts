@@ -785,13 +785,35 @@ export class ContactIndex {
    */
   #matchStarts(fragment: string, limit: number, trunk: number): void {
     const digits = this.#digits;
+    const postings = this.#gramPostings;
     const gram = gramAt(fragment, 0);
+    // A common first gram ("493" of every Berlin number): only numbers also on the fragment's
+    // rarest other gram list are read.
+    let rare = -1;
+    let rareEnd = -1;
+    for (let i = 1; i + 3 <= fragment.length; i++) {
+      const other = gramAt(fragment, i);
+      const from = this.#gramStart[other]!;
+      const to = this.#gramStart[other + 1]!;
+      if (
+        to - from <
+        (rare < 0 ? this.#gramStart[gram + 1]! - this.#gramStart[gram]! : rareEnd - rare)
+      ) {
+        rare = from;
+        rareEnd = to;
+      }
+    }
     let found = 0;
     let last = -1;
     for (let p = this.#gramStart[gram]!; p < this.#gramStart[gram + 1]! && found < limit; p++) {
-      const posting = this.#gramPostings[p]!;
+      const posting = postings[p]!;
       if (!(posting & AT_START)) continue;
       const n = posting & NUMBER_OF;
+      if (rare >= 0) {
+        while (rare < rareEnd && (postings[rare]! & NUMBER_OF) < n) rare++;
+        if (rare === rareEnd) return;
+        if ((postings[rare]! & NUMBER_OF) !== n) continue;
+      }
       const start = this.#numStart[n]!;
       const ccLen = this.#numCcLen[n]!;
       const matches =
