@@ -363,12 +363,26 @@ export class ContactIndex {
     this.#shortInfix = shortInfix.lists();
     this.#shortNational = shortNational.lists();
 
-    this.#suffixes = new Float64Array(count);
+    // Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one.
+    const suffixOf = new Int32Array(count);
     for (let n = 0; n < count; n++) {
       const text = texts[n]!;
-      this.#suffixes[n] = Number(text.slice(-SUFFIX_DIGITS)) * PACK + n;
+      let suffix = 0;
+      for (let i = Math.max(0, text.length - SUFFIX_DIGITS); i < text.length; i++) {
+        suffix = suffix * 10 + text.charCodeAt(i) - 48;
+      }
+      suffixOf[n] = suffix;
     }
-    this.#suffixes.sort();
+    let bySuffix = Int32Array.from({ length: count }, (_, n) => n);
+    for (const shift of [0, 12]) {
+      const buckets = new Int32Array(4097);
+      for (let n = 0; n < count; n++) buckets[((suffixOf[n]! >>> shift) & 4095) + 1]!++;
+      for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
+      const sorted = new Int32Array(count);
+      for (const n of bySuffix) sorted[buckets[(suffixOf[n]! >>> shift) & 4095]!++] = n;
+      bySuffix = sorted;
+    }
+    this.#suffixes = Float64Array.from(bySuffix, (n) => suffixOf[n]! * PACK + n);
 
     // Speed dials (0–9999): a counting sort.
     const byValue = new Int32Array(10_001);
@@ -958,7 +972,9 @@ function orderById(contacts: readonly DirectoryContact[]): Int32Array {
     keys[i] = id * PACK + i;
   }
   keys.sort();
-  return Int32Array.from(keys, (key) => key % PACK);
+  const order = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) order[i] = keys[i]! % PACK;
+  return order;
 }
 
 /**
