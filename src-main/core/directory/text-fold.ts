@@ -89,7 +89,11 @@ const ASCII_SPLIT = /[^a-z0-9]+/;
 /** The folded words of a text, without positions (the fast path for building the index). */
 export function foldedWords(text: string): string[] {
   const folded = foldText(text);
-  return folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT).filter((word) => word !== '');
+  const words = folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT);
+  // Separators are matched in runs: only a leading or trailing one leaves an empty word.
+  if (words[words.length - 1] === '') words.pop();
+  if (words[0] === '') words.shift();
+  return words;
 }
 
 /**
