@@ -316,12 +316,16 @@ export class ContactIndex {
     this.#gramStart = gramCounts;
     this.#gramPostings = new Int32Array(gramCounts[1000]!);
     const gramFill = gramCounts.slice(0, 1000);
-    grams((gram, n) => {
+    // Each number's gram at its start and at its national start (-1: none).
+    const startGrams = new Int16Array(count * 2).fill(-1);
+    for (let n = 0; n < count; n++) {
       const text = texts[n]!;
       const ccLen = ccLens[n]!;
-      const atStart =
-        gramAt(text, 0) === gram ||
-        (ccLen > 0 && text.length >= ccLen + 3 && gramAt(text, ccLen) === gram);
+      if (text.length >= 3) startGrams[n * 2] = gramAt(text, 0);
+      if (ccLen > 0 && text.length >= ccLen + 3) startGrams[n * 2 + 1] = gramAt(text, ccLen);
+    }
+    grams((gram, n) => {
+      const atStart = startGrams[n * 2] === gram || startGrams[n * 2 + 1] === gram;
       this.#gramPostings[gramFill[gram]!++] = atStart ? n | AT_START : n;
     });
 
