@@ -9,9 +9,13 @@
  *   typo (words of 4+ characters) is a handful of extra ranges, found by walking the sorted words
  *   like a trie.
  * - Numbers: one digit text per number (international digits, see number-forms), all in one
- *   string; a 3-digit-gram postings list finds the numbers holding a fragment of 3+ digits, the
- *   shortest list of the fragment's grams is verified. 1–2 digit fragments use small
- *   precomputed lists of the first contacts in ranking order.
+ *   string; a 3-digit-gram postings list finds the numbers holding a fragment of 3+ digits: only
+ *   numbers on both of the fragment's two shortest lists are verified. A posting is flagged when
+ *   its gram stands at the number's start or national start, so prefix matches read the flags of
+ *   the fragment's first gram and nothing else. 1–2 digit fragments use small precomputed lists
+ *   of the first contacts in ranking order.
+ * - Every walk goes in ranking order and stops once later contacts cannot make the page; a query
+ *   allocates little (a few small arrays), so keystrokes seldom meet a garbage collection.
  * - Speed dials: sorted by value; a prefix is one range per length.
  * - Caller lookup: the last 7 digits of every number, sorted, with the number packed in.
  *
