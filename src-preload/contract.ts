@@ -36,6 +36,8 @@ export const ErrorInfo = z.object({
   message: z.string(),
   /** The request field the error concerns, when there is one (for showing it next to the input). */
   field: z.string().optional(),
+  /** Every field the platform refused, with its sentence (a form shows each next to its input). */
+  fields: z.record(z.string(), z.string()).optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
@@ -247,6 +249,123 @@ export type DialOutcome = z.infer<typeof DialOutcome>;
 
 const dialInput = z.string().min(1).max(512);
 
+/* ------------------------------------------- phonebooks and contacts (core/phonebooks) */
+
+const entityId = z.number().int().positive();
+const listSearch = z.string().max(200).optional();
+const listPage = z.number().int().positive().max(100_000).default(1);
+
+/** A phonebook as the window shows it (owners as the platform's user ids). */
+export const PhonebookView = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  priority: z.number().int(),
+  is_shared: z.boolean(),
+});
+export type PhonebookView = z.infer<typeof PhonebookView>;
+
+/** What the phonebook editor sends (the platform's write shape, owners left as they are). */
+export const PhonebookFields = z
+  .object({
+    description: z.string().max(500),
+    /** As typed (text is checked by core, which names the field). */
+    priority: z.union([z.number(), z.string().max(20)]),
+    is_shared: z.boolean(),
+  })
+  .strict();
+export type PhonebookFields = z.infer<typeof PhonebookFields>;
+
+export const PhonebookOrdering = z.enum([
+  'priority',
+  '-priority',
+  'description',
+  '-description',
+  'is_shared',
+  '-is_shared',
+]);
+export type PhonebookOrdering = z.infer<typeof PhonebookOrdering>;
+
+/** A phonebook contact as the platform holds it. */
+export const ContactView = z.object({
+  id: z.number().int(),
+  phonebook: z.number().int(),
+  display_name: z.string(),
+  number: z.string(),
+  secondary_number: z.string().nullable(),
+  speed_dial: z.number().int().nullable(),
+  company: z.string(),
+});
+export type ContactView = z.infer<typeof ContactView>;
+
+/**
+ * What the contact editor sends. Loose on purpose (a number field may still hold text): core
+ * checks the platform's rules and answers with the field and a sentence.
+ */
+export const ContactFields = z
+  .object({
+    phonebook: entityId,
+    display_name: z.string().max(500),
+    number: z.string().max(100),
+    secondary_number: z.string().max(100).nullable().default(null),
+    /** As typed (text is checked by core, which names the field). */
+    speed_dial: z.union([z.number(), z.string().max(20)]),
+    company: z.string().max(500).default(''),
+  })
+  .strict();
+export type ContactFields = z.infer<typeof ContactFields>;
+
+export const ContactOrdering = z.enum([
+  'display_name',
+  '-display_name',
+  'number',
+  '-number',
+  'company',
+  '-company',
+  'speed_dial',
+  '-speed_dial',
+]);
+export type ContactOrdering = z.infer<typeof ContactOrdering>;
+
+/** One page of a platform list, as the window pages through it. */
+export function ListPage<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    page_size: z.number().int().positive(),
+    has_more: z.boolean(),
+    results: z.array(item),
+  });
+}
+
+/* ----------------------------------------------------------------- settings (core/config) */
+
+/** The settings a person changes in the window (the rest are for administrators and env). */
+export const EditableSettings = z.object({
+  region: z.string(),
+  receiver_port: z.number().int(),
+  handle_links: z.enum(['ask', 'yes', 'no']),
+  confirm_web_links: z.boolean(),
+  open_at_login: z.boolean(),
+  dial_shortcut: z.string(),
+  sync_interval_minutes: z.number().int(),
+});
+export type EditableSettings = z.infer<typeof EditableSettings>;
+
+export const SettingsView = z.object({
+  settings: EditableSettings,
+  /** The receiver's addresses to register on the platform (they contain the port). */
+  receiver_urls: z.object({
+    activation: z.string(),
+    deactivation: z.string(),
+    webhook: z.string(),
+  }),
+  /** Settings whose saved value differs from the one this running Callbar uses (a restart applies them). */
+  restart_needed: z.array(z.string()),
+  /** Settings a CALLBAR_* environment variable overrides in this process. */
+  overridden: z.array(z.string()),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
 /* ------------------------------------------------------------------------------- channels */
 
 interface ChannelSpec {
@@ -290,6 +409,63 @@ export const channels = {
   },
   'calls.list': { request: NoRequest, response: CallsSnapshot },
   'calls.clearRecent': { request: NoRequest, response: CallsSnapshot },
+  'phonebooks.list': {
+    request: z
+      .object({
+        search: listSearch,
+        ordering: PhonebookOrdering.default('-priority'),
+        page: listPage,
+      })
+      .strict(),
+    response: ListPage(PhonebookView),
+  },
+  'phonebooks.create': { request: PhonebookFields, response: PhonebookView },
+  'phonebooks.update': {
+    request: PhonebookFields.extend({ id: entityId }).strict(),
+    response: PhonebookView,
+  },
+  /** Refused with phonebook_in_use (naming the devices) while a device uses it. */
+  'phonebooks.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  'contacts.list': {
+    request: z
+      .object({
+        phonebook: entityId,
+        search: listSearch,
+        ordering: ContactOrdering.default('display_name'),
+        page: listPage,
+      })
+      .strict(),
+    response: ListPage(ContactView),
+  },
+  /** Creates, edits and deletes update the directory's search index at once. */
+  'contacts.create': { request: ContactFields, response: ContactView },
+  'contacts.update': {
+    request: ContactFields.extend({ id: entityId }).strict(),
+    response: ContactView,
+  },
+  'contacts.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  /** All or nothing (the platform's rule). */
+  'contacts.bulkDelete': {
+    request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
+    response: z.object({ deleted: z.number().int().nonnegative() }),
+  },
+  'settings.get': { request: NoRequest, response: SettingsView },
+  /** Saves atomically; an invalid value is refused with its field and nothing is written. */
+  'settings.save': {
+    request: z
+      .object({
+        region: z.string().max(10),
+        receiver_port: z.number(),
+        handle_links: z.string().max(10),
+        confirm_web_links: z.boolean(),
+        open_at_login: z.boolean(),
+        dial_shortcut: z.string().max(100),
+        sync_interval_minutes: z.number(),
+      })
+      .partial()
+      .strict(),
+    response: SettingsView,
+  },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;
 
 export type ChannelName = keyof typeof channels;

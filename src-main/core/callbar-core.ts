@@ -1,12 +1,14 @@
 import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
 import { createPlatformApi } from './api/platform-api';
 import { openCalls } from './calls/open-calls';
+import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
+import { PhonebookEditor } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
 
 export interface CoreOptions {
@@ -59,6 +61,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // Calls identify parties and resolve speed dials through the directory; both share one client
   // (one rate-limit gate per scope).
   const calls = openCalls({ profile, api, directory });
+  const editor = new PhonebookEditor(api.phonebooks, directory);
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'account.status': async () => {
@@ -109,6 +112,25 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return calls.snapshot();
     },
     'calls.clearRecent': () => calls.clearRecent(),
+    'phonebooks.list': (query) => editor.listPhonebooks(query),
+    'phonebooks.create': (fields) => editor.createPhonebook(fields),
+    'phonebooks.update': ({ id, ...fields }) => editor.updatePhonebook(id, fields),
+    'phonebooks.delete': async ({ id }) => {
+      await editor.deletePhonebook(id);
+      return {};
+    },
+    'contacts.list': (query) => editor.listContacts(query),
+    'contacts.create': (fields) => editor.createContact(fields),
+    'contacts.update': ({ id, ...fields }) => editor.updateContact(id, fields),
+    'contacts.delete': async ({ id }) => {
+      await editor.deleteContact(id);
+      return {};
+    },
+    'contacts.bulkDelete': async ({ ids }) => ({
+      deleted: await editor.bulkDeleteContacts(ids),
+    }),
+    'settings.get': () => readSettingsView(profile),
+    'settings.save': (patch) => saveSettingsView(profile, patch),
   };
   const unsubscribe = account.onStatus((status) => {
     events.publish({ type: 'account.changed', status: withConnectLink(status) });

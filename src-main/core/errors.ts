@@ -6,12 +6,19 @@
 export class CallbarError extends Error {
   readonly code: string;
   readonly field: string | undefined;
+  /** Every input field concerned, with its own sentence (a form shows each next to its input). */
+  readonly fields: Record<string, string> | undefined;
 
-  constructor(code: string, message: string, options: { field?: string; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { field?: string; fields?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'CallbarError';
     this.code = code;
     this.field = options.field;
+    this.fields = options.fields;
   }
 }
 
@@ -21,12 +28,18 @@ export function errorMessage(error: unknown): string {
 }
 
 /** A failure as code + sentence (+ field); an unexpected error never shows its stack. */
-export function describeError(error: unknown): { code: string; message: string; field?: string } {
+export function describeError(error: unknown): {
+  code: string;
+  message: string;
+  field?: string;
+  fields?: Record<string, string>;
+} {
   if (error instanceof CallbarError) {
     return {
       code: error.code,
       message: error.message,
       ...(error.field ? { field: error.field } : {}),
+      ...(error.fields ? { fields: error.fields } : {}),
     };
   }
   return { code: 'internal', message: errorMessage(error) };

@@ -18,6 +18,8 @@ import type { Vault } from './vault/vault';
 export interface Profile {
   readonly dataDir: string;
   readonly settings: Settings;
+  /** The environment the settings were read with (its CALLBAR_* variables override the file). */
+  readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;
   readonly account: AccountService;
   close(): Promise<void>;
@@ -72,5 +74,5 @@ export function openProfile(options: ProfileOptions = {}): Profile {
       endedMarker: profileEndedMarker(dataDir, log),
     },
   });
-  return { dataDir, settings, log, account, close: () => account.close() };
+  return { dataDir, settings, env, log, account, close: () => account.close() };
 }

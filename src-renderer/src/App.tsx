@@ -9,8 +9,10 @@ import { DisconnectDialog } from './views/DisconnectDialog';
 import { Menu } from './views/Menu';
 import { Notices } from './views/Notices';
 import { PendingDialDialog } from './views/PendingDialDialog';
+import { PhonebooksView } from './views/PhonebooksView';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
+import { SettingsView } from './views/SettingsView';
 
 /** One line for the header: who Callbar is connected as, or why it is not. */
 export function accountSummary(account: AccountStatus | undefined): string {
@@ -57,7 +59,17 @@ export function App() {
       {view === 'main' ? <SessionBanner /> : null}
       {view === 'main' && main ? <CallBar /> : null}
       <main className="main">
-        {view === 'about' ? <AboutView /> : main ? <SearchView /> : <ConnectView />}
+        {view === 'about' ? (
+          <AboutView />
+        ) : view === 'settings' ? (
+          <SettingsView />
+        ) : view === 'phonebooks' && main ? (
+          <PhonebooksView />
+        ) : main ? (
+          <SearchView />
+        ) : (
+          <ConnectView />
+        )}
       </main>
       <Notices />
       <PendingDialDialog />

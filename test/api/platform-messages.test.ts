@@ -1,6 +1,8 @@
 /** The platform's framework jargon, translated once; anything else passes through unchanged. */
 import { describe, expect, it } from 'vitest';
-import { platformMessage } from '../../src-main/core/api/platform-messages';
+import { ApiError } from '../../src-main/core/api/api-errors';
+import { explainPlatformError, platformMessage } from '../../src-main/core/api/platform-messages';
+import { CallbarError, describeError } from '../../src-main/core/errors';
 
 describe('platformMessage', () => {
   it('names what an unknown reference points at', () => {
@@ -30,5 +32,42 @@ describe('platformMessage', () => {
   it('leaves the platform’s own sentences alone', () => {
     const own = 'Speed dial 7341 is already used by Ada Lovelace.';
     expect(platformMessage(own, 'speed_dial')).toBe(own);
+  });
+});
+
+describe('explainPlatformError', () => {
+  it('turns every detail into words, naming each field with its own sentence', () => {
+    const error = new ApiError(
+      400,
+      {
+        type: 'validation_error',
+        errors: [
+          {
+            code: 'does_not_exist',
+            detail: 'Invalid pk "99" - object does not exist.',
+            attr: 'phonebook',
+          },
+          { code: 'unique', detail: 'Speed dial 7341 is already used by Ada.', attr: 'speed_dial' },
+        ],
+      },
+      'POST /v3/phonebook/contact/',
+    );
+    const explained = explainPlatformError(error);
+    expect(explained).toBeInstanceOf(CallbarError);
+    expect(describeError(explained)).toEqual({
+      code: 'does_not_exist',
+      message:
+        'There is no phonebook with id 99 (or you may not use it). Speed dial 7341 is already used by Ada.',
+      field: 'phonebook',
+      fields: {
+        phonebook: 'There is no phonebook with id 99 (or you may not use it).',
+        speed_dial: 'Speed dial 7341 is already used by Ada.',
+      },
+    });
+  });
+
+  it('leaves an error without details as it is (its message is already a sentence)', () => {
+    const forbidden = new ApiError(403, undefined, 'DELETE /v3/phonebook/contact/bulk_delete/');
+    expect(explainPlatformError(forbidden)).toBe(forbidden);
   });
 });

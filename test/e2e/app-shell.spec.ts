@@ -44,7 +44,16 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
     app: Object.keys(window.callbar.app),
   }));
   expect(shape).toEqual({
-    domains: ['account', 'app', 'calls', 'directory', 'onEvent'],
+    domains: [
+      'account',
+      'app',
+      'calls',
+      'contacts',
+      'directory',
+      'onEvent',
+      'phonebooks',
+      'settings',
+    ],
     app: ['info'],
   });
 

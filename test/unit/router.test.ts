@@ -35,6 +35,66 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'calls.hangup': { valid: [], invalid: [{ call_id: 5 }, { leg: 'x' }] },
   'calls.list': { valid: [], invalid: [{ all: true }] },
   'calls.clearRecent': { valid: [], invalid: [{ before: 1 }] },
+  'phonebooks.list': {
+    valid: [],
+    invalid: [{ ordering: 'owners' }, { page: 0 }, { search: 7 }, { phonebook: 1 }],
+  },
+  'phonebooks.create': {
+    valid: [],
+    invalid: [
+      {},
+      { description: 'A', priority: 1 },
+      { description: 'A', priority: 1, is_shared: 'no' },
+    ],
+  },
+  'phonebooks.update': {
+    valid: [],
+    invalid: [
+      { description: 'A', priority: 1, is_shared: true },
+      { id: 0, description: 'A', priority: 1, is_shared: true },
+    ],
+  },
+  'phonebooks.delete': {
+    valid: [],
+    invalid: [{}, { id: '3' }, { id: -1 }, { id: 3, force: true }],
+  },
+  'contacts.list': {
+    valid: [],
+    invalid: [
+      {},
+      { phonebook: 'all' },
+      { phonebook: 1, ordering: 'priority' },
+      { phonebook: 1, page: 1.5 },
+    ],
+  },
+  'contacts.create': {
+    valid: [],
+    invalid: [
+      {},
+      { phonebook: 1, display_name: 'Ada', number: '+1' },
+      { phonebook: 1, display_name: 'Ada', number: '+1', speed_dial: true },
+      { phonebook: 1, display_name: 'Ada', number: '+1', speed_dial: 300, owner: 2 },
+    ],
+  },
+  'contacts.update': {
+    valid: [],
+    invalid: [{ phonebook: 1, display_name: 'Ada', number: '+1', speed_dial: 300 }, { id: 'x' }],
+  },
+  'contacts.delete': { valid: [], invalid: [{}, { id: 1.5 }] },
+  'contacts.bulkDelete': {
+    valid: [],
+    invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
+  },
+  'settings.get': { valid: [{}], invalid: [{ name: 'region' }, 'all'] },
+  'settings.save': {
+    valid: [{}],
+    invalid: [
+      { region: 44 },
+      { open_at_login: 'yes' },
+      { client_secret: 'x' },
+      { base_url: 'http://x' },
+    ],
+  },
 };
 
 describe('router', () => {

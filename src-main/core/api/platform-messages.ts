@@ -5,7 +5,8 @@
  * not know pass through unchanged (the platform's own words are better than a guess), and the raw
  * detail stays in ApiError.errors for programs.
  */
-import { fieldOfAttr } from './api-errors';
+import { CallbarError } from '../errors';
+import { ApiError, fieldOfAttr } from './api-errors';
 
 /** Model names the platform uses in its messages, as a person calls them. */
 const THINGS: Record<string, string> = {
@@ -59,4 +60,26 @@ export function platformMessage(detail: string, attr?: string | null): string {
     if (match) return translation.say(match, attr);
   }
   return detail;
+}
+
+/**
+ * A platform refusal as a CallbarError in words: every detail translated, the first field named,
+ * and each field's own sentences (for showing next to its input). Other errors are returned as
+ * they are (they are already sentences).
+ */
+export function explainPlatformError(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.errors.length === 0) return error;
+  const fields: Record<string, string> = {};
+  const sentences: string[] = [];
+  for (const { detail, attr } of error.errors) {
+    const sentence = platformMessage(detail, attr);
+    sentences.push(sentence);
+    const field = fieldOfAttr(attr);
+    if (field) fields[field] = fields[field] ? `${fields[field]} ${sentence}` : sentence;
+  }
+  return new CallbarError(error.code, sentences.join(' '), {
+    ...(error.field ? { field: error.field } : {}),
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    cause: error,
+  });
 }

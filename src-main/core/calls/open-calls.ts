@@ -26,7 +26,13 @@ export function openCalls(options: {
   const settings: CallSettings = {
     region: profile.settings.region,
     vanity_numbers: profile.settings.vanity_numbers,
-    confirm_web_links: profile.settings.confirm_web_links,
+    // Live: the window's Settings view changes it in the profile while Callbar runs.
+    get confirm_web_links() {
+      return profile.settings.confirm_web_links;
+    },
+    set confirm_web_links(value) {
+      profile.settings.confirm_web_links = value;
+    },
   };
   const api =
     options.api ??

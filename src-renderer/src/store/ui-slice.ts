@@ -2,7 +2,7 @@ import type { CallbarEvent } from '../../../src-preload/contract';
 import type { SliceCreator } from './slice';
 
 export type Notice = Extract<CallbarEvent, { type: 'app.notice' }>;
-export type View = 'main' | 'about';
+export type View = 'main' | 'about' | 'phonebooks' | 'settings';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const THEME_KEY = 'callbar.theme';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
-import type { ThemeChoice } from '../store/ui-slice';
+import { ThemeSelect } from './ThemeSelect';
 
 /** The header's menu (a disclosure of ordinary buttons): About, theme, Disconnect…. */
 export function Menu() {
@@ -10,8 +10,6 @@ export function Menu() {
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const show = useAppStore((state) => state.show);
-  const theme = useAppStore((state) => state.theme);
-  const setTheme = useAppStore((state) => state.setTheme);
   const canDisconnect = useAppStore(hasSession);
   const confirmDisconnect = useAppStore((state) => state.setConfirmingDisconnect);
 
@@ -54,16 +52,20 @@ export function Menu() {
       </button>
       {open ? (
         <div id={id} ref={panel} className="menu-panel">
+          {canDisconnect ? (
+            <button type="button" onClick={() => choose(() => show('phonebooks'))}>
+              Phonebooks and contacts
+            </button>
+          ) : null}
+          <button type="button" onClick={() => choose(() => show('settings'))}>
+            Settings
+          </button>
           <button type="button" onClick={() => choose(() => show('about'))}>
             About Callbar
           </button>
           <label className="menu-theme">
             Theme
-            <select value={theme} onChange={(event) => setTheme(event.target.value as ThemeChoice)}>
-              <option value="system">Same as the system</option>
-              <option value="light">Light</option>
-              <option value="dark">Dark</option>
-            </select>
+            <ThemeSelect />
           </label>
           {canDisconnect ? (
             <button type="button" onClick={() => choose(() => confirmDisconnect(true))}>

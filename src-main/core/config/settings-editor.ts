@@ -1,0 +1,65 @@
+/**
+ * The window's Settings view in core: the settings a person changes there, read from and saved
+ * to the profile's settings file (atomically, validated first: an invalid value is refused with
+ * its field named and nothing is written), with what a change means for this running Callbar.
+ */
+import { EditableSettings, type SettingsView } from '../../../src-preload/contract';
+import type { Profile } from '../profile';
+import { readEnvOverrides } from './settings-env';
+import { loadSettings, saveSettings, type SettingsPatch } from './settings-store';
+import type { Settings } from './settings';
+
+/** The settings the window edits (the contract's EditableSettings), in the order it shows them. */
+export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof EditableSettings &
+  keyof Settings)[];
+
+/** Settings this running Callbar follows at once (the others apply at the next start). */
+const LIVE_SETTINGS = ['confirm_web_links'] as const;
+
+function editable(settings: Settings): EditableSettings {
+  return Object.fromEntries(
+    EDITABLE_SETTINGS.map((name) => [name, settings[name]]),
+  ) as EditableSettings;
+}
+
+/** The receiver's addresses the platform's integration must list (they contain the port). */
+export function receiverUrls(port: number): SettingsView['receiver_urls'] {
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    activation: `${origin}/activate`,
+    deactivation: `${origin}/deactivate`,
+    webhook: `${origin}/events`,
+  };
+}
+
+function view(profile: Profile, saved: Settings): SettingsView {
+  const overrides = readEnvOverrides(profile.env);
+  const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
+  return {
+    settings: editable(saved),
+    receiver_urls: receiverUrls(saved.receiver_port),
+    // A saved value this process does not run with yet (env-overridden ones never apply).
+    restart_needed: EDITABLE_SETTINGS.filter(
+      (name) => !(name in overrides) && saved[name] !== profile.settings[name],
+    ),
+    overridden: [...overridden],
+  };
+}
+
+/** The saved settings (file and defaults; environment overrides are reported, not shown). */
+export function readSettingsView(profile: Profile): SettingsView {
+  return view(profile, loadSettings({ dataDir: profile.dataDir, env: {} }));
+}
+
+/** Saves the changed settings; the whole file is validated before it is replaced. */
+export async function saveSettingsView(
+  profile: Profile,
+  patch: Partial<Record<(typeof EDITABLE_SETTINGS)[number], unknown>>,
+): Promise<SettingsView> {
+  const saved = await saveSettings({ dataDir: profile.dataDir }, patch as SettingsPatch);
+  const overrides = readEnvOverrides(profile.env);
+  for (const name of LIVE_SETTINGS) {
+    if (!(name in overrides)) profile.settings[name] = saved[name];
+  }
+  return view(profile, saved);
+}

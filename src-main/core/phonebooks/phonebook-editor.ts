@@ -1,0 +1,228 @@
+/**
+ * Phonebooks and contacts managed from the window: the platform's list, create, edit and delete,
+ * with its refusals turned into sentences next to the field concerned (one translation table,
+ * shared with the CLI) and every contact change applied to the directory's search index at once.
+ */
+import type { z } from 'zod';
+import type {
+  ContactFields,
+  ContactOrdering,
+  ContactView,
+  PhonebookFields,
+  PhonebookOrdering,
+  PhonebookView,
+} from '../../../src-preload/contract';
+import { ApiError } from '../api/api-errors';
+import type { PhonebookApi } from '../api/phonebook-api';
+import { explainPlatformError } from '../api/platform-messages';
+import { ContactInput, PhonebookInput, type Contact, type Page } from '../api/schemas';
+import type { Directory } from '../directory/directory';
+import { CallbarError } from '../errors';
+
+/** Rows per page of the window's lists. */
+export const LIST_PAGE_SIZE = 50;
+
+export interface ListedPage<T> {
+  count: number;
+  page: number;
+  page_size: number;
+  has_more: boolean;
+  results: T[];
+}
+
+const SPEED_DIAL_RULE = 'A speed dial is 200–999 or 2000–9999, and not 9191.';
+
+/** A number field as typed: a whole number, or a CallbarError naming the field. */
+function wholeNumber(value: number | string, field: string, sentence: string): number {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (!/^-?\d+$/.test(text)) throw invalidFields({ [field]: sentence });
+  return Number(text);
+}
+
+function invalidFields(fields: Record<string, string>): CallbarError {
+  const [field] = Object.keys(fields);
+  return new CallbarError('invalid_input', Object.values(fields).join(' '), {
+    ...(field ? { field } : {}),
+    fields,
+  });
+}
+
+/** Checks `value` with the platform's write schema; every problem is named with its field. */
+function checked<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '_');
+    fields[field] ??= issue.message;
+  }
+  throw invalidFields(fields);
+}
+
+function listed<T, V>(page: Page<T>, number: number, view: (item: T) => V): ListedPage<V> {
+  return {
+    count: page.count,
+    page: number,
+    page_size: LIST_PAGE_SIZE,
+    has_more: page.next !== null,
+    results: page.results.map(view),
+  };
+}
+
+const phonebookView = (book: PhonebookView): PhonebookView => ({
+  id: book.id,
+  description: book.description,
+  priority: book.priority,
+  is_shared: book.is_shared,
+});
+
+const contactView = (contact: Contact): ContactView => ({
+  id: contact.id,
+  phonebook: contact.phonebook,
+  display_name: contact.display_name,
+  number: contact.number,
+  secondary_number: contact.secondary_number,
+  speed_dial: contact.speed_dial ?? null,
+  company: contact.company,
+});
+
+/** Runs a platform request; its refusal comes back in words (with `explain` for special cases). */
+async function inWords<T>(
+  request: () => Promise<T>,
+  explain?: (error: ApiError) => CallbarError | undefined,
+): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const special = explain?.(error);
+      if (special) throw special;
+    }
+    throw explainPlatformError(error);
+  }
+}
+
+export class PhonebookEditor {
+  readonly #api: PhonebookApi;
+  readonly #directory: Directory;
+
+  constructor(api: PhonebookApi, directory: Directory) {
+    this.#api = api;
+    this.#directory = directory;
+  }
+
+  async listPhonebooks(query: {
+    search?: string | undefined;
+    ordering: PhonebookOrdering;
+    page: number;
+  }): Promise<ListedPage<PhonebookView>> {
+    const page = await inWords(() =>
+      this.#api.listPhonebooks({ ...query, page_size: LIST_PAGE_SIZE }),
+    );
+    return listed(page, query.page, phonebookView);
+  }
+
+  async createPhonebook(fields: PhonebookFields): Promise<PhonebookView> {
+    const input = this.#phonebookInput(fields);
+    const book = await inWords(() => this.#api.createPhonebook(input));
+    this.#resync();
+    return phonebookView(book);
+  }
+
+  async updatePhonebook(id: number, fields: PhonebookFields): Promise<PhonebookView> {
+    const input = this.#phonebookInput(fields);
+    // PUT replaces the whole phonebook: its owners are sent back as they are.
+    const current = await inWords(() => this.#api.getPhonebook(id));
+    const owners = current.owners.map((owner) => owner.id);
+    const book = await inWords(() => this.#api.updatePhonebook(id, { ...input, owners }));
+    this.#resync();
+    return phonebookView(book);
+  }
+
+  async deletePhonebook(id: number): Promise<void> {
+    await inWords(
+      () => this.#api.deletePhonebook(id),
+      (error) =>
+        error.code === 'phonebook_in_use'
+          ? new CallbarError(
+              'phonebook_in_use',
+              `${explainedMessage(error)} Take it off those phones in the platform's portal first, then delete it.`,
+              { cause: error },
+            )
+          : undefined,
+    );
+    // Its contacts went with it: a sync takes them out of the search index.
+    this.#resync();
+  }
+
+  async listContacts(query: {
+    phonebook: number;
+    search?: string | undefined;
+    ordering: ContactOrdering;
+    page: number;
+  }): Promise<ListedPage<ContactView>> {
+    const page = await inWords(() =>
+      this.#api.listContacts({ ...query, page_size: LIST_PAGE_SIZE }),
+    );
+    return listed(page, query.page, contactView);
+  }
+
+  async createContact(fields: ContactFields): Promise<ContactView> {
+    const input = this.#contactInput(fields);
+    const contact = await inWords(() => this.#api.createContact(input));
+    await this.#directory.upsertLocal(contact);
+    return contactView(contact);
+  }
+
+  async updateContact(id: number, fields: ContactFields): Promise<ContactView> {
+    const input = this.#contactInput(fields);
+    const contact = await inWords(() => this.#api.updateContact(id, input));
+    await this.#directory.upsertLocal(contact);
+    return contactView(contact);
+  }
+
+  async deleteContact(id: number): Promise<void> {
+    await inWords(() => this.#api.deleteContact(id));
+    await this.#directory.removeLocal([id]);
+  }
+
+  /** All or nothing: on any refusal nothing was deleted, and the message says so. */
+  async bulkDeleteContacts(ids: readonly number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    await inWords(
+      () => this.#api.bulkDeleteContacts(unique),
+      (error) =>
+        error.status === 403
+          ? new CallbarError(
+              'forbidden',
+              'You may not delete some of these contacts; nothing was deleted.',
+              { cause: error },
+            )
+          : new CallbarError(error.code, `Nothing was deleted. ${explainedMessage(error)}`, {
+              cause: error,
+            }),
+    );
+    await this.#directory.removeLocal(unique);
+    return unique.length;
+  }
+
+  #phonebookInput(fields: PhonebookFields): PhonebookInput {
+    const priority = wholeNumber(fields.priority, 'priority', 'The priority is a whole number.');
+    return checked(PhonebookInput, { ...fields, priority });
+  }
+
+  #contactInput(fields: ContactFields): ContactInput {
+    const speed_dial = wholeNumber(fields.speed_dial, 'speed_dial', SPEED_DIAL_RULE);
+    const secondary = fields.secondary_number?.trim() ? fields.secondary_number : null;
+    return checked(ContactInput, { ...fields, speed_dial, secondary_number: secondary });
+  }
+
+  #resync(): void {
+    this.#directory.sync().catch(() => undefined);
+  }
+}
+
+function explainedMessage(error: ApiError): string {
+  const explained = explainPlatformError(error);
+  return explained instanceof Error ? explained.message : error.message;
+}

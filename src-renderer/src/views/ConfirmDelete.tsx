@@ -1,0 +1,52 @@
+import { useState, type ReactNode } from 'react';
+import type { ErrorInfo, Result } from '../../../src-preload/contract';
+import { Modal } from './Modal';
+
+/** "Delete …?" with what it means; a refusal is shown in the dialog, which stays open. */
+export function ConfirmDelete({
+  title,
+  children,
+  action,
+  remove,
+  onDeleted,
+  onCancel,
+}: {
+  title: string;
+  children: ReactNode;
+  /** The delete button's words ("Delete 3 contacts"). */
+  action: string;
+  remove: () => Promise<Result<unknown>>;
+  onDeleted: () => void;
+  onCancel: () => void;
+}) {
+  const [error, setError] = useState<ErrorInfo | undefined>();
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    const result = await remove();
+    setBusy(false);
+    if (result.ok) onDeleted();
+    else setError(result.error);
+  };
+  return (
+    <Modal titleId="confirm-delete-title" onCancel={onCancel}>
+      <h2 id="confirm-delete-title">{title}</h2>
+      {children}
+      {error ? (
+        <p role="alert" className="error" data-testid="delete-error">
+          {error.message}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" data-autofocus onClick={onCancel}>
+          {error ? 'Close' : 'Keep'}
+        </button>
+        {error ? null : (
+          <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
+            {action}
+          </button>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import type { ContactView } from '../../../src-preload/contract';
+import { Field } from './Field';
+import { FormActions } from './FormActions';
+import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
+import { Modal } from './Modal';
+
+const FIELDS = ['display_name', 'number', 'secondary_number', 'speed_dial', 'company'];
+
+/**
+ * Create or edit a contact of `phonebook`. The platform's rules are said next to the field they
+ * concern; a refusal keeps everything typed.
+ */
+export function ContactEditor({
+  phonebook,
+  contact,
+  onSaved,
+  onCancel,
+}: {
+  phonebook: number;
+  contact: ContactView | undefined;
+  onSaved: (contact: ContactView) => void;
+  onCancel: () => void;
+}) {
+  const [values, setValues] = useState({
+    display_name: contact?.display_name ?? '',
+    company: contact?.company ?? '',
+    number: contact?.number ?? '',
+    secondary_number: contact?.secondary_number ?? '',
+    speed_dial: contact?.speed_dial === null || !contact ? '' : String(contact.speed_dial),
+  });
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [saving, setSaving] = useState(false);
+  const input = (name: keyof typeof values) => ({
+    value: values[name],
+    onChange: (event: { target: { value: string } }) =>
+      setValues((current) => ({ ...current, [name]: event.target.value })),
+  });
+  const save = async () => {
+    setSaving(true);
+    const fields = { phonebook, ...values };
+    const result = contact
+      ? await window.callbar.contacts.update({ id: contact.id, ...fields })
+      : await window.callbar.contacts.create(fields);
+    setSaving(false);
+    if (result.ok) onSaved(result.value);
+    else setErrors(formErrors(result.error, FIELDS));
+  };
+  return (
+    <Modal titleId="contact-editor-title" onCancel={onCancel}>
+      <form
+        className="editor"
+        data-testid="contact-editor"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <h2 id="contact-editor-title">{contact ? 'Edit contact' : 'New contact'}</h2>
+        <Field label="Name" error={errors.fields.display_name}>
+          <input data-autofocus autoComplete="off" {...input('display_name')} />
+        </Field>
+        <Field label="Company" error={errors.fields.company}>
+          <input autoComplete="off" {...input('company')} />
+        </Field>
+        <Field
+          label="Number"
+          error={errors.fields.number}
+          hint="Best with the country code (+44 20 7946 0321); each number once per phonebook."
+        >
+          <input type="tel" autoComplete="off" {...input('number')} />
+        </Field>
+        <Field label="Second number (optional)" error={errors.fields.secondary_number}>
+          <input type="tel" autoComplete="off" {...input('secondary_number')} />
+        </Field>
+        <Field
+          label="Speed dial"
+          error={errors.fields.speed_dial}
+          hint="200–999 or 2000–9999, not 9191, and not used by another contact, extension, queue or voicemail box."
+        >
+          <input inputMode="numeric" autoComplete="off" {...input('speed_dial')} />
+        </Field>
+        <FormActions
+          error={errors.form}
+          submit={contact ? 'Save' : 'Create contact'}
+          busy={saving}
+          onCancel={onCancel}
+        />
+      </form>
+    </Modal>
+  );
+}

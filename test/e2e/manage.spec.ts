@@ -1,0 +1,238 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SimControl } from '../../simulator/control-client';
+import type { WorldSummary } from '../../simulator/control-types';
+import { startPreviewProcess } from '../support/preview-process';
+import { profileEnv } from '../support/sim-harness';
+import { freePort } from '../support/free-port';
+import {
+  expectAccessibleInBothThemes,
+  openConnected,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
+
+/**
+ * Phonebooks, contacts and settings managed from the window against the simulator: the
+ * platform's refusals shown under their field with everything typed kept, bulk delete all or
+ * nothing, every contact change searchable at once, settings kept across a restart.
+ */
+let app: E2eApp;
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 60, autoAnswer: false } });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+async function openPhonebooks(page: Page) {
+  await openConnected(page, app);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
+}
+
+/** A contact as the platform has it (read with a token of the first user). */
+async function platformContact(id: number) {
+  const { access_token } = await new SimControl(app.sim.base_url).issueTokens({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+  });
+  const response = await fetch(`${app.sim.base_url}/v3/phonebook/contact/${id}/`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { id: number; phonebook: number; display_name: string };
+}
+
+test('create, edit and delete a phonebook; a duplicate name is refused on its field', async ({
+  page,
+}) => {
+  await openPhonebooks(page);
+  await expectAccessibleInBothThemes(page, 'phonebooks list');
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  const editor = page.getByRole('dialog', { name: 'New phonebook' });
+  await editor.getByLabel('Name').fill('Field team');
+  await editor.getByLabel('Priority').fill('4');
+  await editor.getByRole('button', { name: 'Create phonebook' }).click();
+  await expect(editor).toBeHidden();
+  const row = page.getByTestId('phonebook-row').filter({ hasText: 'Field team' });
+  await expect(row).toContainText('Personal');
+
+  // The same name again: the platform's refusal under the name field, the form as typed.
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  await editor.getByLabel('Name').fill('Field team');
+  await editor.getByLabel('Priority').fill('9');
+  await editor.getByLabel('Shared with everyone in the company').check();
+  await editor.getByRole('button', { name: 'Create phonebook' }).click();
+  const name = editor.getByLabel('Name');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription(/.+/);
+  await expect(editor.locator('.field-error')).toHaveCount(1);
+  await expect(name).toHaveValue('Field team');
+  await expect(editor.getByLabel('Priority')).toHaveValue('9');
+  await expect(editor.getByLabel('Shared with everyone in the company')).toBeChecked();
+  await expectAccessibleInBothThemes(page, 'phonebook editor with a field error');
+  await name.fill('Field team (north)');
+  await editor.getByRole('button', { name: 'Create phonebook' }).click();
+  await expect(editor).toBeHidden();
+  await expect(
+    page.getByTestId('phonebook-row').filter({ hasText: 'Field team (north)' }),
+  ).toContainText('Shared');
+
+  await row.getByRole('button', { name: 'Edit Field team', exact: true }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit phonebook' });
+  await edit.getByLabel('Name').fill('Field team (south)');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  const south = page.getByTestId('phonebook-row').filter({ hasText: 'Field team (south)' });
+  await expect(south).toBeVisible();
+
+  await south.getByRole('button', { name: 'Delete Field team (south)' }).click();
+  const confirm = page.getByRole('dialog', { name: /Delete the phonebook/ });
+  await confirm.getByRole('button', { name: 'Delete phonebook' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId('phonebook-row').filter({ hasText: 'south' })).toHaveCount(0);
+});
+
+test('create, edit and delete contacts; a speed dial in use is refused on its field', async ({
+  page,
+}) => {
+  await openPhonebooks(page);
+  await page.getByRole('button', { name: 'Field team (north)', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Field team (north)' })).toBeFocused();
+
+  await page.getByRole('button', { name: 'New contact' }).click();
+  const editor = page.getByRole('dialog', { name: 'New contact' });
+  await editor.getByLabel('Name').fill('Grace Hopper');
+  await editor.getByLabel('Company').fill('Navy Labs');
+  await editor.getByLabel('Number', { exact: true }).fill('+1 202 555 0143');
+  await editor.getByLabel('Speed dial').fill('7342');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  await expect(editor).toBeHidden();
+  await expect(page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' })).toContainText(
+    '7342',
+  );
+
+  // Another contact with the same speed dial: said under Speed dial, everything typed kept.
+  await page.getByRole('button', { name: 'New contact' }).click();
+  await editor.getByLabel('Name').fill('Alan Turing');
+  await editor.getByLabel('Company').fill('Bletchley Park');
+  await editor.getByLabel('Number', { exact: true }).fill('+44 1908 640404');
+  await editor.getByLabel('Speed dial').fill('7342');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  const speedDial = editor.getByLabel('Speed dial');
+  await expect(speedDial).toHaveAttribute('aria-invalid', 'true');
+  await expect(speedDial).toHaveAccessibleDescription(/7342/);
+  await expect(editor.getByLabel('Name')).toHaveValue('Alan Turing');
+  await expect(editor.getByLabel('Company')).toHaveValue('Bletchley Park');
+  await expect(editor.getByLabel('Number', { exact: true })).toHaveValue('+44 1908 640404');
+  await expectAccessibleInBothThemes(page, 'contact editor with a field error');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: screenshotPath(`contact-editor-error-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Out of the platform's range, then a free one.
+  await speedDial.fill('9191');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  await expect(speedDial).toHaveAccessibleDescription(/200–999 or 2000–9999/);
+  await speedDial.fill('7343');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  await expect(editor).toBeHidden();
+  const alan = page.getByTestId('contact-row').filter({ hasText: 'Alan Turing' });
+  await expect(alan).toContainText('7343');
+  await expectAccessibleInBothThemes(page, 'contacts list');
+
+  await alan.getByRole('button', { name: 'Edit Alan Turing' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit contact' });
+  await expect(edit.getByLabel('Speed dial')).toHaveValue('7343');
+  await edit.getByLabel('Name').fill('Alan M. Turing');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByTestId('contact-row').filter({ hasText: 'Alan M. Turing' })).toBeVisible();
+
+  // The search box finds the edited contact at once (no sync).
+  await page.getByRole('button', { name: 'All phonebooks' }).click();
+  await page.getByRole('button', { name: 'Back to search' }).click();
+  await page.getByRole('combobox', { name: 'Search contacts or type a number' }).fill('Turing');
+  await expect(page.getByRole('option').first()).toContainText('Alan M. Turing');
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'Field team (north)', exact: true }).click();
+  const grace = page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' });
+  await grace.getByRole('button', { name: 'Delete Grace Hopper' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete Grace Hopper?' });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(grace).toHaveCount(0);
+});
+
+test('bulk delete with one contact in use deletes nothing and names the queue', async ({
+  page,
+}) => {
+  const world = (await (await fetch(`${app.sim.base_url}/__sim/world`)).json()) as WorldSummary;
+  const queue = world.call_queues.find((entry) => entry.contact_ids.length > 0)!;
+  const inUse = await platformContact(queue.contact_ids[0]!);
+  const book = world.phonebooks.find((entry) => entry.id === inUse.phonebook)!;
+
+  await openPhonebooks(page);
+  await page.getByRole('button', { name: book.description, exact: true }).click();
+  const rows = page.getByTestId('contact-row');
+  await expect(rows.first()).toBeVisible();
+  const before = await rows.count();
+  const other = rows.filter({ hasNotText: inUse.display_name }).first();
+  await other.getByRole('checkbox').check();
+  await rows.filter({ hasText: inUse.display_name }).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete 2 contacts?' });
+  await confirm.getByRole('button', { name: 'Delete 2 contacts' }).click();
+  const error = confirm.getByTestId('delete-error');
+  await expect(error).toContainText('Nothing was deleted.');
+  await expect(error).toContainText(queue.name);
+  await confirm.getByRole('button', { name: 'Close' }).click();
+  await expect(rows).toHaveCount(before);
+});
+
+test('settings are saved, kept after a restart, and an invalid value is refused on its field', async ({
+  page,
+}) => {
+  await page.goto(app.preview.url);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+  await page.getByLabel('Default region').fill('gb');
+  await page.getByLabel('Refresh the directory every (minutes)').fill('30');
+  await page.getByLabel('Dial phone links without asking').check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(page.getByLabel('Default region')).toHaveValue('GB');
+  await expect(page.getByTestId('restart-needed')).toContainText('Default region');
+  await expectAccessibleInBothThemes(page, 'settings');
+
+  const shortcut = page.getByLabel('Global shortcut');
+  await shortcut.fill('Ctrl+Banana');
+  await page.getByLabel('Refresh the directory every (minutes)').fill('45');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(shortcut).toHaveAttribute('aria-invalid', 'true');
+  await expect(shortcut).toHaveAccessibleDescription(/dial_shortcut/);
+  await expect(shortcut).toHaveValue('Ctrl+Banana');
+  await expect(page.getByLabel('Refresh the directory every (minutes)')).toHaveValue('45');
+
+  // A restart of the preview reads the file: the saved values, not the refused ones.
+  await app.preview.stop();
+  app.preview = await startPreviewProcess(profileEnv(app.sim, app.dataDir, await freePort()), [
+    '--print-opened-urls',
+  ]);
+  await page.goto(app.preview.url);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByLabel('Default region')).toHaveValue('GB');
+  await expect(page.getByLabel('Refresh the directory every (minutes)')).toHaveValue('30');
+  await expect(page.getByLabel('Dial phone links without asking')).toBeChecked();
+  await expect(page.getByLabel('Global shortcut')).toHaveValue('CommandOrControl+Shift+D');
+  await expect(page.getByTestId('restart-needed')).toHaveCount(0);
+});
