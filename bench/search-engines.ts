@@ -43,7 +43,7 @@ export interface EngineFigures {
   cpu_max_ms: number;
 }
 
-interface Query {
+export interface Query {
   text: string;
   /** The contact the query is meant to find, for recall. */
   target?: number;
@@ -51,7 +51,7 @@ interface Query {
 }
 
 type Search = (query: string) => number[];
-interface Engine {
+export interface Engine {
   name: string;
   build: (contacts: DirectoryContact[], priorities: Map<number, number>) => Search;
   /** Slow engines are timed once instead of `runs` times. */
@@ -257,7 +257,7 @@ function timed<T>(work: () => T): { value: T; wall: number; cpu: number } {
   return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
-function measure(
+export function measure(
   engine: Engine,
   contacts: DirectoryContact[],
   priorities: Map<number, number>,

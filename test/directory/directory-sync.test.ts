@@ -14,7 +14,14 @@ import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
 import { RequestPacer } from '../../src-main/core/directory/request-pacer';
 import { apiFor } from '../api/api-rig';
-import { capturingLogger, control, requestLog, startSim } from '../support/sim-harness';
+import {
+  advanceClock,
+  capturingLogger,
+  control,
+  describeEachProfile,
+  requestLog,
+  startSim,
+} from '../support/sim-harness';
 
 const CONTACTS = '/v3/phonebook/contact/';
 
@@ -91,16 +98,46 @@ describe('sync under the minimal profile (page_size ≤ 100, a tight rate limit)
   }, 60_000);
 });
 
-describe('sync faults, local changes and the cache', () => {
+describeEachProfile("a full sync with the profile's own page size and rate limit", (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
   beforeAll(async () => {
-    sim = await startSim({ contacts: 300, maxPageSize: 100 });
+    sim = await startSim({ contacts: 650, profile });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('walks every page of every phonebook without running into a 429', async () => {
+    await control(sim, 'DELETE', 'requests');
+    const { directory } = await openDirectory(api);
+    const outcome = await directory.sync();
+
+    const log = await requestLog(sim);
+    const pages = log.filter((entry) => entry.path === CONTACTS);
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+    expect(outcome.status).toMatchObject({ state: 'ready', contacts: 650, phonebooks: 7 });
+    expect(outcome.requests).toBe(log.length);
+    // Pages of 1000 asked for: one a phonebook where the platform honours it, more where it
+    // caps pages at 100 (the minimal profile).
+    if (profile === 'rich') expect(pages).toHaveLength(7);
+    else expect(pages.length).toBeGreaterThanOrEqual(7 + 1);
+    expect(directory.search('a', 1).hits).toHaveLength(1);
+    await directory.close();
+  }, 60_000);
+});
+
+describeEachProfile('sync faults, local changes and the cache', (profile) => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 300, profile });
     ({ api } = await apiFor(sim, 0));
   });
   afterAll(() => sim.close());
   afterEach(async () => {
     await control(sim, 'DELETE', 'faults');
+    // Each test syncs afresh: a new rate-limit window for it (the minimal profile's is tight).
+    await advanceClock(sim, 60);
   });
 
   it('waits out a 429 in the middle of a sync and goes on', async () => {

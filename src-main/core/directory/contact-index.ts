@@ -9,9 +9,13 @@
  *   typo (words of 4+ characters) is a handful of extra ranges, found by walking the sorted words
  *   like a trie.
  * - Numbers: one digit text per number (international digits, see number-forms), all in one
- *   string; a 3-digit-gram postings list finds the numbers holding a fragment of 3+ digits, the
- *   shortest list of the fragment's grams is verified. 1–2 digit fragments use small
- *   precomputed lists of the first contacts in ranking order.
+ *   string; a 3-digit-gram postings list finds the numbers holding a fragment of 3+ digits: only
+ *   numbers on both of the fragment's two shortest lists are verified. A posting is flagged when
+ *   its gram stands at the number's start or national start, so prefix matches read the flags of
+ *   the fragment's first gram and nothing else. 1–2 digit fragments use small precomputed lists
+ *   of the first contacts in ranking order.
+ * - Every walk goes in ranking order and stops once later contacts cannot make the page; a query
+ *   allocates little (a few small arrays), so keystrokes seldom meet a garbage collection.
  * - Speed dials: sorted by value; a prefix is one range per length.
  * - Caller lookup: the last 7 digits of every number, sorted, with the number packed in.
  *
@@ -76,6 +80,19 @@ function inRanges(ranges: Int32Array, word: number): boolean {
     else hi = mid;
   }
   return lo < ranges.length / 2 && ranges[lo * 2]! <= word;
+}
+
+/** A 3-digit gram posting's flag: the gram stands at the number's start or national start. */
+const AT_START = 1 << 30;
+const NUMBER_OF = AT_START - 1;
+
+/** The 3 digits of `text` from `at`, as a number 0–999. */
+function gramAt(text: string, at: number): number {
+  return (
+    (text.charCodeAt(at) - 48) * 100 +
+    (text.charCodeAt(at + 1) - 48) * 10 +
+    (text.charCodeAt(at + 2) - 48)
+  );
 }
 
 /** 1 digit → 0–9, 2 digits → 10–109. */
@@ -229,7 +246,25 @@ export class ContactIndex {
       }
     }
 
-    // Numbers: at most two a contact, in ranking order.
+    // Numbers: at most two a contact. They are read in the order given (the contact objects'
+    // order in memory), then laid out in ranking order from these arrays alone.
+    const readTexts: string[] = new Array<string>(size * 2).fill('');
+    const readCcLens = new Uint8Array(size * 2);
+    const readTrunks = new Uint8Array(size * 2);
+    let trunkBits = 0;
+    for (let i = 0; i < size; i++) {
+      const contact = contacts[i]!;
+      for (let k = 0; k < 2; k++) {
+        const number = k === 0 ? contact.number : contact.secondary_number;
+        if (!number) continue;
+        const forms = this.plan.forms(number);
+        readTexts[i * 2 + k] = forms.text;
+        readCcLens[i * 2 + k] = forms.ccLen;
+        const trunk = forms.trunk.length === 1 ? forms.trunk.charCodeAt(0) - 48 : NO_TRUNK;
+        readTrunks[i * 2 + k] = trunk;
+        if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
+      }
+    }
     const texts: string[] = [];
     const starts = new Int32Array(size * 2 + 1);
     const ccLens = new Uint8Array(size * 2);
@@ -237,26 +272,19 @@ export class ContactIndex {
     const owners = new Int32Array(size * 2);
     this.#contactNumbers = new Int32Array(size + 1);
     let offset = 0;
-    let trunkBits = 0;
-    const addNumber = (number: string | null, index: number) => {
-      if (!number) return;
-      const forms = this.plan.forms(number);
-      if (forms.text === '') return;
-      const n = texts.length;
-      texts.push(forms.text);
-      starts[n] = offset;
-      offset += forms.text.length + 1;
-      ccLens[n] = forms.ccLen;
-      const trunk = forms.trunk.length === 1 ? forms.trunk.charCodeAt(0) - 48 : NO_TRUNK;
-      trunks[n] = trunk;
-      if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
-      owners[n] = index;
-    };
     for (let index = 0; index < size; index++) {
-      const contact = this.#contacts[index]!;
       this.#contactNumbers[index] = texts.length;
-      addNumber(contact.number, index);
-      addNumber(contact.secondary_number, index);
+      for (let read = order[index]! * 2, k = 0; k < 2; k++, read++) {
+        const text = readTexts[read]!;
+        if (text === '') continue;
+        const n = texts.length;
+        texts.push(text);
+        starts[n] = offset;
+        offset += text.length + 1;
+        ccLens[n] = readCcLens[read]!;
+        trunks[n] = readTrunks[read]!;
+        owners[n] = index;
+      }
     }
     const count = texts.length;
     this.#contactNumbers[size] = count;
@@ -280,10 +308,7 @@ export class ContactIndex {
       for (let n = 0; n < count; n++) {
         const text = texts[n]!;
         for (let i = 0; i + 3 <= text.length; i++) {
-          const gram =
-            (text.charCodeAt(i) - 48) * 100 +
-            (text.charCodeAt(i + 1) - 48) * 10 +
-            (text.charCodeAt(i + 2) - 48);
+          const gram = gramAt(text, i);
           if (lastNumber[gram] === n) continue;
           lastNumber[gram] = n;
           visit(gram, n);
@@ -295,7 +320,18 @@ export class ContactIndex {
     this.#gramStart = gramCounts;
     this.#gramPostings = new Int32Array(gramCounts[1000]!);
     const gramFill = gramCounts.slice(0, 1000);
-    grams((gram, n) => (this.#gramPostings[gramFill[gram]!++] = n));
+    // Each number's gram at its start and at its national start (-1: none).
+    const startGrams = new Int16Array(count * 2).fill(-1);
+    for (let n = 0; n < count; n++) {
+      const text = texts[n]!;
+      const ccLen = ccLens[n]!;
+      if (text.length >= 3) startGrams[n * 2] = gramAt(text, 0);
+      if (ccLen > 0 && text.length >= ccLen + 3) startGrams[n * 2 + 1] = gramAt(text, ccLen);
+    }
+    grams((gram, n) => {
+      const atStart = startGrams[n * 2] === gram || startGrams[n * 2 + 1] === gram;
+      this.#gramPostings[gramFill[gram]!++] = atStart ? n | AT_START : n;
+    });
 
     for (let n = 0; n < count; n++) {
       const text = texts[n]!;
@@ -335,12 +371,26 @@ export class ContactIndex {
     this.#shortInfix = shortInfix.lists();
     this.#shortNational = shortNational.lists();
 
-    this.#suffixes = new Float64Array(count);
+    // Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one.
+    const suffixOf = new Int32Array(count);
     for (let n = 0; n < count; n++) {
       const text = texts[n]!;
-      this.#suffixes[n] = Number(text.slice(-SUFFIX_DIGITS)) * PACK + n;
+      let suffix = 0;
+      for (let i = Math.max(0, text.length - SUFFIX_DIGITS); i < text.length; i++) {
+        suffix = suffix * 10 + text.charCodeAt(i) - 48;
+      }
+      suffixOf[n] = suffix;
     }
-    this.#suffixes.sort();
+    let bySuffix = Int32Array.from({ length: count }, (_, n) => n);
+    for (const shift of [0, 12]) {
+      const buckets = new Int32Array(4097);
+      for (let n = 0; n < count; n++) buckets[((suffixOf[n]! >>> shift) & 4095) + 1]!++;
+      for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
+      const sorted = new Int32Array(count);
+      for (const n of bySuffix) sorted[buckets[(suffixOf[n]! >>> shift) & 4095]!++] = n;
+      bySuffix = sorted;
+    }
+    this.#suffixes = Float64Array.from(bySuffix, (n) => suffixOf[n]! * PACK + n);
 
     // Speed dials (0–9999): a counting sort.
     const byValue = new Int32Array(10_001);
@@ -468,13 +518,37 @@ export class ContactIndex {
       return matchClass;
     };
     const walk = driver.postings * driver.postings > WALK_MARGIN * limit * this.size;
+    if (terms.length === 1 && (!walk || driver.fuzzy.length > 0)) {
+      // One term: a posting's word says its class, no contact's words need reading.
+      this.#addPostings(driver.lo, driver.hi, MatchClass.prefix);
+      if (driver.exact >= 0) this.#addPostings(driver.exact, driver.exact + 1, MatchClass.exact);
+      for (let i = 0; i < driver.fuzzy.length; i += 2) {
+        this.#addPostings(driver.fuzzy[i]!, driver.fuzzy[i + 1]!, MatchClass.fuzzy);
+      }
+      return;
+    }
     if (!walk || driver.fuzzy.length > 0) {
+      // A driver of one word has its postings in ranking order: once `limit` contacts have the
+      // best class the terms allow, later ones cannot make the page.
+      const inOrder = driver.hi - driver.lo === 1 && driver.fuzzy.length === 0;
+      const best = terms
+        .map((term): number =>
+          term.exact >= 0
+            ? MatchClass.exact
+            : term.lo < term.hi
+              ? MatchClass.prefix
+              : MatchClass.fuzzy,
+        )
+        .reduce((a: number, b: number) => combineClasses(a, b));
+      let bestFound = 0;
       const visit = (lo: number, hi: number) => {
         for (let p = this.#postStart[lo]!; p < this.#postStart[hi]!; p++) {
           const contact = this.#postings[p]!;
           if (candidates.has(contact)) continue;
           const matchClass = classOf(contact);
-          if (matchClass >= 0) candidates.add(contact, matchClass);
+          if (matchClass < 0) continue;
+          candidates.add(contact, matchClass);
+          if (inOrder && matchClass === best && ++bestFound >= limit) return;
         }
       };
       visit(driver.lo, driver.hi);
@@ -508,6 +582,13 @@ export class ContactIndex {
     }
   }
 
+  /** Adds the contacts of the words [lo, hi) with `matchClass` (or better, if they had it). */
+  #addPostings(lo: number, hi: number, matchClass: number): void {
+    const end = this.#postStart[hi]!;
+    for (let p = this.#postStart[lo]!; p < end; p++)
+      this.#candidates.add(this.#postings[p]!, matchClass);
+  }
+
   #wordPostings(word: number): number {
     return this.#postStart[word + 1]! - this.#postStart[word]!;
   }
@@ -529,21 +610,23 @@ export class ContactIndex {
   #term(text: string, withTypos: boolean): Term {
     const words = this.#words;
     const lo = this.#lowerWord(text, 0, words.length);
-    const hi = this.#lowerWord(text + '\uffff', lo, words.length);
+    const hi = this.#prefixEnd(text, lo, words.length);
     const exact = lo < hi && words[lo] === text ? lo : -1;
-    const ranges: [number, number][] = [];
+    const ranges: number[] = [];
     if (withTypos && text.length >= MISSING_CHARACTER_MIN_LENGTH) {
-      this.#typoVariants(text, text.length < TYPO_MIN_LENGTH, (a, b) => {
-        if (a < lo || a >= hi) ranges.push([a, b]);
-      });
+      this.#typoVariants(text, text.length < TYPO_MIN_LENGTH, ranges);
     }
-    // Sorted and merged, for a binary search by word.
-    ranges.sort((a, b) => a[0] - b[0]);
+    // Sorted and merged, for a binary search by word; ranges inside the prefix range add nothing.
+    const order = Array.from({ length: ranges.length / 2 }, (_, i) => i * 2)
+      .filter((i) => ranges[i]! < lo || ranges[i]! >= hi)
+      .sort((x, y) => ranges[x]! - ranges[y]!);
     const fuzzy: number[] = [];
-    for (const [a, b] of ranges) {
-      if (fuzzy.length > 0 && a <= fuzzy[fuzzy.length - 1]!) {
-        fuzzy[fuzzy.length - 1] = Math.max(fuzzy[fuzzy.length - 1]!, b);
-      } else fuzzy.push(a, b);
+    for (const i of order) {
+      const from = ranges[i]!;
+      const to = ranges[i + 1]!;
+      if (fuzzy.length > 0 && from <= fuzzy[fuzzy.length - 1]!) {
+        fuzzy[fuzzy.length - 1] = Math.max(fuzzy[fuzzy.length - 1]!, to);
+      } else fuzzy.push(from, to);
     }
     let postings = this.#postStart[hi]! - this.#postStart[lo]!;
     for (let i = 0; i < fuzzy.length; i += 2) {
@@ -553,66 +636,88 @@ export class ContactIndex {
   }
 
   /**
-   * Calls `visit(from, to)` with the word ranges one typo away from `term`: a deletion,
+   * Adds to `ranges` (as from, to pairs) the word ranges one typo away from `term`: a deletion,
    * transposition, substitution or insertion anywhere but in the last typed character matches as
    * a word prefix (the word may go on); a typo in the last character only matches a whole word.
+   *
+   * Every variant of a typo at position i starts with the term's first i characters, so it is
+   * looked up among the words starting with them (a range that narrows as i grows), and a
+   * substituted or inserted character among the words that have it there: a few steps of binary
+   * search each instead of a search of every word.
    */
-  #typoVariants(
-    term: string,
-    missingOnly: boolean,
-    visit: (from: number, to: number) => void,
-  ): void {
+  #typoVariants(term: string, missingOnly: boolean, ranges: number[]): void {
+    const words = this.#words;
     const length = term.length;
-    const prefix = (text: string) => {
-      const a = this.#lowerWord(text, 0, this.#words.length);
-      const b = this.#lowerWord(text + '\uffff', a, this.#words.length);
-      if (a < b) visit(a, b);
-    };
-    const whole = (text: string) => {
-      const at = this.#lowerWord(text, 0, this.#words.length);
-      if (this.#words[at] === text) visit(at, at + 1);
-    };
-    for (let i = 0; i < length; i++) {
+    // Words starting with head = term[0, i).
+    let headLo = 0;
+    let headHi = words.length;
+    for (let i = 0; i < length && headLo < headHi; i++) {
       const head = term.slice(0, i);
       const last = i === length - 1;
-      if (missingOnly) {
-        this.#nextCharacters(head, (char) => prefix(head + char + term.slice(i)));
-        continue;
-      }
-      // Deletion of term[i] (the user typed an extra character).
-      if (last) whole(head);
-      else prefix(head + term.slice(i + 1));
-      // Transposition of term[i] and term[i + 1].
-      if (i + 1 < length) {
-        const swapped = head + term[i + 1]! + term[i]! + term.slice(i + 2);
-        if (i + 1 === length - 1) whole(swapped);
-        else prefix(swapped);
+      const rest = term.slice(i);
+      const after = term.slice(i + 1);
+      if (!missingOnly) {
+        // Deletion of term[i] (the user typed an extra character).
+        if (last) this.#addWhole(head, headLo, headHi, ranges);
+        else this.#addPrefix(head + after, headLo, headHi, ranges);
+        // Transposition of term[i] and term[i + 1].
+        if (i + 1 < length) {
+          const swapped = head + term[i + 1]! + term[i]! + term.slice(i + 2);
+          if (i + 1 === length - 1) this.#addWhole(swapped, headLo, headHi, ranges);
+          else this.#addPrefix(swapped, headLo, headHi, ranges);
+        }
       }
       // Substitution of term[i], insertion before term[i]: only characters that occur there.
-      this.#nextCharacters(head, (char) => {
-        if (char !== term[i]) {
-          const substituted = head + char + term.slice(i + 1);
-          if (last) whole(substituted);
-          else prefix(substituted);
+      let at = headLo;
+      if (words[at]!.length === i) at++; // the word equal to head
+      while (at < headHi) {
+        const code = words[at]!.charCodeAt(i);
+        const end = this.#charEnd(i, code, at, headHi);
+        const char = words[at]![i]!;
+        if (!missingOnly && char !== term[i]) {
+          if (last) this.#addWhole(head + char + after, at, end, ranges);
+          else this.#addPrefix(head + char + after, at, end, ranges);
         }
-        prefix(head + char + term.slice(i));
-      });
+        this.#addPrefix(head + char + rest, at, end, ranges);
+        at = end;
+      }
+      // Narrow to the words starting with term[0, i + 1).
+      const next = term.slice(0, i + 1);
+      headLo = this.#lowerWord(next, headLo, headHi);
+      headHi = this.#prefixEnd(next, headLo, headHi);
     }
   }
 
-  /** Calls `visit` with each distinct character that follows `head` in some word. */
-  #nextCharacters(head: string, visit: (char: string) => void): void {
+  /** Adds the range of words in [from, to) that start with `text`, when there are any. */
+  #addPrefix(text: string, from: number, to: number, ranges: number[]): void {
+    const a = this.#lowerWord(text, from, to);
+    const b = this.#prefixEnd(text, a, to);
+    if (a < b) ranges.push(a, b);
+  }
+
+  /** Adds the word `text`, when it is one of the words in [from, to). */
+  #addWhole(text: string, from: number, to: number, ranges: number[]): void {
+    const at = this.#lowerWord(text, from, to);
+    if (at < to && this.#words[at] === text) ranges.push(at, at + 1);
+  }
+
+  /**
+   * In [from, to), words sharing their first `position` characters and having at least one more,
+   * the end of the run whose next character is `code` (the run starts at `from`).
+   */
+  #charEnd(position: number, code: number, from: number, to: number): number {
     const words = this.#words;
-    let at = this.#lowerWord(head, 0, words.length);
-    const end = this.#lowerWord(head + '\uffff', at, words.length);
-    if (at < end && words[at] === head) at++;
-    while (at < end) {
-      const char = words[at]![head.length]!;
-      visit(char);
-      at = this.#lowerWord(head + char + '\uffff', at, end);
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]!.charCodeAt(position) <= code) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
   }
 
+  /** The first word in [from, to) not below `text`. */
   #lowerWord(text: string, from: number, to: number): number {
     const words = this.#words;
     let lo = from;
@@ -620,6 +725,19 @@ export class ContactIndex {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (words[mid]! < text) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** In [from, to), all words not below `text`: the first one that does not start with it. */
+  #prefixEnd(text: string, from: number, to: number): number {
+    const words = this.#words;
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]!.startsWith(text)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -649,13 +767,8 @@ export class ContactIndex {
       for (const contact of this.#shortPrefix[key]!) candidates.add(contact, MatchClass.prefix);
       for (const contact of this.#shortInfix[key]!) candidates.add(contact, MatchClass.infix);
     } else {
-      this.#verifyFragment(digits, limit, (n, at) => {
-        const start = this.#numStart[n]!;
-        const ccLen = this.#numCcLen[n]!;
-        return at === start || (ccLen > 0 && at === start + ccLen)
-          ? MatchClass.prefix
-          : MatchClass.infix;
-      });
+      this.#matchStarts(digits, limit, -1);
+      this.#matchAnywhere(digits, limit);
     }
     // A national form: trunk prefix + significant number ("030 1234…" for +49 30 1234…).
     const trunk = digits.charCodeAt(0) - 48;
@@ -667,17 +780,7 @@ export class ContactIndex {
       }
       return;
     }
-    this.#verifyFragment(
-      national,
-      limit,
-      (n, at) => {
-        const ccLen = this.#numCcLen[n]!;
-        return this.#numTrunk[n] === trunk && ccLen > 0 && at === this.#numStart[n]! + ccLen
-          ? MatchClass.prefix
-          : -1;
-      },
-      true,
-    );
+    this.#matchStarts(national, limit, trunk);
   }
 
   /** Numbers whose digits are `whole`, or whose significant number is. */
@@ -696,60 +799,120 @@ export class ContactIndex {
   }
 
   /**
-   * Finds `fragment` (3+ digits) in the numbers of the shortest postings list among its grams,
-   * in ranking order; `classify(number, position)` gives the class of a match (position -1:
-   * somewhere after the start). Stops once `limit` contacts were found in every class it gives:
-   * later ones cannot rank higher.
+   * Prefix matches of `fragment` (3+ digits): numbers starting with it, at their start or their
+   * national start (with `trunk` ≥ 0: only national starts of numbers with that trunk prefix),
+   * in ranking order until `limit` contacts. They are among the postings of the fragment's first
+   * gram flagged AT_START, so the walk reads the other numbers' flags alone: a rare prefix costs
+   * one pass over a short, contiguous list.
    */
-  #verifyFragment(
-    fragment: string,
-    limit: number,
-    classify: (n: number, at: number) => number,
-    prefixOnly = false,
-  ): void {
-    let bestGram = -1;
-    let bestCount = Infinity;
-    for (let i = 0; i + 3 <= fragment.length; i++) {
-      const gram = Number(fragment.slice(i, i + 3));
-      const gramCount = this.#gramStart[gram + 1]! - this.#gramStart[gram]!;
-      if (gramCount < bestCount) {
-        bestGram = gram;
-        bestCount = gramCount;
+  #matchStarts(fragment: string, limit: number, trunk: number): void {
+    const digits = this.#digits;
+    const postings = this.#gramPostings;
+    const gram = gramAt(fragment, 0);
+    // A common first gram ("493" of every Berlin number): only numbers also on the fragment's
+    // rarest other gram list are read.
+    let rare = -1;
+    let rareEnd = -1;
+    for (let i = 1; i + 3 <= fragment.length; i++) {
+      const other = gramAt(fragment, i);
+      const from = this.#gramStart[other]!;
+      const to = this.#gramStart[other + 1]!;
+      if (
+        to - from <
+        (rare < 0 ? this.#gramStart[gram + 1]! - this.#gramStart[gram]! : rareEnd - rare)
+      ) {
+        rare = from;
+        rareEnd = to;
       }
     }
+    let found = 0;
+    let last = -1;
+    for (let p = this.#gramStart[gram]!; p < this.#gramStart[gram + 1]! && found < limit; p++) {
+      const posting = postings[p]!;
+      if (!(posting & AT_START)) continue;
+      const n = posting & NUMBER_OF;
+      if (rare >= 0) {
+        while (rare < rareEnd && (postings[rare]! & NUMBER_OF) < n) rare++;
+        if (rare === rareEnd) return;
+        if ((postings[rare]! & NUMBER_OF) !== n) continue;
+      }
+      const start = this.#numStart[n]!;
+      const ccLen = this.#numCcLen[n]!;
+      const matches =
+        trunk < 0
+          ? digits.startsWith(fragment, start) ||
+            (ccLen > 0 && digits.startsWith(fragment, start + ccLen))
+          : this.#numTrunk[n] === trunk && ccLen > 0 && digits.startsWith(fragment, start + ccLen);
+      if (!matches) continue;
+      const contact = this.#numContact[n]!;
+      this.#candidates.add(contact, MatchClass.prefix);
+      if (contact !== last) {
+        last = contact;
+        found++;
+      }
+    }
+  }
+
+  /**
+   * Numbers holding `fragment` (3+ digits) anywhere, from the shortest postings list among its
+   * grams, in ranking order until `limit` contacts: with the prefix matches already in (they rank
+   * first, see #matchStarts), later ones cannot make the page. A 3-digit fragment is its gram:
+   * the postings alone say where it stands, no digit is read.
+   */
+  #matchAnywhere(fragment: string, limit: number): void {
+    // The two shortest gram lists: a number must be on both (they are merged, in order).
+    let bestGram = -1;
+    let bestCount = Infinity;
+    let otherGram = -1;
+    let otherCount = Infinity;
+    for (let i = 0; i + 3 <= fragment.length; i++) {
+      const gram = gramAt(fragment, i);
+      const gramCount = this.#gramStart[gram + 1]! - this.#gramStart[gram]!;
+      if (gram === bestGram) continue;
+      if (gramCount < bestCount) {
+        [otherGram, otherCount] = [bestGram, bestCount];
+        [bestGram, bestCount] = [gram, gramCount];
+      } else if (gramCount < otherCount) [otherGram, otherCount] = [gram, gramCount];
+    }
+    const postings = this.#gramPostings;
+    let other = otherGram < 0 ? -1 : this.#gramStart[otherGram]!;
+    const otherEnd = otherGram < 0 ? -1 : this.#gramStart[otherGram + 1]!;
     const digits = this.#digits;
     const exactGram = fragment.length === 3;
-    const found = [0, 0, 0];
-    const last = [-1, -1, -1];
-    for (let p = this.#gramStart[bestGram]!; p < this.#gramStart[bestGram + 1]!; p++) {
-      const n = this.#gramPostings[p]!;
-      const start = this.#numStart[n]!;
-      const ccStart = start + this.#numCcLen[n]!;
-      let at = -2;
-      // The start and the national start rank first; then anywhere (-1).
-      if (digits.startsWith(fragment, start)) at = start;
-      else if (ccStart > start && digits.startsWith(fragment, ccStart)) at = ccStart;
-      else if (exactGram) at = -1;
-      else {
-        const end = this.#numStart[n + 1]! - 1 - fragment.length;
-        for (let from = start + 1; from <= end; from++) {
-          if (digits.startsWith(fragment, from)) {
-            at = -1;
-            break;
-          }
+    let found = 0;
+    let last = -1;
+    const end = this.#gramStart[bestGram + 1]!;
+    for (let p = this.#gramStart[bestGram]!; p < end && found < limit; p++) {
+      const posting = postings[p]!;
+      const n = posting & NUMBER_OF;
+      if (other >= 0) {
+        while (other < otherEnd && (postings[other]! & NUMBER_OF) < n) other++;
+        if (other === otherEnd) return;
+        if ((postings[other]! & NUMBER_OF) !== n) continue;
+      }
+      let matchClass: number = MatchClass.infix;
+      if (exactGram) {
+        if (posting & AT_START) matchClass = MatchClass.prefix;
+      } else {
+        const start = this.#numStart[n]!;
+        const ccStart = start + this.#numCcLen[n]!;
+        if (
+          digits.startsWith(fragment, start) ||
+          (ccStart > start && digits.startsWith(fragment, ccStart))
+        ) {
+          matchClass = MatchClass.prefix;
+        } else {
+          const to = this.#numStart[n + 1]! - 1 - fragment.length;
+          let from = start + 1;
+          while (from <= to && !digits.startsWith(fragment, from)) from++;
+          if (from > to) continue;
         }
       }
-      if (at === -2) continue;
-      const matchClass = classify(n, at);
-      if (matchClass < 0) continue;
       const contact = this.#numContact[n]!;
       this.#candidates.add(contact, matchClass);
-      if (last[matchClass] !== contact) {
-        last[matchClass] = contact;
-        found[matchClass]!++;
-      }
-      if (found[MatchClass.prefix]! >= limit && (prefixOnly || found[MatchClass.infix]! >= limit)) {
-        return;
+      if (contact !== last) {
+        last = contact;
+        found++;
       }
     }
   }
@@ -806,6 +969,22 @@ function lowerBound(values: Int32Array, value: number): number {
   return lo;
 }
 
+/** Contact positions by id: one numeric sort of (id, position) packed in a number, when ids fit. */
+function orderById(contacts: readonly DirectoryContact[]): Int32Array {
+  const keys = new Float64Array(contacts.length);
+  for (let i = 0; i < contacts.length; i++) {
+    const id = contacts[i]!.id;
+    if (!Number.isInteger(id) || id < 0 || id >= 2 ** 32 || contacts.length > PACK) {
+      return Int32Array.from(contacts.keys()).sort((a, b) => contacts[a]!.id - contacts[b]!.id);
+    }
+    keys[i] = id * PACK + i;
+  }
+  keys.sort();
+  const order = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) order[i] = keys[i]! % PACK;
+  return order;
+}
+
 /**
  * Higher phonebook priority first, then the name word by word (its first three words, as word
  * ranks from `nameWord(contact, k)`, 0 for none), then id: stable counting sorts, last key first,
@@ -817,7 +996,7 @@ function rankingOrder(
   nameWord: (contact: number, k: number) => number,
   words: number,
 ): Int32Array {
-  let order = Int32Array.from(contacts.keys()).sort((a, b) => contacts[a]!.id - contacts[b]!.id);
+  let order = orderById(contacts);
   const sortBy = (keys: Int32Array, buckets: number) => {
     const counts = new Int32Array(buckets + 1);
     for (const contact of order) counts[keys[contact]! + 1]!++;

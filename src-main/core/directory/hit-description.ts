@@ -5,7 +5,7 @@
 import type { DirectoryContact, MatchField, MatchRange } from '../../../src-preload/contract';
 import type { DialingPlan, NumberForms } from './number-forms';
 import type { ParsedQuery } from './parsed-query';
-import { originalEnd, wordsOf, type Word } from './text-fold';
+import { originalEnd, wordsOf } from './text-fold';
 
 export interface HitDescription {
   field: MatchField;
@@ -35,75 +35,73 @@ function withinOneTypo(term: string, word: string): boolean {
   );
 }
 
-/** Words of recently shown texts: typing re-describes the same contacts keystroke after keystroke. */
-const wordsCache = new Map<string, Word[]>();
-const WORDS_CACHE_SIZE = 5000;
-
-function cachedWords(text: string): Word[] {
-  let words = wordsCache.get(text);
-  if (!words) {
-    if (wordsCache.size >= WORDS_CACHE_SIZE) wordsCache.clear();
-    words = wordsOf(text);
-    wordsCache.set(text, words);
-  }
-  return words;
-}
-
 function describeWords(contact: DirectoryContact, terms: string[]): HitDescription {
   const fields = [
-    { field: 'display_name' as const, text: contact.display_name },
-    { field: 'company' as const, text: contact.company },
-  ].map((entry) => ({ ...entry, words: cachedWords(entry.text) }));
+    {
+      field: 'display_name' as const,
+      text: contact.display_name,
+      words: wordsOf(contact.display_name),
+    },
+    { field: 'company' as const, text: contact.company, words: wordsOf(contact.company) },
+  ];
   const ranges: MatchRange[] = [];
-  const matchesPerField = new Map<MatchField, number>();
+  let companyMatches = 0;
   for (const term of terms) {
-    let best: { quality: Quality; field: MatchField; start: number; end: number } | undefined;
+    let bestQuality: Quality = -1;
+    let best: MatchRange | undefined;
     // Exact or prefix first; a typo only when no word starts with the term.
     for (const { field, text, words } of fields) {
       for (const word of words) {
         if (!word.folded.startsWith(term)) continue;
         const quality = word.folded === term ? 0 : 1;
-        if (best && best.quality <= quality) continue;
-        best = { quality, field, start: word.start, end: originalEnd(text, word, term.length) };
+        if (best && bestQuality <= quality) continue;
+        bestQuality = quality;
+        best = { field, start: word.start, end: originalEnd(text, word, term.length) };
       }
     }
     if (!best && term.length >= 3) {
       search: for (const { field, words } of fields) {
         for (const word of words) {
           if (withinOneTypo(term, word.folded)) {
-            best = { quality: 3, field, start: word.start, end: word.end };
+            best = { field, start: word.start, end: word.end };
             break search;
           }
         }
       }
     }
     if (!best) continue;
-    ranges.push({ field: best.field, start: best.start, end: best.end });
-    matchesPerField.set(best.field, (matchesPerField.get(best.field) ?? 0) + 1);
+    ranges.push(best);
+    if (best.field === 'company') companyMatches++;
   }
-  const field =
-    (matchesPerField.get('company') ?? 0) > (matchesPerField.get('display_name') ?? 0)
-      ? 'company'
-      : 'display_name';
+  const field = companyMatches > ranges.length - companyMatches ? 'company' : 'display_name';
   return { field, ranges };
 }
 
-const numbersCache = new Map<string, { forms: NumberForms; storedDigits: number[] }>();
+/** Positions of a stored number's digits, reused by every description (no allocation per hit). */
+const storedDigits: number[] = [];
 
-/** A stored number's digit forms and where its digits stand (cached: typing re-reads them). */
-function readNumber(stored: string, plan: DialingPlan) {
-  const key = `${plan.region}:${stored}`;
-  let read = numbersCache.get(key);
-  if (!read) {
-    const storedDigits: number[] = [];
-    for (let i = 0; i < stored.length; i++) {
-      if (stored[i]! >= '0' && stored[i]! <= '9') storedDigits.push(i);
-    }
-    if (numbersCache.size >= WORDS_CACHE_SIZE) numbersCache.clear();
-    read = { forms: plan.forms(stored), storedDigits };
-    numbersCache.set(key, read);
+/**
+ * The stored characters showing the digits [from, to) of `forms.text` (plus `extraFirst`, a
+ * stored character shown before them), as one [start, end) span; undefined when none is shown.
+ */
+function storedSpan(
+  stored: string,
+  forms: NumberForms,
+  from: number,
+  to: number,
+  quality: Quality,
+  extraFirst = -1,
+): { quality: Quality; start: number; end: number } | undefined {
+  // Digits map to stored characters in order: the first shown one starts the span, the last ends it.
+  let start = extraFirst;
+  let end = extraFirst;
+  for (let i = from; i < to; i++) {
+    const j = i - forms.ccLen + forms.nsnStart;
+    if (j < 0 || j >= storedDigits.length || stored[storedDigits[j]!] !== forms.text[i]) continue;
+    if (start < 0) start = storedDigits[j]!;
+    end = storedDigits[j]!;
   }
-  return read;
+  return start < 0 ? undefined : { quality, start, end: end + 1 };
 }
 
 /** Where `digits` matches a stored number, as a quality and the matched stored characters. */
@@ -112,27 +110,17 @@ function describeNumber(
   digits: string,
   plan: DialingPlan,
 ): { quality: Quality; start: number; end: number } | undefined {
-  const { forms, storedDigits } = readNumber(stored, plan);
+  const forms = plan.forms(stored);
+  storedDigits.length = 0;
+  for (let i = 0; i < stored.length; i++) {
+    const code = stored.charCodeAt(i);
+    if (code >= 48 && code <= 57) storedDigits.push(i);
+  }
   const text = forms.text;
-  // A digit of `text` as a character of `stored`, when the stored form shows it.
-  const charOf = (i: number): number | undefined => {
-    const j = i - forms.ccLen + forms.nsnStart;
-    return j >= 0 && stored[storedDigits[j]!] === text[i] ? storedDigits[j] : undefined;
-  };
-  const span = (from: number, to: number, quality: Quality, extraFirst?: number) => {
-    const chars: number[] = [];
-    if (extraFirst !== undefined) chars.push(extraFirst);
-    for (let i = from; i < to; i++) {
-      const at = charOf(i);
-      if (at !== undefined) chars.push(at);
-    }
-    if (chars.length === 0) return undefined;
-    return { quality, start: Math.min(...chars), end: Math.max(...chars) + 1 };
-  };
-  const starts = forms.ccLen > 0 ? [0, forms.ccLen] : [0];
-  for (const at of starts) {
+  for (let at = 0; at <= forms.ccLen; at += forms.ccLen || 1) {
     if (text.startsWith(digits, at)) {
-      return span(at, at + digits.length, at + digits.length === text.length ? 0 : 1);
+      const end = at + digits.length;
+      return storedSpan(stored, forms, at, end, end === text.length ? 0 : 1);
     }
   }
   // National form: trunk prefix + significant number.
@@ -143,12 +131,12 @@ function describeNumber(
   ) {
     const trunkDigit = storedDigits[forms.nsnStart - 1];
     const trunkShown =
-      trunkDigit !== undefined && stored[trunkDigit] === digits[0] ? trunkDigit : undefined;
+      trunkDigit !== undefined && stored[trunkDigit] === digits[0] ? trunkDigit : -1;
     const end = forms.ccLen + digits.length - 1;
-    return span(forms.ccLen, end, end === text.length ? 0 : 1, trunkShown);
+    return storedSpan(stored, forms, forms.ccLen, end, end === text.length ? 0 : 1, trunkShown);
   }
   const at = text.indexOf(digits);
-  return at < 0 ? undefined : span(at, at + digits.length, 2);
+  return at < 0 ? undefined : storedSpan(stored, forms, at, at + digits.length, 2);
 }
 
 function describeDigits(

@@ -61,6 +61,9 @@ function callingCodeOf(digits: string): string | undefined {
   return undefined;
 }
 
+const NOT_DIGITS = /[^0-9]/g;
+const DIGIT = /[0-9]/;
+
 /** Reads numbers for one default region (numbers written without a country code). */
 export class DialingPlan {
   readonly region: CountryCode;
@@ -74,13 +77,11 @@ export class DialingPlan {
 
   /** The digit forms of a number as it is stored or typed ("+49 30 1234567", "030 1234567"). */
   forms(number: string): NumberForms {
-    let digits = '';
-    let plus = false;
-    for (let i = 0; i < number.length; i++) {
-      const code = number.charCodeAt(i);
-      if (code >= 48 && code <= 57) digits += number[i];
-      else if (code === 43 && digits === '') plus = true; // "+" before the first digit
-    }
+    // One native pass each (a character-by-character concatenation allocated a string a digit).
+    const digits = number.replace(NOT_DIGITS, '');
+    const plusAt = number.indexOf('+');
+    const firstDigit = number.search(DIGIT);
+    const plus = plusAt >= 0 && (firstDigit < 0 || plusAt < firstDigit); // "+" before the first digit
     // "+49…" or "0049…": international.
     const intlStart = plus ? 0 : digits.startsWith('00') ? 2 : -1;
     if (intlStart >= 0) {

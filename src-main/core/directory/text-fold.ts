@@ -49,24 +49,37 @@ export interface Word {
   end: number;
 }
 
-/** The words of a text (runs of letters and digits), folded, with their original positions. */
+/** Whether a UTF-16 unit is an ASCII letter or digit. */
+function isAsciiWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+}
+
+/**
+ * The words of a text (runs of letters and digits), folded, with their original positions. ASCII
+ * characters are told apart by code (this runs for every hit shown, keystroke after keystroke),
+ * others by their Unicode properties; each word is folded whole, in one piece.
+ */
 export function wordsOf(text: string): Word[] {
   const words: Word[] = [];
-  let folded = '';
   let start = -1;
-  let index = 0;
-  for (const char of text) {
-    if (WORD_CHAR.test(char)) {
+  for (let index = 0; index <= text.length;) {
+    const code = index < text.length ? text.charCodeAt(index) : 32;
+    let width = 1;
+    let wordChar: boolean;
+    if (code < 128) wordChar = isAsciiWordChar(code);
+    else {
+      const point = text.codePointAt(index)!;
+      width = point > 0xffff ? 2 : 1;
+      wordChar = WORD_CHAR.test(String.fromCodePoint(point));
+    }
+    if (wordChar) {
       if (start < 0) start = index;
-      folded += foldChar(char);
     } else if (start >= 0) {
-      words.push({ folded, start, end: index });
-      folded = '';
+      words.push({ folded: foldText(text.slice(start, index)), start, end: index });
       start = -1;
     }
-    index += char.length;
+    index += width;
   }
-  if (start >= 0) words.push({ folded, start, end: index });
   return words;
 }
 
@@ -76,7 +89,11 @@ const ASCII_SPLIT = /[^a-z0-9]+/;
 /** The folded words of a text, without positions (the fast path for building the index). */
 export function foldedWords(text: string): string[] {
   const folded = foldText(text);
-  return folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT).filter((word) => word !== '');
+  const words = folded.split(ASCII.test(folded) ? ASCII_SPLIT : SPLIT);
+  // Separators are matched in runs: only a leading or trailing one leaves an empty word.
+  if (words[words.length - 1] === '') words.pop();
+  if (words[0] === '') words.shift();
+  return words;
 }
 
 /**
@@ -84,6 +101,12 @@ export function foldedWords(text: string): string[] {
  * change lengths ("ß" → "ss"), so a highlighted prefix is measured character by character.
  */
 export function originalEnd(text: string, word: Word, length: number): number {
+  if (
+    word.end - word.start === word.folded.length &&
+    ASCII.test(text.slice(word.start, word.end))
+  ) {
+    return word.start + Math.min(length, word.folded.length);
+  }
   let folded = 0;
   let index = word.start;
   for (const char of text.slice(word.start, word.end)) {
