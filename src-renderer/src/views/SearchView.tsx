@@ -130,7 +130,7 @@ export function SearchView() {
           {callError.message}
         </p>
       ) : null}
-      {searchError && searchError.code !== 'not_available' ? (
+      {searchError ? (
         <p role="alert" className="error">
           {searchError.message}
         </p>
@@ -151,9 +151,7 @@ export function SearchView() {
           </>
         ) : (
           <p className="empty" role="status">
-            {searchError?.code === 'not_available'
-              ? 'Contact search is not available in this version of Callbar.'
-              : `No contact matches “${query.trim()}”.`}
+            No contact matches “{query.trim()}”.
           </p>
         )
       ) : (

@@ -10,7 +10,7 @@ export function SyncStatus() {
   const canSync = useAppStore((state) => state.account?.state === 'connected');
   const sync = useAppStore((state) => state.syncDirectory);
   if (error) {
-    return error.code === 'not_available' ? null : (
+    return (
       <p className="sync-status error" data-testid="sync-status">
         {error.message}
       </p>
