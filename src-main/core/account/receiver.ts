@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { CallbarError } from '../errors';
+import { openedByTheBrowserItself } from '../http/browser-navigation';
 import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
@@ -88,22 +89,6 @@ function reply(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
-/**
- * `/connect/<nonce>` is for the browser Callbar started: a navigation the browser made by itself
- * (`Sec-Fetch-Site: none`; older browsers and other clients send no such header). A request
- * another page caused (an <img>, an <iframe>, fetch, a link or form) must not spend the one-time
- * link, even from a page that learned it (a shared machine's browser history).
- */
-function checkConnectOpener(request: IncomingMessage): void {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'none') {
-    throw new ReceiverRejection(
-      403,
-      'This connect link works only when your browser opens it directly, not from a web page. Start connecting again from Callbar.',
-    );
-  }
-}
-
 /** A request's path for the log: no query, and no `/connect/` nonce (a one-time secret). */
 function loggedPath(url: string | undefined): string {
   const path = (url ?? '').split('?')[0]!;
@@ -172,7 +157,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     const route = url.pathname;
     if (route === '/done' || route.startsWith('/connect/')) {
       if (request.method !== 'GET') throw new ReceiverRejection(405, 'Method not allowed.');
-      if (route.startsWith('/connect/')) checkConnectOpener(request);
+      if (route.startsWith('/connect/') && !openedByTheBrowserItself(request.headers)) {
+        throw new ReceiverRejection(
+          403,
+          'This connect link works only when your browser opens it directly, not from a web page. Start connecting again from Callbar.',
+        );
+      }
       const answer =
         route === '/done'
           ? handlers.landing(url.searchParams.get('attempt'))
