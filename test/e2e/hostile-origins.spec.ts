@@ -287,6 +287,28 @@ test('hostile pages on other loopback origins and a rebound DNS name are refused
   ]);
   expectNothingRead(preview, { 421: 'answers only to its own address', 401: 'session token' });
 
+  // No CORS, no Private Network Access grant: the preflight a page's browser would send, with
+  // every header that could win one, gets a refusal and no Access-Control-* header at all.
+  const preflights = [
+    `${app.receiverOrigin}/activate`,
+    `${app.preview.origin}/__callbar/invoke/account.forget`,
+  ];
+  for (const target of preflights) {
+    const preflight = await fetch(target, {
+      method: 'OPTIONS',
+      headers: {
+        origin: sites[0]!.origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-callbar-session',
+        'access-control-request-private-network': 'true',
+      },
+    });
+    expect(preflight.status, target).toBeGreaterThanOrEqual(400);
+    expect(
+      [...preflight.headers.keys()].filter((name) => name.startsWith('access-control-')),
+    ).toEqual([]);
+  }
+
   // Nothing changed: the same tokens, still connected, no call event, no call placed.
   expect(await vault.load()).toEqual(stored);
   await expect(callbarWindow.getByTestId('account-state')).toHaveText(
@@ -305,8 +327,9 @@ test('hostile pages on other loopback origins and a rebound DNS name are refused
   // The receiver's own log counts every request that reached it as refused: from the pages that
   // address it as 127.0.0.1, each request once (403 for a browser's request, 405 for the
   // preflight of a CORS JSON POST or a POST to /connect; the landing page of an unknown /done
-  // attempt, a 400, is no refusal); from the rebound name each request at least once (421:
-  // Chromium retries a 421 on a fresh connection, so a few arrive twice).
+  // attempt, a 400, is no refusal), plus the preflight sent above; from the rebound name each
+  // request at least once (421: Chromium retries a 421 on a fresh connection, so most arrive
+  // twice).
   await app.preview.stop();
   const logged = receiverRefusals(app.dataDir);
   const atReceiver = [...connecting, ...withKey, ...connected];
@@ -315,7 +338,8 @@ test('hostile pages on other loopback origins and a rebound DNS name are refused
     ({ attacker, attack }) => !attacker.includes(ATTACKER_HOST) && !attack.includes('/done'),
   );
   const count = (status: string) => logged.byStatus.get(status) ?? 0;
-  expect(count('403') + count('405')).toBe(byAddress.length);
+  const probes = preflights.filter((target) => target.startsWith(app.receiverOrigin)).length;
+  expect(count('403') + count('405')).toBe(byAddress.length + probes);
   expect(count('421')).toBeGreaterThanOrEqual(byName.length);
   expect(logged.total).toBe(count('403') + count('405') + count('421'));
   expect(readFileSync(join(app.dataDir, 'logs', 'callbar.log'), 'utf8')).not.toContain(
@@ -326,7 +350,7 @@ test('hostile pages on other loopback origins and a rebound DNS name are refused
   const readable = all.filter(({ view }) => view.readable);
   const figures = [
     `browser attacks (Chromium, ${pages.length} hostile origins): ${all.length} requests; the page got an error or an opaque answer for ${all.length - readable.length}, could read ${readable.length} (all refusals: the rebound name is its own origin), anything else 0`,
-    `receiver log: ${logged.total} refused (${[...logged.byStatus].map(([status, count]) => `${status}×${count}`).join(' ')}) of ${byAddress.length + byName.length} sent at it (Chromium retries a 421); preview IPC: ${preview.length} sent, every answer seen 401/421`,
+    `receiver log: ${logged.total} refused (${[...logged.byStatus].map(([status, count]) => `${status}×${count}`).join(' ')}) of ${byAddress.length + byName.length + probes} sent at it (Chromium retries a 421); preview IPC: ${preview.length} sent, every answer seen 401/421`,
     'state after the attacks: no tokens stored while connecting, the one-time link unspent, the session kept, 0 call events, 0 calls',
   ];
   for (const figure of figures) console.log(`Hardening figure: ${figure}`);
