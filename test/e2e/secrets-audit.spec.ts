@@ -220,7 +220,9 @@ for (const profile of SIM_PROFILES) {
       const stores = (prefix: string) => last.filter(([where]) => where.startsWith(prefix)).length;
       const figure = `${secrets.size} secrets (${summarize(kinds)}) × ${places.length} places (${scans.length} steps × ${last.length} renderer stores: DOM markup/attributes/text/form values, address, local/sessionStorage, ${stores('IndexedDB ') - 1} IndexedDB stores, ${stores('Cache ') - 1} caches, cookies; ${ipc.length} IPC messages; console; JS heap ${(heap.length / 1e6).toFixed(1)} MB): 0 hits`;
       console.log(`Hardening figure: renderer secrets audit (${profile}): ${figure}`);
-      test.info().annotations.push({ type: 'figure', description: `${profile} profile: ${figure}` });
+      test
+        .info()
+        .annotations.push({ type: 'figure', description: `${profile} profile: ${figure}` });
     });
   });
 }
