@@ -14,6 +14,11 @@
  *   only when that is the platform the settings name (`platformUrl`).
  * - A network failure keeps the old pair, reports `offline` and retries with backoff; while the
  *   old access token is still valid, callers keep getting it.
+ * - Two clocks judge expiry: the wall clock (`expires_at`, which survives restarts) and, within a
+ *   process, a monotonic one started when the pair was obtained or read (which the machine's
+ *   clock being set forward or back does not move). A refresh is due when either says so; after
+ *   a failed refresh the old token is used while either says it is valid, and the platform's 401
+ *   has the last word (one refresh, the request once more).
  */
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
@@ -40,6 +45,8 @@ export interface TokenManagerOptions {
   vault: Vault;
   log: Logger;
   now?: () => number;
+  /** A clock that only moves forward, in milliseconds (default `performance.now`). */
+  monotonicNow?: () => number;
   refreshMarginMs?: number;
   requestTimeoutMs?: number;
   backoff?: { initialMs: number; maxMs: number };
@@ -65,6 +72,9 @@ export class TokenManager {
   readonly #vault: Vault;
   readonly #log: Logger;
   readonly #now: () => number;
+  readonly #monotonicNow: () => number;
+  /** When each pair in use expires on the monotonic clock. */
+  readonly #monotonicExpiry = new WeakMap<StoredAccount, number>();
   readonly #marginMs: number;
   readonly #timeoutMs: number;
   readonly #backoff: { initialMs: number; maxMs: number };
@@ -83,6 +93,7 @@ export class TokenManager {
     this.#vault = options.vault;
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
+    this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.#marginMs = options.refreshMarginMs ?? REFRESH_MARGIN_MS;
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#backoff = options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 };
@@ -93,9 +104,17 @@ export class TokenManager {
 
   /**
    * Reads the session from the vault (throws VaultUnavailable when the keychain is out of reach);
-   * with none there, a session-ended marker makes the health `revoked`.
+   * with none there, a session-ended marker makes the health `revoked`. A pair this process
+   * obtained but could not store yet (the keychain failed right after a refresh) is newer than
+   * the vault's, whose refresh token the platform has spent: that pair is stored instead.
    */
   async load(): Promise<void> {
+    const unsaved = this.#unsaved ? this.#account : undefined;
+    if (unsaved) {
+      await this.#lock.hold(() => this.#persist(unsaved));
+      this.#log.info('stored the session renewed while the keychain was unavailable');
+      return;
+    }
     const account = await this.#inVault(() => this.#vault.load());
     this.#account = account;
     this.#unsaved = false;
@@ -214,9 +233,32 @@ export class TokenManager {
     );
   }
 
-  /** Good for at least the margin (a proactive refresh is due otherwise). */
+  /** Good for at least the margin by both clocks (a proactive refresh is due otherwise). */
   #fresh(account: StoredAccount): boolean {
-    return account.expires_at - this.#marginMs > this.#now();
+    return (
+      account.expires_at - this.#marginMs > this.#now() &&
+      this.#expiresMonotonic(account) - this.#marginMs > this.#monotonicNow()
+    );
+  }
+
+  /** Not expired by at least one of the clocks (the platform may still take it). */
+  #maybeValid(account: StoredAccount): boolean {
+    return (
+      account.expires_at > this.#now() || this.#expiresMonotonic(account) > this.#monotonicNow()
+    );
+  }
+
+  /**
+   * When `account` expires on the monotonic clock: known from the refresh that obtained it, else
+   * counted from the first time this process looks at it, by the wall clock's `expires_at`.
+   */
+  #expiresMonotonic(account: StoredAccount): number {
+    let expiry = this.#monotonicExpiry.get(account);
+    if (expiry === undefined) {
+      expiry = this.#monotonicNow() + (account.expires_at - this.#now());
+      this.#monotonicExpiry.set(account, expiry);
+    }
+    return expiry;
   }
 
   /**
@@ -252,11 +294,12 @@ export class TokenManager {
       timeoutMs: this.#timeoutMs,
     });
     const answeredAt = performance.now();
+    const answeredMonotonic = this.#monotonicNow();
     if (this.#account !== account) {
       // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
       return this.#requireAccount();
     }
-    return this.#settle(account, outcome, rejected !== undefined, answeredAt);
+    return this.#settle(account, outcome, rejected !== undefined, answeredAt, answeredMonotonic);
   }
 
   /**
@@ -290,6 +333,7 @@ export class TokenManager {
     outcome: RefreshOutcome,
     forced: boolean,
     answeredAt: number,
+    answeredMonotonic: number,
   ): Promise<StoredAccount> {
     switch (outcome.kind) {
       case 'ok': {
@@ -299,6 +343,7 @@ export class TokenManager {
           refresh_token: outcome.tokens.refresh_token,
           expires_at: this.#now() + outcome.tokens.expires_in * 1000,
         };
+        this.#monotonicExpiry.set(next, answeredMonotonic + outcome.tokens.expires_in * 1000);
         // The old refresh token is spent now: keep the new pair whatever the vault says.
         this.#account = next;
         this.#failures = 0;
@@ -330,7 +375,7 @@ export class TokenManager {
         this.#setHealth({ kind: 'offline', message });
         this.#scheduleRetry();
         // The old access token may still be good (proactive refresh): keep using it.
-        if (!forced && account.expires_at > this.#now()) return account;
+        if (!forced && this.#maybeValid(account)) return account;
         throw new CallbarError('offline', message);
       }
       case 'unexpected':
