@@ -116,7 +116,7 @@ export class TokenManager {
       return;
     }
     const account = await this.#inVault(() => this.#vault.load());
-    this.#account = account;
+    this.#account = this.#track(account);
     this.#unsaved = false;
     if (account) {
       if (this.#health.kind === 'revoked') this.#setHealth({ kind: 'ok' });
@@ -129,7 +129,7 @@ export class TokenManager {
   async adopt(account: StoredAccount): Promise<void> {
     this.#stopRetrying();
     await this.#lock.hold(() => this.#inVault(() => this.#vault.save(account)));
-    this.#account = account;
+    this.#account = this.#track(account);
     this.#unsaved = false;
     this.#failures = 0;
     this.#setHealth({ kind: 'ok' });
@@ -249,16 +249,19 @@ export class TokenManager {
   }
 
   /**
-   * When `account` expires on the monotonic clock: known from the refresh that obtained it, else
-   * counted from the first time this process looks at it, by the wall clock's `expires_at`.
+   * Starts `account`'s monotonic expiry when this process takes it from the vault or an
+   * activation: what is left of it by the wall clock now, counted from here on by real time.
    */
-  #expiresMonotonic(account: StoredAccount): number {
-    let expiry = this.#monotonicExpiry.get(account);
-    if (expiry === undefined) {
-      expiry = this.#monotonicNow() + (account.expires_at - this.#now());
-      this.#monotonicExpiry.set(account, expiry);
+  #track<T extends StoredAccount | undefined>(account: T): T {
+    if (account && !this.#monotonicExpiry.has(account)) {
+      this.#monotonicExpiry.set(account, this.#monotonicNow() + (account.expires_at - this.#now()));
     }
-    return expiry;
+    return account;
+  }
+
+  /** When `account` expires on the monotonic clock (known from the refresh that obtained it). */
+  #expiresMonotonic(account: StoredAccount): number {
+    return this.#monotonicExpiry.get(this.#track(account)) ?? account.expires_at;
   }
 
   /**
@@ -321,7 +324,7 @@ export class TokenManager {
     }
     if (stored.refresh_token === account.refresh_token) return account;
     this.#log.info('using the session another Callbar process renewed or replaced');
-    this.#account = stored;
+    this.#account = this.#track(stored);
     this.#failures = 0;
     this.#stopRetrying();
     this.#setHealth({ kind: 'ok' });
@@ -397,7 +400,7 @@ export class TokenManager {
     const stored = await this.#vault.load().catch(() => undefined);
     if (stored && stored.refresh_token !== account.refresh_token) {
       this.#log.info('refresh token refused, but another process had renewed the session');
-      this.#account = stored;
+      this.#account = this.#track(stored);
       this.#setHealth({ kind: 'ok' });
       return this.#requireAccount();
     }
