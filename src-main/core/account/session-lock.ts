@@ -105,7 +105,8 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
     }
   };
 
-  const recordHolder = async (): Promise<void> => {
+  /** Leaves this process's record beside the lock it just took; returns the record's text. */
+  const recordHolder = async (): Promise<string | undefined> => {
     try {
       const lock = await stat(lockPath);
       const holder: LockHolder = {
@@ -114,11 +115,21 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
         lock_ino: lock.ino,
         lock_birthtime_ms: lock.birthtimeMs,
       };
-      await writeFile(holderPath, JSON.stringify(holder), { mode: 0o600 });
+      const text = JSON.stringify(holder);
+      await writeFile(holderPath, text, { mode: 0o600 });
+      return text;
     } catch (error) {
       // Without the record a crash here blocks the others for staleMs, no longer.
       options.log.warn('could not record the session lock holder', { error });
+      return undefined;
     }
+  };
+
+  /** Removes the record, unless a process that took the lock over has replaced it by now. */
+  const eraseHolder = async (record: string | undefined): Promise<void> => {
+    if (record === undefined) return;
+    const current = await readFile(holderPath, 'utf8').catch(() => undefined);
+    if (current === record) await rm(holderPath, { force: true }).catch(() => undefined);
   };
 
   return {
@@ -143,11 +154,11 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
           );
         }
       }
-      await recordHolder();
+      const record = await recordHolder();
       try {
         return await task();
       } finally {
-        await rm(holderPath, { force: true }).catch(() => undefined);
+        await eraseHolder(record);
         await release().catch((error: unknown) =>
           options.log.warn('could not release the session lock', { error }),
         );
