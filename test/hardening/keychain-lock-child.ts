@@ -6,15 +6,17 @@
  * Environment: SIM (the simulator's address, credentials and user, JSON), KEYRING_PASSWORD.
  */
 import { execFileSync, execSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SimControl } from '../../simulator/control-client';
 import { AccountService } from '../../src-main/core/account/account-service';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import type { AccountStatus } from '../../src-preload/contract';
 import { errorMessage } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { profileText } from './profile-text';
 
 export interface LockedKeychainReport {
   connected: string;
@@ -39,28 +41,11 @@ interface SimInfo {
 const sim = JSON.parse(process.env.SIM ?? '') as SimInfo;
 const root = join(import.meta.dirname, '..', '..');
 
-async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sim.base_url}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status}`);
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
+const control = new SimControl(sim.base_url);
 const refreshes = async () =>
-  (await control<{ method: string; path: string }[]>('GET', 'requests')).filter(
+  (await control.requests()).filter(
     (entry) => entry.method === 'POST' && entry.path === '/v3/oauth/token/',
   ).length;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, 'utf8')];
-  });
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callbar-locked-profile-'));
 const vault = openVault({ dataDir });
@@ -79,7 +64,7 @@ const account = new AccountService({
 const api = createPlatformApi({ baseUrl: sim.base_url, tokens: account.tokens, log: silentLogger });
 
 // Connected as an activation leaves it.
-const tokens = await control<{ access_token: string; refresh_token: string }>('POST', 'tokens', {
+const tokens = await control.issueTokens({
   tenant_id: sim.tenant_id,
   user_extension: sim.extension,
 });
@@ -104,8 +89,8 @@ execFileSync('dbus-send', [
   'org.freedesktop.Secret.Service.Lock',
   'array:objpath:/org/freedesktop/secrets/collection/login',
 ]);
-await control('POST', 'clock/advance', { seconds: 25 * 3600 });
-await control('DELETE', 'requests');
+await control.advanceClock(25 * 3600);
+await control.clearRequests();
 const request = await api.phonebooks.listPhonebooks().then(
   () => 'succeeded',
   (error: unknown) => errorMessage(error),
@@ -144,7 +129,7 @@ const afterRestart = {
   newProcess: { code: cli.status, stderr: cli.stderr },
   refreshes: await refreshes(),
 };
-const files = filesUnder(dataDir).join('\n');
+const files = profileText(dataDir);
 const stored = await vault.load().catch(() => undefined);
 const secrets = [tokens.access_token, tokens.refresh_token, sim.client_secret];
 if (stored) secrets.push(stored.access_token, stored.refresh_token);

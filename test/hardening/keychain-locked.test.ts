@@ -13,7 +13,7 @@
  *   back stores that pair: the session survives the next refresh.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ import { advanceClock, capturingLogger, countRequests, startSim } from '../suppo
 import { connectedCore, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
+import { profileText } from './profile-text';
 import type { LockedKeychainReport } from './keychain-lock-child';
 
 const TOKEN_PATH = '/v3/oauth/token/';
@@ -55,14 +56,6 @@ class KeychainThatLocks implements Vault {
   #unlessLocked<T>(operation: () => Promise<T>): Promise<T> {
     return this.locked ? Promise.reject(keychainFailure(LOCKED)) : operation();
   }
-}
-
-/** Every file under `dir`, as text. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, 'utf8')];
-  });
 }
 
 describe('the keychain locked mid-session', () => {
@@ -122,7 +115,7 @@ describe('the keychain locked mid-session', () => {
       expect(stored.refresh_token).not.toBe(before.refresh_token);
 
       // Nothing was written anywhere else meanwhile.
-      const files = filesUnder(rig.dataDir).join('\n');
+      const files = profileText(rig.dataDir);
       for (const secret of [stored.access_token, stored.refresh_token, stored.client_secret]) {
         expect(files).not.toContain(secret);
       }
