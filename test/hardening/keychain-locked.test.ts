@@ -12,10 +12,11 @@
  *   memory only (no file), every request says why it fails, and "Try again" once the keychain is
  *   back stores that pair: the session survives the next refresh.
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import {
@@ -170,6 +171,8 @@ describe('the keychain locked mid-session', () => {
   );
 });
 
+const run = promisify(execFile);
+
 /** Runs keychain-lock-child.ts in a D-Bus session of its own, with a fresh unlocked keyring. */
 async function lockedKeychainRun(
   sim: RunningSimulator,
@@ -182,7 +185,7 @@ async function lockedKeychainRun(
     'export GNOME_KEYRING_CONTROL',
     `exec "$NODE" --import tsx "$CHILD"`,
   ].join('\n');
-  const child = spawn('dbus-run-session', ['--', 'sh', '-c', script], {
+  const { stdout } = await run('dbus-run-session', ['--', 'sh', '-c', script], {
     cwd: join(import.meta.dirname, '..', '..'),
     env: {
       PATH: process.env.PATH,
@@ -203,14 +206,8 @@ async function lockedKeychainRun(
         extension: sim.users[0]!.extension,
       }),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const line = stdout.split('\n').find((text) => text.startsWith('{"report"'));
-  if (code !== 0 || !line) throw new Error(`the locked-keychain run failed (${code}): ${stderr}`);
+  if (!line) throw new Error(`the locked-keychain run printed no report: ${stdout}`);
   return (JSON.parse(line) as { report: LockedKeychainReport }).report;
 }
