@@ -29,7 +29,7 @@ const CYCLES = Number(process.env.CALLBAR_KILL_CYCLES ?? 200);
 const AFTER_ROTATION_MS = 60;
 
 type Landing =
-  | 'before the lock (starting, reading the keychain)'
+  | 'before the lock (start-up, keychain read, the refused request)'
   | 'holding the lock, before the platform rotated the pair'
   | 'platform rotated, answer not yet delivered'
   | 'answer delivered, new pair not yet in the vault'
@@ -115,7 +115,7 @@ describe('kill -9 during refresh cycles, real keychain', () => {
         expect(after?.refresh_token).toBe(before.refresh_token);
         landing = lockHeld
           ? 'holding the lock, before the platform rotated the pair'
-          : 'before the lock (starting, reading the keychain)';
+          : 'before the lock (start-up, keychain read, the refused request)';
       } else if (after?.refresh_token === rotated[0]) {
         landing = 'after the new pair was in the vault';
       } else {

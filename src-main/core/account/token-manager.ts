@@ -261,7 +261,8 @@ export class TokenManager {
 
   /** When `account` expires on the monotonic clock (known from the refresh that obtained it). */
   #expiresMonotonic(account: StoredAccount): number {
-    return this.#monotonicExpiry.get(this.#track(account)) ?? account.expires_at;
+    this.#track(account);
+    return this.#monotonicExpiry.get(account) ?? Number.POSITIVE_INFINITY;
   }
 
   /**
