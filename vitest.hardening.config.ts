@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/hardening/**/*.test.ts'],
-    globalSetup: ['test/hardening/figures-setup.ts'],
+    globalSetup: ['test/hardening/figures-setup.ts', 'test/support/build-cli.ts'],
     // One file at a time: the figures (requests a second, heap growth) mean more on a quiet worker.
     fileParallelism: false,
     testTimeout: 120_000,

@@ -5,11 +5,21 @@
  * "re-read the vault → refresh if still needed → write the vault".
  *
  * The lock is proper-lockfile's: an atomic `mkdir` of `<data dir>/session.lock`, its mtime kept
- * fresh while held, taken over when stale (a holder killed with -9 blocks others for `staleMs`).
+ * fresh while held, taken over when stale (`staleMs` without an update).
+ *
+ * A holder that was killed (kill -9, a crash, a power cut of the app while the CLI waits) would
+ * block the others for `staleMs`, or for as long as the clock was set back if it was: beside the
+ * lock the holder leaves `session.lock.holder` (its pid and host, and which `mkdir` it made), and
+ * a process that finds the lock held by a pid that no longer runs on this computer takes it over
+ * at once. A pid that runs again (reused) or a record that does not match the lock only falls back
+ * to the staleness rule.
  */
 import { mkdirSync } from 'node:fs';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { z } from 'zod';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 
@@ -29,47 +39,140 @@ export interface ProfileLockOptions {
   waitMs?: number;
 }
 
+/** Who holds the lock: which process on which computer, and the lock directory it created. */
+const LockHolder = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  lock_ino: z.number(),
+  lock_birthtime_ms: z.number(),
+});
+type LockHolder = z.infer<typeof LockHolder>;
+
+/** How long one attempt waits before looking again whether the holder still runs. */
+const ATTEMPT_MS = 1_000;
+
 /** The lock of the profile in `dataDir` (created when missing). */
 export function profileSessionLock(dataDir: string, options: ProfileLockOptions): SessionLock {
   const lockPath = join(dataDir, 'session.lock');
+  const holderPath = `${lockPath}.holder`;
   const staleMs = options.staleMs ?? 10_000;
   const waitMs = options.waitMs ?? 60_000;
+
+  /** Takes one attempt of at most `maxMs`; ELOCKED when someone else still holds the lock. */
+  const attempt = (maxMs: number) =>
+    lockfile.lock(dataDir, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: staleMs,
+      retries: {
+        retries: 10_000,
+        factor: 1.3,
+        minTimeout: 15,
+        maxTimeout: 250,
+        randomize: true,
+        maxRetryTime: maxMs,
+      },
+      // The default throws from a timer, which would end the process.
+      onCompromised: (error) =>
+        options.log.warn('the session lock was taken over while held', { error }),
+    });
+
+  /**
+   * When the lock's holder record names a process of this computer that no longer runs, and the
+   * lock is still the directory that process created, makes the lock look stale so that the next
+   * attempt takes it over (proper-lockfile's own takeover, so its checks still apply).
+   */
+  const takeOverFromDeadHolder = async (): Promise<void> => {
+    let holder: LockHolder;
+    try {
+      holder = LockHolder.parse(JSON.parse(await readFile(holderPath, 'utf8')));
+    } catch {
+      return; // none, or half-written: the staleness rule decides
+    }
+    if (holder.host !== hostname() || holder.pid === process.pid || isRunning(holder.pid)) return;
+    try {
+      const lock = await stat(lockPath);
+      if (lock.ino !== holder.lock_ino || lock.birthtimeMs !== holder.lock_birthtime_ms) return;
+      options.log.warn(
+        'the session lock is held by a process that no longer runs; taking it over',
+        {
+          pid: holder.pid,
+        },
+      );
+      await utimes(lockPath, 0, 0);
+    } catch {
+      // Released or taken over meanwhile.
+    }
+  };
+
+  /** Leaves this process's record beside the lock it just took; returns the record's text. */
+  const recordHolder = async (): Promise<string | undefined> => {
+    try {
+      const lock = await stat(lockPath);
+      const holder: LockHolder = {
+        pid: process.pid,
+        host: hostname(),
+        lock_ino: lock.ino,
+        lock_birthtime_ms: lock.birthtimeMs,
+      };
+      const text = JSON.stringify(holder);
+      await writeFile(holderPath, text, { mode: 0o600 });
+      return text;
+    } catch (error) {
+      // Without the record a crash here blocks the others for staleMs, no longer.
+      options.log.warn('could not record the session lock holder', { error });
+      return undefined;
+    }
+  };
+
+  /** Removes the record, unless a process that took the lock over has replaced it by now. */
+  const eraseHolder = async (record: string | undefined): Promise<void> => {
+    if (record === undefined) return;
+    const current = await readFile(holderPath, 'utf8').catch(() => undefined);
+    if (current === record) await rm(holderPath, { force: true }).catch(() => undefined);
+  };
+
   return {
     async hold<T>(task: () => Promise<T>): Promise<T> {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const started = performance.now();
       let release: () => Promise<void>;
-      try {
-        release = await lockfile.lock(dataDir, {
-          lockfilePath: lockPath,
-          realpath: false,
-          stale: staleMs,
-          retries: {
-            retries: 10_000,
-            factor: 1.3,
-            minTimeout: 15,
-            maxTimeout: 250,
-            randomize: true,
-            maxRetryTime: waitMs,
-          },
-          // The default throws from a timer, which would end the process.
-          onCompromised: (error) =>
-            options.log.warn('the session lock was taken over while held', { error }),
-        });
-      } catch (error) {
-        options.log.warn('could not take the session lock', { error });
-        throw new CallbarError(
-          'session_busy',
-          `Another Callbar process has been renewing the session for too long (${errorMessage(error)}). Try again in a minute.`,
-          { cause: error },
-        );
+      for (;;) {
+        await takeOverFromDeadHolder();
+        const left = waitMs - (performance.now() - started);
+        try {
+          release = await attempt(Math.max(0, Math.min(ATTEMPT_MS, left)));
+          break;
+        } catch (error) {
+          const busy = (error as NodeJS.ErrnoException).code === 'ELOCKED';
+          if (busy && performance.now() - started < waitMs) continue;
+          options.log.warn('could not take the session lock', { error });
+          throw new CallbarError(
+            'session_busy',
+            `Another Callbar process has been renewing the session for too long (${errorMessage(error)}). Try again in a minute.`,
+            { cause: error },
+          );
+        }
       }
+      const record = await recordHolder();
       try {
         return await task();
       } finally {
+        await eraseHolder(record);
         await release().catch((error: unknown) =>
           options.log.warn('could not release the session lock', { error }),
         );
       }
     },
   };
+}
+
+/** Whether a process with this pid runs on this computer (one of another user counts). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -14,6 +14,11 @@
  *   only when that is the platform the settings name (`platformUrl`).
  * - A network failure keeps the old pair, reports `offline` and retries with backoff; while the
  *   old access token is still valid, callers keep getting it.
+ * - Two clocks judge expiry: the wall clock (`expires_at`, which survives restarts) and, within a
+ *   process, a monotonic one started when the pair was obtained or read (which the machine's
+ *   clock being set forward or back does not move). A refresh is due when either says so; after
+ *   a failed refresh the old token is used while either says it is valid, and the platform's 401
+ *   has the last word (one refresh, the request once more).
  */
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
@@ -40,6 +45,8 @@ export interface TokenManagerOptions {
   vault: Vault;
   log: Logger;
   now?: () => number;
+  /** A clock that only moves forward, in milliseconds (default `performance.now`). */
+  monotonicNow?: () => number;
   refreshMarginMs?: number;
   requestTimeoutMs?: number;
   backoff?: { initialMs: number; maxMs: number };
@@ -65,6 +72,9 @@ export class TokenManager {
   readonly #vault: Vault;
   readonly #log: Logger;
   readonly #now: () => number;
+  readonly #monotonicNow: () => number;
+  /** When each pair in use expires on the monotonic clock. */
+  readonly #monotonicExpiry = new WeakMap<StoredAccount, number>();
   readonly #marginMs: number;
   readonly #timeoutMs: number;
   readonly #backoff: { initialMs: number; maxMs: number };
@@ -83,6 +93,7 @@ export class TokenManager {
     this.#vault = options.vault;
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
+    this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.#marginMs = options.refreshMarginMs ?? REFRESH_MARGIN_MS;
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#backoff = options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 };
@@ -93,11 +104,19 @@ export class TokenManager {
 
   /**
    * Reads the session from the vault (throws VaultUnavailable when the keychain is out of reach);
-   * with none there, a session-ended marker makes the health `revoked`.
+   * with none there, a session-ended marker makes the health `revoked`. A pair this process
+   * obtained but could not store yet (the keychain failed right after a refresh) is newer than
+   * the vault's, whose refresh token the platform has spent: that pair is stored instead.
    */
   async load(): Promise<void> {
+    const unsaved = this.#unsaved ? this.#account : undefined;
+    if (unsaved) {
+      await this.#lock.hold(() => this.#persist(unsaved));
+      this.#log.info('stored the session renewed while the keychain was unavailable');
+      return;
+    }
     const account = await this.#inVault(() => this.#vault.load());
-    this.#account = account;
+    this.#account = this.#track(account);
     this.#unsaved = false;
     if (account) {
       if (this.#health.kind === 'revoked') this.#setHealth({ kind: 'ok' });
@@ -110,7 +129,7 @@ export class TokenManager {
   async adopt(account: StoredAccount): Promise<void> {
     this.#stopRetrying();
     await this.#lock.hold(() => this.#inVault(() => this.#vault.save(account)));
-    this.#account = account;
+    this.#account = this.#track(account);
     this.#unsaved = false;
     this.#failures = 0;
     this.#setHealth({ kind: 'ok' });
@@ -214,9 +233,36 @@ export class TokenManager {
     );
   }
 
-  /** Good for at least the margin (a proactive refresh is due otherwise). */
+  /** Good for at least the margin by both clocks (a proactive refresh is due otherwise). */
   #fresh(account: StoredAccount): boolean {
-    return account.expires_at - this.#marginMs > this.#now();
+    return (
+      account.expires_at - this.#marginMs > this.#now() &&
+      this.#expiresMonotonic(account) - this.#marginMs > this.#monotonicNow()
+    );
+  }
+
+  /** Not expired by at least one of the clocks (the platform may still take it). */
+  #maybeValid(account: StoredAccount): boolean {
+    return (
+      account.expires_at > this.#now() || this.#expiresMonotonic(account) > this.#monotonicNow()
+    );
+  }
+
+  /**
+   * Starts `account`'s monotonic expiry when this process takes it from the vault or an
+   * activation: what is left of it by the wall clock now, counted from here on by real time.
+   */
+  #track<T extends StoredAccount | undefined>(account: T): T {
+    if (account && !this.#monotonicExpiry.has(account)) {
+      this.#monotonicExpiry.set(account, this.#monotonicNow() + (account.expires_at - this.#now()));
+    }
+    return account;
+  }
+
+  /** When `account` expires on the monotonic clock (known from the refresh that obtained it). */
+  #expiresMonotonic(account: StoredAccount): number {
+    this.#track(account);
+    return this.#monotonicExpiry.get(account) ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -252,11 +298,12 @@ export class TokenManager {
       timeoutMs: this.#timeoutMs,
     });
     const answeredAt = performance.now();
+    const answeredMonotonic = this.#monotonicNow();
     if (this.#account !== account) {
       // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
       return this.#requireAccount();
     }
-    return this.#settle(account, outcome, rejected !== undefined, answeredAt);
+    return this.#settle(account, outcome, rejected !== undefined, answeredAt, answeredMonotonic);
   }
 
   /**
@@ -278,7 +325,7 @@ export class TokenManager {
     }
     if (stored.refresh_token === account.refresh_token) return account;
     this.#log.info('using the session another Callbar process renewed or replaced');
-    this.#account = stored;
+    this.#account = this.#track(stored);
     this.#failures = 0;
     this.#stopRetrying();
     this.#setHealth({ kind: 'ok' });
@@ -290,6 +337,7 @@ export class TokenManager {
     outcome: RefreshOutcome,
     forced: boolean,
     answeredAt: number,
+    answeredMonotonic: number,
   ): Promise<StoredAccount> {
     switch (outcome.kind) {
       case 'ok': {
@@ -299,6 +347,7 @@ export class TokenManager {
           refresh_token: outcome.tokens.refresh_token,
           expires_at: this.#now() + outcome.tokens.expires_in * 1000,
         };
+        this.#monotonicExpiry.set(next, answeredMonotonic + outcome.tokens.expires_in * 1000);
         // The old refresh token is spent now: keep the new pair whatever the vault says.
         this.#account = next;
         this.#failures = 0;
@@ -330,7 +379,7 @@ export class TokenManager {
         this.#setHealth({ kind: 'offline', message });
         this.#scheduleRetry();
         // The old access token may still be good (proactive refresh): keep using it.
-        if (!forced && account.expires_at > this.#now()) return account;
+        if (!forced && this.#maybeValid(account)) return account;
         throw new CallbarError('offline', message);
       }
       case 'unexpected':
@@ -352,7 +401,7 @@ export class TokenManager {
     const stored = await this.#vault.load().catch(() => undefined);
     if (stored && stored.refresh_token !== account.refresh_token) {
       this.#log.info('refresh token refused, but another process had renewed the session');
-      this.#account = stored;
+      this.#account = this.#track(stored);
       this.#setHealth({ kind: 'ok' });
       return this.#requireAccount();
     }

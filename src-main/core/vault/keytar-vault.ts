@@ -180,7 +180,7 @@ export class KeytarVault implements Vault {
         },
         (error: unknown) => {
           settle();
-          if (!late) rejectPromise(new VaultUnavailable(describe(error), { cause: error }));
+          if (!late) rejectPromise(keychainFailure(error));
         },
       );
     });
@@ -190,6 +190,34 @@ export class KeytarVault implements Vault {
 /** The vault of the profile in `dataDir`: its entry in the OS keychain. */
 export function openVault(options: KeytarVaultOptions): KeytarVault {
   return new KeytarVault(options);
+}
+
+/**
+ * libsecret keeps its connection to the Secret Service for the life of the process, addressed to
+ * the daemon that answered first: once that daemon is gone (restarted, killed, the session's
+ * keyring replaced), every call fails with "The name :1.23 was not provided by any .service files"
+ * although a new daemon serves the keychain. keytar cannot reconnect; a new process can.
+ */
+const VANISHED_SERVICE = /The name :[0-9.]+ was not provided by any \.service files/;
+
+/** What keytar threw, as the VaultUnavailable the vault reports, with advice that fits it. */
+export function keychainFailure(error: unknown): VaultUnavailable {
+  if (USES_SECRET_SERVICE && VANISHED_SERVICE.test(errorMessage(error))) {
+    return new VaultUnavailable(
+      'the keychain service was restarted after Callbar first used it, and this Callbar process cannot reach the new one',
+      {
+        cause: error,
+        fix: 'Quit Callbar and start it again: your sign-in is still in the keychain.',
+      },
+    );
+  }
+  if (USES_SECRET_SERVICE && /locked collection/i.test(errorMessage(error))) {
+    return new VaultUnavailable(`your keyring is locked (${describe(error)})`, {
+      cause: error,
+      fix: 'Unlock it in GNOME Keyring or KWallet (on GNOME: Passwords and Keys), then try again.',
+    });
+  }
+  return new VaultUnavailable(describe(error), { cause: error });
 }
 
 /** keytar's (or the loader's) message; these name what failed and never carry the stored value. */

@@ -39,14 +39,22 @@ export class VaultUnavailable extends CallbarError {
   /** What failed, as reported by the keychain (also part of the message). */
   readonly reason: string;
 
-  constructor(reason: string, options: { cause?: unknown; platform?: NodeJS.Platform } = {}) {
+  constructor(
+    reason: string,
+    options: {
+      cause?: unknown;
+      platform?: NodeJS.Platform;
+      /** What the user should do, when it is not the platform's usual advice. */
+      fix?: string;
+    } = {},
+  ) {
     const advice = KEYCHAIN_ADVICE[options.platform ?? process.platform] ?? {
       keychain: 'the system keychain (a Secret Service such as GNOME Keyring or KWallet)',
       fix: 'Install and unlock a Secret Service provider such as GNOME Keyring or KWallet, then try again.',
     };
     super(
       'vault_unavailable',
-      `Callbar keeps your sign-in in ${advice.keychain} and could not use it: ${reason.replace(/\.+$/, '')}. ${advice.fix} Callbar never stores tokens in a file.`,
+      `Callbar keeps your sign-in in ${advice.keychain} and could not use it: ${reason.replace(/\.+$/, '')}. ${options.fix ?? advice.fix} Callbar never stores tokens in a file.`,
       { cause: options.cause },
     );
     this.name = 'VaultUnavailable';
