@@ -53,6 +53,28 @@ export class SimClock {
     return { cancel: () => this.cancel(task.id) };
   }
 
+  /**
+   * Resolves once simulated time has moved `ms` on (real time passing, or the clock advanced);
+   * rejects with the signal's reason if it aborts first. The same shape as Callbar's core Clock.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = () => {
+        task.cancel();
+        reject(signal!.reason as Error);
+      };
+      const task = this.scheduleAt(this.now() + Math.max(0, ms), () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   pendingTasks(): number {
     return this.tasks.length;
   }

@@ -69,6 +69,11 @@ export interface SimulatorInfo {
 }
 
 export interface RunningSimulator extends SimulatorInfo {
+  /**
+   * The platform's clock, for a client in the same process that should wait in the platform's
+   * time (it is a core Clock: `now`, `sleep`); moved by the control API's clock/advance and set.
+   */
+  clock: Pick<SimClock, 'now' | 'sleep'>;
   close(): Promise<void>;
 }
 
@@ -203,6 +208,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         username: user.username,
         password: user.password,
       })),
+    clock,
     close,
   };
 }

@@ -95,6 +95,12 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  // First, before any window or profile: no page is ever granted a permission (camera,
+  // microphone, geolocation, notifications, openExternal, …).
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
+  session.defaultSession.setPermissionCheckHandler(() => false);
   const log = createAppLogger();
   let profile;
   try {
@@ -111,10 +117,6 @@ async function start(): Promise<void> {
       ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }])
       : null,
   );
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
-    callback(false),
-  );
-  session.defaultSession.setPermissionCheckHandler(() => false);
   serveRenderer(join(mainDir, '../renderer'));
 
   // A link in the window may open the portal; the core opens only its one-time connect link

@@ -1,5 +1,6 @@
 import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
 import { createPlatformApi } from './api/platform-api';
+import type { Clock } from './clock';
 import { openCalls } from './calls/open-calls';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
@@ -18,6 +19,10 @@ export interface CoreOptions {
   openUrl: (url: string) => Promise<void>;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
+  /** The platform's time for the directory's pacing and waits (default: real time). */
+  clock?: Clock;
+  /** How long a platform request may take (default: the client's 15 s). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -43,8 +48,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
     log,
+    ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
   });
-  const directory = openDirectory(profile, api.phonebooks);
+  const directory = openDirectory(profile, api.phonebooks, options.clock);
   const appInfo: AppInfo = {
     name: packageInfo.name,
     version: packageInfo.version,

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningSimulator } from '../../simulator/index';
-import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
+import { startCore, type CallbarCore, type CoreOptions } from '../../src-main/core/callbar-core';
 import type { Logger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import type { Vault } from '../../src-main/core/vault/vault';
@@ -35,13 +35,19 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 
 export async function connectedCore(
   sim: RunningSimulator,
-  options: { vault: Vault; log: (dataDir: string) => Logger },
+  options: {
+    vault: Vault;
+    log: (dataDir: string) => Logger;
+    /** The platform's clock, the request timeout (see CoreOptions). */
+    core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs'>;
+  },
 ): Promise<ConnectedCore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-hardening-core-'));
   const port = await freePort();
   const opened: string[] = [];
   const seen: unknown[] = [];
   const core = await startCore({
+    ...options.core,
     runtime: 'preview',
     profile: openProfile({
       env: profileEnv(sim, dataDir, port),

@@ -26,6 +26,16 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
 const { DebugLogger } = require('builder-util') as {
   DebugLogger: new (enabled: boolean) => unknown;
 };
+const { PlatformPackager } = require('app-builder-lib') as {
+  PlatformPackager: {
+    prototype: {
+      generateFuseConfig(fuses: NonNullable<Configuration['electronFuses']>): Promise<unknown[]>;
+    };
+  };
+};
+const { FuseV1Options } = require('@electron/fuses') as {
+  FuseV1Options: Record<string, string | number>;
+};
 
 describe('packaging configuration (electron-builder, checked without building)', () => {
   it('is valid for the installed electron-builder', async () => {
@@ -39,10 +49,33 @@ describe('packaging configuration (electron-builder, checked without building)',
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      loadBrowserProcessSpecificV8Snapshot: false,
       enableCookieEncryption: true,
       grantFileProtocolExtraPrivileges: false,
     });
     expect(config.asar).toBe(true);
+  });
+
+  it('decides every fuse on the wire: what electron-builder flips, fuse by fuse', async () => {
+    // electron-builder's own mapping of the configuration onto @electron/fuses' wire; a fuse a
+    // newer Electron adds shows up here undecided until the configuration says what it wants.
+    const wire = await PlatformPackager.prototype.generateFuseConfig.call(
+      {},
+      config.electronFuses!,
+    );
+    const fuses = Object.entries(FuseV1Options).filter(([, value]) => typeof value === 'number');
+    expect(fuses.length).toBeGreaterThanOrEqual(8);
+    const decided = Object.fromEntries(fuses.map(([name, index]) => [name, wire[index as never]]));
+    expect(decided).toEqual({
+      RunAsNode: false,
+      EnableCookieEncryption: true,
+      EnableNodeOptionsEnvironmentVariable: false,
+      EnableNodeCliInspectArguments: false,
+      EnableEmbeddedAsarIntegrityValidation: true,
+      OnlyLoadAppFromAsar: true,
+      LoadBrowserProcessSpecificV8Snapshot: false,
+      GrantFileProtocolExtraPrivileges: false,
+    });
   });
 
   it('names the app and builds AppImage + deb, dmg and NSIS', () => {

@@ -69,8 +69,12 @@ describe('Content-Security-Policy', () => {
       expect(policy.get('script-src')).toEqual(["'self'"]);
       expect(policy.get('object-src')).toEqual(["'none'"]);
       expect(policy.get('base-uri')).toEqual(["'none'"]);
+      expect(policy.get('default-src')).toEqual(["'self'"]);
+      expect(policy.get('form-action')).toEqual(["'none'"]);
     }
+    // Only a header can say these (a <meta> policy ignores frame-ancestors).
     expect(header.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(header.get('frame-src')).toEqual(["'none'"]);
   });
 
   it('the header is at least as strict as the page’s own meta policy', () => {

@@ -9,7 +9,8 @@ import type { DirectoryContact, SyncProgress } from '../../../src-preload/contra
 import { ProtocolError, RateLimitedError } from '../api/api-errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact, Page } from '../api/schemas';
-import { abortableDelay, type RequestPacer } from './request-pacer';
+import type { Clock } from '../clock';
+import type { RequestPacer } from './request-pacer';
 
 /** What the index needs of a phonebook. */
 export interface PhonebookSummary {
@@ -28,6 +29,8 @@ export interface FetchedDirectory {
 export interface SyncOptions {
   phonebooks: PhonebookApi;
   pacer: RequestPacer;
+  /** The clock a 429's Retry-After is waited on (the pacer's). */
+  clock: Clock;
   signal: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
   /** Asked for; the platform may give fewer (the contract does not show its maximum). */
@@ -57,7 +60,7 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
 }
 
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {
-  const { phonebooks: api, pacer, signal } = options;
+  const { phonebooks: api, pacer, clock, signal } = options;
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const maxWaits = options.maxRateLimitWaits ?? MAX_RATE_LIMIT_WAITS;
   let requests = 0;
@@ -72,7 +75,7 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
         return await send();
       } catch (error) {
         if (!(error instanceof RateLimitedError) || waits >= maxWaits) throw error;
-        await abortableDelay(error.retryAfterMs, signal);
+        await clock.sleep(error.retryAfterMs, signal);
       }
     }
   };

@@ -15,6 +15,7 @@ import type {
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { CallbarError, describeError } from '../errors';
+import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { ContactIndex } from './contact-index';
 import { CACHE_FORMAT, readCache, writeCache } from './directory-cache';
@@ -34,7 +35,11 @@ export interface DirectoryOptions {
   /** Shared by every sync of the process; default: 100 requests a minute. */
   pacer?: RequestPacer;
   pageSize?: number;
-  now?: () => number;
+  /**
+   * The platform's time as Callbar sees it: the pacer's window, Retry-After waits, staleness
+   * (default: the process's real time).
+   */
+  clock?: Clock;
 }
 
 /** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
@@ -51,7 +56,7 @@ type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
   #index: ContactIndex;
   #phonebooks: PhonebookSummary[] = [];
@@ -65,8 +70,8 @@ export class Directory {
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
-    this.#pacer = options.pacer ?? new RequestPacer(SYNC_BUDGET);
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
+    this.#pacer = options.pacer ?? new RequestPacer({ ...SYNC_BUDGET, clock: this.#clock });
     this.#index = this.#build([]);
   }
 
@@ -112,7 +117,8 @@ export class Directory {
       ? 'syncing'
       : this.#syncedAt === undefined
         ? 'empty'
-        : this.#lastError !== undefined || this.#now() - this.#syncedAt > this.#options.intervalMs
+        : this.#lastError !== undefined ||
+            this.#clock.now() - this.#syncedAt > this.#options.intervalMs
           ? 'stale'
           : 'ready';
     return {
@@ -186,7 +192,7 @@ export class Directory {
     return (
       this.#syncedAt === undefined ||
       this.#lastError !== undefined ||
-      this.#now() - this.#syncedAt >= this.#options.intervalMs
+      this.#clock.now() - this.#syncedAt >= this.#options.intervalMs
     );
   }
 
@@ -207,6 +213,7 @@ export class Directory {
       const fetched = await fetchDirectory({
         phonebooks,
         pacer: this.#pacer,
+        clock: this.#clock,
         signal,
         ...(this.#options.pageSize ? { pageSize: this.#options.pageSize } : {}),
         onProgress: (progress) => {
@@ -215,7 +222,7 @@ export class Directory {
         },
       });
       const contacts = applyChanges(fetched.contacts, this.#localDuringSync);
-      const syncedAt = this.#now();
+      const syncedAt = this.#clock.now();
       await writeCache(this.#options.dataDir, {
         format: CACHE_FORMAT,
         owner,

@@ -3,11 +3,15 @@
  * belongs to. The app, the web preview and the CLI open it the same way.
  */
 import type { PhonebookApi } from '../api/phonebook-api';
+import type { Clock } from '../clock';
 import { createPlatformApi } from '../api/platform-api';
 import type { Profile } from '../profile';
 import { Directory } from './directory';
 
-/** `phonebooks`: the API to sync with; by default one on the profile's session. */
+/**
+ * `phonebooks`: the API to sync with; by default one on the profile's session. `clock`: the
+ * platform's time as Callbar waits on it (default: real time).
+ */
 export function openDirectory(
   profile: Profile,
   phonebooks: PhonebookApi = createPlatformApi({
@@ -15,6 +19,7 @@ export function openDirectory(
     tokens: profile.account.tokens,
     log: profile.log,
   }).phonebooks,
+  clock?: Clock,
 ): Directory {
   const owner = () => {
     const { tenant_id, user_extension } = profile.account.status();
@@ -29,5 +34,6 @@ export function openDirectory(
     phonebooks: () => (owner() ? phonebooks : undefined),
     owner,
     intervalMs: profile.settings.sync_interval_minutes * 60_000,
+    ...(clock ? { clock } : {}),
   });
 }

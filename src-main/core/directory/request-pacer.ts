@@ -6,35 +6,19 @@
  * serves every sync of a process, so a sync started right after another waits its turn; a 429
  * from another process's traffic is still handled by the sync (wait for Retry-After, go on).
  */
+import { systemClock, type Clock } from '../clock';
+
 export interface PacerOptions {
   budget: number;
   windowMs: number;
-  now?: () => number;
-}
-
-/** A wait that ends early (rejecting with the signal's reason) when the signal aborts. */
-export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  /** Whose time the window is measured in, and waited in (default: the process's real time). */
+  clock?: Clock;
 }
 
 export class RequestPacer {
   readonly #budget: number;
   readonly #windowMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   /** Start times of the requests in the window, oldest first. */
   readonly #sent: number[] = [];
   #queue: Promise<void> = Promise.resolve();
@@ -42,7 +26,7 @@ export class RequestPacer {
   constructor(options: PacerOptions) {
     this.#budget = options.budget;
     this.#windowMs = options.windowMs;
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Resolves when one more request may go out (in call order); counts it as sent. */
@@ -63,15 +47,15 @@ export class RequestPacer {
     for (;;) {
       this.#expire();
       if (this.#sent.length < this.#budget) {
-        this.#sent.push(this.#now());
+        this.#sent.push(this.#clock.now());
         return;
       }
-      await abortableDelay(this.#sent[0]! + this.#windowMs - this.#now(), signal);
+      await this.#clock.sleep(this.#sent[0]! + this.#windowMs - this.#clock.now(), signal);
     }
   }
 
   #expire(): void {
-    const horizon = this.#now() - this.#windowMs;
+    const horizon = this.#clock.now() - this.#windowMs;
     while (this.#sent.length > 0 && this.#sent[0]! <= horizon) this.#sent.shift();
   }
 }
