@@ -27,6 +27,21 @@ import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
 
+/**
+ * Said whenever an activation attempt ends without connecting (timeout, cancel, the process
+ * quitting, a replaced or reused link): the platform still accepts the attempt's portal link, and
+ * once nothing of Callbar's listens on the receiver port, whoever binds it gets the tokens.
+ */
+export const ENDED_ATTEMPT_WARNING =
+  'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
+
+/** The error codes of an attempt that ended unconnected (their message ends with the warning). */
+export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
+  'activation_cancelled',
+  'activation_timeout',
+  'activation_link_reused',
+]);
+
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
 const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -92,6 +107,8 @@ export class AccountService {
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
+  /** How the last activation attempt ended without connecting, until the next one starts. */
+  #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
   readonly #landingServed = new Map<string, () => void>();
 
@@ -189,6 +206,7 @@ export class AccountService {
     }
     const receiver = await this.listen();
     this.cancelActivation('A new connection attempt replaced this one.');
+    this.#endedAttempt = undefined;
     const attempt = this.#attempts.create(options.expectedUser);
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
@@ -201,7 +219,7 @@ export class AccountService {
       const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
       const timer = setTimeout(() => {
         this.cancelActivation(
-          'No confirmation arrived from the portal in time. Start connecting again when you are ready.',
+          'No confirmation arrived from the portal in time.',
           'activation_timeout',
         );
       }, timeoutMs);
@@ -216,13 +234,22 @@ export class AccountService {
     return { portalLink, browserUrl, completion, landed };
   }
 
-  /** Abandons the awaited attempt, if any. */
-  cancelActivation(message = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
+  /**
+   * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
+   * carries ENDED_ATTEMPT_WARNING after `reason`.
+   */
+  cancelActivation(reason = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
     const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
+    const message = `${reason} ${ENDED_ATTEMPT_WARNING}`;
     if (waiter.attempt.outcome.kind === 'pending') {
       this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
     }
+    this.#endedAttempt = message;
+    this.#log.info('activation attempt ended without connecting', {
+      attempt: waiter.attempt.id,
+      code,
+    });
     waiter.reject(new CallbarError(code, message));
     this.#publish();
   }
@@ -260,15 +287,19 @@ export class AccountService {
     if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
       const message =
         use.reason === 'again'
-          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again.'
-          : 'The connect link was opened too late. Start connecting again.';
+          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.'
+          : 'The connect link was opened too late.';
       this.#log.warn('connect link refused; the activation attempt ends', {
         attempt: use.attempt.id,
         reason: use.reason,
       });
       if (waiter?.attempt === use.attempt) this.cancelActivation(message, 'activation_link_reused');
       else this.#attempts.settle(use.attempt, { kind: 'failed', message });
-      return { ok: false, title: 'Callbar stopped connecting', message };
+      return {
+        ok: false,
+        title: 'Callbar stopped connecting',
+        message: `${message} ${ENDED_ATTEMPT_WARNING}`,
+      };
     }
     return {
       ok: false,
@@ -322,6 +353,7 @@ export class AccountService {
       tenant_id: body.tenant_id,
       user_extension: body.user_extension,
     });
+    this.#endedAttempt = undefined;
     this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
     const waiter = this.#takeWaiter(attempt);
     const status = this.#publish();
@@ -391,6 +423,14 @@ export class AccountService {
 
   #computeStatus(): AccountStatus {
     const status = this.#computeState();
+    // An attempt that ended unconnected: its link must not be used; said until the next one.
+    if (
+      this.#endedAttempt &&
+      (status.state === 'not-connected' || status.state === 'needs-activation')
+    ) {
+      const message = [status.message, this.#endedAttempt].filter(Boolean).join(' ');
+      return { ...status, message };
+    }
     // A receiver that cannot listen concerns every state; say so unless something else is said.
     return this.#receiverProblem && !status.message
       ? { ...status, message: this.#receiverProblem }
