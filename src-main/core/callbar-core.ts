@@ -95,6 +95,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
+    'account.acknowledgeSwitch': () => account.acknowledgeSwitch(),
     'directory.search': ({ query, limit }) => directory.search(query, limit),
     'directory.status': () => directory.status(),
     'directory.sync': () => {

@@ -3,10 +3,17 @@
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
 import type { AccountStatus } from '../../../src-preload/contract';
+import { memoryStateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
+import {
+  accountSwitch,
+  afterConnection,
+  type AccountHistory,
+  type AccountHistoryStore,
+} from './account-history';
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
@@ -66,6 +73,8 @@ export interface AccountServiceOptions {
   tokenOptions?: { refreshMarginMs?: number; backoff?: { initialMs: number; maxMs: number } };
   /** Shared with the profile's other processes (see profile.ts); this process only by default. */
   coordination?: { lock: SessionLock; endedMarker: SessionEndedMarker };
+  /** The profile's record of the account it was connected to (this process only by default). */
+  history?: AccountHistoryStore;
 }
 
 export interface ActivationStart {
@@ -107,6 +116,9 @@ export class AccountService {
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
+  readonly #historyStore: AccountHistoryStore;
+  /** The record of the connected account, as last read or written. */
+  #history: AccountHistory | undefined;
   /** How the last activation attempt ended without connecting, until the next one starts. */
   #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
@@ -117,6 +129,7 @@ export class AccountService {
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
     this.#attempts = new ActivationAttempts(this.#now);
+    this.#historyStore = options.history ?? memoryStateFile();
     this.tokens = new TokenManager({
       vault: options.vault,
       log: options.log,
@@ -136,6 +149,12 @@ export class AccountService {
       this.#log.warn('the keychain is unavailable; the session cannot be restored', {
         reason: this.#vaultMessage(),
       });
+    }
+    this.#history = await this.#historyStore.read();
+    const session = this.tokens.session;
+    // A session from before the record existed: it is the account to compare the next one with.
+    if (session && !this.#history) {
+      await this.#remember(afterConnection(undefined, this.#connectedAccount(session)));
     }
     return this.#publish();
   }
@@ -254,6 +273,15 @@ export class AccountService {
     this.#publish();
   }
 
+  /** The user saw that the session is for a different account than before: stop saying it. */
+  async acknowledgeSwitch(): Promise<AccountStatus> {
+    if (this.#history?.replaced) {
+      const { replaced: _seen, ...current } = this.#history;
+      await this.#remember(current);
+    }
+    return this.#publish();
+  }
+
   /** Forgets the session on this computer only (the platform keeps the integration). */
   async deactivateLocal(): Promise<AccountStatus> {
     await this.tokens.forget();
@@ -325,6 +353,7 @@ export class AccountService {
       throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
     }
     this.#attempts.settle(attempt, { kind: 'claimed' });
+    const before = this.#history ?? this.#knownAccount();
     const account: StoredAccount = {
       access_token: body.access_token,
       refresh_token: body.refresh_token,
@@ -354,6 +383,7 @@ export class AccountService {
       user_extension: body.user_extension,
     });
     this.#endedAttempt = undefined;
+    await this.#remember(afterConnection(before, this.#connectedAccount(account)));
     this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
     const waiter = this.#takeWaiter(attempt);
     const status = this.#publish();
@@ -415,6 +445,39 @@ export class AccountService {
     return landingPageFor(attempt?.outcome);
   }
 
+  #connectedAccount(session: Pick<StoredAccount, 'tenant_id' | 'user_extension' | 'base_url'>) {
+    return {
+      tenant_id: session.tenant_id,
+      user_extension: session.user_extension,
+      base_url: session.base_url,
+      connected_at: new Date(this.#now()).toISOString(),
+    };
+  }
+
+  /** The account this profile knows of without a record: its session, or the one that ended. */
+  #knownAccount(): AccountHistory | undefined {
+    const { tenant_id, user_extension } = this.#status;
+    if (tenant_id === undefined || user_extension === undefined) return undefined;
+    const base_url = this.tokens.session?.base_url ?? this.#options.settings.base_url;
+    // When it was connected is not known; "now" only dates the record.
+    return {
+      tenant_id,
+      user_extension,
+      base_url,
+      connected_at: new Date(this.#now()).toISOString(),
+    };
+  }
+
+  /** Keeps `history` as the record; a failed write is logged (the session itself is stored). */
+  async #remember(history: AccountHistory): Promise<void> {
+    this.#history = history;
+    try {
+      await this.#historyStore.write(history);
+    } catch (error) {
+      this.#log.warn('could not record the connected account', { error });
+    }
+  }
+
   /** What is wrong with the keychain, as the token manager's health says after a failure. */
   #vaultMessage(): string {
     const health = this.tokens.health;
@@ -422,7 +485,7 @@ export class AccountService {
   }
 
   #computeStatus(): AccountStatus {
-    const status = this.#computeState();
+    const status = this.#withSwitch(this.#computeState());
     // An attempt that ended unconnected: its link must not be used; said until the next one.
     if (
       this.#endedAttempt &&
@@ -435,6 +498,15 @@ export class AccountService {
     return this.#receiverProblem && !status.message
       ? { ...status, message: this.#receiverProblem }
       : status;
+  }
+
+  /** The status, saying so when its account is not the one connected before (unacknowledged). */
+  #withSwitch(status: AccountStatus): AccountStatus {
+    const { tenant_id, user_extension } = status;
+    if (tenant_id === undefined || user_extension === undefined) return status;
+    const base_url = this.tokens.session?.base_url ?? this.#options.settings.base_url;
+    const change = accountSwitch(this.#history, { tenant_id, user_extension, base_url });
+    return change ? { ...status, account_switch: change } : status;
   }
 
   #computeState(): AccountStatus {
