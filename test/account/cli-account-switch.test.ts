@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar, runCallbar } from '../support/cli-process';
+import { activateThroughCli, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
-import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
+import { profileEnv, registerReceiver, startSim } from '../support/sim-harness';
 
 describe('callbar CLI: a connection to a different account than before', () => {
   let sim: RunningSimulator;
@@ -31,20 +31,8 @@ describe('callbar CLI: a connection to a different account than before', () => {
     await sim.close();
   });
 
-  /** `activate ARGS --no-browser --json`, its link completed in the portal by `userIndex`. */
-  async function activateAs(userIndex: number, args: string[] = []) {
-    const run = callbar(['activate', '--no-browser', '--json', ...args], env);
-    const first = await run.lines.next();
-    const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
-    const user = sim.users[userIndex]!;
-    const portal = await completePortalFlow(portal_link, {
-      username: user.username,
-      password: user.password,
-      action: 'subscribe',
-    });
-    await fetch(portal.location!);
-    return allOutput(run);
-  }
+  const activateAs = (userIndex: number, args: string[] = []) =>
+    activateThroughCli(env, sim.users[userIndex]!, args);
 
   it('activate and status say so, in words and in --json', async () => {
     const [alice, bob] = [sim.users[0]!, sim.users[1]!];

@@ -20,11 +20,10 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import { allOutput, callbar, runCallbar } from '../support/cli-process';
+import { activateThroughCli, allOutput, callbar, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import {
   advanceClock,
-  completePortalFlow,
   describeEachProfile,
   profileEnv,
   registerReceiver,
@@ -104,16 +103,9 @@ describeEachProfile('CLI only: a squatter on the receiver port between commands'
     await registerReceiver(sim, `http://127.0.0.1:${port}`, {
       extra_headers: { [SHARED_HEADER]: sharedValue },
     });
-    const run = callbar(['activate', '--no-browser', '--json'], env);
-    const first = await run.lines.next();
-    portalLink = (JSON.parse(first.value as string) as { portal_link: string }).portal_link;
-    const alice = sim.users[0]!;
-    await completePortalFlow(portalLink, {
-      username: alice.username,
-      password: alice.password,
-      action: 'subscribe',
-    });
-    expect((await allOutput(run)).code).toBe(0);
+    const activated = await activateThroughCli(env, sim.users[0]!);
+    expect(activated.code, activated.stderr).toBe(0);
+    portalLink = activated.portalLink;
   });
   afterAll(async () => {
     await openVault({ dataDir })
