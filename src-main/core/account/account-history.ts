@@ -59,8 +59,13 @@ export function afterConnection(
     // Reconnecting the same account leaves an unacknowledged switch standing.
     return before.replaced ? { ...connected, replaced: before.replaced } : connected;
   }
-  const { replaced: _older, ...previous } = before;
-  return { ...connected, replaced: previous };
+  return { ...connected, replaced: ownAccount(before) };
+}
+
+/** The account a record is about, without the switch it may record. */
+export function ownAccount(history: AccountHistory): ConnectedAccount {
+  const { tenant_id, user_extension, base_url, connected_at } = history;
+  return { tenant_id, user_extension, base_url, connected_at };
 }
 
 /** What the status says when `history` records a switch to the account `current` is about. */

@@ -11,6 +11,7 @@ import type { Vault } from '../vault/vault';
 import {
   accountSwitch,
   afterConnection,
+  ownAccount,
   type AccountHistory,
   type AccountHistoryStore,
 } from './account-history';
@@ -275,10 +276,7 @@ export class AccountService {
 
   /** The user saw that the session is for a different account than before: stop saying it. */
   async acknowledgeSwitch(): Promise<AccountStatus> {
-    if (this.#history?.replaced) {
-      const { replaced: _seen, ...current } = this.#history;
-      await this.#remember(current);
-    }
+    if (this.#history?.replaced) await this.#remember(ownAccount(this.#history));
     return this.#publish();
   }
 
