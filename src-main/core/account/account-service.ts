@@ -381,9 +381,10 @@ export class AccountService {
       user_extension: body.user_extension,
     });
     this.#endedAttempt = undefined;
+    // Detached before the record's write, so a timeout meanwhile cannot fail a connected attempt.
+    const waiter = this.#takeWaiter(attempt);
     await this.#remember(afterConnection(before, this.#connectedAccount(account)));
     this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
-    const waiter = this.#takeWaiter(attempt);
     const status = this.#publish();
     waiter?.resolve(status);
   }
@@ -452,18 +453,15 @@ export class AccountService {
     };
   }
 
-  /** The account this profile knows of without a record: its session, or the one that ended. */
+  /**
+   * The account this profile knows of without a record: its session, or the one that ended (when
+   * it was connected is not known; "now" only dates the record).
+   */
   #knownAccount(): AccountHistory | undefined {
     const { tenant_id, user_extension } = this.#status;
     if (tenant_id === undefined || user_extension === undefined) return undefined;
     const base_url = this.tokens.session?.base_url ?? this.#options.settings.base_url;
-    // When it was connected is not known; "now" only dates the record.
-    return {
-      tenant_id,
-      user_extension,
-      base_url,
-      connected_at: new Date(this.#now()).toISOString(),
-    };
+    return this.#connectedAccount({ tenant_id, user_extension, base_url });
   }
 
   /** Keeps `history` as the record; a failed write is logged (the session itself is stored). */
