@@ -54,5 +54,15 @@ describe('callbar CLI: a connection to a different account than before', () => {
     expect(status.stdout).toContain(
       `Callbar is now connected to extension ${bob.extension} (${sim.tenant_id}), not to extension ${alice.extension} as before.`,
     );
+    expect(status.stderr).toContain("'callbar status --acknowledge-switch'");
+
+    // It was Bob himself: acknowledged once, no command says it any more.
+    const acknowledged = await runCallbar(['status', '--acknowledge-switch', '--json'], env);
+    expect(acknowledged.code).toBe(0);
+    expect(JSON.parse(acknowledged.stdout)).toMatchObject({ user_extension: bob.extension });
+    expect(JSON.parse(acknowledged.stdout)).not.toHaveProperty('account_switch');
+    const later = await runCallbar(['status'], env);
+    expect(later.stdout).not.toContain('not to extension');
+    expect(later.stderr).toBe('');
   });
 });
