@@ -32,7 +32,7 @@ test('a cancelled attempt says its portal link must not be used any more', async
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByText(`Connecting was cancelled. ${ENDED_ATTEMPT_WARNING}`)).toBeVisible();
   await page.screenshot({ path: 'test/e2e/screenshots/attempt-ended.png' });
-  // A new attempt no longer carries the old one's warning.
+  // A second attempt that ends says it once: the first one's words went with the new attempt.
   await page.getByRole('button', { name: 'Connect…' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
   await app.preview.nextOpenedUrl();
@@ -40,7 +40,7 @@ test('a cancelled attempt says its portal link must not be used any more', async
   await expect(page.getByText(ENDED_ATTEMPT_WARNING)).toHaveCount(1);
 });
 
-/** The header names the account and the switch notice shows, on the view `open` leads to. */
+/** The header names the account and tenant, and the switch notice shows, on the view shown. */
 async function expectAccountShown(page: Page, extension: string, view: string) {
   await expect(page.getByTestId('account-state'), view).toHaveText(`Connected · Ext. ${extension}`);
   await expect(page.getByTestId('account-tenant'), view).toHaveText(app.sim.tenant_id);
