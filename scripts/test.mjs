@@ -62,6 +62,34 @@ const ok =
   ]) &&
   step('end-to-end (playwright)', npx, ['playwright', 'test']);
 
+/** The figures the end-to-end hardening specs measured (Playwright annotations of type `figure`). */
+function e2eFigures() {
+  const found = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const run of spec.tests ?? []) {
+        for (const note of run.annotations ?? []) {
+          if (note.type === 'figure') found.push(`${spec.title}: ${note.description}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  try {
+    for (const suite of JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).suites)
+      walk(suite);
+  } catch {
+    /* the step did not run */
+  }
+  return found;
+}
+
+const figures = e2eFigures();
+if (figures.length > 0) {
+  console.log('\nEnd-to-end hardening figures');
+  for (const figure of figures) console.log(`  ${figure}`);
+}
+
 const { passed, failed, skipped } = counts();
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(ok && failed === 0 ? 0 : 1);

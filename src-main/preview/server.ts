@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { secretsEqual } from '../core/account/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
+import { openedByTheBrowserItself } from '../core/http/browser-navigation';
 import { fileUnderRoot } from '../core/http/file-under-root';
 import { readRequestBody } from '../core/http/request-body';
 import type { Logger } from '../core/log/logger';
@@ -38,7 +39,8 @@ export interface PreviewServer {
   readonly url: string;
   /**
    * A one-time address to start a browser with (a command line is readable by every local user):
-   * it redirects to `url` once; a second request ends the session (restart the preview).
+   * it redirects to `url` once; a second request ends the session (restart the preview). A
+   * request another web page caused is refused and spends nothing.
    */
   readonly browserUrl: string;
   readonly origin: string;
@@ -133,6 +135,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     }
     const url = new URL(request.url ?? '/', origin);
     if (request.method === 'GET' && url.pathname.startsWith(OPEN_PATH)) {
+      if (!openedByTheBrowserItself(request.headers)) {
+        return send(
+          response,
+          403,
+          'This address works only when your browser opens it directly, not from a web page.',
+        );
+      }
       if (!secretsEqual(url.pathname.slice(OPEN_PATH.length), browserNonce)) {
         return send(response, 404, 'Not found.');
       }

@@ -87,6 +87,30 @@ describeEachProfile('the one-time connect link', (profile) => {
     expect(real.status).toBe(303);
   });
 
+  it('a request another web page caused (img, iframe, fetch) cannot spend the link', async () => {
+    const { account } = await rig();
+    const started = await account.startActivation();
+    const outcome = started.completion.catch((error: unknown) => error);
+    for (const site of ['cross-site', 'same-site', 'same-origin']) {
+      const refused = await fetch(started.browserUrl, {
+        redirect: 'manual',
+        headers: { 'sec-fetch-site': site, 'sec-fetch-dest': 'image' },
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('location')).toBeNull();
+      expect(await refused.text()).toContain('not from a web page');
+    }
+    // The browser Callbar started (Sec-Fetch-Site: none) still gets its one use.
+    const first = await fetch(started.browserUrl, {
+      redirect: 'manual',
+      headers: { 'sec-fetch-site': 'none', 'sec-fetch-dest': 'document' },
+    });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe(started.portalLink);
+    account.cancelActivation('test over');
+    await outcome;
+  });
+
   it('a platform written on Node (fetch sends sec-fetch-mode: cors) activates Callbar', async () => {
     const { account, origin } = await rig();
     const started = await account.startActivation();

@@ -355,6 +355,33 @@ describe('refused requests in the log', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'receiver refused a request' });
     expect(JSON.parse(lines[1]!)).toMatchObject({ count: 299, by_kind: { '403': 299 } });
   });
+
+  it('a foreign Host, an unknown path and a wrong method are logged too, never a nonce', async () => {
+    const { log, lines } = capturingLogger();
+    const opened: string[] = [];
+    const receiver = await startReceiver({
+      port: 0,
+      handlers: { ...idleHandlers, connect: (nonce) => (opened.push(nonce), { redirect: '/x' }) },
+      log,
+    });
+    const nonce = 'one-time-nonce-that-must-not-be-logged';
+    const refused = [
+      await send(receiver.origin, `/connect/${nonce}`, {
+        method: 'GET',
+        headers: { host: `attacker.example:${receiver.port}` },
+      }),
+      await send(receiver.origin, '/admin', { method: 'GET' }),
+      await send(receiver.origin, '/activate', { method: 'PUT' }),
+      await send(receiver.origin, `/connect/${nonce}`, { method: 'POST' }),
+    ];
+    await receiver.close();
+    expect(refused.map((response) => response.status)).toEqual([421, 404, 405, 405]);
+    expect(opened).toEqual([]);
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ status: 421, path: '/connect/…' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ count: 3, by_kind: { '404': 1, '405': 2 } });
+    expect(lines.join('\n')).not.toContain(nonce);
+  });
 });
 
 describe('a receiver port that is taken', () => {

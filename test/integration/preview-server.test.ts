@@ -211,7 +211,13 @@ describe('the browser start address of the preview', () => {
           },
           body: '{}',
         });
-      const first = await raw(server.browserUrl);
+      // A request another page caused (an <img>, an <iframe>, fetch) does not spend it.
+      for (const site of ['cross-site', 'same-site', 'same-origin']) {
+        const refused = await raw(server.browserUrl, { headers: { 'sec-fetch-site': site } });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.location).toBeUndefined();
+      }
+      const first = await raw(server.browserUrl, { headers: { 'sec-fetch-site': 'none' } });
       expect(first.status).toBe(303);
       expect(first.headers.location).toBe(`/#token=${session}`);
       expect((await call()).status).toBe(200);

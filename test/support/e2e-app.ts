@@ -23,6 +23,8 @@ export interface E2eApp {
   sim: RunningSimulator;
   preview: PreviewProcess;
   dataDir: string;
+  /** Callbar's loopback receiver, http://127.0.0.1:PORT (registered with the simulator). */
+  receiverOrigin: string;
   /** The portal link of the last Connect (the platform deactivates with the same key). */
   portalLink: string | undefined;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function startApp(
     sim,
     preview,
     dataDir,
+    receiverOrigin: `http://127.0.0.1:${port}`,
     portalLink: undefined,
     close: async () => {
       await preview.stop();

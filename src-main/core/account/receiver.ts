@@ -9,12 +9,14 @@
  * at 16 KiB and slow bodies by time; accepts JSON and form bodies of the expected shape only;
  * checks the configured shared-secret headers in constant time. The handlers decide the rest and
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
- * portal link, once. Refusals are logged as one line, then one summary per interval.
+ * portal link, once, and only when the browser itself opened it (not another page). Every refusal
+ * (wrong Host, path or method included) is logged: one line, then one summary per interval.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { CallbarError } from '../errors';
+import { openedByTheBrowserItself } from '../http/browser-navigation';
 import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
@@ -87,6 +89,12 @@ function reply(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
+/** A request's path for the log: no query, and no `/connect/` nonce (a one-time secret). */
+function loggedPath(url: string | undefined): string {
+  const path = (url ?? '').split('?')[0]!;
+  return path.startsWith('/connect/') ? '/connect/…' : path;
+}
+
 /** JSON or form-encoded, nothing else; a repeated form field is ambiguous and refused. */
 function parseBody(contentType: string, text: string): unknown {
   const type = contentType.split(';')[0]?.trim().toLowerCase();
@@ -143,12 +151,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (!allowedHosts.includes(request.headers.host ?? '')) {
-      return reply(response, 421, 'This receiver answers only to its own address.');
+      throw new ReceiverRejection(421, 'This receiver answers only to its own address.');
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const route = url.pathname;
     if (route === '/done' || route.startsWith('/connect/')) {
-      if (request.method !== 'GET') return reply(response, 405, 'Method not allowed.');
+      if (request.method !== 'GET') throw new ReceiverRejection(405, 'Method not allowed.');
+      if (route.startsWith('/connect/') && !openedByTheBrowserItself(request.headers)) {
+        throw new ReceiverRejection(
+          403,
+          'This connect link works only when your browser opens it directly, not from a web page. Start connecting again from Callbar.',
+        );
+      }
       const answer =
         route === '/done'
           ? handlers.landing(url.searchParams.get('attempt'))
@@ -164,9 +178,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       return response.end(renderLandingPage(answer));
     }
     if (route !== '/activate' && route !== '/deactivate' && route !== '/events') {
-      return reply(response, 404, 'Not found.');
+      throw new ReceiverRejection(404, 'Not found.');
     }
-    if (request.method !== 'POST') return reply(response, 405, 'Method not allowed.');
+    if (request.method !== 'POST') throw new ReceiverRejection(405, 'Method not allowed.');
     // The body is read (bounded in size and time) before the headers are judged, so that a
     // refusal is a clean answer and not a connection reset with unread data.
     const text = await readRequestBody(request, {
@@ -200,13 +214,13 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
             response.setHeader('connection', 'close');
           }
           refusals.warn(String(error.status), 'receiver refused a request', {
-            path: request.url?.split('?')[0],
+            path: loggedPath(request.url),
             status: error.status,
             reason: error.message,
           });
           reply(response, error.status, error.message);
         } else {
-          log.error('receiver failed', { path: request.url?.split('?')[0], error });
+          log.error('receiver failed', { path: loggedPath(request.url), error });
           reply(response, 500, 'Callbar could not handle this request.');
         }
       });
