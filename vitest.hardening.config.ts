@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/hardening/**/*.test.ts'],
-    globalSetup: ['test/hardening/figures-setup.ts', 'test/support/build-cli.ts'],
+    // refresh-kill and cli-event-squatter run the built `callbar` CLI: build it from the current sources.
+    globalSetup: ['test/support/build-cli.ts', 'test/hardening/figures-setup.ts'],
     // One file at a time: the figures (requests a second, heap growth) mean more on a quiet worker.
     fileParallelism: false,
     testTimeout: 120_000,

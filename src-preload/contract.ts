@@ -60,6 +60,17 @@ export const AccountState = z.enum([
 ]);
 export type AccountState = z.infer<typeof AccountState>;
 
+/** The account connected on this computer before the current one, when it was a different one. */
+export const AccountSwitch = z.object({
+  tenant_id: z.string(),
+  user_extension: z.string(),
+  /** When that account was connected (ISO 8601). */
+  connected_at: z.string(),
+  /** The sentence to show ("Callbar is now connected to extension 202 (…), not to 201 as before…"). */
+  message: z.string(),
+});
+export type AccountSwitch = z.infer<typeof AccountSwitch>;
+
 export const AccountStatus = z.object({
   state: AccountState,
   tenant_id: z.string().optional(),
@@ -73,6 +84,8 @@ export const AccountStatus = z.object({
    * Copy when no browser opened. Only a link without the confirmation key is ever given here.
    */
   connect_link: z.string().optional(),
+  /** The session is for a different account than the one before; until acknowledged. */
+  account_switch: AccountSwitch.optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
 
@@ -381,6 +394,8 @@ export const channels = {
   'account.cancelConnect': { request: NoRequest, response: AccountStatus },
   /** Forgets the session on this computer (the portal keeps the integration). */
   'account.forget': { request: NoRequest, response: AccountStatus },
+  /** The user saw that Callbar is connected to a different account than before. */
+  'account.acknowledgeSwitch': { request: NoRequest, response: AccountStatus },
   /** Ranked search of the local contact index (never a platform round trip). */
   'directory.search': { request: SearchRequest, response: SearchResult },
   'directory.status': { request: NoRequest, response: DirectoryStatus },

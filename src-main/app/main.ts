@@ -144,9 +144,10 @@ async function start(): Promise<void> {
   const say = (notice: ShellNotice) => notify(log, notice, () => windows.showMain());
 
   const accountAnswer = await core.router.invoke('account.status', {});
-  const account: AccountState = accountAnswer.ok
-    ? (accountAnswer.value as ResponseOf<'account.status'>).state
-    : 'not-connected';
+  const accountStatus = accountAnswer.ok
+    ? (accountAnswer.value as ResponseOf<'account.status'>)
+    : undefined;
+  const account: AccountState = accountStatus?.state ?? 'not-connected';
   const callsAnswer = await core.router.invoke('calls.list', {});
   const state: TrayState = {
     account,
@@ -201,7 +202,11 @@ async function start(): Promise<void> {
   const tray = new CallbarTray(state, runTrayAction);
 
   const planner = new NotificationPlanner();
-  planner.seed({ account: state.account, calls: state.calls });
+  planner.seed({
+    account: state.account,
+    calls: state.calls,
+    accountSwitch: accountStatus?.account_switch?.message,
+  });
   core.events.subscribe((event) => {
     if (event.type === 'account.changed') state.account = event.status.state;
     else if (event.type === 'calls.changed') state.calls = event.calls;

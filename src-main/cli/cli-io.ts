@@ -69,6 +69,8 @@ export function describeStatus(status: AccountStatus): string {
     'vault-unavailable': 'The system keychain is not available.',
   };
   const lines = [headline[status.state]];
+  // A session for another account than the one before on this computer: said every time.
+  if (status.account_switch) lines.push(status.account_switch.message);
   if (status.access_token_expires_at && status.state === 'connected') {
     lines.push(
       `Access token valid until ${status.access_token_expires_at} (renewed automatically).`,

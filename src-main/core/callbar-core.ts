@@ -1,4 +1,5 @@
 import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
+import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';
 import { openCalls } from './calls/open-calls';
@@ -87,7 +88,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
         },
       });
       started.completion.catch((error: unknown) => {
-        if (error instanceof CallbarError && error.code !== 'activation_cancelled') {
+        // An attempt that ended unconnected is said by the status itself (its message warns
+        // that the link must not be used); anything else is a notice.
+        if (error instanceof CallbarError && !ATTEMPT_ENDED_CODES.has(error.code)) {
           events.publish({ type: 'app.notice', level: 'warning', message: error.message });
         }
       });
@@ -98,6 +101,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return account.status();
     },
     'account.forget': () => account.deactivateLocal(),
+    'account.acknowledgeSwitch': () => account.acknowledgeSwitch(),
     'directory.search': ({ query, limit }) => directory.search(query, limit),
     'directory.status': () => directory.status(),
     'directory.sync': () => {

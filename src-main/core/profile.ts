@@ -4,6 +4,7 @@
  * read the same settings and environment variables the same way.
  */
 import { join } from 'node:path';
+import { profileAccountHistory } from './account/account-history';
 import { AccountService } from './account/account-service';
 import { profileEndedMarker } from './account/session-ended-marker';
 import { profileSessionLock } from './account/session-lock';
@@ -73,6 +74,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
       lock: profileSessionLock(dataDir, { log }),
       endedMarker: profileEndedMarker(dataDir, log),
     },
+    history: profileAccountHistory(dataDir, log),
   });
   return { dataDir, settings, env, log, account, close: () => account.close() };
 }

@@ -3,6 +3,7 @@ import type { AccountStatus } from '../../src-preload/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
 import { AboutView } from './views/AboutView';
+import { AccountSwitchBanner } from './views/AccountSwitchBanner';
 import { CallBar } from './views/CallBar';
 import { ConnectView } from './views/ConnectView';
 import { DisconnectDialog } from './views/DisconnectDialog';
@@ -54,8 +55,14 @@ export function App() {
         <span className="account" data-testid="account-state" data-state={account?.state}>
           {accountSummary(account)}
         </span>
+        {account?.tenant_id && account.user_extension ? (
+          <span className="account-tenant" data-testid="account-tenant" title="Tenant">
+            {account.tenant_id}
+          </span>
+        ) : null}
         <Menu />
       </header>
+      <AccountSwitchBanner />
       {view === 'main' ? <SessionBanner /> : null}
       {view === 'main' && main ? <CallBar /> : null}
       <main className="main">

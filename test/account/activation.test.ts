@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
+import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { CallbarError } from '../../src-main/core/errors';
 import {
@@ -203,7 +204,16 @@ describeEachProfile('activation through the portal', (profile) => {
     const error = (await started.completion.catch((e: unknown) => e)) as CallbarError;
     expect(error).toBeInstanceOf(CallbarError);
     expect(error.code).toBe('activation_timeout');
-    expect(rig.account.status().state).toBe('not-connected');
+    expect(error.message).toContain(ENDED_ATTEMPT_WARNING);
+    // The status says it too (the window shows it), until the next attempt starts.
+    expect(rig.account.status()).toEqual({
+      state: 'not-connected',
+      message: `No confirmation arrived from the portal in time. ${ENDED_ATTEMPT_WARNING}`,
+    });
+    const next = await rig.account.startActivation();
+    next.completion.catch(() => undefined);
+    expect(rig.account.status().message).toBeUndefined();
+    rig.account.cancelActivation();
   });
 
   it('refuses to start without the integrator credentials', async () => {

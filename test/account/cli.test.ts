@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
+import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { freePort } from '../support/free-port';
@@ -189,6 +190,20 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     const result = await allOutput(callbar(['activate', '--no-browser', '--timeout', '0.2'], env));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No confirmation arrived from the portal in time');
+    // The link it printed still works at the platform: the user is told not to use it.
+    expect(result.stderr).toContain(ENDED_ATTEMPT_WARNING);
+  });
+
+  it('activate cancelled with Ctrl+C says the printed link must not be used any more', async () => {
+    const run = callbar(['activate', '--no-browser', '--json'], env);
+    const first = await run.lines.next();
+    expect(JSON.parse(first.value as string)).toHaveProperty('portal_link');
+    run.kill('SIGINT');
+    const rest = await allOutput(run);
+    expect(rest.code).toBe(1);
+    const { error } = JSON.parse(rest.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('activation_cancelled');
+    expect(error.message).toBe(`Cancelled from the command line. ${ENDED_ATTEMPT_WARNING}`);
   });
 
   it('activate without a usable keychain: exit 4 before any link, saying how to fix it', async () => {

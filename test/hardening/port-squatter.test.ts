@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
+import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { CallbarError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
@@ -58,6 +59,9 @@ describe('a stale portal link and a squatter on the receiver port', () => {
     const started = await core.profile.account.startActivation();
     started.completion.catch(() => undefined);
     core.profile.account.cancelActivation('The test let the attempt end.');
+    // The window (and the CLI's error) tell the user not to use that link any more.
+    const warned = core.profile.account.status().message?.includes(ENDED_ATTEMPT_WARNING) ?? false;
+    expect(warned).toBe(true);
     await subscribe(started.portalLink);
     expect(await vault.load()).toBeUndefined();
     expect(core.profile.account.status().state).toBe('not-connected');
@@ -88,7 +92,10 @@ describe('a stale portal link and a squatter on the receiver port', () => {
     expect((refusal as CallbarError).code).toBe('receiver_port_in_use');
     expect(await vault.load()).toBeUndefined();
 
-    recordFigure('stale link, Callbar listening', 'refused: nothing stored, state not-connected');
+    recordFigure(
+      'stale link, Callbar listening',
+      'refused: nothing stored, state not-connected; the status warns not to use the link',
+    );
     recordFigure(
       'stale link, Callbar exited, squatter on the port',
       squatterGotTokens

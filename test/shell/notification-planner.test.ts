@@ -73,6 +73,34 @@ describe('NotificationPlanner', () => {
     expect(planner.plan(accountChanged('needs-activation'))).toHaveLength(1);
   });
 
+  it('announces a connection to a different account than before once, not one there at start-up', () => {
+    const switched = (message: string): CallbarEvent => ({
+      type: 'account.changed',
+      status: {
+        state: 'connected',
+        tenant_id: 't1',
+        user_extension: '202',
+        account_switch: { tenant_id: 't1', user_extension: '201', connected_at: '', message },
+      },
+    });
+    const planner = new NotificationPlanner();
+    planner.seed({ account: 'connected' });
+    expect(planner.plan(switched('Callbar is now connected to extension 202 …'))).toEqual([
+      {
+        title: 'Callbar is connected to another account',
+        body: 'Callbar is now connected to extension 202 …',
+        onClick: 'open',
+      },
+    ]);
+    expect(planner.plan(switched('Callbar is now connected to extension 202 …'))).toEqual([]);
+    expect(planner.plan(accountChanged('connected'))).toEqual([]);
+    expect(planner.plan(switched('Callbar is now connected to extension 203 …'))).toHaveLength(1);
+
+    const restarted = new NotificationPlanner();
+    restarted.seed({ account: 'connected', accountSwitch: 'Callbar is now connected to x' });
+    expect(restarted.plan(switched('Callbar is now connected to x'))).toEqual([]);
+  });
+
   it('stays quiet about what was already there at start-up', () => {
     const planner = new NotificationPlanner();
     const old = [call({ state: 'failed' }), call({ state: 'ringing', direction: 'incoming' })];

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { completePortalFlow } from '../../simulator/portal-driver';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -40,4 +41,21 @@ export async function allOutput(
 /** `callbar ARGS` to completion. */
 export function runCallbar(args: string[], env: NodeJS.ProcessEnv) {
   return allOutput(callbar(args, env));
+}
+
+/**
+ * `callbar activate --no-browser --json ARGS`, its portal link completed (sign in, Subscribe) by
+ * `user`, whoever that is; the browser's landing page fetched. The link and the run's output.
+ */
+export async function activateThroughCli(
+  env: NodeJS.ProcessEnv,
+  user: { username: string; password: string },
+  args: string[] = [],
+) {
+  const run = callbar(['activate', '--no-browser', '--json', ...args], env);
+  const first = await run.lines.next();
+  const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
+  const portal = await completePortalFlow(portal_link, { ...user, action: 'subscribe' });
+  if (portal.location) await fetch(portal.location);
+  return { portalLink: portal_link, ...(await allOutput(run)) };
 }

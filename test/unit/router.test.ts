@@ -14,6 +14,7 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'account.connect': { valid: [], invalid: [{ url: 'https://evil.example' }, 7] },
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
   'account.forget': { valid: [{}], invalid: [{ everything: true }, 'all'] },
+  'account.acknowledgeSwitch': { valid: [{}], invalid: [{ to: '202' }, true] },
   'directory.search': {
     valid: [{ query: 'anne' }, { query: '', limit: 500 }],
     invalid: [{}, { query: 7 }, { query: 'x'.repeat(201) }, { query: 'a', limit: 0 }],

@@ -170,15 +170,22 @@ export const accountCommands: CommandGroup = {
     }),
     defineCommand({
       name: 'status',
-      usage: '[--check]',
+      usage: '[--check] [--acknowledge-switch]',
       summary: 'Show whether Callbar is connected, and as whom (--check: ask the platform)',
       help:
         'Without --check, says what this computer knows, without a network request.\n' +
         'With --check, also asks the platform whether it answers and accepts the token\n' +
-        '(exit 5 when it cannot be reached, 3 when the session has ended).',
-      options: { check: { type: 'boolean', default: false } },
+        '(exit 5 when it cannot be reached, 3 when the session has ended).\n' +
+        'When Callbar is connected to a different account than before on this computer, it\n' +
+        'says so until you confirm it was you: --acknowledge-switch (or the window’s notice).',
+      options: {
+        check: { type: 'boolean', default: false },
+        'acknowledge-switch': { type: 'boolean', default: false },
+      },
       async run(ctx, { values }) {
-        const current = await (await ctx.profile()).account.start();
+        const { account } = await ctx.profile();
+        let current = await account.start();
+        if (values['acknowledge-switch']) current = await account.acknowledgeSwitch();
         if (values.check && current.state !== 'vault-unavailable') {
           return checkWithPlatform(ctx, current);
         }
@@ -188,6 +195,9 @@ export const accountCommands: CommandGroup = {
             ? JSON.stringify(current)
             : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
         );
+        if (current.account_switch && !ctx.json) {
+          ctx.io.err("If it was you, 'callbar status --acknowledge-switch' stops this notice.");
+        }
         return exitCodeForState(current.state);
       },
     }),

@@ -3,10 +3,18 @@
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
 import type { AccountStatus } from '../../../src-preload/contract';
+import { memoryStateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
+import {
+  accountSwitch,
+  afterConnection,
+  ownAccount,
+  type AccountHistory,
+  type AccountHistoryStore,
+} from './account-history';
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
@@ -26,6 +34,21 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
+
+/**
+ * Said whenever an activation attempt ends without connecting (timeout, cancel, the process
+ * quitting, a replaced or reused link): the platform still accepts the attempt's portal link, and
+ * once nothing of Callbar's listens on the receiver port, whoever binds it gets the tokens.
+ */
+export const ENDED_ATTEMPT_WARNING =
+  'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
+
+/** The error codes of an attempt that ended unconnected (their message ends with the warning). */
+export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
+  'activation_cancelled',
+  'activation_timeout',
+  'activation_link_reused',
+]);
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
 const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +74,8 @@ export interface AccountServiceOptions {
   tokenOptions?: { refreshMarginMs?: number; backoff?: { initialMs: number; maxMs: number } };
   /** Shared with the profile's other processes (see profile.ts); this process only by default. */
   coordination?: { lock: SessionLock; endedMarker: SessionEndedMarker };
+  /** The profile's record of the account it was connected to (this process only by default). */
+  history?: AccountHistoryStore;
 }
 
 export interface ActivationStart {
@@ -92,6 +117,11 @@ export class AccountService {
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
+  readonly #historyStore: AccountHistoryStore;
+  /** The record of the connected account, as last read or written. */
+  #history: AccountHistory | undefined;
+  /** How the last activation attempt ended without connecting, until the next one starts. */
+  #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
   readonly #landingServed = new Map<string, () => void>();
 
@@ -100,6 +130,7 @@ export class AccountService {
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
     this.#attempts = new ActivationAttempts(this.#now);
+    this.#historyStore = options.history ?? memoryStateFile();
     this.tokens = new TokenManager({
       vault: options.vault,
       log: options.log,
@@ -119,6 +150,12 @@ export class AccountService {
       this.#log.warn('the keychain is unavailable; the session cannot be restored', {
         reason: this.#vaultMessage(),
       });
+    }
+    this.#history = await this.#historyStore.read();
+    const session = this.tokens.session;
+    // A session from before the record existed: it is the account to compare the next one with.
+    if (session && !this.#history) {
+      await this.#remember(afterConnection(undefined, this.#connectedAccount(session)));
     }
     return this.#publish();
   }
@@ -189,6 +226,7 @@ export class AccountService {
     }
     const receiver = await this.listen();
     this.cancelActivation('A new connection attempt replaced this one.');
+    this.#endedAttempt = undefined;
     const attempt = this.#attempts.create(options.expectedUser);
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
@@ -201,7 +239,7 @@ export class AccountService {
       const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
       const timer = setTimeout(() => {
         this.cancelActivation(
-          'No confirmation arrived from the portal in time. Start connecting again when you are ready.',
+          'No confirmation arrived from the portal in time.',
           'activation_timeout',
         );
       }, timeoutMs);
@@ -216,15 +254,30 @@ export class AccountService {
     return { portalLink, browserUrl, completion, landed };
   }
 
-  /** Abandons the awaited attempt, if any. */
-  cancelActivation(message = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
+  /**
+   * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
+   * carries ENDED_ATTEMPT_WARNING after `reason`.
+   */
+  cancelActivation(reason = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
     const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
+    const message = `${reason} ${ENDED_ATTEMPT_WARNING}`;
     if (waiter.attempt.outcome.kind === 'pending') {
       this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
     }
+    this.#endedAttempt = message;
+    this.#log.info('activation attempt ended without connecting', {
+      attempt: waiter.attempt.id,
+      code,
+    });
     waiter.reject(new CallbarError(code, message));
     this.#publish();
+  }
+
+  /** The user saw that the session is for a different account than before: stop saying it. */
+  async acknowledgeSwitch(): Promise<AccountStatus> {
+    if (this.#history?.replaced) await this.#remember(ownAccount(this.#history));
+    return this.#publish();
   }
 
   /** Forgets the session on this computer only (the platform keeps the integration). */
@@ -260,15 +313,19 @@ export class AccountService {
     if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
       const message =
         use.reason === 'again'
-          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again.'
-          : 'The connect link was opened too late. Start connecting again.';
+          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.'
+          : 'The connect link was opened too late.';
       this.#log.warn('connect link refused; the activation attempt ends', {
         attempt: use.attempt.id,
         reason: use.reason,
       });
       if (waiter?.attempt === use.attempt) this.cancelActivation(message, 'activation_link_reused');
       else this.#attempts.settle(use.attempt, { kind: 'failed', message });
-      return { ok: false, title: 'Callbar stopped connecting', message };
+      return {
+        ok: false,
+        title: 'Callbar stopped connecting',
+        message: `${message} ${ENDED_ATTEMPT_WARNING}`,
+      };
     }
     return {
       ok: false,
@@ -294,6 +351,7 @@ export class AccountService {
       throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
     }
     this.#attempts.settle(attempt, { kind: 'claimed' });
+    const before = this.#history ?? this.#knownAccount();
     const account: StoredAccount = {
       access_token: body.access_token,
       refresh_token: body.refresh_token,
@@ -322,8 +380,11 @@ export class AccountService {
       tenant_id: body.tenant_id,
       user_extension: body.user_extension,
     });
-    this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
+    this.#endedAttempt = undefined;
+    // Detached before the record's write, so a timeout meanwhile cannot fail a connected attempt.
     const waiter = this.#takeWaiter(attempt);
+    await this.#remember(afterConnection(before, this.#connectedAccount(account)));
+    this.#log.info('activated', { tenant_id: body.tenant_id, user_extension: body.user_extension });
     const status = this.#publish();
     waiter?.resolve(status);
   }
@@ -383,6 +444,36 @@ export class AccountService {
     return landingPageFor(attempt?.outcome);
   }
 
+  #connectedAccount(session: Pick<StoredAccount, 'tenant_id' | 'user_extension' | 'base_url'>) {
+    return {
+      tenant_id: session.tenant_id,
+      user_extension: session.user_extension,
+      base_url: session.base_url,
+      connected_at: new Date(this.#now()).toISOString(),
+    };
+  }
+
+  /**
+   * The account this profile knows of without a record: its session, or the one that ended (when
+   * it was connected is not known; "now" only dates the record).
+   */
+  #knownAccount(): AccountHistory | undefined {
+    const { tenant_id, user_extension } = this.#status;
+    if (tenant_id === undefined || user_extension === undefined) return undefined;
+    const base_url = this.tokens.session?.base_url ?? this.#options.settings.base_url;
+    return this.#connectedAccount({ tenant_id, user_extension, base_url });
+  }
+
+  /** Keeps `history` as the record; a failed write is logged (the session itself is stored). */
+  async #remember(history: AccountHistory): Promise<void> {
+    this.#history = history;
+    try {
+      await this.#historyStore.write(history);
+    } catch (error) {
+      this.#log.warn('could not record the connected account', { error });
+    }
+  }
+
   /** What is wrong with the keychain, as the token manager's health says after a failure. */
   #vaultMessage(): string {
     const health = this.tokens.health;
@@ -390,11 +481,28 @@ export class AccountService {
   }
 
   #computeStatus(): AccountStatus {
-    const status = this.#computeState();
+    const status = this.#withSwitch(this.#computeState());
+    // An attempt that ended unconnected: its link must not be used; said until the next one.
+    if (
+      this.#endedAttempt &&
+      (status.state === 'not-connected' || status.state === 'needs-activation')
+    ) {
+      const message = [status.message, this.#endedAttempt].filter(Boolean).join(' ');
+      return { ...status, message };
+    }
     // A receiver that cannot listen concerns every state; say so unless something else is said.
     return this.#receiverProblem && !status.message
       ? { ...status, message: this.#receiverProblem }
       : status;
+  }
+
+  /** The status, saying so when its account is not the one connected before (unacknowledged). */
+  #withSwitch(status: AccountStatus): AccountStatus {
+    const { tenant_id, user_extension } = status;
+    if (tenant_id === undefined || user_extension === undefined) return status;
+    const base_url = this.tokens.session?.base_url ?? this.#options.settings.base_url;
+    const change = accountSwitch(this.#history, { tenant_id, user_extension, base_url });
+    return change ? { ...status, account_switch: change } : status;
   }
 
   #computeState(): AccountStatus {

@@ -1,11 +1,13 @@
 /**
  * Which desktop notifications the event stream calls for: an incoming call (the caller as the
- * directory knows them), a dial that failed (with the reason), and a session that expired
- * ("Reconnect Callbar"). Each is shown once; the planner remembers only the calls the latest
+ * directory knows them), a dial that failed (with the reason), a session that expired
+ * ("Reconnect Callbar"), and a connection to a different account than before (the window may be
+ * hidden in the tray when someone else completes a connect link). Each is shown once; the planner remembers only the calls the latest
  * snapshot still holds, so it stays small however long Callbar runs.
  */
 import type {
   AccountState,
+  AccountStatus,
   Call,
   CallbarEvent,
   CallsSnapshot,
@@ -28,10 +30,18 @@ export class NotificationPlanner {
   #announcedIncoming = new Set<string>();
   #announcedFailed = new Set<string>();
   #account: AccountState | undefined;
+  /** The account switch last announced (its sentence), so each is announced once. */
+  #announcedSwitch: string | undefined;
 
   /** Marks what is already there at start-up as known, so only news is announced. */
-  seed(state: { account?: AccountState; calls?: CallsSnapshot }): void {
+  seed(state: {
+    account?: AccountState;
+    calls?: CallsSnapshot;
+    /** The status's account switch sentence at start-up (the window shows it). */
+    accountSwitch?: string | undefined;
+  }): void {
     if (state.account) this.#account = state.account;
+    this.#announcedSwitch = state.accountSwitch;
     for (const call of [...(state.calls?.current ?? []), ...(state.calls?.recent ?? [])]) {
       this.#announcedIncoming.add(call.id);
       this.#announcedFailed.add(call.id);
@@ -40,7 +50,9 @@ export class NotificationPlanner {
 
   /** The notifications `event` calls for (usually none). */
   plan(event: CallbarEvent): PlannedNotification[] {
-    if (event.type === 'account.changed') return this.#accountChanged(event.status.state);
+    if (event.type === 'account.changed') {
+      return [...this.#accountChanged(event.status.state), ...this.#accountSwitched(event.status)];
+    }
     if (event.type === 'calls.changed') return this.#callsChanged(event.calls);
     return [];
   }
@@ -56,6 +68,13 @@ export class NotificationPlanner {
         onClick: 'connect',
       },
     ];
+  }
+
+  #accountSwitched(status: AccountStatus): PlannedNotification[] {
+    const change = status.account_switch?.message;
+    if (!change || change === this.#announcedSwitch) return [];
+    this.#announcedSwitch = change;
+    return [{ title: 'Callbar is connected to another account', body: change, onClick: 'open' }];
   }
 
   #callsChanged(calls: CallsSnapshot): PlannedNotification[] {

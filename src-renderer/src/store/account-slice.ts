@@ -20,6 +20,8 @@ export interface AccountSlice {
   connect: () => Promise<void>;
   cancelConnect: () => Promise<void>;
   forget: () => Promise<void>;
+  /** The user saw that Callbar is connected to a different account than before. */
+  acknowledgeSwitch: () => Promise<void>;
   applyAccountEvent: (status: AccountStatus) => void;
 }
 
@@ -55,6 +57,7 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
       set({ unsubscribedInPortal: false });
       await run(() => window.callbar.account.forget());
     },
+    acknowledgeSwitch: () => run(() => window.callbar.account.acknowledgeSwitch()),
     applyAccountEvent: (status) => {
       const before = get().account?.state;
       const unsubscribed =

@@ -1,0 +1,89 @@
+/**
+ * Which account this profile was connected to, so that a connection to a different one is said
+ * out loud. Anyone who gets hold of an attempt's confirmation key can complete the portal flow as
+ * themselves, and Callbar cannot tell: the platform vouches for whoever signed in. What Callbar can
+ * do is notice that the new session is not the account this computer used before, and say so in
+ * the window and the CLI until the user acknowledges it. The record is non-secret (who, which
+ * platform, when) and replaced atomically (`last-account.json`).
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { AccountSwitch } from '../../../src-preload/contract';
+import { profileStateFile, type StateFile } from '../config/state-file';
+import type { Logger } from '../log/logger';
+
+export const ConnectedAccount = z.object({
+  tenant_id: z.string(),
+  user_extension: z.string(),
+  base_url: z.string(),
+  /** ISO 8601; when Callbar was connected to this account (or first saw its session). */
+  connected_at: z.string(),
+});
+export type ConnectedAccount = z.infer<typeof ConnectedAccount>;
+
+export const AccountHistory = ConnectedAccount.extend({
+  /** The different account connected before this one, until the user acknowledges the switch. */
+  replaced: ConnectedAccount.optional(),
+});
+export type AccountHistory = z.infer<typeof AccountHistory>;
+
+export type AccountHistoryStore = StateFile<AccountHistory>;
+
+/** The record `last-account.json` of the profile in `dataDir`. */
+export function profileAccountHistory(dataDir: string, log: Logger): AccountHistoryStore {
+  return profileStateFile(
+    join(dataDir, 'last-account.json'),
+    AccountHistory,
+    log,
+    'record of the last connected account',
+  );
+}
+
+type Identity = Pick<ConnectedAccount, 'tenant_id' | 'user_extension' | 'base_url'>;
+
+export function sameAccount(a: Identity, b: Identity): boolean {
+  return (
+    a.tenant_id === b.tenant_id &&
+    a.user_extension === b.user_extension &&
+    a.base_url === b.base_url
+  );
+}
+
+/** The record once `connected` is connected, `before` being the record (or session) before it. */
+export function afterConnection(
+  before: AccountHistory | undefined,
+  connected: ConnectedAccount,
+): AccountHistory {
+  if (!before) return connected;
+  if (sameAccount(before, connected)) {
+    // Reconnecting the same account leaves an unacknowledged switch standing.
+    return before.replaced ? { ...connected, replaced: before.replaced } : connected;
+  }
+  return { ...connected, replaced: ownAccount(before) };
+}
+
+/** The account a record is about, without the switch it may record. */
+export function ownAccount(history: AccountHistory): ConnectedAccount {
+  const { tenant_id, user_extension, base_url, connected_at } = history;
+  return { tenant_id, user_extension, base_url, connected_at };
+}
+
+/** What the status says when `history` records a switch to the account `current` is about. */
+export function accountSwitch(
+  history: AccountHistory | undefined,
+  current: Identity,
+): AccountSwitch | undefined {
+  const previous = history?.replaced;
+  if (!history || !previous || !sameAccount(history, current)) return undefined;
+  const elsewhere =
+    previous.tenant_id !== current.tenant_id || previous.base_url !== current.base_url;
+  const before = elsewhere
+    ? `extension ${previous.user_extension} (${previous.tenant_id})`
+    : `extension ${previous.user_extension}`;
+  return {
+    tenant_id: previous.tenant_id,
+    user_extension: previous.user_extension,
+    connected_at: previous.connected_at,
+    message: `Callbar is now connected to extension ${current.user_extension} (${current.tenant_id}), not to ${before} as before. If you did not connect it to this account yourself, disconnect Callbar and connect it again.`,
+  };
+}

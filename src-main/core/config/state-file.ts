@@ -1,0 +1,66 @@
+/**
+ * A small non-secret JSON file of the profile that several processes read (who was connected, why
+ * a session ended): parsed with its zod schema on the way in and out, replaced atomically, and
+ * treated as absent when it is missing or unreadable (logged), never as an error.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import type { z } from 'zod';
+import type { Logger } from '../log/logger';
+import { writeFileAtomic } from './atomic-write';
+
+export interface StateFile<T> {
+  /** The content, or undefined when there is none (an unreadable file counts as none). */
+  read(): Promise<T | undefined>;
+  write(value: T): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** The same in memory only (unit tests; one process). */
+export function memoryStateFile<T>(): StateFile<T> {
+  let value: T | undefined;
+  return {
+    read: () => Promise.resolve(value),
+    write: (next) => {
+      value = next;
+      return Promise.resolve();
+    },
+    clear: () => {
+      value = undefined;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** `file` (in the profile's folder), owner-only, with `what` naming it in the log. */
+export function profileStateFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  log: Logger,
+  what: string,
+): StateFile<T> {
+  return {
+    async read() {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+          log.warn(`could not read the ${what}`, { error });
+        }
+        return undefined;
+      }
+      try {
+        return schema.parse(JSON.parse(text));
+      } catch {
+        log.warn(`ignoring a malformed ${what}`);
+        return undefined;
+      }
+    },
+    write: (value) =>
+      writeFileAtomic(file, JSON.stringify(schema.parse(value)) + '\n', {
+        mode: 0o600,
+        dirMode: 0o700,
+      }),
+    clear: () => rm(file, { force: true }),
+  };
+}
