@@ -3,7 +3,7 @@
  * against the simulator, with the real keychain (private Secret Service in CI), in a throwaway
  * data folder. Afterwards no file in the data folder contains a token.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +19,7 @@ import {
   registerReceiver,
   startSim,
 } from '../support/sim-harness';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
+import { filesUnder } from '../support/files-under';
 
 describe('callbar CLI: activate, status, deactivate-local', () => {
   let sim: RunningSimulator;

@@ -16,7 +16,7 @@ import type { AccountStatus } from '../../src-preload/contract';
 import { errorMessage } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { profileText } from './profile-text';
+import { profileText } from '../support/files-under';
 
 export interface LockedKeychainReport {
   connected: string;

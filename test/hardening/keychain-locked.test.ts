@@ -30,7 +30,7 @@ import { advanceClock, capturingLogger, countRequests, startSim } from '../suppo
 import { connectedCore, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
-import { profileText } from './profile-text';
+import { profileText } from '../support/files-under';
 import type { LockedKeychainReport } from './keychain-lock-child';
 
 const TOKEN_PATH = '/v3/oauth/token/';

@@ -7,7 +7,7 @@
  * journey handled: each access and refresh token ever stored, the client secret and the
  * confirmation key. 0 hits.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
@@ -16,6 +16,7 @@ import { createFileLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import { advanceClock, startSim } from '../support/sim-harness';
+import { filesUnder } from '../support/files-under';
 import { connectedCore, until, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 
@@ -28,12 +29,6 @@ class RecordingVault extends MemoryVault {
     this.secrets.add(account.client_secret);
     return super.save(account);
   }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
 }
 
 describe('secrets audit after a full journey', () => {

@@ -4,20 +4,14 @@
  * or touched. Run with a fake HOME, as a fresh user's would be.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/files-under';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 describe('with-keyring.sh', () => {
   it('gives the keychain a private, temporary keyring and leaves nothing in HOME', () => {
