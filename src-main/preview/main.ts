@@ -12,6 +12,7 @@ import open from 'open';
 import { startCore } from '../core/callbar-core';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
+import { handleStopSignals } from '../core/stop-signals';
 import { startPreviewServer } from './server';
 
 const { values } = parseArgs({
@@ -75,8 +76,12 @@ if (canOpenBrowser) {
   });
 }
 
-const stop = () => {
-  void server.close().then(() => core.close().then(() => process.exit(0)));
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+// Ctrl+C stops the server, then the core, which first stores a session the platform just issued.
+handleStopSignals({
+  stop: async () => {
+    await server.close();
+    await core.close();
+  },
+  saving: () => profile.account.tokens.saving,
+  say: (line) => process.stderr.write(`${line}\n`),
+});
