@@ -249,7 +249,10 @@ async function start(): Promise<void> {
   let closed = false;
   app.on('will-quit', (event) => {
     if (closed) return;
-    // Let the core finish (receiver closed, settings and caches flushed) before the process ends.
+    // Let the core finish (receiver closed, settings and caches flushed) before the process ends:
+    // core.close() first stores a token pair the platform just issued (at most 10 s). Ctrl+C,
+    // SIGTERM and SIGHUP come this way too (Electron turns them into app.quit(); a second one
+    // ends the process at once).
     event.preventDefault();
     globalShortcut.unregisterAll();
     tray.destroy();

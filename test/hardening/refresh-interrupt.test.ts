@@ -9,21 +9,18 @@
  *
  * CALLBAR_INTERRUPT_CYCLES (30) sets the number of cycles; CALLBAR_FUZZ_SEED replays a run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SAVE_WAIT_MS } from '../../src-main/core/account/token-manager';
 import { FINISHING_SAVE_NOTICE, SIGNAL_EXIT_CODES } from '../../src-main/core/stop-signals';
-import { openVault, type KeytarVault } from '../../src-main/core/vault/keytar-vault';
+import type { KeytarVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, type CliRun } from '../support/cli-process';
-import { freePort } from '../support/free-port';
-import { advanceClock, issuedSession, profileEnv, startSim } from '../support/sim-harness';
+import { advanceClock } from '../support/sim-harness';
 import { recordFigure } from './figures';
 import { fuzzRandom } from './hostile-values';
 import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
-import { startPlatformRelay, type PlatformRelay } from './platform-relay';
+import type { PlatformRelay } from './platform-relay';
+import { startRelayedProfile, type RelayedProfile } from './relayed-profile';
 
 const CYCLES = Number(process.env.CALLBAR_INTERRUPT_CYCLES ?? 30);
 /** How long the relay may hold the platform's answer back after the signal. */
@@ -49,37 +46,20 @@ async function exitWithin(run: CliRun, ms: number) {
 }
 
 describe('Ctrl+C / SIGTERM / SIGHUP during refresh cycles, real keychain', () => {
+  let rig: RelayedProfile;
   let sim: RunningSimulator;
   let relay: PlatformRelay;
-  let dataDir: string;
   let env: NodeJS.ProcessEnv;
   let vault: KeytarVault;
+  let connect: () => Promise<void>;
   const random = fuzzRandom(2005);
 
   beforeAll(async () => {
-    sim = await startSim({ profile: 'minimal' });
-    relay = await startPlatformRelay(sim.base_url);
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-interrupt-'));
-    // Callbar talks to the platform through the relay: its base URL is the relay's.
-    env = {
-      ...profileEnv({ ...sim, base_url: relay.url }, dataDir, await freePort()),
-      CALLBAR_PORTAL_URL: `${relay.url}/portal`,
-    };
-    vault = openVault({ dataDir });
+    rig = await startRelayedProfile('interrupt');
+    ({ sim, relay, env, vault } = rig);
+    connect = () => rig.connect();
   });
-  afterAll(async () => {
-    await vault?.clear().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-    await relay?.close();
-    await sim?.close();
-  });
-
-  /** A session as an activation leaves it. */
-  const connect = async () => {
-    const session = await issuedSession(sim, sim.users[0]!, Date.now() + 24 * 3600_000);
-    await vault.save({ ...session, base_url: relay.url });
-    rmSync(join(dataDir, 'session-ended.json'), { force: true });
-  };
+  afterAll(() => rig?.close());
 
   it(
     `${CYCLES} refreshes interrupted right after the platform rotated the pair: no session lost, every process exits with the signal's code`,
