@@ -23,13 +23,11 @@ export interface StopSignalOptions {
    * Stops the process's work and closes its profile or core (which waits for the session write
    * in flight); the process exits when it settles. Not called while a `cancel` is registered.
    */
-  stop: (signal: StopSignal) => Promise<void>;
+  stop: () => Promise<void>;
   /** Whether a session write is in flight (the notice is shown then). */
   saving: () => boolean;
   /** Shows a line to the person at the terminal (stderr). */
   say: (line: string) => void;
-  /** Ends the process (tests replace it). */
-  exit?: (code: number) => void;
 }
 
 export interface StopSignals {
@@ -37,37 +35,35 @@ export interface StopSignals {
    * Lets the running work stop itself on the first signal (its own words and exit code), instead
    * of `stop` and the signal's exit code; the work then ends as usual. Returns the removal.
    */
-  onSignal(cancel: (signal: StopSignal) => void): () => void;
-  /** The signal received, if any. */
-  readonly received: StopSignal | undefined;
+  onSignal(cancel: () => void): () => void;
   /** Stops listening (the process's default for each signal applies again). */
   dispose(): void;
 }
 
 export function handleStopSignals(options: StopSignalOptions): StopSignals {
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  const cancels = new Set<(signal: StopSignal) => void>();
-  let received: StopSignal | undefined;
+  const exit = (signal: StopSignal) => process.exit(SIGNAL_EXIT_CODES[signal]);
+  const cancels = new Set<() => void>();
+  let stopping = false;
 
   const listener = (signal: StopSignal) => {
-    if (received) {
+    if (stopping) {
       // Asked twice: the person prefers quitting now to waiting.
-      exit(SIGNAL_EXIT_CODES[signal]);
+      exit(signal);
       return;
     }
-    received = signal;
+    stopping = true;
     if (signal === 'SIGHUP') {
       // The terminal is gone: writing to it fails, which must not end the process mid-write.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
     } else if (options.saving()) options.say(FINISHING_SAVE_NOTICE);
     if (cancels.size > 0) {
-      for (const cancel of [...cancels]) cancel(signal);
+      for (const cancel of [...cancels]) cancel();
       return;
     }
     void options
-      .stop(signal)
+      .stop()
       .catch(() => undefined)
-      .finally(() => exit(SIGNAL_EXIT_CODES[signal]));
+      .finally(() => exit(signal));
   };
   const signals = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
   for (const signal of signals) process.on(signal, listener);
@@ -76,9 +72,6 @@ export function handleStopSignals(options: StopSignalOptions): StopSignals {
     onSignal(cancel) {
       cancels.add(cancel);
       return () => void cancels.delete(cancel);
-    },
-    get received() {
-      return received;
     },
     dispose() {
       for (const signal of signals) process.off(signal, listener);
