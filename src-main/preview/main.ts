@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
-import { startCore } from '../core/callbar-core';
+import { startCore, type CallbarCore } from '../core/callbar-core';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
-import { startPreviewServer } from './server';
+import { startPreviewServer, type PreviewServer } from './server';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,18 @@ try {
   process.stderr.write(`callbar preview: ${describeError(error).message}\n`);
   process.exit(1);
 }
-const core = await startCore({
+// From here on Ctrl+C stops the server, then the core (or, while it starts, the profile), which
+// first stores a session the platform just issued (the first sync may be refreshing it).
+const started: { core?: CallbarCore; server?: PreviewServer } = {};
+handleStopSignals({
+  stop: async () => {
+    await started.server?.close();
+    await (started.core ?? profile).close();
+  },
+  saving: () => profile.account.tokens.saving,
+  say: (line) => process.stderr.write(`${line}\n`),
+});
+const core = (started.core = await startCore({
   runtime: 'preview',
   profile,
   openUrl: async (url) => {
@@ -54,14 +65,14 @@ const core = await startCore({
     else if (canOpenBrowser) await open(url);
     else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
   },
-});
-const server = await startPreviewServer({
+}));
+const server = (started.server = await startPreviewServer({
   core,
   rendererDir,
   bridgeFile,
   port: Number(values.port),
   log: profile.log,
-});
+}));
 
 if (values.json) {
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
@@ -75,13 +86,3 @@ if (canOpenBrowser) {
     process.stderr.write('Could not open a browser; open the address above yourself.\n');
   });
 }
-
-// Ctrl+C stops the server, then the core, which first stores a session the platform just issued.
-handleStopSignals({
-  stop: async () => {
-    await server.close();
-    await core.close();
-  },
-  saving: () => profile.account.tokens.saving,
-  say: (line) => process.stderr.write(`${line}\n`),
-});

@@ -9,6 +9,10 @@
  *
  * CALLBAR_INTERRUPT_CYCLES (30) sets the number of cycles; CALLBAR_FUZZ_SEED replays a run.
  */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SAVE_WAIT_MS } from '../../src-main/core/account/token-manager';
@@ -165,4 +169,52 @@ describe('Ctrl+C / SIGTERM / SIGHUP during refresh cycles, real keychain', () =>
       'quits at once (exit 130, before the platform’s answer arrived); the first said how',
     );
   });
+
+  it('the web preview stopped right after the platform rotated the pair keeps the session', async () => {
+    expect(await keychainReachable(), KEYCHAIN_HINT).toBe(true);
+    // The preview only needs a renderer to exist; it is not served here.
+    const outDir = mkdtempSync(join(tmpdir(), 'callbar-interrupt-out-'));
+    mkdirSync(join(outDir, 'renderer'));
+    mkdirSync(join(outDir, 'preview'));
+    writeFileSync(join(outDir, 'renderer/index.html'), '');
+    writeFileSync(join(outDir, 'preview/bridge.js'), '');
+    try {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        await connect();
+        // Its first sync gets 401 and refreshes: the signal lands right after the rotation.
+        await advanceClock(sim, 25 * 3600);
+        const rotated: string[] = [];
+        const preview = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json'],
+          {
+            cwd: join(import.meta.dirname, '../..'),
+            env: { ...process.env, ...env, CALLBAR_OUT_DIR: outDir },
+            stdio: ['ignore', 'ignore', 'pipe'],
+          },
+        );
+        let stderr = '';
+        preview.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const exited = new Promise<number | null>((resolve) =>
+          preview.on('exit', (code) => resolve(code)),
+        );
+        relay.onRotated = (pair) => {
+          rotated.push(pair.refresh_token);
+          preview.kill(signal);
+          setTimeout(pair.deliver, random.next() * HOLD_MS);
+        };
+        const code = await exited;
+        await relay.idle();
+        expect(rotated, stderr).toHaveLength(1);
+        expect((await vault.load())?.refresh_token, `${signal}: the session was lost`).toBe(
+          rotated[0],
+        );
+        expect(code, stderr).toBe(SIGNAL_EXIT_CODES[signal]);
+        expect(stderr).toContain(FINISHING_SAVE_NOTICE);
+      }
+    } finally {
+      relay.onRotated = (pair) => pair.deliver();
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
