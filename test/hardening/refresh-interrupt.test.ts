@@ -212,6 +212,10 @@ describe('Ctrl+C / SIGTERM / SIGHUP during refresh cycles, real keychain', () =>
         expect(code, stderr).toBe(SIGNAL_EXIT_CODES[signal]);
         expect(stderr).toContain(FINISHING_SAVE_NOTICE);
       }
+      recordFigure(
+        'the web preview stopped right after the platform rotated the pair (its first sync)',
+        'SIGINT and SIGTERM: session kept, exit 130 / 143, the notice shown',
+      );
     } finally {
       relay.onRotated = (pair) => pair.deliver();
       rmSync(outDir, { recursive: true, force: true });
