@@ -7,7 +7,7 @@
 import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/contract';
+import type { CallsSnapshot, ResponseOf } from '../../src-preload/contract';
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';
@@ -22,7 +22,7 @@ import {
   searchPrefill,
   type ShellNotice,
 } from '../core/desktop/shell-actions';
-import type { TrayAction, TrayState } from '../core/desktop/tray-model';
+import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
 import { openProfile } from '../core/profile';
@@ -147,7 +147,7 @@ async function start(): Promise<void> {
   const accountStatus = accountAnswer.ok
     ? (accountAnswer.value as ResponseOf<'account.status'>)
     : undefined;
-  const account: AccountState = accountStatus?.state ?? 'not-connected';
+  const account: TrayAccount = accountStatus ?? { state: 'not-connected' };
   const callsAnswer = await core.router.invoke('calls.list', {});
   const state: TrayState = {
     account,
@@ -203,12 +203,12 @@ async function start(): Promise<void> {
 
   const planner = new NotificationPlanner();
   planner.seed({
-    account: state.account,
+    account: state.account.state,
     calls: state.calls,
     accountSwitch: accountStatus?.account_switch?.message,
   });
   core.events.subscribe((event) => {
-    if (event.type === 'account.changed') state.account = event.status.state;
+    if (event.type === 'account.changed') state.account = event.status;
     else if (event.type === 'calls.changed') state.calls = event.calls;
     else return;
     tray.update(state);
@@ -241,7 +241,7 @@ async function start(): Promise<void> {
     wasOpenedAtLogin: process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
     hasLink: earlyLinks.length > 0,
   });
-  if (account === 'not-connected') windows.showSetup();
+  if (account.state === 'not-connected') windows.showSetup();
   else if (!hidden) windows.showMain();
   earlyLinks.splice(0).forEach((link) => deliverLink(link));
 
