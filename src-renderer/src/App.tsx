@@ -15,19 +15,23 @@ import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 import { SettingsView } from './views/SettingsView';
 
-/** One line for the header: who Callbar is connected as, or why it is not. */
+/**
+ * One line for the header: who Callbar is connected as, or why it is not, still naming whose
+ * session it is when the status knows (offline, ended).
+ */
 export function accountSummary(account: AccountStatus | undefined): string {
   if (!account) return 'Checking…';
-  const who = account.user_extension ? `Ext. ${account.user_extension}` : '';
+  const withWho = (state: string) =>
+    account.user_extension ? `${state} · Ext. ${account.user_extension}` : state;
   switch (account.state) {
     case 'connected':
-      return `Connected · ${who}`;
+      return withWho('Connected');
     case 'activating':
       return 'Connecting…';
     case 'offline':
-      return `Offline · ${who}`;
+      return withWho('Offline');
     case 'needs-activation':
-      return 'Session ended';
+      return withWho('Session ended');
     case 'vault-unavailable':
       return 'Keychain unavailable';
     case 'not-connected':
