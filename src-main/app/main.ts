@@ -123,10 +123,13 @@ async function start(): Promise<void> {
   // (which leads to the portal; the confirmation key must not be on the browser's command line).
   const openExternal = externalOpener((url) => isAllowedExternalUrl(url, settings.portal_url), log);
   const openConnectLink = externalOpener((url) => isConnectLink(url, settings.receiver_port), log);
+  // The windows come after the core; the setup window's Open Callbar reaches them through this.
+  let finishSetup = (): boolean => false;
   const core = await startCore({
     runtime: 'electron',
     profile,
     openUrl: openConnectLink,
+    showMainWindow: () => finishSetup(),
     shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
   });
   wireIpc(core, origin);
@@ -141,6 +144,10 @@ async function start(): Promise<void> {
   };
   const windows = new WindowKeeper(core, context, settings.close_to_tray, () => quitting);
   showMainWindow = () => windows.showMain();
+  finishSetup = () => {
+    windows.finishSetup();
+    return true;
+  };
   const say = (notice: ShellNotice) => notify(log, notice, () => windows.showMain());
 
   const accountAnswer = await core.router.invoke('account.status', {});
