@@ -529,6 +529,7 @@ export const FocusSearchEvent = z.object({
   type: z.literal('app.focusSearch'),
   query: z.string().max(512),
 });
+export type FocusSearchEvent = z.infer<typeof FocusSearchEvent>;
 
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,

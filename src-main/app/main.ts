@@ -17,9 +17,9 @@ import { startsHidden } from '../core/desktop/login-item';
 import { NotificationPlanner } from '../core/desktop/notification-planner';
 import {
   dialFromTray,
+  focusSearchEvent,
   openDialLink,
   planClipboardDial,
-  searchPrefill,
   type ShellNotice,
 } from '../core/desktop/shell-actions';
 import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
@@ -228,8 +228,8 @@ async function start(): Promise<void> {
 
   registerShortcut(settings.dial_shortcut, 'open the dial window', log, async () => {
     const window = windows.showMain();
-    const query = await searchPrefill(core.router, await clipboard.readText());
-    windows.whenLoaded(window, () => sendEvent(window, { type: 'app.focusSearch', query }));
+    const event = await focusSearchEvent(core.router, await clipboard.readText());
+    windows.whenLoaded(window, () => sendEvent(window, event));
   });
   registerShortcut(settings.clipboard_shortcut, 'dial the clipboard', log, dialClipboard);
 

@@ -39,6 +39,7 @@ export async function startApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-'));
   const preview = await startPreviewProcess({ ...profileEnv(sim, dataDir, port), ...options.env }, [
     '--print-opened-urls',
+    '--stdin-shortcut',
   ]);
   return {
     sim,
