@@ -18,8 +18,8 @@ export class WindowKeeper {
     core.events.subscribe((event) => {
       // Connected: the setup window comes forward to say so and how to reach Callbar from now on;
       // its Open Callbar (app.showMain → finishSetup) hands over to the main window.
-      const setup = this.#setup;
       if (event.type !== 'account.changed' || event.status.state !== 'connected') return;
+      const setup = this.#setup;
       if (setup && !setup.isDestroyed()) {
         setup.show();
         setup.focus();

@@ -96,7 +96,11 @@ test.describe('with a keychain', () => {
     await expectSetupOnly(page);
     await expectNoScrolling(page, 'the connected view');
     await expectAccessibleInBothThemes(page, 'setup: connected');
-    await page.screenshot({ path: screenshotPath('setup-connected-light.png') });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: screenshotPath(`setup-connected-${colorScheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Open Callbar asks the shell for the main window. The preview has none to show (core
     // answers shown: false), so this page becomes the main window: the search box, focused.
