@@ -6,6 +6,7 @@ import {
   screenshotPath,
   startApp,
   subscribeInPortal,
+  UNREACHABLE_KEYCHAIN,
   type E2eApp,
 } from '../support/e2e-app';
 
@@ -145,10 +146,7 @@ test.describe('with a keychain', () => {
 test.describe('without a keychain', () => {
   let app: E2eApp;
   test.beforeAll(async () => {
-    // A D-Bus address where nothing listens: the Secret Service cannot be reached.
-    app = await startApp({
-      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/callbar-e2e-bus' },
-    });
+    app = await startApp({ env: UNREACHABLE_KEYCHAIN });
   });
   test.afterAll(async () => {
     await app.close();

@@ -19,6 +19,11 @@ import { freePort } from './free-port';
 import { startPreviewProcess, type PreviewProcess } from './preview-process';
 import { profileEnv, registerReceiver } from './sim-harness';
 
+/** A D-Bus address where nothing listens: the Secret Service (the keychain) cannot be reached. */
+export const UNREACHABLE_KEYCHAIN: NodeJS.ProcessEnv = {
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/callbar-e2e-bus',
+};
+
 export interface E2eApp {
   sim: RunningSimulator;
   preview: PreviewProcess;
