@@ -388,6 +388,11 @@ interface ChannelSpec {
 
 export const channels = {
   'app.info': { request: NoRequest, response: AppInfo },
+  /**
+   * The first-run setup window's "Open Callbar": the desktop shell shows the main window and
+   * closes the setup window; `shown: false` where there is no other window (the web preview).
+   */
+  'app.showMain': { request: NoRequest, response: z.object({ shown: z.boolean() }) },
   'account.status': { request: NoRequest, response: AccountStatus },
   /** Opens the platform portal in the system browser to connect; progress arrives as events. */
   'account.connect': { request: NoRequest, response: AccountStatus },
@@ -524,6 +529,7 @@ export const FocusSearchEvent = z.object({
   type: z.literal('app.focusSearch'),
   query: z.string().max(512),
 });
+export type FocusSearchEvent = z.infer<typeof FocusSearchEvent>;
 
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,

@@ -16,10 +16,17 @@ const NO_SESSION =
   'Open the address printed by `npm run demo`: it carries the session token this page needs.';
 
 function takeSessionToken(): string | null {
-  const fromAddress = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  const fragment = window.location.hash.slice(1);
+  const fromAddress = new URLSearchParams(fragment).get('token');
   if (fromAddress) {
     sessionStorage.setItem(STORAGE_KEY, fromAddress);
-    history.replaceState(null, '', window.location.pathname + window.location.search);
+    // The rest of the fragment is the renderer's (`#setup&token=…` opens the setup window's view).
+    const rest = fragment
+      .split('&')
+      .filter((part) => !part.startsWith('token='))
+      .join('&');
+    const { pathname, search } = window.location;
+    history.replaceState(null, '', pathname + search + (rest ? `#${rest}` : ''));
   }
   return sessionStorage.getItem(STORAGE_KEY);
 }

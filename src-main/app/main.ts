@@ -7,7 +7,7 @@
 import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccountState, CallsSnapshot, ResponseOf } from '../../src-preload/contract';
+import type { CallsSnapshot, ResponseOf } from '../../src-preload/contract';
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';
@@ -17,12 +17,12 @@ import { startsHidden } from '../core/desktop/login-item';
 import { NotificationPlanner } from '../core/desktop/notification-planner';
 import {
   dialFromTray,
+  focusSearchEvent,
   openDialLink,
   planClipboardDial,
-  searchPrefill,
   type ShellNotice,
 } from '../core/desktop/shell-actions';
-import type { TrayAction, TrayState } from '../core/desktop/tray-model';
+import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
 import { openProfile } from '../core/profile';
@@ -123,10 +123,13 @@ async function start(): Promise<void> {
   // (which leads to the portal; the confirmation key must not be on the browser's command line).
   const openExternal = externalOpener((url) => isAllowedExternalUrl(url, settings.portal_url), log);
   const openConnectLink = externalOpener((url) => isConnectLink(url, settings.receiver_port), log);
+  // The windows come after the core; the setup window's Open Callbar reaches them through this.
+  let finishSetup = (): boolean => false;
   const core = await startCore({
     runtime: 'electron',
     profile,
     openUrl: openConnectLink,
+    showMainWindow: () => finishSetup(),
     shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
   });
   // From here on quitting (the tray's Quit, the OS, or Ctrl+C / SIGTERM / SIGHUP, which Electron
@@ -160,13 +163,17 @@ async function start(): Promise<void> {
   };
   const windows = new WindowKeeper(core, context, settings.close_to_tray, () => quitting);
   showMainWindow = () => windows.showMain();
+  finishSetup = () => {
+    windows.finishSetup();
+    return true;
+  };
   const say = (notice: ShellNotice) => notify(log, notice, () => windows.showMain());
 
   const accountAnswer = await core.router.invoke('account.status', {});
   const accountStatus = accountAnswer.ok
     ? (accountAnswer.value as ResponseOf<'account.status'>)
     : undefined;
-  const account: AccountState = accountStatus?.state ?? 'not-connected';
+  const account: TrayAccount = accountStatus ?? { state: 'not-connected' };
   const callsAnswer = await core.router.invoke('calls.list', {});
   const state: TrayState = {
     account,
@@ -223,12 +230,12 @@ async function start(): Promise<void> {
 
   const planner = new NotificationPlanner();
   planner.seed({
-    account: state.account,
+    account: state.account.state,
     calls: state.calls,
     accountSwitch: accountStatus?.account_switch?.message,
   });
   core.events.subscribe((event) => {
-    if (event.type === 'account.changed') state.account = event.status.state;
+    if (event.type === 'account.changed') state.account = event.status;
     else if (event.type === 'calls.changed') state.calls = event.calls;
     else return;
     tray.update(state);
@@ -241,8 +248,8 @@ async function start(): Promise<void> {
 
   registerShortcut(settings.dial_shortcut, 'open the dial window', log, async () => {
     const window = windows.showMain();
-    const query = await searchPrefill(core.router, await clipboard.readText());
-    windows.whenLoaded(window, () => sendEvent(window, { type: 'app.focusSearch', query }));
+    const event = await focusSearchEvent(core.router, await clipboard.readText());
+    windows.whenLoaded(window, () => sendEvent(window, event));
   });
   registerShortcut(settings.clipboard_shortcut, 'dial the clipboard', log, dialClipboard);
 
@@ -261,7 +268,7 @@ async function start(): Promise<void> {
     wasOpenedAtLogin: process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin,
     hasLink: earlyLinks.length > 0,
   });
-  if (account === 'not-connected') windows.showSetup();
+  if (account.state === 'not-connected') windows.showSetup();
   else if (!hidden) windows.showMain();
   earlyLinks.splice(0).forEach((link) => deliverLink(link));
 

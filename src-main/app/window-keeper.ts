@@ -16,10 +16,13 @@ export class WindowKeeper {
     private readonly isQuitting: () => boolean,
   ) {
     core.events.subscribe((event) => {
-      // Setup is done once the account is connected: the main window takes over.
-      if (event.type === 'account.changed' && event.status.state === 'connected' && this.#setup) {
-        this.#setup.close();
-        this.showMain();
+      // Connected: the setup window comes forward to say so and how to reach Callbar from now on;
+      // its Open Callbar (app.showMain → finishSetup) hands over to the main window.
+      if (event.type !== 'account.changed' || event.status.state !== 'connected') return;
+      const setup = this.#setup;
+      if (setup && !setup.isDestroyed()) {
+        setup.show();
+        setup.focus();
       }
     });
   }
@@ -51,6 +54,12 @@ export class WindowKeeper {
     window.once('ready-to-show', () => window.show());
     window.once('closed', () => (this.#setup = undefined));
     this.#setup = window;
+  }
+
+  /** The setup window's Open Callbar: the main window takes over. */
+  finishSetup(): void {
+    this.showMain();
+    if (this.#setup && !this.#setup.isDestroyed()) this.#setup.close();
   }
 
   /** Runs `then` once `window` has loaded the renderer (at once when it has). */

@@ -18,6 +18,8 @@ export interface CoreOptions {
   profile: Profile;
   /** Opens an address in the system browser (the portal link); injected by the shell. */
   openUrl: (url: string) => Promise<void>;
+  /** Shows the main window, closing the setup window (the desktop shell); false when there is none. */
+  showMainWindow?: () => boolean;
   /** Electron and Chrome versions when the shell knows them. */
   shellVersions?: { electron?: string; chrome?: string };
   /** The platform's time for the directory's pacing and waits (default: real time). */
@@ -71,6 +73,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const editor = new PhonebookEditor(api.phonebooks, directory);
   const handlers: Handlers = {
     'app.info': () => appInfo,
+    'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
     'account.status': async () => {
       // Asking again is the window's "Try again": a keychain that was unavailable is re-checked.
       if (account.status().state === 'vault-unavailable') await account.start();

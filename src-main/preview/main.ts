@@ -2,7 +2,7 @@
  * `npm run preview` / the demo without Electron: starts the core and the web preview server,
  * prints the address (with its session token), and opens the browser when there is one.
  *
- *   tsx src-main/preview/main.ts [--port N] [--no-open] [--json]
+ *   tsx src-main/preview/main.ts [--port N] [--no-open] [--json] [--stdin-shortcut]
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
 import { startCore, type CallbarCore } from '../core/callbar-core';
+import { focusSearchEvent } from '../core/desktop/shell-actions';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
 import { startPreviewServer, type PreviewServer } from './server';
+import { readShortcutPresses } from './shortcut-input';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +24,11 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     /** Print addresses Callbar would open in the browser as JSON lines instead (tests). */
     'print-opened-urls': { type: 'boolean', default: false },
+    /**
+     * Take presses of the global dial shortcut from stdin (tests; a browser tab has no global
+     * shortcut): one JSON line each, {"shortcut":"dial","clipboard":"…"}.
+     */
+    'stdin-shortcut': { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -84,5 +91,12 @@ if (canOpenBrowser) {
   // Not server.url: a command line is readable by every local user.
   open(server.browserUrl).catch(() => {
     process.stderr.write('Could not open a browser; open the address above yourself.\n');
+  });
+}
+
+if (values['stdin-shortcut']) {
+  // What the desktop shell does on its global shortcut, for the page: the same event from core.
+  readShortcutPresses(process.stdin, profile.log, async (clipboard) => {
+    core.events.publish(await focusSearchEvent(core.router, clipboard));
   });
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { AccountStatus } from '../../src-preload/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
@@ -14,20 +14,25 @@ import { PhonebooksView } from './views/PhonebooksView';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 import { SettingsView } from './views/SettingsView';
+import { SetupView } from './views/SetupView';
 
-/** One line for the header: who Callbar is connected as, or why it is not. */
+/**
+ * One line for the header: who Callbar is connected as, or why it is not, still naming whose
+ * session it is when the status knows (offline, ended).
+ */
 export function accountSummary(account: AccountStatus | undefined): string {
   if (!account) return 'Checking…';
-  const who = account.user_extension ? `Ext. ${account.user_extension}` : '';
+  const withWho = (state: string) =>
+    account.user_extension ? `${state} · Ext. ${account.user_extension}` : state;
   switch (account.state) {
     case 'connected':
-      return `Connected · ${who}`;
+      return withWho('Connected');
     case 'activating':
       return 'Connecting…';
     case 'offline':
-      return `Offline · ${who}`;
+      return withWho('Offline');
     case 'needs-activation':
-      return 'Session ended';
+      return withWho('Session ended');
     case 'vault-unavailable':
       return 'Keychain unavailable';
     case 'not-connected':
@@ -35,11 +40,30 @@ export function accountSummary(account: AccountStatus | undefined): string {
   }
 }
 
+/** Callbar's name and whose account it is, above every view of both windows. */
+function Header({ children }: { children?: ReactNode }) {
+  const account = useAppStore((state) => state.account);
+  return (
+    <header className="header">
+      <span className="brand">Callbar</span>
+      <span className="account" data-testid="account-state" data-state={account?.state}>
+        {accountSummary(account)}
+      </span>
+      {account?.tenant_id && account.user_extension ? (
+        <span className="account-tenant" data-testid="account-tenant" title="Tenant">
+          {account.tenant_id}
+        </span>
+      ) : null}
+      {children}
+    </header>
+  );
+}
+
 export function App() {
   const start = useAppStore((state) => state.start);
-  const account = useAppStore((state) => state.account);
   const view = useAppStore((state) => state.view);
   const theme = useAppStore((state) => state.theme);
+  const windowKind = useAppStore((state) => state.windowKind);
   const main = useAppStore(showsMainView);
 
   useEffect(() => start(), [start]);
@@ -48,20 +72,23 @@ export function App() {
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  if (windowKind === 'setup') {
+    return (
+      <div className="shell">
+        <Header />
+        <AccountSwitchBanner />
+        <main className="main">
+          <SetupView />
+        </main>
+        <Notices />
+      </div>
+    );
+  }
   return (
     <div className="shell">
-      <header className="header">
-        <span className="brand">Callbar</span>
-        <span className="account" data-testid="account-state" data-state={account?.state}>
-          {accountSummary(account)}
-        </span>
-        {account?.tenant_id && account.user_extension ? (
-          <span className="account-tenant" data-testid="account-tenant" title="Tenant">
-            {account.tenant_id}
-          </span>
-        ) : null}
+      <Header>
         <Menu />
-      </header>
+      </Header>
       <AccountSwitchBanner />
       {view === 'main' ? <SessionBanner /> : null}
       {view === 'main' && main ? <CallBar /> : null}

@@ -54,7 +54,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
       'phonebooks',
       'settings',
     ],
-    app: ['info'],
+    app: ['info', 'showMain'],
   });
 
   await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });

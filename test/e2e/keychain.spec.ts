@@ -1,5 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessibleInBothThemes, startApp, type E2eApp } from '../support/e2e-app';
+import {
+  expectAccessibleInBothThemes,
+  startApp,
+  UNREACHABLE_KEYCHAIN,
+  type E2eApp,
+} from '../support/e2e-app';
 
 /**
  * Without a usable keychain Callbar stores nothing and says what to fix; it offers Try again,
@@ -8,10 +13,7 @@ import { expectAccessibleInBothThemes, startApp, type E2eApp } from '../support/
 let app: E2eApp;
 
 test.beforeAll(async () => {
-  // A D-Bus address where nothing listens: the Secret Service cannot be reached.
-  app = await startApp({
-    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/callbar-e2e-bus' },
-  });
+  app = await startApp({ env: UNREACHABLE_KEYCHAIN });
 });
 test.afterAll(async () => {
   await app.close();

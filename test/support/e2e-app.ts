@@ -19,6 +19,11 @@ import { freePort } from './free-port';
 import { startPreviewProcess, type PreviewProcess } from './preview-process';
 import { profileEnv, registerReceiver } from './sim-harness';
 
+/** A D-Bus address where nothing listens: the Secret Service (the keychain) cannot be reached. */
+export const UNREACHABLE_KEYCHAIN: NodeJS.ProcessEnv = {
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/callbar-e2e-bus',
+};
+
 export interface E2eApp {
   sim: RunningSimulator;
   preview: PreviewProcess;
@@ -39,6 +44,7 @@ export async function startApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-'));
   const preview = await startPreviewProcess({ ...profileEnv(sim, dataDir, port), ...options.env }, [
     '--print-opened-urls',
+    '--stdin-shortcut',
   ]);
   return {
     sim,

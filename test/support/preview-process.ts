@@ -9,6 +9,8 @@ export interface PreviewProcess {
   origin: string;
   /** The next address Callbar asked to open in the system browser (with --print-opened-urls). */
   nextOpenedUrl(): Promise<string>;
+  /** Presses the global dial shortcut with `clipboard` on the clipboard (with --stdin-shortcut). */
+  pressDialShortcut(clipboard: string): void;
   stop(): Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export async function startPreviewProcess(
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json', ...args],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -39,6 +41,9 @@ export async function startPreviewProcess(
       const { opened } = await nextLine();
       if (!opened) throw new Error('expected an opened address');
       return opened;
+    },
+    pressDialShortcut: (clipboard) => {
+      child.stdin!.write(JSON.stringify({ shortcut: 'dial', clipboard }) + '\n');
     },
     stop: () =>
       new Promise<void>((done) => {

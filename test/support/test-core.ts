@@ -13,7 +13,14 @@ import { freePort } from './free-port';
  * (the keychain itself is tested in test/vault), and the platform at `env` (none by default).
  */
 export async function startTestCore(
-  options: { env?: NodeJS.ProcessEnv; vault?: Vault; log?: Logger; opened?: string[] } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    vault?: Vault;
+    log?: Logger;
+    opened?: string[];
+    /** The desktop shell's answer to app.showMain (none: the web preview's). */
+    showMainWindow?: () => boolean;
+  } = {},
 ): Promise<CallbarCore> {
   const profile = openProfile({
     env: {
@@ -27,6 +34,7 @@ export async function startTestCore(
   return startCore({
     runtime: 'preview',
     profile,
+    ...(options.showMainWindow ? { showMainWindow: options.showMainWindow } : {}),
     openUrl: (url) => {
       options.opened?.push(url);
       return Promise.resolve();

@@ -10,6 +10,7 @@ import { startTestCore } from '../support/test-core';
 /** Valid and invalid payloads for every channel; a new channel without rows fails the suite. */
 const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invalid: unknown[] }> = {
   'app.info': { valid: [{}, undefined, null], invalid: [{ extra: 1 }, 'text', 42, []] },
+  'app.showMain': { valid: [{}], invalid: [{ window: 'main' }, 'main'] },
   'account.status': { valid: [{}, undefined], invalid: [{ token: 'x' }, 'text', []] },
   'account.connect': { valid: [], invalid: [{ url: 'https://evil.example' }, 7] },
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
@@ -137,6 +138,25 @@ describe('router', () => {
         versions: { node: process.versions.node },
       },
     });
+  });
+
+  it('app.showMain asks the desktop shell, and says when there is no other window', async () => {
+    // The web preview (this core) has no window to show: the page itself becomes the main view.
+    expect(await core.router.invoke('app.showMain', {})).toEqual({
+      ok: true,
+      value: { shown: false },
+    });
+    let asked = 0;
+    const shell = await startTestCore({ showMainWindow: () => ++asked > 0 });
+    try {
+      expect(await shell.router.invoke('app.showMain', {})).toEqual({
+        ok: true,
+        value: { shown: true },
+      });
+      expect(asked).toBe(1);
+    } finally {
+      await shell.close();
+    }
   });
 
   it('rejects an unknown channel, including inherited property names', async () => {

@@ -3,7 +3,7 @@
  * the core's router (the same channels the window uses), so the shell never touches the calls
  * module itself. The shell only shows what these return.
  */
-import type { DialTarget, ResponseOf } from '../../../src-preload/contract';
+import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-preload/contract';
 import type { Router } from '../ipc/router';
 import { MAX_LINK_LENGTH } from './launch-link';
 
@@ -87,4 +87,16 @@ export async function searchPrefill(router: RouterLike, clipboard: string): Prom
   if (input === undefined) return '';
   const result = await router.invoke('calls.parse', { input });
   return result.ok ? (result.value as ResponseOf<'calls.parse'>).display : '';
+}
+
+/**
+ * The global dial shortcut's event for the window it brings up: focus the search box, prefilled
+ * with the clipboard's number when it parses (the desktop shell sends it to the main window; the
+ * web preview, which has no global shortcut, takes presses on its standard input).
+ */
+export async function focusSearchEvent(
+  router: RouterLike,
+  clipboard: string,
+): Promise<FocusSearchEvent> {
+  return { type: 'app.focusSearch', query: await searchPrefill(router, clipboard) };
 }

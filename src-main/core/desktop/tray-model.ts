@@ -3,7 +3,7 @@
  * data. The shell turns the template into an Electron Menu and each item's `action` into a call
  * to the core, so everything a person sees in the tray is tested under Node.
  */
-import type { AccountState, Call, CallsSnapshot } from '../../../src-preload/contract';
+import type { AccountStatus, Call, CallsSnapshot } from '../../../src-preload/contract';
 
 export type TrayIcon = 'not-connected' | 'connected' | 'in-call';
 
@@ -26,8 +26,11 @@ export type TrayMenuItem =
   | { type: 'normal'; label: string; enabled: boolean; action?: TrayAction }
   | { type: 'submenu'; label: string; enabled: boolean; submenu: TrayMenuItem[] };
 
+/** What the tray says about the account: its state and, when known, whose it is. */
+export type TrayAccount = Pick<AccountStatus, 'state' | 'tenant_id' | 'user_extension'>;
+
 export interface TrayState {
-  account: AccountState;
+  account: TrayAccount;
   calls: CallsSnapshot;
   favourites: readonly TrayDialEntry[];
 }
@@ -50,17 +53,38 @@ export function liveCalls(calls: CallsSnapshot): Call[] {
 
 export function trayIcon(state: Pick<TrayState, 'account' | 'calls'>): TrayIcon {
   if (liveCalls(state.calls).length > 0) return 'in-call';
-  return state.account === 'connected' ? 'connected' : 'not-connected';
+  return state.account.state === 'connected' ? 'connected' : 'not-connected';
 }
 
-const ACCOUNT_WORDS: Record<AccountState, string> = {
-  'not-connected': 'not connected',
-  activating: 'connecting…',
-  connected: 'connected',
-  'needs-activation': 'reconnect needed',
-  offline: 'offline',
-  'vault-unavailable': 'keychain unavailable',
-};
+/** Windows cuts a tray tooltip at 127 characters (NOTIFYICONDATA.szTip): say it whole or shorten it. */
+export const TRAY_TOOLTIP_MAX = 127;
+
+/** Whose account it is, "Ext. 201 (acme-7f3a)", when the status knows. */
+function accountName(account: TrayAccount): string | undefined {
+  if (!account.user_extension) return undefined;
+  return account.tenant_id
+    ? `Ext. ${account.user_extension} (${account.tenant_id})`
+    : `Ext. ${account.user_extension}`;
+}
+
+/** One line naming the account and its state: the tray menu's first item and the tooltip. */
+export function trayAccountLine(account: TrayAccount): string {
+  const who = accountName(account);
+  switch (account.state) {
+    case 'connected':
+      return who ?? 'Connected';
+    case 'offline':
+      return who ? `Offline · ${who}` : 'Offline';
+    case 'needs-activation':
+      return who ? `Session ended — reconnect ${who}` : 'Session ended — reconnect';
+    case 'activating':
+      return 'Connecting…';
+    case 'vault-unavailable':
+      return 'Keychain unavailable';
+    case 'not-connected':
+      return 'Not connected';
+  }
+}
 
 function partyName(call: Call): string {
   return call.party.name ?? call.party.display;
@@ -68,8 +92,10 @@ function partyName(call: Call): string {
 
 export function trayTooltip(state: Pick<TrayState, 'account' | 'calls'>): string {
   const [live] = liveCalls(state.calls);
-  if (live) return `Callbar — in a call with ${partyName(live)}`;
-  return `Callbar — ${ACCOUNT_WORDS[state.account]}`;
+  const text = live
+    ? `Callbar — in a call with ${partyName(live)}`
+    : `Callbar — ${trayAccountLine(state.account)}`;
+  return text.length <= TRAY_TOOLTIP_MAX ? text : `${text.slice(0, TRAY_TOOLTIP_MAX - 1)}…`;
 }
 
 /** Menu labels treat "&" as an access-key marker on Windows; a name must show as written. */
@@ -88,8 +114,14 @@ function recentEntry(call: Call): TrayMenuItem {
 
 /** The tray menu for `state`, top to bottom. */
 export function trayMenu(state: TrayState): TrayMenuItem[] {
-  const canDial = state.account === 'connected';
-  const items: TrayMenuItem[] = [];
+  const { account } = state;
+  const canDial = account.state === 'connected';
+  // Whose tray this is, first and not clickable (two profiles can run side by side).
+  const items: TrayMenuItem[] = [
+    { type: 'normal', label: menuText(trayAccountLine(account)), enabled: false },
+    { type: 'separator' },
+  ];
+  const hangups = items.length;
   for (const call of liveCalls(state.calls)) {
     items.push({
       type: 'normal',
@@ -98,7 +130,7 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
       action: { kind: 'hangup', callId: call.id },
     });
   }
-  if (items.length > 0) items.push({ type: 'separator' });
+  if (items.length > hangups) items.push({ type: 'separator' });
 
   const recent = state.calls.recent.slice(0, TRAY_RECENT_CALLS).map(recentEntry);
   items.push({
@@ -126,10 +158,10 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
     action: { kind: 'dial-clipboard' },
   });
   items.push({ type: 'separator' });
-  if (state.account === 'not-connected' || state.account === 'needs-activation') {
+  if (account.state === 'not-connected' || account.state === 'needs-activation') {
     items.push({
       type: 'normal',
-      label: state.account === 'needs-activation' ? 'Reconnect Callbar…' : 'Connect Callbar…',
+      label: account.state === 'needs-activation' ? 'Reconnect Callbar…' : 'Connect Callbar…',
       enabled: true,
       action: { kind: 'connect' },
     });

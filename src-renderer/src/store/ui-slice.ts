@@ -1,4 +1,5 @@
-import type { CallbarEvent } from '../../../src-preload/contract';
+import type { CallbarEvent, ErrorInfo } from '../../../src-preload/contract';
+import { windowKindOf, type WindowKind } from '../window-kind';
 import type { SliceCreator } from './slice';
 
 export type Notice = Extract<CallbarEvent, { type: 'app.notice' }>;
@@ -14,6 +15,10 @@ function storedTheme(): ThemeChoice {
 
 /** What the window shows: the view, the theme, open dialogs and passing notices. */
 export interface UiSlice {
+  /** The first-run setup window (connecting only) or the main window. */
+  windowKind: WindowKind;
+  /** Why the setup window's Open Callbar failed. */
+  setupError: ErrorInfo | undefined;
   view: View;
   theme: ThemeChoice;
   confirmingDisconnect: boolean;
@@ -24,11 +29,15 @@ export interface UiSlice {
   setTheme: (theme: ThemeChoice) => void;
   setConfirmingDisconnect: (open: boolean) => void;
   requestSearchFocus: () => void;
+  /** Setup is done: the shell shows the main window (and closes this one), or this page becomes it. */
+  openMain: () => Promise<void>;
   addNotice: (notice: Notice) => void;
   dismissNotice: (index: number) => void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
+  windowKind: windowKindOf(globalThis.location?.hash ?? ''),
+  setupError: undefined,
   view: 'main',
   theme: storedTheme(),
   confirmingDisconnect: false,
@@ -43,6 +52,14 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   setConfirmingDisconnect: (open) => set({ confirmingDisconnect: open }),
   requestSearchFocus: () =>
     set((state) => ({ view: 'main', searchFocusRequests: state.searchFocusRequests + 1 })),
+  openMain: async () => {
+    const result = await window.callbar.app.showMain();
+    if (!result.ok) return set({ setupError: result.error });
+    if (result.value.shown) return set({ setupError: undefined });
+    // No other window to show (the web preview): this page is the main window from now on.
+    history.replaceState(null, '', location.pathname + location.search);
+    set({ windowKind: 'main', view: 'main', setupError: undefined });
+  },
   addNotice: (notice) => set((state) => ({ notices: [...state.notices.slice(-2), notice] })),
   dismissNotice: (index) =>
     set((state) => ({ notices: state.notices.filter((_, at) => at !== index) })),

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { useAppStore } from '../store/app-store';
+import { ConnectView } from './ConnectView';
+import { shortcutLabel } from './shortcut-label';
+import { useFocusOnMount } from './use-focus-on-mount';
+
+/**
+ * The first-run setup window (`#setup`): the Connect flow and nothing else, then, once connected,
+ * whose account it is and where Callbar lives from now on.
+ */
+export function SetupView() {
+  const state = useAppStore((store) => store.account?.state);
+  return state === 'connected' || state === 'offline' ? <SetupDone /> : <ConnectView />;
+}
+
+/** The global dial shortcut as saved in the settings, "" when there is none or it is unknown. */
+function useDialShortcut(): string {
+  const [shortcut, setShortcut] = useState('');
+  useEffect(() => {
+    let current = true;
+    void window.callbar.settings.get().then((result) => {
+      if (current && result.ok) setShortcut(result.value.settings.dial_shortcut);
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return shortcut;
+}
+
+function SetupDone() {
+  const extension = useAppStore((store) => store.account?.user_extension);
+  const platform = useAppStore((store) => store.info?.platform);
+  const openMain = useAppStore((store) => store.openMain);
+  const error = useAppStore((store) => store.setupError);
+  const shortcut = useDialShortcut();
+  const button = useFocusOnMount<HTMLButtonElement>();
+  return (
+    <section className="panel" aria-labelledby="setup-done-title" data-testid="setup-done">
+      <h1 id="setup-done-title">{extension ? `Connected as Ext. ${extension}` : 'Connected'}</h1>
+      <p id="setup-done-explained">
+        Callbar lives in the tray and keeps running when you close this window.
+        {shortcut ? (
+          <>
+            {' '}
+            Press <kbd className="inline">{shortcutLabel(shortcut, platform)}</kbd> in any app to
+            find a contact and dial.
+          </>
+        ) : null}
+      </p>
+      <button
+        ref={button}
+        type="button"
+        className="primary"
+        aria-describedby="setup-done-title setup-done-explained"
+        onClick={() => void openMain()}
+      >
+        Open Callbar
+      </button>
+      {error ? (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}
