@@ -132,6 +132,25 @@ async function start(): Promise<void> {
     showMainWindow: () => finishSetup(),
     shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
   });
+  // From here on quitting (the tray's Quit, the OS, or Ctrl+C / SIGTERM / SIGHUP, which Electron
+  // turns into app.quit(); a second one ends the process at once) lets the core finish first:
+  // receiver closed, settings and caches flushed, and a token pair the platform just issued
+  // stored (core.close() waits for it, at most 10 s; the first sync may be refreshing already).
+  let destroyTray = (): void => undefined;
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    globalShortcut.unregisterAll();
+    destroyTray();
+    void core
+      .close()
+      .catch((error: unknown) => log.warn('closing the core failed', { error }))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
   wireIpc(core, origin);
 
   const context: WindowContext = {
@@ -207,6 +226,7 @@ async function start(): Promise<void> {
     if (notice) say(notice);
   };
   const tray = new CallbarTray(state, runTrayAction);
+  destroyTray = () => tray.destroy();
 
   const planner = new NotificationPlanner();
   planner.seed({
@@ -253,19 +273,4 @@ async function start(): Promise<void> {
   earlyLinks.splice(0).forEach((link) => deliverLink(link));
 
   app.on('activate', () => windows.showMain());
-  let closed = false;
-  app.on('will-quit', (event) => {
-    if (closed) return;
-    // Let the core finish (receiver closed, settings and caches flushed) before the process ends.
-    event.preventDefault();
-    globalShortcut.unregisterAll();
-    tray.destroy();
-    void core
-      .close()
-      .catch((error: unknown) => log.warn('closing the core failed', { error }))
-      .finally(() => {
-        closed = true;
-        app.quit();
-      });
-  });
 }

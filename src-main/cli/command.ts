@@ -35,6 +35,12 @@ export interface CommandContext {
   profile(): Promise<Profile>;
   /** The platform API of the connected account (fails with exit 4 without a keychain). */
   platform(): Promise<PlatformApi>;
+  /**
+   * Ctrl+C / SIGTERM / a closed terminal: by default the CLI ends the command (exit 130 / 143 /
+   * 129) once the session is stored. A command that stops in its own way registers it here for
+   * as long as it applies (the returned function removes it); it then ends as it sees fit.
+   */
+  onSignal(cancel: () => void): () => void;
 }
 
 export interface CommandInput<O extends ParseArgsOptionsConfig> {

@@ -31,7 +31,8 @@ export function cliHelp(): string {
     'CALLBAR_CLIENT_ID, CALLBAR_CLIENT_SECRET, CALLBAR_RECEIVER_PORT, CALLBAR_REGION (see README).',
     '',
     'Exit codes: 0 ok, 1 failed, 2 usage, 3 not connected, 4 keychain unavailable,',
-    '5 platform unreachable.',
+    '5 platform unreachable; 130 Ctrl+C, 143 SIGTERM, 129 terminal closed (after the session',
+    'being renewed, if any, is stored; Ctrl+C twice quits at once).',
   ].join('\n');
 }
 

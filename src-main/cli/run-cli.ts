@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Profile } from '../core/profile';
 import { CallbarError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
+import { handleStopSignals } from '../core/stop-signals';
 import { ExitCode, processIo, type CliIo } from './cli-io';
 import { globalOptions, UsageError, type CommandContext, type CommandSpec } from './command';
 import { lookupCommand } from './command-lookup';
@@ -147,6 +148,14 @@ async function runCommand(
   let profile: Profile | undefined;
   // One opening, however many callers ask at once (a second profile would never be closed).
   let opening: Promise<Profile> | undefined;
+  // One closing, at the end or on a signal: it waits for a session write in flight.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= profile?.close() ?? Promise.resolve());
+  const signals = handleStopSignals({
+    stop: close,
+    saving: () => profile?.account.tokens.saving ?? false,
+    say: (line) => io.err(line),
+  });
   const ctx: CommandContext = {
     io,
     json: input.values.json === true,
@@ -166,6 +175,7 @@ async function runCommand(
       const { createPlatformApi } = await import('../core/api/platform-api');
       return createPlatformApi({ baseUrl: settings.base_url, tokens: account.tokens, log });
     },
+    onSignal: (cancel) => signals.onSignal(cancel),
   };
   try {
     return (await command.run(ctx, input as never)) ?? ExitCode.ok;
@@ -173,6 +183,7 @@ async function runCommand(
     if (error instanceof UsageError) return usageFailure(io, error, command);
     return reportError(ctx, error, profile?.account.status().state);
   } finally {
-    await profile?.close();
+    await close();
+    signals.dispose();
   }
 }

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
-import { startCore } from '../core/callbar-core';
+import { startCore, type CallbarCore } from '../core/callbar-core';
 import { focusSearchEvent } from '../core/desktop/shell-actions';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
-import { startPreviewServer } from './server';
+import { handleStopSignals } from '../core/stop-signals';
+import { startPreviewServer, type PreviewServer } from './server';
 import { readShortcutPresses } from './shortcut-input';
 
 const { values } = parseArgs({
@@ -52,7 +53,18 @@ try {
   process.stderr.write(`callbar preview: ${describeError(error).message}\n`);
   process.exit(1);
 }
-const core = await startCore({
+// From here on Ctrl+C stops the server, then the core (or, while it starts, the profile), which
+// first stores a session the platform just issued (the first sync may be refreshing it).
+const started: { core?: CallbarCore; server?: PreviewServer } = {};
+handleStopSignals({
+  stop: async () => {
+    await started.server?.close();
+    await (started.core ?? profile).close();
+  },
+  saving: () => profile.account.tokens.saving,
+  say: (line) => process.stderr.write(`${line}\n`),
+});
+const core = (started.core = await startCore({
   runtime: 'preview',
   profile,
   openUrl: async (url) => {
@@ -60,14 +72,14 @@ const core = await startCore({
     else if (canOpenBrowser) await open(url);
     else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
   },
-});
-const server = await startPreviewServer({
+}));
+const server = (started.server = await startPreviewServer({
   core,
   rendererDir,
   bridgeFile,
   port: Number(values.port),
   log: profile.log,
-});
+}));
 
 if (values.json) {
   process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
@@ -88,9 +100,3 @@ if (values['stdin-shortcut']) {
     core.events.publish(await focusSearchEvent(core.router, clipboard));
   });
 }
-
-const stop = () => {
-  void server.close().then(() => core.close().then(() => process.exit(0)));
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);

@@ -10,19 +10,18 @@
  *
  * CALLBAR_KILL_CYCLES (200) sets the number of cycles; CALLBAR_FUZZ_SEED replays a run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import { openVault, type KeytarVault } from '../../src-main/core/vault/keytar-vault';
+import type { KeytarVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar } from '../support/cli-process';
-import { freePort } from '../support/free-port';
-import { advanceClock, issuedSession, profileEnv, startSim } from '../support/sim-harness';
+import { advanceClock } from '../support/sim-harness';
 import { recordFigure } from './figures';
 import { fuzzRandom } from './hostile-values';
 import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
-import { startPlatformRelay, type PlatformRelay } from './platform-relay';
+import type { PlatformRelay } from './platform-relay';
+import { startRelayedProfile, type RelayedProfile } from './relayed-profile';
 
 const CYCLES = Number(process.env.CALLBAR_KILL_CYCLES ?? 200);
 /** How long after the platform's answer a targeted kill may land (covers the vault write). */
@@ -47,36 +46,20 @@ function quantiles(values: number[]): { median: number; p95: number; max: number
 }
 
 describe('kill -9 during refresh cycles, real keychain', () => {
+  let rig: RelayedProfile;
   let sim: RunningSimulator;
   let relay: PlatformRelay;
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
   let vault: KeytarVault;
+  let connect: () => Promise<void>;
 
   beforeAll(async () => {
-    sim = await startSim({ profile: 'minimal' });
-    relay = await startPlatformRelay(sim.base_url);
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-kill-'));
-    // Callbar talks to the platform through the relay: its base URL is the relay's.
-    env = {
-      ...profileEnv({ ...sim, base_url: relay.url }, dataDir, await freePort()),
-      CALLBAR_PORTAL_URL: `${relay.url}/portal`,
-    };
-    vault = openVault({ dataDir });
+    rig = await startRelayedProfile('kill');
+    ({ sim, relay, dataDir, env, vault } = rig);
+    connect = () => rig.connect();
   });
-  afterAll(async () => {
-    await vault?.clear().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-    await relay?.close();
-    await sim?.close();
-  });
-
-  /** A session as an activation leaves it (a new connect after a lost one). */
-  const connect = async () => {
-    const session = await issuedSession(sim, sim.users[0]!, Date.now() + 24 * 3600_000);
-    await vault.save({ ...session, base_url: relay.url });
-    rmSync(join(dataDir, 'session-ended.json'), { force: true });
-  };
+  afterAll(() => rig?.close());
 
   /** One `callbar phonebooks list` after the platform expired the token; killed per `plan`. */
   const cycle = async (plan: 'none' | 'anywhere' | 'around-rotation', typicalMs: number) => {

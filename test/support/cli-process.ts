@@ -10,6 +10,8 @@ export interface CliRun {
   kill(signal?: NodeJS.Signals): void;
   lines: AsyncIterableIterator<string>;
   exit: Promise<{ code: number | null; stderr: string }>;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
 }
 
 /** Runs the real `callbar` bin (as a user would) with extra environment. */
@@ -25,7 +27,12 @@ export function callbar(args: string[], env: NodeJS.ProcessEnv): CliRun {
   const exit = new Promise<{ code: number | null; stderr: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, stderr })),
   );
-  return { kill: (signal = 'SIGTERM') => void child.kill(signal), lines, exit };
+  return {
+    kill: (signal = 'SIGTERM') => void child.kill(signal),
+    lines,
+    exit,
+    stderr: () => stderr,
+  };
 }
 
 /** Waits for the run to end; its whole stdout and stderr. */

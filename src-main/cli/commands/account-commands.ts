@@ -144,8 +144,9 @@ export const accountCommands: CommandGroup = {
             ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
           }
         }
-        const cancel = () => account.cancelActivation('Cancelled from the command line.');
-        process.once('SIGINT', cancel);
+        const stopCancelling = ctx.onSignal(() =>
+          account.cancelActivation('Cancelled from the command line.'),
+        );
         let answered = true;
         try {
           const status = await started.completion;
@@ -156,7 +157,7 @@ export const accountCommands: CommandGroup = {
           answered = code !== 'activation_timeout' && code !== 'activation_cancelled';
           throw error;
         } finally {
-          process.removeListener('SIGINT', cancel);
+          stopCancelling();
           // The platform's call is answered; the browser is being redirected to the receiver's
           // landing page. Stay until it was served, or the browser finds nobody there.
           if (answered) {

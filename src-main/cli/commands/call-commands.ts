@@ -108,13 +108,11 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
       if (!json) io.err('Stopped following; the call goes on. `callbar hangup` ends it.');
       finish();
     };
-    process.once('SIGINT', interrupted);
-    process.once('SIGTERM', interrupted);
+    const stopListening = ctx.onSignal(interrupted);
     function finish() {
       clearInterval(poll);
       unsubscribe();
-      process.off('SIGINT', interrupted);
-      process.off('SIGTERM', interrupted);
+      stopListening();
       done();
     }
     report();

@@ -104,8 +104,9 @@ export const directoryCommands: CommandGroup = {
         const stopDrawing = directory.onChange((status) =>
           draw?.(`\r${progressLine(status)}\x1b[K`),
         );
-        const cancel = () => directory.cancelSync('Cancelled from the command line.');
-        process.once('SIGINT', cancel);
+        const stopCancelling = ctx.onSignal(() =>
+          directory.cancelSync('Cancelled from the command line.'),
+        );
         const started = performance.now();
         try {
           const { status, requests } = await directory.sync();
@@ -121,7 +122,7 @@ export const directoryCommands: CommandGroup = {
           draw?.('\n');
           throw error;
         } finally {
-          process.removeListener('SIGINT', cancel);
+          stopCancelling();
           stopDrawing();
           await directory.close();
         }

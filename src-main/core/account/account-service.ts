@@ -286,9 +286,10 @@ export class AccountService {
     return this.#publish();
   }
 
+  /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
   async close(): Promise<void> {
     this.cancelActivation('Callbar is shutting down.');
-    this.tokens.dispose();
+    await this.tokens.close();
     const receiver = await this.#receiver?.catch(() => undefined);
     await receiver?.close();
   }

@@ -19,6 +19,10 @@
  *   clock being set forward or back does not move). A refresh is due when either says so; after
  *   a failed refresh the old token is used while either says it is valid, and the platform's 401
  *   has the last word (one refresh, the request once more).
+ * - Closing waits for the session: from the moment a refresh request leaves until the new pair is
+ *   in the vault (and while an activation's pair is being stored), the platform may hold a pair
+ *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
+ *   waits for that write, at most {@link SAVE_WAIT_MS}, and no refresh starts once it was called.
  */
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
@@ -60,6 +64,9 @@ export interface TokenManagerOptions {
 
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
+/** How long closing waits for a session write in flight before giving up (and saying so). */
+export const SAVE_WAIT_MS = 10_000;
+
 export const SESSION_ENDED_MESSAGE =
   'Your Callbar session has ended: the platform no longer accepts it (it was revoked or used elsewhere). Connect Callbar again to continue.';
 
@@ -88,6 +95,10 @@ export class TokenManager {
   #retryTimer: NodeJS.Timeout | undefined;
   #failures = 0;
   #health: TokenHealth = { kind: 'ok' };
+  /** Session writes in flight (see {@link saving}), and who waits for them to end. */
+  #saves = 0;
+  readonly #savesEnded = new Set<() => void>();
+  #closing = false;
 
   constructor(options: TokenManagerOptions) {
     this.#vault = options.vault;
@@ -128,7 +139,7 @@ export class TokenManager {
   /** Takes a freshly activated session: stored in the vault first, then used. */
   async adopt(account: StoredAccount): Promise<void> {
     this.#stopRetrying();
-    await this.#lock.hold(() => this.#inVault(() => this.#vault.save(account)));
+    await this.#saving(() => this.#lock.hold(() => this.#inVault(() => this.#vault.save(account))));
     this.#account = this.#track(account);
     this.#unsaved = false;
     this.#failures = 0;
@@ -220,6 +231,45 @@ export class TokenManager {
     this.#stopRetrying();
   }
 
+  /**
+   * True while the platform may have issued a pair the vault does not hold yet: a refresh request
+   * is on its way or answered and not stored, or an activation's pair is being stored. A process
+   * that ends now may end the session.
+   */
+  get saving(): boolean {
+    return this.#saves > 0;
+  }
+
+  /**
+   * Shuts down without losing the session: stops retries, lets no refresh start any more, and
+   * waits for the session write in flight, if any, at most `waitMs`; then gives up and logs it.
+   */
+  async close(waitMs = SAVE_WAIT_MS): Promise<void> {
+    this.#closing = true;
+    this.#stopRetrying();
+    if (this.#saves === 0) return;
+    const started = performance.now();
+    const saved = await new Promise<boolean>((resolve) => {
+      const ended = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#savesEnded.delete(ended);
+        resolve(false);
+      }, waitMs);
+      this.#savesEnded.add(ended);
+    });
+    const waited_ms = Math.round(performance.now() - started);
+    if (saved) this.#log.info('waited for the session to be stored before closing', { waited_ms });
+    else {
+      this.#log.warn(
+        'gave up waiting for the session to be stored; closing anyway (the session may have to be connected again)',
+        { waited_ms },
+      );
+    }
+  }
+
   #requireAccount(): StoredAccount {
     const elsewhere = this.otherPlatform;
     if (elsewhere) throw new CallbarError('needs_activation', elsewhere);
@@ -290,20 +340,44 @@ export class TokenManager {
         rejected === undefined ? this.#fresh(account) : account.access_token !== rejected;
       if (stillGood) return account;
     }
-    const outcome = await requestRefresh({
-      baseUrl: account.base_url,
-      refreshToken: account.refresh_token,
-      clientId: account.client_id,
-      clientSecret: account.client_secret,
-      timeoutMs: this.#timeoutMs,
-    });
-    const answeredAt = performance.now();
-    const answeredMonotonic = this.#monotonicNow();
-    if (this.#account !== account) {
-      // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
-      return this.#requireAccount();
+    if (this.#closing) {
+      // Its new pair might not be stored before the process ends; the next start refreshes.
+      throw new CallbarError(
+        'closing',
+        'Callbar is closing; the session is renewed when it starts again.',
+      );
     }
-    return this.#settle(account, outcome, rejected !== undefined, answeredAt, answeredMonotonic);
+    // From here until the new pair is stored, the platform may hold a pair the vault does not.
+    return this.#saving(async () => {
+      const outcome = await requestRefresh({
+        baseUrl: account.base_url,
+        refreshToken: account.refresh_token,
+        clientId: account.client_id,
+        clientSecret: account.client_secret,
+        timeoutMs: this.#timeoutMs,
+      });
+      const answeredAt = performance.now();
+      const answeredMonotonic = this.#monotonicNow();
+      if (this.#account !== account) {
+        // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
+        return this.#requireAccount();
+      }
+      return this.#settle(account, outcome, rejected !== undefined, answeredAt, answeredMonotonic);
+    });
+  }
+
+  /** Runs a session write (see {@link saving}); `close()` waits for it. */
+  async #saving<T>(write: () => Promise<T>): Promise<T> {
+    this.#saves += 1;
+    try {
+      return await write();
+    } finally {
+      this.#saves -= 1;
+      if (this.#saves === 0) {
+        for (const ended of this.#savesEnded) ended();
+        this.#savesEnded.clear();
+      }
+    }
   }
 
   /**
@@ -449,7 +523,7 @@ export class TokenManager {
 
   async #persist(account: StoredAccount): Promise<void> {
     try {
-      await this.#inVault(() => this.#vault.save(account));
+      await this.#saving(() => this.#inVault(() => this.#vault.save(account)));
       this.#unsaved = false;
     } catch (error) {
       this.#unsaved = true;
