@@ -48,6 +48,13 @@ export function CallBar() {
             .filter(Boolean)
             .join(' · ')}
         </p>
+        {call.state === 'in-progress' ? (
+          // The platform's events carried only leg ids: nothing will say when the call ends.
+          <p className="hint" data-testid="call-end-hint">
+            The platform does not tell Callbar when this call ends: Hang up ends it, or clears it
+            here if it has already ended on your phone.
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" className="error">
             {error.message}
