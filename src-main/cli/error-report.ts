@@ -1,6 +1,6 @@
 /** A failed command, told once: a sentence per problem on stderr (or JSON on stdout), an exit code. */
 import { ApiError, fieldOfAttr } from '../core/api/api-errors';
-import { platformMessage } from '../core/api/platform-messages';
+import { explainPlatformError, platformMessage } from '../core/api/platform-messages';
 import { describeError } from '../core/errors';
 import { exitCodeForError, ExitCode } from './cli-io';
 import type { CommandContext } from './command';
@@ -15,15 +15,9 @@ const nextStep: Partial<Record<number, string>> = {
 export function reportError(ctx: CommandContext, error: unknown, state?: string): number {
   const exitCode = exitCodeForError(error);
   const fieldErrors = error instanceof ApiError ? error.errors : [];
-  const raw = describeError(error);
-  // The platform's details in words a person understands (the raw ones stay in `errors`).
-  const described =
-    fieldErrors.length > 0
-      ? {
-          ...raw,
-          message: fieldErrors.map(({ detail, attr }) => platformMessage(detail, attr)).join(' '),
-        }
-      : raw;
+  // The platform's details in words a person understands, with the fields they concern, as the
+  // window gets them (the raw ones stay in `errors`).
+  const described = describeError(explainPlatformError(error));
   const hint = nextStep[exitCode];
   if (ctx.json) {
     const details = error instanceof ApiError ? { status: error.status, errors: fieldErrors } : {};

@@ -182,6 +182,28 @@ describe('callbar CLI: phonebooks, contacts', () => {
     );
     expect(noBook.stderr).toContain('phonebook: There is no phonebook with id 999999');
     expect(noBook.stderr).not.toContain('Invalid pk');
+    // --json names the field the way the window's errors do (`fields`), beside the raw detail.
+    const noBookJson = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        '999999',
+        '--name',
+        'X',
+        '--number',
+        '+12025550100',
+        '--speed-dial',
+        '7346',
+        '--json',
+      ],
+      env,
+    );
+    const refused = JSON.parse(noBookJson.stdout) as {
+      error: { fields?: Record<string, string>; errors: { detail: string }[] };
+    };
+    expect(refused.error.fields?.phonebook).toMatch(/^There is no phonebook with id 999999/);
+    expect(refused.error.errors[0]!.detail).toContain('Invalid pk');
 
     const pastTheEnd = await runCallbar(['contacts', 'list', '--page', '9999'], env);
     expect(pastTheEnd.code).toBe(1);
