@@ -216,6 +216,48 @@ describeEachProfile('activation through the portal', (profile) => {
     rig.account.cancelActivation();
   });
 
+  it('a cancel (Ctrl+C, quit, timeout) while the arrived tokens are being stored completes connected', async () => {
+    // A MemoryVault whose save waits for the test: the moment between the platform's POST and
+    // the keychain write (the vault is not what is tested).
+    const inner = new MemoryVault();
+    let release = () => undefined as void;
+    let saving = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const saveStarted = new Promise<void>((resolve) => (saving = resolve));
+    const vault = {
+      load: () => inner.load(),
+      clear: () => inner.clear(),
+      save: async (account: Parameters<MemoryVault['save']>[0]) => {
+        saving();
+        await held;
+        await inner.save(account);
+      },
+    };
+    const rig = await accountRig(sim, vault, capturingLogger().log);
+    rigs.push(rig);
+    const started = await rig.account.startActivation();
+    const user = sim.users[0]!;
+    const portal = completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    await saveStarted;
+    rig.account.cancelActivation();
+    // A new attempt now would throw the arriving connection away: it is refused, saying why.
+    await expect(rig.account.startActivation()).rejects.toMatchObject({
+      code: 'activation_finishing',
+    });
+    release();
+    await expect(started.completion).resolves.toMatchObject({
+      state: 'connected',
+      user_extension: user.extension,
+    });
+    expect((await portal).status).toBe(303);
+    expect(rig.account.status().message).toBeUndefined();
+    expect((await inner.load())?.user_extension).toBe(user.extension);
+  });
+
   it('refuses to start without the integrator credentials', async () => {
     const rig = await accountRig(sim, new MemoryVault(), capturingLogger().log, {
       clientSecret: undefined,

@@ -225,6 +225,12 @@ export class AccountService {
       );
     }
     const receiver = await this.listen();
+    if (this.#waiter?.attempt.outcome.kind === 'claimed') {
+      throw new CallbarError(
+        'activation_finishing',
+        'The portal has just confirmed the previous attempt and Callbar is storing the connection; wait a moment, it will say when it is connected.',
+      );
+    }
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
     const attempt = this.#attempts.create(options.expectedUser);
@@ -259,6 +265,12 @@ export class AccountService {
    * carries ENDED_ATTEMPT_WARNING after `reason`.
    */
   cancelActivation(reason = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
+    // The platform's tokens have arrived and are being stored: the attempt is not abandoned (nor
+    // its link "ended"); it completes connected a moment later, and closing waits for the write.
+    if (this.#waiter?.attempt.outcome.kind === 'claimed') {
+      this.#log.info('activation attempt not cancelled: its tokens are being stored', { code });
+      return;
+    }
     const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
     const message = `${reason} ${ENDED_ATTEMPT_WARNING}`;
