@@ -165,40 +165,23 @@ describe('callbar CLI: phonebooks, contacts', () => {
     expect(missing.stderr).toContain('This contact does not exist (it may have been deleted)');
     expect(missing.stderr).not.toContain('PhonebookContact');
 
-    const noBook = await runCallbar(
-      [
-        'contacts',
-        'create',
-        '--phonebook',
-        '999999',
-        '--name',
-        'X',
-        '--number',
-        '+12025550100',
-        '--speed-dial',
-        '7346',
-      ],
-      env,
-    );
+    const intoMissingBook = [
+      'contacts',
+      'create',
+      '--phonebook',
+      '999999',
+      '--name',
+      'X',
+      '--number',
+      '+12025550100',
+      '--speed-dial',
+      '7346',
+    ];
+    const noBook = await runCallbar(intoMissingBook, env);
     expect(noBook.stderr).toContain('phonebook: There is no phonebook with id 999999');
     expect(noBook.stderr).not.toContain('Invalid pk');
     // --json names the field the way the window's errors do (`fields`), beside the raw detail.
-    const noBookJson = await runCallbar(
-      [
-        'contacts',
-        'create',
-        '--phonebook',
-        '999999',
-        '--name',
-        'X',
-        '--number',
-        '+12025550100',
-        '--speed-dial',
-        '7346',
-        '--json',
-      ],
-      env,
-    );
+    const noBookJson = await runCallbar([...intoMissingBook, '--json'], env);
     const refused = JSON.parse(noBookJson.stdout) as {
       error: { fields?: Record<string, string>; errors: { detail: string }[] };
     };
