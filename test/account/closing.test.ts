@@ -17,7 +17,7 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 import { freePort } from '../support/free-port';
-import { until } from '../hardening/connected-core';
+import { until } from '../support/until';
 import {
   advanceClock,
   capturingLogger,

@@ -19,7 +19,8 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
-import { ada, until } from './calls-fixtures';
+import { until } from '../support/until';
+import { ada } from './calls-fixtures';
 import {
   advanceClock,
   completePortalFlow,

@@ -14,7 +14,7 @@ import type { Call, CallsSnapshot } from '../../src-preload/contract';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
-import { until } from './calls-fixtures';
+import { until } from '../support/until';
 import {
   advanceClock,
   completePortalFlow,

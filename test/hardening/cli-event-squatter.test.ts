@@ -29,7 +29,7 @@ import {
   registerReceiver,
   startSim,
 } from '../support/sim-harness';
-import { until } from './connected-core';
+import { until } from '../support/until';
 import { recordFigure } from './figures';
 
 interface Delivery {

@@ -12,6 +12,7 @@ import type { Logger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import type { Vault } from '../../src-main/core/vault/vault';
 import { freePort } from '../support/free-port';
+import { until } from '../support/until';
 import { completePortalFlow, profileEnv, registerReceiver } from '../support/sim-harness';
 
 export interface ConnectedCore {
@@ -22,15 +23,6 @@ export interface ConnectedCore {
   /** Every router call ({channel, request, result}) and event, in order. */
   seen: unknown[];
   invoke: (channel: string, request?: unknown) => ReturnType<CallbarCore['router']['invoke']>;
-}
-
-export async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`waited too long for ${what}`);
 }
 
 export async function connectedCore(

@@ -17,7 +17,8 @@ import { CallbarError, describeError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { advanceClock, describeEachProfile, startSim } from '../support/sim-harness';
-import { connectedCore, until, type ConnectedCore } from './connected-core';
+import { until } from '../support/until';
+import { connectedCore, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 
 /**

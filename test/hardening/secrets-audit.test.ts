@@ -17,7 +17,8 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import { advanceClock, startSim } from '../support/sim-harness';
 import { filesUnder } from '../support/files-under';
-import { connectedCore, until, type ConnectedCore } from './connected-core';
+import { until } from '../support/until';
+import { connectedCore, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 
 /** The keychain stand-in, remembering every secret it was ever given. */

@@ -19,7 +19,7 @@ import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
 import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
-import { until } from './connected-core';
+import { until } from '../support/until';
 import { recordFigure } from './figures';
 
 describe('a confirmation key completed in the portal by another user', () => {
