@@ -9,6 +9,7 @@ import { AccountService } from './account/account-service';
 import { profileEndedMarker } from './account/session-ended-marker';
 import { profileSessionLock } from './account/session-lock';
 import { resolveDataDir } from './config/data-dir';
+import { secureProfileFolder } from './config/profile-folder';
 import { loadSettings } from './config/settings-store';
 import type { Settings } from './config/settings';
 import { CallbarError } from './errors';
@@ -56,8 +57,14 @@ function parseHeaderList(text: string | undefined, variable: string): Record<str
 export function openProfile(options: ProfileOptions = {}): Profile {
   const env = options.env ?? process.env;
   const dataDir = resolveDataDir(env);
+  const folder = secureProfileFolder(dataDir);
   const settings = loadSettings({ dataDir, env });
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
+  if (folder.tightenedFrom !== undefined) {
+    log.warn('the profile folder was open to other users; closed it (0700)', {
+      was: folder.tightenedFrom.toString(8),
+    });
+  }
   const account = new AccountService({
     settings,
     clientSecret: env.CALLBAR_CLIENT_SECRET,

@@ -15,12 +15,13 @@
  * to the staleness rule.
  */
 import { mkdirSync } from 'node:fs';
-import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { CallbarError, errorMessage } from '../errors';
+import { readFileNoFollow, replaceFileNoFollow } from '../config/no-follow-file';
 import type { Logger } from '../log/logger';
 
 /** Runs tasks one at a time with every other holder of the same lock. */
@@ -85,7 +86,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
   const takeOverFromDeadHolder = async (): Promise<void> => {
     let holder: LockHolder;
     try {
-      holder = LockHolder.parse(JSON.parse(await readFile(holderPath, 'utf8')));
+      holder = LockHolder.parse(JSON.parse((await readFileNoFollow(holderPath, 4096)) ?? 'null'));
     } catch {
       return; // none, or half-written: the staleness rule decides
     }
@@ -116,7 +117,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
         lock_birthtime_ms: lock.birthtimeMs,
       };
       const text = JSON.stringify(holder);
-      await writeFile(holderPath, text, { mode: 0o600 });
+      await replaceFileNoFollow(holderPath, text, 0o600);
       return text;
     } catch (error) {
       // Without the record a crash here blocks the others for staleMs, no longer.
@@ -128,7 +129,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
   /** Removes the record, unless a process that took the lock over has replaced it by now. */
   const eraseHolder = async (record: string | undefined): Promise<void> => {
     if (record === undefined) return;
-    const current = await readFile(holderPath, 'utf8').catch(() => undefined);
+    const current = await readFileNoFollow(holderPath, 4096).catch(() => undefined);
     if (current === record) await rm(holderPath, { force: true }).catch(() => undefined);
   };
 

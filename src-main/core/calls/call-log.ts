@@ -4,13 +4,14 @@
  * CLI may both write it: every write merges with what is on disk (the newer version of a call
  * wins), and replaces the file atomically.
  */
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { z } from 'zod';
 import { Call } from '../../../src-preload/contract';
 import { writeFileAtomic } from '../config/atomic-write';
+import { readFileNoFollowSync } from '../config/no-follow-file';
 import type { Logger } from '../log/logger';
 
 export const LegRecord = z.object({
@@ -66,6 +67,9 @@ export const EMPTY_CALL_LOG: CallLog = {
 const MAX_RETIRED_LEGS = 500;
 /** Ended calls kept in the recent list. */
 export const MAX_RECENT_CALLS = 100;
+
+/** A `calls.json` larger than this is not read into memory (refused, and set aside below). */
+const MAX_CALL_LOG_FILE_BYTES = 16 * 1024 * 1024;
 
 export function isFinished(record: CallRecord): boolean {
   return record.call.state === 'ended' || record.call.state === 'failed';
@@ -125,11 +129,11 @@ export class CallLogFile {
   read(): CallLog {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      const read = readFileNoFollowSync(this.path, MAX_CALL_LOG_FILE_BYTES);
+      if (read === undefined) return EMPTY_CALL_LOG;
+      text = read;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.#log.warn('the call log could not be read', { error });
-      }
+      this.#log.warn('the call log could not be read', { error });
       return EMPTY_CALL_LOG;
     }
     try {

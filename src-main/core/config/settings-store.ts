@@ -8,16 +8,19 @@
  * - Saving validates first and then replaces the file atomically (mode 0600); the file holds only
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { writeFileAtomic } from './atomic-write';
+import { readFileNoFollowSync } from './no-follow-file';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
 import { SETTING_NAMES, Settings, type SettingName } from './settings';
 
 /** The settings file's name inside the data dir. */
 export const SETTINGS_FILE_NAME = 'settings.json';
+
+/** A settings file is a few hundred bytes; anything past this is not one. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** Changes for {@link saveSettings}; a setting set to `undefined` goes back to its default. */
 export type SettingsPatch = { [Name in SettingName]?: Settings[Name] | undefined };
@@ -86,12 +89,16 @@ function readStoredSettings(dataDir: string): StoredSettings {
   const file = settingsFilePath(dataDir);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const read = readFileNoFollowSync(file, MAX_SETTINGS_BYTES);
+    if (read === undefined) return {};
+    text = read;
   } catch (error) {
-    if (isErrnoException(error) && error.code === 'ENOENT') return {};
     throw new CallbarError(
       'settings_unreadable',
-      `Callbar could not read its settings file ${file}: ${errorMessage(error)}. Check that it is a readable file.`,
+      // A link, a non-file or an oversized file: the refusal's own sentence names it.
+      error instanceof CallbarError
+        ? error.message
+        : `Callbar could not read its settings file ${file}: ${errorMessage(error)}. Check that it is a readable file.`,
       { cause: error },
     );
   }
@@ -148,10 +155,6 @@ function describeJsonError(error: unknown, text: string): string {
   }
   if (message.startsWith('Unexpected end of JSON input')) return 'it ends too early';
   return 'it is not a JSON document';
-}
-
-function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && 'code' in error;
 }
 
 const queues = new Map<string, Promise<unknown>>();

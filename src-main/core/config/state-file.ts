@@ -3,10 +3,14 @@
  * a session ended): parsed with its zod schema on the way in and out, replaced atomically, and
  * treated as absent when it is missing or unreadable (logged), never as an error.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../log/logger';
 import { writeFileAtomic } from './atomic-write';
+import { readFileNoFollow } from './no-follow-file';
+
+/** The profile's small state files hold a few lines of JSON. */
+const MAX_STATE_FILE_BYTES = 64 * 1024;
 
 export interface StateFile<T> {
   /** The content, or undefined when there is none (an unreadable file counts as none). */
@@ -42,11 +46,11 @@ export function profileStateFile<T>(
     async read() {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        const read = await readFileNoFollow(file, MAX_STATE_FILE_BYTES);
+        if (read === undefined) return undefined;
+        text = read;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          log.warn(`could not read the ${what}`, { error });
-        }
+        log.warn(`could not read the ${what}`, { error });
         return undefined;
       }
       try {

@@ -4,10 +4,10 @@
  * file simply means "centred at the default size". A remembered position on a screen that is no
  * longer attached is not used, so the window never opens off-screen.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-write';
+import { readFileNoFollowSync } from '../config/no-follow-file';
 import type { WindowBounds } from './window-security';
 
 const WindowState = z.object({
@@ -22,7 +22,7 @@ export const WINDOW_STATE_FILE = 'window-state.json';
 export function loadWindowBounds(dataDir: string): WindowBounds | undefined {
   try {
     const parsed = WindowState.safeParse(
-      JSON.parse(readFileSync(join(dataDir, WINDOW_STATE_FILE), 'utf8')),
+      JSON.parse(readFileNoFollowSync(join(dataDir, WINDOW_STATE_FILE), 4096) ?? 'null'),
     );
     return parsed.success ? parsed.data : undefined;
   } catch {

@@ -4,14 +4,18 @@
  * read, is corrupt, has an older format or belongs to another account is discarded: the caller
  * logs it and syncs again; it never stops Callbar.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DirectoryContact } from '../../../src-preload/contract';
 import { writeFileAtomic } from '../config/atomic-write';
+import { readFileNoFollow } from '../config/no-follow-file';
 import { errorMessage } from '../errors';
 
 export const CACHE_FORMAT = 2;
+
+/** A `directory.json` past this is refused unread (the largest tenants' caches are far smaller). */
+const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
 export const CachedDirectory = z.object({
   format: z.literal(CACHE_FORMAT),
@@ -39,9 +43,10 @@ export async function readCache(dataDir: string, owner: string | undefined): Pro
   const file = cacheFile(dataDir);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const read = await readFileNoFollow(file, MAX_CACHE_FILE_BYTES);
+    if (read === undefined) return { status: 'missing' };
+    text = read;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
     return { status: 'discarded', reason: `it cannot be read (${errorMessage(error)})` };
   }
   let raw: unknown;

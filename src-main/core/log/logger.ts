@@ -1,5 +1,7 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { appendFileNoFollow } from '../config/no-follow-file';
+import { ownSubfolder } from '../config/profile-folder';
 
 /**
  * Structured logging with redaction. Fields whose names suggest a secret are replaced before a
@@ -63,7 +65,7 @@ export function createFileLogger(
   minimum: LogLevel = 'info',
   maxBytes = LOG_MAX_BYTES,
 ): Logger {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ownSubfolder(dirname(path));
   let written = sizeOf(path);
   return createLogger((line) => {
     const text = line + '\n';
@@ -78,7 +80,7 @@ export function createFileLogger(
         written = sizeOf(path);
       }
     }
-    appendFileSync(path, text, { mode: 0o600 });
+    appendFileNoFollow(path, text, 0o600);
     written += Buffer.byteLength(text);
   }, minimum);
 }

@@ -1,0 +1,175 @@
+/**
+ * Writing and reading the profile's files without following a symbolic link. Whoever can plant a
+ * link in the profile (a link `logs/callbar.log → ~/.bashrc`) must not make Callbar append to, or
+ * truncate, another file, nor read a huge or endless one (`→ /dev/zero`) into memory.
+ *
+ * On POSIX the last path component is opened with `O_NOFOLLOW` (the kernel refuses a link:
+ * `ELOOP`, and Callbar removes the link and creates its own file); Windows has no such flag, so
+ * there an `lstat` check comes first. Creating with `O_EXCL` never follows a link anywhere.
+ * The profile's folder itself is checked once at start ({@link secureProfileFolder}).
+ */
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { CallbarError } from '../errors';
+
+/** 0 where the platform has no O_NOFOLLOW (Windows): the lstat check then does the job. */
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+function isLinkRefusal(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  // ELOOP on Linux and macOS; FreeBSD says EMLINK. Windows: the lstat check below throws ELOOP.
+  return code === 'ELOOP' || code === 'EMLINK';
+}
+
+/** Throws ELOOP when `path` is a symbolic link (the O_NOFOLLOW stand-in on Windows). */
+function refuseLinkWithoutNoFollow(path: string): void {
+  if (O_NOFOLLOW !== 0) return;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return;
+  } catch {
+    return; // absent: open creates it
+  }
+  throw Object.assign(new Error(`${path} is a symbolic link`), { code: 'ELOOP' });
+}
+
+/**
+ * Opens `path` for writing with `flags` (plus O_NOFOLLOW); a symbolic link there is removed (the
+ * link itself, never what it points to) and the file created anew, exclusively.
+ */
+function openForWritingSync(path: string, flags: number, mode: number): number {
+  try {
+    refuseLinkWithoutNoFollow(path);
+    return openSync(path, flags | O_NOFOLLOW | constants.O_WRONLY | constants.O_CREAT, mode);
+  } catch (error) {
+    if (!isLinkRefusal(error)) throw error;
+    rmSync(path, { force: true });
+    return openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  }
+}
+
+/** Appends `text` to `path` (created with `mode`), never through a symbolic link. */
+export function appendFileNoFollow(path: string, text: string, mode: number): void {
+  const fd = openForWritingSync(path, constants.O_APPEND, mode);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates or replaces `path` with `text` (created with `mode`), never through a symbolic link:
+ * the old file (or link) is removed and the new one created exclusively.
+ */
+export async function replaceFileNoFollow(path: string, text: string, mode: number): Promise<void> {
+  await rm(path, { force: true });
+  const handle = await open(path, 'wx', mode);
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opening flags for reading a profile file: no link, and no wait on a FIFO. */
+const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+
+/** What {@link readFileNoFollow} refuses before reading, from the file's fstat. */
+function checkReadable(
+  path: string,
+  stats: { isFile(): boolean; size: number },
+  maxBytes: number,
+): void {
+  if (!stats.isFile()) throw refused(path, 'it is not a regular file');
+  if (stats.size > maxBytes) {
+    throw refused(path, `it holds ${stats.size} bytes, more than the ${maxBytes} allowed`);
+  }
+}
+
+function openFailure(path: string, error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  if (isLinkRefusal(error)) throw refused(path, 'it is a symbolic link');
+  throw error;
+}
+
+/** Joins the chunks read so far; past `maxBytes` (the file grew meanwhile) it is refused. */
+function joinChunks(path: string, chunks: Buffer[], maxBytes: number): string {
+  const whole = Buffer.concat(chunks);
+  if (whole.length > maxBytes)
+    throw refused(path, `it holds more than the ${maxBytes} bytes allowed`);
+  return whole.toString('utf8');
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The text of the profile file `path`, or undefined when there is none. A symbolic link, a file
+ * that is not a regular file (a FIFO, a device) or one larger than `maxBytes` is refused with a
+ * CallbarError `profile_file_refused` naming the file and why; it is never read into memory.
+ */
+export async function readFileNoFollow(
+  path: string,
+  maxBytes: number,
+): Promise<string | undefined> {
+  refuseLinkWithoutNoFollow(path);
+  const handle = await open(path, READ_FLAGS).catch((error: unknown) => openFailure(path, error));
+  if (!handle) return undefined;
+  try {
+    checkReadable(path, await handle.stat(), maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) break;
+    }
+    return joinChunks(path, chunks, maxBytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** {@link readFileNoFollow}, synchronously (settings and the call log are read at start). */
+export function readFileNoFollowSync(path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    refuseLinkWithoutNoFollow(path);
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    return openFailure(path, error);
+  }
+  try {
+    checkReadable(path, fstatSync(fd), maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.alloc(CHUNK_BYTES);
+      const bytesRead = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) break;
+    }
+    return joinChunks(path, chunks, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function refused(path: string, why: string): CallbarError {
+  return new CallbarError(
+    'profile_file_refused',
+    `Callbar did not read ${path}: ${why}. Remove or replace that file; Callbar writes a new one.`,
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * The profile's folder is checked once at start, before anything is read from it or written to
+ * it: it must be a folder of the user running Callbar, closed to everyone else (0700). Everything
+ * in it (settings, cache, call log, the session lock) is trusted only as far as that holds, so a
+ * folder another user owns is refused, and one that others may enter is closed (and logged).
+ * Folders inside it are Callbar's own: a symbolic link planted in their place is replaced by a
+ * real folder, so `logs/` cannot send the log into another directory.
+ */
+import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { CallbarError } from '../errors';
+
+/** What {@link secureProfileFolder} found and did. */
+export interface ProfileFolderCheck {
+  /** The folder's mode before Callbar closed it to others, when it had to (e.g. 0o755). */
+  tightenedFrom?: number;
+}
+
+/** The running user, for the owner check (absent on Windows, where ACLs decide instead). */
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/**
+ * Creates `dataDir` (0700) when missing, then checks it: a folder (a link to one is fine: a user
+ * may keep the profile on another disk), owned by this user, with no access for group or others.
+ * @throws CallbarError `profile_unsafe` when it is not a folder or belongs to another user.
+ */
+export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const uid = currentUid();
+  if (process.platform === 'win32' || uid === undefined) return {};
+  const stats = statSync(dataDir);
+  if (!stats.isDirectory()) {
+    throw new CallbarError(
+      'profile_unsafe',
+      `Callbar's profile ${dataDir} is not a folder. Move that file away, or set CALLBAR_DATA_DIR to a folder of your own.`,
+    );
+  }
+  if (stats.uid !== uid) {
+    throw new CallbarError(
+      'profile_unsafe',
+      `Callbar's profile folder ${dataDir} belongs to another user (uid ${stats.uid}, you are ${uid}). ` +
+        'Callbar keeps your settings, call log and session lock there, so it will not use it. ' +
+        'Set CALLBAR_DATA_DIR to a folder of your own, or remove this one.',
+    );
+  }
+  const mode = stats.mode & 0o777;
+  if ((mode & 0o077) === 0) return {};
+  chmodSync(dataDir, 0o700);
+  return { tightenedFrom: mode };
+}
+
+/**
+ * Makes sure `dir` (a folder inside the checked profile) is a real folder: created 0700 when
+ * missing; a symbolic link in its place is removed (the link only) and the folder created.
+ */
+export function ownSubfolder(dir: string): void {
+  try {
+    if (lstatSync(dir).isSymbolicLink()) rmSync(dir, { force: true });
+  } catch {
+    // Absent: created below.
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
