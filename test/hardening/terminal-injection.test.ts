@@ -39,6 +39,7 @@ const HOSTILE_NAMES: Record<string, string> = {
 };
 
 /** Characters a terminal acts on (C0, DEL, C1) or that reorder text (bidi controls). */
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
 const ACTING = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 const actingIn = (text: string) => text.match(new RegExp(ACTING, 'g'))?.length ?? 0;
 

@@ -56,8 +56,6 @@ describe('terminalOutput', () => {
     const value = { names: values.map((character) => `x${character}y`), plain: 'Nørgaard \\ "q"' };
     const shown = terminalOutput(JSON.stringify(value));
     expect(JSON.parse(shown)).toEqual(value);
-    expect(shown).not.toMatch(
-      /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/,
-    );
+    for (const character of values) expect(shown).not.toContain(character);
   });
 });
