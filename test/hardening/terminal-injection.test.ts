@@ -224,11 +224,15 @@ describe('a contact name cannot drive the terminal', () => {
     );
     expect(hostileCharacters).toBeGreaterThanOrEqual(namesHostile * 3);
     recordFigure(
-      'terminal: control/bidi characters from 12 hostile contact names printed (search, contacts list, dial, calls) into xterm.js',
+      'terminal: hostile contact names (12 attacks) printed by search, contacts list, dial, calls into xterm.js',
+      contacts.length * 4,
+    );
+    recordFigure(
+      'terminal: control/bidi characters in them, printed as \\uXXXX text',
       hostileCharacters,
     );
     recordFigure(
-      'terminal: titles, clipboard writes, links, bells, erases, concealed cells, forged rows',
+      'terminal: titles, clipboard writes, links, bells, erases, concealed cells, DCS, forged rows',
       0,
     );
   }, 120_000);

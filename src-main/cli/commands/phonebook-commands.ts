@@ -4,6 +4,7 @@ import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
+import { terminalField } from '../../core/text/terminal-text';
 
 function phonebookRows(phonebooks: (Phonebook | WrittenPhonebook)[]): string {
   return formatTable(
@@ -78,7 +79,7 @@ export const phonebookCommands: CommandGroup = {
           [
             phonebookRows([book]),
             '',
-            `Created ${book.created ?? 'unknown'}, modified ${book.modified ?? 'unknown'}`,
+            `Created ${terminalField(book.created ?? 'unknown')}, modified ${terminalField(book.modified ?? 'unknown')}`,
           ].join('\n'),
         );
       },
