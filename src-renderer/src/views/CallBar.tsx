@@ -46,9 +46,10 @@ export function CallBar() {
           <span className="call-words"> · {callStateWords(call)}</span>
         </p>
         <p className="call-detail">
-          {call.party.company ? <Name>{call.party.company}</Name> : null}
-          {call.party.company && call.party.name ? ' · ' : null}
+          {/* The number first: a long company is cut short, the number never. */}
           {call.party.name ? <PhoneNumber>{call.party.display}</PhoneNumber> : null}
+          {call.party.company && call.party.name ? ' · ' : null}
+          {call.party.company ? <Name>{call.party.company}</Name> : null}
         </p>
         {call.state === 'in-progress' ? (
           // The platform's events carried only leg ids: nothing will say when the call ends.
