@@ -7,9 +7,9 @@
  */
 import { escapeOf, showControls } from './visible-controls';
 
-export const FSI = '\u2068';
-export const LRI = '\u2066';
-export const PDI = '\u2069';
+const FSI = '\u2068';
+const LRI = '\u2066';
+const PDI = '\u2069';
 
 /** A name, company or sentence from outside: isolated in the direction of its own first letter. */
 export function isolatedName(text: string): string {

@@ -15,12 +15,7 @@ const BIDI_CONTROLS = '\\u202a-\\u202e\\u2066-\\u2069\\u200e\\u200f\\u061c';
 const LINE_SEPARATORS = '\\u2028\\u2029';
 
 /** Every character that acts instead of showing. */
-export const ACTING_CHARACTERS = new RegExp(`[${CONTROLS}${BIDI_CONTROLS}${LINE_SEPARATORS}]`, 'g');
-/** The same, except the line feed (a block of lines keeps its own line breaks). */
-const ACTING_EXCEPT_NEWLINE = new RegExp(
-  `[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}${LINE_SEPARATORS}]`,
-  'g',
-);
+const ACTING_CHARACTERS = new RegExp(`[${CONTROLS}${BIDI_CONTROLS}${LINE_SEPARATORS}]`, 'g');
 
 /** `\u001b` for ESC: the escape JSON and JavaScript write for it. */
 export function escapeOf(character: string): string {
@@ -34,5 +29,7 @@ export function showControls(text: string): string {
 
 /** A block of lines: the same, but its line feeds stay line breaks. */
 export function showControlsKeepingLines(text: string): string {
-  return text.replace(ACTING_EXCEPT_NEWLINE, escapeOf);
+  return text.replace(ACTING_CHARACTERS, (character) =>
+    character === '\n' ? character : escapeOf(character),
+  );
 }
