@@ -1,10 +1,10 @@
 /** `callbar phonebooks …`: list, show, create, update and delete phonebooks. */
 import type { Phonebook, PhonebookInput, WrittenPhonebook } from '../../core/api/schemas';
+import { terminalField } from '../../core/text/terminal-text';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
-import { terminalField } from '../../core/text/terminal-text';
 
 function phonebookRows(phonebooks: (Phonebook | WrittenPhonebook)[]): string {
   return formatTable(
