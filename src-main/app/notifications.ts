@@ -1,7 +1,11 @@
 import { Notification } from 'electron';
+import { plainNotification } from '../core/desktop/notification-planner';
 import type { Logger } from '../core/log/logger';
 
-/** Shows a desktop notification when the OS supports them; a click runs `onClick`. */
+/**
+ * Shows a desktop notification when the OS supports them, as plain text for this platform (see
+ * plainNotification); a click runs `onClick`.
+ */
 export function notify(
   log: Logger,
   notice: { title: string; body: string },
@@ -11,7 +15,8 @@ export function notify(
     log.info('notification not shown (unsupported here)', { title: notice.title });
     return;
   }
-  const notification = new Notification({ title: notice.title, body: notice.body });
+  const { title, body } = plainNotification(notice, process.platform);
+  const notification = new Notification({ title, body });
   if (onClick) notification.on('click', onClick);
   notification.show();
 }

@@ -1,5 +1,6 @@
 import type { AccountState, AccountStatus } from '../../src-preload/contract';
 import { CallbarError } from '../core/errors';
+import { terminalField, terminalOutput } from '../core/text/terminal-text';
 
 /** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
 export interface CliIo {
@@ -11,6 +12,18 @@ export const processIo: CliIo = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
+
+/**
+ * `io` as every command writes to it: each text shown as text (controls and bidi characters as
+ * their escapes, the CLI's own line breaks kept; JSON stays the same JSON). Fields from outside
+ * are made one line where they are put into a table or a sentence (`terminalField`).
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return {
+    out: (text) => io.out(terminalOutput(text)),
+    err: (text) => io.err(terminalOutput(text)),
+  };
+}
 
 /** Exit codes, documented in `callbar --help`. */
 export const ExitCode = {
@@ -57,7 +70,7 @@ export function exitCodeForError(error: unknown): number {
 export function describeStatus(status: AccountStatus): string {
   const who =
     status.user_extension && status.tenant_id
-      ? ` as extension ${status.user_extension} (${status.tenant_id})`
+      ? ` as extension ${terminalField(status.user_extension)} (${terminalField(status.tenant_id)})`
       : '';
   const headline: Record<AccountState, string> = {
     connected: `Connected${who}.`,

@@ -2,6 +2,7 @@
 import { ApiError, fieldOfAttr } from '../core/api/api-errors';
 import { explainPlatformError, platformMessage } from '../core/api/platform-messages';
 import { describeError } from '../core/errors';
+import { terminalField } from '../core/text/terminal-text';
 import { exitCodeForError, ExitCode } from './cli-io';
 import type { CommandContext } from './command';
 
@@ -31,9 +32,9 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
     fieldErrors.length > 0
       ? fieldErrors.map(({ attr, detail }) => {
           const field = fieldOfAttr(attr);
-          return `${field ? `${field}: ` : ''}${platformMessage(detail, attr)}`;
+          return `${field ? `${terminalField(field)}: ` : ''}${terminalField(platformMessage(detail, attr))}`;
         })
-      : [described.message];
+      : [terminalField(described.message)];
   for (const line of lines) ctx.io.err(`callbar: ${line}`);
   if (hint && !described.message.includes('callbar activate')) ctx.io.err(hint);
   return exitCode;

@@ -8,7 +8,7 @@ import type { Profile } from '../core/profile';
 import { CallbarError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
 import { handleStopSignals } from '../core/stop-signals';
-import { ExitCode, processIo, type CliIo } from './cli-io';
+import { ExitCode, processIo, terminalIo, type CliIo } from './cli-io';
 import { globalOptions, UsageError, type CommandContext, type CommandSpec } from './command';
 import { lookupCommand } from './command-lookup';
 import { closestName } from './did-you-mean';
@@ -18,7 +18,9 @@ import { allCommands } from './registry';
 
 const leadingFlags = new Set(['--json', '-h', '--help', '-v', '--version']);
 
-export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(argv: string[], sink: CliIo = processIo): Promise<number> {
+  // Everything printed shows control and bidi characters as text, whichever command prints it.
+  const io = terminalIo(sink);
   // Global flags may come before the command; the command's words come next.
   let start = 0;
   while (start < argv.length && leadingFlags.has(argv[start]!)) start++;

@@ -1,11 +1,14 @@
-/** A plain-text table: a header row, then one row per item, columns padded to fit. */
+import { terminalField } from '../core/text/terminal-text';
+
+/**
+ * A plain-text table: a header row, then one row per item, columns padded to fit. Every cell is a
+ * field (one line, its controls shown as text): a value cannot start a row or a cell of its own.
+ */
 export function formatTable(
   headers: string[],
   rows: (string | number | null | undefined)[][],
 ): string {
-  const cells = rows.map((row) =>
-    row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))),
-  );
+  const cells = rows.map((row) => row.map(terminalField));
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...cells.map((row) => row[column]?.length ?? 0)),
   );

@@ -15,6 +15,7 @@ import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 import { SettingsView } from './views/SettingsView';
 import { SetupView } from './views/SetupView';
+import { Name } from './views/Isolated';
 
 /**
  * One line for the header: who Callbar is connected as, or why it is not, still naming whose
@@ -51,7 +52,7 @@ function Header({ children }: { children?: ReactNode }) {
       </span>
       {account?.tenant_id && account.user_extension ? (
         <span className="account-tenant" data-testid="account-tenant" title="Tenant">
-          {account.tenant_id}
+          <Name>{account.tenant_id}</Name>
         </span>
       ) : null}
       {children}

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CallbarEvent } from '../../src-preload/contract';
-import { NotificationPlanner } from '../../src-main/core/desktop/notification-planner';
+import {
+  NotificationPlanner,
+  plainNotification,
+} from '../../src-main/core/desktop/notification-planner';
 import { call, snapshot } from './fixtures';
+
+/** How a notification isolates a name (first-strong) and a number (left to right). */
+const name = (text: string) => `\u2068${text}\u2069`;
+const num = (text: string) => `\u2066${text}\u2069`;
 
 const callsChanged = (calls: ReturnType<typeof snapshot>): CallbarEvent => ({
   type: 'calls.changed',
@@ -26,7 +33,11 @@ describe('NotificationPlanner', () => {
       },
     });
     expect(planner.plan(callsChanged(snapshot({ current: [incoming] })))).toEqual([
-      { title: 'Incoming call', body: 'Anna Meier (Acme) — +49 30 123456', onClick: 'open' },
+      {
+        title: 'Incoming call',
+        body: `${name('Anna Meier')} (${name('Acme')}) — ${num('+49 30 123456')}`,
+        onClick: 'open',
+      },
     ]);
     expect(
       planner.plan(callsChanged(snapshot({ current: [{ ...incoming, state: 'connected' }] }))),
@@ -34,7 +45,7 @@ describe('NotificationPlanner', () => {
     // An unknown caller is shown by number.
     const unknown = call({ state: 'ringing', direction: 'incoming' });
     expect(planner.plan(callsChanged(snapshot({ current: [unknown] })))[0]?.body).toBe(
-      '+49 30 123456',
+      num('+49 30 123456'),
     );
   });
 
@@ -55,7 +66,7 @@ describe('NotificationPlanner', () => {
     expect(first).toEqual([
       {
         title: 'Call failed',
-        body: 'Could not call +49 30 123456: The number is not allowed by your call policy.',
+        body: `Could not call ${num('+49 30 123456')}: The number is not allowed by your call policy.`,
         onClick: 'open',
       },
     ]);
@@ -128,5 +139,51 @@ describe('NotificationPlanner', () => {
   it('ignores other events', () => {
     const planner = new NotificationPlanner();
     expect(planner.plan({ type: 'app.notice', level: 'error', message: 'x' })).toEqual([]);
+  });
+});
+
+describe('plainNotification', () => {
+  const hostile = call({
+    state: 'ringing',
+    direction: 'incoming',
+    party: {
+      number: '+14155550121',
+      display: '+1 415-555-0121',
+      name: 'Eve <a href="https://evil.example/">Bank</a> & <b>IT</b>\u2069\u202e1210\nForged line',
+      company: 'R&D\u001b[2J',
+    },
+  });
+  const planned = () =>
+    new NotificationPlanner().plan(callsChanged(snapshot({ current: [hostile] })))[0]!;
+
+  it('escapes markup on Linux, where notification servers read the body as markup', () => {
+    expect(plainNotification(planned(), 'linux')).toEqual({
+      title: 'Incoming call',
+      body:
+        '\u2068Eve &lt;a href="https://evil.example/"&gt;Bank&lt;/a&gt; &amp; &lt;b&gt;IT&lt;/b&gt;' +
+        '\\u2069\\u202e1210\\u000aForged line\u2069 (\u2068R&amp;D\\u001b[2J\u2069) — \u2066+1 415-555-0121\u2069',
+      onClick: 'open',
+    });
+  });
+
+  it('is the text as written on macOS and Windows, which show plain text', () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      const { body } = plainNotification(planned(), platform);
+      expect(body).toContain(
+        '\u2068Eve <a href="https://evil.example/">Bank</a> & <b>IT</b>\\u2069',
+      );
+      expect(body.endsWith('\u2066+1 415-555-0121\u2069')).toBe(true);
+    }
+  });
+
+  it('keeps every notice one line, its isolates balanced, whoever built it', () => {
+    const notice = plainNotification(
+      { title: 'Nothing\nto dial\u0007', body: '\u2069"\u202e1234" \u2068is not\r a number' },
+      'darwin',
+    );
+    expect(notice).toEqual({
+      title: 'Nothing\\u000ato dial\\u0007',
+      body: '\\u2069"\\u202e1234" \u2068is not\\u000d a number\u2069',
+    });
   });
 });

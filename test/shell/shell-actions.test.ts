@@ -92,7 +92,7 @@ describe('Dial clipboard', () => {
   it('asks before dialing a parsed number, then dials it from the tray', async () => {
     const { router, seen } = routerWithCalls({ confirmLinks: true });
     const plan = await planClipboardDial(router, ' +4930123456\n');
-    expect(plan).toMatchObject({ kind: 'confirm', message: 'Call +4930123456?' });
+    expect(plan).toMatchObject({ kind: 'confirm', message: 'Call \u2066+4930123456\u2069?' });
     expect(seen).toEqual([{ channel: 'calls.parse', request: { input: '+4930123456' } }]);
     expect(
       plan.kind === 'confirm' && (await dialFromTray(router, plan.target.destination)),

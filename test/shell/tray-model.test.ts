@@ -11,6 +11,12 @@ import {
 } from '../../src-main/core/desktop/tray-model';
 import { call, snapshot } from './fixtures';
 
+/** How the tray isolates a name (first-strong) and a number (left to right). */
+const name = (text: string) => `\u2068${text}\u2069`;
+const num = (text: string) => `\u2066${text}\u2069`;
+/** The account line for extension 201 of acme-7f3a. */
+const EXT_201 = `Ext. ${num('201')} (${name('acme-7f3a')})`;
+
 /** An account in `state`, for extension 201 of tenant acme-7f3a unless said otherwise. */
 const acct = (
   state: AccountState,
@@ -48,17 +54,17 @@ describe('tray icon and tooltip', () => {
       ],
     });
     expect(trayTooltip({ account: acct('connected'), calls: live })).toBe(
-      'Callbar — in a call with Anna',
+      `Callbar — in a call with ${name('Anna')}`,
     );
     expect(trayTooltip({ account: acct('needs-activation'), calls: snapshot() })).toBe(
-      'Callbar — Session ended — reconnect Ext. 201 (acme-7f3a)',
+      `Callbar — Session ended — reconnect ${EXT_201}`,
     );
   });
 
   it('names the account in every state, and says plainly when there is none', () => {
     const tooltip = (account: TrayAccount) => trayTooltip({ account, calls: snapshot() });
-    expect(tooltip(acct('connected'))).toBe('Callbar — Ext. 201 (acme-7f3a)');
-    expect(tooltip(acct('offline'))).toBe('Callbar — Offline · Ext. 201 (acme-7f3a)');
+    expect(tooltip(acct('connected'))).toBe(`Callbar — ${EXT_201}`);
+    expect(tooltip(acct('offline'))).toBe(`Callbar — Offline · ${EXT_201}`);
     expect(tooltip(acct('not-connected', {}))).toBe('Callbar — Not connected');
     expect(tooltip(acct('activating', {}))).toBe('Callbar — Connecting…');
     expect(tooltip(acct('vault-unavailable', {}))).toBe('Callbar — Keychain unavailable');
@@ -66,7 +72,9 @@ describe('tray icon and tooltip', () => {
     expect(tooltip(nobody('needs-activation'))).toBe('Callbar — Session ended — reconnect');
     expect(tooltip(nobody('offline'))).toBe('Callbar — Offline');
     expect(tooltip(nobody('connected'))).toBe('Callbar — Connected');
-    expect(tooltip(acct('connected', { user_extension: '201' }))).toBe('Callbar — Ext. 201');
+    expect(tooltip(acct('connected', { user_extension: '201' }))).toBe(
+      `Callbar — Ext. ${num('201')}`,
+    );
   });
 
   it('keeps a long tenant within what Windows shows of a tooltip', () => {
@@ -76,8 +84,9 @@ describe('tray icon and tooltip', () => {
       calls: snapshot(),
     });
     expect(text).toHaveLength(TRAY_TOOLTIP_MAX);
-    expect(text.startsWith('Callbar — Ext. 2001 (a-very-long-tenant-identifier-')).toBe(true);
-    expect(text.endsWith('…')).toBe(true);
+    expect(text.startsWith(`Callbar — Ext. ${num('2001')} (\u2068a-very-long-tenant-`)).toBe(true);
+    // The tenant's isolate, cut short, is closed after the ellipsis.
+    expect(text.endsWith('…\u2069')).toBe(true);
   });
 });
 
@@ -89,7 +98,7 @@ describe('tray menu', () => {
       favourites: [{ label: 'Reception', number: '100' }],
     });
     expect(labels(menu)).toEqual([
-      'Ext. 201 (acme-7f3a)',
+      EXT_201,
       '—',
       'Recent calls',
       'Favourites',
@@ -101,7 +110,7 @@ describe('tray menu', () => {
     expect(find(menu, 'Recent calls')).toMatchObject({ enabled: false, submenu: [] });
     expect(find(menu, 'Favourites')).toMatchObject({
       enabled: true,
-      submenu: [{ label: 'Reception', action: { kind: 'dial', number: '100' } }],
+      submenu: [{ label: name('Reception'), action: { kind: 'dial', number: '100' } }],
     });
     expect(find(menu, 'Dial clipboard')).toMatchObject({
       enabled: true,
@@ -134,11 +143,11 @@ describe('tray menu', () => {
     expect(entries).toHaveLength(TRAY_RECENT_CALLS);
     // "&" is doubled so Windows shows it instead of underlining the next letter.
     expect(entries[0]).toMatchObject({
-      label: '↗ Anna && Co',
+      label: `↗ ${name('Anna && Co')}`,
       action: { kind: 'dial', number: '200' },
     });
     expect(entries[1]).toMatchObject({
-      label: '↙ Extension 201',
+      label: `↙ ${num('Extension 201')}`,
       action: { kind: 'dial', number: '201' },
     });
   });
@@ -159,7 +168,7 @@ describe('tray menu', () => {
     const item = find(menu, 'Recent calls');
     expect(item?.type === 'submenu' && item.submenu[0]).toEqual({
       type: 'normal',
-      label: '↙ Unknown caller',
+      label: `↙ ${num('Unknown caller')}`,
       enabled: false,
     });
   });
@@ -176,14 +185,14 @@ describe('tray menu', () => {
     });
     expect(menu[2]).toEqual({
       type: 'normal',
-      label: 'Hang up Anna',
+      label: `Hang up ${name('Anna')}`,
       enabled: true,
       action: { kind: 'hangup', callId: live.id },
     });
     expect(menu[3]).toEqual({ type: 'separator' });
     expect(
       labels(trayMenu({ account: acct('connected'), calls: snapshot(), favourites: [] })),
-    ).not.toContain('Hang up Anna');
+    ).not.toContain(`Hang up ${name('Anna')}`);
   });
 
   it('when not connected, dialing is disabled and Connect is offered', () => {
@@ -215,16 +224,39 @@ describe('tray menu', () => {
       { type: 'normal', label, enabled: false },
       { type: 'separator' },
     ];
-    expect(first(acct('connected'))).toEqual(line('Ext. 201 (acme-7f3a)'));
-    expect(first(acct('offline'))).toEqual(line('Offline · Ext. 201 (acme-7f3a)'));
-    expect(first(acct('needs-activation'))).toEqual(
-      line('Session ended — reconnect Ext. 201 (acme-7f3a)'),
-    );
+    expect(first(acct('connected'))).toEqual(line(EXT_201));
+    expect(first(acct('offline'))).toEqual(line(`Offline · ${EXT_201}`));
+    expect(first(acct('needs-activation'))).toEqual(line(`Session ended — reconnect ${EXT_201}`));
     expect(first(nobody('not-connected'))).toEqual(line('Not connected'));
     expect(first(nobody('vault-unavailable'))).toEqual(line('Keychain unavailable'));
     // A tenant is shown as written, not as a Windows access key.
     expect(first(acct('connected', { tenant_id: 'R&D', user_extension: '7' }))).toEqual(
-      line('Ext. 7 (R&&D)'),
+      line(`Ext. ${num('7')} (${name('R&&D')})`),
     );
+  });
+});
+
+describe('bidi: a name cannot turn the number beside it around', () => {
+  const RLO = '\u202e';
+  const PDI = '\u2069';
+
+  it('isolates names and numbers, and shows the bidi controls a name holds as text', () => {
+    const hostile = call({
+      state: 'ended',
+      party: { number: '+14155550121', display: '+1 415-555-0121', name: `Ann ${PDI}${RLO}1210` },
+    });
+    const live = call({ state: 'ringing', party: { number: '+4930123', display: '+49 30 123' } });
+    const state = {
+      account: acct('connected'),
+      calls: snapshot({ current: [live], recent: [hostile] }),
+      favourites: [],
+    };
+    const item = find(trayMenu(state), 'Recent calls');
+    const entry = item?.type === 'submenu' ? item.submenu[0] : undefined;
+    const label = entry?.type === 'normal' ? entry.label : undefined;
+    // The name's own PDI cannot close the isolate, nor its RLO reach past it.
+    expect(label).toBe('↗ \u2068Ann \\u2069\\u202e1210\u2069');
+    expect(trayMenu(state)[2]).toMatchObject({ label: 'Hang up \u2066+49 30 123\u2069' });
+    expect(trayTooltip(state)).toBe('Callbar — in a call with \u2066+49 30 123\u2069');
   });
 });

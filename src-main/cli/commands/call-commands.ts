@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
+import { terminalField } from '../../core/text/terminal-text';
 import { openLocalDirectory } from './directory-commands';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
@@ -54,13 +55,15 @@ const STATE_WORDS: Record<Call['state'], string> = {
   failed: 'Failed',
 };
 
+/** Who the call is with, as one line: the name and number someone else wrote shown as text. */
 function partyText(call: Call): string {
   const { party } = call;
-  return party.name ? `${party.name} (${party.display})` : party.display;
+  const display = terminalField(party.display);
+  return party.name ? `${terminalField(party.name)} (${display})` : display;
 }
 
 function callLine(call: Call): string {
-  const reason = call.reason ? `: ${call.reason}` : '';
+  const reason = call.reason ? `: ${terminalField(call.reason)}` : '';
   return `${STATE_WORDS[call.state]}${reason}`;
 }
 
@@ -97,7 +100,7 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
       const { call } = record;
       const line = json
         ? JSON.stringify({ call })
-        : `${callLine(call)}  [legs: ${call.leg_ids.join(', ') || 'none yet'}]`;
+        : `${callLine(call)}  [legs: ${terminalField(call.leg_ids.join(', ')) || 'none yet'}]`;
       if (line !== printed) io.out(line);
       printed = line;
       if (call.state === 'ended' || call.state === 'failed') finish();
@@ -125,13 +128,15 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
   if (!process.stdin.isTTY) {
     throw new CallbarError(
       'needs_confirmation',
-      `Links ask before dialing, and there is nobody to ask here. Open the link with Callbar running, run \`callbar dial "${pending.target.destination}"\`, or set confirm_web_links to false.`,
+      `Links ask before dialing, and there is nobody to ask here. Open the link with Callbar running, run \`callbar dial "${terminalField(pending.target.destination)}"\`, or set confirm_web_links to false.`,
     );
   }
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = (
-      await prompt.question(`Dial ${pending.target.display}? [y]es, [n]o, [a]lways: `)
+      await prompt.question(
+        `Dial ${terminalField(pending.target.display)}? [y]es, [n]o, [a]lways: `,
+      )
     )
       .trim()
       .toLowerCase();
@@ -147,7 +152,7 @@ function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
   show(ctx, outcome, () =>
     outcome.status === 'dialing'
       ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`
-      : `The link asks before dialing ${outcome.pending.target.display}.`,
+      : `The link asks before dialing ${terminalField(outcome.pending.target.display)}.`,
   );
 }
 

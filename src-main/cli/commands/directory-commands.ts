@@ -8,6 +8,7 @@ import type { DirectoryStatus, SearchHit } from '../../../src-preload/contract';
 import type { Contact } from '../../core/api/schemas';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Directory } from '../../core/directory/directory';
+import { terminalField } from '../../core/text/terminal-text';
 import { ExitCode } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { formatTable } from '../table';
@@ -74,7 +75,7 @@ export async function updateLocalDirectory(
     }
   } catch (error) {
     ctx.io.err(
-      `callbar: the platform has the change, but this computer's directory could not be updated (${describeError(error).message}); \`callbar sync\` brings it up to date.`,
+      `callbar: the platform has the change, but this computer's directory could not be updated (${terminalField(describeError(error).message)}); \`callbar sync\` brings it up to date.`,
     );
   }
 }
@@ -172,11 +173,11 @@ export const directoryCommands: CommandGroup = {
           }
           ctx.io.out(
             result.hits.length === 0
-              ? `No contact matches "${query}" (${status.contacts} contacts searched).`
+              ? `No contact matches "${terminalField(query)}" (${status.contacts} contacts searched).`
               : `${hitRows(result.hits)}\n\n${
                   result.hits.length === limit
-                    ? `The ${limit} best matches for "${query}" (--limit N shows more).`
-                    : `${result.hits.length} of ${status.contacts} contacts match "${query}".`
+                    ? `The ${limit} best matches for "${terminalField(query)}" (--limit N shows more).`
+                    : `${result.hits.length} of ${status.contacts} contacts match "${terminalField(query)}".`
                 }`,
           );
           return ExitCode.ok;

@@ -1,5 +1,6 @@
 /** `callbar phonebooks …`: list, show, create, update and delete phonebooks. */
 import type { Phonebook, PhonebookInput, WrittenPhonebook } from '../../core/api/schemas';
+import { terminalField } from '../../core/text/terminal-text';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
@@ -78,7 +79,7 @@ export const phonebookCommands: CommandGroup = {
           [
             phonebookRows([book]),
             '',
-            `Created ${book.created ?? 'unknown'}, modified ${book.modified ?? 'unknown'}`,
+            `Created ${terminalField(book.created ?? 'unknown')}, modified ${terminalField(book.modified ?? 'unknown')}`,
           ].join('\n'),
         );
       },

@@ -4,6 +4,10 @@
  * ("Reconnect Callbar"), and a connection to a different account than before (the window may be
  * hidden in the tray when someone else completes a connect link). Each is shown once; the planner remembers only the calls the latest
  * snapshot still holds, so it stays small however long Callbar runs.
+ *
+ * Every notification is plain text (`plainNotification`): names isolated in their own direction,
+ * numbers left to right, controls shown as text, and markup escaped where the platform's
+ * notification server reads the body as markup (Linux).
  */
 import type {
   AccountState,
@@ -12,6 +16,7 @@ import type {
   CallbarEvent,
   CallsSnapshot,
 } from '../../../src-preload/contract';
+import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 
 export interface PlannedNotification {
   title: string;
@@ -22,8 +27,43 @@ export interface PlannedNotification {
 
 function caller(call: Call): string {
   const { name, company, display } = call.party;
-  if (!name) return display;
-  return company ? `${name} (${company}) — ${display}` : `${name} — ${display}`;
+  const number = isolatedNumber(display);
+  if (!name) return number;
+  return company
+    ? `${isolatedName(name)} (${isolatedName(company)}) — ${number}`
+    : `${isolatedName(name)} — ${number}`;
+}
+
+/** Who a call is with, in a sentence: the name, or else the number. */
+function party(call: Call): string {
+  const { name, display } = call.party;
+  return name ? isolatedName(name) : isolatedNumber(display);
+}
+
+/**
+ * `notice` as `platform`'s notifications show it: each line kept one line, controls and stray
+ * bidi characters shown as text (the isolates put around names and numbers kept, balanced), and on
+ * Linux the body's `&`, `<` and `>` escaped: notification servers there (GNOME Shell, KDE Plasma,
+ * xfce4-notifyd, dunst, mako) read the body as markup, where a name's `<a href>` would become a
+ * link and a lone `&` can blank the whole body. Titles are plain text everywhere, as are bodies
+ * on macOS and Windows.
+ */
+export function plainNotification<T extends { title: string; body: string }>(
+  notice: T,
+  platform: NodeJS.Platform,
+): T {
+  const body = balancedLine(notice.body);
+  return {
+    ...notice,
+    title: balancedLine(notice.title),
+    body: platform === 'linux' ? escapeMarkup(body) : body,
+  };
+}
+
+const MARKUP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+function escapeMarkup(text: string): string {
+  return text.replace(/[&<>]/g, (character) => MARKUP[character]!);
 }
 
 export class NotificationPlanner {
@@ -92,7 +132,7 @@ export class NotificationPlanner {
       const reason = call.reason ?? 'the phone system did not accept the call';
       planned.push({
         title: 'Call failed',
-        body: `Could not call ${call.party.name ?? call.party.display}: ${reason}`,
+        body: `Could not call ${party(call)}: ${reason}`,
         onClick: 'open',
       });
     }

@@ -5,6 +5,7 @@
  */
 import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-preload/contract';
 import type { Router } from '../ipc/router';
+import { isolatedName, isolatedNumber } from '../text/isolated-text';
 import { MAX_LINK_LENGTH } from './launch-link';
 
 type RouterLike = Pick<Router, 'invoke'>;
@@ -60,11 +61,11 @@ export async function planClipboardDial(router: RouterLike, text: string): Promi
     return { kind: 'error', notice: { title: 'Nothing to dial', body: result.error.message } };
   }
   const target = result.value as ResponseOf<'calls.parse'>;
-  const who = target.contact ? `${target.contact.display_name} — ` : '';
+  const who = target.contact ? `${isolatedName(target.contact.display_name)} — ` : '';
   return {
     kind: 'confirm',
     target,
-    message: `Call ${target.display}?`,
+    message: `Call ${isolatedNumber(target.display)}?`,
     detail: `${who}Copied from the clipboard. Your phone rings first, then Callbar connects you.`,
   };
 }

@@ -1,9 +1,12 @@
 /**
  * The tray as a pure function of state: which icon it shows, its tooltip, and its menu as plain
  * data. The shell turns the template into an Electron Menu and each item's `action` into a call
- * to the core, so everything a person sees in the tray is tested under Node.
+ * to the core, so everything a person sees in the tray is tested under Node. Names and numbers
+ * from outside are bidi-isolated (names in their own direction, numbers left to right), their
+ * controls shown as text.
  */
 import type { AccountStatus, Call, CallsSnapshot } from '../../../src-preload/contract';
+import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 
 export type TrayIcon = 'not-connected' | 'connected' | 'in-call';
 
@@ -62,9 +65,10 @@ export const TRAY_TOOLTIP_MAX = 127;
 /** Whose account it is, "Ext. 201 (acme-7f3a)", when the status knows. */
 function accountName(account: TrayAccount): string | undefined {
   if (!account.user_extension) return undefined;
+  const extension = isolatedNumber(account.user_extension);
   return account.tenant_id
-    ? `Ext. ${account.user_extension} (${account.tenant_id})`
-    : `Ext. ${account.user_extension}`;
+    ? `Ext. ${extension} (${isolatedName(account.tenant_id)})`
+    : `Ext. ${extension}`;
 }
 
 /** One line naming the account and its state: the tray menu's first item and the tooltip. */
@@ -86,8 +90,10 @@ export function trayAccountLine(account: TrayAccount): string {
   }
 }
 
+/** Who the call is with: the name, isolated, or else the number, left to right. */
 function partyName(call: Call): string {
-  return call.party.name ?? call.party.display;
+  const { name, display } = call.party;
+  return name ? isolatedName(name) : isolatedNumber(display);
 }
 
 export function trayTooltip(state: Pick<TrayState, 'account' | 'calls'>): string {
@@ -95,7 +101,12 @@ export function trayTooltip(state: Pick<TrayState, 'account' | 'calls'>): string
   const text = live
     ? `Callbar — in a call with ${partyName(live)}`
     : `Callbar — ${trayAccountLine(state.account)}`;
-  return text.length <= TRAY_TOOLTIP_MAX ? text : `${text.slice(0, TRAY_TOOLTIP_MAX - 1)}…`;
+  if (text.length <= TRAY_TOOLTIP_MAX) return text;
+  // Cut short, an isolate open where it is cut is closed after the ellipsis (room kept for it).
+  const cut = balancedLine(`${text.slice(0, TRAY_TOOLTIP_MAX - 1)}…`);
+  return cut.length <= TRAY_TOOLTIP_MAX
+    ? cut
+    : balancedLine(`${text.slice(0, TRAY_TOOLTIP_MAX - 2)}…`);
 }
 
 /** Menu labels treat "&" as an access-key marker on Windows; a name must show as written. */
@@ -141,7 +152,7 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
   });
   const favourites = state.favourites.map((entry): TrayMenuItem => ({
     type: 'normal',
-    label: menuText(entry.label),
+    label: menuText(isolatedName(entry.label)),
     enabled: true,
     action: { kind: 'dial', number: entry.number },
   }));

@@ -1,5 +1,6 @@
 import { useAppStore } from '../store/app-store';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { Name, PhoneNumber } from './Isolated';
 
 /** Version and platform details, away from the everyday view. */
 export function AboutView() {
@@ -43,7 +44,8 @@ export function AboutView() {
             <>
               <dt>Account</dt>
               <dd>
-                Extension {account.user_extension} ({account.tenant_id})
+                Extension <PhoneNumber>{account.user_extension}</PhoneNumber> (
+                <Name>{account.tenant_id}</Name>)
               </dd>
             </>
           ) : null}

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { activeCall } from '../store/selectors';
-import { callStateWords, partyName } from './call-words';
+import { callStateWords } from './call-words';
+import { Name, Party, PhoneNumber } from './Isolated';
 import { formatDuration } from './format-time';
 import { useNow } from './use-now';
 
@@ -29,7 +30,6 @@ export function CallBar() {
 
   if (!call) return null;
   const since = call.connected_at ?? (call.state === 'in-progress' ? call.started_at : undefined);
-  const name = partyName(call.party);
   return (
     <section
       className="call-bar"
@@ -40,13 +40,16 @@ export function CallBar() {
       <div className="call-info">
         <p className="call-state" role="status" aria-live="polite" aria-atomic="true">
           {call.direction === 'incoming' ? 'From ' : ''}
-          <strong className="call-party">{name}</strong>
+          <strong className="call-party">
+            <Party party={call.party} />
+          </strong>
           <span className="call-words"> · {callStateWords(call)}</span>
         </p>
         <p className="call-detail">
-          {[call.party.company, call.party.name ? call.party.display : undefined]
-            .filter(Boolean)
-            .join(' · ')}
+          {/* The number first: a long company is cut short, the number never. */}
+          {call.party.name ? <PhoneNumber>{call.party.display}</PhoneNumber> : null}
+          {call.party.company && call.party.name ? ' · ' : null}
+          {call.party.company ? <Name>{call.party.company}</Name> : null}
         </p>
         {call.state === 'in-progress' ? (
           // The platform's events carried only leg ids: nothing will say when the call ends.

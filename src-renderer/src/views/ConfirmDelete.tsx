@@ -11,7 +11,7 @@ export function ConfirmDelete({
   onDeleted,
   onCancel,
 }: {
-  title: string;
+  title: ReactNode;
   children: ReactNode;
   /** The delete button's words ("Delete 3 contacts"). */
   action: string;

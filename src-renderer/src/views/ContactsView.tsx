@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-preload/contract';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
+import { Name, PhoneNumber } from './Isolated';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
 import { useFocusOnMount } from './use-focus-on-mount';
@@ -55,7 +56,7 @@ export function ContactsView({
     <section className="panel manage" aria-labelledby="contacts-title">
       <div className="manage-head">
         <h1 id="contacts-title" ref={heading} tabIndex={-1}>
-          {phonebook.description}
+          <Name>{phonebook.description}</Name>
         </h1>
         <button type="button" onClick={onBack}>
           All phonebooks
@@ -128,15 +129,23 @@ export function ContactsView({
                   onChange={(event) => toggle(contact.id, event.target.checked)}
                 />
               </td>
-              <td>{contact.display_name}</td>
-              <td className="wide">{contact.company}</td>
               <td>
-                {contact.number}
+                <Name>{contact.display_name}</Name>
+              </td>
+              <td className="wide">
+                <Name>{contact.company}</Name>
+              </td>
+              <td>
+                <PhoneNumber>{contact.number}</PhoneNumber>
                 {contact.secondary_number ? (
-                  <div className="hint">{contact.secondary_number}</div>
+                  <div className="hint">
+                    <PhoneNumber>{contact.secondary_number}</PhoneNumber>
+                  </div>
                 ) : null}
               </td>
-              <td>{contact.speed_dial ?? ''}</td>
+              <td>
+                <PhoneNumber>{contact.speed_dial ?? ''}</PhoneNumber>
+              </td>
               <td className="row-actions">
                 <button
                   type="button"
@@ -176,7 +185,11 @@ export function ContactsView({
       ) : null}
       {deleting ? (
         <ConfirmDelete
-          title={`Delete ${deleting.label}?`}
+          title={
+            <>
+              Delete <Name>{deleting.label}</Name>?
+            </>
+          }
           action={deleting.ids.length === 1 ? 'Delete' : `Delete ${deleting.label}`}
           remove={() =>
             deleting.ids.length === 1

@@ -1,5 +1,6 @@
 import { useAppStore } from '../store/app-store';
 import { Modal } from './Modal';
+import { PhoneNumber } from './Isolated';
 
 /** "Disconnect this computer?" with what it does and does not do. */
 export function DisconnectDialog() {
@@ -13,8 +14,13 @@ export function DisconnectDialog() {
       <h2 id="disconnect-title">Disconnect this computer?</h2>
       <p>
         Callbar forgets its connection
-        {account?.user_extension ? ` to extension ${account.user_extension}` : ''} on this computer
-        and stops placing calls from it.
+        {account?.user_extension ? (
+          <>
+            {' to extension '}
+            <PhoneNumber>{account.user_extension}</PhoneNumber>
+          </>
+        ) : null}{' '}
+        on this computer and stops placing calls from it.
       </p>
       <p className="hint">
         Your subscription in the portal stays until you press Unsubscribe there; you can connect

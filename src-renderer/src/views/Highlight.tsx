@@ -1,6 +1,10 @@
 import type { MatchField, MatchRange } from '../../../src-preload/contract';
+import { shownText } from './shown-text';
 
-/** `text` with the characters the search matched in `field` marked. */
+/**
+ * `text` with the characters the search matched in `field` marked; its bidi formatting characters
+ * shown as text (see shownText).
+ */
 export function Highlight({
   text,
   field,
@@ -17,16 +21,16 @@ export function Highlight({
       end: Math.min(range.end, text.length),
     }))
     .sort((a, b) => a.start - b.start);
-  if (own.length === 0) return <>{text}</>;
+  if (own.length === 0) return <>{shownText(text)}</>;
   const parts: React.ReactNode[] = [];
   let at = 0;
   for (const { start, end } of own) {
     if (end <= at) continue;
     const from = Math.max(start, at);
-    if (from > at) parts.push(text.slice(at, from));
-    parts.push(<mark key={from}>{text.slice(from, end)}</mark>);
+    if (from > at) parts.push(shownText(text.slice(at, from)));
+    parts.push(<mark key={from}>{shownText(text.slice(from, end))}</mark>);
     at = end;
   }
-  if (at < text.length) parts.push(text.slice(at));
+  if (at < text.length) parts.push(shownText(text.slice(at)));
   return <>{parts}</>;
 }

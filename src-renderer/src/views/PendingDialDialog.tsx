@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CallSource } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
+import { Name, PhoneNumber } from './Isolated';
 import { Modal } from './Modal';
 
 const SOURCE_WORDS: Record<CallSource, string> = {
@@ -33,16 +34,32 @@ function PendingDial() {
   const { target } = pending;
   return (
     <Modal titleId="pending-title" onCancel={() => void answer(false)}>
-      <h2 id="pending-title">Dial {target.contact?.display_name ?? target.display}?</h2>
+      <h2 id="pending-title">
+        Dial{' '}
+        {target.contact ? (
+          <Name>{target.contact.display_name}</Name>
+        ) : (
+          <PhoneNumber>{target.display}</PhoneNumber>
+        )}
+        ?
+      </h2>
       <p className="pending-number" data-testid="pending-number">
-        {target.display}
-        {target.contact?.company ? ` · ${target.contact.company}` : ''}
+        <PhoneNumber>{target.display}</PhoneNumber>
+        {target.contact?.company ? (
+          <>
+            {' · '}
+            <Name>{target.contact.company}</Name>
+          </>
+        ) : null}
       </p>
       <p className="hint">
         Asked by {SOURCE_WORDS[pending.source]}
         {pending.link ? (
           <>
-            : <code className="pending-link">{pending.link}</code>
+            :{' '}
+            <code className="pending-link" dir="ltr">
+              {pending.link}
+            </code>
           </>
         ) : (
           '.'

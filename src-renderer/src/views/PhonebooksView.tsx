@@ -9,6 +9,7 @@ import { PhonebookEditor } from './PhonebookEditor';
 import { useFocusOnMount } from './use-focus-on-mount';
 import { useListQuery } from './use-list-query';
 import { usePlatformList } from './use-platform-list';
+import { Name } from './Isolated';
 
 const ORDERINGS: { value: PhonebookOrdering; label: string }[] = [
   { value: '-priority', label: 'Priority, highest first' },
@@ -81,7 +82,7 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
             <tr key={book.id} data-testid="phonebook-row">
               <td>
                 <button type="button" className="link" onClick={() => onOpen(book)}>
-                  {book.description}
+                  <Name>{book.description}</Name>
                 </button>
               </td>
               <td>{book.priority}</td>
@@ -124,7 +125,11 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       ) : null}
       {deleting ? (
         <ConfirmDelete
-          title={`Delete the phonebook “${deleting.description}”?`}
+          title={
+            <>
+              Delete the phonebook “<Name>{deleting.description}</Name>”?
+            </>
+          }
           action="Delete phonebook"
           remove={() => window.callbar.phonebooks.delete({ id: deleting.id })}
           onCancel={() => setDeleting(undefined)}

@@ -1,6 +1,7 @@
 import { useAppStore } from '../store/app-store';
 import { callStateWords, partyName } from './call-words';
 import { formatTime } from './format-time';
+import { Party, PhoneNumber } from './Isolated';
 
 /** Ended calls, newest first, each with Call again; and Clear. */
 export function RecentCalls() {
@@ -26,12 +27,19 @@ export function RecentCalls() {
             return (
               <li key={call.id} className="recent-call">
                 <div className="recent-who">
-                  <span className="recent-name">{name}</span>
+                  <span className="recent-name">
+                    <Party party={call.party} />
+                  </span>
                   <span className="recent-detail">
                     {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} ·{' '}
                     {formatTime(call.started_at)}
                     {call.state === 'failed' ? ` · ${callStateWords(call)}` : ''}
-                    {call.party.name ? ` · ${call.party.display}` : ''}
+                    {call.party.name ? (
+                      <>
+                        {' · '}
+                        <PhoneNumber>{call.party.display}</PhoneNumber>
+                      </>
+                    ) : null}
                   </span>
                 </div>
                 <button

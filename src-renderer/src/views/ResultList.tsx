@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { SearchHit } from '../../../src-preload/contract';
 import type { ResultRow } from '../store/selectors';
 import { Highlight } from './Highlight';
+import { Name, PhoneNumber } from './Isolated';
 
 /** Every row has the same height, so the virtualizer needs no measuring. */
 const ROW_HEIGHT = 56;
@@ -82,9 +83,13 @@ function DialRow({ display, name }: { display: string; name: string | undefined 
   return (
     <>
       <span className="result-line">
-        <span className="result-name">Dial {display}</span>
+        <span className="result-name">
+          Dial <PhoneNumber>{display}</PhoneNumber>
+        </span>
       </span>
-      <span className="result-line result-detail">{name ?? 'The number you typed'}</span>
+      <span className="result-line result-detail">
+        {name ? <Name>{name}</Name> : 'The number you typed'}
+      </span>
     </>
   );
 }
@@ -94,30 +99,34 @@ function HitRow({ hit }: { hit: SearchHit }) {
   return (
     <>
       <span className="result-line">
-        <span className="result-name">
+        <Name className="result-name">
           <Highlight text={contact.display_name} field="display_name" ranges={ranges} />
-        </span>
+        </Name>
         {contact.company ? (
-          <span className="result-company">
+          <Name className="result-company">
             <Highlight text={contact.company} field="company" ranges={ranges} />
-          </span>
+          </Name>
         ) : null}
-        <span className="result-phonebook">{contact.phonebook_name}</span>
+        <Name className="result-phonebook">{contact.phonebook_name}</Name>
       </span>
       <span className="result-line result-detail">
-        <span className="result-number">
+        <PhoneNumber className="result-number">
           <Highlight text={contact.number} field="number" ranges={ranges} />
-        </span>
+        </PhoneNumber>
         {contact.secondary_number ? (
           <span>
             Alt.{' '}
-            <Highlight text={contact.secondary_number} field="secondary_number" ranges={ranges} />
+            <PhoneNumber>
+              <Highlight text={contact.secondary_number} field="secondary_number" ranges={ranges} />
+            </PhoneNumber>
           </span>
         ) : null}
         {contact.speed_dial !== null ? (
           <span>
             Speed dial{' '}
-            <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
+            <PhoneNumber>
+              <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
+            </PhoneNumber>
           </span>
         ) : null}
       </span>

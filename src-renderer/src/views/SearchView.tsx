@@ -5,6 +5,7 @@ import { RecentCalls } from './RecentCalls';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { Name, PhoneNumber } from './Isolated';
 
 /** How far each navigation key moves the highlighted row. */
 const SELECTION_MOVES: Partial<Record<string, number>> = {
@@ -171,7 +172,12 @@ function SelectedActions({
 }) {
   if (!row) return null;
   const secondary = row.kind === 'hit' ? row.hit.contact.secondary_number : null;
-  const label = row.kind === 'dial' ? row.target.display : `${row.hit.contact.display_name}`;
+  const label =
+    row.kind === 'dial' ? (
+      <PhoneNumber>{row.target.display}</PhoneNumber>
+    ) : (
+      <Name>{row.hit.contact.display_name}</Name>
+    );
   return (
     <div className="row-actions">
       <button type="button" className="primary" onClick={() => onDial(false)}>

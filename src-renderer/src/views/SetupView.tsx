@@ -3,6 +3,7 @@ import { useAppStore } from '../store/app-store';
 import { ConnectView } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { PhoneNumber } from './Isolated';
 
 /**
  * The first-run setup window (`#setup`): the Connect flow and nothing else, then, once connected,
@@ -37,7 +38,15 @@ function SetupDone() {
   const button = useFocusOnMount<HTMLButtonElement>();
   return (
     <section className="panel" aria-labelledby="setup-done-title" data-testid="setup-done">
-      <h1 id="setup-done-title">{extension ? `Connected as Ext. ${extension}` : 'Connected'}</h1>
+      <h1 id="setup-done-title">
+        {extension ? (
+          <>
+            Connected as Ext. <PhoneNumber>{extension}</PhoneNumber>
+          </>
+        ) : (
+          'Connected'
+        )}
+      </h1>
       <p id="setup-done-explained">
         Callbar lives in the tray and keeps running when you close this window.
         {shortcut ? (
