@@ -118,6 +118,8 @@ describe('loadSettings', () => {
     sync_interval_minutes: ['5', 5],
     open_at_login: ['yes', true],
     handle_links: ['no', 'no'],
+    dial_allowed_classes: ['extension, national', ['extension', 'national']],
+    dial_allowed_countries: ['de,FR', ['DE', 'FR']],
   };
 
   it('has an environment override row for every setting', () => {

@@ -31,6 +31,8 @@ function routerWithCalls(options: { confirmLinks: boolean }) {
       destination: digits,
       display: digits,
       kind: digits.startsWith('+') ? 'external' : 'extension',
+      class: digits.startsWith('+') ? 'national' : 'extension',
+      description: 'A number for this test.',
     };
   };
   const handlers = {

@@ -4,7 +4,13 @@
  * what the running app heard is in the profile's call log, which these commands read.
  */
 import { createInterface } from 'node:readline/promises';
-import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
+import type {
+  Call,
+  CallsSnapshot,
+  DialOutcome,
+  DialTarget,
+  PendingDial,
+} from '../../../src-preload/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
 import { openLocalDirectory } from './directory-commands';
@@ -119,15 +125,27 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
   });
 }
 
+/**
+ * What a destination is, as the window's confirmation says it: the class in words, the exact
+ * digits dialled, and any note (an emergency number that a speed dial also uses).
+ */
+function destinationLines(target: DialTarget, reason?: string): string {
+  const lines = [`${reason ?? target.description} Dials ${target.e164 ?? target.destination}.`];
+  if (target.note) lines.push(`Note: ${target.note}`);
+  return lines.join('\n');
+}
+
 /** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
 async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
   const { io } = ctx;
   if (!process.stdin.isTTY) {
+    const setting = pending.reason ? '' : ', or set confirm_web_links to false';
     throw new CallbarError(
       'needs_confirmation',
-      `Links ask before dialing, and there is nobody to ask here. Open the link with Callbar running, run \`callbar dial "${pending.target.destination}"\`, or set confirm_web_links to false.`,
+      `${pending.reason ?? 'Links ask before dialing.'} There is nobody to ask here. Open the link with Callbar running, or run \`callbar dial "${pending.target.destination}"\`${setting}.`,
     );
   }
+  io.err(destinationLines(pending.target, pending.reason));
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = (
@@ -146,7 +164,7 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
 function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
   show(ctx, outcome, () =>
     outcome.status === 'dialing'
-      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`
+      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.\n${destinationLines(outcome.target)}`
       : `The link asks before dialing ${outcome.pending.target.display}.`,
   );
 }
@@ -161,6 +179,8 @@ export const callCommands: CommandGroup = {
       help:
         'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
         'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
+        'It says what TARGET is (extension, national, international, premium-rate, emergency…);\n' +
+        "an emergency number of your region is always dialled as such, never as a speed dial.\n" +
         "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
         '(Ctrl+C stops following; the call goes on).\n' +
         EVENTS_NOTE,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CallSource } from '../../../src-preload/contract';
+import type { CallSource, DestinationClass, DialTarget } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
 import { Modal } from './Modal';
 
@@ -10,6 +10,51 @@ const SOURCE_WORDS: Record<CallSource, string> = {
   cli: 'the command line',
   ui: 'this window',
 };
+
+const CLASS_LABELS: Record<DestinationClass, string> = {
+  extension: 'Extension',
+  national: 'Number in your country',
+  international: 'Number abroad',
+  'premium-rate': 'Premium-rate number',
+  'shared-cost': 'Shared-cost number',
+  'toll-free': 'Toll-free number',
+  emergency: 'Emergency number',
+  'service-code': 'Service code',
+  unknown: 'Unknown kind of number',
+};
+
+function countryLabel(country: string): string {
+  const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country);
+  return name && name !== country ? `${name} (${country})` : country;
+}
+
+/**
+ * What will be dialled, apart from any label or contact name: the class, the country and the
+ * exact digits (E.164 for outside numbers), always left-to-right and isolated from the text
+ * around them, so a name with bidi controls cannot reorder them.
+ */
+function DestinationFacts({ target }: { target: DialTarget }) {
+  return (
+    <dl className="pending-facts">
+      <dt>Kind</dt>
+      <dd data-testid="pending-class" data-class={target.class}>
+        {CLASS_LABELS[target.class]}
+      </dd>
+      {target.country ? (
+        <>
+          <dt>Country</dt>
+          <dd data-testid="pending-country">{countryLabel(target.country)}</dd>
+        </>
+      ) : null}
+      <dt>Dials</dt>
+      <dd>
+        <bdi dir="ltr" className="pending-digits" data-testid="pending-digits">
+          {target.e164 ?? target.destination}
+        </bdi>
+      </dd>
+    </dl>
+  );
+}
 
 /** "Dial this number?" for a dial that core holds until the user says yes (a tel: link). */
 export function PendingDialDialog() {
@@ -33,11 +78,30 @@ function PendingDial() {
   const { target } = pending;
   return (
     <Modal titleId="pending-title" onCancel={() => void answer(false)}>
-      <h2 id="pending-title">Dial {target.contact?.display_name ?? target.display}?</h2>
+      <h2 id="pending-title">
+        Dial <bdi>{target.contact?.display_name ?? target.display}</bdi>?
+      </h2>
       <p className="pending-number" data-testid="pending-number">
-        {target.display}
-        {target.contact?.company ? ` · ${target.contact.company}` : ''}
+        <bdi>{target.display}</bdi>
+        {target.contact?.company ? (
+          <>
+            {' · '}
+            <bdi>{target.contact.company}</bdi>
+          </>
+        ) : null}
       </p>
+      <DestinationFacts target={target} />
+      <p
+        className={pending.reason ? 'pending-reason warning' : 'hint'}
+        data-testid="pending-description"
+      >
+        {pending.reason ?? target.description}
+      </p>
+      {target.note ? (
+        <p className="pending-reason warning" data-testid="pending-note">
+          {target.note}
+        </p>
+      ) : null}
       <p className="hint">
         Asked by {SOURCE_WORDS[pending.source]}
         {pending.link ? (
@@ -49,7 +113,8 @@ function PendingDial() {
         )}
       </p>
       <p className="hint">Your phone rings first, then the number.</p>
-      {pending.source === 'tel-link' ? (
+      {/* A link that asks for a reason keeps asking: "always" would not apply to it. */}
+      {pending.source === 'tel-link' && !pending.reason ? (
         <label className="check">
           <input
             type="checkbox"

@@ -66,7 +66,10 @@ export function ResultList({
               onDoubleClick={() => onDial(row, false)}
             >
               {row.kind === 'dial' ? (
-                <DialRow display={row.target.display} name={row.target.contact?.display_name} />
+                <DialRow
+                  display={row.target.display}
+                  detail={row.target.note ?? row.target.contact?.display_name}
+                />
               ) : (
                 <HitRow hit={row.hit} />
               )}
@@ -78,13 +81,16 @@ export function ResultList({
   );
 }
 
-function DialRow({ display, name }: { display: string; name: string | undefined }) {
+/** The typed number's row; `detail` is its contact, or a note such as "this is the emergency number". */
+function DialRow({ display, detail }: { display: string; detail: string | undefined }) {
   return (
     <>
       <span className="result-line">
         <span className="result-name">Dial {display}</span>
       </span>
-      <span className="result-line result-detail">{name ?? 'The number you typed'}</span>
+      <span className="result-line result-detail" title={detail}>
+        {detail ?? 'The number you typed'}
+      </span>
     </>
   );
 }
