@@ -65,6 +65,18 @@ describe('loadSettings', () => {
       sync_interval_minutes: 15,
       open_at_login: false,
       handle_links: 'ask',
+      dial_allowed_classes: [
+        'extension',
+        'national',
+        'international',
+        'premium-rate',
+        'shared-cost',
+        'toll-free',
+        'emergency',
+        'service-code',
+        'unknown',
+      ],
+      dial_allowed_countries: [],
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);

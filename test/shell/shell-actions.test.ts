@@ -49,12 +49,16 @@ function routerWithCalls(options: { confirmLinks: boolean }) {
             status: 'needs-confirmation',
             pending: { id: 'p1', target, source: 'tel-link', link: request.url },
           }
-        : { status: 'dialing', call: call({ state: 'dialing', source: 'tel-link' }) };
+        : { status: 'dialing', call: call({ state: 'dialing', source: 'tel-link' }), target };
     },
     'calls.dial': (request: ParsedRequestOf<'calls.dial'>) => {
       seen.push({ channel: 'calls.dial', request });
-      parse(request.target);
-      return { status: 'dialing', call: call({ state: 'dialing', source: request.source }) };
+      const target = parse(request.target);
+      return {
+        status: 'dialing',
+        call: call({ state: 'dialing', source: request.source }),
+        target,
+      };
     },
   } as unknown as Handlers;
   return { router: new Router(handlers, silentLogger), seen };

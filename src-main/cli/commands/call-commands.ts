@@ -180,7 +180,7 @@ export const callCommands: CommandGroup = {
         'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
         'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
         'It says what TARGET is (extension, national, international, premium-rate, emergency…);\n' +
-        "an emergency number of your region is always dialled as such, never as a speed dial.\n" +
+        'an emergency number of your region is always dialled as such, never as a speed dial.\n' +
         "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
         '(Ctrl+C stops following; the call goes on).\n' +
         EVENTS_NOTE,

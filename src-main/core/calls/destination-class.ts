@@ -37,7 +37,9 @@ export function isEmergencyNumber(digits: string, region: CountryCode): boolean 
 /** "Germany" for DE ("the United States" reads better in a sentence; Intl has no article). */
 export function countryName(country: string): string {
   const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
-  return /^(United|Netherlands|Philippines|Czechia|Bahamas|Gambia)/.test(name) ? `the ${name}` : name;
+  return /^(United|Netherlands|Philippines|Czechia|Bahamas|Gambia)/.test(name)
+    ? `the ${name}`
+    : name;
 }
 
 export function emergencyClass(region: CountryCode): Classification {
@@ -60,23 +62,22 @@ export function extensionClass(): Classification {
   return { class: 'extension', description: 'This is an extension on your phone system.' };
 }
 
-const TYPE_CLASS: Partial<Record<NonNullable<ReturnType<PhoneNumber['getType']>>, DestinationClass>> =
-  {
-    PREMIUM_RATE: 'premium-rate',
-    SHARED_COST: 'shared-cost',
-    TOLL_FREE: 'toll-free',
-  };
+const TYPE_CLASS: Partial<
+  Record<NonNullable<ReturnType<PhoneNumber['getType']>>, DestinationClass>
+> = {
+  PREMIUM_RATE: 'premium-rate',
+  SHARED_COST: 'shared-cost',
+  TOLL_FREE: 'toll-free',
+};
 
-const CLASS_WORDS: Record<DestinationClass, string> = {
-  extension: 'an extension',
-  national: 'a number',
-  international: 'a number',
-  'premium-rate': 'a premium-rate number (calls to it cost more)',
-  'shared-cost': 'a shared-cost number (calls to it may cost more)',
-  'toll-free': 'a toll-free number',
-  emergency: 'an emergency number',
-  'service-code': 'a service code',
-  unknown: 'a number of a kind Callbar cannot tell (it may cost more)',
+/** How an outside number's class reads: "This is {noun} in {country}{tail}". */
+const EXTERNAL_WORDS: Partial<Record<DestinationClass, [noun: string, tail: string]>> = {
+  national: ['a number', '.'],
+  international: ['a number', ', not in your country.'],
+  'premium-rate': ['a premium-rate number', ': calls to it cost more.'],
+  'shared-cost': ['a shared-cost number', ': calls to it may cost more.'],
+  'toll-free': ['a toll-free number', '.'],
+  unknown: ['a number', ', of a kind Callbar cannot tell: it may cost more.'],
 };
 
 const CLASS_PLURAL: Record<DestinationClass, string> = {
@@ -97,13 +98,9 @@ export function externalClass(parsed: PhoneNumber, region: CountryCode): Classif
   const type = parsed.isValid() ? parsed.getType() : undefined;
   const byType = type === undefined ? undefined : TYPE_CLASS[type];
   const kind: DestinationClass =
-    byType ??
-    (!parsed.isValid() ? 'unknown' : country === region ? 'national' : 'international');
-  return {
-    class: kind,
-    country,
-    description: `This is ${CLASS_WORDS[kind]} in ${countryName(country)}.`,
-  };
+    byType ?? (!parsed.isValid() ? 'unknown' : country === region ? 'national' : 'international');
+  const [noun, tail] = EXTERNAL_WORDS[kind]!;
+  return { class: kind, country, description: `This is ${noun} in ${countryName(country)}${tail}` };
 }
 
 /** The classes a link may never dial unasked, whatever "dial phone links without asking" says. */

@@ -40,7 +40,7 @@ export interface DialTargetOptions {
 export const MAX_INPUT_LENGTH = 256;
 /** E.164 allows 15 digits after the +. */
 const MAX_E164_DIGITS = 15;
-/** Internal numbers (extensions, feature codes) are short; longer digit runs are national numbers. */
+/** Internal numbers (extensions, service codes) are short; longer digit runs are national numbers. */
 const MAX_EXTENSION_DIGITS = 6;
 
 /** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
@@ -142,8 +142,9 @@ function classify(
   if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
   if (number.startsWith('+')) return external(number, extension, input, options);
   if (/[*#]/.test(number)) {
-    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,8}#?$/.test(number)) {
-      throw notANumber(input, '* and # belong only in short feature codes such as *97');
+    // Up to 15 digits after the code: call forwarding carries a whole number (*21*number#).
+    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,15}#?$/.test(number)) {
+      throw notANumber(input, '* and # belong only in service codes such as *97 or *21*number#');
     }
     return {
       destination: number,
