@@ -283,7 +283,9 @@ forEachProfile((profile) => {
     expect(abroad).toMatchObject({
       status: 'needs-confirmation',
       pending: {
-        reason: expect.stringMatching(/^This is a number in Germany, not in your country/),
+        reason: expect.stringMatching(
+          /^This is a number in Germany, not in your country/,
+        ) as string,
       },
     });
     await value('calls.confirm', { id: (abroad.pending as { id: string }).id, accept: false });

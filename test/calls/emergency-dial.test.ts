@@ -143,7 +143,10 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
     });
     expect(link.code).toBe(1);
     expect(JSON.parse(link.stdout)).toMatchObject({
-      error: { code: 'link_refused', message: expect.stringMatching(/never dials a service code/) },
+      error: {
+        code: 'link_refused',
+        message: expect.stringMatching(/never dials a service code/) as string,
+      },
     });
     expect(await dialled()).toEqual(before);
 

@@ -204,7 +204,9 @@ describe('launch links and argv under 10,000 fuzzed vectors', () => {
               ? ['needs-confirmation']
               : ['not_connected', 'duplicate_dial'];
         if (!expected.includes(answer) && problems.length < 10) {
-          problems.push(`#${i} ${url} (${target.class}): ${answer}, expected ${expected}`);
+          problems.push(
+            `#${i} ${url} (${target.class}): ${answer}, expected ${expected.join(' or ')}`,
+          );
         }
         if (target.class === 'service-code') seen.serviceCodes++;
         else if (risky) seen.asked++;

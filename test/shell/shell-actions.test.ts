@@ -98,7 +98,12 @@ describe('Dial clipboard', () => {
   it('asks before dialing a parsed number, then dials it from the tray', async () => {
     const { router, seen } = routerWithCalls({ confirmLinks: true });
     const plan = await planClipboardDial(router, ' +4930123456\n');
-    expect(plan).toMatchObject({ kind: 'confirm', message: 'Call +4930123456?' });
+    expect(plan).toMatchObject({
+      kind: 'confirm',
+      message: 'Call +4930123456?',
+      detail:
+        'A number for this test. Dials \u2066+4930123456\u2069.\nCopied from the clipboard. Your phone rings first, then Callbar connects you.',
+    });
     expect(seen).toEqual([{ channel: 'calls.parse', request: { input: '+4930123456' } }]);
     expect(
       plan.kind === 'confirm' && (await dialFromTray(router, plan.target.destination)),
