@@ -146,15 +146,17 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
     );
   }
   io.err(destinationLines(pending.target, pending.reason));
+  // A link that asks for a reason keeps asking: "always" would not apply to it.
+  const offerAlways = pending.reason === undefined;
+  const choices = offerAlways ? '[y]es, [n]o, [a]lways' : '[y]es, [n]o';
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (
-      await prompt.question(`Dial ${pending.target.display}? [y]es, [n]o, [a]lways: `)
-    )
+    const answer = (await prompt.question(`Dial ${pending.target.display}? ${choices}: `))
       .trim()
       .toLowerCase();
-    const accept = answer === 'y' || answer === 'yes' || answer === 'a' || answer === 'always';
-    await calls.confirm(pending.id, accept, answer.startsWith('a'));
+    const always = offerAlways && (answer === 'a' || answer === 'always');
+    const accept = answer === 'y' || answer === 'yes' || always;
+    await calls.confirm(pending.id, accept, always);
     io.out(accept ? 'Calling: your phone rings first.' : 'Not dialed.');
   } finally {
     prompt.close();

@@ -34,14 +34,18 @@ export function isEmergencyNumber(digits: string, region: CountryCode): boolean 
   return /^\d{2,6}$/.test(digits) && shortNumbers.isEmergencyNumber(digits, region);
 }
 
-/** "Germany" for DE ("the United States" reads better in a sentence; Intl has no article). */
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+/** English country names that take "the" in a sentence (Intl gives names without an article). */
+const WITH_ARTICLE =
+  /^(United |Netherlands|Philippines|Bahamas|Gambia|Maldives)|Republic$|Islands$/;
+
+/** The country's English name as it reads in a sentence: "Germany", "the United States". */
 export function countryName(country: string): string {
-  const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
-  return /^(United|Netherlands|Philippines|Czechia|Bahamas|Gambia)/.test(name)
-    ? `the ${name}`
-    : name;
+  const name = REGION_NAMES.of(country) ?? country;
+  return WITH_ARTICLE.test(name) ? `the ${name}` : name;
 }
 
+/** An emergency number of `region` (the region's: they are short numbers, not E.164). */
 export function emergencyClass(region: CountryCode): Classification {
   return {
     class: 'emergency',
@@ -50,6 +54,7 @@ export function emergencyClass(region: CountryCode): Classification {
   };
 }
 
+/** A `*`/`#` code for the phone system (call forwarding, voicemail…). */
 export function serviceCodeClass(): Classification {
   return {
     class: 'service-code',
@@ -58,6 +63,7 @@ export function serviceCodeClass(): Classification {
   };
 }
 
+/** A short number on the user's own phone system. */
 export function extensionClass(): Classification {
   return { class: 'extension', description: 'This is an extension on your phone system.' };
 }
