@@ -184,6 +184,8 @@ describe('loadSettings', () => {
     ['CALLBAR_REGION', 'uk', 'region', 'two-letter country code'],
     ['CALLBAR_SLUG', 'Call Bar', 'slug', 'lowercase letters'],
     ['CALLBAR_DIAL_SHORTCUT', 'Ctrl+Shift+Banana', 'dial_shortcut', 'Electron accelerator'],
+    ['CALLBAR_DIAL_ALLOWED_CLASSES', 'national,premium', 'dial_allowed_classes', 'premium-rate'],
+    ['CALLBAR_DIAL_ALLOWED_COUNTRIES', 'DE,Germany', 'dial_allowed_countries', 'country codes'],
   ])('rejects %s=%j naming the variable and the setting', async (variable, raw, field, rule) => {
     const dir = await dataDir();
     const error = await failure(() => loadSettings({ dataDir: dir, env: { [variable]: raw } }));
@@ -205,6 +207,18 @@ describe('loadSettings', () => {
     ['a broken shortcut', '{"dial_shortcut": "Ctrl+"}', 'dial_shortcut', 'Electron'],
     ['a repeated modifier', '{"dial_shortcut": "Shift+Shift+A"}', 'dial_shortcut', 'one key'],
     ['an empty client id', '{"client_id": ""}', 'client_id', 'non-empty'],
+    [
+      'an unknown destination class',
+      '{"dial_allowed_classes": ["national", "premium"]}',
+      'dial_allowed_classes',
+      'a list of destination classes from extension, national',
+    ],
+    [
+      'a country list as text',
+      '{"dial_allowed_countries": "DE"}',
+      'dial_allowed_countries',
+      'or [] for every country',
+    ],
     ['a JSON syntax error', '{\n  "region": "GB",\n}', undefined, 'line 3, column 1'],
     ['truncated JSON', '{"region": ', undefined, 'ends too early'],
     ['an array', '["region", "GB"]', undefined, 'must contain a JSON object'],
