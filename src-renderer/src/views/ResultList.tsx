@@ -68,7 +68,9 @@ export function ResultList({
               {row.kind === 'dial' ? (
                 <DialRow
                   display={row.target.display}
-                  detail={row.target.note ?? row.target.contact?.display_name}
+                  detail={
+                    row.target.note ?? row.target.contact?.display_name ?? row.target.description
+                  }
                 />
               ) : (
                 <HitRow hit={row.hit} />
@@ -81,15 +83,18 @@ export function ResultList({
   );
 }
 
-/** The typed number's row; `detail` is its contact, or a note such as "this is the emergency number". */
-function DialRow({ display, detail }: { display: string; detail: string | undefined }) {
+/**
+ * The typed number's row; `detail` is a note ("… is also the emergency number"), its contact, or
+ * what the number is ("This is a premium-rate number in Germany: calls to it cost more.").
+ */
+function DialRow({ display, detail }: { display: string; detail: string }) {
   return (
     <>
       <span className="result-line">
         <span className="result-name">Dial {display}</span>
       </span>
       <span className="result-line result-detail" title={detail}>
-        {detail ?? 'The number you typed'}
+        {detail}
       </span>
     </>
   );
