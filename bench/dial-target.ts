@@ -2,7 +2,8 @@
  * How long parsing what a person typed takes (the "Dial +49 30 …" row is parsed on every
  * keystroke), against libphonenumber-js's own parse of the same strings and the plain separator
  * strip Callbar used before: a mixed corpus of links, national and international numbers,
- * extensions and refused input. Rounds are interleaved so load affects every variant alike.
+ * extensions, emergency, premium-rate and service codes, and refused input (each target is also
+ * classified: destination-class.ts). Rounds are interleaved so load affects every variant alike.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { normalizeDestination } from '../src-main/core/api/call-control-api';
@@ -23,6 +24,10 @@ const corpus = [
   'hello',
   '1-800-FLOWERS',
   '+49 30 \u202e7654321',
+  // Classified since issue 25: an emergency number (short-number data), premium-rate, a service code.
+  '999',
+  '0909 879 0000',
+  'tel:*21*0301234567%23',
 ];
 
 function timePerCall(run: (input: string) => void, rounds: number): number {

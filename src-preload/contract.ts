@@ -179,6 +179,25 @@ export type DirectoryStatus = z.infer<typeof DirectoryStatus>;
 export const CallSource = z.enum(['ui', 'tray', 'tel-link', 'shortcut', 'cli']);
 export type CallSource = z.infer<typeof CallSource>;
 
+/**
+ * What a destination is, judged before dialling (core/calls/destination-class.ts): an extension
+ * on the phone system, a number in the user's region or another country, a number that costs
+ * more (premium-rate, shared-cost) or nothing (toll-free), an emergency number, a `*`/`#` service
+ * code, or an outside number whose kind libphonenumber cannot tell (unknown).
+ */
+export const DestinationClass = z.enum([
+  'extension',
+  'national',
+  'international',
+  'premium-rate',
+  'shared-cost',
+  'toll-free',
+  'emergency',
+  'service-code',
+  'unknown',
+]);
+export type DestinationClass = z.infer<typeof DestinationClass>;
+
 /** What a typed, pasted or clicked number resolves to. */
 export const DialTarget = z.object({
   /** What is sent to the platform: E.164 for external numbers, digits for extensions. */
@@ -186,6 +205,19 @@ export const DialTarget = z.object({
   /** How to show it to a person ("+49 30 1234567", "Extension 201"). */
   display: z.string(),
   kind: z.enum(['external', 'extension', 'speed-dial']),
+  /** What the destination is (of the number a speed dial stands for, for a speed dial). */
+  class: DestinationClass,
+  /** The country the number belongs to (ISO 3166-1 alpha-2): outside and emergency numbers. */
+  country: z.string().optional(),
+  /** The number in international form (E.164), for outside numbers. */
+  e164: z.string().optional(),
+  /** The class in plain words: "This is a premium-rate number in Germany." */
+  description: z.string(),
+  /**
+   * Something the person must know about what was typed, e.g. that a speed dial with the same
+   * digits exists but the emergency number wins.
+   */
+  note: z.string().optional(),
   /** The directory contact the number belongs to, when known. */
   contact: DirectoryContact.optional(),
 });
@@ -241,6 +273,11 @@ export const PendingDial = z.object({
   source: CallSource,
   /** The link as it arrived, shortened for display. */
   link: z.string().optional(),
+  /**
+   * Why this link asks even when links dial without asking (an emergency number, a premium-rate
+   * number, another country…), in plain words; absent when it asks only because of the setting.
+   */
+  reason: z.string().optional(),
 });
 export type PendingDial = z.infer<typeof PendingDial>;
 
@@ -255,7 +292,7 @@ export const CallsSnapshot = z.object({
 export type CallsSnapshot = z.infer<typeof CallsSnapshot>;
 
 export const DialOutcome = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('dialing'), call: Call }),
+  z.object({ status: z.literal('dialing'), call: Call, target: DialTarget }),
   z.object({ status: z.literal('needs-confirmation'), pending: PendingDial }),
 ]);
 export type DialOutcome = z.infer<typeof DialOutcome>;

@@ -35,6 +35,10 @@ const target: DialTarget = {
   destination: '+49301234567',
   display: '+49 30 1234567',
   kind: 'external',
+  class: 'international',
+  country: 'DE',
+  e164: '+49301234567',
+  description: 'This is a number in Germany.',
 };
 
 function rig(options: { dataDir?: string } = {}) {

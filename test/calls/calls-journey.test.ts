@@ -272,10 +272,23 @@ forEachProfile((profile) => {
     await hangupWhenHeard();
     await advanceClock(sim, 61);
     const direct = await value<{ status: string }>('calls.openUrl', {
-      url: 'callto://+4930123456',
+      url: 'callto://+1-202-555-0188',
     });
     expect(direct.status).toBe('dialing');
     await hangupWhenHeard();
+    // A number abroad (the region is US) asks anyway, and says why.
+    const abroad = await value<{ status: string; pending: { reason?: string } }>('calls.openUrl', {
+      url: 'callto://+4930123456',
+    });
+    expect(abroad).toMatchObject({
+      status: 'needs-confirmation',
+      pending: {
+        reason: expect.stringMatching(
+          /^This is a number in Germany, not in your country/,
+        ) as string,
+      },
+    });
+    await value('calls.confirm', { id: (abroad.pending as { id: string }).id, accept: false });
   });
 
   it('identifies an incoming caller through the directory', async () => {

@@ -146,9 +146,9 @@ const refused: [input: string, reason: RegExp][] = [
   ['+999 123456', /country code/],
   ['+49 1', /country code or the length/],
   ['5551234', /not a complete number in region US/],
-  ['+49 30 123*456', /do not belong in a phone number|feature codes/],
-  ['**##**', /feature codes/],
-  ['1234567*', /feature codes/],
+  ['+49 30 123*456', /do not belong in a phone number|service codes/],
+  ['**##**', /service codes/],
+  ['1234567*', /service codes/],
   ['x'.repeat(MAX_INPUT_LENGTH + 1), /longer than/],
   ['+49 30 1234567 ext', /letters/],
   ['٠١٢٣٤٥٦٧٨٩', /“٠”/], // Arabic-Indic digits are not read as digits

@@ -65,6 +65,18 @@ describe('loadSettings', () => {
       sync_interval_minutes: 15,
       open_at_login: false,
       handle_links: 'ask',
+      dial_allowed_classes: [
+        'extension',
+        'national',
+        'international',
+        'premium-rate',
+        'shared-cost',
+        'toll-free',
+        'emergency',
+        'service-code',
+        'unknown',
+      ],
+      dial_allowed_countries: [],
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -118,6 +130,8 @@ describe('loadSettings', () => {
     sync_interval_minutes: ['5', 5],
     open_at_login: ['yes', true],
     handle_links: ['no', 'no'],
+    dial_allowed_classes: ['extension, national', ['extension', 'national']],
+    dial_allowed_countries: ['de,FR', ['DE', 'FR']],
   };
 
   it('has an environment override row for every setting', () => {
@@ -170,6 +184,8 @@ describe('loadSettings', () => {
     ['CALLBAR_REGION', 'uk', 'region', 'two-letter country code'],
     ['CALLBAR_SLUG', 'Call Bar', 'slug', 'lowercase letters'],
     ['CALLBAR_DIAL_SHORTCUT', 'Ctrl+Shift+Banana', 'dial_shortcut', 'Electron accelerator'],
+    ['CALLBAR_DIAL_ALLOWED_CLASSES', 'national,premium', 'dial_allowed_classes', 'premium-rate'],
+    ['CALLBAR_DIAL_ALLOWED_COUNTRIES', 'DE,Germany', 'dial_allowed_countries', 'country codes'],
   ])('rejects %s=%j naming the variable and the setting', async (variable, raw, field, rule) => {
     const dir = await dataDir();
     const error = await failure(() => loadSettings({ dataDir: dir, env: { [variable]: raw } }));
@@ -191,6 +207,18 @@ describe('loadSettings', () => {
     ['a broken shortcut', '{"dial_shortcut": "Ctrl+"}', 'dial_shortcut', 'Electron'],
     ['a repeated modifier', '{"dial_shortcut": "Shift+Shift+A"}', 'dial_shortcut', 'one key'],
     ['an empty client id', '{"client_id": ""}', 'client_id', 'non-empty'],
+    [
+      'an unknown destination class',
+      '{"dial_allowed_classes": ["national", "premium"]}',
+      'dial_allowed_classes',
+      'a list of destination classes from extension, national',
+    ],
+    [
+      'a country list as text',
+      '{"dial_allowed_countries": "DE"}',
+      'dial_allowed_countries',
+      'or [] for every country',
+    ],
     ['a JSON syntax error', '{\n  "region": "GB",\n}', undefined, 'line 3, column 1'],
     ['truncated JSON', '{"region": ', undefined, 'ends too early'],
     ['an array', '["region", "GB"]', undefined, 'must contain a JSON object'],

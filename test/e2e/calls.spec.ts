@@ -129,11 +129,11 @@ for (const profile of SIM_PROFILES) {
       const before = (await control.calls()).length;
 
       // The OS hands Callbar a link (the desktop shell and `callbar open-url` take this path).
-      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }));
+      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0141' }));
       const dialog = page.getByRole('dialog', { name: /^Dial / });
       await expect(dialog).toBeVisible();
-      await expect(dialog.getByTestId('pending-number')).toContainText('+49 30 7654321');
-      await expect(dialog).toContainText('tel:+49-30-7654321');
+      await expect(dialog.getByTestId('pending-number')).toContainText('+1 202 555 0141');
+      await expect(dialog).toContainText('tel:+1-202-555-0141');
       await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
       await expectAccessibleInBothThemes(page, `link confirmation (${profile})`);
       await page.screenshot({ path: `test/e2e/screenshots/link-confirmation-${profile}.png` });
@@ -141,7 +141,7 @@ for (const profile of SIM_PROFILES) {
       await expect(dialog).toBeHidden();
       expect((await control.calls()).length).toBe(before);
 
-      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654321' }));
+      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0141' }));
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
       await expect(dialog).toBeHidden();
@@ -154,7 +154,7 @@ for (const profile of SIM_PROFILES) {
       await control.advanceClock(60);
       // "Always dial phone links without asking": the next link dials at once. (Other numbers:
       // the same destination twice within seconds is refused as a double click.)
-      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+49-30-7654322' }));
+      await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0142' }));
       await dialog
         .getByRole('checkbox', { name: 'Always dial phone links without asking' })
         .check();
@@ -163,7 +163,7 @@ for (const profile of SIM_PROFILES) {
       await page.keyboard.press('Escape');
       await expect(bar).toBeHidden();
       const outcome = await page.evaluate(() =>
-        window.callbar.calls.openUrl({ url: 'tel:+49-30-7654323' }),
+        window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0144' }),
       );
       expect(outcome.ok && outcome.value.status).toBe('dialing');
       await expect(bar).toBeVisible();

@@ -5,9 +5,11 @@
  * never a switch (`--inspect`, `--gpu-launcher=…`), never carries a control character, and is
  * never dialed without the user's confirmation: every accepted link ends as `needs-confirmation`
  * and the platform is never asked (this core has none; an attempt would fail `not_connected`).
+ * With links set to dial without asking, a link to an emergency, premium-rate, foreign or
+ * unknown number still asks, and a service code (`*21*…#`) is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DialOutcome } from '../../src-preload/contract';
+import type { DialOutcome, DialTarget } from '../../src-preload/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import {
   linkFromArgv,
@@ -46,6 +48,13 @@ const NUMBERS = [
   '7341',
   '00442071234567',
   '+44%2020',
+  '911',
+  '112',
+  '*21*0301234567%23',
+  '%2A31%23',
+  '+1-900-555-0123',
+  '+49-900-1234567',
+  '+1-202-555-0188',
 ];
 
 function generatedLink(random: ReturnType<typeof fuzzRandom>): string {
@@ -117,6 +126,7 @@ describe('launch links and argv under 10,000 fuzzed vectors', () => {
     let taken = 0;
     let confirmations = 0;
     let refused = 0;
+    let serviceCodes = 0;
     for (let i = 0; i < VECTORS; i++) {
       const candidate = generatedLink(random);
       const line = argv(random, candidate);
@@ -145,6 +155,8 @@ describe('launch links and argv under 10,000 fuzzed vectors', () => {
         const outcome = result.value as DialOutcome;
         if (outcome.status !== 'needs-confirmation') complain(`answered ${outcome.status}`);
         else confirmations++;
+      } else if (result.error.code === 'link_refused') {
+        serviceCodes++;
       } else if (!['invalid_number', 'invalid_request'].includes(result.error.code)) {
         complain(`failed ${result.error.code}: ${result.error.message}`);
       }
@@ -158,7 +170,57 @@ describe('launch links and argv under 10,000 fuzzed vectors', () => {
     expect(refused).toBeGreaterThan(VECTORS / 10);
     recordFigure(
       'tel:/argv: 10000 fuzzed command lines and links',
-      `${refused} refused by the argv/open-url reader, ${taken - confirmations} refused as numbers, ${confirmations} asked for confirmation, 0 dialed, 0 switches read`,
+      `${refused} refused by the argv/open-url reader, ${taken - confirmations - serviceCodes} refused as numbers, ${serviceCodes} service codes refused, ${confirmations} asked for confirmation, 0 dialed, 0 switches read`,
     );
+  });
+
+  it('with "dial phone links without asking", still asks for risky numbers and refuses service codes', async () => {
+    const trusting = await startTestCore({ env: { CALLBAR_CONFIRM_WEB_LINKS: 'false' } });
+    try {
+      const random = fuzzRandom(2525);
+      const problems: string[] = [];
+      const seen = { asked: 0, serviceCodes: 0, ordinary: 0, notNumbers: 0 };
+      for (let i = 0; i < VECTORS; i++) {
+        const url = linkFromOpenUrl(generatedLink(random));
+        if (url === undefined) continue;
+        const parsed = await trusting.router.invoke('calls.parse', { input: url });
+        const result = await trusting.router.invoke('calls.openUrl', { url });
+        if (!parsed.ok) {
+          seen.notNumbers++;
+          if (result.ok) problems.push(`#${i} ${url}: not a number, yet it was answered`);
+          continue;
+        }
+        const target = parsed.value as DialTarget;
+        const risky = ['emergency', 'premium-rate', 'international', 'unknown'].includes(
+          target.class,
+        );
+        const answer = result.ok ? (result.value as DialOutcome).status : result.error.code;
+        // Ordinary numbers dial at once: here that fails, as this core has no platform (or, for a
+        // destination just tried, as a repeat of the same click).
+        const expected =
+          target.class === 'service-code'
+            ? ['link_refused']
+            : risky
+              ? ['needs-confirmation']
+              : ['not_connected', 'duplicate_dial'];
+        if (!expected.includes(answer) && problems.length < 10) {
+          problems.push(
+            `#${i} ${url} (${target.class}): ${answer}, expected ${expected.join(' or ')}`,
+          );
+        }
+        if (target.class === 'service-code') seen.serviceCodes++;
+        else if (risky) seen.asked++;
+        else seen.ordinary++;
+      }
+      expect(problems).toEqual([]);
+      expect(seen.asked).toBeGreaterThan(VECTORS / 20);
+      expect(seen.serviceCodes).toBeGreaterThan(VECTORS / 100);
+      recordFigure(
+        'tel: links with "dial without asking" on: 10000 fuzzed',
+        `${seen.asked} emergency/premium-rate/foreign/unknown asked anyway, ${seen.serviceCodes} service codes refused, ${seen.ordinary} ordinary dialled at once, ${seen.notNumbers} not numbers; 0 risky dialled unasked`,
+      );
+    } finally {
+      await trusting.close();
+    }
   });
 });

@@ -177,7 +177,8 @@ describeEachProfile('phonebook and contact channels', (profile) => {
   });
 
   it('dials phone links without asking as soon as the setting is saved', async () => {
-    const link = { url: 'tel:+442079460999' };
+    // In the user's own country (region US): a link abroad would ask whatever the setting.
+    const link = { url: 'tel:+1-202-555-0177' };
     const asked = value<{ status: string; pending?: { id: string } }>(
       await invoke('calls.openUrl', link),
     );

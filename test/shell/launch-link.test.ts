@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallbarCore } from '../../src-main/core/callbar-core';
 import {
   isDialLink,
   linkFromArgv,
   linkFromOpenUrl,
   MAX_LINK_LENGTH,
 } from '../../src-main/core/desktop/launch-link';
+import { openDialLink } from '../../src-main/core/desktop/shell-actions';
+import { startTestCore } from '../support/test-core';
 
 const exe = '/opt/Callbar/callbar';
 
@@ -71,5 +75,40 @@ describe('linkFromOpenUrl (macOS open-url)', () => {
 
   it('shares the same rules as the command line', () => {
     expect(isDialLink('tel:' + '9'.repeat(600))).toBe(false);
+  });
+});
+
+describe('a launch link through the real core, with "dial phone links without asking" on', () => {
+  let core: CallbarCore;
+  beforeAll(async () => {
+    core = await startTestCore({ env: { CALLBAR_CONFIRM_WEB_LINKS: 'false' } });
+  });
+  afterAll(() => core.close());
+  const pending = async () => {
+    const listed = await core.router.invoke('calls.list', {});
+    return listed.ok ? (listed.value as CallsSnapshot).pending : undefined;
+  };
+
+  it('`callbar -- tel:911` brings the window up to ask: it is the emergency number', async () => {
+    const link = linkFromArgv([exe, '--', 'tel:911'])!;
+    expect(await openDialLink(core.router, link)).toEqual({ showWindow: true });
+    expect(await pending()).toMatchObject({
+      target: { destination: '911', class: 'emergency', country: 'US' },
+      reason: expect.stringMatching(/^This is an emergency number in the United States/) as string,
+    });
+  });
+
+  it('a service code is never dialled from a link: a notice says why, nothing waits', async () => {
+    const before = await pending();
+    const link = linkFromArgv([exe, '--', 'tel:*21*0301234567%23'])!;
+    const plan = await openDialLink(core.router, link);
+    expect(plan).toMatchObject({
+      showWindow: false,
+      notice: {
+        title: 'Callbar could not dial the link',
+        body: expect.stringContaining('never dials a service code from a link') as string,
+      },
+    });
+    expect(await pending()).toEqual(before);
   });
 });

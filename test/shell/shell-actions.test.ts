@@ -31,6 +31,8 @@ function routerWithCalls(options: { confirmLinks: boolean }) {
       destination: digits,
       display: digits,
       kind: digits.startsWith('+') ? 'external' : 'extension',
+      class: digits.startsWith('+') ? 'national' : 'extension',
+      description: 'A number for this test.',
     };
   };
   const handlers = {
@@ -47,12 +49,16 @@ function routerWithCalls(options: { confirmLinks: boolean }) {
             status: 'needs-confirmation',
             pending: { id: 'p1', target, source: 'tel-link', link: request.url },
           }
-        : { status: 'dialing', call: call({ state: 'dialing', source: 'tel-link' }) };
+        : { status: 'dialing', call: call({ state: 'dialing', source: 'tel-link' }), target };
     },
     'calls.dial': (request: ParsedRequestOf<'calls.dial'>) => {
       seen.push({ channel: 'calls.dial', request });
-      parse(request.target);
-      return { status: 'dialing', call: call({ state: 'dialing', source: request.source }) };
+      const target = parse(request.target);
+      return {
+        status: 'dialing',
+        call: call({ state: 'dialing', source: request.source }),
+        target,
+      };
     },
   } as unknown as Handlers;
   return { router: new Router(handlers, silentLogger), seen };
@@ -92,7 +98,12 @@ describe('Dial clipboard', () => {
   it('asks before dialing a parsed number, then dials it from the tray', async () => {
     const { router, seen } = routerWithCalls({ confirmLinks: true });
     const plan = await planClipboardDial(router, ' +4930123456\n');
-    expect(plan).toMatchObject({ kind: 'confirm', message: 'Call \u2066+4930123456\u2069?' });
+    expect(plan).toMatchObject({
+      kind: 'confirm',
+      message: 'Call \u2066+4930123456\u2069?',
+      detail:
+        'A number for this test. Dials \u2066+4930123456\u2069.\nCopied from the clipboard. Your phone rings first, then Callbar connects you.',
+    });
     expect(seen).toEqual([{ channel: 'calls.parse', request: { input: '+4930123456' } }]);
     expect(
       plan.kind === 'confirm' && (await dialFromTray(router, plan.target.destination)),

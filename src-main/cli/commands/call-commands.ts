@@ -4,7 +4,13 @@
  * what the running app heard is in the profile's call log, which these commands read.
  */
 import { createInterface } from 'node:readline/promises';
-import type { Call, CallsSnapshot, DialOutcome, PendingDial } from '../../../src-preload/contract';
+import type {
+  Call,
+  CallsSnapshot,
+  DialOutcome,
+  DialTarget,
+  PendingDial,
+} from '../../../src-preload/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
 import { terminalField } from '../../core/text/terminal-text';
@@ -122,26 +128,42 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
   });
 }
 
+/**
+ * What a destination is, as the window's confirmation says it: the class in words, the exact
+ * digits dialled, and any note (an emergency number that a speed dial also uses).
+ */
+function destinationLines(target: DialTarget, reason?: string): string {
+  const lines = [
+    `${terminalField(reason ?? target.description)} Dials ${terminalField(target.e164 ?? target.destination)}.`,
+  ];
+  if (target.note) lines.push(`Note: ${terminalField(target.note)}`);
+  return lines.join('\n');
+}
+
 /** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
 async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
   const { io } = ctx;
   if (!process.stdin.isTTY) {
+    const setting = pending.reason ? '' : ', or set confirm_web_links to false';
     throw new CallbarError(
       'needs_confirmation',
-      `Links ask before dialing, and there is nobody to ask here. Open the link with Callbar running, run \`callbar dial "${terminalField(pending.target.destination)}"\`, or set confirm_web_links to false.`,
+      `${pending.reason ?? 'Links ask before dialing.'} There is nobody to ask here. Open the link with Callbar running, or run \`callbar dial "${terminalField(pending.target.destination)}"\`${setting}.`,
     );
   }
+  io.err(destinationLines(pending.target, pending.reason));
+  // A link that asks for a reason keeps asking: "always" would not apply to it.
+  const offerAlways = pending.reason === undefined;
+  const choices = offerAlways ? '[y]es, [n]o, [a]lways' : '[y]es, [n]o';
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = (
-      await prompt.question(
-        `Dial ${terminalField(pending.target.display)}? [y]es, [n]o, [a]lways: `,
-      )
+      await prompt.question(`Dial ${terminalField(pending.target.display)}? ${choices}: `)
     )
       .trim()
       .toLowerCase();
-    const accept = answer === 'y' || answer === 'yes' || answer === 'a' || answer === 'always';
-    await calls.confirm(pending.id, accept, answer.startsWith('a'));
+    const always = offerAlways && (answer === 'a' || answer === 'always');
+    const accept = answer === 'y' || answer === 'yes' || always;
+    await calls.confirm(pending.id, accept, always);
     io.out(accept ? 'Calling: your phone rings first.' : 'Not dialed.');
   } finally {
     prompt.close();
@@ -151,7 +173,7 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
 function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
   show(ctx, outcome, () =>
     outcome.status === 'dialing'
-      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.`
+      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.\n${destinationLines(outcome.target)}`
       : `The link asks before dialing ${terminalField(outcome.pending.target.display)}.`,
   );
 }
@@ -166,6 +188,8 @@ export const callCommands: CommandGroup = {
       help:
         'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
         'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
+        'It says what TARGET is (extension, national, international, premium-rate, emergency…);\n' +
+        'an emergency number of your region is always dialled as such, never as a speed dial.\n' +
         "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
         '(Ctrl+C stops following; the call goes on).\n' +
         EVENTS_NOTE,

@@ -1,7 +1,9 @@
 /**
  * Calls as the window, the tray, tel: links and the CLI use them: parse, dial (one click is one
  * call, never retried), confirm a link, hang up without knowing which leg is the user's, and the
- * snapshot of current, recent and pending calls.
+ * snapshot of current, recent and pending calls. Every dial is classified first: the policy
+ * settings may refuse it, and a link to an emergency, premium-rate, foreign or unknown number
+ * always asks (a link to a service code is refused), whatever "dial links without asking" says.
  */
 import { randomUUID } from 'node:crypto';
 import type { CountryCode } from 'libphonenumber-js';
@@ -19,6 +21,12 @@ import { CallbarError, describeError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { CallRecord } from './call-log';
 import type { CallTracker } from './call-tracker';
+import {
+  checkDialPolicy,
+  linkAskReason,
+  refuseServiceCodeLink,
+  type DialPolicy,
+} from './destination-class';
 import { isDialLink, notANumber } from './dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
 
@@ -28,7 +36,7 @@ export const REPEAT_GUARD_MS = 2000;
 export const PENDING_LIFETIME_MS = 5 * 60_000;
 const EXPIRY_CHECK_MS = 30_000;
 
-export interface CallSettings {
+export interface CallSettings extends DialPolicy {
   region: CountryCode;
   vanity_numbers: boolean;
   /** Links ask before dialing ("dial links without asking" is this turned off). */
@@ -128,18 +136,25 @@ export class CallsService {
    */
   async dial(input: string, source: CallSource, link?: string): Promise<DialOutcome> {
     const target = this.parse(input);
-    if (source === 'tel-link' && this.#options.settings().confirm_web_links) {
-      const dial: PendingDial = {
-        id: randomUUID(),
-        target,
-        source,
-        ...(link ? { link: link.length > 80 ? `${link.slice(0, 79)}…` : link } : {}),
-      };
-      this.#pending = { dial, at: this.#now() };
-      this.#emit();
-      return { status: 'needs-confirmation', pending: dial };
+    const settings = this.#options.settings();
+    checkDialPolicy(target, settings, settings.region);
+    if (source === 'tel-link') {
+      refuseServiceCodeLink(target);
+      const reason = linkAskReason(target, settings.region);
+      if (reason !== undefined || settings.confirm_web_links) {
+        const dial: PendingDial = {
+          id: randomUUID(),
+          target,
+          source,
+          ...(link ? { link: link.length > 80 ? `${link.slice(0, 79)}…` : link } : {}),
+          ...(reason !== undefined ? { reason } : {}),
+        };
+        this.#pending = { dial, at: this.#now() };
+        this.#emit();
+        return { status: 'needs-confirmation', pending: dial };
+      }
     }
-    return { status: 'dialing', call: await this.#place(target, source) };
+    return { status: 'dialing', call: await this.#place(target, source), target };
   }
 
   /** A tel:, callto: or sip: link handed over by the OS (the shell and `callbar open-url`). */
@@ -150,7 +165,10 @@ export class CallsService {
     return this.dial(url, 'tel-link', url.trim());
   }
 
-  /** The user's answer to the pending link; `always` also stops asking for links. */
+  /**
+   * The user's answer to the pending link; `always` also stops asking for links (ordinary ones:
+   * a link that asks for a reason keeps asking).
+   */
   async confirm(id: string, accept: boolean, always: boolean): Promise<CallsSnapshot> {
     const pending = this.snapshot().pending;
     if (!pending || pending.id !== id) {

@@ -1,12 +1,21 @@
 /**
- * What a typed, pasted or clicked number dials. External numbers become E.164 through
- * libphonenumber-js (national ones in the default region); extensions and feature codes stay as
- * they are; a speed-dial code is resolved through the directory. Everything else is a typed error
- * with a sentence saying what is wrong, never an exception of another kind.
+ * What a typed, pasted or clicked number dials, and what it is. External numbers become E.164
+ * through libphonenumber-js (national ones in the default region); extensions and service codes
+ * stay as they are; a speed-dial code is resolved through the directory, except that an emergency
+ * number of the region is always the emergency number. Every target is classified
+ * (destination-class.ts). Everything else is a typed error with a sentence saying what is wrong,
+ * never an exception of another kind.
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { DialTarget, DirectoryContact } from '../../../src-preload/contract';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+import {
+  emergencyClass,
+  extensionClass,
+  externalClass,
+  isEmergencyNumber,
+  serviceCodeClass,
+} from './destination-class';
 
 /** The two directory questions calls ask (answered by core/directory; injected). */
 export interface CallDirectory {
@@ -31,7 +40,7 @@ export interface DialTargetOptions {
 export const MAX_INPUT_LENGTH = 256;
 /** E.164 allows 15 digits after the +. */
 const MAX_E164_DIGITS = 15;
-/** Internal numbers (extensions, feature codes) are short; longer digit runs are national numbers. */
+/** Internal numbers (extensions, service codes) are short; longer digit runs are national numbers. */
 const MAX_EXTENSION_DIGITS = 6;
 
 /** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
@@ -133,23 +142,57 @@ function classify(
   if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
   if (number.startsWith('+')) return external(number, extension, input, options);
   if (/[*#]/.test(number)) {
-    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,8}#?$/.test(number)) {
-      throw notANumber(input, '* and # belong only in short feature codes such as *97');
+    // Up to 15 digits after the code: call forwarding carries a whole number (*21*number#).
+    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,15}#?$/.test(number)) {
+      throw notANumber(input, '* and # belong only in service codes such as *97 or *21*number#');
     }
-    return { destination: number, display: `Code ${number}`, kind: 'extension' };
+    return {
+      destination: number,
+      display: `Code ${number}`,
+      kind: 'extension',
+      ...serviceCodeClass(),
+    };
   }
   if (number.length <= MAX_EXTENSION_DIGITS) {
     if (number.length < 2) throw notANumber(input, 'it is too short');
     const contact = /^\d{3,4}$/.test(number)
       ? options.directory?.findBySpeedDial(Number(number))
       : undefined;
+    if (isEmergencyNumber(number, options.region)) return emergency(number, contact, options);
     return contact ? speedDial(number, contact, options) : internal(number);
   }
   return external(number, extension, input, options);
 }
 
 function internal(number: string): DialTarget {
-  return { destination: number, display: `Extension ${number}`, kind: 'extension' };
+  return {
+    destination: number,
+    display: `Extension ${number}`,
+    kind: 'extension',
+    ...extensionClass(),
+  };
+}
+
+/**
+ * An emergency number of the region: never a speed dial, whoever gave a contact the same code
+ * (the contact is named in the note, so the person sees why their speed dial does not apply).
+ */
+function emergency(
+  number: string,
+  shadowed: DirectoryContact | undefined,
+  options: DialTargetOptions,
+): DialTarget {
+  return {
+    destination: number,
+    display: `Emergency ${number}`,
+    kind: 'extension',
+    ...emergencyClass(options.region),
+    ...(shadowed
+      ? {
+          note: `Speed dial ${number} (${shadowed.display_name}) is also the emergency number: dialling ${number} calls emergency services, not ${shadowed.display_name}.`,
+        }
+      : {}),
+  };
 }
 
 function speedDial(
@@ -157,15 +200,15 @@ function speedDial(
   contact: DirectoryContact,
   options: DialTargetOptions,
 ): DialTarget {
-  let destination = code;
+  let resolved: DialTarget | undefined;
   try {
     const { region, vanityNumbers } = options;
-    destination = parseDialTarget(contact.number, { region, vanityNumbers }).destination;
+    resolved = parseDialTarget(contact.number, { region, vanityNumbers });
   } catch {
     // A contact number that does not parse is still reachable through the code itself.
   }
   return {
-    destination,
+    ...(resolved ?? internal(code)),
     display: `${contact.display_name} (speed dial ${code})`,
     kind: 'speed-dial',
     contact,
@@ -202,6 +245,8 @@ function external(
     destination,
     display: `${parsed.formatInternational()}${extension ? ` ext. ${extension}` : ''}`,
     kind: 'external',
+    e164: destination,
+    ...externalClass(parsed, options.region),
     ...(contact ? { contact } : {}),
   };
 }

@@ -26,6 +26,8 @@ export function openCalls(options: {
   const settings: CallSettings = {
     region: profile.settings.region,
     vanity_numbers: profile.settings.vanity_numbers,
+    dial_allowed_classes: profile.settings.dial_allowed_classes,
+    dial_allowed_countries: profile.settings.dial_allowed_countries,
     // Live: the window's Settings view changes it in the profile while Callbar runs.
     get confirm_web_links() {
       return profile.settings.confirm_web_links;

@@ -1,13 +1,13 @@
 /**
  * Environment overrides: every setting can be set with `CALLBAR_` + its upper-case name
  * (`CALLBAR_RECEIVER_PORT=40000`), so tests, scripts and the CLI can run a profile without
- * touching its settings file. An empty variable counts as unset.
+ * touching its settings file. An empty variable counts as unset; a list is comma-separated (`DE,FR`), `-` being the empty list.
  */
 import { CallbarError } from '../errors';
 import { describeValue } from './settings-issues';
 import { SETTING_NAMES, SETTING_RULES, Settings, type SettingName } from './settings';
 
-type EnvKind = 'text' | 'integer' | 'boolean';
+type EnvKind = 'text' | 'integer' | 'boolean' | 'list';
 
 const KINDS: Record<SettingName, EnvKind> = {
   base_url: 'text',
@@ -25,6 +25,8 @@ const KINDS: Record<SettingName, EnvKind> = {
   sync_interval_minutes: 'integer',
   open_at_login: 'boolean',
   handle_links: 'text',
+  dial_allowed_classes: 'list',
+  dial_allowed_countries: 'list',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);
@@ -67,6 +69,9 @@ function convert(raw: string, kind: EnvKind): unknown {
       return raw;
     case 'integer':
       return /^[0-9]+$/.test(raw) ? Number(raw) : raw;
+    case 'list':
+      // Comma-separated: CALLBAR_DIAL_ALLOWED_COUNTRIES=DE,FR; "-" is the empty list.
+      return raw === '-' ? [] : raw.split(',').map((item) => item.trim());
     case 'boolean': {
       const word = raw.toLowerCase();
       if (TRUE_WORDS.has(word)) return true;

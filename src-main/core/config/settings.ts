@@ -5,6 +5,7 @@
  */
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
+import { DestinationClass } from '../../../src-preload/contract';
 import { isElectronAccelerator } from './accelerator';
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -61,6 +62,22 @@ export const Settings = z.strictObject({
   open_at_login: z.boolean().default(false),
   /** Callbar handles tel: and callto: links: "ask" on first run, then "yes" or "no". */
   handle_links: z.enum(['ask', 'yes', 'no']).default('ask'),
+  /**
+   * Dialling policy: the destination classes Callbar dials (core/calls/destination-class.ts);
+   * others are refused with why. Emergency numbers are always dialled, whatever this says.
+   */
+  dial_allowed_classes: z.array(DestinationClass).default([...DestinationClass.options]),
+  /** Dialling policy: the countries numbers abroad may belong to; empty allows every country. */
+  dial_allowed_countries: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{2}$/)
+        .refine((code) => isSupportedCountry(code)),
+    )
+    .default([]),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -94,6 +111,9 @@ export const SETTING_RULES: Record<SettingName, string> = {
   sync_interval_minutes: 'a whole number of minutes from 1 to 1440',
   open_at_login: 'true or false',
   handle_links: 'one of ask, yes or no',
+  dial_allowed_classes: `a list of destination classes from ${DestinationClass.options.join(', ')}`,
+  dial_allowed_countries:
+    'a list of two-letter country codes such as ["DE", "FR"], or [] for every country',
 };
 
 /** True when `name` is one of the settings. */

@@ -52,7 +52,10 @@ const NOTHING_TO_DIAL: ShellNotice = {
   body: 'The clipboard holds no phone number. Copy a number, then choose Dial clipboard again.',
 };
 
-/** Parses the clipboard with the calls module; a number is confirmed before it is dialed. */
+/**
+ * Parses the clipboard with the calls module; a number is confirmed before it is dialed, with
+ * what it is and the exact digits dialled, as the window's confirmation shows them.
+ */
 export async function planClipboardDial(router: RouterLike, text: string): Promise<ClipboardPlan> {
   const input = clipboardCandidate(text);
   if (input === undefined) return { kind: 'error', notice: NOTHING_TO_DIAL };
@@ -66,7 +69,11 @@ export async function planClipboardDial(router: RouterLike, text: string): Promi
     kind: 'confirm',
     target,
     message: `Call ${isolatedNumber(target.display)}?`,
-    detail: `${who}Copied from the clipboard. Your phone rings first, then Callbar connects you.`,
+    detail: [
+      `${who}${target.description} Dials ${isolatedNumber(target.e164 ?? target.destination)}.`,
+      ...(target.note ? [target.note] : []),
+      'Copied from the clipboard. Your phone rings first, then Callbar connects you.',
+    ].join('\n'),
   };
 }
 

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import type { CallSource } from '../../../src-preload/contract';
+import type { CallSource, DestinationClass, DialTarget } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from './Isolated';
 import { Modal } from './Modal';
+import { shownText } from './shown-text';
 
 const SOURCE_WORDS: Record<CallSource, string> = {
   'tel-link': 'a phone link in another app or web page',
@@ -11,6 +12,51 @@ const SOURCE_WORDS: Record<CallSource, string> = {
   cli: 'the command line',
   ui: 'this window',
 };
+
+const CLASS_LABELS: Record<DestinationClass, string> = {
+  extension: 'Extension',
+  national: 'Number in your country',
+  international: 'Number abroad',
+  'premium-rate': 'Premium-rate number',
+  'shared-cost': 'Shared-cost number',
+  'toll-free': 'Toll-free number',
+  emergency: 'Emergency number',
+  'service-code': 'Service code',
+  unknown: 'Unknown kind of number',
+};
+
+function countryLabel(country: string): string {
+  const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country);
+  return name && name !== country ? `${name} (${country})` : country;
+}
+
+/**
+ * What will be dialled, apart from any label or contact name: the class, the country and the
+ * exact digits (E.164 for outside numbers), always left-to-right and isolated from the text
+ * around them, so a name with bidi controls cannot reorder them.
+ */
+function DestinationFacts({ target }: { target: DialTarget }) {
+  return (
+    <dl className="pending-facts">
+      <dt>Kind</dt>
+      <dd data-testid="pending-class" data-class={target.class}>
+        {CLASS_LABELS[target.class]}
+      </dd>
+      {target.country ? (
+        <>
+          <dt>Country</dt>
+          <dd data-testid="pending-country">{countryLabel(target.country)}</dd>
+        </>
+      ) : null}
+      <dt>Dials</dt>
+      <dd>
+        <bdi dir="ltr" className="pending-digits" data-testid="pending-digits">
+          {shownText(target.e164 ?? target.destination)}
+        </bdi>
+      </dd>
+    </dl>
+  );
+}
 
 /** "Dial this number?" for a dial that core holds until the user says yes (a tel: link). */
 export function PendingDialDialog() {
@@ -52,6 +98,18 @@ function PendingDial() {
           </>
         ) : null}
       </p>
+      <DestinationFacts target={target} />
+      <p
+        className={pending.reason ? 'pending-reason warning' : 'hint'}
+        data-testid="pending-description"
+      >
+        {pending.reason ?? target.description}
+      </p>
+      {target.note ? (
+        <p className="pending-reason warning" data-testid="pending-note">
+          {shownText(target.note)}
+        </p>
+      ) : null}
       <p className="hint">
         Asked by {SOURCE_WORDS[pending.source]}
         {pending.link ? (
@@ -66,7 +124,8 @@ function PendingDial() {
         )}
       </p>
       <p className="hint">Your phone rings first, then the number.</p>
-      {pending.source === 'tel-link' ? (
+      {/* A link that asks for a reason keeps asking: "always" would not apply to it. */}
+      {pending.source === 'tel-link' && !pending.reason ? (
         <label className="check">
           <input
             type="checkbox"

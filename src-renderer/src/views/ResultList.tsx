@@ -4,6 +4,7 @@ import type { SearchHit } from '../../../src-preload/contract';
 import type { ResultRow } from '../store/selectors';
 import { Highlight } from './Highlight';
 import { Name, PhoneNumber } from './Isolated';
+import { shownText } from './shown-text';
 
 /** Every row has the same height, so the virtualizer needs no measuring. */
 const ROW_HEIGHT = 56;
@@ -67,7 +68,12 @@ export function ResultList({
               onDoubleClick={() => onDial(row, false)}
             >
               {row.kind === 'dial' ? (
-                <DialRow display={row.target.display} name={row.target.contact?.display_name} />
+                <DialRow
+                  display={row.target.display}
+                  detail={
+                    row.target.note ?? row.target.contact?.display_name ?? row.target.description
+                  }
+                />
               ) : (
                 <HitRow hit={row.hit} />
               )}
@@ -79,7 +85,11 @@ export function ResultList({
   );
 }
 
-function DialRow({ display, name }: { display: string; name: string | undefined }) {
+/**
+ * The typed number's row; `detail` is a note ("… is also the emergency number"), its contact, or
+ * what the number is ("This is a premium-rate number in Germany: calls to it cost more.").
+ */
+function DialRow({ display, detail }: { display: string; detail: string }) {
   return (
     <>
       <span className="result-line">
@@ -87,8 +97,8 @@ function DialRow({ display, name }: { display: string; name: string | undefined 
           Dial <PhoneNumber>{display}</PhoneNumber>
         </span>
       </span>
-      <span className="result-line result-detail">
-        {name ? <Name>{name}</Name> : 'The number you typed'}
+      <span className="result-line result-detail" title={shownText(detail)}>
+        <Name>{detail}</Name>
       </span>
     </>
   );

@@ -1,0 +1,182 @@
+/**
+ * What a destination is, judged before anything is dialled: an extension, a number in the user's
+ * region or abroad, premium-rate, shared-cost, toll-free, an emergency number, a `*`/`#` service
+ * code, or an outside number of a kind nobody can tell. The data is libphonenumber's, kept up to
+ * date by its maintainers, not a hand list:
+ *
+ * - emergency numbers per region: libphonenumber's short-number metadata
+ *   (ShortNumberMetadata.xml) through `google-libphonenumber`'s ShortNumberInfo, which
+ *   libphonenumber-js does not port. Core only: the renderer gets the verdict, never the data.
+ * - number types (PREMIUM_RATE, SHARED_COST, TOLL_FREE…): libphonenumber-js with its `max`
+ *   metadata (the default `min` metadata cannot tell types apart).
+ *
+ * It also says, in plain words, why a link to such a destination asks or is refused, and applies
+ * the policy settings `dial_allowed_classes` and `dial_allowed_countries`.
+ */
+import libphonenumber from 'google-libphonenumber';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import type { DestinationClass } from '../../../src-preload/contract';
+import { CallbarError } from '../errors';
+
+const shortNumbers = libphonenumber.ShortNumberInfo.getInstance();
+
+/** The verdict on one destination (the classification fields of the contract's DialTarget). */
+export interface Classification {
+  class: DestinationClass;
+  /** ISO 3166-1 alpha-2, for outside and emergency numbers. */
+  country?: string;
+  /** The class in plain words. */
+  description: string;
+}
+
+/** True when `digits` is, exactly, an emergency number in `region` (911 in US, 112 and 110 in DE…). */
+export function isEmergencyNumber(digits: string, region: CountryCode): boolean {
+  return /^\d{2,6}$/.test(digits) && shortNumbers.isEmergencyNumber(digits, region);
+}
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+/** English country names that take "the" in a sentence (Intl gives names without an article). */
+const WITH_ARTICLE =
+  /^(United |Netherlands|Philippines|Bahamas|Gambia|Maldives)|Republic$|Islands$/;
+
+/** The country's English name as it reads in a sentence: "Germany", "the United States". */
+export function countryName(country: string): string {
+  const name = REGION_NAMES.of(country) ?? country;
+  return WITH_ARTICLE.test(name) ? `the ${name}` : name;
+}
+
+/** An emergency number of `region` (the region's: they are short numbers, not E.164). */
+export function emergencyClass(region: CountryCode): Classification {
+  return {
+    class: 'emergency',
+    country: region,
+    description: `This is an emergency number in ${countryName(region)}: it calls emergency services.`,
+  };
+}
+
+/** A `*`/`#` code for the phone system (call forwarding, voicemail…). */
+export function serviceCodeClass(): Classification {
+  return {
+    class: 'service-code',
+    description:
+      'This is a service code: it changes settings of your phone line (such as call forwarding) or asks the phone system something.',
+  };
+}
+
+/** A short number on the user's own phone system. */
+export function extensionClass(): Classification {
+  return { class: 'extension', description: 'This is an extension on your phone system.' };
+}
+
+const TYPE_CLASS: Partial<
+  Record<NonNullable<ReturnType<PhoneNumber['getType']>>, DestinationClass>
+> = {
+  PREMIUM_RATE: 'premium-rate',
+  SHARED_COST: 'shared-cost',
+  TOLL_FREE: 'toll-free',
+};
+
+/** How an outside number's class reads: "This is {noun} in {country}{tail}". */
+const EXTERNAL_WORDS: Partial<Record<DestinationClass, [noun: string, tail: string]>> = {
+  national: ['a number', '.'],
+  international: ['a number', ', not in your country.'],
+  'premium-rate': ['a premium-rate number', ': calls to it cost more.'],
+  'shared-cost': ['a shared-cost number', ': calls to it may cost more.'],
+  'toll-free': ['a toll-free number', '.'],
+  unknown: ['a number', ', of a kind Callbar cannot tell: it may cost more.'],
+};
+
+const CLASS_PLURAL: Record<DestinationClass, string> = {
+  extension: 'extensions',
+  national: 'numbers in your own country',
+  international: 'numbers in other countries',
+  'premium-rate': 'premium-rate numbers',
+  'shared-cost': 'shared-cost numbers',
+  'toll-free': 'toll-free numbers',
+  emergency: 'emergency numbers',
+  'service-code': 'service codes',
+  unknown: 'numbers of a kind it cannot tell',
+};
+
+/** An outside number (parsed with libphonenumber-js's max metadata), judged from the user's region. */
+export function externalClass(parsed: PhoneNumber, region: CountryCode): Classification {
+  const country = parsed.country ?? region;
+  const type = parsed.isValid() ? parsed.getType() : undefined;
+  const byType = type === undefined ? undefined : TYPE_CLASS[type];
+  const kind: DestinationClass =
+    byType ?? (!parsed.isValid() ? 'unknown' : country === region ? 'national' : 'international');
+  const [noun, tail] = EXTERNAL_WORDS[kind]!;
+  return { class: kind, country, description: `This is ${noun} in ${countryName(country)}${tail}` };
+}
+
+/** The classes a link may never dial unasked, whatever "dial phone links without asking" says. */
+const ALWAYS_ASK: ReadonlySet<DestinationClass> = new Set([
+  'emergency',
+  'premium-rate',
+  'international',
+  'unknown',
+]);
+
+/**
+ * Why a link to this destination asks even when links dial without asking, or undefined when it
+ * is an ordinary destination (asking then follows the setting).
+ */
+export function linkAskReason(target: Classification, region: CountryCode): string | undefined {
+  const abroad = target.country !== undefined && target.country !== region;
+  if (!ALWAYS_ASK.has(target.class) && !abroad) return undefined;
+  return `${target.description} A link never dials such a number without asking you.`;
+}
+
+/**
+ * Service codes are never dialled from a link: one tap on a web page could forward every call of
+ * yours to a stranger (`*21*number#`).
+ * @throws CallbarError `link_refused` for a service code.
+ */
+export function refuseServiceCodeLink(target: Classification & { destination: string }): void {
+  if (target.class !== 'service-code') return;
+  throw new CallbarError(
+    'link_refused',
+    `Callbar never dials a service code from a link: ${target.destination} could change settings of your phone line, such as forwarding your calls. If you meant it, type it into Callbar yourself.`,
+    { field: 'target' },
+  );
+}
+
+/** The dialling policy (settings `dial_allowed_classes`, `dial_allowed_countries`). */
+export interface DialPolicy {
+  dial_allowed_classes: readonly DestinationClass[];
+  /** Countries numbers abroad may belong to; empty allows every country. */
+  dial_allowed_countries: readonly string[];
+}
+
+/**
+ * Refuses a destination the policy does not allow. Emergency numbers are always allowed: a phone
+ * system must let anyone reach emergency services (in the US, Kari's Law requires it).
+ * @throws CallbarError `dial_not_allowed` saying which setting refuses it and why.
+ */
+export function checkDialPolicy(
+  target: Classification & { display: string },
+  policy: DialPolicy,
+  region: CountryCode,
+): void {
+  if (target.class === 'emergency') return;
+  if (!policy.dial_allowed_classes.includes(target.class)) {
+    throw new CallbarError(
+      'dial_not_allowed',
+      `Callbar is set not to dial ${CLASS_PLURAL[target.class]}, so it did not dial ${target.display}. ${target.description} (Setting dial_allowed_classes: ${policy.dial_allowed_classes.join(', ') || 'none'}.)`,
+      { field: 'target' },
+    );
+  }
+  const country = target.country;
+  if (
+    country !== undefined &&
+    country !== region &&
+    policy.dial_allowed_countries.length > 0 &&
+    !policy.dial_allowed_countries.includes(country)
+  ) {
+    throw new CallbarError(
+      'dial_not_allowed',
+      `Callbar is set not to dial numbers in ${countryName(country)}, so it did not dial ${target.display}. (Setting dial_allowed_countries: ${policy.dial_allowed_countries.join(', ')}.)`,
+      { field: 'target' },
+    );
+  }
+}
