@@ -227,6 +227,7 @@ describeEachProfile('activation through the portal', (profile) => {
     const vault = {
       load: () => inner.load(),
       clear: () => inner.clear(),
+      webhookSecret: () => inner.webhookSecret(),
       save: async (account: Parameters<MemoryVault['save']>[0]) => {
         saving();
         await held;

@@ -83,7 +83,7 @@ forEachProfile((profile) => {
       openUrl: () => Promise.resolve(),
     });
     await core.profile.account.listen();
-    await registerReceiver(sim, receiver);
+    await registerReceiver(sim, await core.profile.account.receiverRegistration());
     const started = await core.profile.account.startActivation();
     const alice = sim.users[0]!;
     await completePortalFlow(started.portalLink, {
