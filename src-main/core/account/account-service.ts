@@ -163,6 +163,8 @@ export class AccountService {
       });
     }
     this.#history = await this.#historyStore.read();
+    // Asked again (the window's "Try again"): a keychain that works now gives the secret.
+    if (this.#webhookProblem) await this.#loadWebhookSecret();
     const session = this.tokens.session;
     // A session from before the record existed: it is the account to compare the next one with.
     if (session && !this.#history) {
@@ -355,6 +357,8 @@ export class AccountService {
   /** Forgets the session on this computer only (the platform keeps the integration). */
   async deactivateLocal(): Promise<AccountStatus> {
     await this.tokens.forget();
+    // The keychain answered: the webhook secret it could not give before may come now.
+    if (this.#webhookProblem) await this.#loadWebhookSecret();
     return this.#publish();
   }
 
