@@ -396,6 +396,7 @@ export const SettingsView = z.object({
   receiver_urls: z.object({
     activation: z.string(),
     deactivation: z.string(),
+    /** Up to `/events` only: the secret that follows comes from account.receiverRegistration. */
     webhook: z.string(),
   }),
   /** Settings whose saved value differs from the one this running Callbar uses (a restart applies them). */

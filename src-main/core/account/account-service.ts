@@ -202,10 +202,7 @@ export class AccountService {
         startReceiver({
           port: this.#options.settings.receiver_port,
           handlers: this.receiverHandlers,
-          ...(this.#options.receiverHeaders
-            ? { requiredHeaders: this.#options.receiverHeaders }
-            : {}),
-          webhookAuth: () => this.#webhookAuth(),
+          auth: () => this.#webhookAuth(),
           log: this.#log,
         }),
       )

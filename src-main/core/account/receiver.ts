@@ -82,13 +82,12 @@ export interface ReceiverHandlers {
 export interface ReceiverOptions {
   port: number;
   handlers: ReceiverHandlers;
-  /** Headers the platform is configured to send with every call (shared secrets). */
-  requiredHeaders?: Record<string, string>;
   /**
-   * How call events are authenticated (see webhook-auth.ts), asked at each delivery; without it
-   * the receiver accepts events as the headers allow (for tests of other parts).
+   * How calls are authenticated (see webhook-auth.ts), asked at each request: the headers the
+   * platform is configured to send with every call (shared secrets), and for call events the
+   * Webhook URL's secret.
    */
-  webhookAuth?: () => WebhookAuth;
+  auth: () => WebhookAuth;
   /** How long a request may take to arrive whole. */
   bodyTimeoutMs?: number;
   /** Refused requests after the first are logged as one summary line per interval. */
@@ -154,9 +153,6 @@ function parseBody(contentType: string, text: string, limits: JsonLimits): unkno
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const { handlers, log } = options;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 5000;
-  const required = Object.entries(options.requiredHeaders ?? {}).map(
-    ([name, value]) => [name.toLowerCase(), value] as const,
-  );
   let allowedHosts: string[] = [];
   // A web page can send thousands of refused requests a second: one line, then a summary.
   const refusals = summarizedWarnings(
@@ -172,8 +168,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
     }
-    for (const [name, expected] of required) {
-      const given = request.headers[name];
+    for (const [name, expected] of Object.entries(options.auth().headers)) {
+      const given = request.headers[name.toLowerCase()];
       if (typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ReceiverRejection(401, 'A required header is missing or wrong.');
       }
@@ -222,7 +218,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     checkPost(request);
     const contentType = request.headers['content-type'] ?? '';
     if (events) {
-      if (options.webhookAuth) checkEventsRoute(route, options.webhookAuth());
+      checkEventsRoute(route, options.auth());
       const event = WebhookEvent.safeParse(parseBody(contentType, text, EVENT_LIMITS));
       if (!event.success) {
         throw new ReceiverRejection(
