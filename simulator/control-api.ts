@@ -2,7 +2,8 @@
  * The test-only control API under /__sim/ (JSON in and out, no authentication, never faulted or
  * logged): the clock, tokens without the portal, calls and legs, faults, the request log, webhook
  * deliveries, hostile event deliveries (hostile-events.ts), integrator registrations, rate limits
- * and runtime settings, and a summary of the world. Bodies are validated strictly (an unknown field is a 400, so a typo is not a silent no-op).
+ * and runtime settings, and a summary of the world. Bodies are validated strictly (an unknown
+ * field is a 400, so a typo is not a silent no-op).
  */
 import { z } from 'zod';
 import { CallStateError } from './calls';

@@ -1,5 +1,3 @@
-import { HttpRejection } from './http-rejection';
-
 /**
  * JSON from outside, parsed only within bounds, so that what comes out is safe for the rest of
  * Callbar to clone, store and serialise: `structuredClone`, `JSON.stringify` and zod all recurse,
@@ -9,6 +7,7 @@ import { HttpRejection } from './http-rejection';
  * over-long strings and keys, too many entries, and keys that would reach an object's prototype.
  * Every refusal is a 400 with a sentence that names the limit.
  */
+import { HttpRejection } from './http-rejection';
 
 /** The bounds a JSON body must keep. */
 export interface JsonLimits {
