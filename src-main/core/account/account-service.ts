@@ -569,9 +569,12 @@ export class AccountService {
       this.#receiverProblem && !status.message
         ? { ...status, message: this.#receiverProblem }
         : status;
+    // A keychain that cannot give the webhook secret: said once, by the vault-unavailable state.
     const eventsWarning = this.#options.settings.accept_unauthenticated_events
       ? UNAUTHENTICATED_EVENTS_WARNING
-      : this.#webhookProblem;
+      : status.state === 'vault-unavailable'
+        ? undefined
+        : this.#webhookProblem;
     return eventsWarning ? { ...withReceiver, events_warning: eventsWarning } : withReceiver;
   }
 
