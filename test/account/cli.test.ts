@@ -79,6 +79,19 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(profileText(dataDir)).not.toContain(secret);
   });
 
+  it('status flags accept_unauthenticated_events, in text and --json', async () => {
+    const open = { ...env, CALLBAR_ACCEPT_UNAUTHENTICATED_EVENTS: 'yes' };
+    const human = await runCallbar(['status'], open);
+    expect(human.stdout).toContain(
+      'Warning: Callbar accepts call events without authentication (the setting accept_unauthenticated_events is on)',
+    );
+    expect(JSON.parse((await runCallbar(['status', '--json'], open)).stdout)).toMatchObject({
+      events_warning: expect.stringContaining('any program on this computer') as unknown,
+      receiver: { accepts_unauthenticated: true },
+    });
+    expect((await runCallbar(['status'], env)).stdout).not.toContain('Warning');
+  });
+
   it('activate --no-browser --json prints the link at once, then the final state; the landing page is served before it exits', async () => {
     const run = callbar(['activate', '--no-browser', '--json'], env);
     const { portalLink, portal } = await answerPortal(run, 'subscribe');
