@@ -1,5 +1,6 @@
 // `npm run demo`: builds Callbar, starts the built-in platform simulator, registers Callbar's
-// loopback receiver with it, then runs Callbar against it: in Electron when the Electron binary is
+// loopback receiver with it (the exact URLs and headers `callbar status --json` reports, as a
+// person registers them with the platform), then runs Callbar against it: in Electron when the Electron binary is
 // installed, otherwise in the web preview (printing its address and opening a browser if there is
 // one). The demo uses its own profile folder (.callbar-demo/), never your real one.
 //
@@ -77,7 +78,7 @@ if (port !== DEFAULT_RECEIVER_PORT) {
   console.log(
     `Port ${DEFAULT_RECEIVER_PORT}, Callbar's default receiver port, is taken (another Callbar or demo?),
 so this demo's receiver listens on ${port} instead. The demo's simulator registers
-${receiver}/activate, /deactivate and /events as its Activation, Deactivation and Webhook URLs;
+${receiver}/activate, /deactivate and /events/<secret> as its Activation, Deactivation and Webhook URLs;
 a platform that registered the default port would not reach this Callbar. To use the same port
 outside the demo, set CALLBAR_RECEIVER_PORT=${port} and register those URLs with the platform.`,
   );
@@ -95,8 +96,6 @@ const sim = spawn(
     `${receiver}/activate`,
     '--deactivation-url',
     `${receiver}/deactivate`,
-    '--webhook-url',
-    `${receiver}/events`,
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
@@ -120,6 +119,36 @@ const env = {
   CALLBAR_CLIENT_SECRET: info.client_secret,
   CALLBAR_RECEIVER_PORT: String(port),
 };
+// The Webhook URL ends in the demo profile's secret (kept in the keychain): registered as
+// `callbar status --json` reports it, the way a person registers it with the platform.
+const status = spawnSync(process.execPath, ['bin/callbar.mjs', 'status', '--json'], {
+  env,
+  encoding: 'utf8',
+});
+let registration;
+try {
+  registration = JSON.parse(status.stdout).receiver;
+} catch {
+  console.error(`callbar status --json failed: ${status.stderr}`);
+  stopAll(1);
+}
+if (registration.problem) console.log(registration.problem);
+const registered = await fetch(`${info.base_url}/__sim/integrations/callbar`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({
+    activation_url: registration.activation_url,
+    deactivation_url: registration.deactivation_url,
+    webhook_url: registration.webhook_url,
+    extra_headers: registration.headers,
+  }),
+});
+if (!registered.ok) {
+  console.error(
+    `Registering the Webhook URL failed: ${registered.status} ${await registered.text()}`,
+  );
+  stopAll(1);
+}
 const user = info.users[0];
 console.log(`
 Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${values.contacts} contacts).

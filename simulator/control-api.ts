@@ -1,8 +1,9 @@
 /**
  * The test-only control API under /__sim/ (JSON in and out, no authentication, never faulted or
  * logged): the clock, tokens without the portal, calls and legs, faults, the request log, webhook
- * deliveries, integrator registrations, rate limits and runtime settings, and a summary of the
- * world. Bodies are validated strictly (an unknown field is a 400, so a typo is not a silent no-op).
+ * deliveries, hostile event deliveries (hostile-events.ts), integrator registrations, rate limits
+ * and runtime settings, and a summary of the world. Bodies are validated strictly (an unknown
+ * field is a 400, so a typo is not a silent no-op).
  */
 import { z } from 'zod';
 import { CallStateError } from './calls';
@@ -16,6 +17,7 @@ import {
   validationError,
 } from './drf-errors';
 import { FaultSpec } from './faults';
+import { hostileEventRoutes } from './hostile-events';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
@@ -218,6 +220,7 @@ export class ControlApi {
           },
         },
       },
+      ...hostileEventRoutes(p),
       {
         pattern: /^\/__sim\/integrations$/,
         methods: {

@@ -9,6 +9,7 @@
 import type { Call } from './calls';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Fault, FaultSpec } from './faults';
+import type { HostileDelivery, HostileEventsInput, HostileLog } from './hostile-events';
 import type {
   IntegrationOptions,
   RateLimit,
@@ -158,6 +159,20 @@ export class SimControl {
 
   clearWebhooks(): Promise<void> {
     return this.call('DELETE', 'webhooks');
+  }
+
+  /** Sends hostile call-event deliveries (see hostile-events.ts) and waits for their answers. */
+  async hostileEvents(request: HostileEventsInput, timeoutMs = 20_000): Promise<HostileDelivery[]> {
+    const before = (await this.call<HostileLog>('GET', 'hostile/events')).deliveries.length;
+    await this.call('POST', 'hostile/events', request);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const log = await this.call<HostileLog>('GET', 'hostile/events');
+      if (log.in_flight === 0) return log.deliveries.slice(before);
+      if (Date.now() > deadline)
+        throw new Error(`hostile deliveries still in flight after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /** Resolves once no webhook delivery is queued or in flight. */

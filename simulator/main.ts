@@ -17,7 +17,9 @@ import {
 
 const USAGE = `usage: npm run sim -- [--port P] [--profile rich|minimal] [--contacts N] [--seed S]
   [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
-  (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events)
+  (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events;
+  Callbar accepts call events only at the Webhook URL \`callbar status --json\` reports, so pass
+  that as --webhook-url, or PUT it to /__sim/integrations/callbar)
   [--extra-header 'Name: value']... [--encoding json|form]
   [--client-id ID] [--client-secret SECRET] [--max-page-size N] [--no-auto-answer]
   [--call-control-response ${CALL_CONTROL_RESPONSES.join('|')}]

@@ -86,8 +86,34 @@ export const AccountStatus = z.object({
   connect_link: z.string().optional(),
   /** The session is for a different account than the one before; until acknowledged. */
   account_switch: AccountSwitch.optional(),
+  /**
+   * Said while call events are not authenticated: accepted without (the setting
+   * accept_unauthenticated_events is on), or refused because Callbar cannot read its webhook
+   * secret from the keychain.
+   */
+  events_warning: z.string().optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
+
+/**
+ * What to register with the platform's integration: the exact URLs and the extra headers (see
+ * core/account/webhook-auth.ts). The Webhook URL holds the profile's secret, so the window asks
+ * for this only when the person opens it in Settings.
+ */
+export const ReceiverRegistration = z.object({
+  activation_url: z.string(),
+  deactivation_url: z.string(),
+  webhook_url: z.string(),
+  /** Headers the platform sends with every call (configured with CALLBAR_RECEIVER_HEADERS). */
+  headers: z.record(z.string(), z.string()),
+  /** How call events are authenticated: by the headers, by the secret in the URL, or not. */
+  authentication: z.enum(['headers', 'secret-url', 'none']),
+  /** The setting accept_unauthenticated_events is on. */
+  accepts_unauthenticated: z.boolean(),
+  /** Why the Webhook URL has no secret part (the keychain could not give it). */
+  problem: z.string().optional(),
+});
+export type ReceiverRegistration = z.infer<typeof ReceiverRegistration>;
 
 const NoRequest = z.object({}).strict();
 
@@ -407,6 +433,7 @@ export const SettingsView = z.object({
   receiver_urls: z.object({
     activation: z.string(),
     deactivation: z.string(),
+    /** Up to `/events` only: the secret that follows comes from account.receiverRegistration. */
     webhook: z.string(),
   }),
   /** Settings whose saved value differs from the one this running Callbar uses (a restart applies them). */
@@ -438,6 +465,8 @@ export const channels = {
   'account.forget': { request: NoRequest, response: AccountStatus },
   /** The user saw that Callbar is connected to a different account than before. */
   'account.acknowledgeSwitch': { request: NoRequest, response: AccountStatus },
+  /** The exact URLs and headers to register with the platform (Settings, on request only). */
+  'account.receiverRegistration': { request: NoRequest, response: ReceiverRegistration },
   /** Ranked search of the local contact index (never a platform round trip). */
   'directory.search': { request: SearchRequest, response: SearchResult },
   'directory.status': { request: NoRequest, response: DirectoryStatus },

@@ -90,5 +90,6 @@ export function describeStatus(status: AccountStatus): string {
     );
   }
   if (status.message) lines.push(status.message);
+  if (status.events_warning) lines.push(`Warning: ${status.events_warning}`);
   return lines.join('\n');
 }

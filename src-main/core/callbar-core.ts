@@ -105,6 +105,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'account.forget': () => account.deactivateLocal(),
     'account.acknowledgeSwitch': () => account.acknowledgeSwitch(),
+    'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => directory.search(query, limit),
     'directory.status': () => directory.status(),
     'directory.sync': () => {

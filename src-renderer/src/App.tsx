@@ -4,6 +4,7 @@ import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
 import { AboutView } from './views/AboutView';
 import { AccountSwitchBanner } from './views/AccountSwitchBanner';
+import { EventsWarningBanner } from './views/EventsWarningBanner';
 import { CallBar } from './views/CallBar';
 import { ConnectView } from './views/ConnectView';
 import { DisconnectDialog } from './views/DisconnectDialog';
@@ -91,6 +92,7 @@ export function App() {
         <Menu />
       </Header>
       <AccountSwitchBanner />
+      <EventsWarningBanner />
       {view === 'main' ? <SessionBanner /> : null}
       {view === 'main' && main ? <CallBar /> : null}
       <main className="main">

@@ -14,6 +14,7 @@ import {
   connect,
   control,
   describeEachProfile,
+  registerReceiver,
   startSim,
   type AccountRig,
 } from '../support/sim-harness';
@@ -133,6 +134,8 @@ describeEachProfile('activation through the portal', (profile) => {
       receiverHeaders: { 'X-Callbar-Secret': 'shared-1' },
     });
     rigs.push(rig);
+    // The platform was set up without the header Callbar requires.
+    await registerReceiver(sim, rig.origin);
     const user = sim.users[1]!;
     const started = await rig.account.startActivation();
     const refused = await completePortalFlow(started.portalLink, {
@@ -144,7 +147,7 @@ describeEachProfile('activation through the portal', (profile) => {
     expect(await vault.load()).toBeUndefined();
     expect(rig.account.status().state).toBe('activating');
 
-    await rig.register({ extra_headers: { 'X-Callbar-Secret': 'shared-1' }, encoding: 'form' });
+    await rig.register({ encoding: 'form' });
     const accepted = await completePortalFlow(started.portalLink, {
       username: user.username,
       password: user.password,
@@ -227,6 +230,7 @@ describeEachProfile('activation through the portal', (profile) => {
     const vault = {
       load: () => inner.load(),
       clear: () => inner.clear(),
+      webhookSecret: () => inner.webhookSecret(),
       save: async (account: Parameters<MemoryVault['save']>[0]) => {
         saving();
         await held;

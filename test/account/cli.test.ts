@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar, type CliRun } from '../support/cli-process';
+import { allOutput, callbar, runCallbar, type CliRun } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import {
   completePortalFlow,
@@ -19,17 +19,18 @@ import {
   registerReceiver,
   startSim,
 } from '../support/sim-harness';
-import { filesUnder } from '../support/files-under';
+import { filesUnder, profileText } from '../support/files-under';
 
 describe('callbar CLI: activate, status, deactivate-local', () => {
   let sim: RunningSimulator;
   let env: NodeJS.ProcessEnv;
   let dataDir: string;
+  let port: number;
 
   beforeAll(async () => {
     sim = await startSim();
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-'));
-    const port = await freePort();
+    port = await freePort();
     env = profileEnv(sim, dataDir, port);
     await registerReceiver(sim, `http://127.0.0.1:${port}`);
   });
@@ -54,7 +55,41 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   it('status before activation: not connected, exit 3', async () => {
     const result = await allOutput(callbar(['status', '--json'], env));
     expect(result.code).toBe(3);
-    expect(JSON.parse(result.stdout)).toEqual({ state: 'not-connected' });
+    const reported = JSON.parse(result.stdout) as { receiver: { webhook_url: string } };
+    // What to register with the platform: the Webhook URL ends in the profile's secret.
+    expect(reported).toEqual({
+      state: 'not-connected',
+      receiver: {
+        activation_url: `http://127.0.0.1:${port}/activate`,
+        deactivation_url: `http://127.0.0.1:${port}/deactivate`,
+        webhook_url: expect.stringMatching(
+          new RegExp(`^http://127\\.0\\.0\\.1:${port}/events/[A-Za-z0-9_-]{32}$`),
+        ) as unknown,
+        headers: {},
+        authentication: 'secret-url',
+        accepts_unauthenticated: false,
+      },
+    });
+    // Kept in the keychain: the same every time, and in no file of the profile.
+    const again = JSON.parse(
+      (await runCallbar(['status', '--json'], env)).stdout,
+    ) as typeof reported;
+    expect(again.receiver.webhook_url).toBe(reported.receiver.webhook_url);
+    const secret = reported.receiver.webhook_url.split('/').at(-1)!;
+    expect(profileText(dataDir)).not.toContain(secret);
+  });
+
+  it('status flags accept_unauthenticated_events, in text and --json', async () => {
+    const open = { ...env, CALLBAR_ACCEPT_UNAUTHENTICATED_EVENTS: 'yes' };
+    const human = await runCallbar(['status'], open);
+    expect(human.stdout).toContain(
+      'Warning: Callbar accepts call events without authentication (the setting accept_unauthenticated_events is on)',
+    );
+    expect(JSON.parse((await runCallbar(['status', '--json'], open)).stdout)).toMatchObject({
+      events_warning: expect.stringContaining('any program on this computer') as unknown,
+      receiver: { accepts_unauthenticated: true },
+    });
+    expect((await runCallbar(['status'], env)).stdout).not.toContain('Warning');
   });
 
   it('activate --no-browser --json prints the link at once, then the final state; the landing page is served before it exits', async () => {
@@ -154,7 +189,10 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(result.stdout).toContain('Callbar forgot the session');
     expect(await openVault({ dataDir }).load()).toBeUndefined();
     const status = await allOutput(callbar(['status', '--json'], env));
-    expect(JSON.parse(status.stdout)).toEqual({ state: 'not-connected' });
+    expect(JSON.parse(status.stdout)).toEqual({
+      state: 'not-connected',
+      receiver: expect.objectContaining({ authentication: 'secret-url' }) as unknown,
+    });
     const twice = await allOutput(callbar(['deactivate-local'], env));
     expect(twice.code).toBe(0);
     expect(twice.stdout).toBe('Nothing to forget: Callbar has no session on this computer.');

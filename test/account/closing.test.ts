@@ -41,6 +41,7 @@ function heldVault(inner: MemoryVault) {
   const vault: Vault = {
     load: () => inner.load(),
     clear: () => inner.clear(),
+    webhookSecret: () => inner.webhookSecret(),
     async save(account: StoredAccount) {
       if (held) {
         saveStarted();

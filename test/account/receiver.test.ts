@@ -95,7 +95,7 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     receiver = await startReceiver({
       port: 0,
       handlers: account.receiverHandlers,
-      requiredHeaders: secretHeader,
+      auth: () => ({ headers: secretHeader, secret: undefined, acceptUnauthenticated: false }),
       bodyTimeoutMs: 300,
       log: silentLogger,
     });
@@ -327,6 +327,9 @@ describe('loopback receiver refuses bad input without changing anything', () => 
 });
 
 /** Handlers that accept everything the receiver lets through (for tests of the receiver itself). */
+/** No platform headers; call events need the secret Webhook URL. */
+const NO_HEADERS = { headers: {}, secret: 'webhook-secret', acceptUnauthenticated: false };
+
 const idleHandlers: ReceiverHandlers = {
   activate: () => Promise.resolve(),
   deactivate: () => Promise.resolve(),
@@ -341,6 +344,7 @@ describe('refused requests in the log', () => {
     const receiver = await startReceiver({
       port: 0,
       handlers: idleHandlers,
+      auth: () => NO_HEADERS,
       log,
     });
     for (let index = 0; index < 300; index++) {
@@ -362,6 +366,7 @@ describe('refused requests in the log', () => {
     const receiver = await startReceiver({
       port: 0,
       handlers: { ...idleHandlers, connect: (nonce) => (opened.push(nonce), { redirect: '/x' }) },
+      auth: () => NO_HEADERS,
       log,
     });
     const nonce = 'one-time-nonce-that-must-not-be-logged';
@@ -389,6 +394,7 @@ describe('a receiver port that is taken', () => {
     const blocker = await startReceiver({
       port: 0,
       handlers: idleHandlers,
+      auth: () => NO_HEADERS,
       log: silentLogger,
     });
     const account = new AccountService({

@@ -37,7 +37,8 @@ forEachProfile((profile) => {
   let control: SimControl;
   let core: CallbarCore;
   let dataDir: string;
-  let receiver: string;
+  /** The Webhook URL Callbar reported and the simulator registered (with the secret). */
+  let webhookUrl: string;
   /** Ada's id on the platform. */
   let adaId: number;
 
@@ -72,7 +73,6 @@ forEachProfile((profile) => {
     control = new SimControl(sim.base_url);
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-journey-'));
     const port = await freePort();
-    receiver = `http://127.0.0.1:${port}`;
     core = await startCore({
       runtime: 'preview',
       profile: openProfile({
@@ -83,7 +83,9 @@ forEachProfile((profile) => {
       openUrl: () => Promise.resolve(),
     });
     await core.profile.account.listen();
-    await registerReceiver(sim, receiver);
+    const registration = await core.profile.account.receiverRegistration();
+    webhookUrl = registration.webhook_url;
+    await registerReceiver(sim, registration);
     const started = await core.profile.account.startActivation();
     const alice = sim.users[0]!;
     await completePortalFlow(started.portalLink, {
@@ -320,7 +322,7 @@ forEachProfile((profile) => {
     // As the platform posts (node:http: fetch would add the Sec-Fetch headers of a browser).
     const post = (body: unknown) =>
       new Promise<{ status: number }>((resolve, reject) => {
-        const request = httpRequest(`${receiver}/events`, {
+        const request = httpRequest(webhookUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
         });

@@ -20,7 +20,7 @@ import {
   completePortalFlow,
   forEachProfile,
   profileEnv,
-  registerReceiver,
+  registerProfile,
   startSim,
 } from '../support/sim-harness';
 
@@ -40,7 +40,7 @@ forEachProfile((profile) => {
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-calls-'));
     port = await freePort();
     env = profileEnv(sim, dataDir, port);
-    await registerReceiver(sim, `http://127.0.0.1:${port}`);
+    await registerProfile(sim, env);
     const run = callbar(['activate', '--no-browser', '--json'], env);
     const first = await run.lines.next();
     const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };

@@ -26,7 +26,7 @@ import {
   advanceClock,
   describeEachProfile,
   profileEnv,
-  registerReceiver,
+  registerProfile,
   startSim,
 } from '../support/sim-harness';
 import { until } from '../support/until';
@@ -100,9 +100,7 @@ describeEachProfile('CLI only: a squatter on the receiver port between commands'
       ...profileEnv(sim, dataDir, port),
       CALLBAR_RECEIVER_HEADERS: `${SHARED_HEADER}: ${sharedValue}`,
     };
-    await registerReceiver(sim, `http://127.0.0.1:${port}`, {
-      extra_headers: { [SHARED_HEADER]: sharedValue },
-    });
+    await registerProfile(sim, env);
     const activated = await activateThroughCli(env, sim.users[0]!);
     expect(activated.code, activated.stderr).toBe(0);
     portalLink = activated.portalLink;

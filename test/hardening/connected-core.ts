@@ -58,7 +58,7 @@ export async function connectedCore(
     return result;
   };
   await core.profile.account.listen();
-  await registerReceiver(sim, `http://127.0.0.1:${port}`);
+  await registerReceiver(sim, await core.profile.account.receiverRegistration());
   const connecting = await invoke('account.connect');
   if (!connecting.ok) throw new Error(`account.connect: ${connecting.error.message}`);
   const browserUrl = await until('the browser', () => Promise.resolve(opened[0]));

@@ -54,6 +54,9 @@ class KeychainThatLocks implements Vault {
   clear(): Promise<void> {
     return this.#unlessLocked(() => this.keychain.clear());
   }
+  webhookSecret(): Promise<string> {
+    return this.#unlessLocked(() => this.keychain.webhookSecret());
+  }
   #unlessLocked<T>(operation: () => Promise<T>): Promise<T> {
     return this.locked ? Promise.reject(keychainFailure(LOCKED)) : operation();
   }

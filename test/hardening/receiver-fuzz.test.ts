@@ -348,7 +348,11 @@ describe('the loopback receiver under 10,000 generated requests per endpoint', (
     receiver = await startReceiver({
       port: 0,
       handlers: account.receiverHandlers,
-      requiredHeaders: { [SECRET_HEADER]: SECRET },
+      auth: () => ({
+        headers: { [SECRET_HEADER]: SECRET },
+        secret: undefined,
+        acceptUnauthenticated: false,
+      }),
       bodyTimeoutMs: 300,
       log: silentLogger,
     });

@@ -5,7 +5,8 @@
  * with the core logging at debug level to a file. Then every file of the profile folder, the log,
  * and every IPC answer and event the renderer could have seen are searched for every secret the
  * journey handled: each access and refresh token ever stored, the client secret and the
- * confirmation key. 0 hits.
+ * confirmation key, and the webhook secret (the last part of the Webhook URL; the window gets it
+ * only when the person asks for it in Settings, which this journey does not). 0 hits.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,12 @@ class RecordingVault extends MemoryVault {
     this.secrets.add(account.refresh_token);
     this.secrets.add(account.client_secret);
     return super.save(account);
+  }
+  /** The webhook secret is the user's too: on no disk, log or IPC answer of the journey. */
+  override async webhookSecret(): Promise<string> {
+    const secret = await super.webhookSecret();
+    this.secrets.add(secret);
+    return secret;
   }
 }
 
@@ -83,7 +90,8 @@ describe('secrets audit after a full journey', () => {
     closed = true;
 
     for (const secret of vault.secrets) secrets.add(secret);
-    expect(secrets.size).toBeGreaterThanOrEqual(6); // two pairs, client secret, confirmation key
+    // Two pairs, client secret, confirmation key, webhook secret.
+    expect(secrets.size).toBeGreaterThanOrEqual(7);
 
     const places: [string, string][] = filesUnder(dataDir).map((path) => [
       path.slice(dataDir.length + 1),

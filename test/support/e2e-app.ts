@@ -17,7 +17,7 @@ import { completePortalFlow } from '../../simulator/portal-driver';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from './free-port';
 import { startPreviewProcess, type PreviewProcess } from './preview-process';
-import { profileEnv, registerReceiver } from './sim-harness';
+import { profileEnv, registerProfile } from './sim-harness';
 
 /** A D-Bus address where nothing listens: the Secret Service (the keychain) cannot be reached. */
 export const UNREACHABLE_KEYCHAIN: NodeJS.ProcessEnv = {
@@ -40,12 +40,10 @@ export async function startApp(
 ): Promise<E2eApp> {
   const sim = await startSimulator({ contacts: 40, autoAnswer: false, ...options.sim });
   const port = await freePort();
-  await registerReceiver(sim, `http://127.0.0.1:${port}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-'));
-  const preview = await startPreviewProcess({ ...profileEnv(sim, dataDir, port), ...options.env }, [
-    '--print-opened-urls',
-    '--stdin-shortcut',
-  ]);
+  const env = { ...profileEnv(sim, dataDir, port), ...options.env };
+  await registerProfile(sim, env);
+  const preview = await startPreviewProcess(env, ['--print-opened-urls', '--stdin-shortcut']);
   return {
     sim,
     preview,

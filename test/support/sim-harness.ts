@@ -11,11 +11,13 @@ import {
   type SimProfile,
 } from '../../simulator/index';
 import { completePortalFlow } from '../../simulator/portal-driver';
+import type { ReceiverRegistration } from '../../src-preload/contract';
 import {
   AccountService,
   type AccountServiceOptions,
 } from '../../src-main/core/account/account-service';
 import { createLogger, type Logger } from '../../src-main/core/log/logger';
+import { openProfile } from '../../src-main/core/profile';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 
@@ -157,18 +159,55 @@ export function profileEnv(
   };
 }
 
-/** Registers the receiver at `origin` as the integration's Activation, Deactivation and Webhook URLs. */
+/**
+ * Registers a Callbar receiver with the simulator's integration, as a person does on the
+ * platform: the exact URLs and headers Callbar reports (`callbar status --json`'s `receiver`,
+ * the Settings view, AccountService.receiverRegistration). A bare origin registers the
+ * Activation and Deactivation URLs only, for tests that follow no calls.
+ */
 export function registerReceiver(
   sim: { base_url: string },
-  origin: string,
+  receiver: ReceiverRegistration | string,
   extra: { extra_headers?: Record<string, string>; encoding?: 'json' | 'form' } = {},
 ): Promise<unknown> {
-  return control(sim, 'PUT', 'integrations/callbar', {
-    activation_url: `${origin}/activate`,
-    deactivation_url: `${origin}/deactivate`,
-    webhook_url: `${origin}/events`,
-    ...extra,
-  });
+  const urls =
+    typeof receiver === 'string'
+      ? {
+          activation_url: `${receiver}/activate`,
+          deactivation_url: `${receiver}/deactivate`,
+          webhook_url: null,
+        }
+      : {
+          activation_url: receiver.activation_url,
+          deactivation_url: receiver.deactivation_url,
+          webhook_url: receiver.webhook_url,
+          extra_headers: receiver.headers,
+        };
+  return control(sim, 'PUT', 'integrations/callbar', { ...urls, ...extra });
+}
+
+/**
+ * What the profile of a Callbar process (CLI, preview) with `env` asks the user to register:
+ * the `receiver` of `callbar status --json`, computed by the same core code in this process
+ * (it reads, or creates, the profile's webhook secret in the keychain).
+ */
+export async function profileRegistration(env: NodeJS.ProcessEnv): Promise<ReceiverRegistration> {
+  const profile = openProfile({ env });
+  try {
+    return await profile.account.receiverRegistration();
+  } finally {
+    await profile.close();
+  }
+}
+
+/** Registers the profile of a Callbar process with `env` with the simulator (see above). */
+export async function registerProfile(
+  sim: { base_url: string },
+  env: NodeJS.ProcessEnv,
+): Promise<ReceiverRegistration> {
+  const registration = await profileRegistration(env);
+  await registerReceiver(sim, registration);
+  return registration;
 }
 
 export interface AccountRig {
@@ -196,8 +235,9 @@ export async function accountRig(
   });
   await account.start();
   const receiver = await account.listen();
+  const registration = await account.receiverRegistration();
   const register: AccountRig['register'] = (extra = {}) =>
-    registerReceiver(sim, receiver.origin, extra);
+    registerReceiver(sim, registration, extra);
   await register();
   return { account, origin: receiver.origin, register };
 }

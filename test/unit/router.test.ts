@@ -16,6 +16,7 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
   'account.forget': { valid: [{}], invalid: [{ everything: true }, 'all'] },
   'account.acknowledgeSwitch': { valid: [{}], invalid: [{ to: '202' }, true] },
+  'account.receiverRegistration': { valid: [{}], invalid: [{ secret: 'new' }, 'url'] },
   'directory.search': {
     valid: [{ query: 'anne' }, { query: '', limit: 500 }],
     invalid: [{}, { query: 7 }, { query: 'x'.repeat(201) }, { query: 'a', limit: 0 }],

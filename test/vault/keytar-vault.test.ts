@@ -98,6 +98,22 @@ describe('KeytarVault with a real Secret Service', () => {
     expect(await new KeytarVault({ dataDir }).load()).toEqual(account);
   });
 
+  it('keeps the webhook secret in an entry of its own: created once, kept across forgetting', async () => {
+    const { vault, dataDir } = await freshVault();
+    usedAccountNames.add(`${vault.accountName}-webhook`);
+    const secret = await vault.webhookSecret();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(await keytar.getPassword(KEYCHAIN_SERVICE, `${vault.accountName}-webhook`)).toBe(secret);
+    await vault.save(sampleAccount());
+    await vault.clear();
+    // Another process of the profile (a new vault object) reads the same one; no file holds it.
+    expect(await new KeytarVault({ dataDir }).webhookSecret()).toBe(secret);
+    expect(await readdir(dataDir)).toEqual([]);
+    const other = await freshVault();
+    usedAccountNames.add(`${other.vault.accountName}-webhook`);
+    expect(await other.vault.webhookSecret()).not.toBe(secret);
+  });
+
   it('keeps one entry per data dir, keyed by its absolute path', async () => {
     const first = await freshVault();
     const second = await freshVault();

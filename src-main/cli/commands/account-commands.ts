@@ -178,14 +178,20 @@ export const accountCommands: CommandGroup = {
         'With --check, also asks the platform whether it answers and accepts the token\n' +
         '(exit 5 when it cannot be reached, 3 when the session has ended).\n' +
         'When Callbar is connected to a different account than before on this computer, it\n' +
-        'says so until you confirm it was you: --acknowledge-switch (or the window’s notice).',
+        'says so until you confirm it was you: --acknowledge-switch (or the window’s notice).\n' +
+        'With --json, `receiver` holds the exact Activation, Deactivation and Webhook URLs and\n' +
+        'the headers to register with the platform (the Webhook URL ends in this profile’s\n' +
+        'secret: keep it to yourself and the platform).',
       options: {
         check: { type: 'boolean', default: false },
         'acknowledge-switch': { type: 'boolean', default: false },
       },
       async run(ctx, { values }) {
         const { account } = await ctx.profile();
-        let current = await account.start();
+        await account.start();
+        // Read (or created) first: a webhook secret the keychain cannot give is in the status.
+        const receiver = await account.receiverRegistration();
+        let current = account.status();
         if (values['acknowledge-switch']) current = await account.acknowledgeSwitch();
         if (values.check && current.state !== 'vault-unavailable') {
           return checkWithPlatform(ctx, current);
@@ -193,7 +199,7 @@ export const accountCommands: CommandGroup = {
         const unchecked = isConnected(current) && !ctx.json;
         ctx.io.out(
           ctx.json
-            ? JSON.stringify(current)
+            ? JSON.stringify({ ...current, receiver })
             : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
         );
         if (current.account_switch && !ctx.json) {

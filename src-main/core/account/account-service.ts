@@ -2,7 +2,7 @@
  * The user's session with the platform: activation through the portal, the receiver's handshake
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
-import type { AccountStatus } from '../../../src-preload/contract';
+import type { AccountStatus, ReceiverRegistration } from '../../../src-preload/contract';
 import { memoryStateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
@@ -34,6 +34,11 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
+import {
+  receiverRegistration,
+  UNAUTHENTICATED_EVENTS_WARNING,
+  type WebhookAuth,
+} from './webhook-auth';
 
 /**
  * Said whenever an activation attempt ends without connecting (timeout, cancel, the process
@@ -59,6 +64,8 @@ export interface AccountSettings {
   slug: string;
   receiver_port: number;
   client_id?: string | undefined;
+  /** Call events without the webhook secret (or headers) are accepted too: off by default. */
+  accept_unauthenticated_events?: boolean | undefined;
 }
 
 export interface AccountServiceOptions {
@@ -116,6 +123,10 @@ export class AccountService {
   #receiver: Promise<RunningReceiver> | undefined;
   /** Why the receiver is not listening (activation and call events cannot arrive). */
   #receiverProblem: string | undefined;
+  /** The profile's webhook secret, once read from (or created in) the keychain. */
+  #webhookSecret: string | undefined;
+  /** Why the webhook secret could not be read (call events are refused meanwhile). */
+  #webhookProblem: string | undefined;
   #status: AccountStatus = { state: 'not-connected' };
   readonly #historyStore: AccountHistoryStore;
   /** The record of the connected account, as last read or written. */
@@ -152,6 +163,8 @@ export class AccountService {
       });
     }
     this.#history = await this.#historyStore.read();
+    // Asked again (the window's "Try again"): a keychain that works now gives the secret.
+    if (this.#webhookProblem) await this.#loadWebhookSecret();
     const session = this.tokens.session;
     // A session from before the record existed: it is the account to compare the next one with.
     if (session && !this.#history) {
@@ -179,27 +192,73 @@ export class AccountService {
     };
   }
 
-  /** Starts the loopback receiver on the configured port (once). */
+  /**
+   * Starts the loopback receiver on the configured port (once), after reading the webhook secret
+   * its Webhook URL contains (see webhook-auth.ts).
+   */
   listen(): Promise<RunningReceiver> {
-    this.#receiver ??= startReceiver({
-      port: this.#options.settings.receiver_port,
-      handlers: this.receiverHandlers,
-      ...(this.#options.receiverHeaders ? { requiredHeaders: this.#options.receiverHeaders } : {}),
-      log: this.#log,
-    }).then(
-      (receiver) => {
-        this.#receiverProblem = undefined;
-        this.#publish();
-        return receiver;
-      },
-      (error: unknown) => {
-        this.#receiver = undefined;
-        this.#receiverProblem = errorMessage(error);
-        this.#publish();
-        throw error;
-      },
-    );
+    this.#receiver ??= this.#loadWebhookSecret()
+      .then(() =>
+        startReceiver({
+          port: this.#options.settings.receiver_port,
+          handlers: this.receiverHandlers,
+          auth: () => this.#webhookAuth(),
+          log: this.#log,
+        }),
+      )
+      .then(
+        (receiver) => {
+          this.#receiverProblem = undefined;
+          this.#publish();
+          return receiver;
+        },
+        (error: unknown) => {
+          this.#receiver = undefined;
+          this.#receiverProblem = errorMessage(error);
+          this.#publish();
+          throw error;
+        },
+      );
     return this.#receiver;
+  }
+
+  /**
+   * The exact URLs and headers to register with the platform (they hold the webhook secret: for
+   * the person who asked, never for the log). The receiver's own address once it listens.
+   */
+  async receiverRegistration(): Promise<ReceiverRegistration> {
+    await this.#loadWebhookSecret();
+    const listening = await this.#receiver?.catch(() => undefined);
+    const origin = listening?.origin ?? `http://127.0.0.1:${this.#options.settings.receiver_port}`;
+    return receiverRegistration(origin, this.#webhookAuth(), this.#webhookProblem);
+  }
+
+  #webhookAuth(): WebhookAuth {
+    return {
+      headers: this.#options.receiverHeaders ?? {},
+      secret: this.#webhookSecret,
+      acceptUnauthenticated: this.#options.settings.accept_unauthenticated_events ?? false,
+    };
+  }
+
+  /**
+   * Reads (or creates) the webhook secret, unless the platform's headers authenticate events.
+   * A keychain that cannot give it is a problem the status says, not a failure: the receiver
+   * still serves activation, and refuses call events.
+   */
+  async #loadWebhookSecret(): Promise<void> {
+    if (this.#webhookSecret !== undefined) return;
+    if (Object.keys(this.#options.receiverHeaders ?? {}).length > 0) return;
+    try {
+      this.#webhookSecret = await this.#options.vault.webhookSecret();
+      this.#webhookProblem = undefined;
+    } catch (error) {
+      this.#webhookProblem = `Callbar refuses call events until it can read its webhook secret from the keychain: ${errorMessage(error)}`;
+      this.#log.warn('the webhook secret is unavailable; call events are refused', {
+        reason: errorMessage(error),
+      });
+    }
+    this.#publish();
   }
 
   /**
@@ -295,6 +354,8 @@ export class AccountService {
   /** Forgets the session on this computer only (the platform keeps the integration). */
   async deactivateLocal(): Promise<AccountStatus> {
     await this.tokens.forget();
+    // The keychain answered: the webhook secret it could not give before may come now.
+    if (this.#webhookProblem) await this.#loadWebhookSecret();
     return this.#publish();
   }
 
@@ -504,9 +565,17 @@ export class AccountService {
       return { ...status, message };
     }
     // A receiver that cannot listen concerns every state; say so unless something else is said.
-    return this.#receiverProblem && !status.message
-      ? { ...status, message: this.#receiverProblem }
-      : status;
+    const withReceiver =
+      this.#receiverProblem && !status.message
+        ? { ...status, message: this.#receiverProblem }
+        : status;
+    // A keychain that cannot give the webhook secret: said once, by the vault-unavailable state.
+    const eventsWarning = this.#options.settings.accept_unauthenticated_events
+      ? UNAUTHENTICATED_EVENTS_WARNING
+      : status.state === 'vault-unavailable'
+        ? undefined
+        : this.#webhookProblem;
+    return eventsWarning ? { ...withReceiver, events_warning: eventsWarning } : withReceiver;
   }
 
   /** The status, saying so when its account is not the one connected before (unacknowledged). */

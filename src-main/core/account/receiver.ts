@@ -6,8 +6,10 @@
  * It runs on every user's machine, so it is an attack surface (the 2019 localhost-web-server
  * lesson). It listens on 127.0.0.1 only; refuses a Host header other than its own address
  * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-Site/-Dest/-User); caps bodies
- * at 16 KiB and slow bodies by time; accepts JSON and form bodies of the expected shape only;
- * checks the configured shared-secret headers in constant time. The handlers decide the rest and
+ * at 16 KiB and slow bodies by time; accepts JSON (bounded in depth, string lengths and entries
+ * before anything is built from it, see http/bounded-json.ts) and form bodies of the expected
+ * shape only; checks the configured shared-secret headers in constant time, and that a call event
+ * is authenticated (see webhook-auth.ts) before its body is parsed. The handlers decide the rest and
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
  * portal link, once, and only when the browser itself opened it (not another page). Every refusal
  * (wrong Host, path or method included) is logged: one line, then one summary per interval.
@@ -17,14 +19,37 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { CallbarError } from '../errors';
 import { openedByTheBrowserItself } from '../http/browser-navigation';
+import { checkJsonBounds, parseBoundedJson, type JsonLimits } from '../http/bounded-json';
 import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
 import { renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
+import {
+  checkEventsRoute,
+  isEventsRoute,
+  withoutWebhookSecret,
+  type WebhookAuth,
+} from './webhook-auth';
 
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * The bounds of a call event: nesting, each string (the `id` has its own, below), and keys per
+ * object. What passes is safe to clone and store; a real event is a flat object of a few fields.
+ */
+export const EVENT_LIMITS: JsonLimits = { maxDepth: 32, maxStringChars: 1024, maxEntries: 64 };
+
+/** The bounds of an activation or deactivation body (flat; tokens may be long JWTs). */
+export const HANDSHAKE_LIMITS: JsonLimits = {
+  maxDepth: 32,
+  maxStringChars: 8 * 1024,
+  maxEntries: 32,
+};
+
+/** The longest call leg id accepted. */
+export const MAX_EVENT_ID_CHARS = 256;
 
 /** The body of the platform's activation and deactivation calls (contract 4.2). */
 export const HandshakeBody = z.object({
@@ -37,7 +62,7 @@ export const HandshakeBody = z.object({
 export type HandshakeBody = z.infer<typeof HandshakeBody>;
 
 /** A call event: only `id` (the call leg id) is contractual; the rest is kept as it came. */
-export const WebhookEvent = z.looseObject({ id: z.string().min(1) });
+export const WebhookEvent = z.looseObject({ id: z.string().min(1).max(MAX_EVENT_ID_CHARS) });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
 /** A refusal the handlers raise: the status and a message safe to show the platform. */
@@ -57,8 +82,12 @@ export interface ReceiverHandlers {
 export interface ReceiverOptions {
   port: number;
   handlers: ReceiverHandlers;
-  /** Headers the platform is configured to send with every call (shared secrets). */
-  requiredHeaders?: Record<string, string>;
+  /**
+   * How calls are authenticated (see webhook-auth.ts), asked at each request: the headers the
+   * platform is configured to send with every call (shared secrets), and for call events the
+   * Webhook URL's secret.
+   */
+  auth: () => WebhookAuth;
   /** How long a request may take to arrive whole. */
   bodyTimeoutMs?: number;
   /** Refused requests after the first are logged as one summary line per interval. */
@@ -89,22 +118,22 @@ function reply(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
-/** A request's path for the log: no query, and no `/connect/` nonce (a one-time secret). */
+/**
+ * A request's path for the log: no query, no `/connect/` nonce (a one-time secret) and no
+ * webhook secret.
+ */
 function loggedPath(url: string | undefined): string {
   const path = (url ?? '').split('?')[0]!;
-  return path.startsWith('/connect/') ? '/connect/…' : path;
+  return path.startsWith('/connect/') ? '/connect/…' : withoutWebhookSecret(path);
 }
 
-/** JSON or form-encoded, nothing else; a repeated form field is ambiguous and refused. */
-function parseBody(contentType: string, text: string): unknown {
+/**
+ * JSON or form-encoded, nothing else, within `limits`; a repeated form field is ambiguous and
+ * refused.
+ */
+function parseBody(contentType: string, text: string, limits: JsonLimits): unknown {
   const type = contentType.split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/json') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new ReceiverRejection(400, 'The body is not valid JSON.');
-    }
-  }
+  if (type === 'application/json') return parseBoundedJson(text, limits);
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(text);
     const fields: Record<string, string> = {};
@@ -112,6 +141,7 @@ function parseBody(contentType: string, text: string): unknown {
       if (Object.hasOwn(fields, key)) throw new ReceiverRejection(400, `Field ${key} repeats.`);
       fields[key] = value;
     }
+    checkJsonBounds(fields, limits);
     return fields;
   }
   throw new ReceiverRejection(
@@ -123,9 +153,6 @@ function parseBody(contentType: string, text: string): unknown {
 export async function startReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const { handlers, log } = options;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 5000;
-  const required = Object.entries(options.requiredHeaders ?? {}).map(
-    ([name, value]) => [name.toLowerCase(), value] as const,
-  );
   let allowedHosts: string[] = [];
   // A web page can send thousands of refused requests a second: one line, then a summary.
   const refusals = summarizedWarnings(
@@ -141,8 +168,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
     }
-    for (const [name, expected] of required) {
-      const given = request.headers[name];
+    for (const [name, expected] of Object.entries(options.auth().headers)) {
+      const given = request.headers[name.toLowerCase()];
       if (typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ReceiverRejection(401, 'A required header is missing or wrong.');
       }
@@ -177,7 +204,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       });
       return response.end(renderLandingPage(answer));
     }
-    if (route !== '/activate' && route !== '/deactivate' && route !== '/events') {
+    const events = isEventsRoute(route);
+    if (route !== '/activate' && route !== '/deactivate' && !events) {
       throw new ReceiverRejection(404, 'Not found.');
     }
     if (request.method !== 'POST') throw new ReceiverRejection(405, 'Method not allowed.');
@@ -188,14 +216,20 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       timeoutMs: bodyTimeoutMs,
     });
     checkPost(request);
-    const body = parseBody(request.headers['content-type'] ?? '', text);
-    if (route === '/events') {
-      const event = WebhookEvent.safeParse(body);
-      if (!event.success) throw new ReceiverRejection(400, 'A call event needs a string id.');
+    const contentType = request.headers['content-type'] ?? '';
+    if (events) {
+      checkEventsRoute(route, options.auth());
+      const event = WebhookEvent.safeParse(parseBody(contentType, text, EVENT_LIMITS));
+      if (!event.success) {
+        throw new ReceiverRejection(
+          400,
+          `A call event needs a string id of 1 to ${MAX_EVENT_ID_CHARS} characters.`,
+        );
+      }
       handlers.event(event.data);
       return reply(response, 200, 'OK');
     }
-    const handshake = HandshakeBody.safeParse(body);
+    const handshake = HandshakeBody.safeParse(parseBody(contentType, text, HANDSHAKE_LIMITS));
     if (!handshake.success) {
       const fields = [...new Set(handshake.error.issues.map((issue) => issue.path.join('.')))];
       throw new ReceiverRejection(400, `Missing or invalid fields: ${fields.join(', ')}.`);

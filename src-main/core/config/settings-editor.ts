@@ -22,7 +22,11 @@ function editable(settings: Settings): EditableSettings {
   ) as EditableSettings;
 }
 
-/** The receiver's addresses the platform's integration must list (they contain the port). */
+/**
+ * The receiver's addresses the platform's integration must list (they contain the port). The
+ * Webhook URL only up to `/events`: without the secret that follows (account.receiverRegistration
+ * gives it whole, on request).
+ */
 export function receiverUrls(port: number): SettingsView['receiver_urls'] {
   const origin = `http://127.0.0.1:${port}`;
   return {

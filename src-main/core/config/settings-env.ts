@@ -14,6 +14,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   portal_url: 'text',
   slug: 'text',
   receiver_port: 'integer',
+  accept_unauthenticated_events: 'boolean',
   region: 'text',
   client_id: 'text',
   confirm_web_links: 'boolean',

@@ -28,6 +28,12 @@ export const Settings = z.strictObject({
    */
   receiver_port: z.int().min(1024).max(65535).default(37153),
   /**
+   * Accept call events that carry neither the webhook secret nor the platform's headers. Off by
+   * default: any program on the computer could then show fake calls (`status` and the window
+   * say so while it is on).
+   */
+  accept_unauthenticated_events: z.boolean().default(false),
+  /**
    * Default dialing region (ISO 3166-1 alpha-2) for numbers written without +country code; only
    * regions libphonenumber knows, typed as its `CountryCode`.
    */
@@ -98,6 +104,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   portal_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089/portal',
   slug: 'a slug of lowercase letters, digits, "-" and "_" (up to 100 characters), such as callbar',
   receiver_port: 'a whole number from 1024 to 65535',
+  accept_unauthenticated_events: 'true or false',
   region: 'a two-letter country code (ISO 3166-1 alpha-2, any case), such as US, GB or DE',
   client_id: 'a non-empty text',
   confirm_web_links: 'true or false',

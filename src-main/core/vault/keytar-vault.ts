@@ -3,7 +3,8 @@
  * Secret Service (GNOME Keyring, KWallet) over D-Bus on Linux.
  *
  * - One entry per profile: service "Callbar", account `profile-<16 hex of sha256(data dir)>`, so
- *   two data dirs never share a session. The value is the StoredAccount as JSON.
+ *   two data dirs never share a session. The value is the StoredAccount as JSON. The profile's
+ *   webhook secret has an entry of its own next to it (`profile-<…>-webhook`).
  * - Every keytar failure, including failing to load the native module, is a VaultUnavailable.
  * - Every call has a deadline: a locked keyring can wait forever for a password prompt. A call
  *   that missed its deadline still occupies one of libuv's four thread-pool threads (the file
@@ -19,7 +20,7 @@ import { resolve } from 'node:path';
 import type * as KeytarModule from 'keytar';
 import { errorMessage } from '../errors';
 import { parseStoredAccount, serializeAccount, type StoredAccount } from './stored-account';
-import { VaultUnavailable, type Vault } from './vault';
+import { newWebhookSecret, VaultUnavailable, type Vault } from './vault';
 
 type Keytar = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword'>;
 
@@ -108,6 +109,30 @@ export class KeytarVault implements Vault {
         keytar.deletePassword(KEYCHAIN_SERVICE, this.accountName),
       );
       if (!deleted) await this.#checkUnlocked('removing the sign-in');
+    });
+  }
+
+  /**
+   * The webhook secret, in an entry of its own (`<account>-webhook`), created on first use. A
+   * locked keyring that reads as empty refuses the write, so no second secret replaces the one
+   * the user registered. When two processes create it at once, both use the one read back.
+   */
+  webhookSecret(): Promise<string> {
+    const name = `${this.accountName}-webhook`;
+    return this.#oneAtATime(async () => {
+      const stored = await this.#call('reading the webhook secret', (keytar) =>
+        keytar.getPassword(KEYCHAIN_SERVICE, name),
+      );
+      if (stored) return stored;
+      const created = newWebhookSecret();
+      await this.#call('storing the webhook secret', (keytar) =>
+        keytar.setPassword(KEYCHAIN_SERVICE, name, created),
+      );
+      const kept = await this.#call('checking the stored webhook secret', (keytar) =>
+        keytar.getPassword(KEYCHAIN_SERVICE, name),
+      );
+      if (!kept) throw new VaultUnavailable('it accepted the webhook secret but then had none');
+      return kept;
     });
   }
 

@@ -4,7 +4,7 @@
  * Set `unavailable` to make every operation fail as if the keychain were out of reach.
  */
 import { parseStoredAccount, serializeAccount, type StoredAccount } from './stored-account';
-import { VaultUnavailable, type Vault } from './vault';
+import { newWebhookSecret, VaultUnavailable, type Vault } from './vault';
 
 /** Options of {@link MemoryVault}. */
 export interface MemoryVaultOptions {
@@ -19,6 +19,7 @@ export class MemoryVault implements Vault {
   /** When set, every operation fails with VaultUnavailable (`true`, or the reason to report). */
   unavailable: boolean | string;
   #entry: string | undefined;
+  #webhookSecret: string | undefined;
 
   constructor(options: MemoryVaultOptions = {}) {
     this.unavailable = options.unavailable ?? false;
@@ -41,6 +42,10 @@ export class MemoryVault implements Vault {
     return this.#run(() => {
       this.#entry = undefined;
     });
+  }
+
+  webhookSecret(): Promise<string> {
+    return this.#run(() => (this.#webhookSecret ??= newWebhookSecret()));
   }
 
   /** Replaces the stored entry with raw text, e.g. to test how a corrupt entry is handled. */

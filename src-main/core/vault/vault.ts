@@ -3,6 +3,7 @@
  * keychain qualifies; there is no plaintext fallback. When the keychain cannot be used, every
  * operation fails with {@link VaultUnavailable}, whose message tells the user how to fix it.
  */
+import { randomBytes } from 'node:crypto';
 import { CallbarError } from '../errors';
 import type { StoredAccount } from './stored-account';
 
@@ -14,6 +15,17 @@ export interface Vault {
   save(account: StoredAccount): Promise<void>;
   /** Removes the stored account (nothing happens when there is none). */
   clear(): Promise<void>;
+  /**
+   * The profile's webhook secret (the last part of the Webhook URL the user registers, see
+   * account/webhook-auth.ts): created on first use, then kept apart from the account, so
+   * forgetting or replacing the session keeps the registered URL valid.
+   */
+  webhookSecret(): Promise<string>;
+}
+
+/** A new webhook secret: 192 random bits, URL-safe (32 characters). */
+export function newWebhookSecret(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 const KEYCHAIN_ADVICE: Partial<Record<NodeJS.Platform, { keychain: string; fix: string }>> = {

@@ -6,6 +6,7 @@ import { FormActions } from './FormActions';
 import { ThemeSelect } from './ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { useFocusOnMount } from './use-focus-on-mount';
+import { WebhookRegistration } from './WebhookRegistration';
 
 type Draft = {
   [Name in keyof EditableSettings]: EditableSettings[Name] extends number
@@ -170,13 +171,17 @@ export function SettingsView() {
             <p className="warning" data-testid="port-warning">
               After changing the port, have the integration&apos;s Activation, Deactivation and
               Webhook URLs on the platform changed to http://127.0.0.1:{draft.receiver_port}
-              /activate, /deactivate and /events, or Callbar cannot connect or follow calls.
+              /activate, /deactivate and /events/ followed by the same secret, or Callbar cannot
+              connect or follow calls.
             </p>
           ) : (
-            <p className="hint">
-              Registered on the platform: {saved.receiver_urls.activation},{' '}
-              {saved.receiver_urls.deactivation}, {saved.receiver_urls.webhook}
-            </p>
+            <>
+              <p className="hint">
+                Registered on the platform: {saved.receiver_urls.activation},{' '}
+                {saved.receiver_urls.deactivation} and the Webhook URL.
+              </p>
+              <WebhookRegistration />
+            </>
           )}
           {saved.overridden.length > 0 ? (
             <p className="hint">
