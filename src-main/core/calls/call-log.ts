@@ -20,6 +20,11 @@ export const LegRecord = z.object({
   own: z.boolean().optional(),
   /** caller / callee, when an event said so. */
   role: z.string().optional(),
+  /**
+   * Attached by the `{id}`-only attribution rule (an unknown leg that arrived within seconds of
+   * the call's news), not by an id the platform gave: such legs are capped per call.
+   */
+  guessed: z.boolean().optional(),
   /** The highest event sequence applied to this leg (to ignore older deliveries). */
   sequence: z.number().optional(),
 });
@@ -66,6 +71,12 @@ export const EMPTY_CALL_LOG: CallLog = {
 const MAX_RETIRED_LEGS = 500;
 /** Ended calls kept in the recent list. */
 export const MAX_RECENT_CALLS = 100;
+/**
+ * What `calls.json` may hold, as JSON: beyond it the oldest ended calls roll off. Each call is
+ * bounded on its own (events, legs, delivery keys), so this is reached only by calls unusually
+ * full of events; current calls (at most 20) always fit.
+ */
+export const MAX_CALL_LOG_BYTES = 1024 * 1024;
 
 export function isFinished(record: CallRecord): boolean {
   return record.call.state === 'ended' || record.call.state === 'failed';
@@ -87,18 +98,44 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     if (!known || supersedes(record, known)) byId.set(record.call.id, record);
   }
   let recent = 0;
-  const calls = [...byId.values()]
+  const kept = [...byId.values()]
     .filter((record) => !gone.has(record.call.id))
     .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
     .sort((a, b) => b.started_ms - a.started_ms)
     .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
-  const retired = [...new Set([...mine.retired_legs, ...theirs.retired_legs])];
+  const { calls, rolledOff } = withinBytes(kept);
+  const retired = [
+    ...new Set([
+      ...mine.retired_legs,
+      ...theirs.retired_legs,
+      ...rolledOff.flatMap((record) => record.call.leg_ids),
+    ]),
+  ];
   return {
     version: 1,
     calls,
     cleared_ms: cleared,
     retired_legs: retired.slice(-MAX_RETIRED_LEGS),
-    removed_ids: removed,
+    removed_ids: [...removed, ...rolledOff.map((record) => record.call.id)].slice(
+      -MAX_RETIRED_LEGS,
+    ),
+  };
+}
+
+/** The calls (newest first) with the oldest ended ones rolled off until they fit the byte cap. */
+function withinBytes(calls: CallRecord[]): { calls: CallRecord[]; rolledOff: CallRecord[] } {
+  const sizes = calls.map((record) => JSON.stringify(record).length);
+  let total = sizes.reduce((sum, size) => sum + size, 0);
+  const rolledOff = new Set<CallRecord>();
+  for (let index = calls.length - 1; index >= 0 && total > MAX_CALL_LOG_BYTES; index--) {
+    const record = calls[index]!;
+    if (!isFinished(record)) continue;
+    rolledOff.add(record);
+    total -= sizes[index]!;
+  }
+  return {
+    calls: calls.filter((record) => !rolledOff.has(record)),
+    rolledOff: [...rolledOff],
   };
 }
 
