@@ -77,6 +77,8 @@ export const MAX_RECENT_CALLS = 100;
  * full of events; current calls (at most 20) always fit.
  */
 export const MAX_CALL_LOG_BYTES = 1024 * 1024;
+/** What the calls may take of it: the rest is for the retirement lists (500 ids each, bounded). */
+const MAX_CALLS_BYTES = MAX_CALL_LOG_BYTES - 96 * 1024;
 
 export function isFinished(record: CallRecord): boolean {
   return record.call.state === 'ended' || record.call.state === 'failed';
@@ -127,7 +129,7 @@ function withinBytes(calls: CallRecord[]): { calls: CallRecord[]; rolledOff: Cal
   const sizes = calls.map((record) => JSON.stringify(record).length);
   let total = sizes.reduce((sum, size) => sum + size, 0);
   const rolledOff = new Set<CallRecord>();
-  for (let index = calls.length - 1; index >= 0 && total > MAX_CALL_LOG_BYTES; index--) {
+  for (let index = calls.length - 1; index >= 0 && total > MAX_CALLS_BYTES; index--) {
     const record = calls[index]!;
     if (!isFinished(record)) continue;
     rolledOff.add(record);

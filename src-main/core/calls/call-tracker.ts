@@ -420,19 +420,25 @@ export class CallTracker {
   }
 
   /**
-   * The newest call still open for new legs under the attribution rule (news within the window,
-   * fewer guessed legs than the cap), unless the event says it belongs elsewhere (another
-   * call_id, the other direction). With `{id}` alone this is all there is to go on.
+   * The call still open for new legs under the attribution rule (news within the window, fewer
+   * guessed legs than the cap) whose news is the latest (a leg follows the news of the one
+   * before it), unless the event says it belongs elsewhere (another call_id, the other
+   * direction). With `{id}` alone this is all there is to go on.
    */
   #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
     const direction = directionOf(event);
-    return this.#state.calls.find(
+    const open = this.#state.calls.filter(
       (record) =>
         !isFinished(record) &&
         now - record.news_ms <= this.#limits.attachWindowMs &&
         record.legs.filter((leg) => leg.guessed).length < this.#limits.guessedLegs &&
         (direction === undefined || direction === record.call.direction) &&
         !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
+    );
+    // Newest first, so on equal news the newest call wins.
+    return open.reduce<CallRecord | undefined>(
+      (latest, record) => (latest && latest.news_ms >= record.news_ms ? latest : record),
+      undefined,
     );
   }
 
