@@ -57,7 +57,10 @@ export interface CallLimits {
   guessedLegs: number;
   /** Legs one call keeps, however they were attributed; events of further legs are dropped. */
   legs: number;
-  /** Call events taken; beyond it they are dropped (a flood), and said once per interval. */
+  /**
+   * Events of the calls followed taken; beyond it they are dropped (a flood), and said once per
+   * interval. (Events of unknown legs are bounded by the rule above and by newCalls.)
+   */
   events: Rate;
   /** Calls that a leg of no known call may start (someone calls the user); beyond it dropped. */
   newCalls: Rate;
@@ -197,7 +200,7 @@ export class CallTracker {
       if (this.#dialsInFlight > 0) return;
       const held = this.#held;
       this.#held = [];
-      for (const event of held) this.#ingestSafely(event);
+      for (const event of held) this.ingest(event);
     };
   }
 
@@ -271,28 +274,16 @@ export class CallTracker {
     };
   }
 
-  /**
-   * One webhook delivery. Never throws: an event Callbar cannot use, or one beyond the rate, is
-   * logged (floods once per interval) and dropped.
-   */
-  ingest(raw: unknown): void {
-    if (!this.#eventRate.take()) {
-      this.#dropped.warn(
-        'too_fast',
-        'call events arrive faster than calls make them; the excess is dropped',
-        { per_second: this.#limits.events.perSecond },
-      );
-      return;
-    }
-    this.#ingestSafely(raw);
-  }
-
   /** Writes the pending summary of dropped events (on shutdown). */
   close(): void {
     this.#dropped.flush();
   }
 
-  #ingestSafely(raw: unknown): void {
+  /**
+   * One webhook delivery. Never throws: an event Callbar cannot use, or one beyond a bound, is
+   * logged (a flood once per interval) and dropped.
+   */
+  ingest(raw: unknown): void {
     try {
       this.#ingest(raw);
     } catch (error) {
@@ -342,7 +333,7 @@ export class CallTracker {
   #ingest(raw: unknown): void {
     const parsed = CallEventFields.safeParse(raw);
     if (!parsed.success) {
-      this.#log.warn('a call event without a usable leg id was ignored');
+      this.#dropped.warn('no_leg_id', 'a call event without a usable leg id was ignored');
       return;
     }
     const event = parsed.data;
@@ -351,6 +342,16 @@ export class CallTracker {
     if (!record && this.#state.retired_legs.includes(event.id)) return;
     if (!record && event.call_id) {
       record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+    }
+    // Events of calls Callbar follows are taken at a bounded rate; unknown legs are bounded by
+    // the attribution rule (a handful per call) and by the rate of new calls.
+    if (record && !this.#eventRate.take()) {
+      this.#dropped.warn(
+        'too_fast',
+        'call events arrive faster than calls make them; the excess is dropped',
+        { per_second: this.#limits.events.perSecond },
+      );
+      return;
     }
     if (!record && this.#dialsInFlight > 0 && this.#held.length < MAX_HELD_EVENTS) {
       this.#held.push(raw);
