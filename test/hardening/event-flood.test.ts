@@ -1,7 +1,7 @@
 /**
  * An event flood at the receiver while the user is on a call: 3,600 events of 15 KB (the size
- * the receiver takes), half for the user's own leg, half for legs nobody knows, as fast as a
- * forger with the platform's Webhook URL and headers can post them. Before the bounds this made
+ * the receiver takes) for 120 calls nobody placed, 30 each (all the log kept of a call), as fast
+ * as a forger with the platform's Webhook URL and headers can post them. Before the bounds this made
  * a 56 MB calls.json and 800 MB of RSS. Now the call log stays within its byte cap, memory within
  * a few MiB, the excess is dropped and said once (plus one summary), and the user's call can
  * still be hung up.
@@ -21,7 +21,9 @@ import { connectedCore, type ConnectedCore } from './connected-core';
 import { recordFigure } from './figures';
 import { heapMiB, rssMiB } from './heap';
 
-const EVENTS = 3600;
+/** As many calls as the log keeps (100 recent, 20 current), each with the events a call keeps. */
+const CALLS = 120;
+const EVENTS = CALLS * 30;
 const PAD = 'x'.repeat(15_000);
 
 describe('an event flood', () => {
@@ -65,8 +67,11 @@ describe('an event flood', () => {
     const started = performance.now();
     const accepted = await forger.postAll(
       Array.from({ length: EVENTS }, (_, i) => ({
-        id: i % 2 === 0 ? ownLeg : `leg_flood_${i}`,
-        n: i,
+        id: `leg_flood_${i % CALLS}`,
+        call_id: `call_flood_${i % CALLS}`,
+        direction: 'inbound',
+        state: 'ringing',
+        sequence: i,
         pad: PAD,
       })),
       16,
