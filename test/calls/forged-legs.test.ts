@@ -97,7 +97,9 @@ forEachProfile((profile) => {
     const attached = call.leg_ids.filter((id) => id.startsWith('leg_forged_'));
     expect(attached.length).toBeLessThanOrEqual(DEFAULT_CALL_LIMITS.guessedLegs);
 
-    const after = await value<CallsSnapshot>('calls.hangup', { call_id: callId });
+    // Without a call id (the CLI's `hangup`, the tray): the call the user placed, not a newer
+    // one a forged leg started.
+    const after = await value<CallsSnapshot>('calls.hangup');
     expect(after.recent.find((each) => each.id === callId)).toMatchObject({
       state: 'ended',
       reason: 'You hung up.',
