@@ -20,6 +20,7 @@ import type {
 } from '../../../src-preload/contract';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
+import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import {
   CallEventFields,
   deliveryKey,
@@ -28,7 +29,6 @@ import {
   legStateOf,
   type LegState,
 } from './call-event';
-import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import {
   EMPTY_CALL_LOG,
   isFinished,
@@ -49,8 +49,8 @@ export interface CallLimits {
   current: number;
   /**
    * The attribution rule for a leg id no call knows (all `{id}`-only events give): it is taken
-   * to be a leg of the newest current call whose last news (the platform accepting the dial, or
-   * an event of one of its legs) is at most this old...
+   * to be a leg of the current call with the latest news (the platform accepting the dial, or an
+   * event of one of its legs), if that news is at most this old...
    */
   attachWindowMs: number;
   /** ...and that has fewer legs attached this way than this; otherwise it starts a new call. */
