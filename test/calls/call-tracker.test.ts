@@ -342,6 +342,14 @@ describe('CallTracker with richer events', () => {
     expect(only()).toMatchObject({ state: 'ended', reason: 'You hung up.' });
   });
 
+  it('does not take a leg whose event names no call into a call whose events name theirs', () => {
+    const { tracker } = rig();
+    const dial = tracker.beginOutgoing(target, 'ui', { call_id: 'call_1', call_leg_id: 'leg_a' });
+    tracker.ingest(richDial()[0]);
+    tracker.ingest({ id: 'leg_forged' });
+    expect(tracker.current(dial.id)!.call.leg_ids).toEqual(['leg_a']);
+  });
+
   it('keeps two calls apart by their call_id', () => {
     const { tracker } = rig();
     tracker.beginOutgoing(target, 'ui', { call_id: 'call_1' });

@@ -35,6 +35,11 @@ export const CallRecord = z.object({
   call: Call,
   /** The platform's id of the call, when the dial answer or an event gave one. */
   platform_call_id: z.string().optional(),
+  /**
+   * The platform's events for this call name its call_id: a leg whose event names none is not
+   * taken to be one of its legs.
+   */
+  events_name_call: z.boolean().optional(),
   legs: z.array(LegRecord),
   started_ms: z.number(),
   /** When anything about this call last changed (merging keeps the newest). */

@@ -396,7 +396,10 @@ export class CallTracker {
     record.events = newestWithinBytes([...record.events, storable(raw, event)]);
     record.news_ms = now;
     record.updated_ms = now;
-    if (event.call_id && !record.platform_call_id) record.platform_call_id = event.call_id;
+    if (event.call_id) {
+      record.platform_call_id ??= event.call_id;
+      record.events_name_call = true;
+    }
     let leg = known;
     if (!leg) {
       leg = this.#addLeg(record, event.id);
@@ -424,7 +427,8 @@ export class CallTracker {
    * The call still open for new legs under the attribution rule (news within the window, fewer
    * guessed legs than the cap) whose news is the latest (a leg follows the news of the one
    * before it), unless the event says it belongs elsewhere (another call_id, the other
-   * direction). With `{id}` alone this is all there is to go on.
+   * direction, no call_id where the call's events name one). With `{id}` alone this is all
+   * there is to go on.
    */
   #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
     const direction = directionOf(event);
@@ -434,6 +438,7 @@ export class CallTracker {
         now - record.news_ms <= this.#limits.attachWindowMs &&
         record.legs.filter((leg) => leg.guessed).length < this.#limits.guessedLegs &&
         (direction === undefined || direction === record.call.direction) &&
+        !(record.events_name_call && !event.call_id) &&
         !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
     );
     // Newest first, so on equal news the newest call wins.
