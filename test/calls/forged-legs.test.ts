@@ -61,7 +61,46 @@ forEachProfile((profile) => {
     await advanceClock(sim, 61);
   });
 
-  it('drops a leg the platform refuses with 403 and tries the next', async () => {
+  it('drops a forged leg that arrived ahead of the user’s own when the platform refuses it', async () => {
+    await control.clearRequests();
+    // The platform takes two seconds over the dial: the forger's leg reaches Callbar first.
+    await control.addFault({
+      method: 'POST',
+      path: '/v3/call_control/',
+      delay_ms: 2000,
+      count: 1,
+    });
+    const dialing = rig.invoke('calls.dial', { target: '+1 202 555 0199' });
+    expect(await forger.post({ id: 'leg_forged_first' })).toBe(200);
+    const dialed = await dialing;
+    if (!dialed.ok) throw new Error(dialed.error.message);
+    const callId = (dialed.value as { call: { id: string } }).call.id;
+    const simCall = await until('the simulator call', async () =>
+      (await control.calls()).filter((each) => each.to === '+12025550199').at(-1),
+    );
+    await control.webhooksSettled(20_000);
+    const heard = (await snapshot()).current.find((each) => each.id === callId)!;
+    expect(heard.leg_ids).toContain('leg_forged_first');
+
+    const after = await value<CallsSnapshot>('calls.hangup', { call_id: callId });
+    expect((await control.getCall(simCall.id)).state).toBe('ended');
+    const ended = after.recent.find((each) => each.id === callId)!;
+    expect(ended).toMatchObject({ state: 'ended', reason: 'You hung up.' });
+    const hangups = (await control.requests()).filter(
+      (request) =>
+        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
+    );
+    if (profile === 'minimal') {
+      // {id} alone: the first leg to arrive was tried first, refused, and dropped from the call.
+      expect(hangups.map((request) => request.status >= 400)).toEqual([true, false]);
+      expect(ended.leg_ids).not.toContain('leg_forged_first');
+    } else {
+      // The dial's answer named the user's leg: it was tried first, and only it.
+      expect(hangups).toHaveLength(1);
+    }
+  });
+
+  it('tries the user’s own leg of a call to them first, past a forged one', async () => {
     await control.clearRequests();
     const incoming = await control.incomingCall({
       tenant_id: sim.tenant_id,
@@ -81,14 +120,13 @@ forEachProfile((profile) => {
     )!;
     expect(call.leg_ids).toContain('leg_forged_incoming');
 
-    const after = await value<CallsSnapshot>('calls.hangup', { call_id: call.id });
+    await value<CallsSnapshot>('calls.hangup', { call_id: call.id });
     expect((await control.getCall(incoming.id)).state).toBe('ended');
-    const ended = after.recent.find((each) => each.id === call.id)!;
-    expect(ended).toMatchObject({ state: 'ended', reason: 'You hung up.' });
-    if (profile === 'minimal') {
-      // {id} alone: the newest leg was tried first, refused, and dropped from the call.
-      expect(ended.leg_ids).not.toContain('leg_forged_incoming');
-    }
+    const hangups = (await control.requests()).filter(
+      (request) =>
+        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
+    );
+    expect(hangups).toHaveLength(1);
   });
 
   it('gives forged legs at most the handful the rule allows, and Hang up ends the real call', async () => {

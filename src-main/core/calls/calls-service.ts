@@ -330,14 +330,14 @@ function isPlaced(record: CallRecord): boolean {
 
 /**
  * The order Hang up tries a call's legs in: the user's own first (the dial's answer named it,
- * or an event gave the user's extension as its party); then, as far as `{id}` alone tells, the
- * leg most likely theirs: for a dial the first to arrive (the platform rings the user's phone
- * first, contract 4.6), for a call to them the newest (the caller's leg comes first); legs known
- * to be another party's last.
+ * or an event gave the user's extension as its party); then, as far as `{id}` alone tells, in
+ * the order the legs arrived, starting with the one most likely theirs: for a dial the first
+ * (the platform rings the user's phone first, contract 4.6), for a call to them the second (the
+ * caller's leg comes first); legs known to be another party's last.
  */
 function legsToTry(record: CallRecord): string[] {
-  const likeliest =
-    record.call.direction === 'outgoing' ? [...record.legs] : [...record.legs].reverse();
+  const theirs = record.call.direction === 'outgoing' ? 0 : 1;
+  const likeliest = [...record.legs.slice(theirs), ...record.legs.slice(0, theirs)];
   return [
     ...likeliest.filter((leg) => leg.own === true),
     ...likeliest.filter((leg) => leg.own === undefined),
