@@ -16,6 +16,7 @@ import {
   validationError,
 } from './drf-errors';
 import { FaultSpec } from './faults';
+import { HostileEventsInput } from './hostile-events';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
@@ -243,6 +244,18 @@ export class ControlApi {
             }
             p.integrations.register(slug, parse(IntegrationRegistrationInput, request));
             return jsonResponse(200, this.integration(slug));
+          },
+        },
+      },
+      {
+        pattern: /^\/__sim\/hostile\/events$/,
+        methods: {
+          GET: () => jsonResponse(200, p.hostile.tally()),
+          POST: (request) => {
+            const body = parse(HostileEventsInput, request);
+            const tally = p.hostile.start(body);
+            if (!tally) throw notFound(`User ${body.user_extension} has no active Webhook URL.`);
+            return jsonResponse(202, tally);
           },
         },
       },

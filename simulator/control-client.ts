@@ -9,6 +9,7 @@
 import type { Call } from './calls';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Fault, FaultSpec } from './faults';
+import type { HostileEventsInput, HostileTally } from './hostile-events';
 import type {
   IntegrationOptions,
   RateLimit,
@@ -24,6 +25,7 @@ import type { TokenPair } from './tokens';
 export type { Call, CallLeg, CallEvent } from './calls';
 export type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 export type { Fault, FaultSpec } from './faults';
+export type { HostileEventsInput, HostileTally } from './hostile-events';
 export type { LoggedRequest } from './request-log';
 export type { TokenPair } from './tokens';
 export type { WebhookDelivery } from './webhooks';
@@ -169,6 +171,23 @@ export class SimControl {
       if (Date.now() > deadline)
         throw new Error(`webhook deliveries still in flight after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Starts forged legs or an event flood at the user's Webhook URLs (simulator/hostile-events.ts). */
+  hostileEvents(attack: HostileEventsInput): Promise<HostileTally> {
+    return this.call('POST', 'hostile/events', attack);
+  }
+
+  /** Resolves with the attack's tally once every event was answered (or could not be sent). */
+  async hostileEventsDone(timeoutMs = 60_000): Promise<HostileTally> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const tally = await this.call<HostileTally | null>('GET', 'hostile/events');
+      if (tally?.done) return tally;
+      if (Date.now() > deadline)
+        throw new Error(`hostile events still going after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

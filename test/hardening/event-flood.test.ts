@@ -1,7 +1,7 @@
 /**
  * An event flood at the receiver while the user is on a call: 3,600 events of 15 KB (the size
- * the receiver takes) for 120 calls nobody placed, 30 each (all the log kept of a call), as fast
- * as a forger with the platform's Webhook URL and headers can post them. Before the bounds this made
+ * the receiver takes) for 120 calls nobody placed, 30 each (all the log kept of a call), posted
+ * by the simulator's hostile behaviour to the Webhook URL with its headers, 16 at a time. Before the bounds this made
  * a 56 MB calls.json and 800 MB of RSS. Now the call log stays within its byte cap, memory within
  * a few MiB, the excess is dropped and said once (plus one summary), and the user's call can
  * still be hung up.
@@ -14,7 +14,6 @@ import type { RunningSimulator } from '../../simulator/index';
 import { MAX_CALL_LOG_BYTES } from '../../src-main/core/calls/call-log';
 import type { CallsSnapshot } from '../../src-preload/contract';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import { eventForger, type EventForger } from '../support/event-forger';
 import { capturingLogger, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
 import { connectedCore, type ConnectedCore } from './connected-core';
@@ -24,22 +23,18 @@ import { heapMiB, rssMiB } from './heap';
 /** As many calls as the log keeps (100 recent, 20 current), each with the events a call keeps. */
 const CALLS = 120;
 const EVENTS = CALLS * 30;
-const PAD = 'x'.repeat(15_000);
 
 describe('an event flood', () => {
   let sim: RunningSimulator;
   let rig: ConnectedCore;
-  let forger: EventForger;
   let closed = false;
   const { log, lines } = capturingLogger();
 
   beforeAll(async () => {
     sim = await startSim({ profile: 'minimal' });
     rig = await connectedCore(sim, { vault: new MemoryVault(), log: () => log });
-    forger = await eventForger(sim);
   });
   afterAll(async () => {
-    forger?.close();
     if (!closed) await rig?.core.close();
     await sim?.close();
   });
@@ -65,17 +60,15 @@ describe('an event flood', () => {
     let peakRss = rssBefore;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB())), 50);
     const started = performance.now();
-    const accepted = await forger.postAll(
-      Array.from({ length: EVENTS }, (_, i) => ({
-        id: `leg_flood_${i % CALLS}`,
-        call_id: `call_flood_${i % CALLS}`,
-        direction: 'inbound',
-        state: 'ringing',
-        sequence: i,
-        pad: PAD,
-      })),
-      16,
-    );
+    await control.hostileEvents({
+      tenant_id: sim.tenant_id,
+      user_extension: sim.users[0]!.extension,
+      kind: 'flood',
+      count: EVENTS,
+      calls: CALLS,
+      pad_bytes: 15_000,
+    });
+    const accepted = (await control.hostileEventsDone()).statuses['200'] ?? 0;
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const heapGrowth = heapMiB() - heapBefore;
