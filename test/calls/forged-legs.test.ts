@@ -30,6 +30,12 @@ forEachProfile((profile) => {
     return result.value as T;
   }
   const snapshot = () => value<CallsSnapshot>('calls.list');
+  /** The hangup commands the simulator received since its request log was last cleared. */
+  const hangupsSent = async () =>
+    (await control.requests()).filter(
+      (request) =>
+        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
+    );
   /** Dials `number` and waits for the user's own leg (the simulator's first) to reach the call. */
   async function dialAndHearOwnLeg(number: string, destination: string) {
     const { call } = await value<{ call: { id: string } }>('calls.dial', { target: number });
@@ -86,10 +92,7 @@ forEachProfile((profile) => {
     expect((await control.getCall(simCall.id)).state).toBe('ended');
     const ended = after.recent.find((each) => each.id === callId)!;
     expect(ended).toMatchObject({ state: 'ended', reason: 'You hung up.' });
-    const hangups = (await control.requests()).filter(
-      (request) =>
-        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
-    );
+    const hangups = await hangupsSent();
     if (profile === 'minimal') {
       // {id} alone: the first leg to arrive was tried first, refused, and dropped from the call.
       expect(hangups.map((request) => (request.status ?? 0) >= 400)).toEqual([true, false]);
@@ -122,10 +125,7 @@ forEachProfile((profile) => {
 
     await value<CallsSnapshot>('calls.hangup', { call_id: call.id });
     expect((await control.getCall(incoming.id)).state).toBe('ended');
-    const hangups = (await control.requests()).filter(
-      (request) =>
-        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
-    );
+    const hangups = await hangupsSent();
     expect(hangups).toHaveLength(1);
   });
 
@@ -158,10 +158,7 @@ forEachProfile((profile) => {
     });
     expect((await control.getCall(simCallId)).state).toBe('ended');
     // Only the user's own leg was tried: no 403s, no 429.
-    const hangups = (await control.requests()).filter(
-      (request) =>
-        request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),
-    );
+    const hangups = await hangupsSent();
     expect(hangups).toHaveLength(1);
     expect(hangups[0]!.status).toBeLessThan(300);
   });
