@@ -1,16 +1,17 @@
 /**
- * An event flood at the receiver while the user is on a call: 3,600 events of 15 KB (the size
- * the receiver takes) for 120 calls nobody placed, 30 each (all the log kept of a call), posted
- * by the simulator's hostile behaviour to the Webhook URL with its headers, 16 at a time. Before the bounds this made
- * a 56 MB calls.json and 800 MB of RSS. Now the call log stays within its byte cap, memory within
- * a few MiB, the excess is dropped and said once (plus one summary), and the user's call can
- * still be hung up.
+ * An event flood at the receiver while the user is on a call: 3,600 events of 15 KB (just under
+ * the size the receiver takes) for 120 calls nobody placed, 30 each (all the log kept of a call),
+ * posted by the simulator's hostile behaviour to the Webhook URL with its headers, 16 at a time.
+ * Before the bounds this made a 53 MB calls.json and about 1 GB of RSS. Now the call log stays
+ * within its byte cap, memory within a few MiB, the excess is dropped and said once (plus one
+ * summary), and the user's call can still be hung up.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
+import { MAX_BODY_BYTES } from '../../src-main/core/account/receiver';
 import { MAX_CALL_LOG_BYTES } from '../../src-main/core/calls/call-log';
 import type { CallsSnapshot } from '../../src-preload/contract';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
@@ -66,7 +67,7 @@ describe('an event flood', () => {
       kind: 'flood',
       count: EVENTS,
       calls: CALLS,
-      pad_bytes: 15_000,
+      pad_bytes: MAX_BODY_BYTES - 1024,
     });
     const accepted = (await control.hostileEventsDone()).statuses['200'] ?? 0;
     const seconds = (performance.now() - started) / 1000;
@@ -99,6 +100,7 @@ describe('an event flood', () => {
     expect(heapGrowth).toBeLessThan(64);
     // Said once at the first drop and once as the interval's summary: not per event.
     expect(dropped.length).toBeLessThanOrEqual(4);
-    expect(summarized).toBeGreaterThan(EVENTS / 2);
+    // Most of what the receiver took was dropped by the tracker's bounds (said in those lines).
+    expect(summarized).toBeGreaterThanOrEqual(accepted / 2);
   });
 });
