@@ -1,7 +1,7 @@
 /**
  * The test-only control API under /__sim/ (JSON in and out, no authentication, never faulted or
  * logged): the clock, tokens without the portal, calls and legs, faults, the request log, webhook
- * deliveries, hostile event deliveries (hostile-events.ts), integrator registrations, rate limits
+ * deliveries, hostile deliveries and events (hostile-deliveries.ts, hostile-events.ts), integrator registrations, rate limits
  * and runtime settings, and a summary of the world. Bodies are validated strictly (an unknown
  * field is a 400, so a typo is not a silent no-op).
  */
@@ -17,7 +17,8 @@ import {
   validationError,
 } from './drf-errors';
 import { FaultSpec } from './faults';
-import { hostileEventRoutes } from './hostile-events';
+import { hostileDeliveryRoutes } from './hostile-deliveries';
+import { HostileEventsInput } from './hostile-events';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
@@ -220,7 +221,7 @@ export class ControlApi {
           },
         },
       },
-      ...hostileEventRoutes(p),
+      ...hostileDeliveryRoutes(p),
       {
         pattern: /^\/__sim\/integrations$/,
         methods: {
@@ -246,6 +247,18 @@ export class ControlApi {
             }
             p.integrations.register(slug, parse(IntegrationRegistrationInput, request));
             return jsonResponse(200, this.integration(slug));
+          },
+        },
+      },
+      {
+        pattern: /^\/__sim\/hostile\/events$/,
+        methods: {
+          GET: () => jsonResponse(200, p.hostile.tally()),
+          POST: (request) => {
+            const body = parse(HostileEventsInput, request);
+            const tally = p.hostile.start(body);
+            if (!tally) throw notFound(`User ${body.user_extension} has no active Webhook URL.`);
+            return jsonResponse(202, tally);
           },
         },
       },

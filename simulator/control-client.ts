@@ -9,7 +9,8 @@
 import type { Call } from './calls';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Fault, FaultSpec } from './faults';
-import type { HostileDelivery, HostileEventsInput, HostileLog } from './hostile-events';
+import type { HostileDelivery, HostileDeliveriesInput, HostileLog } from './hostile-deliveries';
+import type { HostileEventsInput, HostileTally } from './hostile-events';
 import type {
   IntegrationOptions,
   RateLimit,
@@ -25,6 +26,7 @@ import type { TokenPair } from './tokens';
 export type { Call, CallLeg, CallEvent } from './calls';
 export type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 export type { Fault, FaultSpec } from './faults';
+export type { HostileEventsInput, HostileTally } from './hostile-events';
 export type { LoggedRequest } from './request-log';
 export type { TokenPair } from './tokens';
 export type { WebhookDelivery } from './webhooks';
@@ -161,13 +163,16 @@ export class SimControl {
     return this.call('DELETE', 'webhooks');
   }
 
-  /** Sends hostile call-event deliveries (see hostile-events.ts) and waits for their answers. */
-  async hostileEvents(request: HostileEventsInput, timeoutMs = 20_000): Promise<HostileDelivery[]> {
-    const before = (await this.call<HostileLog>('GET', 'hostile/events')).deliveries.length;
-    await this.call('POST', 'hostile/events', request);
+  /** Sends hostile deliveries to the receiver (see hostile-deliveries.ts) and waits for their answers. */
+  async hostileDeliveries(
+    request: HostileDeliveriesInput,
+    timeoutMs = 20_000,
+  ): Promise<HostileDelivery[]> {
+    const before = (await this.call<HostileLog>('GET', 'hostile/deliveries')).deliveries.length;
+    await this.call('POST', 'hostile/deliveries', request);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const log = await this.call<HostileLog>('GET', 'hostile/events');
+      const log = await this.call<HostileLog>('GET', 'hostile/deliveries');
       if (log.in_flight === 0) return log.deliveries.slice(before);
       if (Date.now() > deadline)
         throw new Error(`hostile deliveries still in flight after ${timeoutMs} ms`);
@@ -184,6 +189,23 @@ export class SimControl {
       if (Date.now() > deadline)
         throw new Error(`webhook deliveries still in flight after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Starts forged legs or an event flood at the user's Webhook URLs (simulator/hostile-events.ts). */
+  hostileEvents(attack: HostileEventsInput): Promise<HostileTally> {
+    return this.call('POST', 'hostile/events', attack);
+  }
+
+  /** Resolves with the attack's tally once every event was answered (or could not be sent). */
+  async hostileEventsDone(timeoutMs = 60_000): Promise<HostileTally> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const tally = await this.call<HostileTally | null>('GET', 'hostile/events');
+      if (tally?.done) return tally;
+      if (Date.now() > deadline)
+        throw new Error(`hostile events still going after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

@@ -34,6 +34,7 @@ import { createSimServer } from './server';
 import { assertTimeZone } from './timestamps';
 import { TokenStore } from './tokens';
 import { WebhookDispatcher } from './webhooks';
+import { HostileEvents } from './hostile-events';
 
 export type {
   AutoAnswer,
@@ -151,6 +152,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     integrations,
     calls,
     webhooks,
+    hostile: new HostileEvents({
+      integrations,
+      timeoutMs: integratorTimeoutMs,
+      signal: closing.signal,
+    }),
     faults: new FaultTable(new SeededRandom(seed + 7919)),
     requestLog: new RequestLog(),
     config,

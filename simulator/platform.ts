@@ -5,6 +5,7 @@
 import type { CallEngine } from './calls';
 import type { SimClock } from './clock';
 import type { FaultTable } from './faults';
+import type { HostileEvents } from './hostile-events';
 import type { IntegrationRegistry } from './integrations';
 import type { RuntimeConfig } from './options';
 import type { RateLimiter } from './rate-limit';
@@ -21,6 +22,8 @@ export interface Platform {
   integrations: IntegrationRegistry;
   calls: CallEngine;
   webhooks: WebhookDispatcher;
+  /** Forged legs and event floods on demand (the control API's /__sim/hostile/events). */
+  hostile: HostileEvents;
   faults: FaultTable;
   requestLog: RequestLog;
   config: RuntimeConfig;

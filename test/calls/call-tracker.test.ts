@@ -8,11 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DialTarget } from '../../src-preload/contract';
-import { CallLogFile, MAX_RECENT_CALLS } from '../../src-main/core/calls/call-log';
+import {
+  CallLogFile,
+  MAX_CALL_LOG_BYTES,
+  MAX_RECENT_CALLS,
+} from '../../src-main/core/calls/call-log';
 import { identifyParty } from '../../src-main/core/calls/call-party';
 import { CallTracker, DEFAULT_CALL_LIMITS } from '../../src-main/core/calls/call-tracker';
 import type { CallDirectory } from '../../src-main/core/calls/dial-target';
-import { silentLogger } from '../../src-main/core/log/logger';
+import { createLogger, silentLogger, type Logger } from '../../src-main/core/log/logger';
 
 const directory: CallDirectory = {
   lookupByNumber: (number) =>
@@ -41,14 +45,14 @@ const target: DialTarget = {
   description: 'This is a number in Germany.',
 };
 
-function rig(options: { dataDir?: string } = {}) {
+function rig(options: { dataDir?: string; log?: Logger } = {}) {
   let now = Date.parse('2026-11-24T09:00:00Z');
   const file = options.dataDir ? new CallLogFile(options.dataDir, silentLogger) : undefined;
   const tracker = new CallTracker({
     ...(file ? { file } : {}),
     ownExtension: () => '201',
     identify: (number) => identifyParty(number, { region: 'DE', directory }),
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     now: () => now,
   });
   return {
@@ -229,6 +233,42 @@ describe('CallTracker with {id}-only events', () => {
     expect(current.map((call) => call.leg_ids)).toEqual([['leg_other'], ['leg_a']]);
   });
 
+  it('attaches only the first few unknown legs, within seconds of the call’s news', () => {
+    const { tracker, advance } = rig();
+    const dial = tracker.beginOutgoing(target, 'ui', {});
+    tracker.ingest({ id: 'leg_own' }); // the platform rings the user's phone first
+    // Seconds after the dial, 20 s after it: unknown legs are not taken to be this call's.
+    advance(20_000);
+    tracker.ingest({ id: 'leg_late' });
+    expect(tracker.current(dial.id)!.call.leg_ids).toEqual(['leg_own']);
+    // The user answers 25 s after the dial (news), the destination's leg follows at once.
+    advance(5_000);
+    tracker.ingest({ id: 'leg_own' });
+    tracker.ingest({ id: 'leg_destination' });
+    // A forger posting unknown legs meanwhile gets at most the rest of the handful.
+    for (let i = 0; i < 40; i++) tracker.ingest({ id: `leg_forged_${i}` });
+    const legs = tracker.current(dial.id)!.legs;
+    expect(legs.map((leg) => leg.id)).toEqual(['leg_own', 'leg_destination', 'leg_forged_0']);
+    expect(legs.length).toBe(DEFAULT_CALL_LIMITS.guessedLegs);
+  });
+
+  it('never lets unknown legs push the user’s dial out of the current calls', () => {
+    const { tracker, advance } = rig();
+    const dial = tracker.beginOutgoing(target, 'ui', {});
+    tracker.ingest({ id: 'leg_own' });
+    advance(20_000);
+    for (let i = 0; i < 600; i++) {
+      advance(1000);
+      tracker.ingest({ id: `leg_forged_${i}` });
+    }
+    expect(tracker.current(dial.id)?.call.leg_ids).toEqual(['leg_own']);
+    const incoming = tracker.view().current.filter((call) => call.direction === 'incoming');
+    // At most a burst of calls plus one per 6 s of flood, and never more than are followed.
+    expect(incoming.length).toBeLessThan(DEFAULT_CALL_LIMITS.current);
+    const started = tracker.records().filter((record) => record.call.direction === 'incoming');
+    expect(started.length).toBeLessThanOrEqual(5 + 600 / 6);
+  });
+
   it('gives up a dial that no event ever confirmed, and a call with no news', () => {
     const { tracker, advance } = rig();
     tracker.beginOutgoing(target, 'ui', {});
@@ -306,6 +346,14 @@ describe('CallTracker with richer events', () => {
     expect(only()).toMatchObject({ state: 'ended', reason: 'You hung up.' });
   });
 
+  it('does not take a leg whose event names no call into a call whose events name theirs', () => {
+    const { tracker } = rig();
+    const dial = tracker.beginOutgoing(target, 'ui', { call_id: 'call_1', call_leg_id: 'leg_a' });
+    tracker.ingest(richDial()[0]);
+    tracker.ingest({ id: 'leg_forged' });
+    expect(tracker.current(dial.id)!.call.leg_ids).toEqual(['leg_a']);
+  });
+
   it('keeps two calls apart by their call_id', () => {
     const { tracker } = rig();
     tracker.beginOutgoing(target, 'ui', { call_id: 'call_1' });
@@ -336,6 +384,47 @@ describe('CallTracker with richer events', () => {
   });
 });
 
+describe('a flood of call events', () => {
+  it('takes events at a bounded rate, drops the excess and says so once', () => {
+    const lines: string[] = [];
+    const { tracker, advance } = rig({ log: createLogger((line) => lines.push(line), 'warn') });
+    const dial = tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_own' });
+    // 3,600 events of the user's own leg within one second.
+    for (let i = 0; i < 3600; i++) tracker.ingest({ id: 'leg_own', n: i });
+    const taken = tracker.current(dial.id)!.events.length;
+    expect(taken).toBeLessThanOrEqual(DEFAULT_CALL_LIMITS.events.burst);
+    expect(lines.filter((line) => line.includes('dropped'))).toHaveLength(1);
+    // Once the flood stops, events are taken again.
+    advance(10_000);
+    tracker.ingest({ id: 'leg_own', state: 'hangup' });
+    expect(tracker.view().recent[0]).toMatchObject({ id: dial.id, state: 'ended' });
+    tracker.close();
+    expect(lines.filter((line) => line.includes('dropped'))).toHaveLength(2);
+    expect(lines.at(-1)).toMatch(/"count":\d{4}/);
+  });
+
+  it('keeps a bounded number of events, legs and bytes per call', () => {
+    const { tracker, advance } = rig();
+    const dial = tracker.beginOutgoing(target, 'ui', { call_id: 'call_1' });
+    for (let i = 0; i < 200; i++) {
+      advance(1000);
+      tracker.ingest({ id: `leg_${i % 20}`, call_id: 'call_1', pad: 'x'.repeat(1500) });
+    }
+    advance(1000);
+    tracker.ingest({ id: 'leg_0', call_id: 'call_1', state: 'ringing', pad: 'y'.repeat(12_000) });
+    const record = tracker.current(dial.id)!;
+    expect(record.legs).toHaveLength(DEFAULT_CALL_LIMITS.legs);
+    expect(JSON.stringify(record.events).length).toBeLessThanOrEqual(8 * 1024 + 64);
+    // A big event is kept as the fields Callbar read from it, with its size.
+    expect(record.events.at(-1)).toEqual({
+      id: 'leg_0',
+      call_id: 'call_1',
+      state: 'ringing',
+      truncated_bytes: expect.any(Number) as number,
+    });
+  });
+});
+
 describe('the call log in the profile', () => {
   it('persists calls (mode 0600), caps and clears recent ones, and ignores late legs of cleared calls', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
@@ -355,6 +444,31 @@ describe('the call log in the profile', () => {
     again.clearRecent();
     await again.flushed();
     expect(rig({ dataDir }).tracker.view().recent).toEqual([]);
+  });
+
+  it('stays within its byte cap, the oldest ended calls rolling off', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
+    const { tracker, advance } = rig({ dataDir });
+    for (let i = 0; i < MAX_RECENT_CALLS + 20; i++) {
+      // Ids as long as the platform's may be, every event with a sequence (a delivery key).
+      const callId = `${'c'.repeat(120)}_${i}`;
+      const call = tracker.beginOutgoing(target, 'ui', { call_id: callId });
+      for (let n = 0; n < 30; n++) {
+        advance(200);
+        const id = `${'l'.repeat(120)}_${i}_${n % 8}`;
+        tracker.ingest({ id, call_id: callId, sequence: n, pad: 'x'.repeat(1900) });
+      }
+      tracker.end(call.id, 'You hung up.');
+      advance(1000);
+    }
+    await tracker.flushed();
+    const bytes = statSync(join(dataDir, 'calls.json')).size;
+    expect(bytes).toBeLessThanOrEqual(MAX_CALL_LOG_BYTES);
+    const kept = rig({ dataDir }).tracker.view().recent;
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept.length).toBeLessThan(MAX_RECENT_CALLS);
+    // The newest are kept.
+    expect(kept[0]!.id).toBe(tracker.view().recent[0]!.id);
   });
 
   it('merges what two processes wrote: a hangup in one is seen by the other', async () => {

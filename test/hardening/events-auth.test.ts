@@ -1,6 +1,6 @@
 /**
  * Forged and hostile call events against a connected core, sent by the simulator's `hostile`
- * behaviour (simulator/hostile-events.ts) as a local process or a broken platform would: without
+ * behaviour (simulator/hostile-deliveries.ts) as a local process or a broken platform would: without
  * the Webhook URL's secret, with a wrong one, and with the right one but nested 8,100 deep
  * (before the bound, such an event made every later `calls.list` and hangup answer `internal`
  * and stopped `calls.json` being saved), over 16 KiB, or with over-long fields. Measured: how
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimControl } from '../../simulator/control-client';
-import { DEEP_EVENT_NESTING, type HostileEventKind } from '../../simulator/hostile-events';
+import { DEEP_EVENT_NESTING, type HostileEventKind } from '../../simulator/hostile-deliveries';
 import type { RunningSimulator } from '../../simulator/index';
 import type { CallsSnapshot } from '../../src-preload/contract';
 import { createFileLogger } from '../../src-main/core/log/logger';
@@ -67,7 +67,7 @@ describe('forged and hostile call events', () => {
       ['oversized', 3],
       ['long-fields', 3],
     ] as const) {
-      const sent = await control.hostileEvents({ kind, count, ...user() });
+      const sent = await control.hostileDeliveries({ kind, count, ...user() });
       statuses[kind] = [...new Set(sent.map((delivery) => delivery.status ?? 0))];
       expect(sent.length).toBe(count);
     }

@@ -21,6 +21,11 @@ export const LegRecord = z.object({
   own: z.boolean().optional(),
   /** caller / callee, when an event said so. */
   role: z.string().optional(),
+  /**
+   * Attached by the `{id}`-only attribution rule (an unknown leg that arrived within seconds of
+   * the call's news), not by an id the platform gave: such legs are capped per call.
+   */
+  guessed: z.boolean().optional(),
   /** The highest event sequence applied to this leg (to ignore older deliveries). */
   sequence: z.number().optional(),
 });
@@ -31,6 +36,11 @@ export const CallRecord = z.object({
   call: Call,
   /** The platform's id of the call, when the dial answer or an event gave one. */
   platform_call_id: z.string().optional(),
+  /**
+   * The platform's events for this call name its call_id: a leg whose event names none is not
+   * taken to be one of its legs.
+   */
+  events_name_call: z.boolean().optional(),
   legs: z.array(LegRecord),
   started_ms: z.number(),
   /** When anything about this call last changed (merging keeps the newest). */
@@ -67,6 +77,14 @@ export const EMPTY_CALL_LOG: CallLog = {
 const MAX_RETIRED_LEGS = 500;
 /** Ended calls kept in the recent list. */
 export const MAX_RECENT_CALLS = 100;
+/**
+ * What `calls.json` may hold, as JSON: beyond it the oldest ended calls roll off. Each call is
+ * bounded on its own (events, legs, delivery keys), so this is reached only by calls unusually
+ * full of events; current calls (at most 20) always fit.
+ */
+export const MAX_CALL_LOG_BYTES = 1024 * 1024;
+/** What the calls may take of it: the rest is for the retirement lists (500 ids each, bounded). */
+const MAX_CALLS_BYTES = MAX_CALL_LOG_BYTES - 96 * 1024;
 
 /** A `calls.json` larger than this is not read into memory (refused, and set aside below). */
 const MAX_CALL_LOG_FILE_BYTES = 16 * 1024 * 1024;
@@ -91,18 +109,44 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     if (!known || supersedes(record, known)) byId.set(record.call.id, record);
   }
   let recent = 0;
-  const calls = [...byId.values()]
+  const kept = [...byId.values()]
     .filter((record) => !gone.has(record.call.id))
     .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
     .sort((a, b) => b.started_ms - a.started_ms)
     .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
-  const retired = [...new Set([...mine.retired_legs, ...theirs.retired_legs])];
+  const { calls, rolledOff } = withinBytes(kept);
+  const retired = [
+    ...new Set([
+      ...mine.retired_legs,
+      ...theirs.retired_legs,
+      ...rolledOff.flatMap((record) => record.call.leg_ids),
+    ]),
+  ];
   return {
     version: 1,
     calls,
     cleared_ms: cleared,
     retired_legs: retired.slice(-MAX_RETIRED_LEGS),
-    removed_ids: removed,
+    removed_ids: [...removed, ...rolledOff.map((record) => record.call.id)].slice(
+      -MAX_RETIRED_LEGS,
+    ),
+  };
+}
+
+/** The calls (newest first) with the oldest ended ones rolled off until they fit the byte cap. */
+function withinBytes(calls: CallRecord[]): { calls: CallRecord[]; rolledOff: CallRecord[] } {
+  const sizes = calls.map((record) => JSON.stringify(record).length);
+  let total = sizes.reduce((sum, size) => sum + size, 0);
+  const rolledOff = new Set<CallRecord>();
+  for (let index = calls.length - 1; index >= 0 && total > MAX_CALLS_BYTES; index--) {
+    const record = calls[index]!;
+    if (!isFinished(record)) continue;
+    rolledOff.add(record);
+    total -= sizes[index]!;
+  }
+  return {
+    calls: calls.filter((record) => !rolledOff.has(record)),
+    rolledOff: [...rolledOff],
   };
 }
 

@@ -1,9 +1,14 @@
 /**
  * Follows calls from the platform's webhook events. Only the leg `id` is contractual, so the
  * tracker works with `{id}` alone: a dial is a current call as soon as the platform accepts it,
- * and leg ids arriving after it are attached to it. Richer fields (call_id, state, direction,
- * party, sequence, hangup cause) are used when present; every event is kept raw; repeated and
- * older deliveries do not move a call backwards; calls with no news expire.
+ * and the first few unknown leg ids arriving within seconds of its news are attached to it (the
+ * attribution rule, see CallLimits). Richer fields (call_id, state, direction, party, sequence,
+ * hangup cause) are used when present; the newest events are kept raw, within a byte budget;
+ * repeated and older deliveries do not move a call backwards; calls with no news expire.
+ *
+ * Whoever can post to the receiver can send anything, so everything is bounded: events taken
+ * per second (a token bucket; the excess is dropped and logged once per interval), calls a leg
+ * of no known call may start, legs per call, events and event bytes per call, calls followed.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -15,6 +20,7 @@ import type {
 } from '../../../src-preload/contract';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
+import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import {
   CallEventFields,
   deliveryKey,
@@ -33,12 +39,31 @@ import {
   type CallRecord,
   type LegRecord,
 } from './call-log';
+import { TokenBucket, type Rate } from './token-bucket';
 
 export interface CallLimits {
-  /** Calls followed at once; beyond it the oldest is given up. */
+  /**
+   * Calls followed at once; beyond it the oldest is given up, calls Callbar did not place
+   * before the user's dials.
+   */
   current: number;
-  /** How long after a dial unknown leg ids are taken to be its legs. */
+  /**
+   * The attribution rule for a leg id no call knows (all `{id}`-only events give): it is taken
+   * to be a leg of the current call with the latest news (the platform accepting the dial, or an
+   * event of one of its legs), if that news is at most this old...
+   */
   attachWindowMs: number;
+  /** ...and that has fewer legs attached this way than this; otherwise it starts a new call. */
+  guessedLegs: number;
+  /** Legs one call keeps, however they were attributed; events of further legs are dropped. */
+  legs: number;
+  /**
+   * Events of the calls followed taken; beyond it they are dropped (a flood), and said once per
+   * interval. (Events of unknown legs are bounded by the rule above and by newCalls.)
+   */
+  events: Rate;
+  /** Calls that a leg of no known call may start (someone calls the user); beyond it dropped. */
+  newCalls: Rate;
   /** A dial no event ever confirmed is given up after this long. */
   unconfirmedMs: number;
   /** A call known to be connected is given up after this long without news. */
@@ -49,14 +74,28 @@ export interface CallLimits {
 
 export const DEFAULT_CALL_LIMITS: CallLimits = {
   current: 20,
-  attachWindowMs: 3 * 60_000,
+  // A click-to-dial rings the user's own phone, then, once they answer, the destination (contract
+  // 4.6): two legs, the second within a second of the news that the first was answered. One more
+  // for a PBX that hands the destination to another leg (forwarding, voicemail).
+  attachWindowMs: 15_000,
+  guessedLegs: 3,
+  legs: 8,
+  // A call makes about eight events over its life; a user rarely has more than a few at once.
+  events: { burst: 50, perSecond: 10 },
+  newCalls: { burst: 5, perSecond: 1 / 6 },
   unconfirmedMs: 2 * 60_000,
   connectedSilenceMs: 4 * 60 * 60_000,
   silenceMs: 60 * 60_000,
 };
 
 const MAX_EVENTS_KEPT = 30;
+/** Raw events kept per call, as JSON; the oldest roll off first. */
+const MAX_CALL_EVENT_BYTES = 8 * 1024;
+/** A bigger event is kept as the fields Callbar read from it, with its size. */
+const MAX_EVENT_BYTES = 2 * 1024;
 const MAX_DELIVERY_KEYS = 64;
+/** Events of unknown legs held while a dial is in flight. */
+const MAX_HELD_EVENTS = 20;
 
 export interface CallTrackerOptions {
   /** Where calls persist; without it they live in memory only. */
@@ -87,6 +126,10 @@ export class CallTracker {
   /** Dials sent and not yet answered: events of unknown legs wait for them. */
   #dialsInFlight = 0;
   #held: unknown[] = [];
+  readonly #eventRate: TokenBucket;
+  readonly #newCallRate: TokenBucket;
+  /** Events dropped by a bound: the first is logged, the rest summed once per interval. */
+  readonly #dropped: SummarizedWarnings;
 
   constructor(options: CallTrackerOptions) {
     this.#options = options;
@@ -94,6 +137,9 @@ export class CallTracker {
     this.#limits = { ...DEFAULT_CALL_LIMITS, ...options.limits };
     this.#log = options.log;
     this.#state = options.file?.read() ?? EMPTY_CALL_LOG;
+    this.#eventRate = new TokenBucket(this.#limits.events, this.#now);
+    this.#newCallRate = new TokenBucket(this.#limits.newCalls, this.#now);
+    this.#dropped = summarizedWarnings(options.log, 'call events dropped (summary)');
   }
 
   view(): CallsView {
@@ -193,6 +239,20 @@ export class CallTracker {
     this.#changed();
   }
 
+  /**
+   * A leg the platform refused to hang up (another party's, over, or never real): it is no
+   * longer tried for this call, and its late events are ignored.
+   */
+  dropLeg(callId: string, legId: string): void {
+    const record = this.#state.calls.find((each) => each.call.id === callId);
+    if (!record?.legs.some((leg) => leg.id === legId)) return;
+    record.legs = record.legs.filter((leg) => leg.id !== legId);
+    record.call.leg_ids = record.call.leg_ids.filter((id) => id !== legId);
+    record.updated_ms = this.#now();
+    this.#retireLegs([legId]);
+    this.#changed();
+  }
+
   /** Ends a call locally (hung up, refused hangup, given up). */
   end(callId: string, reason: string): void {
     const record = this.#state.calls.find((each) => each.call.id === callId);
@@ -214,7 +274,15 @@ export class CallTracker {
     };
   }
 
-  /** One webhook delivery. Never throws: an event Callbar cannot use is logged and dropped. */
+  /** Writes the pending summary of dropped events (on shutdown). */
+  close(): void {
+    this.#dropped.flush();
+  }
+
+  /**
+   * One webhook delivery. Never throws: an event Callbar cannot use, or one beyond a bound, is
+   * logged (a flood once per interval) and dropped.
+   */
   ingest(raw: unknown): void {
     try {
       this.#ingest(raw);
@@ -265,7 +333,7 @@ export class CallTracker {
   #ingest(raw: unknown): void {
     const parsed = CallEventFields.safeParse(raw);
     if (!parsed.success) {
-      this.#log.warn('a call event without a usable leg id was ignored');
+      this.#dropped.warn('no_leg_id', 'a call event without a usable leg id was ignored');
       return;
     }
     const event = parsed.data;
@@ -275,11 +343,48 @@ export class CallTracker {
     if (!record && event.call_id) {
       record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
     }
-    if (!record && this.#dialsInFlight > 0 && this.#held.length < 100) {
+    // Events of calls Callbar follows are taken at a bounded rate; unknown legs are bounded by
+    // the attribution rule (a handful per call) and by the rate of new calls.
+    if (record && !this.#eventRate.take()) {
+      this.#dropped.warn(
+        'too_fast',
+        'call events arrive faster than calls make them; the excess is dropped',
+        { per_second: this.#limits.events.perSecond },
+      );
+      return;
+    }
+    if (!record && this.#dialsInFlight > 0 && this.#held.length < MAX_HELD_EVENTS) {
       this.#held.push(raw);
       return;
     }
-    record ??= this.#claimingCall(event, now) ?? this.#newIncoming(event, now);
+    let guessed = false;
+    if (!record) {
+      record = this.#claimingCall(event, now);
+      guessed = true;
+    }
+    if (!record) {
+      if (!this.#newCallRate.take()) {
+        this.#dropped.warn(
+          'new_calls',
+          'call events of unknown legs start calls faster than anyone calls; the excess is dropped',
+          { per_minute: Math.round(this.#limits.newCalls.perSecond * 60) },
+        );
+        return;
+      }
+      record = this.#newIncoming(event, now);
+    }
+    const known = record.legs.find((each) => each.id === event.id);
+    if (!known && record.legs.length >= this.#limits.legs) {
+      this.#dropped.warn(
+        'too_many_legs',
+        'a call has all the legs it keeps; an event was dropped',
+        {
+          call: record.call.id,
+          legs: this.#limits.legs,
+        },
+      );
+      return;
+    }
     const key = deliveryKey(event);
     if (key !== undefined) {
       if (record.delivery_keys.includes(key)) {
@@ -288,11 +393,18 @@ export class CallTracker {
       }
       record.delivery_keys = [...record.delivery_keys, key].slice(-MAX_DELIVERY_KEYS);
     }
-    record.events = [...record.events, raw].slice(-MAX_EVENTS_KEPT);
+    record.events = newestWithinBytes([...record.events, storable(raw, event)]);
     record.news_ms = now;
     record.updated_ms = now;
-    if (event.call_id && !record.platform_call_id) record.platform_call_id = event.call_id;
-    const leg = record.legs.find((each) => each.id === event.id) ?? this.#addLeg(record, event.id);
+    if (event.call_id) {
+      record.platform_call_id ??= event.call_id;
+      record.events_name_call = true;
+    }
+    let leg = known;
+    if (!leg) {
+      leg = this.#addLeg(record, event.id);
+      if (guessed) leg.guessed = true;
+    }
     if (event.leg) leg.role = event.leg.toLowerCase();
     const own = this.#options.ownExtension();
     if (event.party && own) leg.own = event.party === own;
@@ -312,18 +424,27 @@ export class CallTracker {
   }
 
   /**
-   * The newest call still open for new legs (a dial, or a call whose first leg just arrived),
-   * unless the event says it belongs elsewhere (another call_id, the other direction). With
-   * `{id}` alone this is all there is to go on.
+   * The call still open for new legs under the attribution rule (news within the window, fewer
+   * guessed legs than the cap) whose news is the latest (a leg follows the news of the one
+   * before it), unless the event says it belongs elsewhere (another call_id, the other
+   * direction, no call_id where the call's events name one). With `{id}` alone this is all
+   * there is to go on.
    */
   #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
     const direction = directionOf(event);
-    return this.#state.calls.find(
+    const open = this.#state.calls.filter(
       (record) =>
         !isFinished(record) &&
-        now - record.started_ms <= this.#limits.attachWindowMs &&
+        now - record.news_ms <= this.#limits.attachWindowMs &&
+        record.legs.filter((leg) => leg.guessed).length < this.#limits.guessedLegs &&
         (direction === undefined || direction === record.call.direction) &&
+        !(record.events_name_call && !event.call_id) &&
         !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
+    );
+    // Newest first, so on equal news the newest call wins.
+    return open.reduce<CallRecord | undefined>(
+      (latest, record) => (latest && latest.news_ms >= record.news_ms ? latest : record),
+      undefined,
     );
   }
 
@@ -373,7 +494,13 @@ export class CallTracker {
   #insert(record: CallRecord): void {
     const calls = [record, ...this.#state.calls];
     const current = calls.filter((each) => !isFinished(each));
-    for (const stale of current.slice(this.#limits.current)) {
+    // Oldest first, calls Callbar did not place before the user's dials: legs of no known call
+    // (a flood of them, too) never push out the call the user placed.
+    const givingUp = current
+      .reverse()
+      .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
+      .slice(0, Math.max(0, current.length - this.#limits.current));
+    for (const stale of givingUp) {
       this.#finish(
         stale,
         record.started_ms,
@@ -388,12 +515,18 @@ export class CallTracker {
 
   #retire(records: CallRecord[]): void {
     if (records.length === 0) return;
-    const legs = records.flatMap((record) => record.call.leg_ids);
+    this.#retireLegs(records.flatMap((record) => record.call.leg_ids));
     const ids = records.map((record) => record.call.id);
     this.#state = {
       ...this.#state,
-      retired_legs: [...this.#state.retired_legs, ...legs].slice(-500),
       removed_ids: [...this.#state.removed_ids, ...ids].slice(-500),
+    };
+  }
+
+  #retireLegs(legs: string[]): void {
+    this.#state = {
+      ...this.#state,
+      retired_legs: [...this.#state.retired_legs, ...legs].slice(-500),
     };
   }
 
@@ -473,5 +606,28 @@ export class CallTracker {
 
   #emit(): void {
     for (const listener of this.#listeners) listener();
+  }
+}
+
+/** An event as kept with its call: as it came, or, when big, the fields read from it and its size. */
+function storable(raw: unknown, event: CallEventFields): unknown {
+  const bytes = jsonBytes(raw);
+  return bytes <= MAX_EVENT_BYTES ? raw : { ...event, truncated_bytes: bytes };
+}
+
+/** The newest events, at most MAX_EVENTS_KEPT and MAX_CALL_EVENT_BYTES of JSON. */
+function newestWithinBytes(events: unknown[]): unknown[] {
+  const kept = events.slice(-MAX_EVENTS_KEPT);
+  let total = kept.reduce<number>((sum, event) => sum + jsonBytes(event), 0);
+  while (kept.length > 1 && total > MAX_CALL_EVENT_BYTES) total -= jsonBytes(kept.shift());
+  return kept;
+}
+
+/** The JSON length of a value (one that cannot be written as JSON counts as too big). */
+function jsonBytes(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }

@@ -15,11 +15,11 @@ import type {
   DialTarget,
   PendingDial,
 } from '../../../src-preload/contract';
-import { ApiError, TimeoutError } from '../api/api-errors';
+import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError } from '../errors';
 import type { Logger } from '../log/logger';
-import type { CallRecord } from './call-log';
+import { isFinished, type CallRecord } from './call-log';
 import type { CallTracker } from './call-tracker';
 import {
   checkDialPolicy,
@@ -90,6 +90,7 @@ export class CallsService {
   async close(): Promise<void> {
     clearInterval(this.#expiryTimer);
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.tracker.close();
     await this.tracker.flushed();
   }
 
@@ -187,13 +188,19 @@ export class CallsService {
   }
 
   /**
-   * Hangs up a current call (default: the newest). The user's own leg is not always known, so
-   * it tries the legs seen for the call, the user's own first when an event said which, then
-   * newest first, until one is accepted; a refusal of another party's leg is expected.
+   * Hangs up a current call (default: the newest the user placed, else the newest). The user's
+   * own leg is not always known, so it tries the call's legs, the one most likely the user's
+   * first (legsToTry), until one is accepted. A leg refused with 403 (another party's, or one
+   * that was never this call's) is dropped from the call; a 429 stops at once, saying when to
+   * try again. Each leg is sent once: nothing is retried.
    */
   async hangup(callId?: string): Promise<CallsSnapshot> {
     this.tracker.reload();
-    const record = this.tracker.current(callId);
+    const record =
+      callId === undefined
+        ? (this.tracker.records().find((each) => isPlaced(each) && !isFinished(each)) ??
+          this.tracker.current())
+        : this.tracker.current(callId);
     if (!record) {
       throw new CallbarError(
         'no_current_call',
@@ -213,8 +220,16 @@ export class CallsService {
         this.tracker.end(record.call.id, 'You hung up.');
         return this.snapshot();
       } catch (error) {
+        if (error instanceof RateLimitedError) {
+          throw new CallbarError(
+            'rate_limited',
+            `The platform is limiting requests right now, so the call was not hung up: it may still be going on. Try Hang up again in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s, or hang up on your phone.`,
+            { cause: error },
+          );
+        }
         if (!(error instanceof CallbarError && error.code === 'call_not_active')) throw error;
-        this.#options.log.info('hangup refused for one leg; trying the next', {
+        this.tracker.dropLeg(record.call.id, leg);
+        this.#options.log.info('hangup refused for one leg; it was dropped, trying the next', {
           call: record.call.id,
         });
       }
@@ -326,11 +341,24 @@ function isForbidden(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403;
 }
 
-/** The user's own legs first (when an event said which), then the others, newest first. */
+/** Whether the user placed the call (a dial from Callbar), rather than received it. */
+function isPlaced(record: CallRecord): boolean {
+  return record.call.source !== undefined;
+}
+
+/**
+ * The order Hang up tries a call's legs in: the user's own first (the dial's answer named it,
+ * or an event gave the user's extension as its party); then, as far as `{id}` alone tells, in
+ * the order the legs arrived, starting with the one most likely theirs: for a dial the first
+ * (the platform rings the user's phone first, contract 4.6), for a call to them the second (the
+ * caller's leg comes first); legs known to be another party's last.
+ */
 function legsToTry(record: CallRecord): string[] {
-  const newestFirst = [...record.legs].reverse();
+  const theirs = record.call.direction === 'outgoing' ? 0 : 1;
+  const likeliest = [...record.legs.slice(theirs), ...record.legs.slice(0, theirs)];
   return [
-    ...newestFirst.filter((leg) => leg.own === true),
-    ...newestFirst.filter((leg) => leg.own !== true),
+    ...likeliest.filter((leg) => leg.own === true),
+    ...likeliest.filter((leg) => leg.own === undefined),
+    ...likeliest.filter((leg) => leg.own === false),
   ].map((leg) => leg.id);
 }
