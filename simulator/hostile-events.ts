@@ -33,7 +33,13 @@ export interface HostileTally {
 
 /** The events one attack sends, in order, made one at a time (a flood is not held in memory). */
 export function* hostileEvents(input: z.output<typeof HostileEventsInput>): Generator<unknown> {
-  const pad = 'x'.repeat(input.pad_bytes);
+  // The padding in fields of at most 1,000 characters, as a receiver bounds each string.
+  const pad = Object.fromEntries(
+    Array.from({ length: Math.ceil(input.pad_bytes / 1000) }, (_, i) => [
+      `pad${i}`,
+      'x'.repeat(Math.min(1000, input.pad_bytes - i * 1000)),
+    ]),
+  );
   for (let i = 0; i < input.count; i++) {
     yield input.kind === 'forged-legs'
       ? { id: `leg_forged_${i}` }
@@ -43,7 +49,7 @@ export function* hostileEvents(input: z.output<typeof HostileEventsInput>): Gene
           direction: 'inbound',
           state: 'ringing',
           sequence: i,
-          pad,
+          ...pad,
         };
   }
 }
