@@ -16,6 +16,7 @@ import {
   validationError,
 } from './drf-errors';
 import { FaultSpec } from './faults';
+import { HostileSpec } from './hostile';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
@@ -188,6 +189,17 @@ export class ControlApi {
         methods: {
           DELETE: (_request, [id = '']) => {
             if (!p.faults.remove(id)) throw notFound(`No fault ${id}.`);
+            return emptyResponse(204);
+          },
+        },
+      },
+      {
+        pattern: /^\/__sim\/hostile$/,
+        methods: {
+          GET: () => jsonResponse(200, p.hostile.status()),
+          POST: (request) => jsonResponse(201, p.hostile.set(parse(HostileSpec, request))),
+          DELETE: () => {
+            p.hostile.clear();
             return emptyResponse(204);
           },
         },

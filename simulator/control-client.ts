@@ -9,6 +9,7 @@
 import type { Call } from './calls';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Fault, FaultSpec } from './faults';
+import type { HostileSpec } from './hostile';
 import type {
   IntegrationOptions,
   RateLimit,
@@ -142,6 +143,15 @@ export class SimControl {
 
   clearFaults(): Promise<void> {
     return this.call('DELETE', 'faults');
+  }
+
+  /** Makes the platform malicious or broken (see hostile.ts); `clearHostile` ends it. */
+  setHostile(spec: HostileSpec): Promise<{ kind: string }> {
+    return this.call('POST', 'hostile', spec);
+  }
+
+  clearHostile(): Promise<void> {
+    return this.call('DELETE', 'hostile');
   }
 
   requests(): Promise<LoggedRequest[]> {

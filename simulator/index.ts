@@ -13,6 +13,7 @@ import { CallEngine } from './calls';
 import { SimClock } from './clock';
 import { ControlApi } from './control-api';
 import { FaultTable } from './faults';
+import { HostileBehaviour } from './hostile';
 import { IntegrationRegistry, isValidSlug } from './integrations';
 import {
   DEFAULT_CLIENT_ID,
@@ -152,6 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     calls,
     webhooks,
     faults: new FaultTable(new SeededRandom(seed + 7919)),
+    hostile: new HostileBehaviour(),
     requestLog: new RequestLog(),
     config,
     origin: '',

@@ -5,6 +5,7 @@
 import type { CallEngine } from './calls';
 import type { SimClock } from './clock';
 import type { FaultTable } from './faults';
+import type { HostileBehaviour } from './hostile';
 import type { IntegrationRegistry } from './integrations';
 import type { RuntimeConfig } from './options';
 import type { RateLimiter } from './rate-limit';
@@ -22,6 +23,8 @@ export interface Platform {
   calls: CallEngine;
   webhooks: WebhookDispatcher;
   faults: FaultTable;
+  /** A malicious or broken platform on demand (none by default). */
+  hostile: HostileBehaviour;
   requestLog: RequestLog;
   config: RuntimeConfig;
   /** The simulator's own origin (its base URL), known once it listens; page links use it. */
