@@ -97,11 +97,14 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
   const deadline = clock.now() + limits.deadlineMs;
   let requests = 0;
   let chars = 0;
+  /** The first walk's failure: the other walks stop at their next request. */
+  let failure: Error | undefined;
 
   /** One paced request; a 429 waits for Retry-After (cancellable) and sends it again. */
   const paced = async <T>(send: () => Promise<T>): Promise<T> => {
     for (let waits = 0; ; waits++) {
       signal.throwIfAborted();
+      if (failure) throw failure;
       if (clock.now() > deadline)
         throw beyondBound(`it took longer than ${minutes(limits.deadlineMs)}`);
       await pacer.take(signal);
@@ -169,7 +172,12 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
 
   const queue = [...books];
   const worker = async () => {
-    for (let book = queue.shift(); book; book = queue.shift()) await walk(book);
+    try {
+      for (let book = queue.shift(); book; book = queue.shift()) await walk(book);
+    } catch (error) {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
   };
   await Promise.all(
     Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
