@@ -6,7 +6,7 @@
  * - `endless-pages`: every page links to one more, each with new contacts, `count` unchanged;
  * - `foreign-next`: the first page's `next` points to another origin (`to`);
  * - `oversized-fields`: `contacts` contacts whose display_name and company are `field_chars`
- *   characters long, `page_size` a page.
+ *   characters long (and the number `number_chars` digits, if given), `page_size` a page.
  * Redirects to another origin are faults (`redirectFault`); the other origin is a ForeignOrigin,
  * a second local server that records what reached it.
  */
@@ -33,6 +33,13 @@ export const HostileSpec = z.discriminatedUnion('kind', [
       .max(50 * 1024 * 1024)
       .default(1024 * 1024),
     page_size: z.number().int().min(1).max(1000).default(5),
+    /** Also a `number` this many digits long (a normal number by default). */
+    number_chars: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024)
+      .optional(),
   }),
 ]);
 export type HostileSpec = z.input<typeof HostileSpec>;
@@ -95,6 +102,7 @@ export class HostileBehaviour {
         const results = Array.from({ length: size }, (_, i) => ({
           ...contact(phonebook, first + i, long),
           company: long,
+          ...(spec.number_chars ? { number: '4'.repeat(spec.number_chars) } : {}),
         }));
         const next = first + size < spec.contacts ? link(page + 1) : null;
         return jsonResponse(200, { count: spec.contacts, next, previous: null, results });
