@@ -6,7 +6,8 @@
  * - `endless-pages`: every page links to one more, each with new contacts, `count` unchanged;
  * - `foreign-next`: the first page's `next` points to another origin (`to`);
  * - `oversized-fields`: `contacts` contacts whose display_name and company are `field_chars`
- *   characters long (and the number `number_chars` digits, if given), `page_size` a page.
+ *   characters long (and the number `number_chars` digits, if given), `page_size` a page, in
+ *   every phonebook's list or only `phonebook`'s.
  * Redirects to another origin are faults (`redirectFault`); the other origin is a ForeignOrigin,
  * a second local server that records what reached it.
  */
@@ -33,6 +34,8 @@ export const HostileSpec = z.discriminatedUnion('kind', [
       .max(50 * 1024 * 1024)
       .default(1024 * 1024),
     page_size: z.number().int().min(1).max(1000).default(5),
+    /** Only this phonebook's list (all of them by default); the others answer normally. */
+    phonebook: z.number().int().optional(),
     /** Also a `number` this many digits long (a normal number by default). */
     number_chars: z
       .number()
@@ -96,6 +99,10 @@ export class HostileBehaviour {
           results: [contact(phonebook, 0, 'Local contact')],
         });
       case 'oversized-fields': {
+        if (spec.phonebook !== undefined && spec.phonebook !== phonebook) {
+          this.pagesServed--;
+          return undefined;
+        }
         const first = (page - 1) * spec.page_size;
         const size = Math.max(0, Math.min(spec.page_size, spec.contacts - first));
         const long = 'W'.repeat(spec.field_chars);
