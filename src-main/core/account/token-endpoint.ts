@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readAnswerText } from '../api/answer-body';
-import { ProtocolError, RedirectError, TimeoutError } from '../api/api-errors';
-import { isRedirect, platformFetch, redirectTarget } from '../api/platform-fetch';
+import { ProtocolError, TimeoutError, type RedirectError } from '../api/api-errors';
+import { platformFetch, refusedRedirect } from '../api/platform-fetch';
 import { errorMessage } from '../errors';
 import { directoryUrl } from '../http/directory-url';
 
@@ -71,11 +71,8 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
   } catch (error) {
     return { kind: 'transient', reason: errorMessage(error) };
   }
-  if (isRedirect(response.status)) {
-    await response.body?.cancel().catch(() => undefined);
-    const target = redirectTarget(response, response.url);
-    return { kind: 'redirected', error: new RedirectError(ENDPOINT, response.url, target) };
-  }
+  const redirect = await refusedRedirect(response, ENDPOINT);
+  if (redirect) return { kind: 'redirected', error: redirect };
   if (response.status === 429 || response.status >= 500) {
     return { kind: 'transient', reason: `the platform answered ${response.status}` };
   }

@@ -97,9 +97,12 @@ export class NetworkError extends CallbarError {
  * of the token endpoint, or too many in a row. Nothing was sent to where it points.
  */
 export class RedirectError extends CallbarError {
+  /** The origin the redirect pointed to (null: no valid address). */
+  readonly to: string | null;
   constructor(endpoint: string, from: string, target: URL | undefined) {
     super('redirected', redirectMessage(endpoint, new URL(from).origin, target));
     this.name = 'RedirectError';
+    this.to = target?.origin ?? null;
   }
 }
 

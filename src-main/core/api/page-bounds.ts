@@ -30,11 +30,6 @@ export class PageBounds {
     this.#maxItems = maxItems;
   }
 
-  /** Pages checked so far. */
-  get pages(): number {
-    return this.#pages;
-  }
-
   /** Checks the page just received before its items are used and its `next` is followed. */
   check(page: Page<unknown>): void {
     this.#pages++;

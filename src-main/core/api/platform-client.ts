@@ -23,11 +23,10 @@ import {
   NetworkError,
   ProtocolError,
   RateLimitedError,
-  RedirectError,
   TimeoutError,
 } from './api-errors';
 import { readAnswerText } from './answer-body';
-import { isRedirect, platformFetch, redirectTarget } from './platform-fetch';
+import { platformFetch, refusedRedirect } from './platform-fetch';
 import { RateLimitGate, retryAfterMs, type RateScope } from './rate-limit-gate';
 import { ErrorBody } from './schemas';
 
@@ -95,14 +94,10 @@ export class PlatformClient {
       (token, baseUrl) => this.#send(spec, endpoint, token, baseUrl),
       (answer) => answer.status === 401,
     );
-    if (isRedirect(response.status)) {
-      await response.body?.cancel().catch(() => undefined);
-      const target = redirectTarget(response, response.url);
-      this.#log.warn('platform redirected a request; not followed', {
-        endpoint,
-        to: target?.origin ?? null,
-      });
-      throw new RedirectError(endpoint, response.url, target);
+    const redirect = await refusedRedirect(response, endpoint);
+    if (redirect) {
+      this.#log.warn('platform redirected a request; not followed', { endpoint, to: redirect.to });
+      throw redirect;
     }
     if (response.status === 429) {
       const wait = retryAfterMs(response.headers.get('retry-after'));

@@ -5,8 +5,9 @@
  * for) to wherever the platform points, and hand back the other server's answer as if it were the
  * platform's. Reads (GET) follow up to MAX_REDIRECTS redirects that stay on the request's origin (a
  * platform may move a path, e.g. add a trailing slash); any other redirect is answered as it is,
- * a 3xx, which the caller refuses with a RedirectError naming where it pointed.
+ * a 3xx, which the caller turns into a RedirectError naming where it pointed (`refusedRedirect`).
  */
+import { RedirectError } from './api-errors';
 
 /** Same-origin redirects one read follows before its 3xx is refused. */
 export const MAX_REDIRECTS = 5;
@@ -21,6 +22,19 @@ export function redirectTarget(response: Response, requestUrl: string): URL | un
   const location = response.headers.get('location');
   if (location === null || !URL.canParse(location, requestUrl)) return undefined;
   return new URL(location, requestUrl);
+}
+
+/**
+ * The RedirectError for a redirect answer `platformFetch` handed back (its body discarded, never
+ * read), or undefined when `response` is not a redirect.
+ */
+export async function refusedRedirect(
+  response: Response,
+  endpoint: string,
+): Promise<RedirectError | undefined> {
+  if (!isRedirect(response.status)) return undefined;
+  await response.body?.cancel().catch(() => undefined);
+  return new RedirectError(endpoint, response.url, redirectTarget(response, response.url));
 }
 
 /** fetch(input, init) that follows only same-origin redirects of reads (see the module). */

@@ -13,7 +13,7 @@
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-preload/contract';
 import { RateLimitedError } from '../api/api-errors';
-import { PageBounds } from '../api/page-bounds';
+import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
 import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact, Page } from '../api/schemas';
@@ -66,7 +66,7 @@ export interface SyncLimits {
  * paced under the minimal profile's rate limit.
  */
 export const SYNC_LIMITS: SyncLimits = {
-  maxContacts: 200_000,
+  maxContacts: MAX_WALK_ITEMS,
   maxChars: 20_000_000,
   deadlineMs: 15 * 60_000,
 };
