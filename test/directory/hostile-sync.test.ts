@@ -22,7 +22,7 @@ import { RequestPacer } from '../../src-main/core/directory/request-pacer';
 import type { CallbarError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { apiFor } from '../api/api-rig';
-import { startSim } from '../support/sim-harness';
+import { describeEachProfile, startSim } from '../support/sim-harness';
 
 const CONTACTS = '/v3/phonebook/contact/';
 const PHONEBOOKS = 7;
@@ -36,7 +36,7 @@ async function failure(work: Promise<unknown>): Promise<CallbarError> {
   throw new Error('expected a failure');
 }
 
-describe('a directory sync against a hostile platform', () => {
+describeEachProfile('a directory sync against a hostile platform', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let api: PlatformApi;
@@ -45,7 +45,7 @@ describe('a directory sync against a hostile platform', () => {
   let cacheBefore: Buffer;
 
   beforeAll(async () => {
-    sim = await startSim({ contacts: 30 });
+    sim = await startSim({ contacts: 30, profile });
     control = new SimControl(sim.base_url);
     ({ api } = await apiFor(sim));
     dataDir = await mkdtemp(join(tmpdir(), 'callbar-hostile-'));
