@@ -76,6 +76,9 @@ export class HostileBehaviour {
     if (!spec || request.method !== 'GET' || request.path !== CONTACT_LIST) return undefined;
     const page = Math.max(1, Number(request.query.get('page') ?? 1) || 1);
     const phonebook = Number(request.query.get('phonebook') ?? 1) || 1;
+    if (spec.kind === 'oversized-fields' && (spec.phonebook ?? phonebook) !== phonebook) {
+      return undefined;
+    }
     const link = (n: number) => `${origin}${CONTACT_LIST}?page=${n}&phonebook=${phonebook}`;
     this.pagesServed++;
     switch (spec.kind) {
@@ -99,10 +102,6 @@ export class HostileBehaviour {
           results: [contact(phonebook, 0, 'Local contact')],
         });
       case 'oversized-fields': {
-        if (spec.phonebook !== undefined && spec.phonebook !== phonebook) {
-          this.pagesServed--;
-          return undefined;
-        }
         const first = (page - 1) * spec.page_size;
         const size = Math.max(0, Math.min(spec.page_size, spec.contacts - first));
         const long = 'W'.repeat(spec.field_chars);
