@@ -85,6 +85,21 @@ describe('answers from a hostile platform', () => {
     expect(error.message).toContain('the answer is larger than 16 MiB');
   });
 
+  it('keeps an error body to its first 20 errors, each detail cut', async () => {
+    const detail = 'Q'.repeat(5000);
+    const errors = Array.from({ length: 150 }, () => ({ code: 'invalid', detail, attr: null }));
+    await control.addFault({
+      path: '/v3/phonebook/contact/',
+      status: 400,
+      body: { type: 'validation_error', errors },
+      count: 1,
+    });
+    const error = await failure(api.phonebooks.listContacts());
+    expect(error.code).toBe('invalid');
+    // 20 details of 256 characters (255 and the mark), joined by spaces.
+    expect(error.message).toHaveLength(20 * MAX_TEXT_CHARS + 19);
+  });
+
   it('refuses a token answer larger than 64 KiB', async () => {
     const { tokens } = await apiFor(sim, 0, (account) => ({ ...account, expires_at: 0 }));
     await control.addFault({

@@ -102,10 +102,10 @@ export class PlatformClient {
     if (response.status === 429) {
       const wait = retryAfterMs(response.headers.get('retry-after'));
       this.#gate.block(spec.scope, wait);
-      throw new RateLimitedError(await errorBody(response), endpoint, wait);
+      throw new RateLimitedError(await errorBody(response, endpoint), endpoint, wait);
     }
     if (!response.ok) {
-      const error = new ApiError(response.status, await errorBody(response), endpoint);
+      const error = new ApiError(response.status, await errorBody(response, endpoint), endpoint);
       this.#log.warn('platform refused a request', {
         endpoint,
         status: response.status,
@@ -165,9 +165,10 @@ export class PlatformClient {
   }
 }
 
-async function errorBody(response: Response): Promise<ErrorBody | undefined> {
+/** The structured error body, if the answer has one (read with the same cap as any answer). */
+async function errorBody(response: Response, endpoint: string): Promise<ErrorBody | undefined> {
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(await readAnswerText(response, 'an error')));
+    const parsed = ErrorBody.safeParse(JSON.parse(await readAnswerText(response, endpoint)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -132,20 +132,27 @@ export function Page<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
-/** The structured error body (contract 7). */
+/** The errors of one error body Callbar keeps (and shows), in the platform's order. */
+export const MAX_ERRORS_KEPT = 20;
+
+/**
+ * The structured error body (contract 7). Each text is capped and only the first MAX_ERRORS_KEPT
+ * errors are kept: the details become the message a person reads.
+ */
 export const ErrorBody = z.object({
-  type: z.string(),
-  errors: z.array(
-    z.object({
-      code: z.string(),
-      detail: z.string(),
-      attr: z
-        .string()
-        .nullable()
-        .optional()
-        .transform((attr) => attr ?? null),
-    }),
-  ),
+  type: platformText,
+  errors: z
+    .array(
+      z.object({
+        code: platformText,
+        detail: platformText,
+        attr: platformText
+          .nullable()
+          .optional()
+          .transform((attr) => attr ?? null),
+      }),
+    )
+    .transform((errors) => errors.slice(0, MAX_ERRORS_KEPT)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
