@@ -4,7 +4,7 @@
  * read, is corrupt, has an older format or belongs to another account is discarded: the caller
  * logs it and syncs again; it never stops Callbar.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DirectoryContact } from '../../../src-preload/contract';
@@ -12,13 +12,6 @@ import { writeFileAtomic } from '../config/atomic-write';
 import { errorMessage } from '../errors';
 
 export const CACHE_FORMAT = 2;
-
-/**
- * The largest cache file read: above what the largest sync writes (SYNC_LIMITS: 200,000 contacts,
- * 20 million characters of text), so a larger file is not Callbar's (or predates the bounds) and
- * is discarded before it is read into memory.
- */
-export const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
 export const CachedDirectory = z.object({
   format: z.literal(CACHE_FORMAT),
@@ -46,8 +39,6 @@ export async function readCache(dataDir: string, owner: string | undefined): Pro
   const file = cacheFile(dataDir);
   let text: string;
   try {
-    const { size } = await stat(file);
-    if (size > MAX_CACHE_BYTES) return discard(file, `it is larger than ${MAX_CACHE_BYTES} bytes`);
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
