@@ -52,7 +52,7 @@ export async function platformFetch(
     }
     const target = redirectTarget(response, request.url);
     if (!target || target.origin !== new URL(request.url).origin) return response;
-    await response.body?.cancel();
+    await response.body?.cancel().catch(() => undefined);
     request = new Request(target, {
       method: 'GET',
       headers: request.headers,

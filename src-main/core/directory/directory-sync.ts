@@ -6,9 +6,8 @@
  * previous directory).
  *
  * Whatever the platform sends, a sync is bounded: each phonebook's walk by PageBounds (no more
- * pages than its count implies, plus a little), the whole directory by MAX_CONTACTS contacts and
- * MAX_DIRECTORY_CHARS characters of text (each field is already capped by the schemas), and the
- * sync by a deadline. Past a bound the sync fails with a sentence saying which, and the previous
+ * pages than its count implies, plus a little), the whole directory by SYNC_LIMITS' contacts and
+ * characters of text (each field is already capped by the schemas), and the sync by its deadline. Past a bound the sync fails with a sentence saying which, and the previous
  * directory stays.
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-preload/contract';
@@ -146,7 +145,9 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
     for (;;) {
       bounds.check(page);
       for (const contact of page.results) {
-        if (!contacts.has(contact.id)) progress.contacts++;
+        const previous = contacts.get(contact.id);
+        if (previous) chars -= textLength(previous);
+        else progress.contacts++;
         const entry = toDirectoryContact(contact, book.description);
         chars += textLength(entry);
         contacts.set(contact.id, entry);
