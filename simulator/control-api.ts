@@ -19,6 +19,7 @@ import {
 import { FaultSpec } from './faults';
 import { hostileDeliveryRoutes } from './hostile-deliveries';
 import { HostileEventsInput } from './hostile-events';
+import { HostileSpec } from './hostile-platform';
 import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from './http';
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
@@ -196,6 +197,17 @@ export class ControlApi {
         },
       },
       {
+        pattern: /^\/__sim\/hostile$/,
+        methods: {
+          GET: () => jsonResponse(200, p.hostile.status()),
+          POST: (request) => jsonResponse(201, p.hostile.set(parse(HostileSpec, request))),
+          DELETE: () => {
+            p.hostile.clear();
+            return emptyResponse(204);
+          },
+        },
+      },
+      {
         pattern: /^\/__sim\/requests$/,
         methods: {
           GET: () => jsonResponse(200, p.requestLog.list()),
@@ -253,10 +265,10 @@ export class ControlApi {
       {
         pattern: /^\/__sim\/hostile\/events$/,
         methods: {
-          GET: () => jsonResponse(200, p.hostile.tally()),
+          GET: () => jsonResponse(200, p.hostileEvents.tally()),
           POST: (request) => {
             const body = parse(HostileEventsInput, request);
-            const tally = p.hostile.start(body);
+            const tally = p.hostileEvents.start(body);
             if (!tally) throw notFound(`User ${body.user_extension} has no active Webhook URL.`);
             return jsonResponse(202, tally);
           },

@@ -11,6 +11,7 @@ import type { IntegrationState, WebhookLog, WorldSummary } from './control-types
 import type { Fault, FaultSpec } from './faults';
 import type { HostileDelivery, HostileDeliveriesInput, HostileLog } from './hostile-deliveries';
 import type { HostileEventsInput, HostileTally } from './hostile-events';
+import type { HostileSpec } from './hostile-platform';
 import type {
   IntegrationOptions,
   RateLimit,
@@ -145,6 +146,15 @@ export class SimControl {
 
   clearFaults(): Promise<void> {
     return this.call('DELETE', 'faults');
+  }
+
+  /** Makes the platform malicious or broken (see hostile-platform.ts); `clearHostile` ends it. */
+  setHostile(spec: HostileSpec): Promise<{ kind: string }> {
+    return this.call('POST', 'hostile', spec);
+  }
+
+  clearHostile(): Promise<void> {
+    return this.call('DELETE', 'hostile');
   }
 
   requests(): Promise<LoggedRequest[]> {

@@ -13,6 +13,7 @@ import { CallEngine } from './calls';
 import { SimClock } from './clock';
 import { ControlApi } from './control-api';
 import { FaultTable } from './faults';
+import { HostileBehaviour } from './hostile-platform';
 import { IntegrationRegistry, isValidSlug } from './integrations';
 import {
   DEFAULT_CLIENT_ID,
@@ -152,12 +153,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     integrations,
     calls,
     webhooks,
-    hostile: new HostileEvents({
+    hostileEvents: new HostileEvents({
       integrations,
       timeoutMs: integratorTimeoutMs,
       signal: closing.signal,
     }),
     faults: new FaultTable(new SeededRandom(seed + 7919)),
+    hostile: new HostileBehaviour(),
     requestLog: new RequestLog(),
     config,
     origin: '',

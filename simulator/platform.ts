@@ -6,6 +6,7 @@ import type { CallEngine } from './calls';
 import type { SimClock } from './clock';
 import type { FaultTable } from './faults';
 import type { HostileEvents } from './hostile-events';
+import type { HostileBehaviour } from './hostile-platform';
 import type { IntegrationRegistry } from './integrations';
 import type { RuntimeConfig } from './options';
 import type { RateLimiter } from './rate-limit';
@@ -23,8 +24,10 @@ export interface Platform {
   calls: CallEngine;
   webhooks: WebhookDispatcher;
   /** Forged legs and event floods on demand (the control API's /__sim/hostile/events). */
-  hostile: HostileEvents;
+  hostileEvents: HostileEvents;
   faults: FaultTable;
+  /** A malicious or broken platform on demand (none by default). */
+  hostile: HostileBehaviour;
   requestLog: RequestLog;
   config: RuntimeConfig;
   /** The simulator's own origin (its base URL), known once it listens; page links use it. */

@@ -73,6 +73,8 @@ export function createSimServer(parts: SimServerParts): Server {
 
   const platformResponse = async (request: SimRequest): Promise<SimResponse> => {
     if (request.bodyTooLarge) return requestTooLarge(MAX_BODY_BYTES).toResponse();
+    const hostile = platform.hostile.answer(request, platform.origin);
+    if (hostile) return hostile;
     if (request.path.startsWith('/v3/')) return handleRest(platform, request);
     if (request.path === '/portal' || request.path.startsWith('/portal/'))
       return parts.portal.handle(request);

@@ -170,6 +170,36 @@ describe('loadSettings', () => {
     expect([settings.start_minimized, settings.close_to_tray]).toEqual([expected, expected]);
   });
 
+  // Tokens travel to base_url and the portal's pages take the user's sign-in: https, or plain
+  // http to this computer only. Refused while the settings load, before any request or lookup.
+  it.each([
+    ['CALLBAR_BASE_URL', 'http://pbx.lan:8089', 'base_url'],
+    ['CALLBAR_BASE_URL', 'http://192.168.1.20', 'base_url'],
+    ['CALLBAR_BASE_URL', 'http://127.0.0.1.nip.io:8089', 'base_url'],
+    ['CALLBAR_BASE_URL', 'http://localhost.example.com', 'base_url'],
+    ['CALLBAR_PORTAL_URL', 'http://portal.example.com/portal', 'portal_url'],
+  ])('refuses %s=%s: https only, except loopback', async (variable, raw, field) => {
+    const dir = await dataDir();
+    const error = await failure(() => loadSettings({ dataDir: dir, env: { [variable]: raw } }));
+    expect(error.code).toBe('settings_invalid');
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(variable);
+    expect(error.message).toContain('an https:// URL (plain http:// only on this computer');
+  });
+
+  it.each([
+    'http://127.0.0.1:8089',
+    'http://127.3.2.1',
+    'http://localhost:8089/api',
+    'http://[::1]:8089',
+    'https://pbx.example.com',
+  ])('accepts %s as the platform and portal address', async (url) => {
+    const dir = await dataDir();
+    const env = { CALLBAR_BASE_URL: url, CALLBAR_PORTAL_URL: `${url}/portal` };
+    const settings = loadSettings({ dataDir: dir, env });
+    expect([settings.base_url, settings.portal_url]).toEqual([url, `${url}/portal`]);
+  });
+
   it('treats an empty variable as unset', async () => {
     const dir = await dataDir();
     await writeSettingsFile(dir, { region: 'GB' });
@@ -182,7 +212,7 @@ describe('loadSettings', () => {
     ['CALLBAR_RECEIVER_PORT', '80', 'receiver_port', '1024 to 65535'],
     ['CALLBAR_RECEIVER_PORT', '4000.5', 'receiver_port', 'whole number'],
     ['CALLBAR_CONFIRM_WEB_LINKS', 'maybe', 'confirm_web_links', 'true or false (or 1/0, yes/no)'],
-    ['CALLBAR_BASE_URL', 'localhost:8089', 'base_url', 'http:// or https:// URL'],
+    ['CALLBAR_BASE_URL', 'localhost:8089', 'base_url', 'an https:// URL'],
     ['CALLBAR_REGION', 'uk', 'region', 'two-letter country code'],
     ['CALLBAR_SLUG', 'Call Bar', 'slug', 'lowercase letters'],
     ['CALLBAR_DIAL_SHORTCUT', 'Ctrl+Shift+Banana', 'dial_shortcut', 'Electron accelerator'],
@@ -201,7 +231,19 @@ describe('loadSettings', () => {
   const invalidFiles: [what: string, content: string, field: string | undefined, says: string][] = [
     ['a port as text', '{"receiver_port": "8080"}', 'receiver_port', '1024 to 65535'],
     ['a port out of range', '{"receiver_port": 80}', 'receiver_port', 'is 80'],
-    ['a non-http URL', '{"base_url": "ftp://pbx"}', 'base_url', 'http:// or https://'],
+    ['a non-http URL', '{"base_url": "ftp://pbx"}', 'base_url', 'an https:// URL'],
+    [
+      'a plain-http platform on the network',
+      '{"base_url": "http://pbx.lan:8089"}',
+      'base_url',
+      'plain http:// only on this computer',
+    ],
+    [
+      'a plain-http portal on the network',
+      '{"portal_url": "http://10.0.0.7/portal"}',
+      'portal_url',
+      'tokens would travel in clear',
+    ],
     ['a three-letter region', '{"region": "gbr"}', 'region', 'ISO 3166-1 alpha-2'],
     ['an unknown region', '{"region": "ZZ"}', 'region', 'such as US, GB or DE'],
     ['a slug with spaces', '{"slug": "Call Bar"}', 'slug', 'lowercase letters'],

@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { readAnswerText } from '../api/answer-body';
+import { ProtocolError, TimeoutError, type RedirectError } from '../api/api-errors';
+import { platformFetch, refusedRedirect } from '../api/platform-fetch';
 import { errorMessage } from '../errors';
 import { directoryUrl } from '../http/directory-url';
+
+const ENDPOINT = 'POST /v3/oauth/token/';
+
+/** The largest token answer read (the contract's four fields take well under 1 KiB). */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
 /** The token endpoint's success body (contract 4.1); unknown fields are ignored. */
 export const TokenResponse = z.looseObject({
@@ -21,6 +29,11 @@ export type RefreshOutcome =
   | { kind: 'invalid_client' }
   /** Nothing conclusive happened (network, timeout, 5xx, 429): try again later. */
   | { kind: 'transient'; reason: string }
+  /**
+   * A redirect, never followed: the refresh token and client secret went to the platform only,
+   * which did not spend the refresh token (it did not answer with a new pair).
+   */
+  | { kind: 'redirected'; error: RedirectError }
   /** An answer outside the contract. */
   | { kind: 'unexpected'; reason: string };
 
@@ -32,7 +45,10 @@ export interface RefreshRequest {
   timeoutMs: number;
 }
 
-/** One POST {base_url}/v3/oauth/token/ (form-encoded, as the contract declares). Never throws. */
+/**
+ * One POST {base_url}/v3/oauth/token/ (form-encoded, as the contract declares), never following a
+ * redirect (it would carry the refresh token and client secret to wherever it points). Never throws.
+ */
 export async function requestRefresh(request: RefreshRequest): Promise<RefreshOutcome> {
   let response: Response;
   try {
@@ -47,6 +63,7 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
         client_secret: request.clientSecret,
       }),
       headers: { accept: 'application/json' },
+      fetch: platformFetch,
       retry: 0,
       timeout: request.timeoutMs,
       throwHttpErrors: false,
@@ -54,13 +71,18 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
   } catch (error) {
     return { kind: 'transient', reason: errorMessage(error) };
   }
+  const redirect = await refusedRedirect(response, ENDPOINT);
+  if (redirect) return { kind: 'redirected', error: redirect };
   if (response.status === 429 || response.status >= 500) {
     return { kind: 'transient', reason: `the platform answered ${response.status}` };
   }
   let body: unknown;
   try {
-    body = await response.json();
-  } catch {
+    body = JSON.parse(await readAnswerText(response, ENDPOINT, MAX_TOKEN_ANSWER_BYTES));
+  } catch (error) {
+    if (error instanceof TimeoutError) return { kind: 'transient', reason: error.message };
+    if (error instanceof ProtocolError)
+      return { kind: 'unexpected', reason: 'the answer is too large' };
     return { kind: 'unexpected', reason: `status ${response.status} with a body that is not JSON` };
   }
   if (response.ok) {

@@ -456,6 +456,11 @@ export class TokenManager {
         if (!forced && this.#maybeValid(account)) return account;
         throw new CallbarError('offline', message);
       }
+      case 'redirected':
+        // Not followed, so nothing was spent: the session stays as it is, for a platform that
+        // stops redirecting (or a corrected base_url).
+        this.#log.error('token refresh was redirected; not followed', { error: outcome.error });
+        throw outcome.error;
       case 'unexpected':
         this.#log.error('token refresh got an unexpected answer', { reason: outcome.reason });
         throw new CallbarError(

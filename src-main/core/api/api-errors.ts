@@ -91,6 +91,30 @@ export class NetworkError extends CallbarError {
   }
 }
 
+/**
+ * The platform answered with a redirect Callbar does not follow: to another server (it would carry
+ * the request, and hand back that server's answer as the platform's), any redirect of a write or
+ * of the token endpoint, or too many in a row. Nothing was sent to where it points.
+ */
+export class RedirectError extends CallbarError {
+  /** The origin the redirect pointed to (null: no valid address). */
+  readonly to: string | null;
+  constructor(endpoint: string, from: string, target: URL | undefined) {
+    super('redirected', redirectMessage(endpoint, new URL(from).origin, target));
+    this.name = 'RedirectError';
+    this.to = target?.origin ?? null;
+  }
+}
+
+function redirectMessage(endpoint: string, origin: string, target: URL | undefined): string {
+  const start = `The platform answered ${endpoint} with a redirect`;
+  if (!target) return `${start} without a valid address; Callbar did not follow it.`;
+  if (target.origin !== origin) {
+    return `${start} to another server (${target.origin.slice(0, 200)}). Callbar does not follow it: nothing of your session leaves ${origin}. Check base_url, or ask the platform's administrator.`;
+  }
+  return `${start} (to ${target.pathname.slice(0, 200)}) that Callbar does not follow (only reads follow a few redirects on the same server). Check base_url.`;
+}
+
 /** The platform answered outside the contract. */
 export class ProtocolError extends CallbarError {
   readonly endpoint: string;

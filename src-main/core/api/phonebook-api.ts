@@ -3,6 +3,7 @@ import { CallbarError } from '../errors';
 import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
 import { ProtocolError } from './api-errors';
+import { PageBounds } from './page-bounds';
 import type { PlatformClient } from './platform-client';
 import {
   Contact,
@@ -72,7 +73,7 @@ export class PhonebookApi {
     });
   }
 
-  /** Every phonebook, page after page, following the platform's `next` links. */
+  /** Every phonebook, page after page, following the platform's `next` links (see PageBounds). */
   allPhonebooks(query: Omit<ListQuery, 'page'> = {}): AsyncGenerator<Phonebook> {
     return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), PhonebookPage);
   }
@@ -208,7 +209,7 @@ export class PhonebookApi {
     schema: z.ZodType<Page<T>>,
   ): AsyncGenerator<T> {
     const endpoint = `GET /${path}`;
-    const seen = new Set<string>();
+    const bounds = new PageBounds(endpoint);
     let pagePath = path;
     let searchParams = query;
     for (;;) {
@@ -219,11 +220,10 @@ export class PhonebookApi {
         searchParams,
         schema,
       });
+      bounds.check(page);
       yield* page.results;
       if (!page.next) return;
       const next = nextPath(page.next, this.#baseUrl, endpoint);
-      if (seen.has(next)) throw new ProtocolError(endpoint, 'the next page link repeats', 'next');
-      seen.add(next);
       const [nextPathname, search = ''] = next.split('?');
       pagePath = nextPathname!;
       searchParams = Object.fromEntries(new URLSearchParams(search));

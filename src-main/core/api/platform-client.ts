@@ -7,7 +7,10 @@
  * - Writes are not retried, with one exception for PUT/DELETE: a connection that was refused
  *   provably never carried the request. POST is never retried: a click-to-dial sent twice rings
  *   twice.
- * - Every answer is parsed with the contract's schema; anything else is a ProtocolError.
+ * - Every answer is parsed with the contract's schema; anything else is a ProtocolError. Its body
+ *   is read with a byte cap first (answer-body.ts).
+ * - Redirects: only reads follow, and only on base_url's origin (platform-fetch.ts); any other
+ *   3xx is a RedirectError naming where it pointed, and its body is never used.
  */
 import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import type { z } from 'zod';
@@ -22,6 +25,8 @@ import {
   RateLimitedError,
   TimeoutError,
 } from './api-errors';
+import { readAnswerText } from './answer-body';
+import { platformFetch, refusedRedirect } from './platform-fetch';
 import { RateLimitGate, retryAfterMs, type RateScope } from './rate-limit-gate';
 import { ErrorBody } from './schemas';
 
@@ -63,6 +68,7 @@ export class PlatformClient {
     this.#log = options.log;
     this.#http = ky.create({
       prefixUrl: options.baseUrl,
+      fetch: platformFetch,
       timeout: options.timeoutMs ?? 15_000,
       headers: { accept: 'application/json' },
       retry: {
@@ -88,13 +94,18 @@ export class PlatformClient {
       (token, baseUrl) => this.#send(spec, endpoint, token, baseUrl),
       (answer) => answer.status === 401,
     );
+    const redirect = await refusedRedirect(response, endpoint);
+    if (redirect) {
+      this.#log.warn('platform redirected a request; not followed', { endpoint, to: redirect.to });
+      throw redirect;
+    }
     if (response.status === 429) {
       const wait = retryAfterMs(response.headers.get('retry-after'));
       this.#gate.block(spec.scope, wait);
-      throw new RateLimitedError(await errorBody(response), endpoint, wait);
+      throw new RateLimitedError(await errorBody(response, endpoint), endpoint, wait);
     }
     if (!response.ok) {
-      const error = new ApiError(response.status, await errorBody(response), endpoint);
+      const error = new ApiError(response.status, await errorBody(response, endpoint), endpoint);
       this.#log.warn('platform refused a request', {
         endpoint,
         status: response.status,
@@ -103,7 +114,7 @@ export class PlatformClient {
       throw error;
     }
     if (!spec.schema) return undefined as never;
-    const text = await response.text();
+    const text = await readAnswerText(response, endpoint);
     let raw: unknown;
     try {
       raw = text.trim() === '' && spec.emptyBodyOk ? {} : JSON.parse(text);
@@ -154,9 +165,10 @@ export class PlatformClient {
   }
 }
 
-async function errorBody(response: Response): Promise<ErrorBody | undefined> {
+/** The structured error body, if the answer has one (read with the same cap as any answer). */
+async function errorBody(response: Response, endpoint: string): Promise<ErrorBody | undefined> {
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(await response.text()));
+    const parsed = ErrorBody.safeParse(JSON.parse(await readAnswerText(response, endpoint)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

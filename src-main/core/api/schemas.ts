@@ -7,13 +7,51 @@ import { z } from 'zod';
 
 const id = z.number().int();
 
+/**
+ * The longest text Callbar keeps of a name, company, description or username from the platform
+ * (the contract does not show maximum lengths). Longer text is kept cut, ending in
+ * TRUNCATION_MARK, so one contact cannot make the directory, its cache file or a search large.
+ */
+export const MAX_TEXT_CHARS = 256;
+export const TRUNCATION_MARK = '…';
+
+/**
+ * The longest phone number accepted from the platform (E.164 has 15 digits; spaces, punctuation
+ * and an extension fit well within). A longer one is refused, not cut: a cut number would dial
+ * someone else.
+ */
+export const MAX_NUMBER_CHARS = 64;
+
+/**
+ * `value` cut to MAX_TEXT_CHARS with the mark (never in the middle of a surrogate pair). The cut
+ * is copied into a string of its own: a slice would keep the whole original alive in V8 (a 1 MB
+ * name held for its first 255 characters).
+ */
+export function capText(value: string): string {
+  if (value.length <= MAX_TEXT_CHARS) return value;
+  let kept = value.slice(0, MAX_TEXT_CHARS - TRUNCATION_MARK.length);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return Array.from(kept).join('') + TRUNCATION_MARK;
+}
+
+/** Text from the platform, capped where it enters. */
+const platformText = z.string().transform(capText);
+
+/** A phone number from the platform, refused past MAX_NUMBER_CHARS. */
+const platformNumber = z
+  .string()
+  .max(
+    MAX_NUMBER_CHARS,
+    `a phone number longer than ${MAX_NUMBER_CHARS} characters is not a phone number`,
+  );
+
 /** An owner as list and retrieve return it. */
-export const PhonebookOwner = z.object({ id, username: z.string() });
+export const PhonebookOwner = z.object({ id, username: platformText });
 
 /** A phonebook as list and retrieve return it (owners as objects, with timestamps). */
 export const Phonebook = z.object({
   id,
-  description: z.string(),
+  description: platformText,
   priority: z.number().int(),
   is_shared: z.boolean(),
   owners: z
@@ -28,7 +66,7 @@ export type Phonebook = z.infer<typeof Phonebook>;
 /** A phonebook as create and update return it (owners as integer IDs, no timestamps). */
 export const WrittenPhonebook = z.object({
   id,
-  description: z.string(),
+  description: platformText,
   priority: z.number().int(),
   is_shared: z.boolean(),
   owners: z
@@ -47,21 +85,18 @@ export const PhonebookInput = z.object({
 });
 export type PhonebookInput = z.infer<typeof PhonebookInput>;
 
-/** A phonebook contact (the same shape is read and written back). */
+/**
+ * A phonebook contact (the same shape is read and written back; a name or company read cut is
+ * written back cut).
+ */
 export const Contact = z.object({
   id,
   phonebook: id,
-  display_name: z.string(),
-  number: z.string(),
-  secondary_number: z
-    .string()
-    .nullish()
-    .transform((value) => value || null),
+  display_name: platformText,
+  number: platformNumber,
+  secondary_number: platformNumber.nullish().transform((value) => value || null),
   speed_dial: z.number().int().nullish(),
-  company: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  company: platformText.nullish().transform((value) => value ?? ''),
 });
 export type Contact = z.infer<typeof Contact>;
 
@@ -97,20 +132,27 @@ export function Page<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
-/** The structured error body (contract 7). */
+/** The errors of one error body Callbar keeps (and shows), in the platform's order. */
+export const MAX_ERRORS_KEPT = 20;
+
+/**
+ * The structured error body (contract 7). Each text is capped and only the first MAX_ERRORS_KEPT
+ * errors are kept: the details become the message a person reads.
+ */
 export const ErrorBody = z.object({
-  type: z.string(),
-  errors: z.array(
-    z.object({
-      code: z.string(),
-      detail: z.string(),
-      attr: z
-        .string()
-        .nullable()
-        .optional()
-        .transform((attr) => attr ?? null),
-    }),
-  ),
+  type: platformText,
+  errors: z
+    .array(
+      z.object({
+        code: platformText,
+        detail: platformText,
+        attr: platformText
+          .nullable()
+          .optional()
+          .transform((attr) => attr ?? null),
+      }),
+    )
+    .transform((errors) => errors.slice(0, MAX_ERRORS_KEPT)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

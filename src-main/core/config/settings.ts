@@ -8,14 +8,31 @@ import { z } from 'zod';
 import { DestinationClass } from '../../../src-preload/contract';
 import { isElectronAccelerator } from './accelerator';
 
-const httpUrl = z.url({ protocol: /^https?$/ });
+/**
+ * Whether `url` may carry the session: https anywhere, plain http only to this computer (the
+ * loopback addresses 127.0.0.0/8 and ::1, and the name localhost). Decided on the URL's text as
+ * the WHATWG parser normalises it (so `http://2130706433` is 127.0.0.1), before any request or DNS
+ * lookup: a plain-http platform on the network would see tokens travel in clear.
+ */
+export function isSecureOrLoopback(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'https:') return true;
+  return (
+    protocol === 'http:' &&
+    (hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname))
+  );
+}
+
+/** The platform's and the portal's address: https, or http on this computer only. */
+const platformUrl = z.url({ protocol: /^https?$/ }).refine(isSecureOrLoopback);
 const accelerator = z.string().refine((value) => value === '' || isElectronAccelerator(value));
 
 export const Settings = z.strictObject({
   /** The platform's API root. */
-  base_url: httpUrl.default('http://127.0.0.1:8089'),
+  base_url: platformUrl.default('http://127.0.0.1:8089'),
   /** The platform's web portal, where the user subscribes to the integration. */
-  portal_url: httpUrl.default('http://127.0.0.1:8089/portal'),
+  portal_url: platformUrl.default('http://127.0.0.1:8089/portal'),
   /** The integration's slug in portal links (`{portal_url}/integrations/{slug}/activate`). */
   slug: z
     .string()
@@ -98,10 +115,14 @@ export const SETTING_NAMES = Object.keys(Settings.shape) as SettingName[];
 /** The settings of a fresh install. */
 export const DEFAULT_SETTINGS: Settings = Settings.parse({});
 
+/** The https rule in words (tokens never travel in clear over a network). */
+const PLATFORM_URL_RULE =
+  'an https:// URL (plain http:// only on this computer: localhost, 127.x.x.x or [::1], since tokens would travel in clear)';
+
 /** What each setting accepts, in words, completing "… must be …". */
 export const SETTING_RULES: Record<SettingName, string> = {
-  base_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089',
-  portal_url: 'an http:// or https:// URL, such as http://127.0.0.1:8089/portal',
+  base_url: `${PLATFORM_URL_RULE}, such as https://pbx.example.com or http://127.0.0.1:8089`,
+  portal_url: `${PLATFORM_URL_RULE}, such as https://pbx.example.com/portal or http://127.0.0.1:8089/portal`,
   slug: 'a slug of lowercase letters, digits, "-" and "_" (up to 100 characters), such as callbar',
   receiver_port: 'a whole number from 1024 to 65535',
   accept_unauthenticated_events: 'true or false',

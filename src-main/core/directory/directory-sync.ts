@@ -4,9 +4,16 @@
  * at a time, every request paced under the rate limit. A 429 waits for Retry-After and goes on;
  * any other failure, or cancellation, ends the sync with nothing applied (the caller keeps its
  * previous directory).
+ *
+ * Whatever the platform sends, a sync is bounded: each phonebook's walk by PageBounds (no more
+ * pages than its count implies, plus a little), the whole directory by SYNC_LIMITS' contacts and
+ * characters of text (each field is already capped by the schemas), and the sync by its deadline. Past a bound the sync fails with a sentence saying which, and the previous
+ * directory stays.
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-preload/contract';
-import { ProtocolError, RateLimitedError } from '../api/api-errors';
+import { RateLimitedError } from '../api/api-errors';
+import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
+import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact, Page } from '../api/schemas';
 import type { Clock } from '../clock';
@@ -39,7 +46,29 @@ export interface SyncOptions {
   concurrency?: number;
   /** 429s in a row on one page before the sync gives up. */
   maxRateLimitWaits?: number;
+  /** The bounds of one sync (defaults: SYNC_LIMITS). */
+  limits?: Partial<SyncLimits>;
 }
+
+export interface SyncLimits {
+  /** Contacts in the whole directory. */
+  maxContacts: number;
+  /** Characters of text (names, companies, numbers, phonebook names) in the whole directory. */
+  maxChars: number;
+  /** Time a sync may take, on the sync's clock (429 waits included). */
+  deadlineMs: number;
+}
+
+/**
+ * Twice the 100,000 contacts the bench measures; ~100 characters a contact on average (a name,
+ * a company, two numbers and the phonebook's name); 30 minutes, more than the largest sync takes
+ * in pages of 100 at the sync's 100 requests a minute (200,000 contacts: 2,000 pages, 20 minutes).
+ */
+export const SYNC_LIMITS: SyncLimits = {
+  maxContacts: MAX_WALK_ITEMS,
+  maxChars: 20_000_000,
+  deadlineMs: 30 * 60_000,
+};
 
 const PAGE_SIZE = 1000;
 const CONCURRENCY = 2;
@@ -63,12 +92,20 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
   const { phonebooks: api, pacer, clock, signal } = options;
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const maxWaits = options.maxRateLimitWaits ?? MAX_RATE_LIMIT_WAITS;
+  const limits = { ...SYNC_LIMITS, ...options.limits };
+  const deadline = clock.now() + limits.deadlineMs;
   let requests = 0;
+  let chars = 0;
+  /** The first walk's failure: the other walks stop at their next request. */
+  let failure: Error | undefined;
 
   /** One paced request; a 429 waits for Retry-After (cancellable) and sends it again. */
   const paced = async <T>(send: () => Promise<T>): Promise<T> => {
     for (let waits = 0; ; waits++) {
       signal.throwIfAborted();
+      if (failure) throw failure;
+      if (clock.now() > deadline)
+        throw beyondBound(`it took longer than ${minutes(limits.deadlineMs)}`);
       await pacer.take(signal);
       requests++;
       try {
@@ -104,18 +141,30 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
       api.listContacts({ phonebook: book.id, page_size: pageSize }),
     );
     progress.contacts_total += page.count;
-    const seen = new Set<string>();
+    const bounds = new PageBounds(CONTACTS_ENDPOINT, limits.maxContacts);
     for (;;) {
+      bounds.check(page);
       for (const contact of page.results) {
-        if (!contacts.has(contact.id)) progress.contacts++;
-        contacts.set(contact.id, toDirectoryContact(contact, book.description));
+        const previous = contacts.get(contact.id);
+        if (previous) chars -= textLength(previous);
+        else progress.contacts++;
+        const entry = toDirectoryContact(contact, book.description);
+        chars += textLength(entry);
+        contacts.set(contact.id, entry);
+      }
+      if (contacts.size > limits.maxContacts) {
+        throw beyondBound(
+          `the platform lists more than ${count(limits.maxContacts)} contacts, the most Callbar keeps`,
+        );
+      }
+      if (chars > limits.maxChars) {
+        throw beyondBound(
+          `the contacts hold more than ${count(limits.maxChars)} characters of text, the most Callbar keeps`,
+        );
       }
       report();
       const next = page.next;
       if (!next) break;
-      if (seen.has(next))
-        throw new ProtocolError(CONTACTS_ENDPOINT, 'the next page link repeats', 'next');
-      seen.add(next);
       page = await paced(() => api.contactsPageAt(next));
     }
     progress.phonebooks_done++;
@@ -124,11 +173,43 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
 
   const queue = [...books];
   const worker = async () => {
-    for (let book = queue.shift(); book; book = queue.shift()) await walk(book);
+    try {
+      for (let book = queue.shift(); book; book = queue.shift()) await walk(book);
+    } catch (error) {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
   };
   await Promise.all(
     Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
   );
   signal.throwIfAborted();
   return { phonebooks: books, contacts: [...contacts.values()], requests };
+}
+
+/** The characters of text one contact adds to the directory. */
+function textLength(contact: DirectoryContact): number {
+  return (
+    contact.display_name.length +
+    contact.company.length +
+    contact.number.length +
+    (contact.secondary_number?.length ?? 0) +
+    contact.phonebook_name.length
+  );
+}
+
+/** A sync stopped at one of its bounds. */
+function beyondBound(why: string): CallbarError {
+  return new CallbarError(
+    'sync_limit',
+    `Callbar stopped the directory sync: ${why}. The previous directory stays in use.`,
+  );
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function minutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`;
 }
