@@ -8,18 +8,9 @@ import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { MAX_TEXT_CHARS, TRUNCATION_MARK } from '../../src-main/core/api/schemas';
-import type { CallbarError } from '../../src-main/core/errors';
 import { startSim } from '../support/sim-harness';
 import { apiFor } from './api-rig';
-
-async function failure(work: Promise<unknown>): Promise<CallbarError> {
-  try {
-    await work;
-  } catch (error) {
-    return error as CallbarError;
-  }
-  throw new Error('expected a failure');
-}
+import { failure } from '../support/failure';
 
 describe('answers from a hostile platform', () => {
   let sim: RunningSimulator;

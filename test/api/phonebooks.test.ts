@@ -7,18 +7,9 @@ import type { RunningSimulator } from '../../simulator/index';
 import { ApiError } from '../../src-main/core/api/api-errors';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import type { Contact } from '../../src-main/core/api/schemas';
-import { CallbarError } from '../../src-main/core/errors';
 import { control, describeEachProfile, requestLog, startSim } from '../support/sim-harness';
 import { apiFor } from './api-rig';
-
-async function failure(promise: Promise<unknown>): Promise<CallbarError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CallbarError);
-  return error as CallbarError;
-}
+import { failure } from '../support/failure';
 
 describeEachProfile('phonebooks and contacts', (profile) => {
   let sim: RunningSimulator;

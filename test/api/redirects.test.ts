@@ -12,21 +12,12 @@ import type { RunningSimulator } from '../../simulator/index';
 import type { TokenManager } from '../../src-main/core/account/token-manager';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { MAX_REDIRECTS } from '../../src-main/core/api/platform-fetch';
-import type { CallbarError } from '../../src-main/core/errors';
 import { startSim } from '../support/sim-harness';
 import { apiFor } from './api-rig';
+import { failure } from '../support/failure';
 
 const TOKEN = '/v3/oauth/token/';
 const CONTACTS = '/v3/phonebook/contact/';
-
-async function failure(work: Promise<unknown>): Promise<CallbarError> {
-  try {
-    await work;
-  } catch (error) {
-    return error as CallbarError;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('redirects from the platform', () => {
   let sim: RunningSimulator;

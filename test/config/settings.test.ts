@@ -3,7 +3,6 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallbarError } from '../../src-main/core/errors';
 import {
   DEFAULT_SETTINGS,
   SETTING_NAMES,
@@ -16,6 +15,7 @@ import {
   saveSettings,
   settingsFilePath,
 } from '../../src-main/core/config/settings-store';
+import { failure } from '../support/failure';
 
 const tempDirs: string[] = [];
 
@@ -29,18 +29,6 @@ async function writeSettingsFile(dir: string, content: unknown): Promise<string>
   const file = settingsFilePath(dir);
   await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
-}
-
-/** The CallbarError `run` throws (synchronously or not). */
-async function failure(run: () => unknown): Promise<CallbarError> {
-  let caught: unknown;
-  try {
-    await run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(CallbarError);
-  return caught as CallbarError;
 }
 
 afterEach(async () => {

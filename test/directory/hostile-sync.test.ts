@@ -19,22 +19,13 @@ import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
 import { fetchDirectory } from '../../src-main/core/directory/directory-sync';
 import { RequestPacer } from '../../src-main/core/directory/request-pacer';
-import type { CallbarError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { apiFor } from '../api/api-rig';
 import { describeEachProfile, startSim } from '../support/sim-harness';
+import { failure } from '../support/failure';
 
 const CONTACTS = '/v3/phonebook/contact/';
 const PHONEBOOKS = 7;
-
-async function failure(work: Promise<unknown>): Promise<CallbarError> {
-  try {
-    await work;
-  } catch (error) {
-    return error as CallbarError;
-  }
-  throw new Error('expected a failure');
-}
 
 describeEachProfile('a directory sync against a hostile platform', (profile) => {
   let sim: RunningSimulator;
