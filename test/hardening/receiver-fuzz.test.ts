@@ -10,8 +10,6 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededRandom } from '../../simulator/random';
 import { AccountService } from '../../src-main/core/account/account-service';
@@ -30,19 +28,12 @@ import {
   POLLUTING_KEYS,
   randomText,
 } from './hostile-values';
+import { heapMiB } from './heap';
 
 const REQUESTS_PER_ENDPOINT = Number(process.env.CALLBAR_FUZZ_REQUESTS ?? 10_000);
 const CONCURRENCY = 24;
 const SECRET_HEADER = 'x-callbar-secret';
 const SECRET = 'shared-secret-value-9f2c';
-
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-const heapMiB = () => {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed / 2 ** 20;
-};
 
 interface Generated {
   method: string;
