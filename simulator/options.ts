@@ -2,6 +2,8 @@
  * What can be configured when the simulator starts, its defaults, and the part of it the control
  * API can still change while it runs.
  */
+import type { AuthFailureAnswer } from './auth-failure';
+
 export type RateScope = 'phonebook' | 'call-control';
 export const RATE_SCOPES: readonly RateScope[] = ['phonebook', 'call-control'];
 
@@ -164,6 +166,8 @@ export interface RuntimeConfig {
   callControlForbiddenBody: 'drf' | 'empty';
   autoAnswer: AutoAnswer | null;
   maxPageSize: number;
+  /** How a token the API does not take is answered (default 'challenge': 401; auth-failure.ts). */
+  authFailure: AuthFailureAnswer;
 }
 
 export function resolveAutoAnswer(

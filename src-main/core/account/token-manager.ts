@@ -201,7 +201,7 @@ export class TokenManager {
   }
 
   /**
-   * The platform answered 401 to `rejected`: refresh once (shared with every other caller that
+   * The platform did not take `rejected` (a 401): refresh once (shared with every other caller that
    * saw the same token rejected) and return the new pair. If another caller or process already
    * replaced the token, that one is returned without a second refresh.
    */
@@ -213,15 +213,16 @@ export class TokenManager {
 
   /**
    * Runs `send` with a token and the base URL of the platform that issued it (the only place it
-   * may go); on a 401 refreshes once and runs it once more.
+   * may go); when `isRejected` says the platform did not take the token (a 401, or what the
+   * caller knows to mean the same), refreshes once and runs it once more.
    */
   async authorized<T>(
     send: (token: string, baseUrl: string) => Promise<T>,
-    isRejected: (result: T) => boolean,
+    isRejected: (result: T) => boolean | Promise<boolean>,
   ): Promise<T> {
     const account = await this.#usableAccount();
     const first = await send(account.access_token, account.base_url);
-    if (!isRejected(first)) return first;
+    if (!(await isRejected(first))) return first;
     const next = await this.#refreshAfterRejection(account.access_token);
     return send(next.access_token, next.base_url);
   }

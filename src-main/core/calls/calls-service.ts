@@ -337,8 +337,9 @@ export class CallsService {
   }
 }
 
+/** A 403 refusing the request (not one saying the token was not taken: that is no one's rights). */
 function isForbidden(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 403;
+  return error instanceof ApiError && error.status === 403 && !error.authenticationFailed;
 }
 
 /** Whether the user placed the call (a dial from Callbar), rather than received it. */
