@@ -73,6 +73,7 @@ const inputs = {
       .optional(),
     maxPageSize: z.number().int().min(1).optional(),
     authFailure: z.enum(AUTH_FAILURE_ANSWERS).optional(),
+    uniqueNumberError: z.enum(['field', 'non_field_errors']).optional(),
   }),
 };
 
@@ -310,6 +311,7 @@ export class ControlApi {
               p.config.autoAnswer = resolveAutoAnswer(body.autoAnswer);
             if (body.maxPageSize !== undefined) p.config.maxPageSize = body.maxPageSize;
             if (body.authFailure) p.config.authFailure = body.authFailure;
+            if (body.uniqueNumberError) p.config.uniqueNumberError = body.uniqueNumberError;
             return jsonResponse(200, p.config);
           },
         },

@@ -47,6 +47,7 @@ export interface ConfigPatch {
   autoAnswer?: boolean | Partial<AutoAnswer>;
   maxPageSize?: number;
   authFailure?: AuthFailureAnswer;
+  uniqueNumberError?: 'field' | 'non_field_errors';
 }
 
 /** A control-API call that did not succeed: its status and (parsed) body. */

@@ -123,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     autoAnswer: resolveAutoAnswer(options.autoAnswer),
     maxPageSize: options.maxPageSize ?? choices.maxPageSize,
     authFailure: 'challenge',
+    uniqueNumberError: 'field',
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;

@@ -168,6 +168,12 @@ export interface RuntimeConfig {
   maxPageSize: number;
   /** How a token the API does not take is answered (default 'challenge': 401; auth-failure.ts). */
   authFailure: AuthFailureAnswer;
+  /**
+   * A contact's number taken in its phonebook: on `number` (default 'field'), or as DRF's
+   * UniqueTogetherValidator says it, under `non_field_errors` ("The fields phonebook, number must
+   * make a unique set.").
+   */
+  uniqueNumberError: 'field' | 'non_field_errors';
 }
 
 export function resolveAutoAnswer(

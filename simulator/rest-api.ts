@@ -14,13 +14,7 @@ import {
   retrieveContact,
   updateContact,
 } from './contacts';
-import {
-  ApiError,
-  errorBody,
-  methodNotAllowed,
-  notFound,
-  serverError,
-} from './drf-errors';
+import { ApiError, errorBody, methodNotAllowed, notFound, serverError } from './drf-errors';
 import { bearerToken, jsonResponse, type SimRequest, type SimResponse } from './http';
 import type { RateScope } from './options';
 import {
