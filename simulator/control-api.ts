@@ -74,6 +74,7 @@ const inputs = {
     maxPageSize: z.number().int().min(1).optional(),
     authFailure: z.enum(AUTH_FAILURE_ANSWERS).optional(),
     uniqueNumberError: z.enum(['field', 'non_field_errors']).optional(),
+    activationCalls: z.number().int().min(1).max(5).optional(),
   }),
 };
 
@@ -312,6 +313,7 @@ export class ControlApi {
             if (body.maxPageSize !== undefined) p.config.maxPageSize = body.maxPageSize;
             if (body.authFailure) p.config.authFailure = body.authFailure;
             if (body.uniqueNumberError) p.config.uniqueNumberError = body.uniqueNumberError;
+            if (body.activationCalls) p.config.activationCalls = body.activationCalls;
             return jsonResponse(200, p.config);
           },
         },

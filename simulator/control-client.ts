@@ -48,6 +48,7 @@ export interface ConfigPatch {
   maxPageSize?: number;
   authFailure?: AuthFailureAnswer;
   uniqueNumberError?: 'field' | 'non_field_errors';
+  activationCalls?: number;
 }
 
 /** A control-API call that did not succeed: its status and (parsed) body. */

@@ -124,6 +124,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     maxPageSize: options.maxPageSize ?? choices.maxPageSize,
     authFailure: 'challenge',
     uniqueNumberError: 'field',
+    activationCalls: 1,
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;

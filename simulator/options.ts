@@ -174,6 +174,11 @@ export interface RuntimeConfig {
    * make a unique set.").
    */
   uniqueNumberError: 'field' | 'non_field_errors';
+  /**
+   * How often Subscribe sends the identical activation call (default 1); each answer must be 200,
+   * or the activation fails and its tokens are revoked (a platform that retries its calls).
+   */
+  activationCalls: number;
 }
 
 export function resolveAutoAnswer(
