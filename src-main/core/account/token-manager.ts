@@ -18,7 +18,8 @@
  *   process, a monotonic one started when the pair was obtained or read (which the machine's
  *   clock being set forward or back does not move). A refresh is due when either says so; after
  *   a failed refresh the old token is used while either says it is valid, and the platform's 401
- *   has the last word (one refresh, the request once more).
+ *   (or a DRF platform's 403 saying the same: see PlatformClient) has the last word (one
+ *   refresh, the request once more).
  * - Closing waits for the session: from the moment a refresh request leaves until the new pair is
  *   in the vault (and while an activation's pair is being stored), the platform may hold a pair
  *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
@@ -201,9 +202,10 @@ export class TokenManager {
   }
 
   /**
-   * The platform did not take `rejected` (a 401): refresh once (shared with every other caller that
-   * saw the same token rejected) and return the new pair. If another caller or process already
-   * replaced the token, that one is returned without a second refresh.
+   * The platform did not take `rejected` (a 401, or an authentication failure's 403): refresh
+   * once (shared with every other caller that saw the same token rejected) and return the new
+   * pair. If another caller or process already replaced the token, that one is returned without
+   * a second refresh.
    */
   async #refreshAfterRejection(rejected: string): Promise<StoredAccount> {
     const account = this.#requireAccount();
