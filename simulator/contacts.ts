@@ -75,11 +75,20 @@ function validContact(context: RestContext, exceptId?: number) {
   );
   const errors: ErrorItem[] = [];
   if (world.numberTaken(data.phonebook, data.number, exceptId)) {
-    errors.push({
-      code: 'unique',
-      detail: 'A contact with this number already exists in this phonebook.',
-      attr: 'number',
-    });
+    errors.push(
+      context.platform.config.uniqueNumberError === 'non_field_errors'
+        ? // DRF's UniqueTogetherValidator on (phonebook, number), as drf-standardized-errors words it.
+          {
+            code: 'unique',
+            detail: 'The fields phonebook, number must make a unique set.',
+            attr: 'non_field_errors',
+          }
+        : {
+            code: 'unique',
+            detail: 'A contact with this number already exists in this phonebook.',
+            attr: 'number',
+          },
+    );
   }
   const holder = world.speedDialHolder(context.user.tenantId, data.speed_dial, exceptId);
   if (holder) {

@@ -6,6 +6,7 @@
  * field is a 400, so a typo is not a silent no-op).
  */
 import { z } from 'zod';
+import { AUTH_FAILURE_ANSWERS } from './auth-failure';
 import { CallStateError } from './calls';
 import {
   ApiError,
@@ -71,6 +72,9 @@ const inputs = {
       ])
       .optional(),
     maxPageSize: z.number().int().min(1).optional(),
+    authFailure: z.enum(AUTH_FAILURE_ANSWERS).optional(),
+    uniqueNumberError: z.enum(['field', 'non_field_errors']).optional(),
+    activationCalls: z.number().int().min(1).max(5).optional(),
   }),
 };
 
@@ -307,6 +311,9 @@ export class ControlApi {
             if (body.autoAnswer !== undefined)
               p.config.autoAnswer = resolveAutoAnswer(body.autoAnswer);
             if (body.maxPageSize !== undefined) p.config.maxPageSize = body.maxPageSize;
+            if (body.authFailure) p.config.authFailure = body.authFailure;
+            if (body.uniqueNumberError) p.config.uniqueNumberError = body.uniqueNumberError;
+            if (body.activationCalls) p.config.activationCalls = body.activationCalls;
             return jsonResponse(200, p.config);
           },
         },

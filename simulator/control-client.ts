@@ -6,6 +6,7 @@
  *   await control.addFault({ method: 'POST', path: '/v3/call_control/', reset: true, when: 'after', count: 1 });
  *   await control.advanceClock(86_400);
  */
+import type { AuthFailureAnswer } from './auth-failure';
 import type { Call } from './calls';
 import type { IntegrationState, WebhookLog, WorldSummary } from './control-types';
 import type { Fault, FaultSpec } from './faults';
@@ -45,6 +46,9 @@ export interface ConfigPatch {
   callControlForbiddenBody?: 'drf' | 'empty';
   autoAnswer?: boolean | Partial<AutoAnswer>;
   maxPageSize?: number;
+  authFailure?: AuthFailureAnswer;
+  uniqueNumberError?: 'field' | 'non_field_errors';
+  activationCalls?: number;
 }
 
 /** A control-API call that did not succeed: its status and (parsed) body. */

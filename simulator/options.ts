@@ -2,6 +2,8 @@
  * What can be configured when the simulator starts, its defaults, and the part of it the control
  * API can still change while it runs.
  */
+import type { AuthFailureAnswer } from './auth-failure';
+
 export type RateScope = 'phonebook' | 'call-control';
 export const RATE_SCOPES: readonly RateScope[] = ['phonebook', 'call-control'];
 
@@ -164,6 +166,19 @@ export interface RuntimeConfig {
   callControlForbiddenBody: 'drf' | 'empty';
   autoAnswer: AutoAnswer | null;
   maxPageSize: number;
+  /** How a token the API does not take is answered (default 'challenge': 401; auth-failure.ts). */
+  authFailure: AuthFailureAnswer;
+  /**
+   * A contact's number taken in its phonebook: on `number` (default 'field'), or as DRF's
+   * UniqueTogetherValidator says it, under `non_field_errors` ("The fields phonebook, number must
+   * make a unique set.").
+   */
+  uniqueNumberError: 'field' | 'non_field_errors';
+  /**
+   * How often Subscribe sends the identical activation call (default 1); each answer must be 200,
+   * or the activation fails and its tokens are revoked (a platform that retries its calls).
+   */
+  activationCalls: number;
 }
 
 export function resolveAutoAnswer(

@@ -306,7 +306,11 @@ export class Portal {
       extension: user.extension,
       integration: link.slug,
     });
-    const { result, accepted } = await this.callIntegrator(link, user, 'activate', tokens);
+    let { result, accepted } = await this.callIntegrator(link, user, 'activate', tokens);
+    // A platform that retries its calls sends the same one again; each answer must be 200.
+    for (let repeat = 1; accepted && repeat < this.platform.config.activationCalls; repeat++) {
+      ({ result, accepted } = await this.callIntegrator(link, user, 'activate', tokens));
+    }
     if (!accepted) {
       this.platform.tokens.revokePair(tokens.refresh_token);
       return this.failure('Activation failed', link, result);

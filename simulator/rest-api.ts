@@ -1,8 +1,10 @@
 /**
  * The REST API under /v3/, dispatched in the order a DRF view works: URL resolution (unknown
- * path, including a path without its trailing slash → 404), authentication (401), throttling of
+ * path, including a path without its trailing slash → 404), authentication (401, or 403 as
+ * `config.authFailure` says: auth-failure.ts), throttling of
  * the route's scope (429), method (405), then the handler; its ApiError becomes the DRF body.
  */
+import { authFailure } from './auth-failure';
 import { handleCallControl } from './call-control';
 import {
   bulkDeleteContacts,
@@ -12,14 +14,7 @@ import {
   retrieveContact,
   updateContact,
 } from './contacts';
-import {
-  ApiError,
-  clientError,
-  errorBody,
-  methodNotAllowed,
-  notFound,
-  serverError,
-} from './drf-errors';
+import { ApiError, errorBody, methodNotAllowed, notFound, serverError } from './drf-errors';
 import { bearerToken, jsonResponse, type SimRequest, type SimResponse } from './http';
 import type { RateScope } from './options';
 import {
@@ -100,21 +95,14 @@ export function scopeOfPath(
 
 function authenticate(platform: Platform, request: SimRequest): User {
   const token = bearerToken(request.headers);
-  if (token === undefined) {
-    throw clientError(401, 'not_authenticated', 'Authentication credentials were not provided.', {
-      'www-authenticate': 'Bearer realm="api"',
-    });
-  }
+  if (token === undefined) throw authFailure(platform.config.authFailure, 'missing');
   const result = platform.tokens.authenticate(token);
   const user = result.ok
     ? platform.world.userByExtension(result.owner.tenantId, result.owner.extension)
     : undefined;
   if (!user) {
-    const detail =
-      !result.ok && result.reason === 'expired' ? 'Token has expired.' : 'Invalid token.';
-    throw clientError(401, 'authentication_failed', detail, {
-      'www-authenticate': `Bearer realm="api", error="invalid_token", error_description="${detail}"`,
-    });
+    const reason = !result.ok && result.reason === 'expired' ? 'expired' : 'invalid';
+    throw authFailure(platform.config.authFailure, reason);
   }
   return user;
 }

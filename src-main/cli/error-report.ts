@@ -1,6 +1,6 @@
 /** A failed command, told once: a sentence per problem on stderr (or JSON on stdout), an exit code. */
-import { ApiError, fieldOfAttr } from '../core/api/api-errors';
-import { explainPlatformError, platformMessage } from '../core/api/platform-messages';
+import { ApiError } from '../core/api/api-errors';
+import { explainDetail, explainPlatformError } from '../core/api/platform-messages';
 import { describeError } from '../core/errors';
 import { terminalField } from '../core/text/terminal-text';
 import { exitCodeForError, ExitCode } from './cli-io';
@@ -31,8 +31,8 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
   const lines =
     fieldErrors.length > 0
       ? fieldErrors.map(({ attr, detail }) => {
-          const field = fieldOfAttr(attr);
-          return `${field ? `${terminalField(field)}: ` : ''}${terminalField(platformMessage(detail, attr))}`;
+          const { sentence, field } = explainDetail(detail, attr);
+          return `${field ? `${terminalField(field)}: ` : ''}${terminalField(sentence)}`;
         })
       : [terminalField(described.message)];
   for (const line of lines) ctx.io.err(`callbar: ${line}`);

@@ -128,6 +128,33 @@ describeEachProfile('activation through the portal', (profile) => {
     });
   });
 
+  it('a platform that sends the activation call twice (and needs 200 each time) connects once', async () => {
+    await control(sim, 'PATCH', 'config', { activationCalls: 2 });
+    try {
+      const vault = new MemoryVault();
+      const rig = await accountRig(sim, vault, capturingLogger().log);
+      rigs.push(rig);
+      const { portal, status, user } = await connect(rig, sim);
+      expect(portal.status).toBe(303);
+      expect(status).toMatchObject({ state: 'connected', user_extension: user.extension });
+      const { attempts } = await control<{
+        attempts: { action: string; user_extension: string; status: number; outcome: string }[];
+      }>(sim, 'GET', 'integrations/callbar');
+      expect(attempts.slice(-2)).toEqual([
+        expect.objectContaining({ action: 'activate', status: 200, outcome: 'accepted' }),
+        expect.objectContaining({ action: 'activate', status: 200, outcome: 'accepted' }),
+      ]);
+      // The platform kept the tokens it delivered (a refused repeat would have revoked them).
+      const stored = (await vault.load())!;
+      const phonebooks = await fetch(`${sim.base_url}/v3/phonebook/phonebook/`, {
+        headers: { authorization: `Bearer ${stored.access_token}` },
+      });
+      expect(phonebooks.status).toBe(200);
+    } finally {
+      await control(sim, 'PATCH', 'config', { activationCalls: 1 });
+    }
+  });
+
   it('a receiver that refuses leaves nothing active; a retry after fixing it connects', async () => {
     const vault = new MemoryVault();
     const rig = await accountRig(sim, vault, capturingLogger().log, {

@@ -17,6 +17,7 @@ import {
   control,
   profileEnv,
   registerReceiver,
+  requestLog,
   startSim,
 } from '../support/sim-harness';
 import { filesUnder, profileText } from '../support/files-under';
@@ -142,6 +143,62 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
       state: 'connected',
       platform: { reachable: true, token_accepted: true },
     });
+  });
+
+  it('status --check against a platform that answers an expired token with 403: refreshed, accepted', async () => {
+    // A DRF platform without an authentication challenge: 403 not_authenticated, not 401.
+    await control(sim, 'PATCH', 'config', { authFailure: '403-not_authenticated' });
+    await control(sim, 'POST', 'clock/advance', { seconds: 25 * 3600 }); // past the token's life
+    await control(sim, 'DELETE', 'requests');
+    try {
+      const checked = await allOutput(callbar(['status', '--check', '--json'], env));
+      expect(checked.code).toBe(0);
+      expect(JSON.parse(checked.stdout)).toMatchObject({
+        state: 'connected',
+        platform: { reachable: true, token_accepted: true },
+      });
+      const log = (await requestLog(sim))
+        .filter((entry) => entry.path.startsWith('/v3/'))
+        .map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+      expect(log).toEqual([
+        'GET /v3/phonebook/phonebook/ 403',
+        'POST /v3/oauth/token/ 200',
+        'GET /v3/phonebook/phonebook/ 200',
+      ]);
+    } finally {
+      await control(sim, 'PATCH', 'config', { authFailure: 'challenge' });
+    }
+  });
+
+  it('status --check tells a refused sign-in (403 token_not_valid) from a refused request (403 permission_denied)', async () => {
+    const refusal = (code: string, detail: string) => ({
+      method: 'GET',
+      path: '/v3/phonebook/phonebook/',
+      status: 403,
+      body: { type: 'client_error', errors: [{ code, detail, attr: null }] },
+    });
+    await control(sim, 'POST', 'faults', refusal('token_not_valid', 'Token is expired.'));
+    try {
+      const refused = await allOutput(callbar(['status', '--check', '--json'], env));
+      expect(refused.code).not.toBe(0);
+      expect(JSON.parse(refused.stdout)).toMatchObject({
+        platform: { reachable: true, token_accepted: false, error: { code: 'token_not_valid' } },
+      });
+      const human = await allOutput(callbar(['status', '--check'], env));
+      expect(human.stdout).toContain('The platform did not accept Callbar’s sign-in');
+      expect(human.stdout).not.toContain('accepts Callbar’s token');
+    } finally {
+      await control(sim, 'DELETE', 'faults');
+    }
+    await control(sim, 'POST', 'faults', {
+      ...refusal('permission_denied', 'You do not have permission to perform this action.'),
+      count: 1,
+    });
+    const accepted = await allOutput(callbar(['status', '--check'], env));
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toContain(
+      'The platform accepts Callbar’s token, but refuses to list phonebooks for it: You do not have permission to perform this action.',
+    );
   });
 
   it('status --check with the platform down: connected here, unreachable there, exit 5', async () => {

@@ -273,6 +273,51 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     expect(await vault.load()).toMatchObject({ access_token: 'AT-1' });
   });
 
+  it('answers an identical repeat of the activation call 200 without storing it again; anything different is refused', async () => {
+    const started = await account.startActivation();
+    key = new URL(started.portalLink).searchParams.get('confirmation_key')!;
+    const body = valid();
+    // A platform that retries at once: both calls in flight together, one stores, both 200.
+    const both = await Promise.all([
+      send(host, '/activate', json(body)),
+      send(host, '/activate', json(body)),
+    ]);
+    expect(both.map((response) => response.status)).toEqual([200, 200]);
+    await expect(started.completion).resolves.toMatchObject({ state: 'connected' });
+    const stored = (await vault.load())!;
+    expect(stored).toMatchObject({ access_token: 'AT-1', refresh_token: 'RT-1' });
+    expect(stored.expires_at).toBe(clock + 24 * 3600_000);
+
+    // Later, within the attempt's lifetime, the same again (form-encoded this time): 200, and
+    // nothing stored anew (a second store would have moved expires_at with the clock).
+    clock += 60_000;
+    const form = await send(host, '/activate', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...secretHeader },
+      body: new URLSearchParams(body).toString(),
+    });
+    expect(form.status).toBe(200);
+    expect(await vault.load()).toEqual(stored);
+
+    // Anything different with the same key is still refused, and changes nothing.
+    for (const different of [
+      { ...body, access_token: 'AT-4' },
+      { ...body, refresh_token: 'RT-4' },
+      { ...body, user_extension: '202' },
+      { ...body, tenant_id: 'other-tenant' },
+    ]) {
+      const refused = await send(host, '/activate', json(different));
+      expect(refused.status, JSON.stringify(different)).toBe(403);
+      expect(refused.body).toBe('Unknown, expired or already used confirmation_key.');
+    }
+    expect(await vault.load()).toEqual(stored);
+    expect(account.status()).toMatchObject({ state: 'connected', user_extension: '201' });
+
+    // After the attempt's lifetime even the identical call is refused.
+    clock += ATTEMPT_LIFETIME_MS;
+    expect((await send(host, '/activate', json(body))).status).toBe(403);
+    expect(await vault.load()).toEqual(stored);
+  });
+
   it('accepts form-encoded bodies too, and refuses a deactivation for another user', async () => {
     const started = await account.startActivation();
     started.completion.catch(() => undefined);

@@ -27,10 +27,11 @@ async function signedInCli(options: SimulatorOptions) {
 }
 
 describe('callbar CLI: phonebooks, contacts', () => {
+  let sim: RunningSimulator;
   let env: NodeJS.ProcessEnv;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ env, close } = await signedInCli({ contacts: 60 }));
+    ({ sim, env, close } = await signedInCli({ contacts: 60 }));
   });
   afterAll(() => close());
 
@@ -157,6 +158,51 @@ describe('callbar CLI: phonebooks, contacts', () => {
     const said = result.stderr.split('\n').filter((line) => line.trim() !== '');
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^callbar: number: /);
+  });
+
+  it('a number already in the phonebook, said as DRF’s non_field_errors: on the number, in plain words', async () => {
+    await control(sim, 'PATCH', 'config', { uniqueNumberError: 'non_field_errors' });
+    try {
+      const books = JSON.parse(
+        (await runCallbar(['phonebooks', 'list', '--json'], env)).stdout,
+      ) as {
+        results: { id: number }[];
+      };
+      const create = (speedDial: string, json: string[] = []) =>
+        runCallbar(
+          [
+            'contacts',
+            'create',
+            '--phonebook',
+            String(books.results[0]!.id),
+            '--name',
+            'Twice Listed',
+            '--number',
+            '+12025550177',
+            '--speed-dial',
+            speedDial,
+            ...json,
+          ],
+          env,
+        );
+      const first = await create('8811');
+      expect(first.code, first.stderr).toBe(0);
+      const again = await create('8812');
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toBe(
+        'callbar: number: Another contact in this phonebook already has this number.',
+      );
+      const json = JSON.parse((await create('8812', ['--json'])).stdout) as {
+        error: { field?: string; fields?: Record<string, string>; errors: { attr: string }[] };
+      };
+      expect(json.error).toMatchObject({
+        field: 'number',
+        fields: { number: 'Another contact in this phonebook already has this number.' },
+        errors: [{ attr: 'non_field_errors' }],
+      });
+    } finally {
+      await control(sim, 'PATCH', 'config', { uniqueNumberError: 'field' });
+    }
   });
 
   it('translates the platform’s framework jargon', async () => {

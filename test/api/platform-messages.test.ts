@@ -1,7 +1,11 @@
 /** The platform's framework jargon, translated once; anything else passes through unchanged. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-main/core/api/api-errors';
-import { explainPlatformError, platformMessage } from '../../src-main/core/api/platform-messages';
+import {
+  explainDetail,
+  explainPlatformError,
+  platformMessage,
+} from '../../src-main/core/api/platform-messages';
 import { CallbarError, describeError } from '../../src-main/core/errors';
 
 describe('platformMessage', () => {
@@ -64,6 +68,42 @@ describe('explainPlatformError', () => {
         speed_dial: 'Speed dial 7341 is already used by Ada.',
       },
     });
+  });
+
+  it('puts a unique-together rule’s form-wide error (non_field_errors) on the field it is about', () => {
+    const error = new ApiError(
+      400,
+      {
+        type: 'validation_error',
+        errors: [
+          {
+            code: 'unique',
+            detail: 'The fields phonebook, number must make a unique set.',
+            attr: 'non_field_errors',
+          },
+        ],
+      },
+      'POST /v3/phonebook/contact/',
+    );
+    expect(describeError(explainPlatformError(error))).toEqual({
+      code: 'unique',
+      message: 'Another contact in this phonebook already has this number.',
+      field: 'number',
+      fields: { number: 'Another contact in this phonebook already has this number.' },
+    });
+    // Another field of a unique set is named in its own words; a set of several stays form-wide.
+    expect(
+      explainDetail(
+        'The fields phonebook, secondary_number must make a unique set.',
+        'non_field_errors',
+      ),
+    ).toEqual({
+      sentence: 'Another contact in this phonebook already has this second number.',
+      field: 'secondary_number',
+    });
+    expect(
+      explainDetail('The fields tenant, a, b must make a unique set.', 'non_field_errors'),
+    ).toEqual({ sentence: 'An item with these values already exists.', field: undefined });
   });
 
   it('leaves an error without details as it is (its message is already a sentence)', () => {

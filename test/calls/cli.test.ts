@@ -171,6 +171,33 @@ forEachProfile((profile) => {
     await control.endLeg(call.legs[0]!.id);
   });
 
+  it('two `callbar dial 2200` at once (two processes of the profile): one call, one refusal', async () => {
+    const dialsOf2200 = async () =>
+      (await control.requests()).filter(
+        (request) =>
+          request.path === '/v3/call_control/' &&
+          JSON.stringify(request.body).includes('"destination":"2200"'),
+      ).length;
+    const before = await dialsOf2200();
+    const results = await Promise.all([
+      runCallbar(['dial', '2200'], env),
+      runCallbar(['dial', '2200'], env),
+    ]);
+    const placed = results.filter((result) => result.code === 0);
+    const refused = results.filter((result) => result.code !== 0);
+    expect(placed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.code).toBe(1);
+    expect(refused[0]!.stderr).toContain(
+      'Callbar is already calling Extension 2200: one click places one call. To call again, wait a moment and dial once more.',
+    );
+    expect(await dialsOf2200()).toBe(before + 1);
+    const call = await until('the call', async () =>
+      (await control.calls()).find((each) => each.to === '2200' && each.state !== 'ended'),
+    );
+    await control.endLeg(call.legs[0]!.id);
+  });
+
   it('dial --follow dials nothing when it cannot receive events', async () => {
     const blocker = createServer();
     await new Promise<void>((ready) => blocker.listen(port, '127.0.0.1', ready));

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import type { DialTarget } from '../../src-preload/contract';
+import { REPEAT_GUARD_MS } from '../../src-main/core/calls/dial-guard';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { activateThroughCli, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
@@ -113,6 +114,8 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
 
     await endCalls();
     await advanceClock(sim, 61);
+    // The same number again is a new click only after the profile's repeat-dial guard.
+    await new Promise((resolve) => setTimeout(resolve, REPEAT_GUARD_MS));
     const text = await runCallbar(['dial', '911'], env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(

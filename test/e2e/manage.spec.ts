@@ -135,6 +135,22 @@ test('create, edit and delete contacts; a speed dial in use is refused on its fi
   }
   await page.emulateMedia({ colorScheme: 'light' });
 
+  // Grace's number again, refused as DRF's unique-together rule words it (non_field_errors): said
+  // under Number in plain words, not as "The fields phonebook, number must make a unique set.".
+  const control = new SimControl(app.sim.base_url);
+  await control.updateConfig({ uniqueNumberError: 'non_field_errors' });
+  const number = editor.getByLabel('Number', { exact: true });
+  await number.fill('+1 202 555 0143');
+  await speedDial.fill('7344');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  await expect(number).toHaveAttribute('aria-invalid', 'true');
+  await expect(number).toHaveAccessibleDescription(
+    /Another contact in this phonebook already has this number\./,
+  );
+  await expect(editor).not.toContainText('must make a unique set');
+  await control.updateConfig({ uniqueNumberError: 'field' });
+  await number.fill('+44 1908 640404');
+
   // Out of the platform's range, then a free one.
   await speedDial.fill('9191');
   await editor.getByRole('button', { name: 'Create contact' }).click();

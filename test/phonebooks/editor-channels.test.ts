@@ -148,6 +148,26 @@ describeEachProfile('phonebook and contact channels', (profile) => {
         expect.arrayContaining(['number', 'speed_dial']),
       );
     }
+    // The same said as DRF's unique-together rule does (non_field_errors): still on the number.
+    await control(sim, 'PATCH', 'config', { uniqueNumberError: 'non_field_errors' });
+    try {
+      const drf = await invoke('contacts.create', {
+        ...fields,
+        display_name: 'Copy',
+        speed_dial: '7342',
+      });
+      expect(drf).toEqual({
+        ok: false,
+        error: {
+          code: 'unique',
+          message: 'Another contact in this phonebook already has this number.',
+          field: 'number',
+          fields: { number: 'Another contact in this phonebook already has this number.' },
+        },
+      });
+    } finally {
+      await control(sim, 'PATCH', 'config', { uniqueNumberError: 'field' });
+    }
     const outOfRange = await invoke('contacts.create', { ...fields, speed_dial: 9191 });
     expect(outOfRange).toMatchObject({ ok: false, error: { field: 'speed_dial' } });
     if (!outOfRange.ok) expect(outOfRange.error.message).toMatch(/200–999 or 2000–9999/);

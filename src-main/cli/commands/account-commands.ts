@@ -64,10 +64,15 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
       exitCode = ExitCode.ok;
     }
   } catch (error) {
-    // A refusal of the request itself (403) still means the token was accepted.
-    if (error instanceof ApiError && error.status === 403) {
+    // A refusal of the request itself (a 403 that is not an authentication failure) still means
+    // the token was accepted; an authentication failure (401, or a DRF platform's 403 saying
+    // not_authenticated, authentication_failed or token_not_valid) means it was not, even after
+    // the refresh and retry the client made.
+    if (error instanceof ApiError && error.status === 403 && !error.authenticationFailed) {
       report.token_accepted = true;
-      lines.push('The platform accepts Callbar’s token.');
+      lines.push(
+        `The platform accepts Callbar’s token, but refuses to list phonebooks for it: ${error.message}`,
+      );
       exitCode = ExitCode.ok;
     } else {
       exitCode = exitCodeForError(error);

@@ -18,6 +18,7 @@ import {
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
+  deliveryFingerprint,
   type ActivationAttempt,
 } from './activation-attempts';
 import { landingPageFor, type LandingPage } from './landing-page';
@@ -57,6 +58,11 @@ export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
 const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** The receiver's answer when an activation's tokens could not be stored. */
+function notStored(): ReceiverRejection {
+  return new ReceiverRejection(503, 'Callbar could not store the tokens safely; nothing was kept.');
+}
 
 export interface AccountSettings {
   base_url: string;
@@ -411,9 +417,7 @@ export class AccountService {
 
   async #activate(body: HandshakeBody): Promise<void> {
     const attempt = this.#attempts.findPending(body.confirmation_key);
-    if (!attempt) {
-      throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
-    }
+    if (!attempt) return this.#repeatedActivation(body);
     if (!body.access_token || !body.refresh_token) {
       throw new ReceiverRejection(400, 'Activation needs access_token and refresh_token.');
     }
@@ -425,6 +429,44 @@ export class AccountService {
       throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
     }
     this.#attempts.settle(attempt, { kind: 'claimed' });
+    const storing = this.#store(attempt, body);
+    attempt.delivery = {
+      fingerprint: deliveryFingerprint(body),
+      stored: storing.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
+    await storing;
+  }
+
+  /**
+   * A delivery whose key no pending attempt has. An identical repeat of the one that claimed an
+   * attempt, within the attempt's lifetime (a platform retrying the call, e.g. after a timeout),
+   * is answered as that one was, once it is stored: 200 if it connected the session in use, 503
+   * if the tokens could not be stored. Nothing is stored twice; anything else is refused as before.
+   */
+  async #repeatedActivation(body: HandshakeBody): Promise<void> {
+    const attempt = this.#attempts.findRepeat(body.confirmation_key, deliveryFingerprint(body));
+    if (attempt?.delivery) {
+      await attempt.delivery.stored;
+      const session = this.tokens.session;
+      const current =
+        session?.confirmation_key_sha256 !== undefined &&
+        secretsEqual(secretFingerprint(body.confirmation_key), session.confirmation_key_sha256);
+      if (attempt.outcome.kind === 'connected' && current) {
+        this.#log.info('a repeated activation call answered as the first; nothing changed', {
+          attempt: attempt.id,
+        });
+        return;
+      }
+      if (attempt.outcome.kind === 'failed') throw notStored();
+    }
+    throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
+  }
+
+  /** Stores the tokens of the delivery that claimed `attempt`, and settles it. */
+  async #store(attempt: ActivationAttempt, body: HandshakeBody): Promise<void> {
     const before = this.#history ?? this.#knownAccount();
     const account: StoredAccount = {
       access_token: body.access_token,
@@ -444,10 +486,7 @@ export class AccountService {
       const waiter = this.#takeWaiter(attempt);
       this.#publish();
       waiter?.reject(new CallbarError('vault_unavailable', this.#vaultMessage()));
-      throw new ReceiverRejection(
-        503,
-        'Callbar could not store the tokens safely; nothing was kept.',
-      );
+      throw notStored();
     }
     this.#attempts.settle(attempt, {
       kind: 'connected',

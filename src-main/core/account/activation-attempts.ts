@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { secretsEqual } from './secret-compare';
+import { secretFingerprint, secretsEqual } from './secret-compare';
 
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
@@ -33,6 +33,26 @@ export interface ActivationAttempt {
   /** How often `/connect/<nonce>` was requested. */
   browserOpens: number;
   outcome: AttemptOutcome;
+  /**
+   * The activation delivery that claimed the attempt: its fingerprint (identity, key and tokens,
+   * hashed: never the tokens) and when storing it ended, either way. An identical repeat (a
+   * platform retrying the call) is answered as the first was.
+   */
+  delivery?: { fingerprint: string; stored: Promise<void> };
+}
+
+/** The fingerprint of one activation delivery: the same for an identical repeat only. */
+export function deliveryFingerprint(body: {
+  tenant_id: string;
+  user_extension: string;
+  confirmation_key: string;
+  access_token: string;
+  refresh_token: string;
+}): string {
+  const { tenant_id, user_extension, confirmation_key, access_token, refresh_token } = body;
+  return secretFingerprint(
+    JSON.stringify([tenant_id, user_extension, confirmation_key, access_token, refresh_token]),
+  );
 }
 
 /** What a request for `/connect/<nonce>` found. */
@@ -105,6 +125,17 @@ export class ActivationAttempts {
       if (secretsEqual(confirmationKey, attempt.confirmationKey)) found = attempt;
     }
     return found;
+  }
+
+  /**
+   * The unexpired attempt an activation delivery with this key and `fingerprint` already claimed
+   * (compared in constant time, as keys are), if this delivery is an identical repeat of it.
+   */
+  findRepeat(confirmationKey: string, fingerprint: string): ActivationAttempt | undefined {
+    const attempt = this.findByKey(confirmationKey);
+    const delivery = attempt?.delivery;
+    if (!attempt || !delivery || attempt.expiresAt <= this.#now()) return undefined;
+    return secretsEqual(fingerprint, delivery.fingerprint) ? attempt : undefined;
   }
 
   settle(attempt: ActivationAttempt, outcome: AttemptOutcome): void {

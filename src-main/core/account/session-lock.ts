@@ -38,6 +38,13 @@ export interface ProfileLockOptions {
   staleMs?: number;
   /** How long to wait for another process's refresh (its token request may take 30 s). */
   waitMs?: number;
+  /**
+   * The lock's name in the data folder (default `session.lock`): another short critical section
+   * of the profile (the repeat-dial guard's) takes a lock of its own, with the same takeover rules.
+   */
+  name?: string;
+  /** What a holder does, for the message when the wait runs out (default: renewing the session). */
+  holding?: string;
 }
 
 /** Who holds the lock: which process on which computer, and the lock directory it created. */
@@ -54,7 +61,8 @@ const ATTEMPT_MS = 1_000;
 
 /** The lock of the profile in `dataDir` (created when missing). */
 export function profileSessionLock(dataDir: string, options: ProfileLockOptions): SessionLock {
-  const lockPath = join(dataDir, 'session.lock');
+  const lockPath = join(dataDir, options.name ?? 'session.lock');
+  const holding = options.holding ?? 'renewing the session';
   const holderPath = `${lockPath}.holder`;
   const staleMs = options.staleMs ?? 10_000;
   const waitMs = options.waitMs ?? 60_000;
@@ -75,7 +83,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
       },
       // The default throws from a timer, which would end the process.
       onCompromised: (error) =>
-        options.log.warn('the session lock was taken over while held', { error }),
+        options.log.warn('a profile lock was taken over while held', { lock: lockPath, error }),
     });
 
   /**
@@ -94,12 +102,10 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
     try {
       const lock = await stat(lockPath);
       if (lock.ino !== holder.lock_ino || lock.birthtimeMs !== holder.lock_birthtime_ms) return;
-      options.log.warn(
-        'the session lock is held by a process that no longer runs; taking it over',
-        {
-          pid: holder.pid,
-        },
-      );
+      options.log.warn('a profile lock is held by a process that no longer runs; taking it over', {
+        lock: lockPath,
+        pid: holder.pid,
+      });
       await utimes(lockPath, 0, 0);
     } catch {
       // Released or taken over meanwhile.
@@ -121,7 +127,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
       return text;
     } catch (error) {
       // Without the record a crash here blocks the others for staleMs, no longer.
-      options.log.warn('could not record the session lock holder', { error });
+      options.log.warn('could not record a profile lock holder', { lock: lockPath, error });
       return undefined;
     }
   };
@@ -147,10 +153,10 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
         } catch (error) {
           const busy = (error as NodeJS.ErrnoException).code === 'ELOCKED';
           if (busy && performance.now() - started < waitMs) continue;
-          options.log.warn('could not take the session lock', { error });
+          options.log.warn('could not take a profile lock', { lock: lockPath, error });
           throw new CallbarError(
             'session_busy',
-            `Another Callbar process has been renewing the session for too long (${errorMessage(error)}). Try again in a minute.`,
+            `Another Callbar process has been ${holding} for too long (${errorMessage(error)}). Try again in a minute.`,
             { cause: error },
           );
         }
@@ -161,7 +167,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
       } finally {
         await eraseHolder(record);
         await release().catch((error: unknown) =>
-          options.log.warn('could not release the session lock', { error }),
+          options.log.warn('could not release a profile lock', { lock: lockPath, error }),
         );
       }
     },
@@ -169,7 +175,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
 }
 
 /** Whether a process with this pid runs on this computer (one of another user counts). */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -18,7 +18,8 @@
  *   process, a monotonic one started when the pair was obtained or read (which the machine's
  *   clock being set forward or back does not move). A refresh is due when either says so; after
  *   a failed refresh the old token is used while either says it is valid, and the platform's 401
- *   has the last word (one refresh, the request once more).
+ *   (or a DRF platform's 403 saying the same: see PlatformClient) has the last word (one
+ *   refresh, the request once more).
  * - Closing waits for the session: from the moment a refresh request leaves until the new pair is
  *   in the vault (and while an activation's pair is being stored), the platform may hold a pair
  *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
@@ -201,9 +202,10 @@ export class TokenManager {
   }
 
   /**
-   * The platform answered 401 to `rejected`: refresh once (shared with every other caller that
-   * saw the same token rejected) and return the new pair. If another caller or process already
-   * replaced the token, that one is returned without a second refresh.
+   * The platform did not take `rejected` (a 401, or an authentication failure's 403): refresh
+   * once (shared with every other caller that saw the same token rejected) and return the new
+   * pair. If another caller or process already replaced the token, that one is returned without
+   * a second refresh.
    */
   async #refreshAfterRejection(rejected: string): Promise<StoredAccount> {
     const account = this.#requireAccount();
@@ -213,15 +215,16 @@ export class TokenManager {
 
   /**
    * Runs `send` with a token and the base URL of the platform that issued it (the only place it
-   * may go); on a 401 refreshes once and runs it once more.
+   * may go); when `isRejected` says the platform did not take the token (a 401, or what the
+   * caller knows to mean the same), refreshes once and runs it once more.
    */
   async authorized<T>(
     send: (token: string, baseUrl: string) => Promise<T>,
-    isRejected: (result: T) => boolean,
+    isRejected: (result: T) => boolean | Promise<boolean>,
   ): Promise<T> {
     const account = await this.#usableAccount();
     const first = await send(account.access_token, account.base_url);
-    if (!isRejected(first)) return first;
+    if (!(await isRejected(first))) return first;
     const next = await this.#refreshAfterRejection(account.access_token);
     return send(next.access_token, next.base_url);
   }

@@ -19,22 +19,53 @@ export function fieldOfAttr(attr: string | null): string | undefined {
   return attr.split('.')[0];
 }
 
+/**
+ * The codes with which a platform says it did not take the token, not that it refuses the
+ * request: DRF's `not_authenticated` and `authentication_failed`, simplejwt's `token_not_valid`.
+ * A DRF platform whose authentication sends no `WWW-Authenticate` challenge answers them with 403
+ * rather than 401.
+ */
+export const AUTHENTICATION_FAILURE_CODES: readonly string[] = [
+  'not_authenticated',
+  'authentication_failed',
+  'token_not_valid',
+];
+
+/**
+ * Whether an answer says the token was not taken (so a refresh may help): any 401, and a 403
+ * whose first error code is an authentication failure's.
+ */
+export function isAuthenticationFailure(status: number, body: ErrorBody | undefined): boolean {
+  if (status === 401) return true;
+  const code = body?.errors[0]?.code;
+  return status === 403 && code !== undefined && AUTHENTICATION_FAILURE_CODES.includes(code);
+}
+
 /** The platform answered with an error status. */
 export class ApiError extends CallbarError {
   readonly status: number;
   readonly type: string;
   readonly errors: FieldError[];
+  /**
+   * The platform did not take the token (401, or an authentication failure's 403), as opposed to
+   * refusing this request to a user it knows (any other 403).
+   */
+  readonly authenticationFailed: boolean;
 
   constructor(status: number, body: ErrorBody | undefined, endpoint: string) {
     const errors = body?.errors ?? [];
     const first = errors[0];
-    super(codeFor(status, first?.code), messageFor(status, errors, endpoint), {
-      ...(first && fieldOfAttr(first.attr) ? { field: fieldOfAttr(first.attr)! } : {}),
-    });
+    const authenticationFailed = isAuthenticationFailure(status, body);
+    super(
+      authenticationFailed ? (first?.code ?? 'not_authenticated') : codeFor(status, first?.code),
+      authenticationFailed ? signInRefused(errors) : messageFor(status, errors, endpoint),
+      { ...(first && fieldOfAttr(first.attr) ? { field: fieldOfAttr(first.attr)! } : {}) },
+    );
     this.name = 'ApiError';
     this.status = status;
     this.type = body?.type ?? (status >= 500 ? 'server_error' : 'client_error');
     this.errors = errors;
+    this.authenticationFailed = authenticationFailed;
   }
 
   /** Messages per form field (errors without an attr under `_`), for showing next to inputs. */
@@ -53,6 +84,12 @@ function codeFor(status: number, firstCode: string | undefined): string {
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server_error';
   return firstCode ?? `http_${status}`;
+}
+
+/** The platform did not take the token even after Callbar renewed it. */
+function signInRefused(errors: FieldError[]): string {
+  const details = errors.map((error) => error.detail).join(' ');
+  return `The platform did not accept Callbar’s sign-in${details ? ` (${details})` : ''}. If this persists, connect Callbar again ('callbar activate --force', or Connect in the window).`;
 }
 
 function messageFor(status: number, errors: FieldError[], endpoint: string): string {

@@ -1,7 +1,7 @@
 import type { TokenManager } from '../account/token-manager';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
-import { CallControlApi } from './call-control-api';
+import { CallControlApi, type CallIdentity } from './call-control-api';
 import { PhonebookApi } from './phonebook-api';
 import { PlatformClient, type PlatformClientOptions } from './platform-client';
 
@@ -25,12 +25,15 @@ export function createPlatformApi(options: {
   });
   return {
     phonebooks: new PhonebookApi(client, options.baseUrl),
-    calls: new CallControlApi(client, () => {
-      const session = options.tokens.session;
-      if (!session) {
-        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
-      }
-      return { tenant_id: session.tenant_id, user_extension: session.user_extension };
-    }),
+    calls: new CallControlApi(client, () => callIdentity(options.tokens)),
   };
+}
+
+/** Who call control acts for: the session's user; throws `not_connected` without a session. */
+export function callIdentity(tokens: Pick<TokenManager, 'session'>): CallIdentity {
+  const session = tokens.session;
+  if (!session) {
+    throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+  }
+  return { tenant_id: session.tenant_id, user_extension: session.user_extension };
 }

@@ -1,7 +1,9 @@
 /**
  * The typed client for the platform's REST API (contract section 4), on ky + zod.
  *
- * - `Authorization: Bearer` comes from the TokenManager; a 401 causes one refresh and one retry.
+ * - `Authorization: Bearer` comes from the TokenManager; an answer saying the token was not taken
+ *   (a 401, or a DRF platform's 403 with an authentication failure's code: api-errors.ts) causes
+ *   one refresh and one retry.
  * - Reads (GET) retry with exponential backoff and jitter on 408/429/5xx and network errors,
  *   honouring Retry-After, up to a bound.
  * - Writes are not retried, with one exception for PUT/DELETE: a connection that was refused
@@ -20,6 +22,7 @@ import type { Logger } from '../log/logger';
 import { describeIssues } from '../validation-issues';
 import {
   ApiError,
+  isAuthenticationFailure,
   NetworkError,
   ProtocolError,
   RateLimitedError,
@@ -92,7 +95,7 @@ export class PlatformClient {
     await this.#gate.pass(spec.scope, endpoint, spec.method === 'get');
     const response = await this.#tokens.authorized(
       (token, baseUrl) => this.#send(spec, endpoint, token, baseUrl),
-      (answer) => answer.status === 401,
+      (answer) => tokenNotTaken(answer, endpoint),
     );
     const redirect = await refusedRedirect(response, endpoint);
     if (redirect) {
@@ -163,6 +166,15 @@ export class PlatformClient {
       }
     }
   }
+}
+
+/**
+ * Whether `response` says the token was not taken. A 403's body tells an authentication failure
+ * from a refusal; it is read from a copy, so the answer stays whole for whoever uses it next.
+ */
+async function tokenNotTaken(response: Response, endpoint: string): Promise<boolean> {
+  if (response.status !== 403) return response.status === 401;
+  return isAuthenticationFailure(403, await errorBody(response.clone(), endpoint));
 }
 
 /** The structured error body, if the answer has one (read with the same cap as any answer). */

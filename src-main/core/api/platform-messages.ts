@@ -8,6 +8,9 @@
 import { CallbarError } from '../errors';
 import { ApiError, fieldOfAttr } from './api-errors';
 
+/** DRF's attr for an error about the whole form (`api_settings.NON_FIELD_ERRORS_KEY`). */
+const NON_FIELD_ERRORS = 'non_field_errors';
+
 /** Model names the platform uses in its messages, as a person calls them. */
 const THINGS: Record<string, string> = {
   PhonebookContact: 'contact',
@@ -26,6 +29,27 @@ function referencedThing(attr: string | null | undefined): string {
 interface Translation {
   pattern: RegExp;
   say(match: RegExpExecArray, attr: string | null | undefined): string;
+  /** The form field the detail is about, when its attr does not say (a form-wide error). */
+  field?(match: RegExpExecArray): string | undefined;
+}
+
+/** Fields as a person calls them. */
+const FIELD_WORDS: Record<string, string> = {
+  secondary_number: 'second number',
+  display_name: 'name',
+  description: 'name',
+};
+
+/**
+ * A unique-together rule's form-wide error ("The fields phonebook, number must make a unique
+ * set."): the field it is about is the one besides the phonebook, when there is exactly one.
+ */
+function uniqueTogetherField(match: RegExpExecArray): string | undefined {
+  const others = match[1]!
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => field !== 'phonebook');
+  return others.length === 1 ? others[0] : undefined;
 }
 
 const TRANSLATIONS: Translation[] = [
@@ -51,15 +75,45 @@ const TRANSLATIONS: Translation[] = [
     pattern: /^Expected a list of items but got type "(\w+)"\.?$/,
     say: () => 'Give a list of values here.',
   },
+  {
+    pattern: /^The fields ([\w, ]+) must make a unique set\.?$/,
+    say: (match) => {
+      const field = uniqueTogetherField(match);
+      if (!field) return 'An item with these values already exists.';
+      const words = FIELD_WORDS[field] ?? field.replaceAll('_', ' ');
+      return match[1]!.includes('phonebook')
+        ? `Another contact in this phonebook already has this ${words}.`
+        : `Another item already has this ${words}.`;
+    },
+    field: uniqueTogetherField,
+  },
 ];
+
+/** A platform error detail in words, with the form field it concerns (if any). */
+export interface ExplainedDetail {
+  sentence: string;
+  field: string | undefined;
+}
+
+/**
+ * A platform error detail in words a person understands (unknown ones unchanged), and the field
+ * it concerns: its attr's, or for a form-wide error (`non_field_errors`) the field its words name.
+ */
+export function explainDetail(detail: string, attr?: string | null): ExplainedDetail {
+  const ownField = fieldOfAttr(attr ?? null);
+  const field = ownField === NON_FIELD_ERRORS ? undefined : ownField;
+  for (const translation of TRANSLATIONS) {
+    const match = translation.pattern.exec(detail.trim());
+    if (match) {
+      return { sentence: translation.say(match, attr), field: field ?? translation.field?.(match) };
+    }
+  }
+  return { sentence: detail, field };
+}
 
 /** A platform error detail in words a person understands (unknown ones unchanged). */
 export function platformMessage(detail: string, attr?: string | null): string {
-  for (const translation of TRANSLATIONS) {
-    const match = translation.pattern.exec(detail.trim());
-    if (match) return translation.say(match, attr);
-  }
-  return detail;
+  return explainDetail(detail, attr).sentence;
 }
 
 /**
@@ -71,14 +125,15 @@ export function explainPlatformError(error: unknown): unknown {
   if (!(error instanceof ApiError) || error.errors.length === 0) return error;
   const fields: Record<string, string> = {};
   const sentences: string[] = [];
+  let firstField: string | undefined;
   for (const { detail, attr } of error.errors) {
-    const sentence = platformMessage(detail, attr);
+    const { sentence, field } = explainDetail(detail, attr);
     sentences.push(sentence);
-    const field = fieldOfAttr(attr);
+    firstField ??= field;
     if (field) fields[field] = fields[field] ? `${fields[field]} ${sentence}` : sentence;
   }
   return new CallbarError(error.code, sentences.join(' '), {
-    ...(error.field ? { field: error.field } : {}),
+    ...(firstField ? { field: firstField } : {}),
     ...(Object.keys(fields).length > 0 ? { fields } : {}),
     cause: error,
   });

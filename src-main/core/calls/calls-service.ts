@@ -27,11 +27,10 @@ import {
   refuseServiceCodeLink,
   type DialPolicy,
 } from './destination-class';
+import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from './dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
 
-/** A second dial of the same destination this soon after the first is taken as the same click. */
-export const REPEAT_GUARD_MS = 2000;
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
 const EXPIRY_CHECK_MS = 30_000;
@@ -57,14 +56,20 @@ export interface CallsServiceOptions {
   listen?: () => Promise<unknown>;
   log: Logger;
   now?: () => number;
+  /**
+   * The repeat-dial guard (dial-guard.ts): the profile's, shared by its processes; by default this
+   * process's only.
+   */
+  dialGuard?: DialGuard;
 }
 
 export class CallsService {
   readonly tracker: CallTracker;
   readonly #options: CallsServiceOptions;
   readonly #now: () => number;
-  readonly #inFlight = new Set<string>();
-  readonly #lastDial = new Map<string, number>();
+  readonly #dialGuard: DialGuard;
+  /** Dials being noted as ended (dial-guard.ts); `close()` waits for them. */
+  readonly #endings = new Set<Promise<void>>();
   readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
   #pending: { dial: PendingDial; at: number } | undefined;
   #expiryTimer: NodeJS.Timeout | undefined;
@@ -74,6 +79,7 @@ export class CallsService {
     this.#options = options;
     this.tracker = options.tracker;
     this.#now = options.now ?? Date.now;
+    this.#dialGuard = options.dialGuard ?? memoryDialGuard(options.log, this.#now);
     this.#unsubscribe = [
       this.tracker.onChange(() => this.#emit()),
       options.callEvents?.((event) => this.tracker.ingest(event)) ?? (() => undefined),
@@ -91,6 +97,7 @@ export class CallsService {
     clearInterval(this.#expiryTimer);
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.tracker.close();
+    await Promise.all(this.#endings);
     await this.tracker.flushed();
   }
 
@@ -263,35 +270,28 @@ export class CallsService {
     return this.snapshot();
   }
 
-  /** Sends the dial once; a second one of the same destination in flight or just after is refused. */
+  /**
+   * Sends the dial once; a second one of the same destination in flight or just after, from this
+   * process or another of the profile, is refused (dial-guard.ts).
+   */
   async #place(target: DialTarget, source: CallSource): Promise<Call> {
     const destination = target.destination;
-    const last = this.#lastDial.get(destination);
-    if (
-      this.#inFlight.has(destination) ||
-      (last !== undefined && this.#now() - last < REPEAT_GUARD_MS)
-    ) {
-      throw new CallbarError(
-        'duplicate_dial',
-        `Callbar is already calling ${target.display}: one click places one call. To call again, wait a moment and dial once more.`,
-      );
-    }
-    this.#inFlight.add(destination);
-    this.#lastDial.set(destination, this.#now());
+    // Not connected: nothing to guard (and nothing written).
+    const callControl = this.#options.callControl();
+    // Events that arrive from now on may be this dial's (held until it is answered).
     const release = this.tracker.expectDial();
+    let ended: (() => Promise<void>) | undefined;
     try {
-      const answer = await this.#options
-        .callControl()
-        .clickToDial(destination)
-        .catch((error: unknown) => {
-          throw isForbidden(error)
-            ? new CallbarError(
-                'dial_forbidden',
-                'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
-                { cause: error },
-              )
-            : error;
-        });
+      ended = await this.#dialGuard.claim(destination, target.display);
+      const answer = await callControl.clickToDial(destination).catch((error: unknown) => {
+        throw isForbidden(error)
+          ? new CallbarError(
+              'dial_forbidden',
+              'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
+              { cause: error },
+            )
+          : error;
+      });
       return this.tracker.beginOutgoing(target, source, answer);
     } catch (error) {
       if (error instanceof TimeoutError) {
@@ -312,8 +312,11 @@ export class CallsService {
       throw error;
     } finally {
       release();
-      this.#inFlight.delete(destination);
-      this.#lastDial.set(destination, this.#now());
+      if (ended) {
+        // Noted in the background (the outcome is the platform's answer as it came); close waits.
+        const ending = ended().finally(() => this.#endings.delete(ending));
+        this.#endings.add(ending);
+      }
     }
   }
 
@@ -337,8 +340,9 @@ export class CallsService {
   }
 }
 
+/** A 403 refusing the request (not one saying the token was not taken: that is no one's rights). */
 function isForbidden(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 403;
+  return error instanceof ApiError && error.status === 403 && !error.authenticationFailed;
 }
 
 /** Whether the user placed the call (a dial from Callbar), rather than received it. */

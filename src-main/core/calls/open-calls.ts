@@ -3,13 +3,14 @@
  * session, its region and link settings, and the call events its receiver takes. The app's core
  * and the CLI both start here.
  */
-import { createPlatformApi, type PlatformApi } from '../api/platform-api';
+import { callIdentity, createPlatformApi, type PlatformApi } from '../api/platform-api';
 import { saveSettings } from '../config/settings-store';
 import type { Profile } from '../profile';
 import { CallLogFile } from './call-log';
 import { identifyParty } from './call-party';
 import { CallTracker } from './call-tracker';
 import { CallsService, type CallSettings } from './calls-service';
+import { profileDialGuard } from './dial-guard';
 import { NO_DIRECTORY, type CallDirectory } from './dial-target';
 
 export function openCalls(options: {
@@ -46,7 +47,10 @@ export function openCalls(options: {
     log,
   });
   return new CallsService({
-    callControl: () => api.calls,
+    callControl: () => {
+      callIdentity(account.tokens); // not connected: throws before anything is dialed or noted
+      return api.calls;
+    },
     tracker,
     settings: () => settings,
     dialLinksWithoutAsking: async () => {
@@ -57,5 +61,7 @@ export function openCalls(options: {
     callEvents: (listener) => account.onCallEvent(listener),
     ...(options.listen ? { listen: options.listen } : {}),
     log,
+    // The app, the CLI and a second instance of one profile: one click is one call across them.
+    dialGuard: profileDialGuard(profile.dataDir, log),
   });
 }

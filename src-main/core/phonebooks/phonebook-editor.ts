@@ -192,7 +192,7 @@ export class PhonebookEditor {
     await inWords(
       () => this.#api.bulkDeleteContacts(unique),
       (error) =>
-        error.status === 403
+        error.status === 403 && !error.authenticationFailed
           ? new CallbarError(
               'forbidden',
               'You may not delete some of these contacts; nothing was deleted.',
