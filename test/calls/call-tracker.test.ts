@@ -51,6 +51,7 @@ function rig(options: { dataDir?: string; log?: Logger } = {}) {
   const tracker = new CallTracker({
     ...(file ? { file } : {}),
     ownExtension: () => '201',
+    owner: () => ({ tenant_id: 'acme', user_extension: '201', base_url: 'sim' }),
     identify: (number) => identifyParty(number, { region: 'DE', directory }),
     log: options.log ?? silentLogger,
     now: () => now,

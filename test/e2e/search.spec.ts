@@ -180,8 +180,8 @@ test('a sync in progress shows its progress, and the index keeps answering', asy
   await page.getByRole('button', { name: 'Refresh' }).click();
   const status = page.getByTestId('sync-status');
   await expect(status).toHaveAttribute('data-state', 'syncing');
-  await expect(status.getByRole('progressbar', { name: 'Loading contacts' })).toBeVisible();
-  await expect(status).toContainText('Loading contacts…');
+  await expect(status.getByRole('progressbar', { name: 'Loading your contacts' })).toBeVisible();
+  await expect(status).toContainText('Loading your contacts…');
   await page.getByRole('combobox', { name: 'Search contacts or type a number' }).fill('lovel');
   await expect(page.getByRole('option').first()).toContainText('Ada Lovelace');
   await expectAccessibleInBothThemes(page, 'sync in progress');

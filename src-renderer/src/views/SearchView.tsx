@@ -34,6 +34,7 @@ export function SearchView() {
   const dial = useAppStore((state) => state.dial);
   const callError = useAppStore((state) => state.callError);
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
+  const directory = useAppStore((state) => state.directory);
   const input = useFocusOnMount<HTMLInputElement>();
   const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
 
@@ -103,6 +104,8 @@ export function SearchView() {
 
   const current = rows[selected];
   const searching = query.trim() !== '';
+  // The first sync of this account is running: nothing to find yet, which is not "no match".
+  const loading = directory?.state === 'syncing' && directory.contacts === 0;
   return (
     <section className="search" aria-labelledby="search-title">
       <h1 id="search-title" className="visually-hidden">
@@ -150,6 +153,10 @@ export function SearchView() {
               onDial={(secondary) => void dialRowAt(current, secondary)}
             />
           </>
+        ) : loading ? (
+          <p className="empty" role="status" data-testid="search-loading">
+            Matches for “{query.trim()}” show once your contacts are in.
+          </p>
         ) : (
           <p className="empty" role="status">
             No contact matches “{query.trim()}”.
