@@ -3,6 +3,7 @@ import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
+  placedCallBar,
   screenshotPath,
   startApp,
   type E2eApp,
@@ -78,8 +79,7 @@ test('another account connected after the first offers none of its contacts or c
     timeout: 30_000,
   });
   await search.press('Enter');
-  const bar = page.getByRole('region', { name: 'Current call' });
-  await expect(bar).toBeVisible();
+  const bar = await placedCallBar(page);
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
   await search.press('Escape');

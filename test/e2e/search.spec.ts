@@ -4,6 +4,7 @@ import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
+  placedCallBar,
   startApp,
   screenshotPath,
   type E2eApp,
@@ -66,7 +67,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expectAccessibleInBothThemes(page, 'search results');
 
   await page.keyboard.press('Enter');
-  const bar = page.getByRole('region', { name: 'Current call' });
+  const bar = await placedCallBar(page);
   await expect(bar).toContainText('Ada Lovelace');
   const call = await liveCall();
   expect(call.to).toBe('+442071234567');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { RecentCalls } from './RecentCalls';
@@ -67,17 +67,12 @@ export function SearchView() {
   useEffect(() => {
     if (!hasCall && document.activeElement === document.body) input.current?.focus();
   }, [hasCall, input]);
-  const dialing = useRef(false);
-
+  // A second Enter (or click) while a dial is in flight is ignored by the store's dial.
   const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
     const target = row && dialTargetOf(row, query, secondary);
-    if (!target || dialing.current) return;
-    dialing.current = true;
-    try {
-      if (await dial(target)) input.current?.select();
-    } finally {
-      dialing.current = false;
-    }
+    if (!target || !row) return;
+    const label = row.kind === 'dial' ? row.target.display : row.hit.contact.display_name;
+    if (await dial(target, 'ui', label)) input.current?.select();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
