@@ -34,7 +34,7 @@ async function syncOnce(profile: keyof typeof PROFILES, contacts: number): Promi
       region: 'US',
       log: silentLogger,
       phonebooks: () => api.phonebooks,
-      owner: () => 'bench',
+      owner: () => ({ tenant_id: 'bench', user_extension: '201', base_url: 'bench' }),
       intervalMs: 15 * 60_000,
     });
     const started = performance.now();

@@ -146,9 +146,18 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'settings.get': () => readSettingsView(profile),
     'settings.save': (patch) => saveSettingsView(profile, patch),
   };
+  // The calls shown (window and tray) are the connected account's: another account shows others.
+  let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
     events.publish({ type: 'account.changed', status: withConnectLink(status) });
-    if (status.state === 'connected') directory.connected();
+    const owner = JSON.stringify(account.owner() ?? null);
+    if (owner !== callsOwner) {
+      callsOwner = owner;
+      events.publish({ type: 'calls.changed', calls: calls.snapshot() });
+    }
+    directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
+      log.warn('the directory could not follow the account change', { error });
+    });
   });
   const unsubscribeDirectory = directory.onChange((status) =>
     events.publish({ type: 'directory.changed', status }),

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DialTarget } from '../../src-preload/contract';
+import type { AccountOwner } from '../../src-main/core/account/account-history';
 import {
   CallLogFile,
   MAX_CALL_LOG_BYTES,
@@ -45,12 +46,17 @@ const target: DialTarget = {
   description: 'This is a number in Germany.',
 };
 
-function rig(options: { dataDir?: string; log?: Logger } = {}) {
+const ALICE = { tenant_id: 'acme', user_extension: '201', base_url: 'sim' };
+
+function rig(
+  options: { dataDir?: string; log?: Logger; owner?: () => AccountOwner | undefined } = {},
+) {
   let now = Date.parse('2026-11-24T09:00:00Z');
   const file = options.dataDir ? new CallLogFile(options.dataDir, silentLogger) : undefined;
   const tracker = new CallTracker({
     ...(file ? { file } : {}),
     ownExtension: () => '201',
+    owner: options.owner ?? (() => ALICE),
     identify: (number) => identifyParty(number, { region: 'DE', directory }),
     log: options.log ?? silentLogger,
     now: () => now,
@@ -511,5 +517,38 @@ describe('the call log in the profile', () => {
     const { tracker } = rig({ dataDir });
     expect(tracker.view()).toEqual({ current: [], recent: [] });
     expect(() => readFileSync(join(dataDir, 'calls.json'))).toThrow();
+  });
+});
+
+describe('whose calls are shown', () => {
+  it('shows only the connected account’s calls: not another account’s or platform’s, nor unowned ones', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-owner-'));
+    let owner: AccountOwner | undefined = ALICE;
+    const { tracker } = rig({ dataDir, owner: () => owner });
+    const call = tracker.beginOutgoing(target, 'ui', {});
+    expect(tracker.view().current.map((each) => each.id)).toEqual([call.id]);
+    expect(tracker.records()[0]!.owner).toEqual(ALICE);
+
+    for (const other of [
+      { ...ALICE, user_extension: '202' },
+      { ...ALICE, tenant_id: 'other' },
+      { ...ALICE, base_url: 'other-sim' },
+      undefined,
+    ]) {
+      owner = other;
+      expect(tracker.view()).toEqual({ current: [], recent: [] });
+      expect(tracker.current()).toBeUndefined();
+    }
+    owner = ALICE;
+    expect(tracker.current()?.call.id).toBe(call.id);
+
+    // A log from before owners were kept: nobody's, so not shown.
+    await tracker.flushed();
+    const file = join(dataDir, 'calls.json');
+    const log = JSON.parse(readFileSync(file, 'utf8')) as { calls: { owner?: unknown }[] };
+    for (const record of log.calls) delete record.owner;
+    writeFileSync(file, JSON.stringify(log));
+    const reopened = rig({ dataDir, owner: () => ALICE }).tracker;
+    expect(reopened.view()).toEqual({ current: [], recent: [] });
   });
 });

@@ -66,6 +66,7 @@ describe('the receiver’s /events', () => {
     });
     tracker = new CallTracker({
       ownExtension: () => '201',
+      owner: () => ({ tenant_id: 'acme', user_extension: '201', base_url: 'sim' }),
       identify: (number) => identifyParty(number, { region: 'US', directory: NO_DIRECTORY }),
       log: silentLogger,
     });
@@ -176,6 +177,7 @@ describe('the receiver’s events without the platform’s headers (the default)
     opened.push(account);
     const tracker = new CallTracker({
       ownExtension: () => '201',
+      owner: () => ({ tenant_id: 'acme', user_extension: '201', base_url: 'sim' }),
       identify: (number) => identifyParty(number, { region: 'US', directory: NO_DIRECTORY }),
       log: silentLogger,
     });

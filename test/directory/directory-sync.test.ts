@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import type { DirectoryStatus } from '../../src-preload/contract';
+import type { AccountOwner } from '../../src-main/core/account/account-history';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
@@ -27,7 +28,12 @@ const CONTACTS = '/v3/phonebook/contact/';
 
 async function openDirectory(
   api: PlatformApi,
-  options: { dataDir?: string; pacer?: RequestPacer; owner?: string; pageSize?: number } = {},
+  options: {
+    dataDir?: string;
+    pacer?: RequestPacer;
+    owner?: AccountOwner;
+    pageSize?: number;
+  } = {},
 ) {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'callbar-directory-')));
   const { log, lines } = capturingLogger();
@@ -36,7 +42,7 @@ async function openDirectory(
     region: 'DE',
     log,
     phonebooks: () => api.phonebooks,
-    owner: () => options.owner ?? 'sim|acme|201',
+    owner: () => options.owner ?? { tenant_id: 'acme', user_extension: '201', base_url: 'sim' },
     intervalMs: 15 * 60_000,
     ...(options.pacer ? { pacer: options.pacer } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
@@ -256,16 +262,23 @@ describeEachProfile('sync faults, local changes and the cache', (profile) => {
       synced_at: synced.synced_at,
     });
     expect(second.directory.search('a', 5).hits).toEqual(first.directory.search('a', 5).hits);
-    // The cache of another account is not used.
-    const other = await openDirectory(api, { dataDir: first.dataDir, owner: 'sim|acme|202' });
-    expect((await other.directory.load()).state).toBe('empty');
+    // The cache of another account, or of the same account on another platform, is not used.
+    const cached = await readFile(cacheFile(first.dataDir));
+    for (const owner of [
+      { tenant_id: 'acme', user_extension: '202', base_url: 'sim' },
+      { tenant_id: 'acme', user_extension: '201', base_url: 'other-sim' },
+    ]) {
+      await writeFile(cacheFile(first.dataDir), cached);
+      const other = await openDirectory(api, { dataDir: first.dataDir, owner });
+      expect((await other.directory.load()).state).toBe('empty');
+    }
     await first.directory.close();
   });
 
   it.each([
-    ['a corrupt cache', '{"format": 2, "contacts": [', /not valid JSON/],
-    ['an old-format cache', JSON.stringify({ format: 1, contacts: [] }), /format 1, not 2/],
-    ['a cache of the wrong shape', JSON.stringify({ format: 2, contacts: 'x' }), /not a directory/],
+    ['a corrupt cache', '{"format": 3, "contacts": [', /not valid JSON/],
+    ['an old-format cache', JSON.stringify({ format: 2, contacts: [] }), /format 2, not 3/],
+    ['a cache of the wrong shape', JSON.stringify({ format: 3, contacts: 'x' }), /not a directory/],
   ])('discards %s with a log line, then syncs again', async (_what, content, reason) => {
     const { directory, dataDir, lines } = await openDirectory(api);
     await writeFile(cacheFile(dataDir), content);

@@ -45,7 +45,7 @@ describeEachProfile('a directory sync against a hostile platform', (profile) => 
       region: 'DE',
       log: silentLogger,
       phonebooks: () => api.phonebooks,
-      owner: () => 'sim|acme|201',
+      owner: () => ({ tenant_id: 'acme', user_extension: '201', base_url: 'sim' }),
       intervalMs: 15 * 60_000,
       pacer: new RequestPacer({ budget: 1000, windowMs: 1000 }),
     });

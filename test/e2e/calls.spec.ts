@@ -5,6 +5,7 @@ import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
   openConnected,
+  placedCallBar,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -52,8 +53,7 @@ for (const profile of SIM_PROFILES) {
       await expect(first).toHaveAttribute('aria-selected', 'true');
       await page.keyboard.press('Enter');
 
-      const bar = page.getByRole('region', { name: 'Current call' });
-      await expect(bar).toBeVisible();
+      const bar = await placedCallBar(page);
       await expect(bar.getByRole('status')).toContainText('+49 30 1234567');
       const { call, caller, callee } = await liveCall();
       expect(call.to).toBe('+49301234567');
@@ -145,8 +145,7 @@ for (const profile of SIM_PROFILES) {
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
       await expect(dialog).toBeHidden();
-      const bar = page.getByRole('region', { name: 'Current call' });
-      await expect(bar).toBeVisible();
+      const bar = await placedCallBar(page);
       await expect.poll(async () => (await control.calls()).length).toBe(before + 1);
       await page.keyboard.press('Escape');
       await expect(bar).toBeHidden();

@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   addContact,
   openConnected,
+  placedCallBar,
   screenshotPath,
   startApp,
   type E2eApp,
@@ -90,7 +91,7 @@ test('a name with bidi controls cannot turn a number around, anywhere the window
   await expectInOrder(page.getByRole('button', { name: /^Call Mallory/ }), 'Call button', '');
 
   await page.keyboard.press('Enter');
-  const bar = page.getByRole('region', { name: 'Current call' });
+  const bar = await placedCallBar(page);
   await expect(bar).toContainText('Mallory');
   // The number and the company (with its U+202E) share a line in the call bar; the name and the
   // call's state another.

@@ -4,6 +4,7 @@ import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
+  placedCallBar,
   startApp,
   screenshotPath,
   type E2eApp,
@@ -66,7 +67,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expectAccessibleInBothThemes(page, 'search results');
 
   await page.keyboard.press('Enter');
-  const bar = page.getByRole('region', { name: 'Current call' });
+  const bar = await placedCallBar(page);
   await expect(bar).toContainText('Ada Lovelace');
   const call = await liveCall();
   expect(call.to).toBe('+442071234567');
@@ -180,8 +181,8 @@ test('a sync in progress shows its progress, and the index keeps answering', asy
   await page.getByRole('button', { name: 'Refresh' }).click();
   const status = page.getByTestId('sync-status');
   await expect(status).toHaveAttribute('data-state', 'syncing');
-  await expect(status.getByRole('progressbar', { name: 'Loading contacts' })).toBeVisible();
-  await expect(status).toContainText('Loading contacts…');
+  await expect(status.getByRole('progressbar', { name: 'Loading your contacts' })).toBeVisible();
+  await expect(status).toContainText('Loading your contacts…');
   await page.getByRole('combobox', { name: 'Search contacts or type a number' }).fill('lovel');
   await expect(page.getByRole('option').first()).toContainText('Ada Lovelace');
   await expectAccessibleInBothThemes(page, 'sync in progress');

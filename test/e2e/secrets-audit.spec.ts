@@ -2,7 +2,13 @@ import { expect, test } from '@playwright/test';
 import { SIM_PROFILES } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { addContact, connectThroughPortal, startApp, type E2eApp } from '../support/e2e-app';
+import {
+  addContact,
+  connectThroughPortal,
+  placedCallBar,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
 import {
   heapSnapshot,
   recordIpc,
@@ -80,8 +86,7 @@ for (const profile of SIM_PROFILES) {
 
       // Dial the hit; both phones answer; Esc hangs up.
       await page.keyboard.press('Enter');
-      const bar = page.getByRole('region', { name: 'Current call' });
-      await expect(bar).toBeVisible();
+      const bar = await placedCallBar(page);
       await expect
         .poll(async () => (await control.calls()).filter((call) => call.state !== 'ended').length)
         .toBe(1);

@@ -70,7 +70,7 @@ describe('a malicious or broken platform', () => {
       region: 'DE',
       log: silentLogger,
       phonebooks: () => api.phonebooks,
-      owner: () => 'sim|acme|201',
+      owner: () => ({ tenant_id: 'acme', user_extension: '201', base_url: 'sim' }),
       intervalMs: 15 * 60_000,
       // Paced far above the platform's limit: the sync's bounds, not the pacer, stop it.
       pacer: new RequestPacer({ budget: 10_000, windowMs: 1000 }),

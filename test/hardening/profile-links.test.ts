@@ -101,7 +101,11 @@ describe('symbolic links planted in the profile', () => {
     symlinkSync('/dev/zero', join(profile, 'directory.json'));
     expect(new CallLogFile(profile, log).read().calls).toEqual([]);
     expect(lines.join('\n')).toContain('symbolic link');
-    const cache = await readCache(profile, undefined);
+    const cache = await readCache(profile, {
+      tenant_id: 'acme',
+      user_extension: '201',
+      base_url: 'sim',
+    });
     expect(cache.status).toBe('discarded');
     expect(cache.status === 'discarded' && cache.reason).toContain('symbolic link');
 

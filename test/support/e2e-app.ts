@@ -96,6 +96,17 @@ async function portalLinkBehind(opened: string, sim: RunningSimulator): Promise<
   return new URL(location!, opened).href;
 }
 
+/**
+ * The call bar once the platform answered the dial: until then it says "Calling …" (state
+ * `sending`), and the simulator may not have the call yet, nor Esc a call to hang up.
+ */
+export async function placedCallBar(page: Page) {
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar).toBeVisible();
+  await expect(bar).not.toHaveAttribute('data-state', 'sending', { timeout: 20_000 });
+  return bar;
+}
+
 /** Opens the window; connects first unless this profile is connected already. */
 export async function openConnected(page: Page, app: E2eApp) {
   await page.goto(app.preview.url);

@@ -49,10 +49,15 @@ function hitRows(hits: SearchHit[]): string {
   );
 }
 
-/** This computer's copy of the directory (the cache; no sync). */
+/**
+ * This computer's copy of the directory (the cache; no sync), for the account whose session the
+ * keychain holds: the cache is read only once that account is known (see directory-cache.ts).
+ */
 export async function openLocalDirectory(ctx: CommandContext): Promise<Directory> {
   const { openDirectory } = await import('../../core/directory/open-directory');
-  const directory = openDirectory(await ctx.profile());
+  const profile = await ctx.profile();
+  if (!profile.account.owner()) await profile.account.start();
+  const directory = openDirectory(profile);
   await directory.load();
   return directory;
 }

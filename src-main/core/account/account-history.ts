@@ -39,7 +39,18 @@ export function profileAccountHistory(dataDir: string, log: Logger): AccountHist
   );
 }
 
-type Identity = Pick<ConnectedAccount, 'tenant_id' | 'user_extension' | 'base_url'>;
+/**
+ * Whose data something is (the directory cache, a call): the account and the platform that
+ * issued its session. Data of another owner is never shown.
+ */
+export const AccountOwner = ConnectedAccount.pick({
+  tenant_id: true,
+  user_extension: true,
+  base_url: true,
+});
+export type AccountOwner = z.infer<typeof AccountOwner>;
+
+type Identity = AccountOwner;
 
 export function sameAccount(a: Identity, b: Identity): boolean {
   return (

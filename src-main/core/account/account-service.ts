@@ -11,6 +11,7 @@ import type { Vault } from '../vault/vault';
 import {
   accountSwitch,
   afterConnection,
+  type AccountOwner,
   ownAccount,
   type AccountHistory,
   type AccountHistoryStore,
@@ -181,6 +182,17 @@ export class AccountService {
 
   status(): AccountStatus {
     return this.#status;
+  }
+
+  /**
+   * Whose session this is (account and platform), when there is one usable with the platform the
+   * settings name: the owner the directory and the call log show data of.
+   */
+  owner(): AccountOwner | undefined {
+    const session = this.tokens.session;
+    if (!session || this.tokens.otherPlatform) return undefined;
+    const { tenant_id, user_extension, base_url } = session;
+    return { tenant_id, user_extension, base_url };
   }
 
   onStatus(listener: (status: AccountStatus) => void): () => void {

@@ -2,7 +2,9 @@
  * The calls Callbar knows, as kept in `<dataDir>/calls.json`: current calls (so the CLI can hang
  * up a call the app or `dial --follow` saw) and recent ones (capped, clearable). The app and the
  * CLI may both write it: every write merges with what is on disk (the newer version of a call
- * wins), and replaces the file atomically.
+ * wins), and replaces the file atomically. Each call records its owner (account and platform), per
+ * call rather than per file: two processes of a profile may briefly disagree on the account, and
+ * a merge then keeps each call with its own owner instead of relabelling the other's.
  */
 import { renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { z } from 'zod';
 import { Call } from '../../../src-preload/contract';
+import { AccountOwner } from '../account/account-history';
 import { writeFileAtomic } from '../config/atomic-write';
 import { readFileNoFollowSync } from '../config/no-follow-file';
 import type { Logger } from '../log/logger';
@@ -34,6 +37,12 @@ export type LegRecord = z.infer<typeof LegRecord>;
 /** A call with what the tracker needs to follow it (times in ms since the epoch). */
 export const CallRecord = z.object({
   call: Call,
+  /**
+   * Whose call this is: the account and platform connected when Callbar placed or first saw it.
+   * Only the calls of the account connected now are shown; calls without an owner (logs from
+   * before it was kept) are nobody's and stay hidden.
+   */
+  owner: AccountOwner.optional(),
   /** The platform's id of the call, when the dial answer or an event gave one. */
   platform_call_id: z.string().optional(),
   /**

@@ -18,6 +18,7 @@ import type {
   CallState,
   DialTarget,
 } from '../../../src-preload/contract';
+import { sameAccount, type AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
@@ -102,6 +103,11 @@ export interface CallTrackerOptions {
   file?: CallLogFile;
   /** The user's own extension (to tell their leg from the other party's). */
   ownExtension: () => string | undefined;
+  /**
+   * The account (and platform) connected now: new calls are recorded as theirs, and only theirs
+   * are shown (view, current, records). None: no call is shown.
+   */
+  owner: () => AccountOwner | undefined;
   /** Who a number belongs to (the directory), as a party to show. */
   identify: (number: string) => CallParty;
   log: Logger;
@@ -145,15 +151,20 @@ export class CallTracker {
   view(): CallsView {
     const current: Call[] = [];
     const recent: Call[] = [];
-    for (const record of this.#state.calls) {
+    for (const record of this.records()) {
       (isFinished(record) ? recent : current).push(record.call);
     }
     return { current, recent };
   }
 
-  /** Every call record, newest first (the CLI's --json shows the raw events too). */
+  /**
+   * Every call record of the account connected now, newest first (the CLI's --json shows the raw
+   * events too).
+   */
   records(): readonly CallRecord[] {
-    return this.#state.calls;
+    const owner = this.#options.owner();
+    if (!owner) return [];
+    return this.#state.calls.filter((record) => record.owner && sameAccount(record.owner, owner));
   }
 
   onChange(listener: () => void): () => void {
@@ -176,7 +187,7 @@ export class CallTracker {
 
   /** A current call by Callbar's id, or the newest current call. */
   current(callId?: string): CallRecord | undefined {
-    return this.#state.calls.find(
+    return this.records().find(
       (record) => !isFinished(record) && (callId === undefined || record.call.id === callId),
     );
   }
@@ -468,7 +479,9 @@ export class CallTracker {
     now: number,
     fields: Pick<Call, 'direction' | 'state' | 'party'> & Partial<Call>,
   ): CallRecord {
+    const owner = this.#options.owner();
     return {
+      ...(owner ? { owner } : {}),
       call: {
         id: randomUUID(),
         started_at: new Date(now).toISOString(),

@@ -43,6 +43,7 @@ export function openCalls(options: {
   const tracker = new CallTracker({
     file: new CallLogFile(profile.dataDir, log),
     ownExtension: () => account.tokens.session?.user_extension,
+    owner: () => account.owner(),
     identify: (number) => identifyParty(number, { region: settings.region, directory }),
     log,
   });

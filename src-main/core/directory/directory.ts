@@ -3,8 +3,11 @@
  * directory from the profile at start, syncs on demand and every `sync_interval_minutes` while
  * connected, swaps in a new index only when a sync completes (a failed or cancelled sync keeps
  * the previous one and says why), and applies contacts created, edited or deleted through
- * Callbar at once. Every change of its status goes to `onChange` listeners (the core publishes
- * them as `directory.changed` events).
+ * Callbar at once. It only ever holds the directory of the account connected now: the cache is
+ * read once that account is known, a disconnection empties the index (the cache stays for that
+ * account), and a connection to another account or platform drops the directory at once
+ * (deleting its cache) and syncs the new one. Every change of its status goes to `onChange`
+ * listeners (the core publishes them as `directory.changed` events).
  */
 import type {
   DirectoryContact,
@@ -12,13 +15,14 @@ import type {
   SearchResult,
   SyncProgress,
 } from '../../../src-preload/contract';
+import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { ContactIndex } from './contact-index';
-import { CACHE_FORMAT, readCache, writeCache } from './directory-cache';
+import { CACHE_FORMAT, readCache, removeCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { RequestPacer } from './request-pacer';
 
@@ -28,8 +32,8 @@ export interface DirectoryOptions {
   log: Logger;
   /** The platform's phonebook API, when connected (undefined: a sync says to connect first). */
   phonebooks: () => PhonebookApi | undefined;
-  /** Whose directory this is ("base URL|tenant|extension"); undefined when not connected. */
-  owner: () => string | undefined;
+  /** The account (and platform) connected now; undefined when none is. */
+  owner: () => AccountOwner | undefined;
   /** Between automatic refreshes (sync_interval_minutes); also when a directory counts as stale. */
   intervalMs: number;
   /** Shared by every sync of the process; default: 100 requests a minute. */
@@ -61,7 +65,13 @@ export class Directory {
   #index: ContactIndex;
   #phonebooks: PhonebookSummary[] = [];
   #syncedAt: number | undefined;
-  #running: { promise: Promise<SyncOutcome>; abort: AbortController } | undefined;
+  #running:
+    | { promise: Promise<SyncOutcome>; abort: AbortController; owner: AccountOwner | undefined }
+    | undefined;
+  /** Whose directory the index holds (undefined: nobody's yet, it is empty). */
+  #indexOwner: AccountOwner | undefined;
+  /** Loading and account changes, one after the other. */
+  #accountWork: Promise<unknown> = Promise.resolve();
   #progress: SyncProgress | undefined;
   #lastError: string | undefined;
   #localDuringSync: LocalChange[] = [];
@@ -75,21 +85,29 @@ export class Directory {
     this.#index = this.#build([]);
   }
 
-  /** Loads the cached directory (a bad cache is logged and dropped; a sync replaces it). */
+  /**
+   * Loads the cached directory of the account connected now (a bad cache, or one of another
+   * account or platform, is logged and dropped; a sync replaces it). Without a connected account
+   * nothing is loaded: whose the cache is cannot be checked.
+   */
   async load(): Promise<DirectoryStatus> {
-    const read = await readCache(this.#options.dataDir, this.#options.owner());
-    if (read.status === 'discarded') {
-      this.#options.log.warn('the cached directory was discarded; it is synced again', {
-        reason: read.reason,
-      });
-    }
-    if (read.status === 'ok') {
-      this.#phonebooks = read.cache.phonebooks;
-      this.#index = this.#build(read.cache.contacts);
-      this.#syncedAt = Date.parse(read.cache.synced_at);
-    }
+    await this.#serially(() => this.#adopt(this.#options.owner(), { reread: true }));
     this.#loaded = true;
     return this.#changed();
+  }
+
+  /**
+   * Call on every change of the account's status. A different account or platform than the
+   * directory's drops it at once (and its cache); a sync starts now when connected and the
+   * directory is empty, stale, or was just dropped.
+   */
+  accountChanged(isConnected: boolean): Promise<void> {
+    return this.#serially(async () => {
+      const adopted = await this.#adopt(this.#options.owner());
+      if (isConnected && this.#loaded && !this.#running && (adopted || this.#due())) {
+        this.#background();
+      }
+    });
   }
 
   /** Refreshes every interval while connected, and now when the directory is empty or stale. */
@@ -100,11 +118,6 @@ export class Directory {
     this.#timer = setInterval(tick, Math.min(this.#options.intervalMs, 60_000));
     this.#timer.unref();
     tick();
-  }
-
-  /** Call when the account got connected: a first sync starts if one is due (after load). */
-  connected(): void {
-    if (this.#loaded && !this.#running && this.#due()) this.#background();
   }
 
   onChange(listener: (status: DirectoryStatus) => void): () => void {
@@ -157,7 +170,7 @@ export class Directory {
         this.#changed();
       })
       .then((requests) => ({ status: this.status(), requests }));
-    this.#running = { promise, abort };
+    this.#running = { promise, abort, owner: this.#options.owner() };
     this.#changed();
     return promise;
   }
@@ -200,6 +213,76 @@ export class Directory {
     this.sync().catch(() => undefined);
   }
 
+  #serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#accountWork.then(work);
+    this.#accountWork = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Makes the directory `owner`'s: another account's is dropped (index, running sync, cache) and
+   * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too). With nobody
+   * connected (disconnected, session ended) nothing is offered, and the cache stays on disk for
+   * the account it belongs to. Resolves true when the directory of another account was dropped.
+   */
+  async #adopt(
+    owner: AccountOwner | undefined,
+    { reread = false }: { reread?: boolean } = {},
+  ): Promise<boolean> {
+    const running = this.#running;
+    const held = (whose: AccountOwner | undefined) =>
+      whose !== undefined && (owner === undefined || !sameAccount(whose, owner));
+    const foreign = held(this.#indexOwner) || (running !== undefined && held(running.owner));
+    if (foreign) await this.#drop(owner === undefined ? 'disconnected' : 'another account');
+    if (owner === undefined) return false;
+    if (!reread && this.#indexOwner && sameAccount(this.#indexOwner, owner)) return false;
+    const read = await readCache(this.#options.dataDir, owner);
+    if (read.status === 'discarded') {
+      this.#options.log.warn('the cached directory was discarded; it is synced again', {
+        reason: read.reason,
+      });
+    }
+    if (read.status === 'ok') {
+      this.#phonebooks = read.cache.phonebooks;
+      this.#index = this.#build(read.cache.contacts);
+      this.#syncedAt = Date.parse(read.cache.synced_at);
+      this.#indexOwner = owner;
+    }
+    this.#changed();
+    return foreign;
+  }
+
+  /**
+   * Empties the index (before anything is awaited: nothing is offered a moment longer) and stops
+   * a running sync; for another account, deletes the cache too.
+   */
+  async #drop(why: 'disconnected' | 'another account'): Promise<void> {
+    const running = this.#running;
+    this.#reset();
+    this.#changed();
+    this.cancelSync(
+      why === 'disconnected'
+        ? 'Callbar was disconnected.'
+        : 'Callbar was connected to another account.',
+    );
+    await running?.promise.catch(() => undefined);
+    this.#reset();
+    if (why === 'another account') {
+      await removeCache(this.#options.dataDir);
+      this.#options.log.info('the directory of another account or platform was dropped');
+    }
+    this.#changed();
+  }
+
+  /** An empty directory of nobody's. */
+  #reset(): void {
+    this.#phonebooks = [];
+    this.#index = this.#build([]);
+    this.#syncedAt = undefined;
+    this.#lastError = undefined;
+    this.#indexOwner = undefined;
+  }
+
   /** Resolves with the number of requests sent. */
   async #sync(signal: AbortSignal): Promise<number> {
     const { log } = this.#options;
@@ -221,6 +304,10 @@ export class Directory {
           this.#changed();
         },
       });
+      const now = this.#options.owner();
+      if (!now || !sameAccount(now, owner)) {
+        throw new CallbarError('sync_cancelled', 'Callbar was connected to another account.');
+      }
       const contacts = applyChanges(fetched.contacts, this.#localDuringSync);
       const syncedAt = this.#clock.now();
       await writeCache(this.#options.dataDir, {
@@ -233,6 +320,7 @@ export class Directory {
       this.#phonebooks = fetched.phonebooks;
       this.#index = this.#build(contacts);
       this.#syncedAt = syncedAt;
+      this.#indexOwner = owner;
       this.#lastError = undefined;
       log.info('directory synced', {
         contacts: contacts.length,
@@ -256,7 +344,7 @@ export class Directory {
     const contacts = applyChanges([...this.#index.contacts], [change]);
     this.#index = this.#build(contacts);
     this.#changed();
-    const owner = this.#options.owner();
+    const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
     await writeCache(this.#options.dataDir, {
       format: CACHE_FORMAT,

@@ -21,12 +21,7 @@ export function openDirectory(
   }).phonebooks,
   clock?: Clock,
 ): Directory {
-  const owner = () => {
-    const { tenant_id, user_extension } = profile.account.status();
-    return tenant_id && user_extension
-      ? `${profile.settings.base_url}|${tenant_id}|${user_extension}`
-      : undefined;
-  };
+  const owner = () => profile.account.owner();
   return new Directory({
     dataDir: profile.dataDir,
     region: profile.settings.region,

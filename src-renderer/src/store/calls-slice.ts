@@ -14,8 +14,17 @@ export interface CallsSlice {
   calls: CallsSnapshot;
   /** The last call action's failure ("That is not a phone number: …"). */
   callError: ErrorInfo | undefined;
+  /**
+   * Whom the dial sent and not yet answered calls (as shown): the call bar says "Calling …" at
+   * once, however slow the platform, and no second dial starts meanwhile.
+   */
+  dialing: string | undefined;
   loadCalls: () => Promise<void>;
-  dial: (target: string, source?: CallSource) => Promise<boolean>;
+  /**
+   * Dials `target` (`label`: whom, as shown; default the target). While a dial is in flight
+   * another is ignored (resolves false).
+   */
+  dial: (target: string, source?: CallSource, label?: string) => Promise<boolean>;
   hangup: (callId?: string) => Promise<void>;
   confirmPending: (accept: boolean, always: boolean) => Promise<void>;
   clearRecent: () => Promise<void>;
@@ -50,9 +59,17 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
   return {
     calls: EMPTY,
     callError: undefined,
+    dialing: undefined,
     loadCalls: async () => applySnapshot(await window.callbar.calls.list()),
-    dial: async (target, source = 'ui') =>
-      applyOutcome(await window.callbar.calls.dial({ target, source })),
+    dial: async (target, source = 'ui', label = target) => {
+      if (get().dialing !== undefined) return false;
+      set({ dialing: label, callError: undefined });
+      try {
+        return applyOutcome(await window.callbar.calls.dial({ target, source }));
+      } finally {
+        set({ dialing: undefined });
+      }
+    },
     hangup: async (callId) =>
       applySnapshot(await window.callbar.calls.hangup(callId ? { call_id: callId } : {})),
     confirmPending: async (accept, always) => {

@@ -14,6 +14,7 @@ export function CallBar() {
   const call = useAppStore(activeCall);
   const hangup = useAppStore((state) => state.hangup);
   const error = useAppStore((state) => state.callError);
+  const dialing = useAppStore((state) => state.dialing);
   const now = useNow(call !== undefined);
 
   useEffect(() => {
@@ -28,7 +29,28 @@ export function CallBar() {
     return () => window.removeEventListener('keydown', onKey);
   }, [call, hangup]);
 
-  if (!call) return null;
+  if (!call) {
+    if (dialing === undefined) return null;
+    // The dial is on its way to the platform (which may take a while): said at once.
+    return (
+      <section
+        className="call-bar"
+        aria-label="Current call"
+        data-testid="call-bar"
+        data-state="sending"
+      >
+        <div className="call-info">
+          <p className="call-state" role="status" aria-live="polite" aria-atomic="true">
+            <span className="call-words">Calling </span>
+            <strong className="call-party">
+              <Name>{dialing}</Name>
+            </strong>
+            <span className="call-words">…</span>
+          </p>
+        </div>
+      </section>
+    );
+  }
   const since = call.connected_at ?? (call.state === 'in-progress' ? call.started_at : undefined);
   return (
     <section

@@ -45,7 +45,7 @@ export function RecentCalls() {
                 <button
                   type="button"
                   aria-label={`Call again: ${name}`}
-                  onClick={() => void dial(call.party.number)}
+                  onClick={() => void dial(call.party.number, 'ui', name)}
                 >
                   Call again
                 </button>

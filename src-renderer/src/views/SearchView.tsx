@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { RecentCalls } from './RecentCalls';
@@ -34,6 +34,7 @@ export function SearchView() {
   const dial = useAppStore((state) => state.dial);
   const callError = useAppStore((state) => state.callError);
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
+  const directory = useAppStore((state) => state.directory);
   const input = useFocusOnMount<HTMLInputElement>();
   const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
 
@@ -66,17 +67,12 @@ export function SearchView() {
   useEffect(() => {
     if (!hasCall && document.activeElement === document.body) input.current?.focus();
   }, [hasCall, input]);
-  const dialing = useRef(false);
-
+  // A second Enter (or click) while a dial is in flight is ignored by the store's dial.
   const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
     const target = row && dialTargetOf(row, query, secondary);
-    if (!target || dialing.current) return;
-    dialing.current = true;
-    try {
-      if (await dial(target)) input.current?.select();
-    } finally {
-      dialing.current = false;
-    }
+    if (!target || !row) return;
+    const label = row.kind === 'dial' ? row.target.display : row.hit.contact.display_name;
+    if (await dial(target, 'ui', label)) input.current?.select();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -103,6 +99,8 @@ export function SearchView() {
 
   const current = rows[selected];
   const searching = query.trim() !== '';
+  // The first sync of this account is running: nothing to find yet, which is not "no match".
+  const loading = directory?.state === 'syncing' && directory.contacts === 0;
   return (
     <section className="search" aria-labelledby="search-title">
       <h1 id="search-title" className="visually-hidden">
@@ -150,6 +148,10 @@ export function SearchView() {
               onDial={(secondary) => void dialRowAt(current, secondary)}
             />
           </>
+        ) : loading ? (
+          <p className="empty" role="status" data-testid="search-loading">
+            Matches for “{query.trim()}” show once your contacts are in.
+          </p>
         ) : (
           <p className="empty" role="status">
             No contact matches “{query.trim()}”.

@@ -36,11 +36,11 @@ export function SyncStatus() {
       return (
         <div className="sync-status" data-testid="sync-status" data-state="syncing">
           <span role="status">
-            Loading contacts… {progress ? progress.contacts.toLocaleString() : count}
+            Loading your contacts… {progress ? progress.contacts.toLocaleString() : count}
             {total ? ` of ${total.toLocaleString()}` : ''}
           </span>
           <progress
-            aria-label="Loading contacts"
+            aria-label="Loading your contacts"
             max={total ?? undefined}
             value={total ? Math.min(progress?.contacts ?? 0, total) : undefined}
           />
