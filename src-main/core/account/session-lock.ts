@@ -67,9 +67,14 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
   const staleMs = options.staleMs ?? 10_000;
   const waitMs = options.waitMs ?? 60_000;
 
-  /** Takes one attempt of at most `maxMs`; ELOCKED when someone else still holds the lock. */
+  /**
+   * Takes one attempt of at most `maxMs`; ELOCKED when someone else still holds the lock. The
+   * resource locked is the lock's own path, not the profile folder: proper-lockfile keeps one
+   * record per resource in a process, so two locks of one profile (session, dial) held at once
+   * must not share one, or releasing either breaks the other.
+   */
   const attempt = (maxMs: number) =>
-    lockfile.lock(dataDir, {
+    lockfile.lock(lockPath, {
       lockfilePath: lockPath,
       realpath: false,
       stale: staleMs,
