@@ -308,15 +308,22 @@ export class Directory {
       if (!now || !sameAccount(now, owner)) {
         throw new CallbarError('sync_cancelled', 'Callbar was connected to another account.');
       }
-      const contacts = applyChanges(fetched.contacts, this.#localDuringSync);
+      let contacts = applyChanges(fetched.contacts, this.#localDuringSync);
+      let applied = this.#localDuringSync.length;
       const syncedAt = this.#clock.now();
-      await writeCache(this.#options.dataDir, {
-        format: CACHE_FORMAT,
-        owner,
-        synced_at: new Date(syncedAt).toISOString(),
-        phonebooks: fetched.phonebooks,
-        contacts,
-      });
+      for (;;) {
+        await writeCache(this.#options.dataDir, {
+          format: CACHE_FORMAT,
+          owner,
+          synced_at: new Date(syncedAt).toISOString(),
+          phonebooks: fetched.phonebooks,
+          contacts,
+        });
+        if (this.#localDuringSync.length === applied) break;
+        // Saved through Callbar while the cache was being written: kept too, in both.
+        contacts = applyChanges(contacts, this.#localDuringSync.slice(applied));
+        applied = this.#localDuringSync.length;
+      }
       this.#phonebooks = fetched.phonebooks;
       this.#index = this.#build(contacts);
       this.#syncedAt = syncedAt;
