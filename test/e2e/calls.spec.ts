@@ -87,10 +87,15 @@ for (const profile of SIM_PROFILES) {
       await page.screenshot({ path: `test/e2e/screenshots/recent-calls-${profile}.png` });
       // Within 2 s of the first dial the same number is refused as a double click ("Callbar is
       // already calling …"); a person presses again a moment later, and so does this test.
+      // The call bar says "Calling …" at once, before the platform answers (or the repeat is
+      // refused), so the call placed at the platform is what counts.
+      const live = async () =>
+        (await control.calls()).filter((call) => call.state !== 'ended').length;
       await expect(async () => {
         await recent.getByRole('button', { name: /^Call again: / }).click();
-        await expect(bar).toBeVisible({ timeout: 1000 });
+        await expect.poll(live, { timeout: 1500 }).toBe(1);
       }).toPass({ timeout: 20_000 });
+      await expect(bar).toBeVisible();
       const again = await liveCall();
       expect(again.call.id).not.toBe(call.id);
       expect(again.call.to).toBe('+49301234567');
