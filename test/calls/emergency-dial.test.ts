@@ -18,6 +18,7 @@ import { activateThroughCli, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import { until } from '../support/until';
 import { advanceClock, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
+import { platformAs } from '../support/platform-as';
 
 // Each step starts a CLI process (a second or more on a loaded machine).
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
@@ -43,19 +44,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
 
   /** A coworker (another user of the tenant) adds a shared contact, as another client would. */
   async function coworkerAddsContact(speedDial: number) {
-    const { access_token } = await control.issueTokens({
-      tenant_id: sim.tenant_id,
-      user_extension: sim.users[1]!.extension,
-    });
-    const post = async (path: string, body: object) => {
-      const response = await fetch(`${sim.base_url}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(response.status, await response.clone().text()).toBe(201);
-      return (await response.json()) as { id: number };
-    };
+    const post = await platformAs(sim, sim.users[1]!.extension);
     const book = await post('/v3/phonebook/phonebook/', {
       description: 'Team',
       priority: 1,

@@ -8,6 +8,7 @@ import {
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
+import { platformAs } from '../support/platform-as';
 
 /**
  * After disconnecting and connecting another account, the window offers nothing of the first
@@ -27,19 +28,7 @@ test.afterAll(async () => {
 
 /** A contact in a phonebook only user `userIndex` sees (private, theirs), through the REST API. */
 async function privateContact(userIndex: number, name: string) {
-  const { access_token } = await control.issueTokens({
-    tenant_id: app.sim.tenant_id,
-    user_extension: app.sim.users[userIndex]!.extension,
-  });
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${app.sim.base_url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(response.status, await response.clone().text()).toBe(201);
-    return (await response.json()) as { id: number };
-  };
+  const post = await platformAs(app.sim, app.sim.users[userIndex]!.extension);
   const book = await post('/v3/phonebook/phonebook/', {
     description: 'Private',
     priority: 1,

@@ -12,12 +12,12 @@ import {
   type RunningSimulator,
   type SimulatorOptions,
 } from '../../simulator/index';
-import { SimControl } from '../../simulator/control-client';
 import { completePortalFlow } from '../../simulator/portal-driver';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from './free-port';
 import { startPreviewProcess, type PreviewProcess } from './preview-process';
 import { profileEnv, registerProfile } from './sim-harness';
+import { platformAs } from './platform-as';
 
 /** A D-Bus address where nothing listens: the Secret Service (the keychain) cannot be reached. */
 export const UNREACHABLE_KEYCHAIN: NodeJS.ProcessEnv = {
@@ -150,17 +150,8 @@ export interface NewContact {
 
 /** Adds a contact through the platform's own REST API (as another client of the tenant would). */
 export async function addContact(sim: RunningSimulator, contact: NewContact): Promise<void> {
-  const control = new SimControl(sim.base_url);
-  const { access_token } = await control.issueTokens({
-    tenant_id: sim.tenant_id,
-    user_extension: sim.users[0]!.extension,
-  });
-  const response = await fetch(`${sim.base_url}/v3/phonebook/contact/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(contact),
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
+  const post = await platformAs(sim, sim.users[0]!.extension);
+  await post('/v3/phonebook/contact/', contact);
 }
 
 /** axe-core finds no serious or critical violation of WCAG 2.1 A/AA in what the page shows. */
