@@ -28,7 +28,7 @@ export function cliHelp(): string {
     '  -v, --version                 Print the version',
     '',
     'Environment: CALLBAR_DATA_DIR, CALLBAR_BASE_URL, CALLBAR_PORTAL_URL, CALLBAR_SLUG,',
-    'CALLBAR_CLIENT_ID, CALLBAR_CLIENT_SECRET, CALLBAR_RECEIVER_PORT, CALLBAR_REGION (see README).',
+    'CALLBAR_CLIENT_ID, CALLBAR_CLIENT_SECRET, CALLBAR_RECEIVER_PORT, CALLBAR_REGION (see docs/configuration.md).',
     '',
     'Exit codes: 0 ok, 1 failed, 2 usage, 3 not connected, 4 keychain unavailable,',
     '5 platform unreachable; 130 Ctrl+C, 143 SIGTERM, 129 terminal closed (after the session',
