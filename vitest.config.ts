@@ -7,6 +7,9 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'test/hardening/**', 'node_modules/**'],
     // The tests run the built `callbar` CLI as a user does: build it from the current sources.
     globalSetup: ['test/support/build-cli.ts'],
+    // Most tests wait on real servers and processes, not the CPU: three files at a time keep two
+    // cores busy (vitest's default, cores − 1, is one file at a time on a 2-core machine).
+    maxWorkers: 3,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -1,7 +1,14 @@
-// `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end tests
-// (Playwright + Debian Chromium). Stops at the first failing step and ends with one summary line.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end
+// tests (Playwright + Debian Chromium), ending with one "N passed, N failed, N skipped" line.
+//
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest first: each test runner
+// waits on servers and processes more than it computes, and more at once on a 2-core machine ends
+// in timeouts. The build runs once, before the stages that need it, and the CLI it builds is reused
+// by the test runs (CALLBAR_CLI_BUILT); the unit stage runs three files at a time. Each stage's output is kept in
+// reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
+// A table of each stage's time ends the run.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -9,10 +16,134 @@ const reports = 'reports';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-function step(name, command, args) {
-  console.log(`\n=== ${name} ===`);
-  const run = spawnSync(command, args, { stdio: 'inherit' });
-  return run.status === 0;
+const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
+
+/** Every stage, longest first: its command and the stages it needs first. */
+const stages = [
+  { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
+  { name: 'typecheck', needs: [], command: [npm, 'run', '--silent', 'typecheck'] },
+  {
+    name: 'hardening (vitest)',
+    needs: ['build'],
+    command: [
+      npx,
+      'vitest',
+      'run',
+      '--config',
+      'vitest.hardening.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reports}/hardening.json`,
+    ],
+  },
+  {
+    name: 'unit + integration (vitest)',
+    needs: ['build'],
+    command: [
+      npx,
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reports}/vitest.json`,
+    ],
+  },
+  {
+    name: 'end-to-end (playwright)',
+    needs: ['build'],
+    command: [npx, 'playwright', 'test'],
+  },
+  { name: 'lint + format', needs: [], command: [npm, 'run', '--silent', 'lint'] },
+];
+
+const env = {
+  ...process.env,
+  CALLBAR_CLI_BUILT: '1',
+  FORCE_COLOR: '0',
+};
+const started = Date.now();
+const results = new Map(); // name → { ok, seconds }
+
+function logFile(name) {
+  return `${reports}/${name.split(' ')[0]}.log`;
+}
+
+function run(stage) {
+  return new Promise((resolve) => {
+    const begin = Date.now();
+    console.log(`\n--- ${stage.name}: started at ${seconds(begin - started)} s`);
+    const out = createWriteStream(logFile(stage.name));
+    const child = spawn(stage.command[0], stage.command.slice(1), { env });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code) => {
+      out.end(() => {
+        const ok = code === 0;
+        const took = Date.now() - begin;
+        console.log(`\n=== ${stage.name} (${ok ? 'passed' : 'FAILED'}, ${seconds(took)} s) ===`);
+        process.stdout.write(readFileSync(logFile(stage.name), 'utf8'));
+        resolve({ ok, seconds: took / 1000 });
+      });
+    });
+  });
+}
+
+function seconds(ms) {
+  return (ms / 1000).toFixed(0);
+}
+
+/** Starts every stage whose needs passed, `jobs` at a time, until all have ended. */
+async function schedule() {
+  const pending = [...stages];
+  const inFlight = new Set();
+  for (;;) {
+    const ready =
+      inFlight.size < jobs &&
+      pending.find((stage) => stage.needs.every((need) => results.get(need)?.ok));
+    const blocked = pending.filter((stage) =>
+      stage.needs.some((need) => results.get(need)?.ok === false),
+    );
+    for (const stage of blocked) {
+      pending.splice(pending.indexOf(stage), 1);
+      results.set(stage.name, { ok: false, seconds: 0, skipped: true });
+      console.log(`\n=== ${stage.name}: not run (${stage.needs.join(', ')} failed) ===`);
+    }
+    if (ready) {
+      pending.splice(pending.indexOf(ready), 1);
+      const promise = run(ready).then((result) => {
+        results.set(ready.name, result);
+        inFlight.delete(promise);
+      });
+      inFlight.add(promise);
+      continue;
+    }
+    if (inFlight.size === 0) return;
+    await Promise.race(inFlight);
+  }
+}
+
+await schedule();
+
+/** The figures the end-to-end hardening specs measured (Playwright annotations of type `figure`). */
+function e2eFigures() {
+  const found = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        for (const note of test.annotations ?? []) {
+          if (note.type === 'figure') found.push(`${spec.title}: ${note.description}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  try {
+    for (const suite of JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).suites)
+      walk(suite);
+  } catch {
+    /* the step did not run */
+  }
+  return found;
 }
 
 function counts() {
@@ -40,56 +171,22 @@ function counts() {
   return { passed, failed, skipped };
 }
 
-const ok =
-  step('lint + format', npm, ['run', '--silent', 'lint']) &&
-  step('typecheck', npm, ['run', '--silent', 'typecheck']) &&
-  step('build', npm, ['run', '--silent', 'build']) &&
-  step('unit + integration (vitest)', npx, [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${reports}/vitest.json`,
-  ]) &&
-  step('hardening (vitest)', npx, [
-    'vitest',
-    'run',
-    '--config',
-    'vitest.hardening.config.ts',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${reports}/hardening.json`,
-  ]) &&
-  step('end-to-end (playwright)', npx, ['playwright', 'test']);
-
-/** The figures the end-to-end hardening specs measured (Playwright annotations of type `figure`). */
-function e2eFigures() {
-  const found = [];
-  const walk = (suite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const run of spec.tests ?? []) {
-        for (const note of run.annotations ?? []) {
-          if (note.type === 'figure') found.push(`${spec.title}: ${note.description}`);
-        }
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  try {
-    for (const suite of JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).suites)
-      walk(suite);
-  } catch {
-    /* the step did not run */
-  }
-  return found;
-}
-
 const figures = e2eFigures();
 if (figures.length > 0) {
   console.log('\nEnd-to-end hardening figures');
   for (const figure of figures) console.log(`  ${figure}`);
 }
 
+console.log(`\nStage times (${jobs} at once; the whole run ${seconds(Date.now() - started)} s):`);
+for (const stage of stages) {
+  const result = results.get(stage.name);
+  const verdict = result.skipped ? 'not run' : result.ok ? 'passed' : 'FAILED';
+  console.log(
+    `  ${stage.name.padEnd(30)} ${String(result.seconds.toFixed(0)).padStart(5)} s  ${verdict}`,
+  );
+}
+
 const { passed, failed, skipped } = counts();
+const allOk = [...results.values()].every((result) => result.ok);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(ok && failed === 0 ? 0 : 1);
+process.exit(allOk && failed === 0 ? 0 : 1);
