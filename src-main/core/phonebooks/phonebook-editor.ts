@@ -56,7 +56,7 @@ function checked<S extends z.ZodType>(
   typed: Record<string, string> = {},
 ): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (parsed.success && Object.keys(typed).length === 0) return parsed.data as z.output<S>;
+  if (parsed.success && Object.keys(typed).length === 0) return parsed.data;
   const fields: Record<string, string> = { ...typed };
   for (const issue of parsed.error?.issues ?? []) {
     const field = String(issue.path[0] ?? '_');

@@ -37,7 +37,9 @@ export function callStateChip(call: Call): string {
       return 'Ended';
     case 'failed':
       return 'Failed';
-    default:
+    case 'ringing':
+    case 'connected':
+    case 'in-progress':
       return callStateWords(call);
   }
 }
