@@ -34,6 +34,8 @@ import { parseDialTarget, type CallDirectory } from './dial-target';
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
 const EXPIRY_CHECK_MS = 30_000;
+/** How long a cancelled dial the platform placed waits for its first leg to hang it up. */
+const CANCEL_WAIT_MS = 10_000;
 
 export interface CallSettings extends DialPolicy {
   region: CountryCode;
@@ -320,7 +322,10 @@ export class CallsService {
           : error;
       });
       const call = this.tracker.beginOutgoing(target, source, answer);
-      return flight.cancelled ? await this.#hangUpCancelled(call) : call;
+      if (!flight.cancelled) return call;
+      // The events held meanwhile attach to the call now, naming the legs to hang up.
+      release();
+      return await this.#hangUpCancelled(call);
     } catch (error) {
       if (error instanceof TimeoutError) {
         // The platform may have placed it: follow it, so its legs attach if events arrive.
@@ -354,6 +359,7 @@ export class CallsService {
    * platform has not said which legs it is yet, the call stays shown and the error says what to do.
    */
   async #hangUpCancelled(call: Call): Promise<Call> {
+    await this.#firstLeg(call.id, CANCEL_WAIT_MS);
     try {
       await this.hangup(call.id);
     } catch (error) {
@@ -364,6 +370,26 @@ export class CallsService {
       );
     }
     return this.tracker.view().recent.find(({ id }) => id === call.id) ?? call;
+  }
+
+  /**
+   * Waits (at most `ms`) until the platform's events name a leg of the call: an empty answer to
+   * the dial (all the contract guarantees) leaves nothing to hang up before then.
+   */
+  async #firstLeg(callId: string, ms: number): Promise<void> {
+    const known = () => (this.tracker.current(callId)?.legs.length ?? 0) > 0;
+    if (known()) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const stop = this.tracker.onChange(() => {
+        if (known()) done();
+      });
+    });
   }
 
   /** One leg; the platform says only 403 for an ended or unknown leg, or another party's. */
