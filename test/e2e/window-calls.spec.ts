@@ -320,3 +320,30 @@ test('a disabled button looks disabled, and Esc twice on a link confirmation lea
   await page.waitForTimeout(300);
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('a failed refresh says it in words; the request and status are behind Details', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  const fault = await control.addFault({ path: '/v3/phonebook/', match: 'prefix', status: 502 });
+  try {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const status = page.getByTestId('sync-status');
+    await expect(status).toHaveAttribute('data-state', 'stale', { timeout: 30_000 });
+    const details = status.getByTestId('error-details');
+    await expect(details.getByText('Details')).toBeVisible();
+    // Closed, the request is not in what a person reads.
+    await expect(details.locator('code')).toBeHidden();
+    expect(await status.evaluate((node) => (node as HTMLElement).innerText)).not.toMatch(
+      /GET \/v3/,
+    );
+    await details.getByText('Details').click();
+    await expect(details.locator('code')).toHaveText(
+      /^GET \/v3\/phonebook\/phonebook\/ answered HTTP 502/,
+    );
+    await expectAccessible(page, 'a failed refresh with its details open');
+  } finally {
+    await control.removeFault(fault.id).catch(() => undefined);
+  }
+});

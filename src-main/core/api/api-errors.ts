@@ -128,7 +128,10 @@ export class TimeoutError extends CallbarError {
 /** The platform could not be reached, or the connection broke before an answer. */
 export class NetworkError extends CallbarError {
   constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
-    super('network', `Callbar could not reach the platform for ${endpoint} (${detail}).`, options);
+    super('network', `Callbar could not reach the platform (${detail}).`, {
+      ...options,
+      details: `No answer from ${endpoint}: ${detail}.`,
+    });
     this.name = 'NetworkError';
   }
 }
