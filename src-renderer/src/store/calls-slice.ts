@@ -108,7 +108,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     applyCallsEvent: (calls) =>
       set(({ callError }) => ({
         calls,
-        // "May or may not be placed" is answered once the call is seen ringing or connected.
+        // "Cannot tell whether the call was placed" is answered once it is seen ringing or talking.
         callError:
           callError?.code === 'dial_uncertain' && calls.current.some(isUnderWay)
             ? undefined
