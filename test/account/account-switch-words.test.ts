@@ -19,6 +19,11 @@ describe('the account switch sentence', () => {
     expect(accountSwitch(history, first)).toBeUndefined();
   });
 
+  it('the same platform written with a trailing slash or in capitals is the same platform', () => {
+    const written = { ...first, base_url: 'HTTP://127.0.0.1:41001/' };
+    expect(accountSwitch(afterConnection(first, written), written)).toBeUndefined();
+  });
+
   it('the same extension and tenant on another platform names both addresses', () => {
     const moved = { ...first, base_url: 'http://127.0.0.1:42002' };
     const history = afterConnection(first, moved);

@@ -56,8 +56,20 @@ export function sameAccount(a: Identity, b: Identity): boolean {
   return (
     a.tenant_id === b.tenant_id &&
     a.user_extension === b.user_extension &&
-    a.base_url === b.base_url
+    samePlatform(a.base_url, b.base_url)
   );
+}
+
+/** One platform however its address is written (`https://p.example` and `https://p.example/`). */
+function samePlatform(a: string, b: string): boolean {
+  const canonical = (url: string) => {
+    try {
+      return new URL(url).href.replace(/\/+$/, '');
+    } catch {
+      return url;
+    }
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** The record once `connected` is connected, `before` being the record (or session) before it. */
@@ -105,7 +117,7 @@ function switchWords(previous: Identity, current: Identity): string {
     return `${now} on the platform at ${current.base_url}, not at ${previous.base_url} as before.`;
   }
   const before =
-    previous.tenant_id !== current.tenant_id || previous.base_url !== current.base_url
+    previous.tenant_id !== current.tenant_id || !samePlatform(previous.base_url, current.base_url)
       ? `extension ${previous.user_extension} (${previous.tenant_id})`
       : `extension ${previous.user_extension}`;
   return `${now}, not to ${before} as before.`;
