@@ -38,6 +38,8 @@ export const ErrorInfo = z.object({
   field: z.string().optional(),
   /** Every field the platform refused, with its sentence (a form shows each next to its input). */
   fields: z.record(z.string(), z.string()).optional(),
+  /** What only someone looking into it needs (the request, the HTTP status), behind "Details". */
+  details: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
@@ -197,6 +199,8 @@ export const DirectoryStatus = z.object({
   progress: SyncProgress.optional(),
   /** Why the last sync failed or was cancelled, in words for the user. */
   last_error: z.string().optional(),
+  /** The request and status behind last_error, for the "Details" disclosure. */
+  last_error_details: z.string().optional(),
 });
 export type DirectoryStatus = z.infer<typeof DirectoryStatus>;
 
@@ -552,6 +556,12 @@ export const channels = {
       .strict(),
     response: SettingsView,
   },
+  /* Added by issue 27 (the call bar's Cancel). */
+  /**
+   * Abandons the dial on its way to the platform: not sent yet, it never is; already sent, the
+   * call is hung up once the platform answers. Refused with no_dial_in_flight when none is.
+   */
+  'calls.cancelDial': { request: NoRequest, response: CallsSnapshot },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;
 
 export type ChannelName = keyof typeof channels;

@@ -36,6 +36,7 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
         })
       : [terminalField(described.message)];
   for (const line of lines) ctx.io.err(`callbar: ${line}`);
+  if (described.details) ctx.io.err(`Details: ${terminalField(described.details)}`);
   if (hint && !described.message.includes('callbar activate')) ctx.io.err(hint);
   return exitCode;
 }

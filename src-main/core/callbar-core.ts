@@ -126,6 +126,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return calls.snapshot();
     },
     'calls.clearRecent': () => calls.clearRecent(),
+    'calls.cancelDial': () => calls.cancelDial(),
     'phonebooks.list': (query) => editor.listPhonebooks(query),
     'phonebooks.create': (fields) => editor.createPhonebook(fields),
     'phonebooks.update': ({ id, ...fields }) => editor.updatePhonebook(id, fields),

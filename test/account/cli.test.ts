@@ -271,7 +271,9 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     );
     expect(result.code).toBe(5);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`could not reach the platform for http://127.0.0.1:${closed}`);
+    expect(result.stderr).toContain('Callbar could not reach the platform (connection refused).');
+    // The address is a detail, on a line of its own (issue 27).
+    expect(result.stderr).toContain(`Details: No answer from http://127.0.0.1:${closed}`);
     expect(result.stderr).toContain('Check your network connection');
   });
 

@@ -16,6 +16,7 @@ import type { CallsSnapshot, Result } from '../../src-preload/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { silentLogger } from '../../src-main/core/log/logger';
+import { profileSessionLock } from '../../src-main/core/account/session-lock';
 import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
@@ -291,6 +292,48 @@ forEachProfile((profile) => {
       },
     });
     await value('calls.confirm', { id: (abroad.pending as { id: string }).id, accept: false });
+  });
+
+  it('Cancel before the dial is sent: it never is (issue 27)', async () => {
+    const sent = await dialsSent();
+    // Another process of the profile holds the dial lock: this dial waits before sending.
+    const otherProcess = profileSessionLock(dataDir, { log: silentLogger, name: 'dial.lock' });
+    const { dialled } = await otherProcess.hold(async () => {
+      const dialled = invoke('calls.dial', { target: '+49 30 5550124', source: 'ui' });
+      await until('the dial in flight', async () =>
+        (await invoke('calls.cancelDial')).ok ? true : undefined,
+      );
+      return { dialled };
+    });
+    expect(await dialled).toMatchObject({ ok: false, error: { code: 'dial_cancelled' } });
+    expect(await dialsSent()).toBe(sent);
+    expect(await simCall('+49305550124')).toBeUndefined();
+    expect((await snapshot()).current).toEqual([]);
+  });
+
+  it('Cancel after the dial was sent: the call the platform placed is hung up (issue 27)', async () => {
+    // The platform places the call, and its answer is late: Cancel comes in between.
+    await control.addFault({
+      method: 'POST',
+      path: '/v3/call_control/',
+      when: 'after',
+      delay_ms: 1500,
+      count: 1,
+    });
+    const dialled = invoke<{ status: string; call: { id: string; state: string } }>('calls.dial', {
+      target: '+49 30 5550123',
+      source: 'ui',
+    });
+    const placed = await until('the simulator call', () => simCall('+49305550123'));
+    expect(await invoke('calls.cancelDial')).toMatchObject({ ok: true });
+    const outcome = await dialled;
+    expect(outcome).toMatchObject({ ok: true, value: { call: { state: 'ended' } } });
+    await until('the call ended at the platform', async () =>
+      (await control.getCall(placed.id)).state === 'ended' ? true : undefined,
+    );
+    expect((await snapshot()).current).toEqual([]);
+    const refused = await invoke('calls.cancelDial');
+    expect(refused).toMatchObject({ ok: false, error: { code: 'no_dial_in_flight' } });
   });
 
   it('identifies an incoming caller through the directory', async () => {

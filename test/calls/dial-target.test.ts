@@ -101,6 +101,9 @@ const accepted: Accepted[] = [
   ['2345', '+49301234567', 'speed-dial', 'Grace Hopper (speed dial 2345)', 'DE'],
   ['tel:7341;phone-context=example.com', '+442071234567', 'speed-dial'],
   ['7342', '7342', 'extension'], // no contact has it
+  // a leading 0 is the trunk prefix: a short national number, not an extension (issue 27)
+  ['030123', '+4930123', 'external', '+49 30 123', 'DE'],
+  ['0301234', '+49301234', 'external', '+49 30 1234', 'DE'],
 ];
 
 const refused: [input: string, reason: RegExp][] = [
@@ -138,6 +141,7 @@ const refused: [input: string, reason: RegExp][] = [
   ['http://evil.example/tel:+4930123456', /“:”|letters/],
   ['javascript:alert(1)', /letters|“:”/],
   ['1', /too short/],
+  ['0123', /not a complete number in region/], // a trunk prefix, never an extension
   ['+', /country code|no digits/],
   ['++4930123456', /\+ may only come first/],
   ['+49 30 + 1234567', /\+ may only come first/],

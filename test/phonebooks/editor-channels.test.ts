@@ -173,6 +173,21 @@ describeEachProfile('phonebook and contact channels', (profile) => {
     if (!outOfRange.ok) expect(outOfRange.error.message).toMatch(/200–999 or 2000–9999/);
     const typed = await invoke('contacts.create', { ...fields, speed_dial: 'twelve' });
     expect(typed).toMatchObject({ ok: false, error: { field: 'speed_dial' } });
+    // Every field's problem at once, not the number's only after the speed dial is fixed.
+    const all = await invoke('contacts.create', {
+      ...fields,
+      display_name: ' ',
+      number: '',
+      speed_dial: 'twelve',
+    });
+    expect(all.ok).toBe(false);
+    if (!all.ok) {
+      expect(Object.keys(all.error.fields ?? {}).sort()).toEqual([
+        'display_name',
+        'number',
+        'speed_dial',
+      ]);
+    }
 
     const edited = value<ContactView>(
       await invoke('contacts.update', {

@@ -56,8 +56,20 @@ export function sameAccount(a: Identity, b: Identity): boolean {
   return (
     a.tenant_id === b.tenant_id &&
     a.user_extension === b.user_extension &&
-    a.base_url === b.base_url
+    samePlatform(a.base_url, b.base_url)
   );
+}
+
+/** One platform however its address is written (`https://p.example` and `https://p.example/`). */
+function samePlatform(a: string, b: string): boolean {
+  const canonical = (url: string) => {
+    try {
+      return new URL(url).href.replace(/\/+$/, '');
+    } catch {
+      return url;
+    }
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** The record once `connected` is connected, `before` being the record (or session) before it. */
@@ -86,15 +98,27 @@ export function accountSwitch(
 ): AccountSwitch | undefined {
   const previous = history?.replaced;
   if (!history || !previous || !sameAccount(history, current)) return undefined;
-  const elsewhere =
-    previous.tenant_id !== current.tenant_id || previous.base_url !== current.base_url;
-  const before = elsewhere
-    ? `extension ${previous.user_extension} (${previous.tenant_id})`
-    : `extension ${previous.user_extension}`;
   return {
     tenant_id: previous.tenant_id,
     user_extension: previous.user_extension,
     connected_at: previous.connected_at,
-    message: `Callbar is now connected to extension ${current.user_extension} (${current.tenant_id}), not to ${before} as before. If you did not connect it to this account yourself, disconnect Callbar and connect it again.`,
+    message: `${switchWords(previous, current)} If you did not connect it to this account yourself, disconnect Callbar and connect it again.`,
   };
+}
+
+/** What changed, named once: the extension, the tenant, or only the platform's address. */
+function switchWords(previous: Identity, current: Identity): string {
+  const now = `Callbar is now connected to extension ${current.user_extension} (${current.tenant_id})`;
+  if (
+    previous.tenant_id === current.tenant_id &&
+    previous.user_extension === current.user_extension
+  ) {
+    // The same extension and tenant on another platform: saying "201, not 201" would tell nothing.
+    return `${now} on the platform at ${current.base_url}, not at ${previous.base_url} as before.`;
+  }
+  const before =
+    previous.tenant_id !== current.tenant_id || !samePlatform(previous.base_url, current.base_url)
+      ? `extension ${previous.user_extension} (${previous.tenant_id})`
+      : `extension ${previous.user_extension}`;
+  return `${now}, not to ${before} as before.`;
 }

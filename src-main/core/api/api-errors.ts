@@ -58,8 +58,11 @@ export class ApiError extends CallbarError {
     const authenticationFailed = isAuthenticationFailure(status, body);
     super(
       authenticationFailed ? (first?.code ?? 'not_authenticated') : codeFor(status, first?.code),
-      authenticationFailed ? signInRefused(errors) : messageFor(status, errors, endpoint),
-      { ...(first && fieldOfAttr(first.attr) ? { field: fieldOfAttr(first.attr)! } : {}) },
+      authenticationFailed ? signInRefused(errors) : messageFor(status, errors),
+      {
+        ...(first && fieldOfAttr(first.attr) ? { field: fieldOfAttr(first.attr)! } : {}),
+        details: `${endpoint} answered HTTP ${status}${first?.code ? ` (${first.code})` : ''}.`,
+      },
     );
     this.name = 'ApiError';
     this.status = status;
@@ -92,13 +95,12 @@ function signInRefused(errors: FieldError[]): string {
   return `The platform did not accept Callbar’s sign-in${details ? ` (${details})` : ''}. If this persists, connect Callbar again ('callbar activate --force', or Connect in the window).`;
 }
 
-function messageFor(status: number, errors: FieldError[], endpoint: string): string {
+function messageFor(status: number, errors: FieldError[]): string {
   if (errors.length > 0) return errors.map((error) => error.detail).join(' ');
   if (status === 403) return 'The platform does not allow this for your account.';
   if (status === 404) return 'The platform does not know this item (it may have been deleted).';
-  if (status >= 500)
-    return `The platform had a problem handling ${endpoint} (HTTP ${status}). Try again later.`;
-  return `The platform refused ${endpoint} (HTTP ${status}).`;
+  if (status >= 500) return 'The platform had a problem with this request. Try again later.';
+  return 'The platform refused this request.';
 }
 
 /** 429: the scope's rate limit is reached. */
@@ -115,7 +117,10 @@ export class RateLimitedError extends ApiError {
 /** No answer arrived in time (the request may or may not have been carried out). */
 export class TimeoutError extends CallbarError {
   constructor(endpoint: string, options: { cause?: unknown } = {}) {
-    super('timeout', `The platform did not answer ${endpoint} in time.`, options);
+    super('timeout', 'The platform did not answer in time.', {
+      ...options,
+      details: `No answer to ${endpoint} within the time limit.`,
+    });
     this.name = 'TimeoutError';
   }
 }
@@ -123,7 +128,10 @@ export class TimeoutError extends CallbarError {
 /** The platform could not be reached, or the connection broke before an answer. */
 export class NetworkError extends CallbarError {
   constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
-    super('network', `Callbar could not reach the platform for ${endpoint} (${detail}).`, options);
+    super('network', `Callbar could not reach the platform (${detail}).`, {
+      ...options,
+      details: `No answer from ${endpoint}: ${detail}.`,
+    });
     this.name = 'NetworkError';
   }
 }

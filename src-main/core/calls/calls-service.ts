@@ -34,6 +34,8 @@ import { parseDialTarget, type CallDirectory } from './dial-target';
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
 const EXPIRY_CHECK_MS = 30_000;
+/** How long a cancelled dial the platform placed waits for its first leg to hang it up. */
+const CANCEL_WAIT_MS = 10_000;
 
 export interface CallSettings extends DialPolicy {
   region: CountryCode;
@@ -72,6 +74,8 @@ export class CallsService {
   readonly #endings = new Set<Promise<void>>();
   readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
   #pending: { dial: PendingDial; at: number } | undefined;
+  /** The dial on its way to the platform, which the user may still cancel (`cancelDial`). */
+  #inFlight: { cancelled: boolean } | undefined;
   #expiryTimer: NodeJS.Timeout | undefined;
   readonly #unsubscribe: (() => void)[];
 
@@ -264,6 +268,23 @@ export class CallsService {
     return this.snapshot();
   }
 
+  /**
+   * Abandons the dial on its way to the platform (the window's Cancel beside "Calling …"): not
+   * sent yet, it never is (the dial ends with `dial_cancelled`); already sent, the call the
+   * platform places is hung up as soon as it answers, the way Hang up does it.
+   * @throws CallbarError `no_dial_in_flight` when no dial is on its way.
+   */
+  cancelDial(): CallsSnapshot {
+    if (!this.#inFlight) {
+      throw new CallbarError(
+        'no_dial_in_flight',
+        'No call is being placed any more: if a call is shown, use Hang up.',
+      );
+    }
+    this.#inFlight.cancelled = true;
+    return this.snapshot();
+  }
+
   clearRecent(): CallsSnapshot {
     this.tracker.reload();
     this.tracker.clearRecent();
@@ -280,9 +301,17 @@ export class CallsService {
     const callControl = this.#options.callControl();
     // Events that arrive from now on may be this dial's (held until it is answered).
     const release = this.tracker.expectDial();
+    const flight = { cancelled: false };
+    this.#inFlight = flight;
     let ended: (() => Promise<void>) | undefined;
     try {
       ended = await this.#dialGuard.claim(destination, target.display);
+      if (flight.cancelled) {
+        throw new CallbarError(
+          'dial_cancelled',
+          'You cancelled the call before Callbar sent it: nothing was dialled.',
+        );
+      }
       const answer = await callControl.clickToDial(destination).catch((error: unknown) => {
         throw isForbidden(error)
           ? new CallbarError(
@@ -292,15 +321,19 @@ export class CallsService {
             )
           : error;
       });
-      return this.tracker.beginOutgoing(target, source, answer);
+      const call = this.tracker.beginOutgoing(target, source, answer);
+      if (!flight.cancelled) return call;
+      // The events held meanwhile attach to the call now, naming the legs to hang up.
+      release();
+      return await this.#hangUpCancelled(call);
     } catch (error) {
       if (error instanceof TimeoutError) {
         // The platform may have placed it: follow it, so its legs attach if events arrive.
         this.tracker.beginOutgoing(target, source, {});
         throw new CallbarError(
           'dial_uncertain',
-          'The platform did not answer in time, so the call may or may not be placed. Check your phone before dialing again.',
-          { cause: error },
+          'The platform did not answer in time, so Callbar cannot tell whether the call was placed. Check your phone before dialing again.',
+          { cause: error, ...(error.details ? { details: error.details } : {}) },
         );
       }
       if (
@@ -311,6 +344,7 @@ export class CallsService {
       }
       throw error;
     } finally {
+      if (this.#inFlight === flight) this.#inFlight = undefined;
       release();
       if (ended) {
         // Noted in the background (the outcome is the platform's answer as it came); close waits.
@@ -318,6 +352,44 @@ export class CallsService {
         this.#endings.add(ending);
       }
     }
+  }
+
+  /**
+   * The call the platform placed after the user cancelled it: hung up the normal way. When the
+   * platform has not said which legs it is yet, the call stays shown and the error says what to do.
+   */
+  async #hangUpCancelled(call: Call): Promise<Call> {
+    await this.#firstLeg(call.id, CANCEL_WAIT_MS);
+    try {
+      await this.hangup(call.id);
+    } catch (error) {
+      throw new CallbarError(
+        'cancel_too_late',
+        `The platform had already placed the call when you cancelled it, and Callbar could not end it: ${describeError(error).message}`,
+        { cause: error },
+      );
+    }
+    return this.tracker.view().recent.find(({ id }) => id === call.id) ?? call;
+  }
+
+  /**
+   * Waits (at most `ms`) until the platform's events name a leg of the call: an empty answer to
+   * the dial (all the contract guarantees) leaves nothing to hang up before then.
+   */
+  async #firstLeg(callId: string, ms: number): Promise<void> {
+    const known = () => (this.tracker.current(callId)?.legs.length ?? 0) > 0;
+    if (known()) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const stop = this.tracker.onChange(() => {
+        if (known()) done();
+      });
+    });
   }
 
   /** One leg; the platform says only 403 for an ended or unknown leg, or another party's. */

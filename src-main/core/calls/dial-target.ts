@@ -40,7 +40,10 @@ export interface DialTargetOptions {
 export const MAX_INPUT_LENGTH = 256;
 /** E.164 allows 15 digits after the +. */
 const MAX_E164_DIGITS = 15;
-/** Internal numbers (extensions, service codes) are short; longer digit runs are national numbers. */
+/**
+ * Internal numbers (extensions, service codes) are short and never start with 0; longer digit
+ * runs, and any starting with the trunk prefix 0, are national numbers.
+ */
 const MAX_EXTENSION_DIGITS = 6;
 
 /** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
@@ -159,7 +162,10 @@ function classify(
       ? options.directory?.findBySpeedDial(Number(number))
       : undefined;
     if (isEmergencyNumber(number, options.region)) return emergency(number, contact, options);
-    return contact ? speedDial(number, contact, options) : internal(number);
+    if (contact) return speedDial(number, contact, options);
+    // A leading 0 is the trunk prefix of a national number (030 123…), never an extension.
+    if (number.startsWith('0')) return external(number, extension, input, options);
+    return internal(number);
   }
   return external(number, extension, input, options);
 }

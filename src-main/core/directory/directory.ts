@@ -74,6 +74,8 @@ export class Directory {
   #accountWork: Promise<unknown> = Promise.resolve();
   #progress: SyncProgress | undefined;
   #lastError: string | undefined;
+  /** The request and status behind #lastError (the window's "Details"). */
+  #lastErrorDetails: string | undefined;
   #localDuringSync: LocalChange[] = [];
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
@@ -143,6 +145,9 @@ export class Directory {
         : {}),
       ...(this.#running && this.#progress ? { progress: this.#progress } : {}),
       ...(this.#lastError !== undefined ? { last_error: this.#lastError } : {}),
+      ...(this.#lastErrorDetails !== undefined
+        ? { last_error_details: this.#lastErrorDetails }
+        : {}),
     };
   }
 
@@ -280,6 +285,7 @@ export class Directory {
     this.#index = this.#build([]);
     this.#syncedAt = undefined;
     this.#lastError = undefined;
+    this.#lastErrorDetails = undefined;
     this.#indexOwner = undefined;
   }
 
@@ -329,6 +335,7 @@ export class Directory {
       this.#syncedAt = syncedAt;
       this.#indexOwner = owner;
       this.#lastError = undefined;
+      this.#lastErrorDetails = undefined;
       log.info('directory synced', {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
@@ -337,8 +344,9 @@ export class Directory {
       return fetched.requests;
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
-      const { message } = describeError(reason);
+      const { message, details } = describeError(reason);
       this.#lastError = `The last sync did not complete: ${message}`;
+      this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
       throw reason;
     } finally {

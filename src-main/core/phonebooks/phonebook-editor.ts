@@ -32,11 +32,10 @@ export interface ListedPage<T> {
 
 const SPEED_DIAL_RULE = 'A speed dial is 200–999 or 2000–9999, and not 9191.';
 
-/** A number field as typed: a whole number, or a CallbarError naming the field. */
-function wholeNumber(value: number | string, field: string, sentence: string): number {
+/** A number field as typed: a whole number, or undefined (its field then says `sentence`). */
+function wholeNumber(value: number | string): number | undefined {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  if (!/^-?\d+$/.test(text)) throw invalidFields({ [field]: sentence });
-  return Number(text);
+  return /^-?\d+$/.test(text) ? Number(text) : undefined;
 }
 
 function invalidFields(fields: Record<string, string>): CallbarError {
@@ -47,12 +46,19 @@ function invalidFields(fields: Record<string, string>): CallbarError {
   });
 }
 
-/** Checks `value` with the platform's write schema; every problem is named with its field. */
-function checked<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/**
+ * Checks `value` with the platform's write schema; every problem is named with its field, all at
+ * once, together with the `typed` problems found before (a number field holding text).
+ */
+function checked<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  typed: Record<string, string> = {},
+): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
+  if (parsed.success && Object.keys(typed).length === 0) return parsed.data;
+  const fields: Record<string, string> = { ...typed };
+  for (const issue of parsed.error?.issues ?? []) {
     const field = String(issue.path[0] ?? '_');
     fields[field] ??= issue.message;
   }
@@ -207,14 +213,22 @@ export class PhonebookEditor {
   }
 
   #phonebookInput(fields: PhonebookFields): PhonebookInput {
-    const priority = wholeNumber(fields.priority, 'priority', 'The priority is a whole number.');
-    return checked(PhonebookInput, { ...fields, priority });
+    const priority = wholeNumber(fields.priority);
+    return checked(
+      PhonebookInput,
+      { ...fields, priority: priority ?? fields.priority },
+      priority === undefined ? { priority: 'The priority is a whole number.' } : {},
+    );
   }
 
   #contactInput(fields: ContactFields): ContactInput {
-    const speed_dial = wholeNumber(fields.speed_dial, 'speed_dial', SPEED_DIAL_RULE);
+    const speed_dial = wholeNumber(fields.speed_dial);
     const secondary = fields.secondary_number?.trim() ? fields.secondary_number : null;
-    return checked(ContactInput, { ...fields, speed_dial, secondary_number: secondary });
+    return checked(
+      ContactInput,
+      { ...fields, speed_dial: speed_dial ?? fields.speed_dial, secondary_number: secondary },
+      speed_dial === undefined ? { speed_dial: SPEED_DIAL_RULE } : {},
+    );
   }
 
   #resync(): void {

@@ -1,4 +1,5 @@
 import type {
+  Call,
   CallsSnapshot,
   CallSource,
   DialOutcome,
@@ -6,6 +7,11 @@ import type {
   Result,
 } from '../../../src-preload/contract';
 import type { SliceCreator } from './slice';
+
+/** A call the platform has been seen to place (its phones ring or talk). */
+function isUnderWay(call: Call): boolean {
+  return ['calling-you', 'ringing', 'connected', 'in-progress'].includes(call.state);
+}
 
 const EMPTY: CallsSnapshot = { current: [], recent: [], pending: null };
 
@@ -19,6 +25,8 @@ export interface CallsSlice {
    * once, however slow the platform, and no second dial starts meanwhile.
    */
   dialing: string | undefined;
+  /** Cancel was pressed for the dial in flight; it ends when the platform's answer is handled. */
+  cancelling: boolean;
   loadCalls: () => Promise<void>;
   /**
    * Dials `target` (`label`: whom, as shown; default the target). While a dial is in flight
@@ -26,6 +34,8 @@ export interface CallsSlice {
    */
   dial: (target: string, source?: CallSource, label?: string) => Promise<boolean>;
   hangup: (callId?: string) => Promise<void>;
+  /** Abandons the dial in flight (the call bar's Cancel beside "Calling …"). */
+  cancelDial: () => Promise<void>;
   confirmPending: (accept: boolean, always: boolean) => Promise<void>;
   clearRecent: () => Promise<void>;
   dismissCallError: () => void;
@@ -39,7 +49,8 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
   };
   const applyOutcome = (result: Result<DialOutcome>): boolean => {
     if (!result.ok) {
-      set({ callError: result.error });
+      // A dial the user cancelled before it was sent is what they asked for, not a failure.
+      set({ callError: result.error.code === 'dial_cancelled' ? undefined : result.error });
       return false;
     }
     const { calls } = get();
@@ -60,6 +71,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     calls: EMPTY,
     callError: undefined,
     dialing: undefined,
+    cancelling: false,
     loadCalls: async () => applySnapshot(await window.callbar.calls.list()),
     dial: async (target, source = 'ui', label = target) => {
       if (get().dialing !== undefined) return false;
@@ -67,18 +79,40 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
       try {
         return applyOutcome(await window.callbar.calls.dial({ target, source }));
       } finally {
-        set({ dialing: undefined });
+        set({ dialing: undefined, cancelling: false });
       }
     },
     hangup: async (callId) =>
       applySnapshot(await window.callbar.calls.hangup(callId ? { call_id: callId } : {})),
+    cancelDial: async () => {
+      if (get().dialing === undefined || get().cancelling) return;
+      set({ cancelling: true });
+      const result = await window.callbar.calls.cancelDial();
+      // The dial ended meanwhile: its own answer says what happened.
+      if (!result.ok && result.error.code !== 'no_dial_in_flight') set({ callError: result.error });
+    },
     confirmPending: async (accept, always) => {
       const pending = get().calls.pending;
       if (!pending) return;
-      applySnapshot(await window.callbar.calls.confirm({ id: pending.id, accept, always }));
+      const result = await window.callbar.calls.confirm({ id: pending.id, accept, always });
+      // Declining a link that is gone already (a second Esc, another window answered) is done.
+      if (!result.ok && !accept && result.error.code === 'no_pending_dial') {
+        const { calls } = get();
+        if (calls.pending?.id === pending.id) set({ calls: { ...calls, pending: null } });
+        return;
+      }
+      applySnapshot(result);
     },
     clearRecent: async () => applySnapshot(await window.callbar.calls.clearRecent()),
     dismissCallError: () => set({ callError: undefined }),
-    applyCallsEvent: (calls) => set({ calls }),
+    applyCallsEvent: (calls) =>
+      set(({ callError }) => ({
+        calls,
+        // "Cannot tell whether the call was placed" is answered once it is seen ringing or talking.
+        callError:
+          callError?.code === 'dial_uncertain' && calls.current.some(isUnderWay)
+            ? undefined
+            : callError,
+      })),
   };
 };

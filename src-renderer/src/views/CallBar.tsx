@@ -1,20 +1,26 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import type { CallState } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
 import { activeCall } from '../store/selectors';
-import { callStateWords } from './call-words';
+import { callStateChip, callStateNote } from './call-words';
 import { Name, Party, PhoneNumber } from './Isolated';
+import { ErrorDetails } from './ErrorDetails';
 import { formatDuration } from './format-time';
 import { useNow } from './use-now';
 
 /**
- * The call in progress: its state (announced to screen readers), who is on the other side,
- * how long it has lasted, and Hang up (the button, or Esc anywhere in the window).
+ * The call in progress: who is on the other side (the only text cut short), the call's state on
+ * a line of its own as a chip, with how long it has lasted (announced to screen readers, the
+ * ticking duration excepted), notes and errors that wrap, and Hang up (the button, or Esc
+ * anywhere in the window). While the dial is on its way to the platform: "Calling …" and Cancel.
  */
 export function CallBar() {
   const call = useAppStore(activeCall);
   const hangup = useAppStore((state) => state.hangup);
   const error = useAppStore((state) => state.callError);
   const dialing = useAppStore((state) => state.dialing);
+  const cancelling = useAppStore((state) => state.cancelling);
+  const cancelDial = useAppStore((state) => state.cancelDial);
   const now = useNow(call !== undefined);
 
   useEffect(() => {
@@ -33,67 +39,111 @@ export function CallBar() {
     if (dialing === undefined) return null;
     // The dial is on its way to the platform (which may take a while): said at once.
     return (
-      <section
-        className="call-bar"
-        aria-label="Current call"
-        data-testid="call-bar"
-        data-state="sending"
-      >
-        <div className="call-info">
-          <p className="call-state" role="status" aria-live="polite" aria-atomic="true">
-            <span className="call-words">Calling </span>
-            <strong className="call-party">
-              <Name>{dialing}</Name>
-            </strong>
-            <span className="call-words">…</span>
-          </p>
-        </div>
-      </section>
+      <CallBarFrame
+        state="sending"
+        who={<Name>{dialing}</Name>}
+        chip={cancelling ? 'Cancelling…' : 'Calling…'}
+        action={
+          <button type="button" disabled={cancelling} onClick={() => void cancelDial()}>
+            Cancel
+          </button>
+        }
+      />
     );
   }
   const since = call.connected_at ?? (call.state === 'in-progress' ? call.started_at : undefined);
+  const note = callStateNote(call);
+  return (
+    <CallBarFrame
+      state={call.state}
+      who={
+        <>
+          {call.direction === 'incoming' ? 'From ' : ''}
+          <Party party={call.party} />
+        </>
+      }
+      detail={
+        call.party.name || call.party.company ? (
+          <>
+            {/* The number first: a long company is cut short, the number never. */}
+            {call.party.name ? <PhoneNumber>{call.party.display}</PhoneNumber> : null}
+            {call.party.company && call.party.name ? ' · ' : null}
+            {call.party.company ? <Name>{call.party.company}</Name> : null}
+          </>
+        ) : undefined
+      }
+      chip={callStateChip(call)}
+      duration={since ? formatDuration(now - Date.parse(since)) : undefined}
+      action={
+        <button type="button" className="danger" onClick={() => void hangup(call.id)}>
+          Hang up <kbd>Esc</kbd>
+        </button>
+      }
+    >
+      {note ? <p className="call-note">{note}</p> : null}
+      {call.state === 'in-progress' ? (
+        // The platform's events carried only leg ids: nothing will say when the call ends.
+        <p className="call-note hint" data-testid="call-end-hint">
+          The platform does not tell Callbar when this call ends: Hang up ends it, or clears it here
+          if it has already ended on your phone.
+        </p>
+      ) : null}
+      {error ? (
+        <div role="alert" className="call-note error" data-testid="call-error">
+          {error.message}
+          <ErrorDetails details={error.details} />
+        </div>
+      ) : null}
+    </CallBarFrame>
+  );
+}
+
+/** The bar's layout, the same while sending and during the call. */
+function CallBarFrame({
+  state,
+  who,
+  detail,
+  chip,
+  duration,
+  action,
+  children,
+}: {
+  state: CallState | 'sending';
+  who: ReactNode;
+  detail?: ReactNode;
+  chip: string;
+  duration?: string | undefined;
+  action: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <section
       className="call-bar"
       aria-label="Current call"
       data-testid="call-bar"
-      data-state={call.state}
+      data-state={state}
     >
       <div className="call-info">
-        <p className="call-state" role="status" aria-live="polite" aria-atomic="true">
-          {call.direction === 'incoming' ? 'From ' : ''}
-          <strong className="call-party">
-            <Party party={call.party} />
-          </strong>
-          <span className="call-words"> · {callStateWords(call)}</span>
-        </p>
-        <p className="call-detail">
-          {/* The number first: a long company is cut short, the number never. */}
-          {call.party.name ? <PhoneNumber>{call.party.display}</PhoneNumber> : null}
-          {call.party.company && call.party.name ? ' · ' : null}
-          {call.party.company ? <Name>{call.party.company}</Name> : null}
-        </p>
-        {call.state === 'in-progress' ? (
-          // The platform's events carried only leg ids: nothing will say when the call ends.
-          <p className="hint" data-testid="call-end-hint">
-            The platform does not tell Callbar when this call ends: Hang up ends it, or clears it
-            here if it has already ended on your phone.
+        <div className="call-state" role="status" aria-live="polite" aria-atomic="true">
+          <p className="call-who">
+            <strong className="call-party">{who}</strong>
           </p>
-        ) : null}
-        {error ? (
-          <p role="alert" className="error">
-            {error.message}
+          {detail ? <p className="call-detail">{detail}</p> : null}
+          <p className="call-chip-line">
+            <span className="call-chip" data-testid="call-chip" data-state={state}>
+              {chip}
+              {duration ? (
+                // Its own live region, silent: the status is not read out again every second.
+                <span className="call-duration" role="timer" data-testid="call-duration">
+                  {duration}
+                </span>
+              ) : null}
+            </span>
           </p>
-        ) : null}
+        </div>
+        {children}
       </div>
-      {since ? (
-        <span className="call-duration" data-testid="call-duration">
-          {formatDuration(now - Date.parse(since))}
-        </span>
-      ) : null}
-      <button type="button" className="danger" onClick={() => void hangup(call.id)}>
-        Hang up <kbd>Esc</kbd>
-      </button>
+      <div className="call-actions">{action}</div>
     </section>
   );
 }

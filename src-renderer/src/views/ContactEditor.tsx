@@ -4,6 +4,7 @@ import { Field } from './Field';
 import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { Modal } from './Modal';
+import { useFocusFirstInvalid } from './use-focus-first-invalid';
 
 const FIELDS = ['display_name', 'number', 'secondary_number', 'speed_dial', 'company'];
 
@@ -31,6 +32,7 @@ export function ContactEditor({
   });
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [saving, setSaving] = useState(false);
+  const form = useFocusFirstInvalid(errors);
   const input = (name: keyof typeof values) => ({
     value: values[name],
     onChange: (event: { target: { value: string } }) =>
@@ -49,6 +51,7 @@ export function ContactEditor({
   return (
     <Modal titleId="contact-editor-title" onCancel={onCancel}>
       <form
+        ref={form}
         className="editor"
         data-testid="contact-editor"
         onSubmit={(event) => {
@@ -82,6 +85,7 @@ export function ContactEditor({
         </Field>
         <FormActions
           error={errors.form}
+          details={errors.details}
           submit={contact ? 'Save' : 'Create contact'}
           busy={saving}
           onCancel={onCancel}

@@ -1,14 +1,18 @@
 import type { ReactNode } from 'react';
+import { ErrorDetails } from './ErrorDetails';
 
 /** A form's foot: what went wrong that no field shows, Cancel, and the submit button. */
 export function FormActions({
   error,
+  details,
   submit,
   busy = false,
   onCancel,
   children,
 }: {
   error: string | undefined;
+  /** The request and status behind `error` (the "Details" disclosure). */
+  details?: string | undefined;
   submit: string;
   busy?: boolean;
   onCancel?: () => void;
@@ -17,9 +21,10 @@ export function FormActions({
   return (
     <>
       {error ? (
-        <p role="alert" className="error">
+        <div role="alert" className="error">
           {error}
-        </p>
+          <ErrorDetails details={details} />
+        </div>
       ) : null}
       <div className="dialog-actions">
         {onCancel ? (

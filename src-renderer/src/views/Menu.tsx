@@ -1,9 +1,20 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
-import { ThemeSelect } from './ThemeSelect';
+import type { ThemeChoice } from '../store/ui-slice';
 
-/** The header's menu (a disclosure of ordinary buttons): About, theme, Disconnect…. */
+const THEMES: { value: ThemeChoice; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+/**
+ * The header's menu (a disclosure of ordinary buttons): Phonebooks, Settings, About, the theme
+ * (three toggle buttons, no native select) and, set apart, Disconnect. The keys: ↑/↓ move
+ * between the items (wrapping), Home/End go to the first/last, Tab leaves the menu (one tab
+ * stop: the focus roves), Esc closes it and gives the focus back to the Menu button.
+ */
 export function Menu() {
   const [open, setOpen] = useState(false);
   const id = useId();
@@ -12,11 +23,13 @@ export function Menu() {
   const show = useAppStore((state) => state.show);
   const canDisconnect = useAppStore(hasSession);
   const confirmDisconnect = useAppStore((state) => state.setConfirmingDisconnect);
+  const theme = useAppStore((state) => state.theme);
+  const setTheme = useAppStore((state) => state.setTheme);
 
   useEffect(() => {
     if (!open) return;
-    panel.current?.querySelector<HTMLElement>('button, select')?.focus();
-    const onKey = (event: KeyboardEvent) => {
+    focusItem(panel.current, 0);
+    const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       event.preventDefault();
       setOpen(false);
@@ -34,6 +47,23 @@ export function Menu() {
     };
   }, [open]);
 
+  const onPanelKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = menuItems(panel.current);
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const to =
+      event.key === 'ArrowDown'
+        ? (at + 1) % items.length
+        : event.key === 'ArrowUp'
+          ? (at - 1 + items.length) % items.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? items.length - 1
+              : undefined;
+    if (to === undefined) return;
+    event.preventDefault();
+    focusItem(panel.current, to);
+  };
   const choose = (action: () => void) => {
     setOpen(false);
     action();
@@ -51,7 +81,13 @@ export function Menu() {
         Menu
       </button>
       {open ? (
-        <div id={id} ref={panel} className="menu-panel">
+        <div
+          id={id}
+          ref={panel}
+          className="menu-panel"
+          data-testid="menu-panel"
+          onKeyDown={onPanelKey}
+        >
           {canDisconnect ? (
             <button type="button" onClick={() => choose(() => show('phonebooks'))}>
               Phonebooks and contacts
@@ -63,17 +99,42 @@ export function Menu() {
           <button type="button" onClick={() => choose(() => show('about'))}>
             About Callbar
           </button>
-          <label className="menu-theme">
-            Theme
-            <ThemeSelect />
-          </label>
+          <div className="menu-theme" role="group" aria-labelledby={`${id}-theme`}>
+            <span id={`${id}-theme`}>Theme</span>
+            <span className="menu-theme-choices">
+              {THEMES.map((each) => (
+                <button
+                  key={each.value}
+                  type="button"
+                  aria-pressed={theme === each.value}
+                  onClick={() => setTheme(each.value)}
+                >
+                  {each.label}
+                </button>
+              ))}
+            </span>
+          </div>
           {canDisconnect ? (
-            <button type="button" onClick={() => choose(() => confirmDisconnect(true))}>
-              Disconnect this computer…
-            </button>
+            <>
+              <hr className="menu-separator" />
+              <button type="button" onClick={() => choose(() => confirmDisconnect(true))}>
+                Disconnect this computer…
+              </button>
+            </>
           ) : null}
         </div>
       ) : null}
     </div>
   );
+}
+
+function menuItems(panel: HTMLElement | null): HTMLButtonElement[] {
+  return [...(panel?.querySelectorAll<HTMLButtonElement>('button:not(:disabled)') ?? [])];
+}
+
+/** Moves the focus to item `index`, the only one reachable with Tab (roving tabindex). */
+function focusItem(panel: HTMLElement | null, index: number): void {
+  const items = menuItems(panel);
+  items.forEach((item, at) => (item.tabIndex = at === index ? 0 : -1));
+  items[index]?.focus();
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { CallSource, DestinationClass, DialTarget } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from './Isolated';
@@ -72,9 +72,14 @@ function PendingDial() {
   const error = useAppStore((state) => state.callError);
   const [always, setAlways] = useState(false);
   const [busy, setBusy] = useState(false);
+  // One answer per dialog: a second Esc while the first is on its way sends nothing.
+  const answered = useRef(false);
   const answer = async (accept: boolean) => {
+    if (answered.current) return;
+    answered.current = true;
     setBusy(true);
     await confirm(accept, accept && always);
+    answered.current = false;
     setBusy(false);
   };
   const { target } = pending;

@@ -4,6 +4,7 @@ import { Field } from './Field';
 import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { Modal } from './Modal';
+import { useFocusFirstInvalid } from './use-focus-first-invalid';
 
 const FIELDS = ['description', 'priority', 'is_shared'];
 
@@ -22,6 +23,7 @@ export function PhonebookEditor({
   const [shared, setShared] = useState(book?.is_shared ?? false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [saving, setSaving] = useState(false);
+  const form = useFocusFirstInvalid(errors);
   const save = async () => {
     setSaving(true);
     const fields = { description, priority, is_shared: shared };
@@ -35,6 +37,7 @@ export function PhonebookEditor({
   return (
     <Modal titleId="phonebook-editor-title" onCancel={onCancel}>
       <form
+        ref={form}
         className="editor"
         onSubmit={(event) => {
           event.preventDefault();
@@ -71,6 +74,7 @@ export function PhonebookEditor({
         {errors.fields.is_shared ? <p className="field-error">{errors.fields.is_shared}</p> : null}
         <FormActions
           error={errors.form}
+          details={errors.details}
           submit={book ? 'Save' : 'Create phonebook'}
           busy={saving}
           onCancel={onCancel}

@@ -43,14 +43,17 @@ export function ResultList({
   }, [selected, rows.length, virtualizer]);
 
   return (
-    <div ref={scroller} className="results" data-testid="results">
-      <div
-        id={RESULTS_ID}
-        role="listbox"
-        aria-label="Search results"
-        className="results-inner"
-        style={{ height: virtualizer.getTotalSize() }}
-      >
+    // The scrolling element is the listbox the search box controls (axe's
+    // scrollable-region-focusable: a combobox's popup scrolls with the keys of its combobox).
+    <div
+      ref={scroller}
+      id={RESULTS_ID}
+      role="listbox"
+      aria-label="Search results"
+      className="results"
+      data-testid="results"
+    >
+      <div className="results-inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
           return (

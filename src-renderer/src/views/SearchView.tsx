@@ -3,6 +3,7 @@ import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { RecentCalls } from './RecentCalls';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
+import { ErrorDetails } from './ErrorDetails';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from './use-focus-on-mount';
 import { Name, PhoneNumber } from './Isolated';
@@ -125,14 +126,16 @@ export function SearchView() {
       />
       <SyncStatus />
       {callError && !hasCall ? (
-        <p role="alert" className="error" data-testid="call-error">
+        <div role="alert" className="error" data-testid="call-error">
           {callError.message}
-        </p>
+          <ErrorDetails details={callError.details} />
+        </div>
       ) : null}
       {searchError ? (
-        <p role="alert" className="error">
+        <div role="alert" className="error">
           {searchError.message}
-        </p>
+          <ErrorDetails details={searchError.details} />
+        </div>
       ) : null}
       {searching ? (
         rows.length > 0 ? (
@@ -182,8 +185,9 @@ function SelectedActions({
     );
   return (
     <div className="row-actions">
-      <button type="button" className="primary" onClick={() => onDial(false)}>
-        Call {label}
+      {/* A fixed width: a long name is cut short inside, the button never grows with it. */}
+      <button type="button" className="primary call-selected" onClick={() => onDial(false)}>
+        <span className="call-selected-label">Call {label}</span>
         <kbd>Enter</kbd>
       </button>
       {secondary ? (

@@ -1,4 +1,5 @@
 import { useAppStore } from '../store/app-store';
+import { ErrorDetails } from './ErrorDetails';
 import { formatTime } from './format-time';
 
 /** One line about the local contact index: loading, how many, how fresh, what went wrong. */
@@ -61,7 +62,7 @@ export function SyncStatus() {
       );
     case 'stale':
       return (
-        <p className="sync-status warning" data-testid="sync-status" data-state="stale">
+        <div className="sync-status warning" data-testid="sync-status" data-state="stale">
           {offline ? 'Offline: ' : ''}
           {count} contacts from{' '}
           {directory.synced_at ? formatTime(directory.synced_at) : 'an earlier sync'}
@@ -71,7 +72,8 @@ export function SyncStatus() {
               Refresh now
             </button>
           ) : null}
-        </p>
+          <ErrorDetails details={directory.last_error_details} />
+        </div>
       );
   }
 }

@@ -25,3 +25,28 @@ export function callStateWords(call: Call): string {
       return call.reason ? `Call failed: ${call.reason}` : 'Call failed';
   }
 }
+
+/** The call's state in the call bar's chip: a few words, the rest in `callStateNote`. */
+export function callStateChip(call: Call): string {
+  switch (call.state) {
+    case 'dialing':
+      return 'Calling…';
+    case 'calling-you':
+      return 'Your phone is ringing';
+    case 'ended':
+      return 'Ended';
+    case 'failed':
+      return 'Failed';
+    case 'ringing':
+    case 'connected':
+    case 'in-progress':
+      return callStateWords(call);
+  }
+}
+
+/** What the chip leaves out: what to do now, or why the call ended. */
+export function callStateNote(call: Call): string | undefined {
+  if (call.state === 'calling-you') return 'Pick it up to start the call.';
+  if (call.state === 'ended' || call.state === 'failed') return call.reason;
+  return undefined;
+}

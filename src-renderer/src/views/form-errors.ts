@@ -5,6 +5,8 @@ export interface FormErrors {
   fields: Record<string, string>;
   /** A sentence not tied to a field shown, or undefined. */
   form: string | undefined;
+  /** The request and status behind `form`, for the "Details" disclosure. */
+  details?: string | undefined;
 }
 
 export const NO_ERRORS: FormErrors = { fields: {}, form: undefined };
@@ -18,5 +20,7 @@ export function formErrors(error: ErrorInfo, shown: readonly string[]): FormErro
     if (shown.includes(field)) fields[field] = message;
   }
   const covered = Object.keys(fields).length > 0;
-  return { fields, form: covered ? undefined : error.message };
+  return covered
+    ? { fields, form: undefined }
+    : { fields, form: error.message, details: error.details };
 }

@@ -1,0 +1,349 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { SimControl } from '../../simulator/control-client';
+import {
+  addContact,
+  expectAccessible,
+  expectAccessibleInBothThemes,
+  openConnected,
+  placedCallBar,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
+
+/**
+ * Issue 27 (items 2, 3, 7, 9), in Chromium at the real window size (420×640), at 1280×800 and at
+ * 200% zoom (1280×800 at twice the pixels: a 640×400 CSS window): the editors fit any window and
+ * say every error at once; the call bar shows the call's state as a chip on a line of its own,
+ * cuts only the name, and offers Cancel while the dial is on its way; plain messages; the header,
+ * the rows, the Call button and the menu. README pictures: call-bar-*, editor-errors-*, menu-*.
+ */
+let app: E2eApp;
+let control: SimControl;
+
+const LONG_NAME = 'Maximiliane Alexandra von Hohenzollern-Sigmaringen';
+const WINDOWS = [
+  { name: '420', viewport: { width: 420, height: 640 } },
+  { name: '1280', viewport: { width: 1280, height: 800 } },
+  { name: '200%', viewport: { width: 640, height: 400 } },
+] as const;
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 40, autoAnswer: false } });
+  control = new SimControl(app.sim.base_url);
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: LONG_NAME,
+    company: 'Fürstliche Hohenzollernsche Hofkammer Verwaltungsgesellschaft',
+    number: '+49 7571 7290',
+    secondary_number: null,
+    speed_dial: 8123,
+  });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+async function ready(page: Page) {
+  await openConnected(page, app);
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+    timeout: 30_000,
+  });
+}
+
+/** The element scrolls sideways (its content is wider than its box). */
+function scrollsSideways(element: Locator) {
+  return element.evaluate((node) => node.scrollWidth > node.clientWidth + 1);
+}
+
+/** The text of the element is cut short (ellipsis): wider than its box. */
+function isCut(element: Locator) {
+  return element.evaluate((node) => node.scrollWidth > node.clientWidth);
+}
+
+async function lineCount(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const style = getComputedStyle(node);
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    return Math.round(node.getBoundingClientRect().height / line);
+  });
+}
+
+async function bothThemes(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The simulator's live call to `to`, with its legs. */
+async function liveCallTo(to: string) {
+  const live = (await control.calls()).filter((call) => call.state !== 'ended' && call.to === to);
+  expect(live).toHaveLength(1);
+  return live[0]!;
+}
+
+for (const window of WINDOWS) {
+  test(`the contact editor fits a ${window.name} window and says every error at once, focus on the first`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(window.viewport);
+    await ready(page);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+    await page.getByRole('button', { name: 'Customers', exact: true }).click();
+    await page.getByRole('button', { name: 'New contact' }).click();
+    const editor = page.getByRole('dialog', { name: 'New contact' });
+    await expect(editor).toBeVisible();
+
+    // Nothing is cut or scrolled sideways: the dialog fits the window, every label reads whole.
+    expect(await scrollsSideways(editor)).toBe(false);
+    const box = (await editor.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(window.viewport.width);
+    for (const label of await editor.locator('label').all()) {
+      expect(await isCut(label), await label.innerText()).toBe(false);
+    }
+
+    // An empty name, an empty number and a speed dial in words: three errors, all at once.
+    await editor.getByLabel('Speed dial').fill('twelve');
+    await editor.getByRole('button', { name: 'Create contact' }).click();
+    for (const field of ['Name', 'Number', 'Speed dial']) {
+      await expect(editor.getByLabel(field, { exact: true })).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+    }
+    await expect(editor.getByLabel('Number', { exact: true })).toHaveAccessibleDescription(
+      /Enter a number\./,
+    );
+    // The focus is on the first invalid field, not dropped to the page.
+    await expect(editor.getByLabel('Name')).toBeFocused();
+    expect(await scrollsSideways(editor)).toBe(false);
+    if (window.name !== '200%') {
+      await expectAccessible(page, `contact editor with errors (${window.name})`);
+      await bothThemes(page, `editor-errors-${window.name}`);
+    }
+
+    // Fixing one leaves the others said, and the focus goes to the first still wrong.
+    await editor.getByLabel('Name').fill('Ada Byron');
+    await editor.getByRole('button', { name: 'Create contact' }).click();
+    await expect(editor.getByLabel('Name')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(editor.getByLabel('Number', { exact: true })).toBeFocused();
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editor).toBeHidden();
+  });
+}
+
+test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the platform placed', async ({
+  page,
+}) => {
+  await ready(page);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('+49 30 7654321');
+  await expect(page.getByRole('option').first()).toContainText('Dial +49 30 7654321');
+  const fault = await control.addFault({
+    method: 'POST',
+    path: '/v3/call_control/',
+    delay_ms: 2500,
+    count: 1,
+  });
+  await search.press('Enter');
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
+  await expect(bar.getByRole('status')).toContainText('+49 30 7654321');
+  const cancel = bar.getByRole('button', { name: 'Cancel' });
+  await cancel.click();
+  await expect(bar.getByTestId('call-chip')).toHaveText('Cancelling…');
+  // The dial had been sent: once the platform answers, the call it placed is hung up.
+  await expect(bar).toBeHidden({ timeout: 15_000 });
+  await expect
+    .poll(async () =>
+      (await control.calls()).filter((call) => call.to === '+49307654321').map((c) => c.state),
+    )
+    .toEqual(['ended']);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await control.removeFault(fault.id).catch(() => undefined);
+});
+
+test('the call bar: the name cut short, the state a chip on its own line with the duration', async ({
+  page,
+}) => {
+  for (const window of WINDOWS.slice(0, 2)) {
+    await page.setViewportSize(window.viewport);
+    await ready(page);
+    const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+    await search.fill('Hohenzollern');
+    await expect(page.getByRole('option').first()).toContainText('Maximiliane');
+    // The Call button keeps its size whatever the name; the long name is cut inside it.
+    const call = page.getByRole('button', { name: /^Call Maximiliane/ });
+    const width = (await call.boundingBox())!.width;
+    expect(width).toBeLessThan(260);
+    await search.press('Enter');
+    const bar = await placedCallBar(page);
+    const simCall = await liveCallTo('+4975717290');
+    for (const leg of simCall.legs) await control.answerLeg(leg.id);
+    await control.answerLeg(
+      (await control.getCall(simCall.id)).legs.find((leg) => leg.leg === 'callee')!.id,
+    );
+    const chip = bar.getByTestId('call-chip');
+    await expect(chip).toContainText('Connected');
+    await expect(bar.getByTestId('call-duration')).toHaveText(/^\d+:\d\d$/);
+
+    const who = bar.locator('.call-who');
+    if (window.name === '420') expect(await isCut(who)).toBe(true);
+    // The chip is below the name, on a line of its own, and whole.
+    const whoBox = (await who.boundingBox())!;
+    const chipBox = (await chip.boundingBox())!;
+    expect(chipBox.y).toBeGreaterThanOrEqual(whoBox.y + whoBox.height - 1);
+    expect(await isCut(chip)).toBe(false);
+    expect(await lineCount(chip)).toBe(1);
+    expect(await scrollsSideways(bar)).toBe(false);
+    await expectAccessibleInBothThemes(page, `call bar (${window.name})`);
+    await bothThemes(page, `call-bar-${window.name}`);
+    await page.keyboard.press('Escape');
+    await expect(bar).toBeHidden();
+    await search.fill('');
+  }
+});
+
+test('header, rows and results list at 420 px: one line each, cut with an ellipsis, axe clean', async ({
+  page,
+}) => {
+  await ready(page);
+  const account = page.getByTestId('account-state');
+  await expect(account).toHaveText(/^Connected · Ext\. /);
+  expect(await lineCount(account)).toBe(1);
+  expect(await isCut(account)).toBe(false);
+
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('Hohenzollern');
+  const row = page.getByRole('option').first();
+  await expect(row).toContainText('Speed dial');
+  // Parts of a row that do not fit end in an ellipsis (they are never simply clipped).
+  for (const part of await row.locator('.result-line > *').all()) {
+    const style = await part.evaluate((node) => ({
+      cut: node.scrollWidth > node.clientWidth,
+      overflow: getComputedStyle(node).textOverflow,
+    }));
+    if (style.cut) expect(style.overflow).toBe('ellipsis');
+  }
+  // A list long enough to scroll: axe's scrollable-region-focusable among the rest.
+  await page.setViewportSize({ width: 420, height: 420 });
+  await search.fill('a');
+  await expect(page.getByRole('option').nth(5)).toBeAttached();
+  await expect
+    .poll(() =>
+      page.getByTestId('results').evaluate((node) => node.scrollHeight > node.clientHeight),
+    )
+    .toBe(true);
+  await expectAccessibleInBothThemes(page, 'a scrolling results list');
+});
+
+test('a typed number with a leading 0 is a national number, never an extension', async ({
+  page,
+}) => {
+  await ready(page);
+  // The region (US here) is read at start; the national numbers of DE are in the unit tests.
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('030123');
+  await expect(page.getByText('Dial Extension 030123')).toHaveCount(0);
+  const parsed = await page.evaluate(() => window.callbar.calls.parse({ input: '030123' }));
+  expect(parsed.ok).toBe(false);
+  if (!parsed.ok) expect(parsed.error.message).toMatch(/not a complete number in region US/);
+  await search.fill('201');
+  await expect(page.getByRole('option').first()).toContainText('Dial Extension 201');
+});
+
+test('the menu: arrow keys, Home and End rove, Esc closes it and returns the focus', async ({
+  page,
+}) => {
+  await ready(page);
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  const panel = page.getByTestId('menu-panel');
+  const first = panel.getByRole('button', { name: 'Phonebooks and contacts' });
+  const last = panel.getByRole('button', { name: 'Disconnect this computer…' });
+  await expect(first).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(panel.getByRole('button', { name: 'Settings' })).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(last).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(last).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(first).toBeFocused();
+  // No native select: the theme is three buttons; Disconnect is set apart.
+  await expect(panel.locator('select')).toHaveCount(0);
+  await expect(panel.getByRole('group', { name: 'Theme' }).getByRole('button')).toHaveCount(3);
+  await expect(panel.getByRole('separator')).toHaveCount(1);
+  await expectAccessibleInBothThemes(page, 'menu');
+  for (const window of WINDOWS.slice(0, 2)) {
+    await page.setViewportSize(window.viewport);
+    await bothThemes(page, `menu-${window.name}`);
+  }
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(menu).toBeFocused();
+});
+
+test('a disabled button looks disabled, and Esc twice on a link confirmation leaves no error', async ({
+  page,
+}) => {
+  await ready(page);
+  // The global rule: a disabled primary button is not drawn in the accent colour.
+  const colours = await page.evaluate(() => {
+    const make = (disabled: boolean) => {
+      const button = document.createElement('button');
+      button.className = 'primary';
+      button.disabled = disabled;
+      button.textContent = 'Delete selected';
+      document.body.append(button);
+      const colour = getComputedStyle(button).backgroundColor;
+      button.remove();
+      return colour;
+    };
+    return { enabled: make(false), disabled: make(true) };
+  });
+  expect(colours.disabled).not.toBe(colours.enabled);
+
+  await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+12025550147' }));
+  const dialog = page.getByRole('dialog', { name: /^Dial / });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.waitForTimeout(300);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('a failed refresh says it in words; the request and status are behind Details', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  const fault = await control.addFault({ path: '/v3/phonebook/', match: 'prefix', status: 502 });
+  try {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const status = page.getByTestId('sync-status');
+    await expect(status).toHaveAttribute('data-state', 'stale', { timeout: 30_000 });
+    const details = status.getByTestId('error-details');
+    await expect(details.getByText('Details')).toBeVisible();
+    // Closed, the request is not in what a person reads.
+    await expect(details.locator('code')).toBeHidden();
+    expect(await status.evaluate((node) => (node as HTMLElement).innerText)).not.toMatch(
+      /GET \/v3/,
+    );
+    await details.getByText('Details').click();
+    await expect(details.locator('code')).toHaveText(
+      /^GET \/v3\/phonebook\/phonebook\/ answered HTTP 502/,
+    );
+    await expectAccessible(page, 'a failed refresh with its details open');
+  } finally {
+    await control.removeFault(fault.id).catch(() => undefined);
+  }
+});
