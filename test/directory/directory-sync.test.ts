@@ -183,6 +183,49 @@ describeEachProfile('sync faults, local changes and the cache', (profile) => {
     await directory.close();
   });
 
+  it('skips a phonebook deleted while the sync runs: its contacts dropped, the rest kept', async () => {
+    const doomed = await api.phonebooks.createPhonebook({
+      description: 'Trade fair leads',
+      priority: 1,
+      is_shared: true,
+    });
+    for (const [index, name] of ['Quirin Vanished', 'Quirina Vanished'].entries()) {
+      await api.phonebooks.createContact({
+        phonebook: doomed.id,
+        display_name: name,
+        number: `+49 30 55500${index}`,
+        secondary_number: null,
+        speed_dial: 7700 + index,
+      });
+    }
+    const { directory, statuses } = await openDirectory(api);
+    await directory.sync();
+    expect(directory.search('vanished').hits).toHaveLength(2);
+    const others = (await platformCount(api)) - 2;
+
+    // Each contact page takes 300 ms; the phonebook goes as soon as the phonebooks are listed,
+    // before its walk's first answer (or in the middle of it): the platform then refuses the
+    // `phonebook` filter with 400 invalid_choice.
+    await control(sim, 'POST', 'faults', { method: 'GET', path: CONTACTS, delay_ms: 300 });
+    await control(sim, 'DELETE', 'requests');
+    let deleting: Promise<unknown> | undefined;
+    directory.onChange((status) => {
+      if (status.progress && !deleting) deleting = api.phonebooks.deletePhonebook(doomed.id);
+    });
+    const outcome = await directory.sync();
+    await deleting;
+
+    const refused = (await requestLog(sim)).filter(
+      (entry) => entry.path === CONTACTS && entry.status === 400,
+    );
+    expect(refused).toHaveLength(1);
+    expect(outcome.status).toMatchObject({ state: 'ready', contacts: others, phonebooks: 7 });
+    expect(statuses.at(-1)?.last_error).toBeUndefined();
+    expect(directory.search('vanished').hits).toEqual([]);
+    expect(directory.search('a', 1).hits).toHaveLength(1);
+    await directory.close();
+  });
+
   it('keeps the previous directory when a sync is cancelled', async () => {
     const { directory } = await openDirectory(api);
     await directory.sync();

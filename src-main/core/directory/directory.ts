@@ -221,7 +221,11 @@ export class Directory {
           this.#changed();
         },
       });
-      const contacts = applyChanges(fetched.contacts, this.#localDuringSync);
+      // A contact saved locally during the sync in a phonebook that vanished went with it.
+      const gone = new Set(fetched.vanished.map((book) => book.id));
+      const contacts = applyChanges(fetched.contacts, this.#localDuringSync).filter(
+        (contact) => !gone.has(contact.phonebook),
+      );
       const syncedAt = this.#clock.now();
       await writeCache(this.#options.dataDir, {
         format: CACHE_FORMAT,
@@ -238,6 +242,7 @@ export class Directory {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
         requests: fetched.requests,
+        ...(gone.size > 0 ? { phonebooks_deleted_during_sync: gone.size } : {}),
       });
       return fetched.requests;
     } catch (error) {
