@@ -21,6 +21,14 @@ export interface IntegrationOptions {
   extra_headers?: Record<string, string>;
   /** Body encoding of the activation and deactivation calls (default json). */
   encoding?: Encoding;
+  /** Sign every call's body with an HMAC in this header (see signed-deliveries.ts). */
+  signing?: {
+    header: string;
+    algorithm: 'sha256' | 'sha1';
+    secret: string;
+    encoding?: 'hex' | 'base64';
+    prefix?: string;
+  } | null;
 }
 
 /**

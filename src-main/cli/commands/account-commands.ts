@@ -147,6 +147,13 @@ export const accountCommands: CommandGroup = {
         const stopCancelling = ctx.onSignal(() =>
           account.cancelActivation('Cancelled from the command line.'),
         );
+        // A refused activation call is said as it happens (the attempt keeps waiting).
+        let said: string | undefined;
+        const stopTelling = account.onStatus((status) => {
+          if (status.state !== 'activating' || !status.message || status.message === said) return;
+          said = status.message;
+          ctx.io.err(status.message);
+        });
         let answered = true;
         try {
           const status = await started.completion;
@@ -154,10 +161,13 @@ export const accountCommands: CommandGroup = {
         } catch (error) {
           // Timed out or cancelled here: no browser is coming to the landing page.
           const code = error instanceof CallbarError ? error.code : '';
-          answered = code !== 'activation_timeout' && code !== 'activation_cancelled';
+          answered = !['activation_timeout', 'activation_cancelled', 'activation_refused'].includes(
+            code,
+          );
           throw error;
         } finally {
           stopCancelling();
+          stopTelling();
           // The platform's call is answered; the browser is being redirected to the receiver's
           // landing page. Stay until it was served, or the browser finds nobody there.
           if (answered) {
