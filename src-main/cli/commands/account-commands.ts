@@ -236,7 +236,7 @@ export const accountCommands: CommandGroup = {
         ctx.io.out(
           ctx.json
             ? JSON.stringify(current)
-            : 'Callbar forgot the session on this computer. The integration stays active in the portal until you unsubscribe there.',
+            : "Callbar forgot the session on this computer. The platform integration stays active until you press Unsubscribe in the portal, and the portal reaches only a running Callbar: to end it, run 'callbar activate' and press Unsubscribe (not Subscribe) in the portal it opens.",
         );
       },
     }),
