@@ -12,7 +12,7 @@ import type { DirectoryStatus } from '../../src-preload/contract';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
-import { RequestPacer } from '../../src-main/core/directory/request-pacer';
+import { learntRateFile, RequestPacer } from '../../src-main/core/directory/request-pacer';
 import { apiFor } from '../api/api-rig';
 import {
   advanceClock,
@@ -96,6 +96,48 @@ describe('sync under the minimal profile (page_size ≤ 100, a tight rate limit)
     expect(someone).toBeDefined();
     await directory.close();
   }, 60_000);
+});
+
+describe('a platform stricter than the pacer (10 requests per 2 s, the pacer at 20)', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({
+      contacts: 300,
+      maxPageSize: 10,
+      rateLimits: { phonebook: { limit: 10, window_seconds: 2 } },
+    });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('meets one 429, learns the limit, and another process of the profile starts from it', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the window of apiFor's set-up
+    await control(sim, 'DELETE', 'requests');
+    const dataDir = await mkdtemp(join(tmpdir(), 'callbar-directory-'));
+    const { log } = capturingLogger();
+    const pacer = () =>
+      new RequestPacer({ budget: 20, windowMs: 2000, memory: learntRateFile(dataDir, log) });
+    const first = await openDirectory(api, { dataDir, pacer: pacer(), pageSize: 10 });
+    const outcome = await first.directory.sync();
+    expect(outcome.status).toMatchObject({ state: 'ready', contacts: 300 });
+    const log1 = await requestLog(sim);
+    // 300 contacts in pages of 10: over 30 requests, 3 windows' worth, and one 429 (two at most:
+    // both walks' requests in flight when the first came back).
+    expect(log1.length).toBeGreaterThan(30);
+    const refused = log1.filter((entry) => entry.status === 429).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(2);
+    await first.directory.close();
+
+    // Another process of the profile (a new pacer on the same folder): no 429 at all.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await control(sim, 'DELETE', 'requests');
+    const second = await openDirectory(api, { dataDir, pacer: pacer(), pageSize: 10 });
+    expect((await second.directory.sync()).status).toMatchObject({ state: 'ready' });
+    expect((await requestLog(sim)).filter((entry) => entry.status === 429)).toEqual([]);
+    await second.directory.close();
+  }, 90_000);
 });
 
 describeEachProfile("a full sync with the profile's own page size and rate limit", (profile) => {

@@ -63,6 +63,13 @@ export class PhonebookApi {
     this.#baseUrl = baseUrl;
   }
 
+  /** See PlatformClient.onRateLimited: every 429 of the phonebook scope. */
+  onRateLimited(listener: () => void): () => void {
+    return this.#client.onRateLimited((scope) => {
+      if (scope === 'phonebook') listener();
+    });
+  }
+
   async listPhonebooks(query: ListQuery = {}): Promise<Page<Phonebook>> {
     return this.#client.request({
       method: 'get',

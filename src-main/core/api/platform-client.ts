@@ -61,6 +61,7 @@ export class PlatformClient {
   readonly #tokens: Pick<TokenManager, 'authorized'>;
   readonly #log: Logger;
   readonly #gate = new RateLimitGate();
+  readonly #rateLimitedListeners = new Set<(scope: RateScope) => void>();
 
   constructor(options: PlatformClientOptions) {
     const retry = options.retry ?? { limit: 3, baseDelayMs: 300, maxDelayMs: 5000 };
@@ -82,6 +83,15 @@ export class PlatformClient {
         delay: (attempt) => Math.random() * retry.baseDelayMs * 2 ** (attempt - 1),
       },
     });
+  }
+
+  /**
+   * Calls `listener` at every 429 the platform answers, also those the client's own retries then
+   * get past (so a pacer can learn the limit at the first one); returns the unsubscribe.
+   */
+  onRateLimited(listener: (scope: RateScope) => void): () => void {
+    this.#rateLimitedListeners.add(listener);
+    return () => this.#rateLimitedListeners.delete(listener);
   }
 
   /** One request to the platform; resolves with the parsed body or throws a CallbarError. */
@@ -147,6 +157,14 @@ export class PlatformClient {
         headers: { authorization: `Bearer ${token}` },
         searchParams,
         ...(spec.json === undefined ? {} : { json: spec.json }),
+        hooks: {
+          afterResponse: [
+            (_request, _options, response) => {
+              if (response.status !== 429) return;
+              for (const listener of this.#rateLimitedListeners) listener(spec.scope);
+            },
+          ],
+        },
       });
     for (let attempt = 1; ; attempt++) {
       try {

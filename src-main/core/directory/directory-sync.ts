@@ -1,7 +1,8 @@
 /**
  * One full sync: every visible phonebook, then each phonebook's contacts page by page following
  * `next` (asking for large pages, never assuming the platform honours the size), a few phonebooks
- * at a time, every request paced under the rate limit. A 429 waits for Retry-After and goes on;
+ * at a time, every request paced under the rate limit. A 429 teaches the pacer the platform's
+ * limit (see request-pacer.ts), waits for Retry-After and goes on;
  * a phonebook deleted while the sync runs (the platform refuses the `phonebook` filter with 400
  * invalid_choice, on its first page or a later one) is skipped, its contacts dropped and the rest
  * kept; any other failure, or cancellation, ends the sync with nothing applied (the caller keeps
@@ -93,6 +94,17 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
 }
 
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {
+  const { phonebooks: api, pacer } = options;
+  // Every 429 of the phonebook scope (the client's own retries included) teaches the pacer.
+  const stopLearning = api.onRateLimited(() => void pacer.learnFromRefusal());
+  try {
+    return await walkDirectory(options);
+  } finally {
+    stopLearning();
+  }
+}
+
+async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   const { phonebooks: api, pacer, clock, signal } = options;
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const maxWaits = options.maxRateLimitWaits ?? MAX_RATE_LIMIT_WAITS;

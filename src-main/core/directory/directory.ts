@@ -20,7 +20,7 @@ import type { Logger } from '../log/logger';
 import { ContactIndex } from './contact-index';
 import { CACHE_FORMAT, readCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
-import { RequestPacer } from './request-pacer';
+import { learntRateFile, RequestPacer } from './request-pacer';
 
 export interface DirectoryOptions {
   dataDir: string;
@@ -71,7 +71,13 @@ export class Directory {
   constructor(options: DirectoryOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
-    this.#pacer = options.pacer ?? new RequestPacer({ ...SYNC_BUDGET, clock: this.#clock });
+    this.#pacer =
+      options.pacer ??
+      new RequestPacer({
+        ...SYNC_BUDGET,
+        clock: this.#clock,
+        memory: learntRateFile(options.dataDir, options.log),
+      });
     this.#index = this.#build([]);
   }
 
