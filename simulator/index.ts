@@ -122,6 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     callControlForbiddenBody: options.callControlForbiddenBody ?? choices.callControlForbiddenBody,
     autoAnswer: resolveAutoAnswer(options.autoAnswer),
     maxPageSize: options.maxPageSize ?? choices.maxPageSize,
+    rateLimitPolicyHeader: options.rateLimitPolicyHeader ?? false,
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;

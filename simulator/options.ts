@@ -139,6 +139,8 @@ export interface SimulatorOptions {
   rateLimits?: Partial<Record<RateScope, RateLimit>>;
   /** The largest page_size honoured; larger requests are clamped (rich 1000, minimal 100). */
   maxPageSize?: number;
+  /** Send the scope's limit as `RateLimit-Policy: <limit>;w=<seconds>` on every answer (default no). */
+  rateLimitPolicyHeader?: boolean;
   /** Success answer of call control (rich 'accepted', minimal 'accepted-empty'). */
   callControlResponse?: CallControlResponse;
   /** Body of the call-control 403 (not shown in the contract): DRF's (rich) or none (minimal). */
@@ -172,6 +174,7 @@ export interface RuntimeConfig {
   callControlForbiddenBody: 'drf' | 'empty';
   autoAnswer: AutoAnswer | null;
   maxPageSize: number;
+  rateLimitPolicyHeader: boolean;
 }
 
 export function resolveAutoAnswer(

@@ -140,6 +140,34 @@ describe('a platform stricter than the pacer (10 requests per 2 s, the pacer at 
   }, 90_000);
 });
 
+describe('a platform that announces its limit (RateLimit-Policy: 10;w=2), the pacer at 20', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({
+      contacts: 300,
+      maxPageSize: 10,
+      rateLimits: { phonebook: { limit: 10, window_seconds: 2 } },
+      rateLimitPolicyHeader: true,
+    });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('keeps under the announced limit from the first answer on: no 429 at all', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the window of apiFor's set-up
+    await control(sim, 'DELETE', 'requests');
+    const pacer = new RequestPacer({ budget: 20, windowMs: 2000 });
+    const { directory } = await openDirectory(api, { pacer, pageSize: 10 });
+    expect((await directory.sync()).status).toMatchObject({ state: 'ready', contacts: 300 });
+    const log = await requestLog(sim);
+    expect(log.length).toBeGreaterThan(30);
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+    expect(pacer.budget).toBe(8);
+    await directory.close();
+  }, 60_000);
+});
+
 describeEachProfile("a full sync with the profile's own page size and rate limit", (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;

@@ -4,7 +4,7 @@ import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
 import { ProtocolError } from './api-errors';
 import { PageBounds } from './page-bounds';
-import type { PlatformClient } from './platform-client';
+import type { PlatformClient, RateSignal } from './platform-client';
 import {
   Contact,
   ContactInput,
@@ -63,10 +63,10 @@ export class PhonebookApi {
     this.#baseUrl = baseUrl;
   }
 
-  /** See PlatformClient.onRateLimited: every 429 of the phonebook scope. */
-  onRateLimited(listener: () => void): () => void {
-    return this.#client.onRateLimited((scope) => {
-      if (scope === 'phonebook') listener();
+  /** See PlatformClient.onRateSignal: the phonebook scope's 429s and announced limits. */
+  onRateSignal(listener: (signal: RateSignal) => void): () => void {
+    return this.#client.onRateSignal((scope, signal) => {
+      if (scope === 'phonebook') listener(signal);
     });
   }
 

@@ -95,8 +95,12 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
 
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   const { phonebooks: api, pacer } = options;
-  // Every 429 of the phonebook scope (the client's own retries included) teaches the pacer.
-  const stopLearning = api.onRateLimited(() => void pacer.learnFromRefusal());
+  // Every 429 of the phonebook scope (the client's own retries included), and every limit the
+  // platform announces (RateLimit-Policy), teaches the pacer.
+  const stopLearning = api.onRateSignal((signal) => {
+    if (signal.policy) void pacer.learnPolicy(signal.policy);
+    if (signal.refused) void pacer.learnFromRefusal();
+  });
   try {
     return await walkDirectory(options);
   } finally {

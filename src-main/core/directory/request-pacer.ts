@@ -11,11 +11,13 @@
  * them, and the next requests keep under it, so one learning costs one 429 (two at most, when two
  * walks were in flight). What was learnt is kept in the profile (`memory`, rate-limit.json), read
  * before every request, so the profile's other processes (the app, the CLI) and the next syncs
- * start from it instead of meeting the same 429.
+ * start from it instead of meeting the same 429. A platform that announces its limit
+ * (`RateLimit-Policy`, see rate-limit-gate.ts) is believed at once, with the same margin: no 429.
  */
-import { z } from 'zod';
-import { systemClock, type Clock } from '../clock';
 import { join } from 'node:path';
+import { z } from 'zod';
+import type { RatePolicy } from '../api/rate-limit-gate';
+import { systemClock, type Clock } from '../clock';
 import { profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 
@@ -37,6 +39,9 @@ export function learntRateFile(dataDir: string, log: Logger): StateFile<LearntRa
 
 /** A 429 with fewer of our requests in the window teaches nothing (see learnFromRefusal). */
 const MIN_LEARNT_BUDGET = 5;
+
+/** The share of a learnt limit used: room for requests the pacer does not see (retries). */
+const MARGIN = 0.8;
 
 /** How long a learnt rate holds. */
 const LEARNT_RATE_LIFETIME_MS = 24 * 60 * 60_000;
@@ -84,7 +89,16 @@ export class RequestPacer {
     // So few of ours in the window: the platform counted other traffic too (another program of
     // the user's), which says nothing of its limit.
     if (seen < MIN_LEARNT_BUDGET) return;
-    const budget = Math.floor(seen * 0.8);
+    await this.#lower(Math.floor(seen * MARGIN));
+  }
+
+  /** The platform announced its limit (RateLimit-Policy): keep under it, with the same margin. */
+  async learnPolicy(policy: RatePolicy): Promise<void> {
+    const budget = Math.floor((policy.limit * MARGIN * this.#windowMs) / policy.windowMs);
+    await this.#lower(Math.max(1, budget));
+  }
+
+  async #lower(budget: number): Promise<void> {
     if (budget >= this.budget) return;
     this.#learnt = budget;
     await this.#memory?.write({
