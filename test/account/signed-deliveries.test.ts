@@ -13,6 +13,7 @@ import type { RunningSimulator } from '../../simulator/index';
 import { ENDED_ATTEMPT_WARNING, REFUSAL_HINT } from '../../src-main/core/account/account-service';
 import { openProfile } from '../../src-main/core/profile';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { profileText } from '../support/files-under';
 import { freePort } from '../support/free-port';
@@ -125,6 +126,50 @@ describeEachProfile('signed deliveries', (profile) => {
       await account.close();
     }
   });
+});
+
+it('sha1 in base64 with a prefix: the activation connects; the webhook URL is plain /events', async () => {
+  const sim = await startSim();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'callbar-signed-'));
+  const account = openProfile({
+    env: {
+      ...profileEnv(sim, dir, port),
+      CALLBAR_RECEIVER_HMAC: 'header=X-Hub-Signature;algorithm=sha1;encoding=base64;prefix=sha1=',
+      CALLBAR_RECEIVER_HMAC_SECRET: SECRET,
+    },
+    vault: new MemoryVault(),
+  }).account;
+  try {
+    const registration = await account.receiverRegistration();
+    expect(registration).toMatchObject({
+      authentication: 'headers',
+      webhook_url: `http://127.0.0.1:${port}/events`,
+    });
+    await control(sim, 'PUT', 'integrations/callbar', {
+      activation_url: registration.activation_url,
+      deactivation_url: registration.deactivation_url,
+      signing: {
+        header: 'X-Hub-Signature',
+        algorithm: 'sha1',
+        secret: SECRET,
+        encoding: 'base64',
+        prefix: 'sha1=',
+      },
+    });
+    const started = await account.startActivation({ timeoutMs: 60_000 });
+    const user = sim.users[0]!;
+    await completePortalFlow(started.portalLink, {
+      username: user.username,
+      password: user.password,
+      action: 'subscribe',
+    });
+    await expect(started.completion).resolves.toMatchObject({ state: 'connected' });
+  } finally {
+    await account.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('a half-configured signature is refused with a sentence saying what to set', async () => {
