@@ -296,6 +296,24 @@ describeEachProfile('sync faults, local changes and the cache', (profile) => {
     await directory.close();
   });
 
+  it('keeps the previous directory when the platform refuses every phonebook as unknown', async () => {
+    const { directory } = await openDirectory(api);
+    await directory.sync();
+    const count = directory.status().contacts;
+    await control(sim, 'POST', 'faults', {
+      method: 'GET',
+      path: CONTACTS,
+      status: 400,
+      body: {
+        type: 'validation_error',
+        errors: [{ code: 'invalid_choice', detail: 'Select a valid choice.', attr: 'phonebook' }],
+      },
+    });
+    await expect(directory.sync()).rejects.toThrow(/refused every phonebook as unknown/);
+    expect(directory.status()).toMatchObject({ state: 'stale', contacts: count });
+    await directory.close();
+  });
+
   it('keeps the previous directory when a sync is cancelled', async () => {
     const { directory } = await openDirectory(api);
     await directory.sync();

@@ -9,8 +9,8 @@
  * at 16 KiB and slow bodies by time; accepts JSON (bounded in depth, string lengths and entries
  * before anything is built from it, see http/bounded-json.ts) and form bodies of the expected
  * shape only; checks the configured shared-secret headers and the body's HMAC signature (see
- * body-signature.ts) in constant time, and that a call event
- * is authenticated (see webhook-auth.ts) before its body is parsed. The handlers decide the rest and
+ * body-signature.ts) in constant time, and that a call event is authenticated (see
+ * webhook-auth.ts) before its body is parsed. The handlers decide the rest and
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
  * portal link, once, and only when the browser itself opened it (not another page). Every refusal
  * (wrong Host, path or method included) is logged: one line, then one summary per interval. A
@@ -170,9 +170,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.refusalLogIntervalMs,
   );
 
-  /** Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
-   * sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
-   * and a platform may well be written in Node. */
+  // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
+  // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
+  // and a platform may well be written in Node.
   const checkNotFromBrowser = (request: IncomingMessage) => {
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');

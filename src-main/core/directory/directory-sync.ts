@@ -5,7 +5,7 @@
  * limit (see request-pacer.ts), waits for Retry-After and goes on;
  * a phonebook deleted while the sync runs (the platform refuses the `phonebook` filter with 400
  * invalid_choice, on its first page or a later one) is skipped, its contacts dropped and the rest
- * kept; any other failure, or cancellation, ends the sync with nothing applied (the caller keeps
+ * kept (but every phonebook refused so fails the sync); any other failure, or cancellation, ends the sync with nothing applied (the caller keeps
  * its previous directory).
  *
  * Whatever the platform sends, a sync is bounded: each phonebook's walk by PageBounds (no more
@@ -228,6 +228,13 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
   );
   signal.throwIfAborted();
+  // Every phonebook refused is no deletion to believe: the previous directory stays.
+  if (books.length > 1 && vanished.length === books.length) {
+    throw new CallbarError(
+      'sync_failed',
+      'Callbar stopped the directory sync: the platform refused every phonebook as unknown while listing their contacts. The previous directory stays in use; the next sync tries again.',
+    );
+  }
   return {
     phonebooks: books.filter((book) => !vanished.includes(book)),
     contacts: [...contacts.values()],
