@@ -77,11 +77,17 @@ export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-onl
  * - 'minimal': the least a client may count on (events `{"id"}` only, call control 202 with an
  *   empty body, an empty 403, form-encoded activation calls, a token answer with only the
  *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that
- *   passes under it does not depend on anything the contract lacks.
+ *   passes under it does not depend on anything the contract lacks;
+ * - 'variant': another implementation's legitimate choices (issue 26), as far as the simulator
+ *   has them: click-to-dial 204 with no body, page_size capped at 50, 60/60 s for both scopes,
+ *   events `{"id"}` only, form-encoded activation calls, the token answer's four fields. Not in
+ *   the default test run (SIM_PROFILE=variant runs a suite under it; --profile variant).
  * Explicit options override the profile's choice.
  */
-export type SimProfile = 'rich' | 'minimal';
-export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
+export type SimProfile = 'rich' | 'minimal' | 'variant';
+export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal', 'variant'];
+/** The profiles a suite runs under unless SIM_PROFILE names others. */
+export const SUITE_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
 
 export interface ProfileChoices {
   callEventPayload: CallEventPayload;
@@ -118,6 +124,18 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
     rateLimits: {
       phonebook: { limit: 120, window_seconds: 60 },
       'call-control': { limit: 10, window_seconds: 60 },
+    },
+  },
+  variant: {
+    callEventPayload: 'id-only',
+    tokenAnswerScope: false,
+    callControlResponse: 'empty',
+    callControlForbiddenBody: 'drf',
+    integratorEncoding: 'form',
+    maxPageSize: 50,
+    rateLimits: {
+      phonebook: { limit: 60, window_seconds: 60 },
+      'call-control': { limit: 60, window_seconds: 60 },
     },
   },
 };
