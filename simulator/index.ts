@@ -49,7 +49,7 @@ export type {
   SimulatorOptions,
 } from './options';
 export type { CallEvent } from './calls';
-export { SIM_PROFILES, SUITE_PROFILES } from './options';
+export { PROFILE_CHOICES, SIM_PROFILES, SUITE_PROFILES } from './options';
 export { MAIN_TENANT_ID, SECOND_TENANT_ID } from './seed-data';
 
 export interface SimulatorUser {

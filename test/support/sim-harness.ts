@@ -5,6 +5,7 @@
  */
 import { describe } from 'vitest';
 import {
+  PROFILE_CHOICES,
   SIM_PROFILES,
   SUITE_PROFILES,
   startSimulator,
@@ -31,6 +32,14 @@ export type { SimProfile };
  * another implementation of the contract).
  */
 export const PROFILES: readonly SimProfile[] = selectedProfiles(process.env.SIM_PROFILE);
+
+/**
+ * Whether the profile's call events carry the whole event (rich) or only `id` (minimal,
+ * variant): what a test that follows call states branches on, rather than a profile's name.
+ */
+export function fullEvents(profile: SimProfile): boolean {
+  return PROFILE_CHOICES[profile].callEventPayload === 'full';
+}
 
 function selectedProfiles(value: string | undefined): readonly SimProfile[] {
   if (!value) return SUITE_PROFILES;
