@@ -25,6 +25,7 @@ import {
   advanceClock,
   completePortalFlow,
   forEachProfile,
+  fullEvents,
   profileEnv,
   registerReceiver,
   startSim,
@@ -148,7 +149,7 @@ forEachProfile((profile) => {
       (await snapshot()).current[0]?.leg_ids.includes(userLeg.id) ? true : undefined,
     );
     expect((await snapshot()).current[0]!.state).toBe(
-      profile === 'rich' ? 'calling-you' : 'in-progress',
+      fullEvents(profile) ? 'calling-you' : 'in-progress',
     );
 
     await control.answerLeg(userLeg.id);
@@ -161,7 +162,7 @@ forEachProfile((profile) => {
     const connected = (await snapshot()).current[0]!;
     expect(connected.id).toBe(outcome.call.id);
     expect(connected.leg_ids).toEqual([userLeg.id, calleeLeg.id]);
-    if (profile === 'rich') {
+    if (fullEvents(profile)) {
       expect(connected.state).toBe('connected');
       expect(connected.connected_at).toBeDefined();
     } else {
@@ -205,7 +206,7 @@ forEachProfile((profile) => {
     // The other side ends it; only the rich profile's events say so.
     await control.endLeg(call.legs[0]!.id);
     await control.webhooksSettled(20_000);
-    if (profile === 'minimal') {
+    if (!fullEvents(profile)) {
       expect((await snapshot()).current[0]!.id).toBe(outcome.call.id);
       const refused = await invoke('calls.hangup');
       expect(refused).toEqual({
@@ -304,7 +305,7 @@ forEachProfile((profile) => {
     const current = (await snapshot()).current[0]!;
     expect(current.direction).toBe('incoming');
     expect(current.leg_ids).toEqual(expect.arrayContaining(incoming.legs.map((leg) => leg.id)));
-    if (profile === 'rich') {
+    if (fullEvents(profile)) {
       expect(current).toMatchObject({
         state: 'ringing',
         party: { name: 'Ada Lovelace', company: 'Analytical Engines', contact_id: adaId },

@@ -23,6 +23,7 @@ import {
   type ActivationAttempt,
 } from './activation-attempts';
 import { landingPageFor, type LandingPage } from './landing-page';
+import type { BodySignature } from './body-signature';
 import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
@@ -50,11 +51,16 @@ import {
 export const ENDED_ATTEMPT_WARNING =
   'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
 
+/** Said while an attempt waits after a refused activation call. */
+export const REFUSAL_HINT =
+  'Fix the setting it names (in Callbar or at the platform), then press Subscribe in the portal again: Callbar keeps waiting.';
+
 /** The error codes of an attempt that ended unconnected (their message ends with the warning). */
 export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
   'activation_cancelled',
   'activation_timeout',
   'activation_link_reused',
+  'activation_refused',
 ]);
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
@@ -81,6 +87,8 @@ export interface AccountServiceOptions {
   clientSecret?: string | undefined;
   /** Headers the platform is configured to send with its calls to the receiver. */
   receiverHeaders?: Record<string, string>;
+  /** The HMAC signature the platform puts on each call's body (see body-signature.ts). */
+  receiverSignature?: BodySignature | undefined;
   vault: Vault;
   log: Logger;
   now?: () => number;
@@ -138,6 +146,8 @@ export class AccountService {
   readonly #historyStore: AccountHistoryStore;
   /** The record of the connected account, as last read or written. */
   #history: AccountHistory | undefined;
+  /** Why the awaited attempt's last activation call was refused (see #activationRefused). */
+  #activationRefusal: string | undefined;
   /** How the last activation attempt ended without connecting, until the next one starts. */
   #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
@@ -254,6 +264,7 @@ export class AccountService {
   #webhookAuth(): WebhookAuth {
     return {
       headers: this.#options.receiverHeaders ?? {},
+      signature: this.#options.receiverSignature,
       secret: this.#webhookSecret,
       acceptUnauthenticated: this.#options.settings.accept_unauthenticated_events ?? false,
     };
@@ -267,6 +278,7 @@ export class AccountService {
   async #loadWebhookSecret(): Promise<void> {
     if (this.#webhookSecret !== undefined) return;
     if (Object.keys(this.#options.receiverHeaders ?? {}).length > 0) return;
+    if (this.#options.receiverSignature) return;
     try {
       this.#webhookSecret = await this.#options.vault.webhookSecret();
       this.#webhookProblem = undefined;
@@ -310,6 +322,7 @@ export class AccountService {
     }
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
+    this.#activationRefusal = undefined;
     const attempt = this.#attempts.create(options.expectedUser);
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
@@ -321,9 +334,10 @@ export class AccountService {
     const completion = new Promise<AccountStatus>((resolve, reject) => {
       const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
       const timer = setTimeout(() => {
+        const refusal = this.#activationRefusal;
         this.cancelActivation(
-          'No confirmation arrived from the portal in time.',
-          'activation_timeout',
+          refusal ?? 'No confirmation arrived from the portal in time.',
+          refusal ? 'activation_refused' : 'activation_timeout',
         );
       }, timeoutMs);
       timer.unref();
@@ -393,7 +407,22 @@ export class AccountService {
     },
     landing: (attemptId) => this.#landing(attemptId),
     connect: (nonce) => this.#connectLink(nonce),
+    activationRefused: (reason) => this.#activationRefused(reason),
   };
+
+  /**
+   * The receiver refused an activation call while an attempt is awaited: most likely the
+   * platform's, refused for a reason the person must fix (a header or signature setting). The
+   * attempt goes on (the platform may send it again once fixed; and any local program can make
+   * such a call), but the status says so at once, and if it ends unconnected it says this
+   * instead of "No confirmation arrived".
+   */
+  #activationRefused(reason: string): void {
+    if (this.#waiter?.attempt.outcome.kind !== 'pending') return;
+    this.#activationRefusal = `The platform's activation reached Callbar but was refused: ${reason}`;
+    this.#log.warn('an activation call was refused while an attempt is awaited', { reason });
+    this.#publish();
+  }
 
   /** `/connect/<nonce>`: the first request goes on to the portal; any other ends the attempt. */
   #connectLink(nonce: string): { redirect: string } | LandingPage {
@@ -651,7 +680,12 @@ export class AccountService {
     if (health.kind === 'vault-unavailable') {
       return { state: 'vault-unavailable', ...identity, message: health.message };
     }
-    if (this.#waiter) return { state: 'activating', ...identity };
+    if (this.#waiter) {
+      const refusal = this.#activationRefusal;
+      return refusal
+        ? { state: 'activating', ...identity, message: `${refusal} ${REFUSAL_HINT}` }
+        : { state: 'activating', ...identity };
+    }
     const otherPlatform = this.tokens.otherPlatform;
     if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
     if (health.kind === 'revoked') {

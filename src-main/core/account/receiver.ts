@@ -8,11 +8,14 @@
  * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-Site/-Dest/-User); caps bodies
  * at 16 KiB and slow bodies by time; accepts JSON (bounded in depth, string lengths and entries
  * before anything is built from it, see http/bounded-json.ts) and form bodies of the expected
- * shape only; checks the configured shared-secret headers in constant time, and that a call event
- * is authenticated (see webhook-auth.ts) before its body is parsed. The handlers decide the rest and
+ * shape only; checks the configured shared-secret headers and the body's HMAC signature (see
+ * body-signature.ts) in constant time, and that a call event is authenticated (see
+ * webhook-auth.ts) before its body is parsed. The handlers decide the rest and
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
  * portal link, once, and only when the browser itself opened it (not another page). Every refusal
- * (wrong Host, path or method included) is logged: one line, then one summary per interval.
+ * (wrong Host, path or method included) is logged: one line, then one summary per interval. A
+ * refused activation call (wrong header or signature, a body of the wrong shape, an unknown key…) is
+ * also told to the handlers, so the person waiting learns why instead of waiting in vain.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +27,7 @@ import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
+import { signatureMatches } from './body-signature';
 import { renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
 import {
@@ -77,6 +81,11 @@ export interface ReceiverHandlers {
   landing: (attemptId: string | null) => LandingPage;
   /** `GET /connect/<nonce>`: where the browser goes next, or a page saying why not. */
   connect: (nonce: string) => { redirect: string } | LandingPage;
+  /**
+   * An activation call was refused (not one a web page made: those are never the platform's);
+   * `reason` is the receiver's own sentence, never anything the request carried.
+   */
+  activationRefused?: (reason: string) => void;
 }
 
 export interface ReceiverOptions {
@@ -161,17 +170,36 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.refusalLogIntervalMs,
   );
 
-  const checkPost = (request: IncomingMessage) => {
-    // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
-    // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
-    // and a platform may well be written in Node.
+  // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
+  // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
+  // and a platform may well be written in Node.
+  const checkNotFromBrowser = (request: IncomingMessage) => {
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
     }
-    for (const [name, expected] of Object.entries(options.auth().headers)) {
+  };
+
+  const checkPost = (request: IncomingMessage, body: Buffer) => {
+    const auth = options.auth();
+    for (const [name, expected] of Object.entries(auth.headers)) {
       const given = request.headers[name.toLowerCase()];
       if (typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ReceiverRejection(401, 'A required header is missing or wrong.');
+      }
+    }
+    if (auth.signature) {
+      const given = request.headers[auth.signature.header.toLowerCase()];
+      if (typeof given !== 'string') {
+        throw new ReceiverRejection(
+          401,
+          `The signature header ${auth.signature.header} is missing.`,
+        );
+      }
+      if (!signatureMatches(auth.signature, body, given)) {
+        throw new ReceiverRejection(
+          401,
+          `The signature in ${auth.signature.header} does not match the body (check CALLBAR_RECEIVER_HMAC and its secret against the platform's).`,
+        );
       }
     }
   };
@@ -209,13 +237,31 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       throw new ReceiverRejection(404, 'Not found.');
     }
     if (request.method !== 'POST') throw new ReceiverRejection(405, 'Method not allowed.');
+    checkNotFromBrowser(request);
+    if (route === '/activate') {
+      try {
+        return await handlePost(request, response, route, false);
+      } catch (error) {
+        if (error instanceof HttpRejection) handlers.activationRefused?.(error.message);
+        throw error;
+      }
+    }
+    return handlePost(request, response, route, events);
+  };
+
+  const handlePost = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: string,
+    events: boolean,
+  ) => {
     // The body is read (bounded in size and time) before the headers are judged, so that a
     // refusal is a clean answer and not a connection reset with unread data.
     const text = await readRequestBody(request, {
       maxBytes: MAX_BODY_BYTES,
       timeoutMs: bodyTimeoutMs,
     });
-    checkPost(request);
+    checkPost(request, Buffer.from(text, 'utf8'));
     const contentType = request.headers['content-type'] ?? '';
     if (events) {
       checkEventsRoute(route, options.auth());

@@ -5,20 +5,63 @@
  * the oldest request leaves the window, the same rule the platform's throttle applies. One pacer
  * serves every sync of a process, so a sync started right after another waits its turn; a 429
  * from another process's traffic is still handled by the sync (wait for Retry-After, go on).
+ *
+ * A platform stricter than the budget is learnt from: at a 429 the requests this pacer had in the
+ * window (the refused one aside) are at most the platform's limit, so the budget drops to 80 % of
+ * them, and the next requests keep under it, so one learning costs one 429 (two at most, when two
+ * walks were in flight). What was learnt is kept in the profile (`memory`, rate-limit.json), read
+ * before every request, so the profile's other processes (the app, the CLI) and the next syncs
+ * start from it instead of meeting the same 429. A platform that announces its limit
+ * (`RateLimit-Policy`, see rate-limit-gate.ts) is believed at once, with the same margin: no 429.
  */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { RatePolicy } from '../api/rate-limit-gate';
 import { systemClock, type Clock } from '../clock';
+import { profileStateFile, type StateFile } from '../config/state-file';
+import type { Logger } from '../log/logger';
+
+/** What was learnt of the platform's limit: `budget` requests per `window_ms`. */
+export const LearntRate = z.object({
+  budget: z.number().int().min(1),
+  window_ms: z.number().int().min(1),
+  learnt_at: z.string(),
+});
+export type LearntRate = z.infer<typeof LearntRate>;
+
+/** The profile's file of the learnt rate (see directory.ts). */
+export const LEARNT_RATE_FILE = 'rate-limit.json';
+
+/** The learnt rate of the profile in `dataDir`, shared by its processes. */
+export function learntRateFile(dataDir: string, log: Logger): StateFile<LearntRate> {
+  return profileStateFile(join(dataDir, LEARNT_RATE_FILE), LearntRate, log, 'learnt rate limit');
+}
+
+/** A 429 with fewer of our requests in the window teaches nothing (see learnFromRefusal). */
+const MIN_LEARNT_BUDGET = 5;
+
+/** The share of a learnt limit used: room for requests the pacer does not see (retries). */
+const MARGIN = 0.8;
+
+/** How long a learnt rate holds. */
+const LEARNT_RATE_LIFETIME_MS = 24 * 60 * 60_000;
 
 export interface PacerOptions {
   budget: number;
   windowMs: number;
   /** Whose time the window is measured in, and waited in (default: the process's real time). */
   clock?: Clock;
+  /** Where a learnt rate is kept for the profile's processes (default: this pacer only). */
+  memory?: StateFile<LearntRate>;
 }
 
 export class RequestPacer {
   readonly #budget: number;
   readonly #windowMs: number;
   readonly #clock: Clock;
+  readonly #memory: StateFile<LearntRate> | undefined;
+  /** The budget learnt from the platform (here or by another process), when lower. */
+  #learnt: number | undefined;
   /** Start times of the requests in the window, oldest first. */
   readonly #sent: number[] = [];
   #queue: Promise<void> = Promise.resolve();
@@ -27,6 +70,42 @@ export class RequestPacer {
     this.#budget = options.budget;
     this.#windowMs = options.windowMs;
     this.#clock = options.clock ?? systemClock;
+    this.#memory = options.memory;
+  }
+
+  /** Requests allowed per window: the configured budget, or less when the platform said so. */
+  get budget(): number {
+    return Math.min(this.#budget, this.#learnt ?? Infinity);
+  }
+
+  /**
+   * The platform refused a request this pacer let through (429): its limit is at most the
+   * requests in the window before that one. Lowers the budget (never raises it) and keeps it for
+   * the profile's other processes.
+   */
+  async learnFromRefusal(): Promise<void> {
+    this.#expire();
+    const seen = this.#sent.length - 1;
+    // So few of ours in the window: the platform counted other traffic too (another program of
+    // the user's), which says nothing of its limit.
+    if (seen < MIN_LEARNT_BUDGET) return;
+    await this.#lower(Math.floor(seen * MARGIN));
+  }
+
+  /** The platform announced its limit (RateLimit-Policy): keep under it, with the same margin. */
+  async learnPolicy(policy: RatePolicy): Promise<void> {
+    const budget = Math.floor((policy.limit * MARGIN * this.#windowMs) / policy.windowMs);
+    await this.#lower(Math.max(1, budget));
+  }
+
+  async #lower(budget: number): Promise<void> {
+    if (budget >= this.budget) return;
+    this.#learnt = budget;
+    await this.#memory?.write({
+      budget,
+      window_ms: this.#windowMs,
+      learnt_at: new Date(this.#clock.now()).toISOString(),
+    });
   }
 
   /** Resolves when one more request may go out (in call order); counts it as sent. */
@@ -44,14 +123,26 @@ export class RequestPacer {
   }
 
   async #wait(signal?: AbortSignal): Promise<void> {
+    await this.#recall();
     for (;;) {
       this.#expire();
-      if (this.#sent.length < this.#budget) {
+      if (this.#sent.length < this.budget) {
         this.#sent.push(this.#clock.now());
         return;
       }
       await this.#clock.sleep(this.#sent[0]! + this.#windowMs - this.#clock.now(), signal);
     }
+  }
+
+  /** Adopts what the profile's processes learnt (scaled to this pacer's window). */
+  async #recall(): Promise<void> {
+    const learnt = await this.#memory?.read();
+    // Forgotten after a day: a platform that raised its limit is found out again.
+    if (!learnt || this.#clock.now() - Date.parse(learnt.learnt_at) > LEARNT_RATE_LIFETIME_MS) {
+      return;
+    }
+    const scaled = Math.max(1, Math.floor((learnt.budget * this.#windowMs) / learnt.window_ms));
+    this.#learnt = Math.min(this.#learnt ?? Infinity, scaled);
   }
 
   #expire(): void {
