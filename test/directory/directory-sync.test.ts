@@ -13,7 +13,11 @@ import type { AccountOwner } from '../../src-main/core/account/account-history';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
-import { learntRateFile, RequestPacer } from '../../src-main/core/directory/request-pacer';
+import {
+  LEARNT_RATE_FILE,
+  learntRateFile,
+  RequestPacer,
+} from '../../src-main/core/directory/request-pacer';
 import { apiFor } from '../api/api-rig';
 import {
   advanceClock,
@@ -144,6 +148,48 @@ describe('a platform stricter than the pacer (10 requests per 2 s, the pacer at 
     expect((await requestLog(sim)).filter((entry) => entry.status === 429)).toEqual([]);
     await second.directory.close();
   }, 90_000);
+});
+
+describe('a passing 429 that names no wait (a fault, not a limit), the pacer at 20 per 2 s', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 300, maxPageSize: 10 });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('teaches the pacer nothing: its budget and the profile stay as they were', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'callbar-directory-'));
+    const { log } = capturingLogger();
+    const pacer = new RequestPacer({
+      budget: 20,
+      windowMs: 2000,
+      memory: learntRateFile(dataDir, log),
+    });
+    const { directory } = await openDirectory(api, { dataDir, pacer, pageSize: 10 });
+    await control(sim, 'DELETE', 'requests');
+    // Once a hundred contacts came (over ten requests in the pacer's window), one 429 with
+    // `Retry-After: 0`, as the network-faults run injects them.
+    let faulting: Promise<unknown> | undefined;
+    directory.onChange((status) => {
+      if ((status.progress?.contacts ?? 0) >= 100 && !faulting) {
+        faulting = control(sim, 'POST', 'faults', {
+          method: 'GET',
+          path: CONTACTS,
+          status: 429,
+          headers: { 'retry-after': '0' },
+          count: 1,
+        });
+      }
+    });
+    expect((await directory.sync()).status).toMatchObject({ state: 'ready', contacts: 300 });
+    await faulting;
+    expect((await requestLog(sim)).filter((entry) => entry.status === 429)).toHaveLength(1);
+    expect(pacer.budget).toBe(20);
+    await expect(stat(join(dataDir, LEARNT_RATE_FILE))).rejects.toThrow(/ENOENT/);
+    await directory.close();
+  }, 60_000);
 });
 
 describe('a platform that announces its limit (RateLimit-Policy: 10;w=2), the pacer at 20', () => {

@@ -68,6 +68,8 @@ const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 /** What an answer said of the rate limit: refused (429), and/or the limit it announced. */
 export interface RateSignal {
   refused: boolean;
+  /** A 429's Retry-After, when it had one. */
+  retryAfterMs?: number;
   policy?: RatePolicy;
 }
 
@@ -159,7 +161,12 @@ export class PlatformClient {
   #observeRate(scope: RateScope, response: Response): void {
     const policy = parseRatePolicy(response.headers.get('ratelimit-policy'));
     if (response.status !== 429 && !policy) return;
-    const signal: RateSignal = { refused: response.status === 429, ...(policy ? { policy } : {}) };
+    const retryAfter = response.headers.get('retry-after');
+    const signal: RateSignal = {
+      refused: response.status === 429,
+      ...(response.status === 429 && retryAfter ? { retryAfterMs: retryAfterMs(retryAfter) } : {}),
+      ...(policy ? { policy } : {}),
+    };
     for (const listener of this.#rateListeners) listener(scope, signal);
   }
 

@@ -96,10 +96,11 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   const { phonebooks: api, pacer } = options;
   // Every 429 of the phonebook scope (the client's own retries included), and every limit the
-  // platform announces (RateLimit-Policy), teaches the pacer.
+  // platform announces (RateLimit-Policy), is told to the pacer, which learns from what looks like
+  // the platform's limit.
   const stopLearning = api.onRateSignal((signal) => {
     if (signal.policy) void pacer.learnPolicy(signal.policy);
-    if (signal.refused) void pacer.learnFromRefusal();
+    if (signal.refused) void pacer.learnFromRefusal(signal);
   });
   try {
     return await walkDirectory(options);
