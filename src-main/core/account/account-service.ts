@@ -30,6 +30,7 @@ import {
   startReceiver,
   type HandshakeBody,
   type ReceiverHandlers,
+  type RefusedActivation,
   type RunningReceiver,
   type WebhookEvent,
 } from './receiver';
@@ -54,6 +55,9 @@ export const ENDED_ATTEMPT_WARNING =
 /** Said while an attempt waits after a refused activation call. */
 export const REFUSAL_HINT =
   'Fix the setting it names (in Callbar or at the platform), then press Subscribe in the portal again: Callbar keeps waiting.';
+
+/** The refusal line of a waiting attempt changes at most this often (see #activationRefused). */
+const REFUSAL_LINE_INTERVAL_MS = 1000;
 
 /** The error codes of an attempt that ended unconnected (their message ends with the warning). */
 export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
@@ -148,6 +152,8 @@ export class AccountService {
   #history: AccountHistory | undefined;
   /** Why the awaited attempt's last activation call was refused (see #activationRefused). */
   #activationRefusal: string | undefined;
+  /** When #activationRefusal last changed. */
+  #refusalSaidAt = -Infinity;
   /** How the last activation attempt ended without connecting, until the next one starts. */
   #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
@@ -323,6 +329,7 @@ export class AccountService {
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
     this.#activationRefusal = undefined;
+    this.#refusalSaidAt = -Infinity;
     const attempt = this.#attempts.create(options.expectedUser);
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
@@ -407,20 +414,39 @@ export class AccountService {
     },
     landing: (attemptId) => this.#landing(attemptId),
     connect: (nonce) => this.#connectLink(nonce),
-    activationRefused: (reason) => this.#activationRefused(reason),
+    activationRefused: (refusal) => this.#activationRefused(refusal),
   };
 
   /**
-   * The receiver refused an activation call while an attempt is awaited: most likely the
-   * platform's, refused for a reason the person must fix (a header or signature setting). The
-   * attempt goes on (the platform may send it again once fixed; and any local program can make
-   * such a call), but the status says so at once, and if it ends unconnected it says this
-   * instead of "No confirmation arrived".
+   * The receiver refused an activation call while an attempt is awaited. When it carries the
+   * attempt's confirmation key (or a valid signature), it is the platform's, refused for a reason
+   * the person must fix (a header or signature setting): the status says so at once, in one line
+   * that replaces the last and changes at most once a second, and if the attempt ends unconnected
+   * it says this instead of "No confirmation arrived". Any other is no news for the person (any
+   * local program can send one; the receiver logs it). The attempt goes on either way: the
+   * platform may send it again once fixed, and no refusal may end it.
    */
-  #activationRefused(reason: string): void {
-    if (this.#waiter?.attempt.outcome.kind !== 'pending') return;
-    this.#activationRefusal = `The platform's activation reached Callbar but was refused: ${reason}`;
-    this.#log.warn('an activation call was refused while an attempt is awaited', { reason });
+  #activationRefused(refusal: RefusedActivation): void {
+    const attempt = this.#waiter?.attempt;
+    if (attempt?.outcome.kind !== 'pending') return;
+    const own =
+      refusal.signed ||
+      (refusal.confirmationKey !== undefined &&
+        secretsEqual(refusal.confirmationKey, attempt.confirmationKey));
+    if (!own) return;
+    const message = `The platform's activation reached Callbar but was refused: ${refusal.reason}`;
+    const now = this.#now();
+    if (
+      message === this.#activationRefusal ||
+      now - this.#refusalSaidAt < REFUSAL_LINE_INTERVAL_MS
+    ) {
+      return;
+    }
+    this.#activationRefusal = message;
+    this.#refusalSaidAt = now;
+    this.#log.warn('an activation call was refused while an attempt is awaited', {
+      reason: refusal.reason,
+    });
     this.#publish();
   }
 

@@ -14,8 +14,9 @@
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
  * portal link, once, and only when the browser itself opened it (not another page). Every refusal
  * (wrong Host, path or method included) is logged: one line, then one summary per interval. A
- * refused activation call (wrong header or signature, a body of the wrong shape, an unknown key…) is
- * also told to the handlers, so the person waiting learns why instead of waiting in vain.
+ * refused activation call that is most likely the platform's (it arrived whole, and carries a
+ * confirmation_key or a valid signature, see RefusedActivation) is also told to the handlers, so
+ * the person waiting learns why instead of waiting in vain; any other refusal is only logged.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -74,6 +75,21 @@ export class ReceiverRejection extends HttpRejection {
   override readonly name = 'ReceiverRejection';
 }
 
+/**
+ * A refused activation call that passed the transport checks (Host, method, not a web page's, a
+ * body within the size and time bounds) and carries the platform's marks: a confirmation_key in a
+ * body Callbar could read, or a valid signature of its body. Whether the key is the waiting
+ * attempt's is the handler's to check: any local program can send a call with a made-up key.
+ */
+export interface RefusedActivation {
+  /** The receiver's own sentence, never anything the request carried. */
+  reason: string;
+  /** The body's confirmation_key, when its body could be read as a handshake's fields. */
+  confirmationKey?: string;
+  /** Whether its body's signature was verified (CALLBAR_RECEIVER_HMAC). */
+  signed: boolean;
+}
+
 export interface ReceiverHandlers {
   activate: (body: HandshakeBody) => Promise<void>;
   deactivate: (body: HandshakeBody) => Promise<void>;
@@ -81,11 +97,8 @@ export interface ReceiverHandlers {
   landing: (attemptId: string | null) => LandingPage;
   /** `GET /connect/<nonce>`: where the browser goes next, or a page saying why not. */
   connect: (nonce: string) => { redirect: string } | LandingPage;
-  /**
-   * An activation call was refused (not one a web page made: those are never the platform's);
-   * `reason` is the receiver's own sentence, never anything the request carried.
-   */
-  activationRefused?: (reason: string) => void;
+  /** An activation call that may well be the platform's was refused (see RefusedActivation). */
+  activationRefused?: (refusal: RefusedActivation) => void;
 }
 
 export interface ReceiverOptions {
@@ -118,6 +131,12 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/** What a POST was found to be before it was refused: its body, once read whole; signed. */
+interface Arrived {
+  text?: string;
+  signed: boolean;
+}
 
 /** Headers only a browser sends; a POST carrying one came from a web page. */
 const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'];
@@ -179,7 +198,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     }
   };
 
-  const checkPost = (request: IncomingMessage, body: Buffer) => {
+  /** Checks the fixed headers and the signature; whether a signature was verified. */
+  const checkPost = (request: IncomingMessage, body: Buffer): boolean => {
     const auth = options.auth();
     for (const [name, expected] of Object.entries(auth.headers)) {
       const given = request.headers[name.toLowerCase()];
@@ -202,6 +222,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         );
       }
     }
+    return auth.signature !== undefined;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -239,14 +260,38 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (request.method !== 'POST') throw new ReceiverRejection(405, 'Method not allowed.');
     checkNotFromBrowser(request);
     if (route === '/activate') {
+      const arrived: Arrived = { signed: false };
       try {
-        return await handlePost(request, response, route, false);
+        return await handlePost(request, response, route, false, arrived);
       } catch (error) {
-        if (error instanceof HttpRejection) handlers.activationRefused?.(error.message);
+        if (error instanceof HttpRejection) tellRefusal(request, error, arrived);
         throw error;
       }
     }
-    return handlePost(request, response, route, events);
+    return handlePost(request, response, route, events, { signed: false });
+  };
+
+  /** Tells the handlers of a refused activation call that bears the platform's marks. */
+  const tellRefusal = (request: IncomingMessage, error: HttpRejection, arrived: Arrived) => {
+    if (arrived.text === undefined || !handlers.activationRefused) return;
+    let confirmationKey: string | undefined;
+    try {
+      const fields = parseBody(
+        request.headers['content-type'] ?? '',
+        arrived.text,
+        HANDSHAKE_LIMITS,
+      );
+      const key = (fields as { confirmation_key?: unknown } | null)?.confirmation_key;
+      if (typeof key === 'string' && key !== '') confirmationKey = key;
+    } catch {
+      // Not a body of the accepted kinds: no key.
+    }
+    if (confirmationKey === undefined && !arrived.signed) return;
+    handlers.activationRefused({
+      reason: error.message,
+      ...(confirmationKey === undefined ? {} : { confirmationKey }),
+      signed: arrived.signed,
+    });
   };
 
   const handlePost = async (
@@ -254,6 +299,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     response: ServerResponse,
     route: string,
     events: boolean,
+    arrived: Arrived,
   ) => {
     // The body is read (bounded in size and time) before the headers are judged, so that a
     // refusal is a clean answer and not a connection reset with unread data.
@@ -261,7 +307,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       maxBytes: MAX_BODY_BYTES,
       timeoutMs: bodyTimeoutMs,
     });
-    checkPost(request, Buffer.from(text, 'utf8'));
+    arrived.text = text;
+    arrived.signed = checkPost(request, Buffer.from(text, 'utf8'));
     const contentType = request.headers['content-type'] ?? '';
     if (events) {
       checkEventsRoute(route, options.auth());
