@@ -20,7 +20,7 @@ import { freePort } from '../support/free-port';
 import {
   completePortalFlow,
   control,
-  describeEachProfile,
+  describeJourney,
   profileEnv,
   registerReceiver,
   startSim,
@@ -30,7 +30,7 @@ const SECRET = 'platform-signing-secret-4f1c9e';
 const SIGNING = { header: 'X-Signature', algorithm: 'sha256', secret: SECRET, prefix: 'sha256=' };
 const REFUSED = "The platform's activation reached Callbar but was refused:";
 
-describeEachProfile('signed deliveries', (profile) => {
+describeJourney('signed deliveries', (profile) => {
   let sim: RunningSimulator;
   let env: NodeJS.ProcessEnv;
   let dataDir: string;

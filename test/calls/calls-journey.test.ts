@@ -24,7 +24,7 @@ import { ada } from './calls-fixtures';
 import {
   advanceClock,
   completePortalFlow,
-  forEachProfile,
+  describeJourney,
   fullEvents,
   profileEnv,
   registerReceiver,
@@ -33,7 +33,7 @@ import {
 
 const caller = ada;
 
-forEachProfile((profile) => {
+describeJourney('calls', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let core: CallbarCore;

@@ -34,6 +34,15 @@ export type { SimProfile };
 export const PROFILES: readonly SimProfile[] = selectedProfiles(process.env.SIM_PROFILE);
 
 /**
+ * The profiles a user journey runs under (describeJourney): the suite's and 'variant' (another
+ * implementation's legitimate choices, issue 26), so the next divergence is caught by the
+ * journeys first; SIM_PROFILE, when set, names them all.
+ */
+export const JOURNEY_PROFILES: readonly SimProfile[] = process.env.SIM_PROFILE
+  ? PROFILES
+  : [...SUITE_PROFILES, 'variant'];
+
+/**
  * Whether the profile's call events carry the whole event (rich) or only `id` (minimal,
  * variant): what a test that follows call states branches on, rather than a profile's name.
  */
@@ -66,6 +75,14 @@ function selectedProfiles(value: string | undefined): readonly SimProfile[] {
  */
 export function describeEachProfile(name: string, suite: (profile: SimProfile) => void): void {
   describe.each(PROFILES)(`${name} (simulator profile %s)`, suite);
+}
+
+/**
+ * describeEachProfile for a user journey (account activation, directory sync, calls): under
+ * JOURNEY_PROFILES, 'variant' included.
+ */
+export function describeJourney(name: string, suite: (profile: SimProfile) => void): void {
+  describe.each(JOURNEY_PROFILES)(`${name} (simulator profile %s)`, suite);
 }
 
 /** describeEachProfile without a name of its own: `forEachProfile((profile) => { … })`. */
