@@ -15,10 +15,10 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { connectedCore, type ConnectedCore } from '../hardening/connected-core';
 import { eventForger, type EventForger } from '../support/event-forger';
-import { advanceClock, forEachProfile, fullEvents, startSim } from '../support/sim-harness';
+import { advanceClock, describeJourney, fullEvents, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
 
-forEachProfile((profile) => {
+describeJourney('forged legs and Hang up', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let rig: ConnectedCore;
