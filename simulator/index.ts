@@ -49,7 +49,7 @@ export type {
   SimulatorOptions,
 } from './options';
 export type { CallEvent } from './calls';
-export { SIM_PROFILES } from './options';
+export { PROFILE_CHOICES, SIM_PROFILES, SUITE_PROFILES } from './options';
 export { MAIN_TENANT_ID, SECOND_TENANT_ID } from './seed-data';
 
 export interface SimulatorUser {
@@ -122,9 +122,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     callControlForbiddenBody: options.callControlForbiddenBody ?? choices.callControlForbiddenBody,
     autoAnswer: resolveAutoAnswer(options.autoAnswer),
     maxPageSize: options.maxPageSize ?? choices.maxPageSize,
-    authFailure: 'challenge',
-    uniqueNumberError: 'field',
-    activationCalls: 1,
+    authFailure: choices.authFailure,
+    uniqueNumberError: choices.uniqueNumberError,
+    activationCalls: choices.activationCalls,
+    rateLimitPolicyHeader: options.rateLimitPolicyHeader ?? false,
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { IntegrationOptions } from './options';
+import { DeliverySigning } from './signed-deliveries';
 
 const absoluteHttpUrl = z.string().refine(
   (value) => {
@@ -27,6 +28,7 @@ export const IntegrationRegistrationInput = z.strictObject({
   webhook_url: absoluteHttpUrl.nullable().optional(),
   extra_headers: z.record(headerName, headerValue).optional(),
   encoding: z.enum(['json', 'form']).optional(),
+  signing: DeliverySigning.nullable().optional(),
 });
 
 export interface Registration {
@@ -36,6 +38,8 @@ export interface Registration {
   webhook_url: string | null;
   extra_headers: Record<string, string>;
   encoding: 'json' | 'form';
+  /** How every call's body is signed; null: not signed. */
+  signing: DeliverySigning | null;
 }
 
 export interface ActivationRecord {
@@ -65,6 +69,7 @@ export interface WebhookTarget {
   slug: string;
   url: string;
   headers: Record<string, string>;
+  signing: DeliverySigning | null;
 }
 
 export function isValidSlug(slug: string): boolean {
@@ -89,6 +94,7 @@ export class IntegrationRegistry {
       webhook_url: parsed.webhook_url ?? null,
       extra_headers: { ...parsed.extra_headers },
       encoding: parsed.encoding ?? this.defaultEncoding,
+      signing: parsed.signing ?? null,
     };
     this.registrations.set(slug, registration);
     return registration;
@@ -173,6 +179,7 @@ export class IntegrationRegistry {
         slug: registration.slug,
         url: registration.webhook_url,
         headers: registration.extra_headers,
+        signing: registration.signing,
       });
     }
     return targets;

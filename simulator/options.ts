@@ -23,6 +23,14 @@ export interface IntegrationOptions {
   extra_headers?: Record<string, string>;
   /** Body encoding of the activation and deactivation calls (default json). */
   encoding?: Encoding;
+  /** Sign every call's body with an HMAC in this header (see signed-deliveries.ts). */
+  signing?: {
+    header: string;
+    algorithm: 'sha256' | 'sha1';
+    secret: string;
+    encoding?: 'hex' | 'base64';
+    prefix?: string;
+  } | null;
 }
 
 /**
@@ -71,11 +79,19 @@ export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-onl
  * - 'minimal': the least a client may count on (events `{"id"}` only, call control 202 with an
  *   empty body, an empty 403, form-encoded activation calls, a token answer with only the
  *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that
- *   passes under it does not depend on anything the contract lacks.
+ *   passes under it does not depend on anything the contract lacks;
+ * - 'variant': another implementation's legitimate choices (issue 26), as far as the simulator
+ *   has them: click-to-dial 204 with no body, page_size capped at 50, 60/60 s for both scopes,
+ *   events `{"id"}` only, form-encoded activation calls, the token answer's four fields, a 403
+ *   `not_authenticated` (DRF without a challenge) for a token the API does not take, a duplicate
+ *   number under `non_field_errors`, each activation call sent twice. Not in
+ *   the default test run (SIM_PROFILE=variant runs a suite under it; --profile variant).
  * Explicit options override the profile's choice.
  */
-export type SimProfile = 'rich' | 'minimal';
-export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
+export type SimProfile = 'rich' | 'minimal' | 'variant';
+export const SIM_PROFILES: readonly SimProfile[] = ['rich', 'minimal', 'variant'];
+/** The profiles a suite runs under unless SIM_PROFILE names others. */
+export const SUITE_PROFILES: readonly SimProfile[] = ['rich', 'minimal'];
 
 export interface ProfileChoices {
   callEventPayload: CallEventPayload;
@@ -87,6 +103,12 @@ export interface ProfileChoices {
   integratorEncoding: Encoding;
   maxPageSize: number;
   rateLimits: Record<RateScope, RateLimit>;
+  /** How a token the API does not take is answered (RuntimeConfig.authFailure). */
+  authFailure: AuthFailureAnswer;
+  /** Where a number taken in its phonebook is reported (RuntimeConfig.uniqueNumberError). */
+  uniqueNumberError: 'field' | 'non_field_errors';
+  /** How often Subscribe sends the identical activation call (RuntimeConfig.activationCalls). */
+  activationCalls: number;
 }
 
 export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
@@ -101,6 +123,9 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
       phonebook: { limit: 600, window_seconds: 60 },
       'call-control': { limit: 60, window_seconds: 60 },
     },
+    authFailure: 'challenge',
+    uniqueNumberError: 'field',
+    activationCalls: 1,
   },
   minimal: {
     callEventPayload: 'id-only',
@@ -113,6 +138,24 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
       phonebook: { limit: 120, window_seconds: 60 },
       'call-control': { limit: 10, window_seconds: 60 },
     },
+    authFailure: 'challenge',
+    uniqueNumberError: 'field',
+    activationCalls: 1,
+  },
+  variant: {
+    callEventPayload: 'id-only',
+    tokenAnswerScope: false,
+    callControlResponse: 'empty',
+    callControlForbiddenBody: 'drf',
+    integratorEncoding: 'form',
+    maxPageSize: 50,
+    rateLimits: {
+      phonebook: { limit: 60, window_seconds: 60 },
+      'call-control': { limit: 60, window_seconds: 60 },
+    },
+    authFailure: '403-not_authenticated',
+    uniqueNumberError: 'non_field_errors',
+    activationCalls: 2,
   },
 };
 
@@ -133,6 +176,8 @@ export interface SimulatorOptions {
   rateLimits?: Partial<Record<RateScope, RateLimit>>;
   /** The largest page_size honoured; larger requests are clamped (rich 1000, minimal 100). */
   maxPageSize?: number;
+  /** Send the scope's limit as `RateLimit-Policy: <limit>;w=<seconds>` on every answer (default no). */
+  rateLimitPolicyHeader?: boolean;
   /** Success answer of call control (rich 'accepted', minimal 'accepted-empty'). */
   callControlResponse?: CallControlResponse;
   /** Body of the call-control 403 (not shown in the contract): DRF's (rich) or none (minimal). */
@@ -179,6 +224,7 @@ export interface RuntimeConfig {
    * or the activation fails and its tokens are revoked (a platform that retries its calls).
    */
   activationCalls: number;
+  rateLimitPolicyHeader: boolean;
 }
 
 export function resolveAutoAnswer(

@@ -7,6 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { signatureHeaders, type DeliverySigning } from './signed-deliveries';
 
 export type OutboundResult =
   { ok: true; status: number; text: string } | { ok: false; error: string };
@@ -18,6 +19,8 @@ export interface OutboundPost {
   headers: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The registration's body signature, if it signs. */
+  signing?: DeliverySigning | null;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -49,6 +52,7 @@ export function postToIntegrator(post: OutboundPost): Promise<OutboundResult> {
         accept: '*/*',
         'user-agent': USER_AGENT,
         ...post.headers,
+        ...signatureHeaders(post.signing, body),
         'content-type': post.contentType,
         'content-length': String(body.length),
       },

@@ -280,6 +280,7 @@ export class Portal {
       contentType:
         registration.encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
       headers: registration.extra_headers,
+      signing: registration.signing,
       timeoutMs: this.platform.integratorTimeoutMs,
       signal: this.platform.signal,
     });

@@ -153,7 +153,13 @@ export function handleRest(platform: Platform, request: SimRequest): SimResponse
     const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
     const handler = route.methods[method];
     if (!handler) throw methodNotAllowed(request.method, [...allowed, 'OPTIONS']);
-    return handler({ platform, request, user, params });
+    const response = handler({ platform, request, user, params });
+    if (!platform.config.rateLimitPolicyHeader) return response;
+    const { limit, window_seconds } = platform.rateLimiter.current()[route.scope];
+    return {
+      ...response,
+      headers: { ...response.headers, 'ratelimit-policy': `${limit};w=${window_seconds}` },
+    };
   } catch (error) {
     if (error instanceof ApiError) return error.toResponse();
     platform.log(

@@ -56,6 +56,7 @@ export class WebhookDispatcher {
           body: JSON.stringify(sent),
           contentType: 'application/json',
           headers: target.headers,
+          signing: target.signing,
           timeoutMs: this.deps.timeoutMs,
           signal: this.deps.signal,
         });

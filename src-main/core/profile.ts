@@ -8,6 +8,7 @@ import { profileAccountHistory } from './account/account-history';
 import { AccountService } from './account/account-service';
 import { profileEndedMarker } from './account/session-ended-marker';
 import { profileSessionLock } from './account/session-lock';
+import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './config/profile-folder';
 import { loadSettings } from './config/settings-store';
@@ -69,6 +70,11 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     settings,
     clientSecret: env.CALLBAR_CLIENT_SECRET,
     receiverHeaders: parseHeaderList(env.CALLBAR_RECEIVER_HEADERS, 'CALLBAR_RECEIVER_HEADERS'),
+    // The secret stays in memory only (see body-signature.ts).
+    receiverSignature: parseBodySignature(
+      env.CALLBAR_RECEIVER_HMAC,
+      env.CALLBAR_RECEIVER_HMAC_SECRET,
+    ),
     vault:
       options.vault ??
       openVault({

@@ -13,13 +13,13 @@ import {
   completePortalFlow,
   connect,
   control,
-  describeEachProfile,
+  describeJourney,
   registerReceiver,
   startSim,
   type AccountRig,
 } from '../support/sim-harness';
 
-describeEachProfile('activation through the portal', (profile) => {
+describeJourney('activation through the portal', (profile) => {
   let sim: RunningSimulator;
   const rigs: AccountRig[] = [];
   beforeAll(async () => {

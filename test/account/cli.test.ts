@@ -244,6 +244,13 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     const result = await allOutput(callbar(['deactivate-local'], env));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Callbar forgot the session');
+    // The portal's Unsubscribe cannot reach a CLI that is not waiting for it: said plainly.
+    expect(result.stdout).toContain(
+      'The platform integration stays active until you press Unsubscribe in the portal, and the portal reaches only a running Callbar',
+    );
+    expect(result.stdout).toContain(
+      "run 'callbar activate' and press Unsubscribe (not Subscribe) in the portal it opens.",
+    );
     expect(await openVault({ dataDir }).load()).toBeUndefined();
     const status = await allOutput(callbar(['status', '--json'], env));
     expect(JSON.parse(status.stdout)).toEqual({

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountService } from '../../src-main/core/account/account-service';
+import { AccountService, REFUSAL_HINT } from '../../src-main/core/account/account-service';
 import { ATTEMPT_LIFETIME_MS } from '../../src-main/core/account/activation-attempts';
 import {
   MAX_BODY_BYTES,
@@ -225,18 +225,58 @@ describe('loopback receiver refuses bad input without changing anything', () => 
     ['a call event without an id', () => send(host, '/events', json({ state: 'ringing' })), 400],
   ];
 
+  /**
+   * The refused activation calls the waiting person is told of: they arrived whole, in a body
+   * Callbar reads, with the attempt's own confirmation_key (the platform's mark). Any other
+   * refusal (a slow body, a web page's, a made-up key…) may come from any local program.
+   */
+  const said = new Set([
+    'a missing field',
+    'a non-string field',
+    'empty tokens on activation',
+    'a missing shared-secret header',
+    'a wrong shared-secret header',
+  ]);
+
   for (const [name, run, status] of cases) {
     it(`refuses ${name} with ${status}`, async () => {
+      // The refusal line changes at most once a second.
+      clock += 1000;
       const before = { vault: await vault.load(), state: account.status() };
       const response = await run();
       // A slow or oversized body may be answered or cut off; either way it is refused.
       if (response.status === -1) expect([408, 413]).toContain(status);
       else expect(response.status).toBe(status);
       expect(await vault.load()).toEqual(before.vault);
-      expect(account.status()).toEqual(before.state);
+      // Still waiting; only a refusal bearing the attempt's key is said in the status.
+      expect(account.status()).toEqual(
+        said.has(name)
+          ? {
+              ...before.state,
+              message: `The platform's activation reached Callbar but was refused: ${response.body} ${REFUSAL_HINT}`,
+            }
+          : before.state,
+      );
       expect(response.body).not.toContain('AT-1');
     });
   }
+
+  it('says a refused call in one line that replaces the last, changing at most once a second', async () => {
+    const line = (reason: string) =>
+      `The platform's activation reached Callbar but was refused: ${reason} ${REFUSAL_HINT}`;
+    const wrongHeader = () =>
+      send(host, '/activate', json(valid(), { 'x-callbar-secret': 'shared-secret-valuf' }));
+    clock += 1000;
+    await send(host, '/activate', json(valid({ user_extension: 201 })));
+    expect(account.status().message).toBe(line('Missing or invalid fields: user_extension.'));
+    // Within the same second: refused, logged, but the line stays.
+    expect((await wrongHeader()).status).toBe(401);
+    expect(account.status().message).toBe(line('Missing or invalid fields: user_extension.'));
+    clock += 1000;
+    await wrongHeader();
+    expect(account.status().message).toBe(line('A required header is missing or wrong.'));
+    expect(account.status().state).toBe('activating');
+  });
 
   it('refuses an expired key, then accepts a fresh one exactly once (positive control)', async () => {
     clock += ATTEMPT_LIFETIME_MS + 1;

@@ -25,7 +25,8 @@ import { ada } from './calls-fixtures';
 import {
   advanceClock,
   completePortalFlow,
-  forEachProfile,
+  describeJourney,
+  fullEvents,
   profileEnv,
   registerReceiver,
   startSim,
@@ -33,7 +34,7 @@ import {
 
 const caller = ada;
 
-forEachProfile((profile) => {
+describeJourney('calls', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let core: CallbarCore;
@@ -149,7 +150,7 @@ forEachProfile((profile) => {
       (await snapshot()).current[0]?.leg_ids.includes(userLeg.id) ? true : undefined,
     );
     expect((await snapshot()).current[0]!.state).toBe(
-      profile === 'rich' ? 'calling-you' : 'in-progress',
+      fullEvents(profile) ? 'calling-you' : 'in-progress',
     );
 
     await control.answerLeg(userLeg.id);
@@ -162,7 +163,7 @@ forEachProfile((profile) => {
     const connected = (await snapshot()).current[0]!;
     expect(connected.id).toBe(outcome.call.id);
     expect(connected.leg_ids).toEqual([userLeg.id, calleeLeg.id]);
-    if (profile === 'rich') {
+    if (fullEvents(profile)) {
       expect(connected.state).toBe('connected');
       expect(connected.connected_at).toBeDefined();
     } else {
@@ -206,7 +207,7 @@ forEachProfile((profile) => {
     // The other side ends it; only the rich profile's events say so.
     await control.endLeg(call.legs[0]!.id);
     await control.webhooksSettled(20_000);
-    if (profile === 'minimal') {
+    if (!fullEvents(profile)) {
       expect((await snapshot()).current[0]!.id).toBe(outcome.call.id);
       const refused = await invoke('calls.hangup');
       expect(refused).toEqual({
@@ -347,7 +348,7 @@ forEachProfile((profile) => {
     const current = (await snapshot()).current[0]!;
     expect(current.direction).toBe('incoming');
     expect(current.leg_ids).toEqual(expect.arrayContaining(incoming.legs.map((leg) => leg.id)));
-    if (profile === 'rich') {
+    if (fullEvents(profile)) {
       expect(current).toMatchObject({
         state: 'ringing',
         party: { name: 'Ada Lovelace', company: 'Analytical Engines', contact_id: adaId },

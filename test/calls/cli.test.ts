@@ -19,6 +19,7 @@ import {
   advanceClock,
   completePortalFlow,
   forEachProfile,
+  fullEvents,
   profileEnv,
   registerProfile,
   startSim,
@@ -88,12 +89,12 @@ forEachProfile((profile) => {
     await control.answerLeg(calleeLeg);
     const connected = await until('both legs', async () => {
       const call = await next();
-      return call?.leg_ids.length === 2 && (profile === 'minimal' || call.state === 'connected')
+      return call?.leg_ids.length === 2 && (!fullEvents(profile) || call.state === 'connected')
         ? call
         : undefined;
     });
     expect(connected.leg_ids).toEqual([ownLeg, calleeLeg]);
-    if (profile === 'rich') {
+    if (fullEvents(profile)) {
       expect(seen.map((call) => call.state)).toContain('calling-you');
     }
 
@@ -129,7 +130,7 @@ forEachProfile((profile) => {
     );
     expect(JSON.stringify(dialed.at(-1)!.body)).toContain('"destination":"+442071234567"');
     // Nothing listened for its events: `hangup` says what it can do, a leg id ends it.
-    if (profile === 'minimal') {
+    if (!fullEvents(profile)) {
       const noLeg = await runCallbar(['hangup'], env);
       expect(noLeg.code).toBe(1);
       expect(noLeg.stderr).toMatch(/hang up on your phone/);

@@ -15,10 +15,10 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { connectedCore, type ConnectedCore } from '../hardening/connected-core';
 import { eventForger, type EventForger } from '../support/event-forger';
-import { advanceClock, forEachProfile, startSim } from '../support/sim-harness';
+import { advanceClock, describeJourney, fullEvents, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
 
-forEachProfile((profile) => {
+describeJourney('forged legs and Hang up', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let rig: ConnectedCore;
@@ -93,7 +93,7 @@ forEachProfile((profile) => {
     const ended = after.recent.find((each) => each.id === callId)!;
     expect(ended).toMatchObject({ state: 'ended', reason: 'You hung up.' });
     const hangups = await hangupsSent();
-    if (profile === 'minimal') {
+    if (!fullEvents(profile)) {
       // {id} alone: the first leg to arrive was tried first, refused, and dropped from the call.
       expect(hangups.map((request) => (request.status ?? 0) >= 400)).toEqual([true, false]);
       expect(ended.leg_ids).not.toContain('leg_forged_first');
@@ -115,7 +115,7 @@ forEachProfile((profile) => {
     // the call, so there the forger names it too).
     const forgedLeg = {
       id: 'leg_forged_incoming',
-      ...(profile === 'rich' ? { call_id: incoming.id } : {}),
+      ...(fullEvents(profile) ? { call_id: incoming.id } : {}),
     };
     expect(await forger.post(forgedLeg)).toBe(200);
     const call = (await snapshot()).current.find((each) =>
@@ -146,7 +146,7 @@ forEachProfile((profile) => {
     const attached = call.leg_ids.filter((id) => id.startsWith('leg_forged_'));
     // Under rich events, which name the call, a leg whose event names none joins no call.
     expect(attached.length).toBeLessThanOrEqual(
-      profile === 'rich' ? 0 : DEFAULT_CALL_LIMITS.guessedLegs - 1,
+      fullEvents(profile) ? 0 : DEFAULT_CALL_LIMITS.guessedLegs - 1,
     );
 
     // Without a call id (the CLI's `hangup`, the tray): the call the user placed, not a newer

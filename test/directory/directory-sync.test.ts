@@ -13,13 +13,17 @@ import type { AccountOwner } from '../../src-main/core/account/account-history';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { Directory } from '../../src-main/core/directory/directory';
-import { RequestPacer } from '../../src-main/core/directory/request-pacer';
+import {
+  LEARNT_RATE_FILE,
+  learntRateFile,
+  RequestPacer,
+} from '../../src-main/core/directory/request-pacer';
 import { apiFor } from '../api/api-rig';
 import {
   advanceClock,
   capturingLogger,
   control,
-  describeEachProfile,
+  describeJourney,
   requestLog,
   startSim,
 } from '../support/sim-harness';
@@ -104,7 +108,122 @@ describe('sync under the minimal profile (page_size ≤ 100, a tight rate limit)
   }, 60_000);
 });
 
-describeEachProfile("a full sync with the profile's own page size and rate limit", (profile) => {
+describe('a platform stricter than the pacer (10 requests per 2 s, the pacer at 20)', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    // The variant profile's 60 a minute (issue 26), in a window short enough for a test.
+    sim = await startSim({
+      profile: 'variant',
+      contacts: 300,
+      maxPageSize: 10,
+      rateLimits: { phonebook: { limit: 10, window_seconds: 2 } },
+    });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('meets one 429, learns the limit, and another process of the profile starts from it', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the window of apiFor's set-up
+    await control(sim, 'DELETE', 'requests');
+    const dataDir = await mkdtemp(join(tmpdir(), 'callbar-directory-'));
+    const { log } = capturingLogger();
+    const pacer = () =>
+      new RequestPacer({ budget: 20, windowMs: 2000, memory: learntRateFile(dataDir, log) });
+    const first = await openDirectory(api, { dataDir, pacer: pacer(), pageSize: 10 });
+    const outcome = await first.directory.sync();
+    expect(outcome.status).toMatchObject({ state: 'ready', contacts: 300 });
+    const log1 = await requestLog(sim);
+    // 300 contacts in pages of 10: over 30 requests, 3 windows' worth, and one 429 (two at most:
+    // both walks' requests in flight when the first came back).
+    expect(log1.length).toBeGreaterThan(30);
+    const refused = log1.filter((entry) => entry.status === 429).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(2);
+    await first.directory.close();
+
+    // Another process of the profile (a new pacer on the same folder): no 429 at all.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await control(sim, 'DELETE', 'requests');
+    const second = await openDirectory(api, { dataDir, pacer: pacer(), pageSize: 10 });
+    expect((await second.directory.sync()).status).toMatchObject({ state: 'ready' });
+    expect((await requestLog(sim)).filter((entry) => entry.status === 429)).toEqual([]);
+    await second.directory.close();
+  }, 90_000);
+});
+
+describe('a passing 429 that names no wait (a fault, not a limit), the pacer at 20 per 2 s', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 300, maxPageSize: 10 });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('teaches the pacer nothing: its budget and the profile stay as they were', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'callbar-directory-'));
+    const { log } = capturingLogger();
+    const pacer = new RequestPacer({
+      budget: 20,
+      windowMs: 2000,
+      memory: learntRateFile(dataDir, log),
+    });
+    const { directory } = await openDirectory(api, { dataDir, pacer, pageSize: 10 });
+    await control(sim, 'DELETE', 'requests');
+    // Once a hundred contacts came (over ten requests in the pacer's window), one 429 with
+    // `Retry-After: 0`, as the network-faults run injects them.
+    let faulting: Promise<unknown> | undefined;
+    directory.onChange((status) => {
+      if ((status.progress?.contacts ?? 0) >= 100 && !faulting) {
+        faulting = control(sim, 'POST', 'faults', {
+          method: 'GET',
+          path: CONTACTS,
+          status: 429,
+          headers: { 'retry-after': '0' },
+          count: 1,
+        });
+      }
+    });
+    expect((await directory.sync()).status).toMatchObject({ state: 'ready', contacts: 300 });
+    await faulting;
+    expect((await requestLog(sim)).filter((entry) => entry.status === 429)).toHaveLength(1);
+    expect(pacer.budget).toBe(20);
+    await expect(stat(join(dataDir, LEARNT_RATE_FILE))).rejects.toThrow(/ENOENT/);
+    await directory.close();
+  }, 60_000);
+});
+
+describe('a platform that announces its limit (RateLimit-Policy: 10;w=2), the pacer at 20', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  beforeAll(async () => {
+    sim = await startSim({
+      profile: 'variant',
+      contacts: 300,
+      maxPageSize: 10,
+      rateLimits: { phonebook: { limit: 10, window_seconds: 2 } },
+      rateLimitPolicyHeader: true,
+    });
+    ({ api } = await apiFor(sim, 0));
+  });
+  afterAll(() => sim.close());
+
+  it('keeps under the announced limit from the first answer on: no 429 at all', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the window of apiFor's set-up
+    await control(sim, 'DELETE', 'requests');
+    const pacer = new RequestPacer({ budget: 20, windowMs: 2000 });
+    const { directory } = await openDirectory(api, { pacer, pageSize: 10 });
+    expect((await directory.sync()).status).toMatchObject({ state: 'ready', contacts: 300 });
+    const log = await requestLog(sim);
+    expect(log.length).toBeGreaterThan(30);
+    expect(log.filter((entry) => entry.status === 429)).toEqual([]);
+    expect(pacer.budget).toBe(8);
+    await directory.close();
+  }, 60_000);
+});
+
+describeJourney("a full sync with the profile's own page size and rate limit", (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
   beforeAll(async () => {
@@ -132,7 +251,7 @@ describeEachProfile("a full sync with the profile's own page size and rate limit
   }, 60_000);
 });
 
-describeEachProfile('sync faults, local changes and the cache', (profile) => {
+describeJourney('sync faults, local changes and the cache', (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
   beforeAll(async () => {
@@ -186,6 +305,67 @@ describeEachProfile('sync faults, local changes and the cache', (profile) => {
     expect(status.contacts).toBe(await platformCount(api));
     expect(directory.search('a', 1).hits[0]?.contact).toEqual(hit?.contact);
     expect(await readFile(cacheFile(dataDir), 'utf8')).toBe(before);
+    await directory.close();
+  });
+
+  it('skips a phonebook deleted while the sync runs: its contacts dropped, the rest kept', async () => {
+    const doomed = await api.phonebooks.createPhonebook({
+      description: 'Trade fair leads',
+      priority: 1,
+      is_shared: true,
+    });
+    for (const [index, name] of ['Quirin Vanished', 'Quirina Vanished'].entries()) {
+      await api.phonebooks.createContact({
+        phonebook: doomed.id,
+        display_name: name,
+        number: `+49 30 55500${index}`,
+        secondary_number: null,
+        speed_dial: 7700 + index,
+      });
+    }
+    const { directory, statuses } = await openDirectory(api);
+    await directory.sync();
+    expect(directory.search('vanished').hits).toHaveLength(2);
+    const others = (await platformCount(api)) - 2;
+
+    // Each contact page takes 300 ms; the phonebook goes as soon as the phonebooks are listed,
+    // before its walk's first answer (or in the middle of it): the platform then refuses the
+    // `phonebook` filter with 400 invalid_choice.
+    await control(sim, 'POST', 'faults', { method: 'GET', path: CONTACTS, delay_ms: 300 });
+    await control(sim, 'DELETE', 'requests');
+    let deleting: Promise<unknown> | undefined;
+    directory.onChange((status) => {
+      if (status.progress && !deleting) deleting = api.phonebooks.deletePhonebook(doomed.id);
+    });
+    const outcome = await directory.sync();
+    await deleting;
+
+    const refused = (await requestLog(sim)).filter(
+      (entry) => entry.path === CONTACTS && entry.status === 400,
+    );
+    expect(refused).toHaveLength(1);
+    expect(outcome.status).toMatchObject({ state: 'ready', contacts: others, phonebooks: 7 });
+    expect(statuses.at(-1)?.last_error).toBeUndefined();
+    expect(directory.search('vanished').hits).toEqual([]);
+    expect(directory.search('a', 1).hits).toHaveLength(1);
+    await directory.close();
+  });
+
+  it('keeps the previous directory when the platform refuses every phonebook as unknown', async () => {
+    const { directory } = await openDirectory(api);
+    await directory.sync();
+    const count = directory.status().contacts;
+    await control(sim, 'POST', 'faults', {
+      method: 'GET',
+      path: CONTACTS,
+      status: 400,
+      body: {
+        type: 'validation_error',
+        errors: [{ code: 'invalid_choice', detail: 'Select a valid choice.', attr: 'phonebook' }],
+      },
+    });
+    await expect(directory.sync()).rejects.toThrow(/refused every phonebook as unknown/);
+    expect(directory.status()).toMatchObject({ state: 'stale', contacts: count });
     await directory.close();
   });
 

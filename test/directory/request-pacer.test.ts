@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../simulator/clock';
-import { RequestPacer } from '../../src-main/core/directory/request-pacer';
+import { memoryStateFile } from '../../src-main/core/config/state-file';
+import {
+  LEARNT_RATE_FLOOR_PER_MINUTE,
+  RequestPacer,
+  type LearntRate,
+} from '../../src-main/core/directory/request-pacer';
 
 /** Whether `promise` has settled after everything already queued has run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -52,5 +57,67 @@ describe('RequestPacer on an injected clock (the simulator’s)', () => {
     expect(await settled(next)).toBe(false);
     clock.advance(60);
     await next;
+  });
+
+  /** A pacer of 100 a minute that has sent `sent` requests in its window. */
+  const busyPacer = async (
+    clock: SimClock,
+    sent: number,
+    memory = memoryStateFile<LearntRate>(),
+  ): Promise<RequestPacer> => {
+    const pacer = new RequestPacer({ budget: 100, windowMs: 60_000, clock, memory });
+    for (let i = 0; i < sent; i++) await pacer.take();
+    return pacer;
+  };
+
+  it('learns from a 429 that names its wait at once; a lone 429 without one teaches nothing', async () => {
+    const clock = simClock();
+    const limited = await busyPacer(clock, 51);
+    await limited.learnFromRefusal({ retryAfterMs: 30_000 });
+    expect(limited.budget).toBe(40); // 80 % of the 50 before the refused one
+
+    // A passing fault (Retry-After 0 or none) in a busy window: the budget stays.
+    const faulted = await busyPacer(clock, 51);
+    await faulted.learnFromRefusal({ retryAfterMs: 0 });
+    expect(faulted.budget).toBe(100);
+    // The window moves on: the next such 429 is alone in its window too.
+    clock.advance(61);
+    for (let i = 0; i < 51; i++) await faulted.take();
+    await faulted.learnFromRefusal({});
+    expect(faulted.budget).toBe(100);
+    // A second one within the same window is a limit.
+    await faulted.learnFromRefusal({});
+    expect(faulted.budget).toBe(40);
+  });
+
+  it('never learns, nor reads back from the profile, less than 20 requests a minute', async () => {
+    const clock = simClock();
+    const memory = memoryStateFile<LearntRate>();
+    const pacer = await busyPacer(clock, 6, memory);
+    await pacer.learnFromRefusal({ retryAfterMs: 60_000 });
+    expect(pacer.budget).toBe(LEARNT_RATE_FLOOR_PER_MINUTE);
+    await pacer.learnPolicy({ limit: 1, windowMs: 60_000 });
+    expect(pacer.budget).toBe(LEARNT_RATE_FLOOR_PER_MINUTE);
+    // Another program wrote the profile's file: one request a minute.
+    await memory.write({ budget: 1, window_ms: 60_000, learnt_at: clock.nowIso() });
+    const other = new RequestPacer({ budget: 100, windowMs: 60_000, clock, memory });
+    await other.take();
+    expect(other.budget).toBe(LEARNT_RATE_FLOOR_PER_MINUTE);
+  });
+
+  it('forgets what was learnt after an hour, here and in the profile’s other processes', async () => {
+    const clock = simClock();
+    const memory = memoryStateFile<LearntRate>();
+    const pacer = await busyPacer(clock, 51, memory);
+    await pacer.learnFromRefusal({ retryAfterMs: 1000 });
+    const other = new RequestPacer({ budget: 100, windowMs: 60_000, clock, memory });
+    await other.take();
+    expect([pacer.budget, other.budget]).toEqual([40, 40]);
+    clock.advance(59 * 60);
+    await other.take();
+    expect([pacer.budget, other.budget]).toEqual([40, 40]);
+    clock.advance(2 * 60);
+    await other.take();
+    expect([pacer.budget, other.budget]).toEqual([100, 100]);
   });
 });

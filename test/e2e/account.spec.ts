@@ -78,7 +78,10 @@ test('disconnect is in the menu, asks first, and says the portal subscription st
   await page.getByRole('button', { name: 'Disconnect this computer…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Disconnect this computer?' });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('stays until you press Unsubscribe there');
+  await expect(dialog).toContainText(
+    'The platform integration stays active until you press Unsubscribe in the portal, and the portal reaches only a running Callbar that knows this connection.',
+  );
+  await expect(dialog).toContainText('after disconnecting, use Connect… and press Unsubscribe');
   await expect(dialog.getByRole('button', { name: 'Keep connected' })).toBeFocused();
   await expectAccessibleInBothThemes(page, 'disconnect dialog');
   await page.screenshot({ path: 'test/e2e/screenshots/disconnect-dialog.png' });

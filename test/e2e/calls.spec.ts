@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SIM_PROFILES } from '../../simulator/index';
+import { SUITE_PROFILES } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
@@ -15,7 +15,7 @@ import {
  * hang up, redial from recent calls, and the tel: link confirmation, under both simulator
  * profiles: 'rich' events say who rings, 'minimal' ones carry only the leg id.
  */
-for (const profile of SIM_PROFILES) {
+for (const profile of SUITE_PROFILES) {
   test.describe(`simulator profile ${profile}`, () => {
     let app: E2eApp;
     let control: SimControl;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SIM_PROFILES } from '../../simulator/index';
+import { SUITE_PROFILES } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import {
@@ -31,7 +31,7 @@ import {
  * preview's credential for its loopback HTTP bridge, not a platform secret; it is the positive
  * control: the same scan finds it where it is meant to be.
  */
-for (const profile of SIM_PROFILES) {
+for (const profile of SUITE_PROFILES) {
   test.describe(`simulator profile ${profile}`, () => {
     let app: E2eApp;
     let control: SimControl;

@@ -12,7 +12,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededRandom } from '../../simulator/random';
-import { AccountService } from '../../src-main/core/account/account-service';
+import type { AccountStatus } from '../../src-preload/contract';
+import { AccountService, REFUSAL_HINT } from '../../src-main/core/account/account-service';
 import {
   MAX_BODY_BYTES,
   startReceiver,
@@ -31,6 +32,9 @@ import {
 import { heapMiB } from './heap';
 
 const REQUESTS_PER_ENDPOINT = Number(process.env.CALLBAR_FUZZ_REQUESTS ?? 10_000);
+/** Forged activation calls without the attempt's key (a fifth of a batch). */
+const FORGED_ACTIVATIONS = Math.ceil(REQUESTS_PER_ENDPOINT / 5);
+const REFUSED = "The platform's activation reached Callbar but was refused:";
 const CONCURRENCY = 24;
 const SECRET_HEADER = 'x-callbar-secret';
 const SECRET = 'shared-secret-value-9f2c';
@@ -361,6 +365,41 @@ describe('the loopback receiver under 10,000 generated requests per endpoint', (
     vault: await vault.load(),
     status: account.status(),
   });
+  /** `status` with the refusal line the account shows now, if it is one. */
+  const withRefusalLine = (status: AccountStatus): AccountStatus => {
+    const { message } = account.status();
+    if (!message?.startsWith(REFUSED) || !message.endsWith(REFUSAL_HINT)) return status;
+    return { ...status, message };
+  };
+
+  it("/activate without the attempt's key (forged, fuzzed, slow): the status message never changes", async () => {
+    const random = fuzzRandom(7);
+    const guessed = () =>
+      random.pick([key.slice(1), `${key}A`, `${key.slice(0, -1)}A`, 'guessed-key', '']);
+    // Every request carries a wrong key; otherwise each is spoilt as in the batches below.
+    const next = generator(random, receiver.port, '/activate', guessed, guessed);
+    const before = await state();
+    expect(before.status).toEqual({ state: 'activating' });
+    const statuses = new Map<number, number>();
+    let index = 0;
+    const worker = async () => {
+      while (index < FORGED_ACTIVATIONS) {
+        index++;
+        const { status } = await send(receiver.port, agent, next());
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    expect(await state()).toEqual(before);
+    const summary = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status === -1 ? 'reset' : status}×${count}`)
+      .join(' ');
+    recordFigure(
+      `receiver /activate: ${FORGED_ACTIVATIONS} forged calls without the attempt's key`,
+      `status message unchanged (no refusal line shown); ${summary}`,
+    );
+  });
 
   for (const [salt, path] of (
     ['/activate', '/deactivate', '/events', '/done', '/connect'] as const
@@ -408,7 +447,11 @@ describe('the loopback receiver under 10,000 generated requests per endpoint', (
 
       expect(unexpected, `seed ${String(process.env.CALLBAR_FUZZ_SEED ?? 19)}`).toEqual([]);
       expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
-      expect(await state()).toEqual(before);
+      // A spoilt activation call that carries the attempt's key and arrived whole is the
+      // platform's, as far as the receiver can tell: its refusal may be said (one line).
+      expect(await state()).toEqual(
+        path === '/activate' ? { ...before, status: withRefusalLine(before.status) } : before,
+      );
       expect(delivered.slice(eventsBefore).sort()).toEqual(expectedEvents.sort());
       expect(heapGrowth).toBeLessThan(32);
 

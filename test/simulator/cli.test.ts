@@ -104,7 +104,7 @@ describe('the sim CLI', () => {
 
   it.each([
     [['--port', 'abc'], '--port must be'],
-    [['--profile', 'lavish'], '--profile must be rich or minimal'],
+    [['--profile', 'lavish'], '--profile must be rich or minimal or variant'],
   ])('refuses bad flags (%j) with a usage message and exit code 2', async (flags, message) => {
     const child = spawn(TSX, ['simulator/main.ts', ...flags], {
       stdio: ['ignore', 'pipe', 'pipe'],

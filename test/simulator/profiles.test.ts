@@ -164,6 +164,45 @@ describe('the minimal profile', () => {
   });
 });
 
+describe('the variant profile (another implementation’s choices, issue 26)', () => {
+  let t: TestSim;
+  beforeAll(async () => {
+    t = await startTestSim({ profile: 'variant', contacts: 120 });
+  });
+  afterAll(() => t.sim.close());
+
+  it('starts with its choices: 204 click-to-dial, pages of 50, 60/60 s for both scopes, DRF 403s', async () => {
+    expect(await t.control.config()).toMatchObject({
+      profile: 'variant',
+      callEventPayload: 'id-only',
+      tokenAnswerScope: false,
+      callControlResponse: 'empty',
+      maxPageSize: 50,
+      authFailure: '403-not_authenticated',
+      uniqueNumberError: 'non_field_errors',
+      activationCalls: 2,
+    });
+    expect(await t.control.rateLimits()).toEqual({
+      phonebook: { limit: 60, window_seconds: 60 },
+      'call-control': { limit: 60, window_seconds: 60 },
+    });
+    const alice = t.api(await t.token('201'));
+    const page = (await alice.get('/v3/phonebook/contact/?page_size=1000')).json as {
+      results: unknown[];
+    };
+    expect(page.results).toHaveLength(50);
+    const dialled = await alice.post(CALL_CONTROL, {
+      command: 'click-to-dial',
+      user: { tenant_id: t.sim.tenant_id, user_extension: '201' },
+      payload: { destination: '+49 30 1234567' },
+    });
+    expect(dialled.status).toBe(204);
+    const unknownToken = await t.api('not-a-token').get('/v3/phonebook/contact/');
+    expect(unknownToken.status).toBe(403);
+    expect(unknownToken.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
 describe('profiles and options', () => {
   it('rich is the default and keeps today’s behaviour', async () => {
     const t = await startTestSim({ contacts: 5 });

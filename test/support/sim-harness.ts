@@ -5,7 +5,9 @@
  */
 import { describe } from 'vitest';
 import {
+  PROFILE_CHOICES,
   SIM_PROFILES,
+  SUITE_PROFILES,
   startSimulator,
   type RunningSimulator,
   type SimProfile,
@@ -25,17 +27,37 @@ export { completePortalFlow };
 export type { SimProfile };
 
 /**
- * The simulator profiles a suite runs under: both ('rich', 'minimal'), or the ones named in
- * SIM_PROFILE (e.g. `SIM_PROFILE=minimal npx vitest run test/api`) to try one quickly.
+ * The simulator profiles a suite runs under: 'rich' and 'minimal', or the ones named in
+ * SIM_PROFILE (e.g. `SIM_PROFILE=minimal npx vitest run test/api`, or `variant`, the choices of
+ * another implementation of the contract).
  */
 export const PROFILES: readonly SimProfile[] = selectedProfiles(process.env.SIM_PROFILE);
 
+/**
+ * The profiles a user journey runs under (describeJourney): the suite's and 'variant' (another
+ * implementation's legitimate choices, issue 26), so the next divergence is caught by the
+ * journeys first; SIM_PROFILE, when set, names them all.
+ */
+export const JOURNEY_PROFILES: readonly SimProfile[] = process.env.SIM_PROFILE
+  ? PROFILES
+  : [...SUITE_PROFILES, 'variant'];
+
+/**
+ * Whether the profile's call events carry the whole event (rich) or only `id` (minimal,
+ * variant): what a test that follows call states branches on, rather than a profile's name.
+ */
+export function fullEvents(profile: SimProfile): boolean {
+  return PROFILE_CHOICES[profile].callEventPayload === 'full';
+}
+
 function selectedProfiles(value: string | undefined): readonly SimProfile[] {
-  if (!value) return SIM_PROFILES;
+  if (!value) return SUITE_PROFILES;
   const wanted = value.split(',').map((name) => name.trim());
   const unknown = wanted.filter((name) => !SIM_PROFILES.includes(name as SimProfile));
   if (unknown.length > 0)
-    throw new Error(`SIM_PROFILE: unknown profile ${unknown.join(', ')} (rich or minimal)`);
+    throw new Error(
+      `SIM_PROFILE: unknown profile ${unknown.join(', ')} (${SIM_PROFILES.join(', ')})`,
+    );
   return wanted as SimProfile[];
 }
 
@@ -53,6 +75,14 @@ function selectedProfiles(value: string | undefined): readonly SimProfile[] {
  */
 export function describeEachProfile(name: string, suite: (profile: SimProfile) => void): void {
   describe.each(PROFILES)(`${name} (simulator profile %s)`, suite);
+}
+
+/**
+ * describeEachProfile for a user journey (account activation, directory sync, calls): under
+ * JOURNEY_PROFILES, 'variant' included.
+ */
+export function describeJourney(name: string, suite: (profile: SimProfile) => void): void {
+  describe.each(JOURNEY_PROFILES)(`${name} (simulator profile %s)`, suite);
 }
 
 /** describeEachProfile without a name of its own: `forEachProfile((profile) => { … })`. */

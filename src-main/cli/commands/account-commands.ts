@@ -152,6 +152,13 @@ export const accountCommands: CommandGroup = {
         const stopCancelling = ctx.onSignal(() =>
           account.cancelActivation('Cancelled from the command line.'),
         );
+        // A refused activation call is said as it happens (the attempt keeps waiting).
+        let said: string | undefined;
+        const stopTelling = account.onStatus((status) => {
+          if (status.state !== 'activating' || !status.message || status.message === said) return;
+          said = status.message;
+          ctx.io.err(status.message);
+        });
         let answered = true;
         try {
           const status = await started.completion;
@@ -159,10 +166,13 @@ export const accountCommands: CommandGroup = {
         } catch (error) {
           // Timed out or cancelled here: no browser is coming to the landing page.
           const code = error instanceof CallbarError ? error.code : '';
-          answered = code !== 'activation_timeout' && code !== 'activation_cancelled';
+          answered = !['activation_timeout', 'activation_cancelled', 'activation_refused'].includes(
+            code,
+          );
           throw error;
         } finally {
           stopCancelling();
+          stopTelling();
           // The platform's call is answered; the browser is being redirected to the receiver's
           // landing page. Stay until it was served, or the browser finds nobody there.
           if (answered) {
@@ -231,7 +241,7 @@ export const accountCommands: CommandGroup = {
         ctx.io.out(
           ctx.json
             ? JSON.stringify(current)
-            : 'Callbar forgot the session on this computer. The integration stays active in the portal until you unsubscribe there.',
+            : "Callbar forgot the session on this computer. The platform integration stays active until you press Unsubscribe in the portal, and the portal reaches only a running Callbar: to end it, run 'callbar activate' and press Unsubscribe (not Subscribe) in the portal it opens.",
         );
       },
     }),

@@ -23,12 +23,14 @@ import {
   type ActivationAttempt,
 } from './activation-attempts';
 import { landingPageFor, type LandingPage } from './landing-page';
+import type { BodySignature } from './body-signature';
 import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
   startReceiver,
   type HandshakeBody,
   type ReceiverHandlers,
+  type RefusedActivation,
   type RunningReceiver,
   type WebhookEvent,
 } from './receiver';
@@ -50,11 +52,19 @@ import {
 export const ENDED_ATTEMPT_WARNING =
   'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
 
+/** Said while an attempt waits after a refused activation call. */
+export const REFUSAL_HINT =
+  'Fix the setting it names (in Callbar or at the platform), then press Subscribe in the portal again: Callbar keeps waiting.';
+
+/** The refusal line of a waiting attempt changes at most this often (see #activationRefused). */
+const REFUSAL_LINE_INTERVAL_MS = 1000;
+
 /** The error codes of an attempt that ended unconnected (their message ends with the warning). */
 export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
   'activation_cancelled',
   'activation_timeout',
   'activation_link_reused',
+  'activation_refused',
 ]);
 
 /** Access tokens live 24 hours (contract 2.3); the activation call does not say so itself. */
@@ -81,6 +91,8 @@ export interface AccountServiceOptions {
   clientSecret?: string | undefined;
   /** Headers the platform is configured to send with its calls to the receiver. */
   receiverHeaders?: Record<string, string>;
+  /** The HMAC signature the platform puts on each call's body (see body-signature.ts). */
+  receiverSignature?: BodySignature | undefined;
   vault: Vault;
   log: Logger;
   now?: () => number;
@@ -138,6 +150,10 @@ export class AccountService {
   readonly #historyStore: AccountHistoryStore;
   /** The record of the connected account, as last read or written. */
   #history: AccountHistory | undefined;
+  /** Why the awaited attempt's last activation call was refused (see #activationRefused). */
+  #activationRefusal: string | undefined;
+  /** When #activationRefusal last changed. */
+  #refusalSaidAt = -Infinity;
   /** How the last activation attempt ended without connecting, until the next one starts. */
   #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
@@ -254,6 +270,7 @@ export class AccountService {
   #webhookAuth(): WebhookAuth {
     return {
       headers: this.#options.receiverHeaders ?? {},
+      signature: this.#options.receiverSignature,
       secret: this.#webhookSecret,
       acceptUnauthenticated: this.#options.settings.accept_unauthenticated_events ?? false,
     };
@@ -267,6 +284,7 @@ export class AccountService {
   async #loadWebhookSecret(): Promise<void> {
     if (this.#webhookSecret !== undefined) return;
     if (Object.keys(this.#options.receiverHeaders ?? {}).length > 0) return;
+    if (this.#options.receiverSignature) return;
     try {
       this.#webhookSecret = await this.#options.vault.webhookSecret();
       this.#webhookProblem = undefined;
@@ -310,6 +328,8 @@ export class AccountService {
     }
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
+    this.#activationRefusal = undefined;
+    this.#refusalSaidAt = -Infinity;
     const attempt = this.#attempts.create(options.expectedUser);
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
@@ -321,9 +341,10 @@ export class AccountService {
     const completion = new Promise<AccountStatus>((resolve, reject) => {
       const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
       const timer = setTimeout(() => {
+        const refusal = this.#activationRefusal;
         this.cancelActivation(
-          'No confirmation arrived from the portal in time.',
-          'activation_timeout',
+          refusal ?? 'No confirmation arrived from the portal in time.',
+          refusal ? 'activation_refused' : 'activation_timeout',
         );
       }, timeoutMs);
       timer.unref();
@@ -393,7 +414,41 @@ export class AccountService {
     },
     landing: (attemptId) => this.#landing(attemptId),
     connect: (nonce) => this.#connectLink(nonce),
+    activationRefused: (refusal) => this.#activationRefused(refusal),
   };
+
+  /**
+   * The receiver refused an activation call while an attempt is awaited. When it carries the
+   * attempt's confirmation key (or a valid signature), it is the platform's, refused for a reason
+   * the person must fix (a header or signature setting): the status says so at once, in one line
+   * that replaces the last and changes at most once a second, and if the attempt ends unconnected
+   * it says this instead of "No confirmation arrived". Any other is no news for the person (any
+   * local program can send one; the receiver logs it). The attempt goes on either way: the
+   * platform may send it again once fixed, and no refusal may end it.
+   */
+  #activationRefused(refusal: RefusedActivation): void {
+    const attempt = this.#waiter?.attempt;
+    if (attempt?.outcome.kind !== 'pending') return;
+    const own =
+      refusal.signed ||
+      (refusal.confirmationKey !== undefined &&
+        secretsEqual(refusal.confirmationKey, attempt.confirmationKey));
+    if (!own) return;
+    const message = `The platform's activation reached Callbar but was refused: ${refusal.reason}`;
+    const now = this.#now();
+    if (
+      message === this.#activationRefusal ||
+      now - this.#refusalSaidAt < REFUSAL_LINE_INTERVAL_MS
+    ) {
+      return;
+    }
+    this.#activationRefusal = message;
+    this.#refusalSaidAt = now;
+    this.#log.warn('an activation call was refused while an attempt is awaited', {
+      reason: refusal.reason,
+    });
+    this.#publish();
+  }
 
   /** `/connect/<nonce>`: the first request goes on to the portal; any other ends the attempt. */
   #connectLink(nonce: string): { redirect: string } | LandingPage {
@@ -651,7 +706,12 @@ export class AccountService {
     if (health.kind === 'vault-unavailable') {
       return { state: 'vault-unavailable', ...identity, message: health.message };
     }
-    if (this.#waiter) return { state: 'activating', ...identity };
+    if (this.#waiter) {
+      const refusal = this.#activationRefusal;
+      return refusal
+        ? { state: 'activating', ...identity, message: `${refusal} ${REFUSAL_HINT}` }
+        : { state: 'activating', ...identity };
+    }
     const otherPlatform = this.tokens.otherPlatform;
     if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
     if (health.kind === 'revoked') {

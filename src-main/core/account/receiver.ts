@@ -8,11 +8,15 @@
  * (DNS rebinding); refuses POSTs a browser made (Origin, Sec-Fetch-Site/-Dest/-User); caps bodies
  * at 16 KiB and slow bodies by time; accepts JSON (bounded in depth, string lengths and entries
  * before anything is built from it, see http/bounded-json.ts) and form bodies of the expected
- * shape only; checks the configured shared-secret headers in constant time, and that a call event
- * is authenticated (see webhook-auth.ts) before its body is parsed. The handlers decide the rest and
+ * shape only; checks the configured shared-secret headers and the body's HMAC signature (see
+ * body-signature.ts) in constant time, and that a call event is authenticated (see
+ * webhook-auth.ts) before its body is parsed. The handlers decide the rest and
  * answer 200 only once the tokens are stored. `GET /connect/<nonce>` sends the browser on to the
  * portal link, once, and only when the browser itself opened it (not another page). Every refusal
- * (wrong Host, path or method included) is logged: one line, then one summary per interval.
+ * (wrong Host, path or method included) is logged: one line, then one summary per interval. A
+ * refused activation call that is most likely the platform's (it arrived whole, and carries a
+ * confirmation_key or a valid signature, see RefusedActivation) is also told to the handlers, so
+ * the person waiting learns why instead of waiting in vain; any other refusal is only logged.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +28,7 @@ import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
+import { signatureMatches } from './body-signature';
 import { renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
 import {
@@ -70,6 +75,21 @@ export class ReceiverRejection extends HttpRejection {
   override readonly name = 'ReceiverRejection';
 }
 
+/**
+ * A refused activation call that passed the transport checks (Host, method, not a web page's, a
+ * body within the size and time bounds) and carries the platform's marks: a confirmation_key in a
+ * body Callbar could read, or a valid signature of its body. Whether the key is the waiting
+ * attempt's is the handler's to check: any local program can send a call with a made-up key.
+ */
+export interface RefusedActivation {
+  /** The receiver's own sentence, never anything the request carried. */
+  reason: string;
+  /** The body's confirmation_key, when its body could be read as a handshake's fields. */
+  confirmationKey?: string;
+  /** Whether its body's signature was verified (CALLBAR_RECEIVER_HMAC). */
+  signed: boolean;
+}
+
 export interface ReceiverHandlers {
   activate: (body: HandshakeBody) => Promise<void>;
   deactivate: (body: HandshakeBody) => Promise<void>;
@@ -77,6 +97,8 @@ export interface ReceiverHandlers {
   landing: (attemptId: string | null) => LandingPage;
   /** `GET /connect/<nonce>`: where the browser goes next, or a page saying why not. */
   connect: (nonce: string) => { redirect: string } | LandingPage;
+  /** An activation call that may well be the platform's was refused (see RefusedActivation). */
+  activationRefused?: (refusal: RefusedActivation) => void;
 }
 
 export interface ReceiverOptions {
@@ -109,6 +131,12 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/** What a POST was found to be before it was refused: its body, once read whole; signed. */
+interface Arrived {
+  text?: string;
+  signed: boolean;
+}
 
 /** Headers only a browser sends; a POST carrying one came from a web page. */
 const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'];
@@ -161,19 +189,40 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     options.refusalLogIntervalMs,
   );
 
-  const checkPost = (request: IncomingMessage) => {
-    // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
-    // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
-    // and a platform may well be written in Node.
+  // Browsers send Origin or Sec-Fetch-Site with every such request. Sec-Fetch-Mode alone is no
+  // sign of a browser: Node's fetch (undici) sends `sec-fetch-mode: cors` on every request,
+  // and a platform may well be written in Node.
+  const checkNotFromBrowser = (request: IncomingMessage) => {
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new ReceiverRejection(403, 'Requests from web pages are not accepted.');
     }
-    for (const [name, expected] of Object.entries(options.auth().headers)) {
+  };
+
+  /** Checks the fixed headers and the signature; whether a signature was verified. */
+  const checkPost = (request: IncomingMessage, body: Buffer): boolean => {
+    const auth = options.auth();
+    for (const [name, expected] of Object.entries(auth.headers)) {
       const given = request.headers[name.toLowerCase()];
       if (typeof given !== 'string' || !secretsEqual(given, expected)) {
         throw new ReceiverRejection(401, 'A required header is missing or wrong.');
       }
     }
+    if (auth.signature) {
+      const given = request.headers[auth.signature.header.toLowerCase()];
+      if (typeof given !== 'string') {
+        throw new ReceiverRejection(
+          401,
+          `The signature header ${auth.signature.header} is missing.`,
+        );
+      }
+      if (!signatureMatches(auth.signature, body, given)) {
+        throw new ReceiverRejection(
+          401,
+          `The signature in ${auth.signature.header} does not match the body (check CALLBAR_RECEIVER_HMAC and its secret against the platform's).`,
+        );
+      }
+    }
+    return auth.signature !== undefined;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -209,13 +258,57 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       throw new ReceiverRejection(404, 'Not found.');
     }
     if (request.method !== 'POST') throw new ReceiverRejection(405, 'Method not allowed.');
+    checkNotFromBrowser(request);
+    if (route === '/activate') {
+      const arrived: Arrived = { signed: false };
+      try {
+        return await handlePost(request, response, route, false, arrived);
+      } catch (error) {
+        if (error instanceof HttpRejection) tellRefusal(request, error, arrived);
+        throw error;
+      }
+    }
+    return handlePost(request, response, route, events, { signed: false });
+  };
+
+  /** Tells the handlers of a refused activation call that bears the platform's marks. */
+  const tellRefusal = (request: IncomingMessage, error: HttpRejection, arrived: Arrived) => {
+    if (arrived.text === undefined || !handlers.activationRefused) return;
+    let confirmationKey: string | undefined;
+    try {
+      const fields = parseBody(
+        request.headers['content-type'] ?? '',
+        arrived.text,
+        HANDSHAKE_LIMITS,
+      );
+      const key = (fields as { confirmation_key?: unknown } | null)?.confirmation_key;
+      if (typeof key === 'string' && key !== '') confirmationKey = key;
+    } catch {
+      // Not a body of the accepted kinds: no key.
+    }
+    if (confirmationKey === undefined && !arrived.signed) return;
+    handlers.activationRefused({
+      reason: error.message,
+      ...(confirmationKey === undefined ? {} : { confirmationKey }),
+      signed: arrived.signed,
+    });
+  };
+
+  const handlePost = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: string,
+    events: boolean,
+    arrived: Arrived,
+  ) => {
     // The body is read (bounded in size and time) before the headers are judged, so that a
     // refusal is a clean answer and not a connection reset with unread data.
     const text = await readRequestBody(request, {
       maxBytes: MAX_BODY_BYTES,
       timeoutMs: bodyTimeoutMs,
     });
-    checkPost(request);
+    arrived.text = text;
+    arrived.signed = checkPost(request, Buffer.from(text, 'utf8'));
     const contentType = request.headers['content-type'] ?? '';
     if (events) {
       checkEventsRoute(route, options.auth());

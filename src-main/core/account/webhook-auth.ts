@@ -2,8 +2,9 @@
  * How a call event proves it comes from the platform. The contract does not say (any local
  * process can reach the loopback receiver), so Callbar requires one of:
  *
- * - the platform's optional extra headers (CALLBAR_RECEIVER_HEADERS), checked on every call to
- *   the receiver; the Webhook URL is then `…/events`;
+ * - the platform's optional extra headers (CALLBAR_RECEIVER_HEADERS) or its HMAC signature of
+ *   the body (CALLBAR_RECEIVER_HMAC, see body-signature.ts), checked on every call to the
+ *   receiver; the Webhook URL is then `…/events`;
  * - otherwise the profile's webhook secret as the last segment of the Webhook URL
  *   (`http://127.0.0.1:37153/events/<secret>`): 192 random bits created once per profile and kept
  *   in the OS keychain next to the session, compared in constant time, never logged.
@@ -14,6 +15,7 @@
  */
 import type { ReceiverRegistration } from '../../../src-preload/contract';
 import { HttpRejection } from '../http/http-rejection';
+import type { BodySignature } from './body-signature';
 import { secretsEqual } from './secret-compare';
 
 /** The receiver path call events arrive at (followed by the secret, see above). */
@@ -22,6 +24,8 @@ export const EVENTS_PATH = '/events';
 export interface WebhookAuth {
   /** The platform's extra headers; when there are any they authenticate every call. */
   headers: Record<string, string>;
+  /** The platform's HMAC signature of each body; when set it authenticates every call too. */
+  signature?: BodySignature | undefined;
   /** The profile's webhook secret; undefined when the keychain could not give it. */
   secret: string | undefined;
   /** The `accept_unauthenticated_events` setting. */
@@ -32,9 +36,13 @@ export interface WebhookAuth {
 export const UNAUTHENTICATED_EVENTS_WARNING =
   'Callbar accepts call events without authentication (the setting accept_unauthenticated_events is on): any program on this computer can show fake calls. Turn it off and register the Webhook URL shown by `callbar status --json`.';
 
-const usesHeaders = (auth: WebhookAuth) => Object.keys(auth.headers).length > 0;
+const usesHeaders = (auth: WebhookAuth) =>
+  Object.keys(auth.headers).length > 0 || auth.signature !== undefined;
 
-/** How deliveries are authenticated: the platform's headers, the secret URL, or not at all. */
+/**
+ * How deliveries are authenticated: the platform's headers (fixed values or a signature), the
+ * secret URL, or not at all.
+ */
 export function authenticationKind(auth: WebhookAuth): ReceiverRegistration['authentication'] {
   if (usesHeaders(auth)) return 'headers';
   return auth.secret === undefined ? 'none' : 'secret-url';

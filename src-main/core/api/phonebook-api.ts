@@ -4,7 +4,7 @@ import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
 import { ProtocolError } from './api-errors';
 import { PageBounds } from './page-bounds';
-import type { PlatformClient } from './platform-client';
+import type { PlatformClient, RateSignal } from './platform-client';
 import {
   Contact,
   ContactInput,
@@ -61,6 +61,13 @@ export class PhonebookApi {
   constructor(client: PlatformClient, baseUrl: string) {
     this.#client = client;
     this.#baseUrl = baseUrl;
+  }
+
+  /** See PlatformClient.onRateSignal: the phonebook scope's 429s and announced limits. */
+  onRateSignal(listener: (signal: RateSignal) => void): () => void {
+    return this.#client.onRateSignal((scope, signal) => {
+      if (scope === 'phonebook') listener(signal);
+    });
   }
 
   async listPhonebooks(query: ListQuery = {}): Promise<Page<Phonebook>> {

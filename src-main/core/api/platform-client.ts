@@ -30,7 +30,13 @@ import {
 } from './api-errors';
 import { readAnswerText } from './answer-body';
 import { platformFetch, refusedRedirect } from './platform-fetch';
-import { RateLimitGate, retryAfterMs, type RateScope } from './rate-limit-gate';
+import {
+  parseRatePolicy,
+  RateLimitGate,
+  retryAfterMs,
+  type RatePolicy,
+  type RateScope,
+} from './rate-limit-gate';
 import { ErrorBody } from './schemas';
 
 export interface PlatformClientOptions {
@@ -59,11 +65,20 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
 
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
 
+/** What an answer said of the rate limit: refused (429), and/or the limit it announced. */
+export interface RateSignal {
+  refused: boolean;
+  /** A 429's Retry-After, when it had one. */
+  retryAfterMs?: number;
+  policy?: RatePolicy;
+}
+
 export class PlatformClient {
   readonly #http: KyInstance;
   readonly #tokens: Pick<TokenManager, 'authorized'>;
   readonly #log: Logger;
   readonly #gate = new RateLimitGate();
+  readonly #rateListeners = new Set<(scope: RateScope, signal: RateSignal) => void>();
 
   constructor(options: PlatformClientOptions) {
     const retry = options.retry ?? { limit: 3, baseDelayMs: 300, maxDelayMs: 5000 };
@@ -85,6 +100,16 @@ export class PlatformClient {
         delay: (attempt) => Math.random() * retry.baseDelayMs * 2 ** (attempt - 1),
       },
     });
+  }
+
+  /**
+   * Calls `listener` at every 429 the platform answers, also those the client's own retries then
+   * get past (so a pacer can learn the limit at the first one), and at every answer announcing
+   * its limit (RateLimit-Policy); returns the unsubscribe.
+   */
+  onRateSignal(listener: (scope: RateScope, signal: RateSignal) => void): () => void {
+    this.#rateListeners.add(listener);
+    return () => this.#rateListeners.delete(listener);
   }
 
   /** One request to the platform; resolves with the parsed body or throws a CallbarError. */
@@ -132,6 +157,19 @@ export class PlatformClient {
     return parsed.data as never;
   }
 
+  /** Tells the rate listeners of a 429 or an announced limit (RateLimit-Policy). */
+  #observeRate(scope: RateScope, response: Response): void {
+    const policy = parseRatePolicy(response.headers.get('ratelimit-policy'));
+    if (response.status !== 429 && !policy) return;
+    const retryAfter = response.headers.get('retry-after');
+    const signal: RateSignal = {
+      refused: response.status === 429,
+      ...(response.status === 429 && retryAfter ? { retryAfterMs: retryAfterMs(retryAfter) } : {}),
+      ...(policy ? { policy } : {}),
+    };
+    for (const listener of this.#rateListeners) listener(scope, signal);
+  }
+
   async #send<S extends z.ZodType | undefined>(
     spec: RequestSpec<S>,
     endpoint: string,
@@ -150,6 +188,13 @@ export class PlatformClient {
         headers: { authorization: `Bearer ${token}` },
         searchParams,
         ...(spec.json === undefined ? {} : { json: spec.json }),
+        // Every answer, the ones ky's own retries send again included, seen without a clone (a
+        // cloned body left unread would keep a refused answer's connection open).
+        fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+          const response = await platformFetch(input, init);
+          this.#observeRate(spec.scope, response);
+          return response;
+        },
       });
     for (let attempt = 1; ; attempt++) {
       try {

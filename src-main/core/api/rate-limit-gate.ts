@@ -29,6 +29,31 @@ export class RateLimitGate {
   }
 }
 
+/** A scope's limit as the platform announces it: `limit` requests per `windowMs`. */
+export interface RatePolicy {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The first policy of a `RateLimit-Policy` header (the IETF RateLimit fields draft): `10;w=60`
+ * or `"default";q=10;w=60`; undefined when absent or not understood.
+ */
+export function parseRatePolicy(header: string | null): RatePolicy | undefined {
+  const first = header?.split(',')[0];
+  if (!first) return undefined;
+  let limit: number | undefined;
+  let windowSeconds: number | undefined;
+  for (const [index, part] of first.split(';').entries()) {
+    const [name, value] = part.trim().split('=') as [string, string | undefined];
+    if (index === 0 && value === undefined && /^\d+$/.test(name)) limit = Number(name);
+    else if (name === 'q' && value && /^\d+$/.test(value)) limit = Number(value);
+    else if (name === 'w' && value && /^\d+$/.test(value)) windowSeconds = Number(value);
+  }
+  if (!limit || !windowSeconds) return undefined;
+  return { limit, windowMs: windowSeconds * 1000 };
+}
+
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; a missing header means 1 s. */
 export function retryAfterMs(header: string | null, now = Date.now()): number {
   if (!header) return 1000;

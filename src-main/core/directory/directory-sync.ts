@@ -1,9 +1,12 @@
 /**
  * One full sync: every visible phonebook, then each phonebook's contacts page by page following
  * `next` (asking for large pages, never assuming the platform honours the size), a few phonebooks
- * at a time, every request paced under the rate limit. A 429 waits for Retry-After and goes on;
- * any other failure, or cancellation, ends the sync with nothing applied (the caller keeps its
- * previous directory).
+ * at a time, every request paced under the rate limit. A 429 teaches the pacer the platform's
+ * limit (see request-pacer.ts), waits for Retry-After and goes on;
+ * a phonebook deleted while the sync runs (the platform refuses the `phonebook` filter with 400
+ * invalid_choice, on its first page or a later one) is skipped, its contacts dropped and the rest
+ * kept (but every phonebook refused so fails the sync); any other failure, or cancellation, ends the sync with nothing applied (the caller keeps
+ * its previous directory).
  *
  * Whatever the platform sends, a sync is bounded: each phonebook's walk by PageBounds (no more
  * pages than its count implies, plus a little), the whole directory by SYNC_LIMITS' contacts and
@@ -11,7 +14,7 @@
  * directory stays.
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-preload/contract';
-import { RateLimitedError } from '../api/api-errors';
+import { ApiError, RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
 import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
@@ -31,6 +34,8 @@ export interface FetchedDirectory {
   contacts: DirectoryContact[];
   /** Requests sent (each page once, plus the pages sent again after a 429). */
   requests: number;
+  /** Phonebooks listed at the start but deleted before their walk ended: skipped. */
+  vanished: PhonebookSummary[];
 }
 
 export interface SyncOptions {
@@ -89,6 +94,22 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
 }
 
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {
+  const { phonebooks: api, pacer } = options;
+  // Every 429 of the phonebook scope (the client's own retries included), and every limit the
+  // platform announces (RateLimit-Policy), is told to the pacer, which learns from what looks like
+  // the platform's limit.
+  const stopLearning = api.onRateSignal((signal) => {
+    if (signal.policy) void pacer.learnPolicy(signal.policy);
+    if (signal.refused) void pacer.learnFromRefusal(signal);
+  });
+  try {
+    return await walkDirectory(options);
+  } finally {
+    stopLearning();
+  }
+}
+
+async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   const { phonebooks: api, pacer, clock, signal } = options;
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const maxWaits = options.maxRateLimitWaits ?? MAX_RATE_LIMIT_WAITS;
@@ -136,11 +157,35 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
   report();
 
   const contacts = new Map<number, DirectoryContact>();
+  const vanished: PhonebookSummary[] = [];
+  /** Drops what a vanished phonebook's walk had taken: its contacts and its count. */
+  const dropWalk = (book: PhonebookSummary, counted: number) => {
+    for (const [id, entry] of contacts) {
+      if (entry.phonebook !== book.id) continue;
+      contacts.delete(id);
+      chars -= textLength(entry);
+      progress.contacts--;
+    }
+    progress.contacts_total -= counted;
+    progress.phonebooks_total--;
+    vanished.push(book);
+    report();
+  };
   const walk = async (book: PhonebookSummary) => {
+    let counted = 0;
+    try {
+      await walkPages(book, (count) => (counted = count));
+    } catch (error) {
+      if (!isVanishedPhonebook(error)) throw error;
+      dropWalk(book, counted);
+    }
+  };
+  const walkPages = async (book: PhonebookSummary, onCount: (count: number) => void) => {
     let page: Page<Contact> = await paced(() =>
       api.listContacts({ phonebook: book.id, page_size: pageSize }),
     );
     progress.contacts_total += page.count;
+    onCount(page.count);
     const bounds = new PageBounds(CONTACTS_ENDPOINT, limits.maxContacts);
     for (;;) {
       bounds.check(page);
@@ -184,7 +229,31 @@ export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirec
     Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
   );
   signal.throwIfAborted();
-  return { phonebooks: books, contacts: [...contacts.values()], requests };
+  // Every phonebook refused is no deletion to believe: the previous directory stays.
+  if (books.length > 1 && vanished.length === books.length) {
+    throw new CallbarError(
+      'sync_failed',
+      'Callbar stopped the directory sync: the platform refused every phonebook as unknown while listing their contacts. The previous directory stays in use; the next sync tries again.',
+    );
+  }
+  return {
+    phonebooks: books.filter((book) => !vanished.includes(book)),
+    contacts: [...contacts.values()],
+    requests,
+    vanished,
+  };
+}
+
+/**
+ * The platform's answer when the `phonebook` filter names a phonebook it no longer has (django-
+ * filter's ModelChoiceFilter): 400 invalid_choice on attr `phonebook`.
+ */
+function isVanishedPhonebook(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 400 &&
+    error.errors.some((item) => item.code === 'invalid_choice' && item.attr === 'phonebook')
+  );
 }
 
 /** The characters of text one contact adds to the directory. */

@@ -24,7 +24,7 @@ import type { Logger } from '../log/logger';
 import { ContactIndex } from './contact-index';
 import { CACHE_FORMAT, readCache, removeCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
-import { RequestPacer } from './request-pacer';
+import { learntRateFile, RequestPacer } from './request-pacer';
 
 export interface DirectoryOptions {
   dataDir: string;
@@ -83,7 +83,13 @@ export class Directory {
   constructor(options: DirectoryOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
-    this.#pacer = options.pacer ?? new RequestPacer({ ...SYNC_BUDGET, clock: this.#clock });
+    this.#pacer =
+      options.pacer ??
+      new RequestPacer({
+        ...SYNC_BUDGET,
+        clock: this.#clock,
+        memory: learntRateFile(options.dataDir, options.log),
+      });
     this.#index = this.#build([]);
   }
 
@@ -314,7 +320,11 @@ export class Directory {
       if (!now || !sameAccount(now, owner)) {
         throw new CallbarError('sync_cancelled', 'Callbar was connected to another account.');
       }
-      let contacts = applyChanges(fetched.contacts, this.#localDuringSync);
+      // A contact saved locally during the sync in a phonebook that vanished went with it.
+      const gone = new Set(fetched.vanished.map((book) => book.id));
+      const kept = (changed: readonly DirectoryContact[]): DirectoryContact[] =>
+        changed.filter((contact) => !gone.has(contact.phonebook));
+      let contacts = kept(applyChanges(fetched.contacts, this.#localDuringSync));
       let applied = this.#localDuringSync.length;
       const syncedAt = this.#clock.now();
       for (;;) {
@@ -327,7 +337,7 @@ export class Directory {
         });
         if (this.#localDuringSync.length === applied) break;
         // Saved through Callbar while the cache was being written: kept too, in both.
-        contacts = applyChanges(contacts, this.#localDuringSync.slice(applied));
+        contacts = kept(applyChanges(contacts, this.#localDuringSync.slice(applied)));
         applied = this.#localDuringSync.length;
       }
       this.#phonebooks = fetched.phonebooks;
@@ -340,6 +350,7 @@ export class Directory {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
         requests: fetched.requests,
+        ...(gone.size > 0 ? { phonebooks_deleted_during_sync: gone.size } : {}),
       });
       return fetched.requests;
     } catch (error) {

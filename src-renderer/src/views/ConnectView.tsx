@@ -66,6 +66,8 @@ function NotConnected() {
 
 function WaitingForPortal() {
   const link = useAppStore((state) => state.account?.connect_link);
+  // Set when the platform's activation call arrived but was refused, and why.
+  const refusal = useAppStore((state) => state.account?.message);
   const cancel = useAppStore((state) => state.cancelConnect);
   const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();
   const heading = useFocusOnMount<HTMLHeadingElement>();
@@ -87,6 +89,11 @@ function WaitingForPortal() {
         Callbar asked your browser to open the portal. Sign in there and press{' '}
         <strong>Subscribe</strong>; this window continues by itself.
       </p>
+      {refusal ? (
+        <p role="alert" className="error">
+          {refusal}
+        </p>
+      ) : null}
       {link ? (
         <div className="copy-link">
           <label htmlFor="portal-link">If no browser opened, open this address yourself:</label>

@@ -23,7 +23,10 @@ export function DisconnectDialog() {
         on this computer and stops placing calls from it.
       </p>
       <p className="hint">
-        Your subscription in the portal stays until you press Unsubscribe there; you can connect
+        The platform integration stays active until you press Unsubscribe in the portal, and the
+        portal reaches only a running Callbar that knows this connection. To end the integration,
+        press Unsubscribe in the portal now, while Callbar is open, instead of disconnecting; after
+        disconnecting, use Connect… and press Unsubscribe in the portal it opens. You can connect
         this computer again at any time.
       </p>
       <div className="dialog-actions">
