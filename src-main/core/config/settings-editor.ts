@@ -36,6 +36,11 @@ export function receiverUrls(port: number): SettingsView['receiver_urls'] {
   };
 }
 
+/** Equal setting values (lists compare by their items). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function view(profile: Profile, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
   const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
@@ -44,7 +49,7 @@ function view(profile: Profile, saved: Settings): SettingsView {
     receiver_urls: receiverUrls(saved.receiver_port),
     // A saved value this process does not run with yet (env-overridden ones never apply).
     restart_needed: EDITABLE_SETTINGS.filter(
-      (name) => !(name in overrides) && saved[name] !== profile.settings[name],
+      (name) => !(name in overrides) && !sameValue(saved[name], profile.settings[name]),
     ),
     overridden: [...overridden],
   };
