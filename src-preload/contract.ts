@@ -433,6 +433,8 @@ export type EditableSettings = z.infer<typeof EditableSettings>;
 
 export const SettingsView = z.object({
   settings: EditableSettings,
+  /** The countries (ISO 3166-1 alpha-2) Callbar reads numbers for: the region and policy choices. */
+  countries: z.array(z.string()),
   /** The receiver's addresses to register on the platform (they contain the port). */
   receiver_urls: z.object({
     activation: z.string(),

@@ -3,6 +3,7 @@
  * to the profile's settings file (atomically, validated first: an invalid value is refused with
  * its field named and nothing is written), with what a change means for this running Callbar.
  */
+import { getCountries } from 'libphonenumber-js';
 import { EditableSettings, type SettingsView } from '../../../src-preload/contract';
 import type { Profile } from '../profile';
 import { readEnvOverrides } from './settings-env';
@@ -46,6 +47,7 @@ function view(profile: Profile, saved: Settings): SettingsView {
   const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
   return {
     settings: editable(saved),
+    countries: getCountries(),
     receiver_urls: receiverUrls(saved.receiver_port),
     // A saved value this process does not run with yet (env-overridden ones never apply).
     restart_needed: EDITABLE_SETTINGS.filter(
