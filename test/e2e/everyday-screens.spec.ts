@@ -98,8 +98,10 @@ test('contacts are rows that fit: click or Enter edits, ⋯ deletes, Call dials,
   const first = rows.first();
   const name = (await first.locator('.list-row-title').innerText()).trim();
   const callAt = async () =>
-    (await rows.filter({ hasText: name }).getByRole('button', { name: `Call ${name}` }).boundingBox())!
-      .x;
+    (await rows
+      .filter({ hasText: name })
+      .getByRole('button', { name: `Call ${name}` })
+      .boundingBox())!.x;
   const before = await callAt();
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(name);
   await expect(rows).toHaveCount(1);
@@ -157,7 +159,10 @@ test('contacts are rows that fit: click or Enter edits, ⋯ deletes, Call dials,
   const count = await rows.count();
   const second = (await rows.nth(1).locator('.list-row-title').innerText()).trim();
   const third = (await rows.nth(2).locator('.list-row-title').innerText()).trim();
-  await rows.nth(1).getByRole('checkbox', { name: `Select ${second}` }).check();
+  await rows
+    .nth(1)
+    .getByRole('checkbox', { name: `Select ${second}` })
+    .check();
   await rows.nth(2).click();
   await expect(rows.nth(2).getByRole('checkbox')).toBeChecked();
   await expectAccessibleInBothThemes(page, 'contacts in selection mode');
@@ -245,7 +250,7 @@ test('settings in groups: a shortcut recorder, countries by name, each error und
   await expect(countries.getByRole('button', { name: 'Remove Austria (AT)' })).toBeVisible();
 
   // Two invalid values in Advanced: it opens, each is said under its own field, in plain words.
-  await page.getByText('Advanced').click();
+  await page.getByText('Advanced', { exact: true }).click();
   const interval = page.getByLabel('Refresh contacts every (minutes)');
   const port = page.getByLabel('Receiver port');
   // Letters cannot be typed where a number goes.
@@ -253,13 +258,15 @@ test('settings in groups: a shortcut recorder, countries by name, each error und
   await expect(interval).toHaveValue('');
   await interval.fill('0');
   await port.fill('80');
-  await page.getByText('Advanced').click();
+  await page.getByText('Advanced', { exact: true }).click();
   await expect(port).toBeHidden();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(port).toBeVisible();
   await expect(interval).toHaveAttribute('aria-invalid', 'true');
   await expect(interval).toBeFocused();
-  await expect(interval).toHaveAccessibleDescription(/whole number of minutes from 1 to 1440 \(not 0\)/);
+  await expect(interval).toHaveAccessibleDescription(
+    /whole number of minutes from 1 to 1440 \(not 0\)/,
+  );
   await expect(port).toHaveAttribute('aria-invalid', 'true');
   await expect(port).toHaveAccessibleDescription(/whole number from 1024 to 65535 \(not 80\)/);
   const errors = page.locator('.setting-error');

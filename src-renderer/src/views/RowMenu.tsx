@@ -74,7 +74,13 @@ export function RowMenu({ label, actions }: { label: string; actions: readonly R
         ⋯
       </button>
       {open ? (
-        <ul ref={menu} role="menu" aria-label={label} className="row-menu-list" onKeyDown={onKeyDown}>
+        <ul
+          ref={menu}
+          role="menu"
+          aria-label={label}
+          className="row-menu-list"
+          onKeyDown={onKeyDown}
+        >
           {actions.map((action) => (
             <li
               key={action.label}
