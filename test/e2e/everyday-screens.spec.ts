@@ -306,9 +306,11 @@ test('after connecting, the three keys that matter until Got it; recent calls gr
   test.setTimeout(90_000);
   // This profile's shortcut back to the default (the settings test changed it).
   await page.goto(app.preview.url);
-  await page.evaluate(() =>
+  const reset = await page.evaluate(() =>
     window.callbar.settings.save({ dial_shortcut: 'CommandOrControl+Shift+D' }),
   );
+  expect(reset.ok, JSON.stringify(reset)).toBe(true);
+  await page.reload();
   await openConnected(page, app);
   const hint = page.getByRole('region', { name: 'Three keys to know' });
   await expect(hint).toBeVisible();

@@ -220,7 +220,7 @@ export function SettingsView() {
           <Group title="Links">
             <SettingField label={LABELS.handle_links} error={errors.fields.handle_links}>
               <select
-                className="setting-medium"
+                className="setting-wide"
                 value={draft.handle_links}
                 onChange={(event) =>
                   change('handle_links', event.target.value as Draft['handle_links'])
