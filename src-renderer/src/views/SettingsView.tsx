@@ -84,6 +84,7 @@ export function SettingsView() {
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [shortcutProblem, setShortcutProblem] = useState<string | undefined>();
   const [advancedOpen, setAdvancedOpen] = useState(false);
+  const [refusals, setRefusals] = useState(0);
   const [status, setStatus] = useState<string | undefined>();
   useEffect(() => {
     void window.callbar.settings.get().then((result) => {
@@ -102,10 +103,12 @@ export function SettingsView() {
     setErrors(refused);
     setStatus(undefined);
     if (ADVANCED.some((name) => refused.fields[name])) setAdvancedOpen(true);
-    requestAnimationFrame(() =>
-      form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-    );
+    setRefusals((count) => count + 1);
   };
+  // After a refusal is shown (and Advanced opened), the first refused field takes the focus.
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const save = async () => {
     if (!draft) return;
     const empty = NUMBERS.filter((name) => draft[name] === '');
