@@ -310,6 +310,8 @@ test('after connecting, the three keys that matter until Got it; recent calls gr
     window.callbar.settings.save({ dial_shortcut: 'CommandOrControl+Shift+D' }),
   );
   expect(reset.ok, JSON.stringify(reset)).toBe(true);
+  // And no recent calls (the contacts test placed one).
+  expect((await page.evaluate(() => window.callbar.calls.clearRecent())).ok).toBe(true);
   await page.reload();
   await openConnected(page, app);
   const hint = page.getByRole('region', { name: 'Three keys to know' });
