@@ -120,6 +120,11 @@ test('contacts are rows that fit: click or Enter edits, ⋯ deletes, Call dials,
   await expect(editor).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(editor).toBeHidden();
+  // ↓ and ↑ go from row to row, as in the search's results.
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1).locator('.list-row-main')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(first.locator('.list-row-main')).toBeFocused();
 
   // The ⋯ menu by keyboard: Enter opens it on Delete, Esc closes it with the focus back.
   const more = first.getByRole('button', { name: `More actions for ${name}` });

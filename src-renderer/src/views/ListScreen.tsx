@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
 import { useFocusOnMount } from './use-focus-on-mount';
@@ -143,7 +143,12 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
         </p>
       ) : null}
       {rows.length > 0 ? (
-        <ul className="list-rows" aria-busy={list.loading} aria-label={`${what} on this page`}>
+        <ul
+          className="list-rows"
+          aria-busy={list.loading}
+          aria-label={`${what} on this page`}
+          onKeyDown={moveBetweenRows}
+        >
           {rows.map((item) =>
             renderRow(item, {
               on: selecting,
@@ -171,9 +176,21 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   );
 }
 
+/** ↑/↓ move the focus from a row's main button to the next or previous row's, as in a launcher. */
+function moveBetweenRows(event: KeyboardEvent<HTMLUListElement>) {
+  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+  if (!step || !(event.target instanceof HTMLElement)) return;
+  if (!event.target.classList.contains('list-row-main')) return;
+  const mains = [...event.currentTarget.querySelectorAll<HTMLElement>('.list-row-main')];
+  const next = mains[mains.indexOf(event.target) + step];
+  if (!next) return;
+  event.preventDefault();
+  next.focus();
+}
+
 /**
  * One row of a ListScreen: its title is a button stretched over the row (click or Enter opens or
- * edits), then its trailing actions; in selection mode a checkbox instead, and a click selects.
+ * edits; ↑/↓ go to the next row's), then its trailing actions; in selection mode a checkbox instead, and a click selects.
  */
 export function ListRow({
   testId,
