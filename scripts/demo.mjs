@@ -224,7 +224,8 @@ console.log(`
 Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${kept?.contacts ?? values.contacts} contacts).${
   stateDir
     ? `
-Kept in ${stateDir}: the next \`npm run demo -- --state ${values.state}\` is still connected.`
+Kept in ${stateDir}: the next \`npm run demo -- --state ${values.state}\` is still connected
+(if Callbar shows Connected already, there is nothing more to do).`
     : `
 Nothing is kept after this run (a new simulator each time): \`npm run demo -- --state DIR\` keeps the session.`
 }
