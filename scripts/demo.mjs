@@ -4,12 +4,19 @@
 // installed, otherwise in the web preview (printing its address and opening a browser if there is
 // one). The demo uses its own profile folder (.callbar-demo/), never your real one.
 //
-//   npm run demo [-- --contacts N] [-- --no-open]
+//   npm run demo [-- --contacts N] [-- --no-open] [-- --state DIR]
+//
+// Each run is a new simulator, and without a desktop keyring a throwaway keyring: the session is
+// gone at the next run. --state DIR (or CALLBAR_DEMO_STATE=DIR) keeps it: the simulator's port,
+// seed, client credentials, tokens and activations, Callbar's profile and (without a desktop
+// keyring) the private keyring all live in DIR, so the next run with the same DIR is still
+// connected.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -20,9 +27,47 @@ const { values } = parseArgs({
   options: {
     contacts: { type: 'string', default: '500' },
     open: { type: 'boolean', default: true },
+    state: { type: 'string', default: process.env.CALLBAR_DEMO_STATE },
   },
   allowNegative: true,
 });
+const stateDir = values.state ? resolve(values.state) : undefined;
+
+// A throwaway keyring (scripts/with-keyring.sh without a desktop one) would lose the session:
+// with --state, the demo runs again on a private keyring kept in DIR/keyring.
+if (stateDir && process.env.CALLBAR_PRIVATE_DBUS) {
+  const keyringDir = join(stateDir, 'keyring');
+  if (process.env.CALLBAR_PRIVATE_DBUS !== keyringDir) {
+    const env = { ...process.env, CALLBAR_KEYRING_DIR: keyringDir };
+    delete env.CALLBAR_PRIVATE_DBUS;
+    delete env.DBUS_SESSION_BUS_ADDRESS;
+    const again = spawnSync(
+      'bash',
+      ['scripts/with-keyring.sh', process.execPath, 'scripts/demo.mjs', ...process.argv.slice(2)],
+      { stdio: 'inherit', env },
+    );
+    process.exit(again.status ?? 1);
+  }
+}
+
+/**
+ * What a kept demo needs to find its session again (DIR/demo.json, made at the first run): the
+ * simulator's port (Callbar's platform address), its seed and client credentials.
+ */
+async function keptSimulator() {
+  const file = join(stateDir, 'demo.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const kept = {
+    port: await freePort(),
+    seed: randomInt(1, 1_000_000),
+    contacts: values.contacts,
+    client_id: 'callbar-demo',
+    client_secret: randomBytes(24).toString('hex'),
+  };
+  writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
+  return kept;
+}
 
 /** The installed Electron binary, found without `require('electron')` (which would download it). */
 function electronBinary() {
@@ -46,15 +91,19 @@ function portIsFree(port) {
 
 const DEFAULT_RECEIVER_PORT = 37153;
 
-async function receiverPort() {
-  if (await portIsFree(DEFAULT_RECEIVER_PORT)) return DEFAULT_RECEIVER_PORT;
-  return new Promise((resolve) => {
+function freePort() {
+  return new Promise((done) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      server.close(() => resolve(port));
+      server.close(() => done(port));
     });
   });
+}
+
+async function receiverPort() {
+  if (await portIsFree(DEFAULT_RECEIVER_PORT)) return DEFAULT_RECEIVER_PORT;
+  return freePort();
 }
 
 const children = [];
@@ -83,15 +132,34 @@ a platform that registered the default port would not reach this Callbar. To use
 outside the demo, set CALLBAR_RECEIVER_PORT=${port} and register those URLs with the platform.`,
   );
 }
+const kept = stateDir ? await keptSimulator() : undefined;
+if (kept && !(await portIsFree(kept.port))) {
+  console.error(
+    `Port ${kept.port}, where the demo kept in ${stateDir} runs its simulator, is taken (is that demo running?).`,
+  );
+  process.exit(1);
+}
 const sim = spawn(
   npx,
   [
     'tsx',
     'simulator/main.ts',
     '--port',
-    '0',
+    String(kept?.port ?? 0),
     '--contacts',
-    values.contacts,
+    kept?.contacts ?? values.contacts,
+    ...(kept
+      ? [
+          '--seed',
+          String(kept.seed),
+          '--client-id',
+          kept.client_id,
+          '--client-secret',
+          kept.client_secret,
+          '--state',
+          join(stateDir, 'simulator.json'),
+        ]
+      : []),
     '--activation-url',
     `${receiver}/activate`,
     '--deactivation-url',
@@ -108,7 +176,9 @@ const info = JSON.parse(
   await new Promise((resolve) => createInterface({ input: sim.stdout }).once('line', resolve)),
 );
 
-const dataDir = new URL('../.callbar-demo/', import.meta.url).pathname;
+const dataDir = stateDir
+  ? join(stateDir, 'profile')
+  : new URL('../.callbar-demo/', import.meta.url).pathname;
 mkdirSync(dataDir, { recursive: true });
 const env = {
   ...process.env,
@@ -151,7 +221,14 @@ if (!registered.ok) {
 }
 const user = info.users[0];
 console.log(`
-Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${values.contacts} contacts).
+Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${kept?.contacts ?? values.contacts} contacts).${
+  stateDir
+    ? `
+Kept in ${stateDir}: the next \`npm run demo -- --state ${values.state}\` is still connected
+(if Callbar shows Connected already, there is nothing more to do).`
+    : `
+Nothing is kept after this run (a new simulator each time): \`npm run demo -- --state DIR\` keeps the session.`
+}
 Click "Connect…" in Callbar, then sign in to the portal as
   username ${user.username}   password ${user.password}   (extension ${user.extension})
 and press Subscribe. Other users: ${info.users

@@ -3,14 +3,21 @@
 # When there is a D-Bus session (a desktop), the command uses it as it is. When there is none
 # (CI, a container, ssh), a private D-Bus session is started with its own gnome-keyring whose
 # keyrings live in a throwaway folder, removed on exit: the user's own keyrings
-# ($HOME/.local/share/keyrings) are never created, opened or changed.
+# ($HOME/.local/share/keyrings) are never created, opened or changed. CALLBAR_KEYRING_DIR names
+# a folder to keep the private keyring in instead (kept after the run; the demo's --state).
 #
 #   bash scripts/with-keyring.sh COMMAND [ARGS…]
 set -euo pipefail
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ -z "${CALLBAR_PRIVATE_DBUS:-}" ] \
   && command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
-  keyring_dir="$(mktemp -d "${TMPDIR:-/tmp}/callbar-keyring.XXXXXXXX")"
-  trap 'rm -rf "$keyring_dir"' EXIT
+  if [ -n "${CALLBAR_KEYRING_DIR:-}" ]; then
+    # A folder to keep (the demo's --state): the keyring outlives this run.
+    keyring_dir="$CALLBAR_KEYRING_DIR"
+    mkdir -p -m 700 "$keyring_dir"
+  else
+    keyring_dir="$(mktemp -d "${TMPDIR:-/tmp}/callbar-keyring.XXXXXXXX")"
+    trap 'rm -rf "$keyring_dir"' EXIT
+  fi
   trap 'exit 130' INT
   trap 'exit 143' TERM
   status=0

@@ -33,6 +33,7 @@ import { RequestLog } from './request-log';
 import { buildWorld, MAIN_TENANT_ID } from './seed-data';
 import { createSimServer } from './server';
 import { assertTimeZone } from './timestamps';
+import { keepState } from './state-file';
 import { TokenStore } from './tokens';
 import { WebhookDispatcher } from './webhooks';
 import { HostileEvents } from './hostile-events';
@@ -191,9 +192,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   platform.origin = origin;
 
+  const state = options.stateFile ? keepState(platform, options.stateFile) : undefined;
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= new Promise<void>((resolve) => {
+      state?.stop();
       closing.abort();
       clock.close();
       calls.close();

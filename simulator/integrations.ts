@@ -115,6 +115,15 @@ export class IntegrationRegistry {
     }));
   }
 
+  /** Every slug's activation records, as plain data (state-file.ts keeps them across runs). */
+  snapshotRecords(): [string, ActivationRecord[]][] {
+    return [...this.records.keys()].map((slug) => [slug, this.recordsOf(slug)]);
+  }
+
+  restoreRecords(snapshot: [string, ActivationRecord[]][]): void {
+    for (const [slug, records] of snapshot) this.records.set(slug, records);
+  }
+
   attemptsOf(slug: string): HandshakeAttempt[] {
     return [...(this.attempts.get(slug) ?? [])];
   }

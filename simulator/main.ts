@@ -16,6 +16,7 @@ import {
 } from './options';
 
 const USAGE = `usage: npm run sim -- [--port P] [--profile rich|minimal] [--contacts N] [--seed S]
+  [--state FILE (keeps tokens and activations across runs)]
   [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
   (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events;
   Callbar accepts call events only at the Webhook URL \`callbar status --json\` reports, so pass
@@ -57,6 +58,7 @@ function options(argv: string[]): SimulatorOptions {
         profile: { type: 'string' },
         contacts: { type: 'string' },
         seed: { type: 'string' },
+        state: { type: 'string' },
         slug: { type: 'string', default: 'callbar' },
         'activation-url': { type: 'string' },
         'deactivation-url': { type: 'string' },
@@ -94,6 +96,7 @@ function options(argv: string[]): SimulatorOptions {
   if (contacts !== undefined) result.contacts = contacts;
   const seed = integer('seed', values.seed);
   if (seed !== undefined) result.seed = seed;
+  if (values.state) result.stateFile = values.state;
   if (values['client-id']) result.clientId = values['client-id'];
   if (values['client-secret']) result.clientSecret = values['client-secret'];
   const maxPageSize = integer('max-page-size', values['max-page-size']);

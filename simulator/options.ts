@@ -170,6 +170,11 @@ export interface SimulatorOptions {
   contacts?: number;
   /** Seed of the generated world and of fault probabilities (default 1). */
   seed?: number;
+  /**
+   * A file where the simulator keeps its tokens and activations across runs (state-file.ts), so
+   * a client that keeps its own session (the demo's --state) is still signed in after a restart.
+   */
+  stateFile?: string;
   /** Integrator registrations per slug. */
   integrations?: Record<string, IntegrationOptions>;
   /** Per scope; the profile's by default (rich 600/60 s and 60/60 s, minimal 120/60 s and 10/60 s). */

@@ -61,6 +61,12 @@ function sameGrant(a: TokenGrant, b: TokenGrant): boolean {
   );
 }
 
+/** Every token the store knows, as plain data (state-file.ts keeps it across runs). */
+export interface TokenSnapshot {
+  access: [string, AccessRecord][];
+  refresh: [string, RefreshRecord][];
+}
+
 export class TokenStore {
   private readonly access = new Map<string, AccessRecord>();
   private readonly refresh = new Map<string, RefreshRecord>();
@@ -109,6 +115,16 @@ export class TokenStore {
       ok: true,
       owner: { tenantId: record.grant.tenantId, extension: record.grant.extension },
     };
+  }
+
+  snapshot(): TokenSnapshot {
+    return { access: [...this.access], refresh: [...this.refresh] };
+  }
+
+  /** Takes back the tokens of a snapshot (a restarted simulator that keeps its state). */
+  restore(snapshot: TokenSnapshot): void {
+    for (const [token, record] of snapshot.access) this.access.set(token, record);
+    for (const [token, record] of snapshot.refresh) this.refresh.set(token, record);
   }
 
   /** Revokes one pair (by its refresh token), e.g. after a failed activation call. */

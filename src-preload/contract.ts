@@ -428,11 +428,17 @@ export const EditableSettings = z.object({
   open_at_login: z.boolean(),
   dial_shortcut: z.string(),
   sync_interval_minutes: z.number().int(),
+  start_minimized: z.boolean(),
+  /** The dialling policy (issue 25): the kinds of numbers and the countries Callbar dials. */
+  dial_allowed_classes: z.array(DestinationClass),
+  dial_allowed_countries: z.array(z.string()),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 
 export const SettingsView = z.object({
   settings: EditableSettings,
+  /** The countries (ISO 3166-1 alpha-2) Callbar reads numbers for: the region and policy choices. */
+  countries: z.array(z.string()),
   /** The receiver's addresses to register on the platform (they contain the port). */
   receiver_urls: z.object({
     activation: z.string(),
@@ -551,6 +557,9 @@ export const channels = {
         open_at_login: z.boolean(),
         dial_shortcut: z.string().max(100),
         sync_interval_minutes: z.number(),
+        start_minimized: z.boolean(),
+        dial_allowed_classes: z.array(z.string().max(20)).max(DestinationClass.options.length),
+        dial_allowed_countries: z.array(z.string().max(10)).max(300),
       })
       .partial()
       .strict(),

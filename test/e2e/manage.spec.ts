@@ -81,7 +81,8 @@ test('create, edit and delete a phonebook; a duplicate name is refused on its fi
     page.getByTestId('phonebook-row').filter({ hasText: 'Field team (north)' }),
   ).toContainText('Shared');
 
-  await row.getByRole('button', { name: 'Edit Field team', exact: true }).click();
+  await row.getByRole('button', { name: 'More actions for Field team', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit phonebook' });
   await edit.getByLabel('Name').fill('Field team (south)');
   await edit.getByRole('button', { name: 'Save' }).click();
@@ -89,7 +90,8 @@ test('create, edit and delete a phonebook; a duplicate name is refused on its fi
   const south = page.getByTestId('phonebook-row').filter({ hasText: 'Field team (south)' });
   await expect(south).toBeVisible();
 
-  await south.getByRole('button', { name: 'Delete Field team (south)' }).click();
+  await south.getByRole('button', { name: 'More actions for Field team (south)' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: /Delete the phonebook/ });
   await confirm.getByRole('button', { name: 'Delete phonebook' }).click();
   await expect(confirm).toBeHidden();
@@ -180,7 +182,8 @@ test('create, edit and delete contacts; a speed dial in use is refused on its fi
   await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
   await page.getByRole('button', { name: 'Field team (north)', exact: true }).click();
   const grace = page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' });
-  await grace.getByRole('button', { name: 'Delete Grace Hopper' }).click();
+  await grace.getByRole('button', { name: 'More actions for Grace Hopper' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete Grace Hopper?' });
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(confirm).toBeHidden();
@@ -200,10 +203,11 @@ test('bulk delete with one contact in use deletes nothing and names the queue', 
   const rows = page.getByTestId('contact-row');
   await expect(rows.first()).toBeVisible();
   const before = await rows.count();
+  await page.getByRole('button', { name: 'Select' }).click();
   const other = rows.filter({ hasNotText: inUse.display_name }).first();
   await other.getByRole('checkbox').check();
   await rows.filter({ hasText: inUse.display_name }).getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+  await page.getByRole('button', { name: 'Delete 2 selected' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 2 contacts?' });
   await confirm.getByRole('button', { name: 'Delete 2 contacts' }).click();
   const error = confirm.getByTestId('delete-error');
@@ -220,23 +224,24 @@ test('settings are saved, kept after a restart, and an invalid value is refused 
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
-  await page.getByLabel('Default region').fill('gb');
-  await page.getByLabel('Refresh the directory every (minutes)').fill('30');
+  await page.getByLabel('Your country', { exact: true }).selectOption('GB');
+  await page.getByText('Advanced', { exact: true }).click();
+  await page.getByLabel('Refresh contacts every (minutes)').fill('30');
   await page.getByLabel('Dial phone links without asking').check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
-  await expect(page.getByLabel('Default region')).toHaveValue('GB');
-  await expect(page.getByTestId('restart-needed')).toContainText('Default region');
+  await expect(page.getByLabel('Your country', { exact: true })).toHaveValue('GB');
+  await expect(page.getByTestId('restart-needed')).toContainText('Your country');
   await expectAccessibleInBothThemes(page, 'settings');
 
-  const shortcut = page.getByLabel('Global shortcut');
-  await shortcut.fill('Ctrl+Banana');
-  await page.getByLabel('Refresh the directory every (minutes)').fill('45');
+  const interval = page.getByLabel('Refresh contacts every (minutes)');
+  await interval.fill('4500');
+  await page.getByLabel('Phone links', { exact: true }).selectOption('no');
   await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(shortcut).toHaveAttribute('aria-invalid', 'true');
-  await expect(shortcut).toHaveAccessibleDescription(/dial_shortcut/);
-  await expect(shortcut).toHaveValue('Ctrl+Banana');
-  await expect(page.getByLabel('Refresh the directory every (minutes)')).toHaveValue('45');
+  await expect(interval).toHaveAttribute('aria-invalid', 'true');
+  await expect(interval).toHaveAccessibleDescription(/from 1 to 1440 \(not 4500\)/);
+  await expect(interval).toHaveValue('4500');
+  await expect(page.getByLabel('Phone links', { exact: true })).toHaveValue('no');
 
   // A restart of the preview reads the file: the saved values, not the refused ones.
   await app.preview.stop();
@@ -246,9 +251,11 @@ test('settings are saved, kept after a restart, and an invalid value is refused 
   await page.goto(app.preview.url);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page.getByLabel('Default region')).toHaveValue('GB');
-  await expect(page.getByLabel('Refresh the directory every (minutes)')).toHaveValue('30');
+  await expect(page.getByLabel('Your country', { exact: true })).toHaveValue('GB');
+  await page.getByText('Advanced', { exact: true }).click();
+  await expect(page.getByLabel('Refresh contacts every (minutes)')).toHaveValue('30');
   await expect(page.getByLabel('Dial phone links without asking')).toBeChecked();
-  await expect(page.getByLabel('Global shortcut')).toHaveValue('CommandOrControl+Shift+D');
+  await expect(page.getByLabel('Phone links', { exact: true })).toHaveValue('ask');
+  await expect(page.getByRole('button', { name: 'Global shortcut: Ctrl+Shift+D' })).toBeVisible();
   await expect(page.getByTestId('restart-needed')).toHaveCount(0);
 });

@@ -140,7 +140,8 @@ for (const profile of SUITE_PROFILES) {
       await edit.getByRole('button', { name: 'Save' }).click();
       await expect(edit).toBeHidden();
       const renamed = page.getByTestId('contact-row').filter({ hasText: 'Grace B. Hopper' });
-      await renamed.getByRole('button', { name: 'Delete Grace B. Hopper' }).click();
+      await renamed.getByRole('button', { name: 'More actions for Grace B. Hopper' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
       await page
         .getByRole('dialog', { name: 'Delete Grace B. Hopper?' })
         .getByRole('button', { name: 'Delete' })
@@ -151,7 +152,7 @@ for (const profile of SUITE_PROFILES) {
       await page.getByRole('button', { name: 'Menu' }).click();
       await page.getByRole('button', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
-      await page.getByLabel('Default region').fill('gb');
+      await page.getByLabel('Your country', { exact: true }).selectOption('GB');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
       await step('settings');

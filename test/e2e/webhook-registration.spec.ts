@@ -13,6 +13,8 @@ async function openSettings(page: Page, app: E2eApp) {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+  // The receiver's registration is under Advanced, folded at first.
+  await page.getByText('Advanced', { exact: true }).click();
 }
 
 test.describe('by default', () => {

@@ -314,4 +314,54 @@ describe('settings channels', () => {
       await core.close();
     }
   });
+
+  it('names every invalid value under its own field in plain words, and keeps the dialling policy', async () => {
+    const core = await startTestCore();
+    try {
+      const refused = await core.router.invoke('settings.save', {
+        region: 'DE',
+        dial_shortcut: 'Ctrl+Banana',
+        sync_interval_minutes: 0,
+        receiver_port: 80,
+      });
+      expect(refused.ok).toBe(false);
+      if (refused.ok) return;
+      const fields = refused.error.fields ?? {};
+      expect(Object.keys(fields).sort()).toEqual([
+        'dial_shortcut',
+        'receiver_port',
+        'sync_interval_minutes',
+      ]);
+      expect(fields.sync_interval_minutes).toBe(
+        'Must be a whole number of minutes from 1 to 1440 (not 0).',
+      );
+      expect(fields.receiver_port).toBe('Must be a whole number from 1024 to 65535 (not 80).');
+      for (const sentence of Object.values(fields)) expect(sentence).not.toMatch(/_[a-z]/);
+
+      const policy = value<SettingsView>(
+        await core.router.invoke('settings.save', {
+          dial_allowed_classes: ['extension', 'national', 'emergency'],
+          dial_allowed_countries: ['de', 'AT'],
+        }),
+      );
+      expect(policy.settings).toMatchObject({
+        dial_allowed_classes: ['extension', 'national', 'emergency'],
+        dial_allowed_countries: ['DE', 'AT'],
+      });
+      expect(policy.restart_needed).toEqual(
+        expect.arrayContaining(['dial_allowed_classes', 'dial_allowed_countries']),
+      );
+      // Lists equal to the running ones are not "changed" (compared by items, not by identity).
+      const back = value<SettingsView>(
+        await core.router.invoke('settings.save', {
+          dial_allowed_classes: [...core.profile.settings.dial_allowed_classes],
+          dial_allowed_countries: [],
+        }),
+      );
+      expect(back.restart_needed).not.toContain('dial_allowed_classes');
+      expect(back.restart_needed).not.toContain('dial_allowed_countries');
+    } finally {
+      await core.close();
+    }
+  });
 });

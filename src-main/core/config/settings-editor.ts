@@ -3,6 +3,7 @@
  * to the profile's settings file (atomically, validated first: an invalid value is refused with
  * its field named and nothing is written), with what a change means for this running Callbar.
  */
+import { getCountries } from 'libphonenumber-js';
 import { EditableSettings, type SettingsView } from '../../../src-preload/contract';
 import type { Profile } from '../profile';
 import { readEnvOverrides } from './settings-env';
@@ -36,15 +37,21 @@ export function receiverUrls(port: number): SettingsView['receiver_urls'] {
   };
 }
 
+/** Equal setting values (lists compare by their items). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function view(profile: Profile, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
   const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
   return {
     settings: editable(saved),
+    countries: getCountries(),
     receiver_urls: receiverUrls(saved.receiver_port),
     // A saved value this process does not run with yet (env-overridden ones never apply).
     restart_needed: EDITABLE_SETTINGS.filter(
-      (name) => !(name in overrides) && saved[name] !== profile.settings[name],
+      (name) => !(name in overrides) && !sameValue(saved[name], profile.settings[name]),
     ),
     overridden: [...overridden],
   };

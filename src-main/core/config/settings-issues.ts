@@ -10,6 +10,11 @@ import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
 export interface SettingsProblems {
   problems: string[];
   field: string | undefined;
+  /**
+   * One sentence per invalid setting, for a form that shows it under that setting's own field:
+   * what it must be and what it was, without the setting's name ("Must be a whole number…").
+   */
+  fields: Record<string, string>;
 }
 
 const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
@@ -17,6 +22,7 @@ const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
 /** Describes every issue of `error`, raised while validating `input` (a parsed JSON object). */
 export function describeSettingsIssues(error: z.ZodError, input: unknown): SettingsProblems {
   const problems: string[] = [];
+  const fields: Record<string, string> = {};
   let field: string | undefined;
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -33,9 +39,10 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
     }
     const value = valueAt(input, name);
     problems.push(`"${name}" is ${describeValue(value)}, but it must be ${SETTING_RULES[name]}`);
+    fields[name] ??= `Must be ${SETTING_RULES[name]} (not ${describeValue(value)}).`;
     field ??= name;
   }
-  return { problems: [...new Set(problems)], field };
+  return { problems: [...new Set(problems)], field, fields };
 }
 
 /** A short rendering of a (non-secret) setting value for an error message. */

@@ -68,11 +68,11 @@ export function saveSettings(
     const merged = Object.fromEntries(values);
     const parsed = Settings.safeParse(merged);
     if (!parsed.success) {
-      const { problems, field } = describeSettingsIssues(parsed.error, merged);
+      const { problems, field, fields } = describeSettingsIssues(parsed.error, merged);
       throw new CallbarError(
         'settings_invalid',
         `The settings were not saved: ${problems.join('; ')}.`,
-        { field },
+        { field, fields },
       );
     }
     await writeFileAtomic(file, serialize(merged), { mode: 0o600, dirMode: 0o700 });

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-preload/contract';
+import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
 import { Name, PhoneNumber } from './Isolated';
-import { ListPager } from './ListPager';
-import { ListTools } from './ListTools';
-import { useFocusOnMount } from './use-focus-on-mount';
+import { ListRow, ListScreen } from './ListScreen';
+import { RowMenu } from './RowMenu';
 import { useListQuery } from './use-list-query';
 import { usePlatformList } from './use-platform-list';
 
@@ -17,9 +17,12 @@ const ORDERINGS: { value: ContactOrdering; label: string }[] = [
   { value: 'speed_dial', label: 'Speed dial' },
 ];
 
-type Deleting = { ids: number[]; label: string };
+type Deleting = { ids: number[]; label: string; done?: () => void };
 
-/** The contacts of one phonebook: search, order, create, edit, delete one or several. */
+/**
+ * The contacts of one phonebook: search, order, create, edit (click or Enter on a row), call,
+ * delete one (its "⋯" menu) or several (selection mode).
+ */
 export function ContactsView({
   phonebook,
   onBack,
@@ -27,9 +30,9 @@ export function ContactsView({
   phonebook: PhonebookView;
   onBack: () => void;
 }) {
-  const heading = useFocusOnMount<HTMLHeadingElement>();
+  const show = useAppStore((state) => state.show);
+  const dial = useAppStore((state) => state.dial);
   const query = useListQuery<ContactOrdering>('display_name');
-  const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const [editing, setEditing] = useState<{ contact: ContactView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<Deleting | undefined>();
   const list = usePlatformList(
@@ -42,136 +45,84 @@ export function ContactsView({
       }),
     query.key,
   );
-  const rows = list.page?.results ?? [];
-  const toggle = (id: number, on: boolean) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  const allChosen = rows.length > 0 && rows.every((row) => chosen.has(row.id));
-  const count = chosen.size;
+  const create = () => setEditing({ contact: undefined });
+  // The same dial as the search's (its confirmations and refusals); the call bar is on the
+  // search view, so that is where it goes.
+  const call = (contact: ContactView) => {
+    show('main');
+    void dial(contact.number, 'ui', contact.display_name);
+  };
   return (
-    <section className="panel manage" aria-labelledby="contacts-title">
-      <div className="manage-head">
-        <h1 id="contacts-title" ref={heading} tabIndex={-1}>
-          <Name>{phonebook.description}</Name>
-        </h1>
-        <button type="button" onClick={onBack}>
-          All phonebooks
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => setEditing({ contact: undefined })}
-        >
-          New contact
-        </button>
-      </div>
-      <ListTools
-        label="Search contacts"
-        placeholder="Search name, number, company, speed dial"
-        list={query}
-        orderings={ORDERINGS}
-      >
-        <button
-          type="button"
-          className="danger"
-          disabled={count === 0}
-          onClick={() =>
-            setDeleting({
-              ids: [...chosen],
-              label: count === 1 ? '1 contact' : `${count} contacts`,
-            })
+    <ListScreen
+      titleId="contacts-title"
+      title={<Name>{phonebook.description}</Name>}
+      back={{ label: 'All phonebooks', onClick: onBack }}
+      primary={{ label: 'New contact', onClick: create }}
+      search={{ label: 'Search contacts', placeholder: 'Search name, number, company, speed dial' }}
+      query={query}
+      orderings={ORDERINGS}
+      list={list}
+      what="contacts"
+      empty={
+        <>
+          <p>No contacts in this phonebook yet.</p>
+          <button type="button" className="primary" onClick={create}>
+            Add contact
+          </button>
+        </>
+      }
+      onDeleteSelected={(ids, done) =>
+        setDeleting({ ids, label: ids.length === 1 ? '1 contact' : `${ids.length} contacts`, done })
+      }
+      renderRow={(contact, selection) => (
+        <ListRow
+          key={contact.id}
+          testId="contact-row"
+          selection={selection}
+          name={contact.display_name}
+          title={<Name>{contact.display_name}</Name>}
+          openLabel={`Edit ${contact.display_name}`}
+          onOpen={() => setEditing({ contact })}
+          detail={
+            <>
+              <PhoneNumber>{contact.number}</PhoneNumber>
+              {contact.speed_dial ? (
+                <span className="list-row-tag">
+                  Speed dial <PhoneNumber>{contact.speed_dial}</PhoneNumber>
+                </span>
+              ) : null}
+              {contact.company ? (
+                <span className="list-row-company">
+                  <Name>{contact.company}</Name>
+                </span>
+              ) : null}
+            </>
           }
-        >
-          Delete selected{count > 0 ? ` (${count})` : ''}
-        </button>
-      </ListTools>
-      {list.error ? (
-        <p role="alert" className="error">
-          {list.error.message}
-        </p>
-      ) : null}
-      <table className="manage-table" aria-busy={list.loading}>
-        <thead>
-          <tr>
-            <th scope="col">
-              <input
-                type="checkbox"
-                aria-label="Select every contact on this page"
-                checked={allChosen}
-                onChange={(event) => {
-                  for (const row of rows) toggle(row.id, event.target.checked);
-                }}
+          actions={
+            <>
+              <button
+                type="button"
+                className="list-row-call"
+                aria-label={`Call ${contact.display_name}`}
+                onClick={() => call(contact)}
+              >
+                Call
+              </button>
+              <RowMenu
+                label={`More actions for ${contact.display_name}`}
+                actions={[
+                  {
+                    label: 'Delete',
+                    danger: true,
+                    run: () => setDeleting({ ids: [contact.id], label: contact.display_name }),
+                  },
+                ]}
               />
-            </th>
-            <th scope="col">Name</th>
-            <th scope="col" className="wide">
-              Company
-            </th>
-            <th scope="col">Number</th>
-            <th scope="col">Speed dial</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((contact) => (
-            <tr key={contact.id} data-testid="contact-row">
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${contact.display_name}`}
-                  checked={chosen.has(contact.id)}
-                  onChange={(event) => toggle(contact.id, event.target.checked)}
-                />
-              </td>
-              <td>
-                <Name>{contact.display_name}</Name>
-              </td>
-              <td className="wide">
-                <Name>{contact.company}</Name>
-              </td>
-              <td>
-                <PhoneNumber>{contact.number}</PhoneNumber>
-                {contact.secondary_number ? (
-                  <div className="hint">
-                    <PhoneNumber>{contact.secondary_number}</PhoneNumber>
-                  </div>
-                ) : null}
-              </td>
-              <td>
-                <PhoneNumber>{contact.speed_dial ?? ''}</PhoneNumber>
-              </td>
-              <td className="row-actions">
-                <button
-                  type="button"
-                  aria-label={`Edit ${contact.display_name}`}
-                  onClick={() => setEditing({ contact })}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Delete ${contact.display_name}`}
-                  onClick={() => setDeleting({ ids: [contact.id], label: contact.display_name })}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {list.page && rows.length === 0 ? (
-        <p className="empty">
-          {query.query.search.trim() ? 'No contact matches.' : 'No contacts yet.'}
-        </p>
-      ) : null}
-      <ListPager page={list.page} what="contacts" onPage={query.setPage} />
+            </>
+          }
+        />
+      )}
+    >
       {editing ? (
         <ContactEditor
           phonebook={phonebook.id}
@@ -199,7 +150,7 @@ export function ContactsView({
           onCancel={() => setDeleting(undefined)}
           onDeleted={() => {
             setDeleting(undefined);
-            setChosen(new Set());
+            deleting.done?.();
             list.reload();
           }}
         >
@@ -210,6 +161,6 @@ export function ContactsView({
           </p>
         </ConfirmDelete>
       ) : null}
-    </section>
+    </ListScreen>
   );
 }

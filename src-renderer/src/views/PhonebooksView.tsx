@@ -3,10 +3,9 @@ import type { PhonebookOrdering, PhonebookView } from '../../../src-preload/cont
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactsView } from './ContactsView';
-import { ListPager } from './ListPager';
-import { ListTools } from './ListTools';
+import { ListRow, ListScreen } from './ListScreen';
 import { PhonebookEditor } from './PhonebookEditor';
-import { useFocusOnMount } from './use-focus-on-mount';
+import { RowMenu } from './RowMenu';
 import { useListQuery } from './use-list-query';
 import { usePlatformList } from './use-platform-list';
 import { Name } from './Isolated';
@@ -29,7 +28,6 @@ export function PhonebooksView() {
 
 function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
   const back = useAppStore((state) => state.show);
-  const heading = useFocusOnMount<HTMLHeadingElement>();
   const query = useListQuery<PhonebookOrdering>('-priority');
   const [editing, setEditing] = useState<{ book: PhonebookView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<PhonebookView | undefined>();
@@ -42,77 +40,52 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       }),
     query.key,
   );
+  const create = () => setEditing({ book: undefined });
   return (
-    <section className="panel manage" aria-labelledby="phonebooks-title">
-      <div className="manage-head">
-        <h1 id="phonebooks-title" ref={heading} tabIndex={-1}>
-          Phonebooks
-        </h1>
-        <button type="button" onClick={() => back('main')}>
-          Back to search
-        </button>
-        <button type="button" className="primary" onClick={() => setEditing({ book: undefined })}>
-          New phonebook
-        </button>
-      </div>
-      <ListTools
-        label="Search phonebooks"
-        placeholder="Search phonebooks"
-        list={query}
-        orderings={ORDERINGS}
-      />
-      {list.error ? (
-        <p role="alert" className="error">
-          {list.error.message}
-        </p>
-      ) : null}
-      <table className="manage-table" aria-busy={list.loading}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Priority</th>
-            <th scope="col">Shared</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.page?.results.map((book) => (
-            <tr key={book.id} data-testid="phonebook-row">
-              <td>
-                <button type="button" className="link" onClick={() => onOpen(book)}>
-                  <Name>{book.description}</Name>
-                </button>
-              </td>
-              <td>{book.priority}</td>
-              <td>{book.is_shared ? 'Shared' : 'Personal'}</td>
-              <td className="row-actions">
-                <button
-                  type="button"
-                  aria-label={`Edit ${book.description}`}
-                  onClick={() => setEditing({ book })}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Delete ${book.description}`}
-                  onClick={() => setDeleting(book)}
-                >
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {list.page && list.page.results.length === 0 ? (
-        <p className="empty">
-          {query.query.search.trim() ? 'No phonebook matches.' : 'No phonebooks yet.'}
-        </p>
-      ) : null}
-      <ListPager page={list.page} what="phonebooks" onPage={query.setPage} />
+    <ListScreen
+      titleId="phonebooks-title"
+      title="Phonebooks"
+      back={{ label: 'Back to search', onClick: () => back('main') }}
+      primary={{ label: 'New phonebook', onClick: create }}
+      search={{ label: 'Search phonebooks', placeholder: 'Search phonebooks' }}
+      query={query}
+      orderings={ORDERINGS}
+      list={list}
+      what="phonebooks"
+      empty={
+        <>
+          <p>No phonebooks yet.</p>
+          <button type="button" className="primary" onClick={create}>
+            New phonebook
+          </button>
+        </>
+      }
+      renderRow={(book, selection) => (
+        <ListRow
+          key={book.id}
+          testId="phonebook-row"
+          selection={selection}
+          name={book.description}
+          title={<Name>{book.description}</Name>}
+          onOpen={() => onOpen(book)}
+          detail={
+            <>
+              {book.is_shared ? 'Shared' : 'Personal'}
+              <span className="list-row-tag">Priority {book.priority}</span>
+            </>
+          }
+          actions={
+            <RowMenu
+              label={`More actions for ${book.description}`}
+              actions={[
+                { label: 'Edit', run: () => setEditing({ book }) },
+                { label: 'Delete', danger: true, run: () => setDeleting(book) },
+              ]}
+            />
+          }
+        />
+      )}
+    >
       {editing ? (
         <PhonebookEditor
           book={editing.book}
@@ -141,6 +114,6 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
           <p>Its contacts are deleted with it, for everyone who uses it.</p>
         </ConfirmDelete>
       ) : null}
-    </section>
+    </ListScreen>
   );
 }

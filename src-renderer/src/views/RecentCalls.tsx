@@ -1,13 +1,19 @@
+import { useMemo } from 'react';
 import { useAppStore } from '../store/app-store';
 import { callStateWords, partyName } from './call-words';
-import { formatTime } from './format-time';
+import { formatDuration, formatTime } from './format-time';
 import { Party, PhoneNumber } from './Isolated';
+import { groupRecentCalls, talkTime } from './recent-groups';
 
-/** Ended calls, newest first, each with Call again; and Clear. */
+/**
+ * Ended calls, one line per person or number (newest first) with how many calls, the last one's
+ * time and talk time, and Call again; and Clear.
+ */
 export function RecentCalls() {
   const recent = useAppStore((state) => state.calls.recent);
   const dial = useAppStore((state) => state.dial);
   const clear = useAppStore((state) => state.clearRecent);
+  const groups = useMemo(() => groupRecentCalls(recent), [recent]);
   return (
     <section className="recent" aria-labelledby="recent-title">
       <div className="recent-head">
@@ -22,17 +28,20 @@ export function RecentCalls() {
         <p className="hint">Calls you make or receive appear here.</p>
       ) : (
         <ul className="recent-list">
-          {recent.map((call) => {
+          {groups.map(({ last: call, count }) => {
             const name = partyName(call.party);
+            const talked = talkTime(call);
             return (
-              <li key={call.id} className="recent-call">
+              <li key={call.id} className="recent-call" data-count={count}>
                 <div className="recent-who">
                   <span className="recent-name">
                     <Party party={call.party} />
+                    {count > 1 ? <span className="recent-count"> {count} calls</span> : null}
                   </span>
                   <span className="recent-detail">
                     {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} ·{' '}
                     {formatTime(call.started_at)}
+                    {talked !== undefined ? ` · ${formatDuration(talked)}` : ''}
                     {call.state === 'failed' ? ` · ${callStateWords(call)}` : ''}
                     {call.party.name ? (
                       <>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
+import { FirstRunHint } from './FirstRunHint';
 import { RecentCalls } from './RecentCalls';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
 import { ErrorDetails } from './ErrorDetails';
@@ -161,7 +162,10 @@ export function SearchView() {
           </p>
         )
       ) : (
-        <RecentCalls />
+        <>
+          <FirstRunHint />
+          <RecentCalls />
+        </>
       )}
     </section>
   );

@@ -1,8 +1,14 @@
-import { useEffect, useState } from 'react';
-import type { EditableSettings, SettingsView as Saved } from '../../../src-preload/contract';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type {
+  DestinationClass,
+  EditableSettings,
+  SettingsView as Saved,
+} from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
-import { Field } from './Field';
 import { FormActions } from './FormActions';
+import { CountryPicker, countriesByName, countryLabel } from './CountryPicker';
+import { SettingField } from './SettingField';
+import { ShortcutRecorder } from './ShortcutRecorder';
 import { ThemeSelect } from './ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { useFocusOnMount } from './use-focus-on-mount';
@@ -15,14 +21,32 @@ type Draft = {
 };
 
 const LABELS: Record<keyof EditableSettings, string> = {
-  region: 'Default region',
+  region: 'Your country',
   receiver_port: 'Receiver port',
   handle_links: 'Phone links',
   confirm_web_links: 'Dial phone links without asking',
   open_at_login: 'Start Callbar when I log in',
+  start_minimized: 'Start in the tray, without the window',
   dial_shortcut: 'Global shortcut',
-  sync_interval_minutes: 'Refresh the directory every',
+  sync_interval_minutes: 'Refresh contacts every (minutes)',
+  dial_allowed_classes: 'Numbers Callbar dials',
+  dial_allowed_countries: 'Countries Callbar dials abroad',
 };
+
+/** The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go). */
+const CLASS_LABELS: [DestinationClass, string][] = [
+  ['extension', 'Extensions of your company'],
+  ['national', 'Numbers in your country'],
+  ['international', 'Numbers abroad'],
+  ['toll-free', 'Toll-free numbers'],
+  ['shared-cost', 'Shared-cost numbers'],
+  ['premium-rate', 'Premium-rate numbers'],
+  ['service-code', 'Phone system codes (*, #)'],
+  ['unknown', 'Numbers of an unknown kind'],
+];
+
+/** Where each setting is shown; a refused one in Advanced opens it. */
+const ADVANCED: (keyof EditableSettings)[] = ['sync_interval_minutes', 'receiver_port'];
 
 function draftOf(settings: EditableSettings): Draft {
   return {
@@ -32,17 +56,35 @@ function draftOf(settings: EditableSettings): Draft {
   };
 }
 
-/** A typed number as a number when it is one (else as typed, for core to name the field). */
-const asNumber = (text: string): number | string =>
-  /^\d+$/.test(text.trim()) ? Number(text) : text;
+/** The settings typed as numbers: digits only (core says which range). */
+const NUMBERS = ['sync_interval_minutes', 'receiver_port'] as const;
+const digitsOf = (text: string) => text.replace(/\D/g, '');
 
-/** Callbar's everyday settings, saved at once into the settings file (all or nothing). */
+/** A titled group of settings. */
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="settings-group">
+      <legend>{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+/**
+ * Callbar's everyday settings in groups (Calling, Links, Startup, Appearance; Advanced folded),
+ * saved at once into the settings file (all or nothing); each refused value is said under its
+ * own field.
+ */
 export function SettingsView() {
   const back = useAppStore((state) => state.show);
   const heading = useFocusOnMount<HTMLHeadingElement>();
+  const form = useRef<HTMLFormElement>(null);
   const [saved, setSaved] = useState<Saved | undefined>();
   const [draft, setDraft] = useState<Draft | undefined>();
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [shortcutProblem, setShortcutProblem] = useState<string | undefined>();
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  const [refusals, setRefusals] = useState(0);
   const [status, setStatus] = useState<string | undefined>();
   useEffect(() => {
     void window.callbar.settings.get().then((result) => {
@@ -56,27 +98,47 @@ export function SettingsView() {
     setDraft((current) => (current ? { ...current, [name]: value } : current));
     setStatus(undefined);
   };
+  /** Shows `refused` under the fields (opening Advanced for one there) and focuses the first. */
+  const refuse = (refused: FormErrors) => {
+    setErrors(refused);
+    setStatus(undefined);
+    if (ADVANCED.some((name) => refused.fields[name])) setAdvancedOpen(true);
+    setRefusals((count) => count + 1);
+  };
+  // After a refusal is shown (and Advanced opened), the first refused field takes the focus.
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const save = async () => {
     if (!draft) return;
+    const empty = NUMBERS.filter((name) => draft[name] === '');
+    if (empty.length > 0) {
+      return refuse({
+        fields: Object.fromEntries(empty.map((name) => [name, 'Enter a number.'])),
+        form: undefined,
+      });
+    }
     const result = await window.callbar.settings.save({
       ...draft,
-      receiver_port: asNumber(draft.receiver_port) as number,
-      sync_interval_minutes: asNumber(draft.sync_interval_minutes) as number,
+      receiver_port: Number(draft.receiver_port),
+      sync_interval_minutes: Number(draft.sync_interval_minutes),
     });
     if (result.ok) {
       setSaved(result.value);
       setDraft(draftOf(result.value.settings));
       setErrors(NO_ERRORS);
       setStatus('Settings saved.');
-    } else {
-      setErrors(formErrors(result.error, Object.keys(LABELS)));
-      setStatus(undefined);
+      return;
     }
+    refuse(formErrors(result.error, Object.keys(LABELS)));
   };
   const portChanged =
     saved && draft && draft.receiver_port !== String(saved.settings.receiver_port);
+  const named = (names: readonly string[]) =>
+    names.map((name) => LABELS[name as keyof EditableSettings] ?? name).join(', ');
+  const allowed = new Set(draft?.dial_allowed_classes);
   return (
-    <section className="panel manage" aria-labelledby="settings-title">
+    <section className="panel settings-view" aria-labelledby="settings-title">
       <div className="manage-head">
         <h1 id="settings-title" ref={heading} tabIndex={-1}>
           Settings
@@ -85,120 +147,187 @@ export function SettingsView() {
           Back to search
         </button>
       </div>
-      <Field label="Theme">
-        <ThemeSelect />
-      </Field>
       {draft && saved ? (
         <form
-          className="editor settings"
+          ref={form}
+          className="settings-form"
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             void save();
           }}
         >
-          <Field
-            label={LABELS.region}
-            error={errors.fields.region}
-            hint="Two letters (US, GB, DE): how numbers without a country code are read."
-          >
-            <input
-              value={draft.region}
-              maxLength={10}
-              onChange={(event) => change('region', event.target.value)}
-            />
-          </Field>
-          <Field label={LABELS.handle_links} error={errors.fields.handle_links}>
-            <select
-              value={draft.handle_links}
-              onChange={(event) =>
-                change('handle_links', event.target.value as Draft['handle_links'])
-              }
+          <Group title="Calling">
+            <SettingField
+              label={LABELS.region}
+              error={errors.fields.region}
+              hint="How numbers without a country code are read."
             >
-              <option value="ask">Ask whether Callbar should open tel: links</option>
-              <option value="yes">Always open tel: links with Callbar</option>
-              <option value="no">Never open tel: links</option>
-            </select>
-          </Field>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={!draft.confirm_web_links}
-              onChange={(event) => change('confirm_web_links', !event.target.checked)}
+              <select
+                className="setting-medium"
+                value={draft.region}
+                onChange={(event) => change('region', event.target.value)}
+              >
+                {countriesByName(saved.countries).map((code) => (
+                  <option key={code} value={code}>
+                    {countryLabel(code)}
+                  </option>
+                ))}
+              </select>
+            </SettingField>
+            <SettingField
+              label={LABELS.dial_shortcut}
+              error={shortcutProblem ?? errors.fields.dial_shortcut}
+              hint="Opens Callbar from any app to search and dial."
+            >
+              <ShortcutRecorder
+                name={LABELS.dial_shortcut}
+                value={draft.dial_shortcut}
+                onChange={(accelerator) => change('dial_shortcut', accelerator)}
+                onProblem={setShortcutProblem}
+              />
+            </SettingField>
+            <fieldset className="settings-choices" data-testid="allowed-classes">
+              <legend>{LABELS.dial_allowed_classes}</legend>
+              <div className="settings-choice-grid">
+                {CLASS_LABELS.map(([kind, label]) => (
+                  <SettingField key={kind} label={label} check>
+                    <input
+                      type="checkbox"
+                      checked={allowed.has(kind)}
+                      onChange={(event) =>
+                        change(
+                          'dial_allowed_classes',
+                          event.target.checked
+                            ? [...draft.dial_allowed_classes, kind]
+                            : draft.dial_allowed_classes.filter((other) => other !== kind),
+                        )
+                      }
+                    />
+                  </SettingField>
+                ))}
+              </div>
+              <p className="setting-hint">Emergency numbers are always dialled.</p>
+              {errors.fields.dial_allowed_classes ? (
+                <p className="setting-error">{errors.fields.dial_allowed_classes}</p>
+              ) : null}
+            </fieldset>
+            <CountryPicker
+              label={LABELS.dial_allowed_countries}
+              countries={saved.countries}
+              value={draft.dial_allowed_countries}
+              onChange={(codes) => change('dial_allowed_countries', codes)}
+              error={errors.fields.dial_allowed_countries}
             />
-            {LABELS.confirm_web_links}
-          </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.open_at_login}
-              onChange={(event) => change('open_at_login', event.target.checked)}
-            />
-            {LABELS.open_at_login}
-          </label>
-          <Field
-            label={LABELS.dial_shortcut}
-            error={errors.fields.dial_shortcut}
-            hint="Opens Callbar from any app, e.g. CommandOrControl+Shift+D; empty for none."
+          </Group>
+          <Group title="Links">
+            <SettingField label={LABELS.handle_links} error={errors.fields.handle_links}>
+              <select
+                className="setting-wide"
+                value={draft.handle_links}
+                onChange={(event) =>
+                  change('handle_links', event.target.value as Draft['handle_links'])
+                }
+              >
+                <option value="ask">Ask whether Callbar should open tel: links</option>
+                <option value="yes">Always open tel: links with Callbar</option>
+                <option value="no">Never open tel: links</option>
+              </select>
+            </SettingField>
+            <SettingField
+              label={LABELS.confirm_web_links}
+              error={errors.fields.confirm_web_links}
+              hint="Emergency, premium-rate and foreign numbers still ask."
+              check
+            >
+              <input
+                type="checkbox"
+                checked={!draft.confirm_web_links}
+                onChange={(event) => change('confirm_web_links', !event.target.checked)}
+              />
+            </SettingField>
+          </Group>
+          <Group title="Startup">
+            <SettingField label={LABELS.open_at_login} error={errors.fields.open_at_login} check>
+              <input
+                type="checkbox"
+                checked={draft.open_at_login}
+                onChange={(event) => change('open_at_login', event.target.checked)}
+              />
+            </SettingField>
+            <SettingField
+              label={LABELS.start_minimized}
+              error={errors.fields.start_minimized}
+              check
+            >
+              <input
+                type="checkbox"
+                checked={draft.start_minimized}
+                onChange={(event) => change('start_minimized', event.target.checked)}
+              />
+            </SettingField>
+          </Group>
+          <Group title="Appearance">
+            <SettingField label="Theme" hint="Applies at once.">
+              <ThemeSelect className="setting-medium" />
+            </SettingField>
+          </Group>
+          <details
+            className="settings-group settings-advanced"
+            open={advancedOpen}
+            onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
           >
-            <input
-              value={draft.dial_shortcut}
-              onChange={(event) => change('dial_shortcut', event.target.value)}
-            />
-          </Field>
-          <Field
-            label={`${LABELS.sync_interval_minutes} (minutes)`}
-            error={errors.fields.sync_interval_minutes}
-            hint="1 to 1440."
-          >
-            <input
-              inputMode="numeric"
-              value={draft.sync_interval_minutes}
-              onChange={(event) => change('sync_interval_minutes', event.target.value)}
-            />
-          </Field>
-          <Field
-            label={LABELS.receiver_port}
-            error={errors.fields.receiver_port}
-            hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
-          >
-            <input
-              inputMode="numeric"
-              value={draft.receiver_port}
-              onChange={(event) => change('receiver_port', event.target.value)}
-            />
-          </Field>
-          {portChanged ? (
-            <p className="warning" data-testid="port-warning">
-              After changing the port, have the integration&apos;s Activation, Deactivation and
-              Webhook URLs on the platform changed to http://127.0.0.1:{draft.receiver_port}
-              /activate, /deactivate and /events/ followed by the same secret, or Callbar cannot
-              connect or follow calls.
-            </p>
-          ) : (
-            <>
-              <p className="hint">
-                Registered on the platform: {saved.receiver_urls.activation},{' '}
-                {saved.receiver_urls.deactivation} and the Webhook URL.
+            <summary>Advanced</summary>
+            <SettingField
+              label={LABELS.sync_interval_minutes}
+              error={errors.fields.sync_interval_minutes}
+              hint="1 to 1440."
+            >
+              <input
+                className="setting-narrow"
+                inputMode="numeric"
+                value={draft.sync_interval_minutes}
+                onChange={(event) => change('sync_interval_minutes', digitsOf(event.target.value))}
+              />
+            </SettingField>
+            <SettingField
+              label={LABELS.receiver_port}
+              error={errors.fields.receiver_port}
+              hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
+            >
+              <input
+                className="setting-narrow"
+                inputMode="numeric"
+                value={draft.receiver_port}
+                onChange={(event) => change('receiver_port', digitsOf(event.target.value))}
+              />
+            </SettingField>
+            {portChanged ? (
+              <p className="warning" data-testid="port-warning">
+                After changing the port, have the integration&apos;s Activation, Deactivation and
+                Webhook URLs on the platform changed to http://127.0.0.1:{draft.receiver_port}
+                /activate, /deactivate and /events/ followed by the same secret, or Callbar cannot
+                connect or follow calls.
               </p>
-              <WebhookRegistration />
-            </>
-          )}
+            ) : (
+              <>
+                <p className="setting-hint">
+                  Registered on the platform: {saved.receiver_urls.activation},{' '}
+                  {saved.receiver_urls.deactivation} and the Webhook URL.
+                </p>
+                <WebhookRegistration />
+              </>
+            )}
+          </details>
           {saved.overridden.length > 0 ? (
-            <p className="hint">
-              Set by an environment variable for this run:{' '}
-              {saved.overridden
-                .map((name) => LABELS[name as keyof EditableSettings] ?? name)
-                .join(', ')}{' '}
-              (what you save here applies when it is not set).
+            <p className="setting-hint">
+              Set by an environment variable for this run: {named(saved.overridden)} (what you save
+              here applies when it is not set).
             </p>
           ) : null}
           {saved.restart_needed.length > 0 ? (
-            <p className="hint" data-testid="restart-needed">
-              Applies when Callbar starts again:{' '}
-              {saved.restart_needed
-                .map((name) => LABELS[name as keyof EditableSettings] ?? name)
-                .join(', ')}
-              .
+            <p className="setting-hint" data-testid="restart-needed">
+              Applies when Callbar starts again: {named(saved.restart_needed)}.
             </p>
           ) : null}
           <FormActions error={errors.form} submit="Save settings">

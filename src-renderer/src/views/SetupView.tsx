@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { ConnectView } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
+import { useDialShortcut } from './use-dial-shortcut';
 import { useFocusOnMount } from './use-focus-on-mount';
 import { PhoneNumber } from './Isolated';
 
@@ -12,21 +12,6 @@ import { PhoneNumber } from './Isolated';
 export function SetupView() {
   const state = useAppStore((store) => store.account?.state);
   return state === 'connected' || state === 'offline' ? <SetupDone /> : <ConnectView />;
-}
-
-/** The global dial shortcut as saved in the settings, "" when there is none or it is unknown. */
-function useDialShortcut(): string {
-  const [shortcut, setShortcut] = useState('');
-  useEffect(() => {
-    let current = true;
-    void window.callbar.settings.get().then((result) => {
-      if (current && result.ok) setShortcut(result.value.settings.dial_shortcut);
-    });
-    return () => {
-      current = false;
-    };
-  }, []);
-  return shortcut;
 }
 
 function SetupDone() {

@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+
+export interface RowAction {
+  label: string;
+  danger?: boolean;
+  run: () => void;
+}
+
+/**
+ * A list row's "⋯" button and its menu of less frequent actions (Delete). The menu is a WAI-ARIA
+ * menu: it opens with the focus on its first item, ↑/↓ (and Home/End) move, Enter runs, Esc or
+ * Tab closes with the focus back on the button, as does a click anywhere else.
+ */
+export function RowMenu({ label, actions }: { label: string; actions: readonly RowAction[] }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+  useEffect(() => {
+    if (!open) return;
+    items()[0]?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (!menu.current?.contains(event.target as Node) && event.target !== button.current) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  // The focus is back on the button first, so a dialog the action opens returns it there.
+  const run = (action: RowAction) => {
+    close();
+    action.run();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const all = items();
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    const moves: Record<string, number> = {
+      ArrowDown: (at + 1) % all.length,
+      ArrowUp: (at - 1 + all.length) % all.length,
+      Home: 0,
+      End: all.length - 1,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      all[moves[event.key]!]?.focus();
+    } else if (event.key === 'Escape' || event.key === 'Tab') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  };
+  return (
+    <div className="row-menu">
+      <button
+        ref={button}
+        type="button"
+        className="row-menu-button"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((current) => !current)}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' && !open) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        ⋯
+      </button>
+      {open ? (
+        <ul
+          ref={menu}
+          role="menu"
+          aria-label={label}
+          className="row-menu-list"
+          onKeyDown={onKeyDown}
+        >
+          {actions.map((action) => (
+            <li
+              key={action.label}
+              role="menuitem"
+              tabIndex={-1}
+              className={action.danger ? 'danger' : undefined}
+              onClick={() => run(action)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  run(action);
+                }
+              }}
+            >
+              {action.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
