@@ -44,20 +44,22 @@ export async function startApp(
   const env = { ...profileEnv(sim, dataDir, port), ...options.env };
   await registerProfile(sim, env);
   const preview = await startPreviewProcess(env, ['--print-opened-urls', '--stdin-shortcut']);
-  return {
+  const app: E2eApp = {
     sim,
     preview,
     dataDir,
     receiverOrigin: `http://127.0.0.1:${port}`,
     portalLink: undefined,
+    // The preview a test restarted (app.preview = …) is the one to stop, not the first.
     close: async () => {
-      await preview.stop();
+      await app.preview.stop();
       await openVault({ dataDir })
         .clear()
         .catch(() => undefined);
       await sim.close();
     },
   };
+  return app;
 }
 
 /**
