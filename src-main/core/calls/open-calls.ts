@@ -55,7 +55,10 @@ export function openCalls(options: {
     tracker,
     settings: () => settings,
     dialLinksWithoutAsking: async () => {
-      await saveSettings({ dataDir: profile.dataDir }, { confirm_web_links: false });
+      await saveSettings(
+        { dataDir: profile.dataDir, policies: profile.policies },
+        { confirm_web_links: false },
+      );
       settings.confirm_web_links = false;
     },
     directory,
