@@ -139,7 +139,12 @@ describe('the window’s settings channels', () => {
       await expect(readFile(join(core.profile.dataDir, 'settings.json'))).rejects.toThrow(/ENOENT/);
       // The others are the user's.
       const saved = await core.router.invoke('settings.save', { dial_shortcut: '' });
-      expect(saved).toMatchObject({ ok: true, value: { settings: { dial_shortcut: '' } } });
+      // …and saving them leaves the locked ones as the policy says.
+      expect(saved).toMatchObject({
+        ok: true,
+        value: { settings: { dial_shortcut: '', region: 'DE', confirm_web_links: true } },
+      });
+      expect(core.profile.settings.confirm_web_links).toBe(true);
     } finally {
       await core.close();
     }

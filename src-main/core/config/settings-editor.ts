@@ -63,10 +63,12 @@ function view(profile: Profile, saved: Settings): SettingsView {
  * shown).
  */
 export function readSettingsView(profile: Profile): SettingsView {
-  return view(
-    profile,
-    loadSettings({ dataDir: profile.dataDir, env: {}, policies: profile.policies }),
-  );
+  return view(profile, savedSettings(profile));
+}
+
+/** The settings file's values and the policies, without environment overrides. */
+function savedSettings(profile: Profile): Settings {
+  return loadSettings({ dataDir: profile.dataDir, env: {}, policies: profile.policies });
 }
 
 /** Saves the changed settings; the whole file is validated before it is replaced. */
@@ -74,10 +76,12 @@ export async function saveSettingsView(
   profile: Profile,
   patch: Partial<Record<(typeof EDITABLE_SETTINGS)[number], unknown>>,
 ): Promise<SettingsView> {
-  const saved = await saveSettings(
+  await saveSettings(
     { dataDir: profile.dataDir, policies: profile.policies },
     patch as SettingsPatch,
   );
+  // What the file now says, the organisation's policies applied (a locked value stays locked).
+  const saved = savedSettings(profile);
   const overrides = readEnvOverrides(profile.env);
   for (const name of LIVE_SETTINGS) {
     if (!(name in overrides)) profile.settings[name] = saved[name];

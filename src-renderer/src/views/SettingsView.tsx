@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { EditableSettings, SettingsView as Saved } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
-import { Field } from './Field';
+import { Field, LOCKED_TEXT } from './Field';
 import { FormActions } from './FormActions';
 import { ThemeSelect } from './ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
@@ -58,11 +58,14 @@ export function SettingsView() {
   };
   const save = async () => {
     if (!draft) return;
-    const result = await window.callbar.settings.save({
+    const patch = {
       ...draft,
       receiver_port: asNumber(draft.receiver_port) as number,
       sync_interval_minutes: asNumber(draft.sync_interval_minutes) as number,
-    });
+    };
+    // What the organisation locked is not the user's to save.
+    for (const name of Object.keys(saved?.locked ?? {})) delete patch[name as keyof Draft];
+    const result = await window.callbar.settings.save(patch);
     if (result.ok) {
       setSaved(result.value);
       setDraft(draftOf(result.value.settings));
@@ -99,6 +102,7 @@ export function SettingsView() {
           <Field
             label={LABELS.region}
             error={errors.fields.region}
+            locked={saved.locked.region}
             hint="Two letters (US, GB, DE): how numbers without a country code are read."
           >
             <input
@@ -107,7 +111,11 @@ export function SettingsView() {
               onChange={(event) => change('region', event.target.value)}
             />
           </Field>
-          <Field label={LABELS.handle_links} error={errors.fields.handle_links}>
+          <Field
+            label={LABELS.handle_links}
+            error={errors.fields.handle_links}
+            locked={saved.locked.handle_links}
+          >
             <select
               value={draft.handle_links}
               onChange={(event) =>
@@ -123,21 +131,30 @@ export function SettingsView() {
             <input
               type="checkbox"
               checked={!draft.confirm_web_links}
+              disabled={'confirm_web_links' in saved.locked}
               onChange={(event) => change('confirm_web_links', !event.target.checked)}
             />
             {LABELS.confirm_web_links}
+            {'confirm_web_links' in saved.locked ? (
+              <span className="hint"> ({LOCKED_TEXT})</span>
+            ) : null}
           </label>
           <label className="check">
             <input
               type="checkbox"
               checked={draft.open_at_login}
+              disabled={'open_at_login' in saved.locked}
               onChange={(event) => change('open_at_login', event.target.checked)}
             />
             {LABELS.open_at_login}
+            {'open_at_login' in saved.locked ? (
+              <span className="hint"> ({LOCKED_TEXT})</span>
+            ) : null}
           </label>
           <Field
             label={LABELS.dial_shortcut}
             error={errors.fields.dial_shortcut}
+            locked={saved.locked.dial_shortcut}
             hint="Opens Callbar from any app, e.g. CommandOrControl+Shift+D; empty for none."
           >
             <input
@@ -148,6 +165,7 @@ export function SettingsView() {
           <Field
             label={`${LABELS.sync_interval_minutes} (minutes)`}
             error={errors.fields.sync_interval_minutes}
+            locked={saved.locked.sync_interval_minutes}
             hint="1 to 1440."
           >
             <input
@@ -159,6 +177,7 @@ export function SettingsView() {
           <Field
             label={LABELS.receiver_port}
             error={errors.fields.receiver_port}
+            locked={saved.locked.receiver_port}
             hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
           >
             <input
@@ -183,6 +202,12 @@ export function SettingsView() {
               <WebhookRegistration />
             </>
           )}
+          {saved.policy_problems.length > 0 ? (
+            <p className="warning" data-testid="policy-problems">
+              Callbar ignored part of your organisation&apos;s policies:{' '}
+              {saved.policy_problems.join(' ')}
+            </p>
+          ) : null}
           {saved.overridden.length > 0 ? (
             <p className="hint">
               Set by an environment variable for this run:{' '}
