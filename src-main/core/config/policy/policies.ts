@@ -207,7 +207,11 @@ function readPlist(file: string, found: Found): void {
     found.push(`The managed preferences ${file} must hold a dictionary; Callbar ignores it.`);
     return;
   }
-  const { Recommended: recommended, ...locked } = raw;
+  const { Recommended: recommended, ...rest } = raw;
+  // A configuration profile's own keys (PayloadType, PayloadUUID, …) are not policies.
+  const locked = Object.fromEntries(
+    Object.entries(rest).filter(([key]) => !key.startsWith('Payload')),
+  );
   if (recommended !== undefined) {
     if (isPlainObject(recommended)) {
       found.push({ origin: file, level: 'recommended', values: recommended });
