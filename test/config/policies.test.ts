@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   NO_POLICIES,
+  policyOnlyValues,
   readPolicies,
   readPoliciesSync,
   type Policies,
@@ -65,6 +66,14 @@ describe('Linux policy files', () => {
     });
     expect(policies.origins.locked.region).toBe(join(dir, 'policies.d/10-dialling.json'));
     expect(policies.origins.locked.base_url).toBe(join(dir, 'policies.json'));
+    // The policy-only values, for the relay, favourites, links and updates.
+    expect(policyOnlyValues(policies)).toEqual({
+      link_allowed_classes: ['extension', 'national'],
+      link_allowed_countries: [],
+      favourites: ['+431234567', '+4930123456'],
+      updates_enabled: true,
+      update_channel: 'beta',
+    });
   });
 
   it('names the file and field of every mistake, ignores only that, and never repeats a secret', () => {

@@ -28,6 +28,7 @@ import type { PolicyLayer } from './policy-layer';
 import {
   isPolicyName,
   POLICY_RULES,
+  PolicyOnly,
   PolicyDocument,
   PolicySettings,
   type PolicyLevel,
@@ -278,7 +279,12 @@ function describeUnknownPolicy(name: string): string {
   return `"${name}" is not a Callbar policy (the names are those of the generated templates and docs/administration.md)`;
 }
 
-/** The source of `name`'s value when it is locked, or undefined. */
-export function lockedBy(policies: Policies, name: string): string | undefined {
-  return isPolicyName(name) ? policies.origins.locked[name] : undefined;
+/**
+ * The policy-only values Callbar runs with (relay, favourites, link dialling policy, updates):
+ * locked, else recommended, else the default. No user setting stands between them.
+ */
+export function policyOnlyValues(policies: Policies): PolicyOnly {
+  const pick = (values: PolicyValues) =>
+    Object.fromEntries(Object.entries(values).filter(([name]) => name in PolicyOnly.shape));
+  return PolicyOnly.parse({ ...pick(policies.recommended), ...pick(policies.locked) });
 }
