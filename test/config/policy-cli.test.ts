@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsView } from '../../src-preload/contract';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { runCallbar } from '../support/cli-process';
+import { issuedSession, startSim } from '../support/sim-harness';
 import { startTestCore } from '../support/test-core';
 
 let root: string;
@@ -147,6 +149,47 @@ describe('the window’s settings channels', () => {
       expect(core.profile.settings.confirm_web_links).toBe(true);
     } finally {
       await core.close();
+    }
+  });
+});
+
+describe('"dial links without asking" locked off', () => {
+  it('an "always" answer dials that link but is not remembered: the next link asks again', async () => {
+    const lockDir = join(root, 'lock-confirm');
+    await mkdir(lockDir);
+    await writeFile(
+      join(lockDir, 'policies.json'),
+      JSON.stringify({ locked: { confirm_web_links: true } }),
+    );
+    const sim = await startSim();
+    const vault = new MemoryVault();
+    await vault.save(await issuedSession(sim, sim.users[0]!));
+    const core = await startTestCore({
+      env: { CALLBAR_BASE_URL: sim.base_url, CALLBAR_POLICY_DIR: lockDir },
+      vault,
+    });
+    try {
+      const link = { url: 'tel:+1-202-555-0177' };
+      const asked = await core.router.invoke('calls.openUrl', link);
+      expect(asked).toMatchObject({ ok: true, value: { status: 'needs-confirmation' } });
+      const id = (asked as { value: { pending: { id: string } } }).value.pending.id;
+      const confirmed = await core.router.invoke('calls.confirm', {
+        id,
+        accept: true,
+        always: true,
+      });
+      expect(confirmed).toMatchObject({ ok: true });
+      expect((confirmed as { value: { current: unknown[] } }).value.current).toHaveLength(1);
+      await core.router.invoke('calls.hangup', {});
+      await expect(readFile(join(core.profile.dataDir, 'settings.json'))).rejects.toThrow(/ENOENT/);
+      expect(core.profile.settings.confirm_web_links).toBe(true);
+      expect(await core.router.invoke('calls.openUrl', link)).toMatchObject({
+        ok: true,
+        value: { status: 'needs-confirmation' },
+      });
+    } finally {
+      await core.close();
+      await sim.close();
     }
   });
 });

@@ -55,6 +55,11 @@ export function openCalls(options: {
     tracker,
     settings: () => settings,
     dialLinksWithoutAsking: async () => {
+      // Locked by the organisation: this link dials, the next one asks again.
+      if (profile.policies.origins.locked.confirm_web_links !== undefined) {
+        log.info('"dial links without asking" is locked by policy; not remembered');
+        return;
+      }
       await saveSettings(
         { dataDir: profile.dataDir, policies: profile.policies },
         { confirm_web_links: false },
