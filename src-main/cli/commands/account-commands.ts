@@ -204,7 +204,12 @@ export const accountCommands: CommandGroup = {
         const unchecked = isConnected(current) && !ctx.json;
         ctx.io.out(
           ctx.json
-            ? JSON.stringify({ ...current, receiver, policy_problems: policies.problems })
+            ? JSON.stringify({
+                ...current,
+                receiver,
+                // Only when a policy was ignored: nothing changes for everyone else.
+                ...(policies.problems.length > 0 ? { policy_problems: policies.problems } : {}),
+              })
             : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
         );
         // Ignored policy files or values: the administrator's mistake, said where it is.
