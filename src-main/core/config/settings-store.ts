@@ -17,7 +17,7 @@ import { readFileNoFollowSync } from './no-follow-file';
 import type { Policies } from './policy/policies';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
-import { SETTING_NAMES, Settings, type SettingName } from './settings';
+import { isSettingName, SETTING_NAMES, Settings, type SettingName } from './settings';
 
 /** The settings file's name inside the data dir. */
 export const SETTINGS_FILE_NAME = 'settings.json';
@@ -61,15 +61,14 @@ export function loadSettings(options: {
 
 /** The settings among policy values (policy-only keys have no setting). */
 function settingsOnly(values: Record<string, unknown>): StoredSettings {
-  return Object.fromEntries(
-    Object.entries(values).filter(([name]) => SETTING_NAMES.includes(name as SettingName)),
-  );
+  return Object.fromEntries(Object.entries(values).filter(([name]) => isSettingName(name)));
 }
 
 /**
  * Applies `patch` to the settings file and returns the resulting settings (defaults applied, no
- * environment overrides, no policies). A patch naming a setting that `policies` lock is refused. The merged result is validated before anything is written; an invalid
- * patch, or an invalid file to start from, leaves the file exactly as it was.
+ * environment overrides, no policies). A patch naming a setting that `policies` lock is refused.
+ * The merged result is validated before anything is written; an invalid patch, or an invalid
+ * file to start from, leaves the file exactly as it was.
  * Saves to the same file run one after another.
  * @throws CallbarError `setting_locked`, `settings_invalid` or `settings_unreadable`; file-system
  *   errors as they are.

@@ -43,8 +43,7 @@ export type PolicyName = keyof PolicySettings;
 /** Every policy's name: the settings in schema order, then the policy-only keys. */
 export const POLICY_NAMES = Object.keys(PolicySettings.shape) as PolicyName[];
 
-/** Names of the policy-only keys. */
-export const POLICY_ONLY_NAMES = Object.keys(PolicyOnly.shape) as (keyof PolicyOnly)[];
+/** The policy-only values. */
 export type PolicyOnly = z.infer<typeof PolicyOnly>;
 
 /** The values one level of a policy source sets (each validated on its own). */

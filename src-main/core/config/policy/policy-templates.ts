@@ -34,7 +34,7 @@ const LOCKED_IN_EXAMPLES: PolicyName[] = ['base_url', 'portal_url', 'relay_url']
 const DEFAULTS = PolicySettings.parse({}) as Record<PolicyName, unknown>;
 
 /** An example value for every policy: its default, or an example where it has none. */
-export function exampleValue(name: PolicyName): unknown {
+function exampleValue(name: PolicyName): unknown {
   return EXAMPLES[name] ?? DEFAULTS[name];
 }
 
