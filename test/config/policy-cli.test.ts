@@ -193,3 +193,39 @@ describe('"dial links without asking" locked off', () => {
     }
   });
 });
+
+describe('what links may dial (link_allowed_classes)', () => {
+  it('refuses a link the policy does not allow, naming the policy; typed numbers are not concerned', async () => {
+    const lockDir = join(root, 'link-policy');
+    await mkdir(lockDir);
+    await writeFile(
+      join(lockDir, 'policies.json'),
+      JSON.stringify({ locked: { link_allowed_classes: ['extension', 'national'] } }),
+    );
+    const sim = await startSim();
+    const vault = new MemoryVault();
+    await vault.save(await issuedSession(sim, sim.users[0]!));
+    const core = await startTestCore({
+      env: { CALLBAR_BASE_URL: sim.base_url, CALLBAR_POLICY_DIR: lockDir },
+      vault,
+    });
+    try {
+      const refused = await core.router.invoke('calls.openUrl', { url: 'tel:+44-20-7946-0958' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'dial_not_allowed' } });
+      expect((refused as { error: { message: string } }).error.message).toBe(
+        'Callbar is set not to dial numbers in other countries, so it did not dial +44 20 7946 0958. This is a number in the United Kingdom, not in your country. (Setting link_allowed_classes: extension, national.)',
+      );
+      // A national link still asks as before.
+      expect(
+        await core.router.invoke('calls.openUrl', { url: 'tel:+1-202-555-0177' }),
+      ).toMatchObject({ ok: true, value: { status: 'needs-confirmation' } });
+      // Typed by the user, the same number dials (the dialling policy allows every class).
+      const typed = await core.router.invoke('calls.dial', { target: '+44 20 7946 0958' });
+      expect(typed).toMatchObject({ ok: true, value: { status: 'dialing' } });
+      await core.router.invoke('calls.hangup', {});
+    } finally {
+      await core.close();
+      await sim.close();
+    }
+  });
+});
