@@ -450,6 +450,10 @@ export const SettingsView = z.object({
   restart_needed: z.array(z.string()),
   /** Settings a CALLBAR_* environment variable overrides in this process. */
   overridden: z.array(z.string()),
+  /** Settings the organisation locked (read-only), each with the policy file or key setting it. */
+  locked: z.record(z.string(), z.string()),
+  /** Policy files, keys or values that were ignored, one sentence each. */
+  policy_problems: z.array(z.string()),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 

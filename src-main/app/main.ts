@@ -25,6 +25,7 @@ import {
 import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
+import { readPolicies } from '../core/config/policy/policies';
 import { openProfile } from '../core/profile';
 import { createAppLogger } from './app-log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
@@ -105,7 +106,9 @@ async function start(): Promise<void> {
   let profile;
   try {
     // The keychain may prompt the user to unlock it: give them time.
-    profile = openProfile({ keychainTimeoutMs: 60_000, log });
+    // The machine's policies first: on Windows the registry is read without blocking.
+    const policies = await readPolicies({ env: process.env });
+    profile = openProfile({ keychainTimeoutMs: 60_000, log, policies });
   } catch (error) {
     dialog.showErrorBox('Callbar cannot start', describeError(error).message);
     app.exit(1);

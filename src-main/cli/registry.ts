@@ -8,6 +8,7 @@ import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
 import { directoryCommands } from './commands/directory-commands';
 import { phonebookCommands } from './commands/phonebook-commands';
+import { policyCommands } from './commands/policy-commands';
 
 export const commandGroups: CommandGroup[] = [
   accountCommands,
@@ -15,6 +16,7 @@ export const commandGroups: CommandGroup[] = [
   contactCommands,
   directoryCommands,
   callCommands,
+  policyCommands,
 ];
 
 export const allCommands: CommandSpec[] = commandGroups.flatMap((group) => group.commands);

@@ -162,7 +162,15 @@ async function runCommand(
     io,
     json: input.values.json === true,
     profile() {
-      opening ??= import('../core/profile').then(({ openProfile }) => (profile = openProfile()));
+      opening ??= (async () => {
+        const [{ openProfile }, { readPolicies }] = await Promise.all([
+          import('../core/profile'),
+          import('../core/config/policy/policies'),
+        ]);
+        // The machine's policies first: on Windows the registry is read without blocking.
+        const policies = await readPolicies({ env: process.env });
+        return (profile = openProfile({ policies }));
+      })();
       return opening;
     },
     async platform() {

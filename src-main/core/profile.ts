@@ -11,6 +11,7 @@ import { profileSessionLock } from './account/session-lock';
 import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './config/profile-folder';
+import { readPoliciesSync, type Policies } from './config/policy/policies';
 import { loadSettings } from './config/settings-store';
 import type { Settings } from './config/settings';
 import { CallbarError } from './errors';
@@ -20,7 +21,10 @@ import type { Vault } from './vault/vault';
 
 export interface Profile {
   readonly dataDir: string;
+  /** The settings this process runs with, the machine's policies applied. */
   readonly settings: Settings;
+  /** The machine's policies (locked and recommended values, where from, what was ignored). */
+  readonly policies: Policies;
   /** The environment the settings were read with (its CALLBAR_* variables override the file). */
   readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;
@@ -33,6 +37,11 @@ export interface ProfileOptions {
   /** Replaces the OS keychain (tests of other modules only). */
   vault?: Vault;
   log?: Logger;
+  /**
+   * The machine's policies, read beforehand with readPolicies (the live Windows registry is only
+   * read asynchronously); without them, those in files (readPoliciesSync).
+   */
+  policies?: Policies;
   /** How long to wait for the keychain (a desktop prompt may need a person). */
   keychainTimeoutMs?: number;
 }
@@ -59,7 +68,8 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   const env = options.env ?? process.env;
   const dataDir = resolveDataDir(env);
   const folder = secureProfileFolder(dataDir);
-  const settings = loadSettings({ dataDir, env });
+  const policies = options.policies ?? readPoliciesSync({ env });
+  const settings = loadSettings({ dataDir, env, policies });
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
   if (folder.tightenedFrom !== undefined) {
     log.warn('the profile folder was open to other users; closed it (0700)', {
@@ -89,5 +99,6 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     },
     history: profileAccountHistory(dataDir, log),
   });
-  return { dataDir, settings, env, log, account, close: () => account.close() };
+  for (const problem of policies.problems) log.warn(`policy: ${problem}`);
+  return { dataDir, settings, policies, env, log, account, close: () => account.close() };
 }

@@ -78,12 +78,16 @@ describe('packaging configuration (electron-builder, checked without building)',
     });
   });
 
-  it('names the app and builds AppImage + deb, dmg and NSIS', () => {
+  it('names the app and builds AppImage + deb + rpm, dmg + pkg, and NSIS + MSI per machine', () => {
     expect(config.appId).toBe(APP_ID);
     expect(config.productName).toBe('Callbar');
-    expect(config.linux.target).toEqual(['AppImage', 'deb']);
-    expect(config.mac.target).toEqual(['dmg']);
-    expect(config.win.target).toEqual(['nsis']);
+    expect(config.linux.target).toEqual(['AppImage', 'deb', 'rpm']);
+    expect(config.mac.target).toEqual(['dmg', 'pkg']);
+    expect(config.win.target).toEqual(['nsis', 'msi']);
+    // Installed by IT for every user of the computer (issue 30).
+    expect(config.nsis?.perMachine).toBe(true);
+    expect(config.msi?.perMachine).toBe(true);
+    expect(config.pkg?.installLocation).toBe('/Applications');
     for (const platform of ['linux', 'mac', 'win'] as const) {
       const icon = join(root, config[platform].icon ?? 'missing');
       expect(readFileSync(icon).subarray(1, 4).toString()).toBe('PNG');
@@ -98,6 +102,17 @@ describe('packaging configuration (electron-builder, checked without building)',
     expect(config.linux.executableArgs).toEqual(['--', '%u']);
     expect(`${config.linux.executableName}.desktop`).toBe(DESKTOP_FILE);
     expect(pkg.desktopName).toBe(DESKTOP_FILE);
+  });
+
+  it('the NSIS installer registers tel: and callto: for the machine, the link after --', () => {
+    const include = readFileSync(join(root, config.nsis?.include ?? 'missing'), 'utf8');
+    for (const scheme of LINK_SCHEMES) {
+      expect(include).toContain(`!insertmacro CallbarRegisterScheme "${scheme}"`);
+      expect(include).toContain(`!insertmacro CallbarUnregisterScheme "${scheme}"`);
+    }
+    expect(include).toContain(
+      `WriteRegStr SHCTX "Software\\Classes\\\${SCHEME}\\shell\\open\\command" "" '"$INSTDIR\\\${APP_EXECUTABLE_FILENAME}" -- "%1"'`,
+    );
   });
 
   it('ships only the built bundles, with keytar rebuilt for Electron and unpacked', () => {

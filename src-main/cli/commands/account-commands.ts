@@ -202,7 +202,7 @@ export const accountCommands: CommandGroup = {
         'acknowledge-switch': { type: 'boolean', default: false },
       },
       async run(ctx, { values }) {
-        const { account } = await ctx.profile();
+        const { account, policies } = await ctx.profile();
         await account.start();
         // Read (or created) first: a webhook secret the keychain cannot give is in the status.
         const receiver = await account.receiverRegistration();
@@ -214,9 +214,18 @@ export const accountCommands: CommandGroup = {
         const unchecked = isConnected(current) && !ctx.json;
         ctx.io.out(
           ctx.json
-            ? JSON.stringify({ ...current, receiver })
+            ? JSON.stringify({
+                ...current,
+                receiver,
+                // Only when a policy was ignored: nothing changes for everyone else.
+                ...(policies.problems.length > 0 ? { policy_problems: policies.problems } : {}),
+              })
             : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
         );
+        // Ignored policy files or values: the administrator's mistake, said where it is.
+        if (!ctx.json) {
+          for (const problem of policies.problems) ctx.io.out(`Policy problem: ${problem}`);
+        }
         if (current.account_switch && !ctx.json) {
           ctx.io.err("If it was you, 'callbar status --acknowledge-switch' stops this notice.");
         }

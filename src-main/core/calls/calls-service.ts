@@ -42,6 +42,8 @@ export interface CallSettings extends DialPolicy {
   vanity_numbers: boolean;
   /** Links ask before dialing ("dial links without asking" is this turned off). */
   confirm_web_links: boolean;
+  /** What a tel:/callto: link may dial besides the dialling policy (policies link_allowed_*). */
+  link_policy?: DialPolicy;
 }
 
 export interface CallsServiceOptions {
@@ -150,6 +152,12 @@ export class CallsService {
     const target = this.parse(input);
     const settings = this.#options.settings();
     checkDialPolicy(target, settings, settings.region);
+    if (source === 'tel-link' && settings.link_policy) {
+      checkDialPolicy(target, settings.link_policy, settings.region, {
+        classes: 'link_allowed_classes',
+        countries: 'link_allowed_countries',
+      });
+    }
     if (source === 'tel-link') {
       refuseServiceCodeLink(target);
       const reason = linkAskReason(target, settings.region);

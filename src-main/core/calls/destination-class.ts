@@ -157,12 +157,17 @@ export function checkDialPolicy(
   target: Classification & { display: string },
   policy: DialPolicy,
   region: CountryCode,
+  /** The settings the refusal names (a link's policy has its own: link_allowed_*). */
+  names: { classes: string; countries: string } = {
+    classes: 'dial_allowed_classes',
+    countries: 'dial_allowed_countries',
+  },
 ): void {
   if (target.class === 'emergency') return;
   if (!policy.dial_allowed_classes.includes(target.class)) {
     throw new CallbarError(
       'dial_not_allowed',
-      `Callbar is set not to dial ${CLASS_PLURAL[target.class]}, so it did not dial ${target.display}. ${target.description} (Setting dial_allowed_classes: ${policy.dial_allowed_classes.join(', ') || 'none'}.)`,
+      `Callbar is set not to dial ${CLASS_PLURAL[target.class]}, so it did not dial ${target.display}. ${target.description} (Setting ${names.classes}: ${policy.dial_allowed_classes.join(', ') || 'none'}.)`,
       { field: 'target' },
     );
   }
@@ -175,7 +180,7 @@ export function checkDialPolicy(
   ) {
     throw new CallbarError(
       'dial_not_allowed',
-      `Callbar is set not to dial numbers in ${countryName(country)}, so it did not dial ${target.display}. (Setting dial_allowed_countries: ${policy.dial_allowed_countries.join(', ')}.)`,
+      `Callbar is set not to dial numbers in ${countryName(country)}, so it did not dial ${target.display}. (Setting ${names.countries}: ${policy.dial_allowed_countries.join(', ')}.)`,
       { field: 'target' },
     );
   }

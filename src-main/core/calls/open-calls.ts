@@ -4,12 +4,14 @@
  * and the CLI both start here.
  */
 import { callIdentity, createPlatformApi, type PlatformApi } from '../api/platform-api';
+import { policyOnlyValues, type Policies } from '../config/policy/policies';
 import { saveSettings } from '../config/settings-store';
 import type { Profile } from '../profile';
 import { CallLogFile } from './call-log';
 import { identifyParty } from './call-party';
 import { CallTracker } from './call-tracker';
 import { CallsService, type CallSettings } from './calls-service';
+import type { DialPolicy } from './destination-class';
 import { profileDialGuard } from './dial-guard';
 import { NO_DIRECTORY, type CallDirectory } from './dial-target';
 
@@ -29,6 +31,8 @@ export function openCalls(options: {
     vanity_numbers: profile.settings.vanity_numbers,
     dial_allowed_classes: profile.settings.dial_allowed_classes,
     dial_allowed_countries: profile.settings.dial_allowed_countries,
+    // The organisation's policy for numbers that arrive as links.
+    link_policy: linkPolicy(profile.policies),
     // Live: the window's Settings view changes it in the profile while Callbar runs.
     get confirm_web_links() {
       return profile.settings.confirm_web_links;
@@ -55,7 +59,15 @@ export function openCalls(options: {
     tracker,
     settings: () => settings,
     dialLinksWithoutAsking: async () => {
-      await saveSettings({ dataDir: profile.dataDir }, { confirm_web_links: false });
+      // Locked by the organisation: this link dials, the next one asks again.
+      if (profile.policies.origins.locked.confirm_web_links !== undefined) {
+        log.info('"dial links without asking" is locked by policy; not remembered');
+        return;
+      }
+      await saveSettings(
+        { dataDir: profile.dataDir, policies: profile.policies },
+        { confirm_web_links: false },
+      );
       settings.confirm_web_links = false;
     },
     directory,
@@ -65,4 +77,13 @@ export function openCalls(options: {
     // The app, the CLI and a second instance of one profile: one click is one call across them.
     dialGuard: profileDialGuard(profile.dataDir, log),
   });
+}
+
+/** The link_allowed_* policies as a dialling policy. */
+function linkPolicy(policies: Policies): DialPolicy {
+  const { link_allowed_classes, link_allowed_countries } = policyOnlyValues(policies);
+  return {
+    dial_allowed_classes: link_allowed_classes,
+    dial_allowed_countries: link_allowed_countries,
+  };
 }

@@ -54,12 +54,28 @@ function view(profile: Profile, saved: Settings): SettingsView {
       (name) => !(name in overrides) && !sameValue(saved[name], profile.settings[name]),
     ),
     overridden: [...overridden],
+    // Set by the organisation: read-only in the window, with where the policy comes from.
+    locked: Object.fromEntries(
+      EDITABLE_SETTINGS.flatMap((name) => {
+        const origin = profile.policies.origins.locked[name];
+        return origin === undefined ? [] : [[name, origin]];
+      }),
+    ),
+    policy_problems: profile.policies.problems,
   };
 }
 
-/** The saved settings (file and defaults; environment overrides are reported, not shown). */
+/**
+ * The saved settings (file, policies and defaults; environment overrides are reported, not
+ * shown).
+ */
 export function readSettingsView(profile: Profile): SettingsView {
-  return view(profile, loadSettings({ dataDir: profile.dataDir, env: {} }));
+  return view(profile, savedSettings(profile));
+}
+
+/** The settings file's values and the policies, without environment overrides. */
+function savedSettings(profile: Profile): Settings {
+  return loadSettings({ dataDir: profile.dataDir, env: {}, policies: profile.policies });
 }
 
 /** Saves the changed settings; the whole file is validated before it is replaced. */
@@ -67,7 +83,12 @@ export async function saveSettingsView(
   profile: Profile,
   patch: Partial<Record<(typeof EDITABLE_SETTINGS)[number], unknown>>,
 ): Promise<SettingsView> {
-  const saved = await saveSettings({ dataDir: profile.dataDir }, patch as SettingsPatch);
+  await saveSettings(
+    { dataDir: profile.dataDir, policies: profile.policies },
+    patch as SettingsPatch,
+  );
+  // What the file now says, the organisation's policies applied (a locked value stays locked).
+  const saved = savedSettings(profile);
   const overrides = readEnvOverrides(profile.env);
   for (const name of LIVE_SETTINGS) {
     if (!(name in overrides)) profile.settings[name] = saved[name];

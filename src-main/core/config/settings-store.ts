@@ -5,6 +5,8 @@
  * - A file that is not valid JSON, has a wrong value or an unknown key is an error naming the file
  *   and the setting; it is never replaced by defaults behind the user's back.
  * - Environment overrides (`CALLBAR_*`) apply on load and are never written back.
+ * - Policies (policy/policies.ts) apply on load: locked > file and environment > recommended >
+ *   default; a locked setting is never saved (the save is refused with who set it).
  * - Saving validates first and then replaces the file atomically (mode 0600); the file holds only
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
  */
@@ -12,9 +14,10 @@ import { join } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { readFileNoFollowSync } from './no-follow-file';
+import type { Policies } from './policy/policies';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
-import { SETTING_NAMES, Settings, type SettingName } from './settings';
+import { isSettingName, SETTING_NAMES, Settings, type SettingName } from './settings';
 
 /** The settings file's name inside the data dir. */
 export const SETTINGS_FILE_NAME = 'settings.json';
@@ -34,30 +37,59 @@ export function settingsFilePath(dataDir: string): string {
 }
 
 /**
- * The settings Callbar runs with: defaults, overlaid by the settings file, overlaid by `CALLBAR_*`
- * environment variables (`env` defaults to `process.env`). Synchronous: it runs once at startup,
- * before anything else can use the settings.
+ * The settings Callbar runs with: defaults, overlaid by recommended policies, by the settings
+ * file, by `CALLBAR_*` environment variables (`env` defaults to `process.env`), and by locked
+ * policies. Synchronous: it runs once at startup, before anything else can use the settings.
  * @throws CallbarError `settings_invalid` (naming the file or variable and the setting) or
  *   `settings_unreadable`.
  */
-export function loadSettings(options: { dataDir: string; env?: NodeJS.ProcessEnv }): Settings {
+export function loadSettings(options: {
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  policies?: Policies;
+}): Settings {
   const stored = readStoredSettings(options.dataDir);
   const overrides = readEnvOverrides(options.env ?? process.env);
-  return Settings.parse({ ...stored, ...overrides });
+  const { recommended = {}, locked = {} } = options.policies ?? {};
+  return Settings.parse({
+    ...settingsOnly(recommended),
+    ...stored,
+    ...overrides,
+    ...settingsOnly(locked),
+  });
+}
+
+/** The settings among policy values (policy-only keys have no setting). */
+function settingsOnly(values: Record<string, unknown>): StoredSettings {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => isSettingName(name)));
 }
 
 /**
  * Applies `patch` to the settings file and returns the resulting settings (defaults applied, no
- * environment overrides). The merged result is validated before anything is written; an invalid
- * patch, or an invalid file to start from, leaves the file exactly as it was.
+ * environment overrides, no policies). A patch naming a setting that `policies` lock is refused.
+ * The merged result is validated before anything is written; an invalid patch, or an invalid
+ * file to start from, leaves the file exactly as it was.
  * Saves to the same file run one after another.
- * @throws CallbarError `settings_invalid` or `settings_unreadable`; file-system errors as they are.
+ * @throws CallbarError `setting_locked`, `settings_invalid` or `settings_unreadable`; file-system
+ *   errors as they are.
  */
 export function saveSettings(
-  options: { dataDir: string },
+  options: { dataDir: string; policies?: Policies },
   patch: SettingsPatch,
 ): Promise<Settings> {
   const file = settingsFilePath(options.dataDir);
+  for (const name of Object.keys(patch)) {
+    const origin = options.policies?.origins.locked[name as SettingName];
+    if (origin !== undefined) {
+      return Promise.reject(
+        new CallbarError(
+          'setting_locked',
+          `"${name}" is set by your organisation (locked in ${origin}), so Callbar did not change it; nothing was saved.`,
+          { field: name },
+        ),
+      );
+    }
+  }
   return oneAtATime(file, async () => {
     // A Map, so that even a "__proto__" key in a patch stays a plain (and rejected) key.
     const values = new Map<string, unknown>(Object.entries(readStoredSettings(options.dataDir)));
@@ -85,7 +117,7 @@ export function saveSettings(
  * there is no file.
  * @throws CallbarError `settings_invalid` or `settings_unreadable`.
  */
-function readStoredSettings(dataDir: string): StoredSettings {
+export function readStoredSettings(dataDir: string): StoredSettings {
   const file = settingsFilePath(dataDir);
   let text: string;
   try {
@@ -144,7 +176,7 @@ function serialize(values: Record<string, unknown>): string {
  * Where the JSON broke, without quoting the file (V8's messages sometimes quote the input, and a
  * misplaced secret could be in it).
  */
-function describeJsonError(error: unknown, text: string): string {
+export function describeJsonError(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : '';
   const located = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (located?.[1] !== undefined && located[2] !== undefined) {

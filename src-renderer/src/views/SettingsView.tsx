@@ -5,6 +5,7 @@ import type {
   SettingsView as Saved,
 } from '../../../src-preload/contract';
 import { useAppStore } from '../store/app-store';
+import { LOCKED_TEXT } from './Field';
 import { FormActions } from './FormActions';
 import { CountryPicker, countriesByName, countryLabel } from './CountryPicker';
 import { SettingField } from './SettingField';
@@ -118,11 +119,14 @@ export function SettingsView() {
         form: undefined,
       });
     }
-    const result = await window.callbar.settings.save({
+    const patch = {
       ...draft,
       receiver_port: Number(draft.receiver_port),
       sync_interval_minutes: Number(draft.sync_interval_minutes),
-    });
+    };
+    // What the organisation locked is not the user's to save.
+    for (const name of Object.keys(saved?.locked ?? {})) delete patch[name as keyof typeof patch];
+    const result = await window.callbar.settings.save(patch);
     if (result.ok) {
       setSaved(result.value);
       setDraft(draftOf(result.value.settings));
@@ -166,6 +170,7 @@ export function SettingsView() {
               <select
                 className="setting-medium"
                 value={draft.region}
+                locked={saved.locked.region}
                 onChange={(event) => change('region', event.target.value)}
               >
                 {countriesByName(saved.countries).map((code) => (
@@ -182,13 +187,21 @@ export function SettingsView() {
             >
               <ShortcutRecorder
                 name={LABELS.dial_shortcut}
+                locked={saved.locked.dial_shortcut}
                 value={draft.dial_shortcut}
                 onChange={(accelerator) => change('dial_shortcut', accelerator)}
                 onProblem={setShortcutProblem}
               />
             </SettingField>
-            <fieldset className="settings-choices" data-testid="allowed-classes">
+            <fieldset
+              className="settings-choices"
+              data-testid="allowed-classes"
+              disabled={'dial_allowed_classes' in saved.locked}
+            >
               <legend>{LABELS.dial_allowed_classes}</legend>
+              {'dial_allowed_classes' in saved.locked ? (
+                <p className="setting-hint locked">{LOCKED_TEXT}</p>
+              ) : null}
               <div className="settings-choice-grid">
                 {CLASS_LABELS.map(([kind, label]) => (
                   <SettingField key={kind} label={label} check>
@@ -212,16 +225,28 @@ export function SettingsView() {
                 <p className="setting-error">{errors.fields.dial_allowed_classes}</p>
               ) : null}
             </fieldset>
-            <CountryPicker
-              label={LABELS.dial_allowed_countries}
-              countries={saved.countries}
-              value={draft.dial_allowed_countries}
-              onChange={(codes) => change('dial_allowed_countries', codes)}
-              error={errors.fields.dial_allowed_countries}
-            />
+            <fieldset
+              className="settings-plain"
+              disabled={'dial_allowed_countries' in saved.locked}
+            >
+              {'dial_allowed_countries' in saved.locked ? (
+                <p className="setting-hint locked">{LOCKED_TEXT}</p>
+              ) : null}
+              <CountryPicker
+                label={LABELS.dial_allowed_countries}
+                countries={saved.countries}
+                value={draft.dial_allowed_countries}
+                onChange={(codes) => change('dial_allowed_countries', codes)}
+                error={errors.fields.dial_allowed_countries}
+              />
+            </fieldset>
           </Group>
           <Group title="Links">
-            <SettingField label={LABELS.handle_links} error={errors.fields.handle_links}>
+            <SettingField
+              label={LABELS.handle_links}
+              error={errors.fields.handle_links}
+              locked={saved.locked.handle_links}
+            >
               <select
                 className="setting-wide"
                 value={draft.handle_links}
@@ -243,12 +268,18 @@ export function SettingsView() {
               <input
                 type="checkbox"
                 checked={!draft.confirm_web_links}
+                locked={saved.locked.confirm_web_links}
                 onChange={(event) => change('confirm_web_links', !event.target.checked)}
               />
             </SettingField>
           </Group>
           <Group title="Startup">
-            <SettingField label={LABELS.open_at_login} error={errors.fields.open_at_login} check>
+            <SettingField
+              label={LABELS.open_at_login}
+              error={errors.fields.open_at_login}
+              locked={saved.locked.open_at_login}
+              check
+            >
               <input
                 type="checkbox"
                 checked={draft.open_at_login}
@@ -263,6 +294,7 @@ export function SettingsView() {
               <input
                 type="checkbox"
                 checked={draft.start_minimized}
+                locked={saved.locked.start_minimized}
                 onChange={(event) => change('start_minimized', event.target.checked)}
               />
             </SettingField>
@@ -287,6 +319,7 @@ export function SettingsView() {
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.sync_interval_minutes}
+                locked={saved.locked.sync_interval_minutes}
                 onChange={(event) => change('sync_interval_minutes', digitsOf(event.target.value))}
               />
             </SettingField>
@@ -299,6 +332,7 @@ export function SettingsView() {
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.receiver_port}
+                locked={saved.locked.receiver_port}
                 onChange={(event) => change('receiver_port', digitsOf(event.target.value))}
               />
             </SettingField>
@@ -319,6 +353,12 @@ export function SettingsView() {
               </>
             )}
           </details>
+          {saved.policy_problems.length > 0 ? (
+            <p className="warning" data-testid="policy-problems">
+              Callbar ignored part of your organisation&apos;s policies:{' '}
+              {saved.policy_problems.join(' ')}
+            </p>
+          ) : null}
           {saved.overridden.length > 0 ? (
             <p className="setting-hint">
               Set by an environment variable for this run: {named(saved.overridden)} (what you save

@@ -24,6 +24,7 @@ export function ShortcutRecorder({
   id?: string;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
+  disabled?: boolean;
 }) {
   const platform = useAppStore((state) => state.info?.platform);
   const [recording, setRecording] = useState<{ held: string } | undefined>();

@@ -1,0 +1,290 @@
+/**
+ * Reading the machine's policies, validating each value on its own, and merging them:
+ *
+ * - Linux: `/etc/callbar/policies.json`, then `/etc/callbar/policies.d/*.json` in name order
+ *   (a later file wins), each `{"locked": {…}, "recommended": {…}}`.
+ * - macOS: managed preferences, `/Library/Managed Preferences/<user>/com.callbar.desktop.plist`
+ *   then `/Library/Managed Preferences/com.callbar.desktop.plist` (the machine's wins); top-level
+ *   keys are locked, those of a `Recommended` dictionary recommended. XML or binary.
+ * - Windows: `HKCU` then `HKLM\Software\Policies\Callbar` (registry-policy.ts).
+ *
+ * `CALLBAR_POLICY_DIR` replaces the system location (for tests and for trying a policy before
+ * deploying it): Linux reads its policies.json and policies.d/, macOS the plists in it, Windows
+ * its `policies.reg` (a registry export) instead of the registry. Policies steer Callbar for
+ * the people using it; they do not confine someone who runs programs of their own.
+ *
+ * A file that cannot be read or parsed, an unknown key or an invalid value is one line in
+ * `problems` naming the file (or registry key) and the field; that value (or file) is ignored
+ * and everything else applies. Reading never throws.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { parse as parsePlist } from 'plist';
+import { errorMessage } from '../../errors';
+import { describeValue } from '../settings-issues';
+import { describeJsonError } from '../settings-store';
+import type { PolicyLayer } from './policy-layer';
+import {
+  isPolicyName,
+  POLICY_RULES,
+  PolicyOnly,
+  PolicyDocument,
+  PolicySettings,
+  type PolicyLevel,
+  type PolicyName,
+  type PolicyValues,
+} from './policy-schema';
+import { decodeRegFile, parseRegFile } from './reg-file';
+import { registryLayers } from './registry-policy';
+
+/** The macOS bundle id (electron-builder's appId): the managed preferences' domain. */
+export const POLICY_DOMAIN = 'com.callbar.desktop';
+
+/** Where policies live by default, per platform. */
+export const SYSTEM_POLICY_DIRS: Partial<Record<NodeJS.Platform, string>> = {
+  linux: '/etc/callbar',
+  darwin: '/Library/Managed Preferences',
+};
+
+/** The variable that replaces the system location. */
+export const POLICY_DIR_VARIABLE = 'CALLBAR_POLICY_DIR';
+
+/** A policy file is a few kilobytes; anything past this is not one. */
+const MAX_POLICY_BYTES = 1024 * 1024;
+
+/** The machine's policies, merged and validated. */
+export interface Policies {
+  locked: PolicyValues;
+  recommended: PolicyValues;
+  /** Where each value comes from (file path or registry key). */
+  origins: Record<PolicyLevel, Partial<Record<PolicyName, string>>>;
+  /** One sentence per file, key or value that was ignored. */
+  problems: string[];
+}
+
+/** No policy at all. */
+export const NO_POLICIES: Policies = Object.freeze({
+  locked: {},
+  recommended: {},
+  origins: { locked: {}, recommended: {} },
+  problems: [],
+});
+
+export interface PolicyLocation {
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}
+
+/** The machine's policies. Never throws: what cannot be read is a line in `problems`. */
+export async function readPolicies(location: PolicyLocation = {}): Promise<Policies> {
+  const platform = location.platform ?? process.platform;
+  const dir = location.env?.[POLICY_DIR_VARIABLE] || undefined;
+  if (platform === 'win32' && dir === undefined) {
+    try {
+      const { readWindowsPolicyRegistry } = await import('./windows-registry');
+      return mergeLayers(registryLayers(await readWindowsPolicyRegistry()));
+    } catch (error) {
+      return mergeLayers([`The policy registry keys could not be read: ${errorMessage(error)}.`]);
+    }
+  }
+  return readPoliciesSync(location);
+}
+
+/**
+ * The policies in files (every source but the live Windows registry, which {@link readPolicies}
+ * reads): for the callers that cannot wait.
+ */
+export function readPoliciesSync(location: PolicyLocation = {}): Policies {
+  const platform = location.platform ?? process.platform;
+  const dir = location.env?.[POLICY_DIR_VARIABLE] || SYSTEM_POLICY_DIRS[platform];
+  if (dir === undefined) return NO_POLICIES;
+  // Layers, and the sentences of what could not be read, in the order of the files.
+  const found: Found = [];
+  if (platform === 'win32') {
+    const file = join(dir, 'policies.reg');
+    const bytes = readPolicyFile(file, found);
+    if (bytes) {
+      try {
+        found.push(...registryLayers(parseRegFile(decodeRegFile(bytes), file)));
+      } catch (error) {
+        found.push(`${errorMessage(error)} Callbar ignores this file.`);
+      }
+    }
+  } else if (platform === 'darwin') {
+    readPlist(join(dir, userInfo().username, `${POLICY_DOMAIN}.plist`), found);
+    readPlist(join(dir, `${POLICY_DOMAIN}.plist`), found);
+  } else {
+    for (const file of linuxPolicyFiles(dir, found)) readJson(file, found);
+  }
+  return mergeLayers(found);
+}
+
+/** Policy layers, and sentences for what was ignored, in the order they were met. */
+type Found = (PolicyLayer | string)[];
+
+/** policies.json, then policies.d/*.json in name order; those that exist. */
+function linuxPolicyFiles(dir: string, found: Found): string[] {
+  const files = [join(dir, 'policies.json')];
+  const folder = join(dir, 'policies.d');
+  try {
+    const names = readdirSync(folder).filter((name) => name.endsWith('.json'));
+    files.push(...names.sort().map((name) => join(folder, name)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      found.push(`The policy folder ${folder} could not be read: ${errorMessage(error)}.`);
+    }
+  }
+  return files;
+}
+
+/** The file's bytes; undefined when it does not exist or cannot be read (then a sentence). */
+function readPolicyFile(file: string, found: Found): Buffer | undefined {
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new Error('it is not a file');
+    if (stat.size > MAX_POLICY_BYTES) throw new Error('it is larger than 1 MB');
+    return readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    found.push(`The policy file ${file} could not be read: ${errorMessage(error)}.`);
+    return undefined;
+  }
+}
+
+/** A JSON policy file: `{"locked": {…}, "recommended": {…}}`. */
+function readJson(file: string, found: Found): void {
+  const bytes = readPolicyFile(file, found);
+  if (!bytes) return;
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    found.push(
+      `The policy file ${file} is not valid JSON: ${describeJsonError(error, text)}. Callbar ignores this file.`,
+    );
+    return;
+  }
+  if (!isPlainObject(raw)) {
+    found.push(
+      `The policy file ${file} must hold a JSON object such as {"locked": {"region": "AT"}}. Callbar ignores this file.`,
+    );
+    return;
+  }
+  const layers: PolicyLayer[] = [];
+  for (const [level, values] of Object.entries(raw)) {
+    if (!Object.hasOwn(PolicyDocument.shape, level)) {
+      found.push(
+        `${file}: "${level}" is not a policy level (the file holds "locked" and "recommended"); Callbar ignores it.`,
+      );
+    } else if (!isPlainObject(values)) {
+      found.push(
+        `${file}: "${level}" must be an object of settings such as {"region": "AT"}; Callbar ignores it.`,
+      );
+    } else {
+      layers.push({ origin: file, level: level as PolicyLevel, values });
+    }
+  }
+  // Recommended first: a file's locked value of a setting wins over its recommended one.
+  layers.sort((a, b) => (a.level === b.level ? 0 : a.level === 'recommended' ? -1 : 1));
+  found.push(...layers);
+}
+
+/** A managed preferences plist: top-level keys locked, a `Recommended` dictionary recommended. */
+function readPlist(file: string, found: Found): void {
+  const bytes = readPolicyFile(file, found);
+  if (!bytes) return;
+  let raw: unknown;
+  try {
+    raw = parsePlist(isBinaryPlist(bytes) ? new Uint8Array(bytes) : bytes.toString('utf8'));
+  } catch (error) {
+    found.push(
+      `The managed preferences ${file} could not be parsed: ${errorMessage(error)}. Callbar ignores this file.`,
+    );
+    return;
+  }
+  if (!isPlainObject(raw)) {
+    found.push(`The managed preferences ${file} must hold a dictionary; Callbar ignores it.`);
+    return;
+  }
+  const { Recommended: recommended, ...rest } = raw;
+  // A configuration profile's own keys (PayloadType, PayloadUUID, …) are not policies.
+  const locked = Object.fromEntries(
+    Object.entries(rest).filter(([key]) => !key.startsWith('Payload')),
+  );
+  if (recommended !== undefined) {
+    if (isPlainObject(recommended)) {
+      found.push({ origin: file, level: 'recommended', values: recommended });
+    } else {
+      found.push(`${file}: "Recommended" must be a dictionary; Callbar ignores it.`);
+    }
+  }
+  found.push({ origin: file, level: 'locked', values: locked });
+}
+
+function isBinaryPlist(bytes: Buffer): boolean {
+  return bytes.subarray(0, 6).toString('latin1') === 'bplist';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
+  );
+}
+
+/**
+ * Validates every value of every layer on its own and merges them, later layers winning; the
+ * sentences among them (what could not be read) keep their place among the problems.
+ */
+export function mergeLayers(found: Found): Policies {
+  const problems: string[] = [];
+  const policies: Policies = {
+    locked: {},
+    recommended: {},
+    origins: { locked: {}, recommended: {} },
+    problems,
+  };
+  for (const layer of found) {
+    if (typeof layer === 'string') {
+      problems.push(layer);
+      continue;
+    }
+    const { origin, level, values } = layer;
+    for (const [name, value] of Object.entries(values)) {
+      if (!isPolicyName(name)) {
+        problems.push(`${origin}: ${describeUnknownPolicy(name)}; Callbar ignores it.`);
+        continue;
+      }
+      const parsed = PolicySettings.shape[name].safeParse(value);
+      if (!parsed.success || parsed.data === undefined) {
+        problems.push(
+          `${origin}: the ${level} policy "${name}" is ${describeValue(value)}, but it must be ${POLICY_RULES[name]}; Callbar ignores it.`,
+        );
+        continue;
+      }
+      (policies[level] as Record<string, unknown>)[name] = parsed.data;
+      policies.origins[level][name] = origin;
+    }
+  }
+  return policies;
+}
+
+const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
+
+function describeUnknownPolicy(name: string): string {
+  if (SECRET_KEYS.has(name.toLowerCase())) {
+    return `"${name}" is a secret and never a policy (the client secret comes from the CALLBAR_CLIENT_SECRET environment variable; tokens stay in each user's keychain): remove it`;
+  }
+  return `"${name}" is not a Callbar policy (the names are those of the generated templates and docs/administration.md)`;
+}
+
+/**
+ * The policy-only values Callbar runs with (relay, favourites, link dialling policy, updates):
+ * locked, else recommended, else the default. No user setting stands between them.
+ */
+export function policyOnlyValues(policies: Policies): PolicyOnly {
+  const pick = (values: PolicyValues) =>
+    Object.fromEntries(Object.entries(values).filter(([name]) => name in PolicyOnly.shape));
+  return PolicyOnly.parse({ ...pick(policies.recommended), ...pick(policies.locked) });
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import {
+  expectAccessibleInBothThemes,
+  openConnected,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
+
+/**
+ * Settings an organisation locked by policy (a throwaway CALLBAR_POLICY_DIR holding the Linux
+ * policies.json): read-only in the window with "Set by your organisation"; the rest stay the
+ * user's to change and save; an ignored policy value is named.
+ */
+let app: E2eApp;
+let policyDir: string;
+
+test.beforeAll(async () => {
+  policyDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-policy-'));
+  writeFileSync(
+    join(policyDir, 'policies.json'),
+    JSON.stringify({
+      locked: { region: 'AT', open_at_login: true, sync_interval_minutes: 0 },
+      recommended: { dial_shortcut: 'CommandOrControl+Alt+K' },
+    }),
+  );
+  app = await startApp({ env: { CALLBAR_POLICY_DIR: policyDir } });
+});
+test.afterAll(async () => {
+  await app.close();
+  rmSync(policyDir, { recursive: true, force: true });
+});
+
+test('locked settings are read-only with "Set by your organisation"; the others save', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+
+  const region = page.getByRole('textbox', { name: 'Default region' });
+  await expect(region).toHaveValue('AT');
+  await expect(region).toBeDisabled();
+  await expect(region).toHaveAccessibleDescription(/Set by your organisation/);
+  const atLogin = page.getByRole('checkbox', { name: /Start Callbar when I log in/ });
+  await expect(atLogin).toBeChecked();
+  await expect(atLogin).toBeDisabled();
+  await expect(page.getByText('(Set by your organisation)')).toBeVisible();
+  // Recommended: the user's to change.
+  const shortcut = page.getByRole('textbox', { name: 'Global shortcut' });
+  await expect(shortcut).toHaveValue('CommandOrControl+Alt+K');
+  await expect(shortcut).toBeEnabled();
+  await expect(page.getByTestId('policy-problems')).toContainText(
+    `${join(policyDir, 'policies.json')}: the locked policy "sync_interval_minutes" is 0`,
+  );
+
+  await shortcut.fill('CommandOrControl+Alt+J');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status')).toHaveText('Settings saved.');
+  await expect(region).toHaveValue('AT');
+
+  await region.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('settings-locked-light.png') });
+  await expectAccessibleInBothThemes(page, 'settings with locked fields');
+});
