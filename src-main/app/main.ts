@@ -25,7 +25,7 @@ import {
 import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
-import { readPolicies } from '../core/config/policy/policies';
+import { POLICY_DIR_VARIABLE, readPolicies } from '../core/config/policy/policies';
 import { openProfile } from '../core/profile';
 import { createAppLogger } from './app-log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
@@ -107,7 +107,12 @@ async function start(): Promise<void> {
   try {
     // The keychain may prompt the user to unlock it: give them time.
     // The machine's policies first: on Windows the registry is read without blocking.
-    const policies = await readPolicies({ env: process.env });
+    // A packaged Callbar reads only the machine's own policies: a user's CALLBAR_POLICY_DIR (for
+    // trying a policy from source) must not replace what the organisation set.
+    const policyEnv = app.isPackaged
+      ? { ...process.env, [POLICY_DIR_VARIABLE]: undefined }
+      : process.env;
+    const policies = await readPolicies({ env: policyEnv });
     profile = openProfile({ keychainTimeoutMs: 60_000, log, policies });
   } catch (error) {
     dialog.showErrorBox('Callbar cannot start', describeError(error).message);
