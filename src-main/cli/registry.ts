@@ -6,6 +6,7 @@ import type { CommandGroup, CommandSpec } from './command';
 import { accountCommands } from './commands/account-commands';
 import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
+import { contactTransferCommands } from './commands/contact-transfer-commands';
 import { directoryCommands } from './commands/directory-commands';
 import { phonebookCommands } from './commands/phonebook-commands';
 
@@ -13,6 +14,7 @@ export const commandGroups: CommandGroup[] = [
   accountCommands,
   phonebookCommands,
   contactCommands,
+  contactTransferCommands,
   directoryCommands,
   callCommands,
 ];

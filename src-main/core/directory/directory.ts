@@ -159,6 +159,15 @@ export class Directory {
     return this.#index.findBySpeedDial(code);
   }
 
+  /** Every speed dial the directory's contacts hold (an import gives its new contacts others). */
+  speedDials(): Set<number> {
+    const codes = new Set<number>();
+    for (const contact of this.#index.contacts) {
+      if (contact.speed_dial !== null) codes.add(contact.speed_dial);
+    }
+    return codes;
+  }
+
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
   sync(): Promise<SyncOutcome> {
     if (this.#running) return this.#running.promise;
