@@ -135,6 +135,13 @@ export const DirectoryContact = z.object({
 });
 export type DirectoryContact = z.infer<typeof DirectoryContact>;
 
+/** A favourite: the person's own star, or one pushed by a policy (read-only). */
+export const FavouriteContact = DirectoryContact.extend({
+  source: z.enum(['user', 'policy']),
+  read_only: z.boolean(),
+});
+export type FavouriteContact = z.infer<typeof FavouriteContact>;
+
 export const MatchField = z.enum([
   'display_name',
   'company',
@@ -535,6 +542,13 @@ export const channels = {
     request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
     response: z.object({ deleted: z.number().int().nonnegative() }),
   },
+  /** The favourites the directory has: policy ones first, then the person's stars. */
+  'favourites.list': { request: NoRequest, response: z.array(FavouriteContact) },
+  /** Stars or unstars a contact (a policy favourite cannot be unstarred). */
+  'favourites.set': {
+    request: z.object({ contact_id: entityId, starred: z.boolean() }).strict(),
+    response: z.array(FavouriteContact),
+  },
   'settings.get': { request: NoRequest, response: SettingsView },
   /** Saves atomically; an invalid value is refused with its field and nothing is written. */
   'settings.save': {
@@ -597,12 +611,19 @@ export const FocusSearchEvent = z.object({
 });
 export type FocusSearchEvent = z.infer<typeof FocusSearchEvent>;
 
+/** The favourites changed (starred here, or the account changed). */
+export const FavouritesChangedEvent = z.object({
+  type: z.literal('favourites.changed'),
+  favourites: z.array(FavouriteContact),
+});
+
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,
   FocusSearchEvent,
   AccountChangedEvent,
   DirectoryChangedEvent,
   CallsChangedEvent,
+  FavouritesChangedEvent,
 ]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;
 

@@ -8,6 +8,7 @@ import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
 import { contactTransferCommands } from './commands/contact-transfer-commands';
 import { directoryCommands } from './commands/directory-commands';
+import { favouriteCommands } from './commands/favourite-commands';
 import { phonebookCommands } from './commands/phonebook-commands';
 
 export const commandGroups: CommandGroup[] = [
@@ -16,6 +17,7 @@ export const commandGroups: CommandGroup[] = [
   contactCommands,
   contactTransferCommands,
   directoryCommands,
+  favouriteCommands,
   callCommands,
 ];
 

@@ -7,6 +7,7 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
+import { profileFavourites, type Favourites } from './favourites/favourites';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
@@ -39,6 +40,8 @@ export interface CallbarCore {
   readonly profile: Profile;
   /** The contact directory: search, caller lookup (lookupByNumber), speed dials. */
   readonly directory: Directory;
+  /** Starred contacts (the tray lists them; favourites.changed says when they change). */
+  readonly favourites: Favourites;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // (one rate-limit gate per scope).
   const calls = openCalls({ profile, api, directory });
   const editor = new PhonebookEditor(api.phonebooks, directory);
+  const favourites = profileFavourites(profile.dataDir, log, directory);
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -143,6 +147,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
+    'favourites.list': () => favourites.list(),
+    'favourites.set': async ({ contact_id, starred }) => {
+      const listed = await favourites.set(contact_id, starred);
+      events.publish({ type: 'favourites.changed', favourites: listed });
+      return listed;
+    },
     'settings.get': () => readSettingsView(profile),
     'settings.save': (patch) => saveSettingsView(profile, patch),
   };
@@ -180,6 +190,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events,
     profile,
     directory,
+    favourites,
     close: async () => {
       unsubscribe();
       unsubscribeCalls();

@@ -88,6 +88,16 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
     valid: [],
     invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
   },
+  'favourites.list': { valid: [{}], invalid: [{ all: true }, 'all'] },
+  'favourites.set': {
+    valid: [],
+    invalid: [
+      {},
+      { contact_id: 0, starred: true },
+      { contact_id: 1 },
+      { contact_id: 1, starred: 'yes' },
+    ],
+  },
   'settings.get': { valid: [{}], invalid: [{ name: 'region' }, 'all'] },
   'settings.save': {
     valid: [{}],

@@ -165,7 +165,7 @@ async function runImportCommand(
     existing.push(contact);
   }
   const directory = await openLocalDirectory(ctx);
-  const takenSpeedDials = directory.speedDials();
+  const takenSpeedDials = directory.contacts.flatMap((contact) => contact.speed_dial ?? []);
   await directory.close();
   const plan = planImport(table, mapping, {
     phonebook,

@@ -159,13 +159,9 @@ export class Directory {
     return this.#index.findBySpeedDial(code);
   }
 
-  /** Every speed dial the directory's contacts hold (an import gives its new contacts others). */
-  speedDials(): Set<number> {
-    const codes = new Set<number>();
-    for (const contact of this.#index.contacts) {
-      if (contact.speed_dial !== null) codes.add(contact.speed_dial);
-    }
-    return codes;
+  /** Every contact of the directory (favourites, the speed dials an import avoids). */
+  get contacts(): readonly DirectoryContact[] {
+    return this.#index.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
