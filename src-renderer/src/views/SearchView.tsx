@@ -1,7 +1,9 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
+import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
+import { StarToggle } from './StarToggle';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from './use-focus-on-mount';
@@ -158,7 +160,10 @@ export function SearchView() {
           </p>
         )
       ) : (
-        <RecentCalls />
+        <>
+          <FavouritesList />
+          <RecentCalls />
+        </>
       )}
     </section>
   );
@@ -186,6 +191,9 @@ function SelectedActions({
         Call {label}
         <kbd>Enter</kbd>
       </button>
+      {row.kind === 'hit' ? (
+        <StarToggle contactId={row.hit.contact.id} name={row.hit.contact.display_name} />
+      ) : null}
       {secondary ? (
         <button type="button" onClick={() => onDial(true)}>
           Call alternative
