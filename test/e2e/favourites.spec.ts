@@ -21,6 +21,7 @@ test.beforeAll(async () => {
     display_name: 'Grace Hopper',
     company: 'Navy',
     number: '+1 202 555 0143',
+    secondary_number: null,
     speed_dial: 7351,
   });
 });
