@@ -53,6 +53,9 @@ export const useAppStore = create<AppState>()((...args) => {
         case 'calls.changed':
           state.applyCallsEvent(event.calls);
           break;
+        case 'favourites.changed':
+          // The views that show favourites follow this event themselves (use-favourites.ts).
+          break;
       }
     },
   };
