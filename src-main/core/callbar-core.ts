@@ -7,6 +7,7 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
+import { WindowImports } from './contacts-io/window-imports';
 import { profileFavourites, type Favourites } from './favourites/favourites';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
@@ -75,6 +76,15 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const calls = openCalls({ profile, api, directory });
   const editor = new PhonebookEditor(api.phonebooks, directory);
   const favourites = profileFavourites(profile.dataDir, log, directory);
+  const imports = new WindowImports({
+    api: api.phonebooks,
+    region: () => profile.settings.region,
+    publish: (event) => {
+      events.publish({ type: 'imports.changed', ...event });
+      // Imported contacts reach the search once the directory syncs them in.
+      if ('result' in event) directory.sync().catch(() => undefined);
+    },
+  });
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -147,6 +157,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
+    'imports.upload': (request) => imports.upload(request),
+    'imports.preview': (request) => imports.preview(request),
+    'imports.start': ({ import_id }) => {
+      imports.start(import_id);
+      return {};
+    },
+    'imports.cancel': ({ import_id }) => {
+      imports.cancel(import_id);
+      return {};
+    },
     'favourites.list': () => favourites.list(),
     'favourites.set': async ({ contact_id, starred }) => {
       const listed = await favourites.set(contact_id, starred);

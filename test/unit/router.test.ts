@@ -88,6 +88,16 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
     valid: [],
     invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
   },
+  'imports.upload': {
+    valid: [],
+    invalid: [{}, { file_name: 'a.csv' }, { file_name: 'a.csv', text: 'x'.repeat(128 * 1024 + 1) }],
+  },
+  'imports.preview': {
+    valid: [],
+    invalid: [{}, { import_id: 'x' }, { import_id: 'x', phonebook: 1, mapping: { email: 1 } }],
+  },
+  'imports.start': { valid: [], invalid: [{}, { import_id: '' }] },
+  'imports.cancel': { valid: [], invalid: [{}, { import_id: 7 }] },
   'favourites.list': { valid: [{}], invalid: [{ all: true }, 'all'] },
   'favourites.set': {
     valid: [],

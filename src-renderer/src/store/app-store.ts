@@ -54,7 +54,8 @@ export const useAppStore = create<AppState>()((...args) => {
           state.applyCallsEvent(event.calls);
           break;
         case 'favourites.changed':
-          // The views that show favourites follow this event themselves (use-favourites.ts).
+        case 'imports.changed':
+          // The views that show these follow the events themselves (use-favourites, ImportDialog).
           break;
       }
     },
