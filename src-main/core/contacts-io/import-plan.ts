@@ -213,7 +213,9 @@ function phoneNumber(text: string, what: string, options: { region: CountryCode 
   try {
     target = parseDialTarget(text, { region: options.region });
   } catch (error) {
-    const why = /\(([^)]*)\)\.?$/.exec(errorMessage(error))?.[1] ?? 'it cannot be read';
+    // The reason alone: dial advice ("turn on vanity numbers…") does not apply to a file.
+    const reason = /\(([^)]*)\)\.?$/.exec(errorMessage(error))?.[1] ?? 'it cannot be read';
+    const why = reason.split(';')[0]!;
     throw new RowProblem(`the ${what} "${text}" is not a phone number: ${why}`);
   }
   if (target.kind === 'external') return target.e164!;

@@ -1,3 +1,4 @@
+import { ImportButton } from './ImportDialog';
 import { useState } from 'react';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-preload/contract';
 import { ConfirmDelete } from './ConfirmDelete';
@@ -61,6 +62,7 @@ export function ContactsView({
         <button type="button" onClick={onBack}>
           All phonebooks
         </button>
+        <ImportButton phonebook={phonebook.id} onDone={list.reload} />
         <button
           type="button"
           className="primary"
