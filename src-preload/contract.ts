@@ -607,6 +607,11 @@ export const channels = {
     request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
     response: z.object({ deleted: z.number().int().nonnegative() }),
   },
+  /** A phonebook's contacts as a CSV or vCard 4.0 file's text (CSV formulas neutralised). */
+  'contacts.export': {
+    request: z.object({ phonebook: entityId, format: z.enum(['csv', 'vcard']) }).strict(),
+    response: z.object({ file_name: z.string(), text: z.string(), contacts: z.number().int() }),
+  },
   /** A piece of a file to import (the first without an id opens the upload). */
   'imports.upload': {
     request: z

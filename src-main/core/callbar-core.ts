@@ -7,6 +7,7 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
+import { exportText } from './contacts-io/contact-export';
 import { WindowImports } from './contacts-io/window-imports';
 import { profileFavourites, type Favourites } from './favourites/favourites';
 import { EventHub } from './ipc/event-hub';
@@ -156,6 +157,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
+    }),
+    'contacts.export': async ({ phonebook, format }) => ({
+      file_name: `phonebook-${phonebook}.${format === 'csv' ? 'csv' : 'vcf'}`,
+      ...(await exportText(api.phonebooks, { phonebook, format })),
     }),
     'imports.upload': (request) => imports.upload(request),
     'imports.preview': (request) => imports.preview(request),

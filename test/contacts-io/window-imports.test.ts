@@ -12,7 +12,7 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { apiFor } from '../api/api-rig';
 import { startTestCore } from '../support/test-core';
 import { describeEachProfile, issuedSession, requestLog, startSim } from '../support/sim-harness';
-import { contactsOf, phonebookWith } from './transfer-rig';
+import { contactsOf, exported, phonebookWith } from './transfer-rig';
 
 type Invoke = CallbarCore['router']['invoke'];
 
@@ -114,6 +114,26 @@ describeEachProfile('window imports', (profile) => {
       ok: false,
       error: { code: 'import_unknown' },
     });
+  });
+
+  it('exports a phonebook for the window as one text, the same as the streamed export', async () => {
+    const { api } = await apiFor(sim);
+    const book = await phonebookWith(api, [
+      {
+        display_name: 'Export Me',
+        number: '+12025550421',
+        secondary_number: null,
+        speed_dial: 7421,
+      },
+    ]);
+    for (const format of ['csv', 'vcard'] as const) {
+      const answer = value<{ file_name: string; text: string; contacts: number }>(
+        await invoke('contacts.export', { phonebook: book, format }),
+      );
+      expect(answer.contacts).toBe(1);
+      expect(answer.file_name).toBe(`phonebook-${book}.${format === 'csv' ? 'csv' : 'vcf'}`);
+      expect(answer.text).toBe(await exported(api, book, format));
+    }
   });
 
   it('refuses an upload past the size bound, and a start before a preview', async () => {

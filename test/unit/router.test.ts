@@ -88,6 +88,10 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
     valid: [],
     invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
   },
+  'contacts.export': {
+    valid: [],
+    invalid: [{}, { phonebook: 1 }, { phonebook: 1, format: 'xml' }, { format: 'csv' }],
+  },
   'imports.upload': {
     valid: [],
     invalid: [{}, { file_name: 'a.csv' }, { file_name: 'a.csv', text: 'x'.repeat(128 * 1024 + 1) }],
