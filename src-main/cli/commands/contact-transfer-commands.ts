@@ -147,7 +147,7 @@ async function runImportCommand(
   const changes = mapChanges(values.map);
   const io = await import('../../core/contacts-io/import-file');
   const { adjustMapping, guessMapping } = await import('../../core/contacts-io/column-mapping');
-  const { planImport } = await import('../../core/contacts-io/import-plan');
+  const { phonebookContacts, planImport } = await import('../../core/contacts-io/import-plan');
   const { dryRun, runImport } = await import('../../core/contacts-io/contact-import');
   // The whole file is read and checked before the platform is asked anything.
   const table = await io.readImportFile(file);
@@ -159,11 +159,7 @@ async function runImportCommand(
   }
   const api = await ctx.platform();
   const profile = await ctx.profile();
-  await api.phonebooks.getPhonebook(phonebook);
-  const existing = [];
-  for await (const contact of api.phonebooks.allContacts({ phonebook, page_size: 1000 })) {
-    existing.push(contact);
-  }
+  const existing = await phonebookContacts(api.phonebooks, phonebook);
   const directory = await openLocalDirectory(ctx);
   const takenSpeedDials = directory.contacts.flatMap((contact) => contact.speed_dial ?? []);
   await directory.close();

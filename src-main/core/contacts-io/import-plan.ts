@@ -8,6 +8,7 @@
  * twice changes nothing. Rows without a speed dial get a free one (speed-dial-pool.ts).
  */
 import type { CountryCode } from 'libphonenumber-js';
+import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { parseDialTarget } from '../calls/dial-target';
 import { CallbarError, errorMessage } from '../errors';
@@ -64,6 +65,16 @@ const FIELD_WORDS: Record<RecordField, string> = {
 
 /** A row that cannot be imported, with the sentence why. */
 class RowProblem extends Error {}
+
+/** The phonebook's contacts now (its id checked first, so a wrong one fails clearly). */
+export async function phonebookContacts(api: PhonebookApi, phonebook: number): Promise<Contact[]> {
+  await api.getPhonebook(phonebook);
+  const contacts: Contact[] = [];
+  for await (const contact of api.allContacts({ phonebook, page_size: 1000 })) {
+    contacts.push(contact);
+  }
+  return contacts;
+}
 
 export function planImport(
   table: ImportTable,

@@ -13,7 +13,7 @@ import { adjustMapping, guessMapping, type ColumnMapping } from './column-mappin
 import { dryRun, runImport, type ImportProgress, type ImportResult } from './contact-import';
 import type { RECORD_FIELDS } from './contact-record';
 import { IMPORT_LIMITS, parseImport } from './import-file';
-import { planImport, type ImportPlan, type OnDuplicate } from './import-plan';
+import { phonebookContacts, planImport, type ImportPlan, type OnDuplicate } from './import-plan';
 import { failuresCsv } from './import-report';
 
 /** Uploads and previews kept at once (an abandoned dialog's are dropped, oldest first). */
@@ -105,14 +105,7 @@ export class WindowImports {
       guessMapping(table.headers),
       changes,
     );
-    await this.#api.getPhonebook(request.phonebook);
-    const existing = [];
-    for await (const contact of this.#api.allContacts({
-      phonebook: request.phonebook,
-      page_size: 1000,
-    })) {
-      existing.push(contact);
-    }
+    const existing = await phonebookContacts(this.#api, request.phonebook);
     const plan = planImport(table, mapping, {
       phonebook: request.phonebook,
       existing,
