@@ -6,6 +6,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
+import { contactImport } from './contact-import';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
 import { searchEngines } from './search-engines';
@@ -39,6 +40,12 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
     },
   },
   { name: 'Walking every contact: page size', run: () => contactWalk() },
+  {
+    name: 'Importing 5,000 contacts from a CSV',
+    run: async () => {
+      figures.contact_import = await contactImport();
+    },
+  },
   { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },

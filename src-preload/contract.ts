@@ -137,6 +137,13 @@ export const DirectoryContact = z.object({
 });
 export type DirectoryContact = z.infer<typeof DirectoryContact>;
 
+/** A favourite: the person's own star, or one pushed by a policy (read-only). */
+export const FavouriteContact = DirectoryContact.extend({
+  source: z.enum(['user', 'policy']),
+  read_only: z.boolean(),
+});
+export type FavouriteContact = z.infer<typeof FavouriteContact>;
+
 export const MatchField = z.enum([
   'display_name',
   'company',
@@ -457,6 +464,71 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
+/* -------------------------------------------------------------------- contacts import */
+
+/** The contact fields a file's columns map to (core/contacts-io). */
+export const ImportField = z.enum([
+  'display_name',
+  'number',
+  'secondary_number',
+  'speed_dial',
+  'company',
+]);
+export type ImportField = z.infer<typeof ImportField>;
+
+/** Characters of the file's text one `imports.upload` carries (the web preview's bodies are ≤ 1 MB). */
+export const IMPORT_UPLOAD_CHARS = 128 * 1024;
+
+const importId = z.string().min(1).max(64);
+
+export const ImportCounts = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  not_sent: z.number().int(),
+});
+
+export const ImportPreview = z.object({
+  import_id: importId,
+  format: z.enum(['csv', 'vcard']),
+  headers: z.array(z.string()),
+  mapping: z.partialRecord(ImportField, z.number().int()),
+  /** What the import would do with every row. */
+  counts: ImportCounts,
+  /** The first rows, each with what would happen to it and why. */
+  rows: z.array(
+    z.object({
+      row: z.number().int(),
+      outcome: z.enum(['created', 'updated', 'skipped', 'failed', 'not_sent']),
+      cells: z.record(ImportField, z.string()),
+      reason: z.string().optional(),
+    }),
+  ),
+});
+export type ImportPreview = z.infer<typeof ImportPreview>;
+
+export const ImportsChangedEvent = z.object({
+  type: z.literal('imports.changed'),
+  import_id: importId,
+  progress: ImportCounts.extend({
+    done: z.number().int(),
+    total: z.number().int(),
+    waiting_ms: z.number().optional(),
+  }).optional(),
+  result: z
+    .object({
+      counts: ImportCounts,
+      cancelled: z.boolean(),
+      stopped: z.string().optional(),
+      requests: z.number().int(),
+      /** The rows not imported, as a CSV to save ('' when every row went in). */
+      failures_csv: z.string(),
+    })
+    .optional(),
+});
+export type ImportsChangedEvent = z.infer<typeof ImportsChangedEvent>;
+
 /* ------------------------------------------------------------------------------- channels */
 
 interface ChannelSpec {
@@ -549,6 +621,47 @@ export const channels = {
     request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
     response: z.object({ deleted: z.number().int().nonnegative() }),
   },
+  /** A phonebook's contacts as a CSV or vCard 4.0 file's text (CSV formulas neutralised). */
+  'contacts.export': {
+    request: z.object({ phonebook: entityId, format: z.enum(['csv', 'vcard']) }).strict(),
+    response: z.object({ file_name: z.string(), text: z.string(), contacts: z.number().int() }),
+  },
+  /** A piece of a file to import (the first without an id opens the upload). */
+  'imports.upload': {
+    request: z
+      .object({
+        import_id: importId.optional(),
+        file_name: z.string().max(255),
+        text: z.string().max(IMPORT_UPLOAD_CHARS),
+      })
+      .strict(),
+    response: z.object({ import_id: importId }),
+  },
+  /** Parses the upload and checks every row against the phonebook; nothing is sent. */
+  'imports.preview': {
+    request: z
+      .object({
+        import_id: importId,
+        phonebook: entityId,
+        on_duplicate: z.enum(['skip', 'update']).default('skip'),
+        mapping: z
+          .partialRecord(ImportField, z.number().int().min(0).max(99).nullable())
+          .optional(),
+      })
+      .strict(),
+    response: ImportPreview,
+  },
+  /** Runs the previewed import; progress and the result arrive as imports.changed events. */
+  'imports.start': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  /** Stops a running import after the row being sent. */
+  'imports.cancel': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  /** The favourites the directory has: policy ones first, then the person's stars. */
+  'favourites.list': { request: NoRequest, response: z.array(FavouriteContact) },
+  /** Stars or unstars a contact (a policy favourite cannot be unstarred). */
+  'favourites.set': {
+    request: z.object({ contact_id: entityId, starred: z.boolean() }).strict(),
+    response: z.array(FavouriteContact),
+  },
   'settings.get': { request: NoRequest, response: SettingsView },
   /** Saves atomically; an invalid value is refused with its field and nothing is written. */
   'settings.save': {
@@ -620,12 +733,20 @@ export const FocusSearchEvent = z.object({
 });
 export type FocusSearchEvent = z.infer<typeof FocusSearchEvent>;
 
+/** The favourites changed (starred here, or the account changed). */
+export const FavouritesChangedEvent = z.object({
+  type: z.literal('favourites.changed'),
+  favourites: z.array(FavouriteContact),
+});
+
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,
   FocusSearchEvent,
   AccountChangedEvent,
   DirectoryChangedEvent,
   CallsChangedEvent,
+  FavouritesChangedEvent,
+  ImportsChangedEvent,
 ]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;
 

@@ -26,6 +26,7 @@ import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-mo
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
 import { POLICY_DIR_VARIABLE, readPolicies } from '../core/config/policy/policies';
+import { trayFavourites } from '../core/favourites/favourites';
 import { openProfile } from '../core/profile';
 import { createAppLogger } from './app-log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
@@ -183,10 +184,13 @@ async function start(): Promise<void> {
     : undefined;
   const account: TrayAccount = accountStatus ?? { state: 'not-connected' };
   const callsAnswer = await core.router.invoke('calls.list', {});
+  const favouritesAnswer = await core.router.invoke('favourites.list', {});
   const state: TrayState = {
     account,
     calls: callsAnswer.ok ? (callsAnswer.value as CallsSnapshot) : EMPTY_CALLS,
-    favourites: [],
+    favourites: favouritesAnswer.ok
+      ? trayFavourites(favouritesAnswer.value as ResponseOf<'favourites.list'>)
+      : [],
   };
 
   const runTrayAction = (action: TrayAction) => void trayAction(action);
@@ -245,6 +249,8 @@ async function start(): Promise<void> {
   core.events.subscribe((event) => {
     if (event.type === 'account.changed') state.account = event.status;
     else if (event.type === 'calls.changed') state.calls = event.calls;
+    else if (event.type === 'favourites.changed')
+      state.favourites = trayFavourites(event.favourites);
     else return;
     tray.update(state);
     for (const planned of planner.plan(event)) {

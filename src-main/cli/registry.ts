@@ -6,7 +6,9 @@ import type { CommandGroup, CommandSpec } from './command';
 import { accountCommands } from './commands/account-commands';
 import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
+import { contactTransferCommands } from './commands/contact-transfer-commands';
 import { directoryCommands } from './commands/directory-commands';
+import { favouriteCommands } from './commands/favourite-commands';
 import { phonebookCommands } from './commands/phonebook-commands';
 import { policyCommands } from './commands/policy-commands';
 
@@ -14,7 +16,9 @@ export const commandGroups: CommandGroup[] = [
   accountCommands,
   phonebookCommands,
   contactCommands,
+  contactTransferCommands,
   directoryCommands,
+  favouriteCommands,
   callCommands,
   policyCommands,
 ];

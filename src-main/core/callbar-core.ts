@@ -7,6 +7,9 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
+import { exportText } from './contacts-io/contact-export';
+import { WindowImports } from './contacts-io/window-imports';
+import { profileFavourites, type Favourites } from './favourites/favourites';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
@@ -39,6 +42,8 @@ export interface CallbarCore {
   readonly profile: Profile;
   /** The contact directory: search, caller lookup (lookupByNumber), speed dials. */
   readonly directory: Directory;
+  /** Starred contacts (the tray lists them; favourites.changed says when they change). */
+  readonly favourites: Favourites;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // (one rate-limit gate per scope).
   const calls = openCalls({ profile, api, directory });
   const editor = new PhonebookEditor(api.phonebooks, directory);
+  const favourites = profileFavourites(profile.dataDir, log, directory);
+  const imports = new WindowImports({
+    api: api.phonebooks,
+    region: () => profile.settings.region,
+    publish: (event) => {
+      events.publish({ type: 'imports.changed', ...event });
+      // Imported contacts reach the search once the directory syncs them in.
+      if ('result' in event) directory.sync().catch(() => undefined);
+    },
+  });
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -144,6 +159,26 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
+    'contacts.export': async ({ phonebook, format }) => ({
+      file_name: `phonebook-${phonebook}.${format === 'csv' ? 'csv' : 'vcf'}`,
+      ...(await exportText(api.phonebooks, { phonebook, format })),
+    }),
+    'imports.upload': (request) => imports.upload(request),
+    'imports.preview': (request) => imports.preview(request),
+    'imports.start': ({ import_id }) => {
+      imports.start(import_id);
+      return {};
+    },
+    'imports.cancel': ({ import_id }) => {
+      imports.cancel(import_id);
+      return {};
+    },
+    'favourites.list': () => favourites.list(),
+    'favourites.set': async ({ contact_id, starred }) => {
+      const listed = await favourites.set(contact_id, starred);
+      events.publish({ type: 'favourites.changed', favourites: listed });
+      return listed;
+    },
     'settings.get': () => readSettingsView(profile),
     'settings.save': (patch) => saveSettingsView(profile, patch),
   };
@@ -181,6 +216,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events,
     profile,
     directory,
+    favourites,
     close: async () => {
       unsubscribe();
       unsubscribeCalls();

@@ -100,8 +100,8 @@ describe('tray menu', () => {
     expect(labels(menu)).toEqual([
       EXT_201,
       '—',
-      'Recent calls',
       'Favourites',
+      'Recent calls',
       'Dial clipboard',
       '—',
       'Open Callbar',

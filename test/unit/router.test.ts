@@ -89,6 +89,30 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
     valid: [],
     invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
   },
+  'contacts.export': {
+    valid: [],
+    invalid: [{}, { phonebook: 1 }, { phonebook: 1, format: 'xml' }, { format: 'csv' }],
+  },
+  'imports.upload': {
+    valid: [],
+    invalid: [{}, { file_name: 'a.csv' }, { file_name: 'a.csv', text: 'x'.repeat(128 * 1024 + 1) }],
+  },
+  'imports.preview': {
+    valid: [],
+    invalid: [{}, { import_id: 'x' }, { import_id: 'x', phonebook: 1, mapping: { email: 1 } }],
+  },
+  'imports.start': { valid: [], invalid: [{}, { import_id: '' }] },
+  'imports.cancel': { valid: [], invalid: [{}, { import_id: 7 }] },
+  'favourites.list': { valid: [{}], invalid: [{ all: true }, 'all'] },
+  'favourites.set': {
+    valid: [],
+    invalid: [
+      {},
+      { contact_id: 0, starred: true },
+      { contact_id: 1 },
+      { contact_id: 1, starred: 'yes' },
+    ],
+  },
   'settings.get': { valid: [{}], invalid: [{ name: 'region' }, 'all'] },
   'settings.save': {
     valid: [{}],

@@ -16,9 +16,22 @@ export interface AtomicWriteOptions {
 }
 
 /** Atomically writes `text` to `file`, creating its folder when missing. */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   file: string,
   text: string,
+  options: AtomicWriteOptions,
+): Promise<void> {
+  return writeChunksAtomic(file, [text], options);
+}
+
+/**
+ * Atomically writes the text pieces of `chunks` to `file` as they come (an export streamed from
+ * the platform): the target changes only once the last piece is on disk; a failure or an
+ * abandoned iteration leaves it as it was and removes the temporary file.
+ */
+export async function writeChunksAtomic(
+  file: string,
+  chunks: Iterable<string> | AsyncIterable<string>,
   options: AtomicWriteOptions,
 ): Promise<void> {
   const dir = dirname(file);
@@ -29,7 +42,8 @@ export async function writeFileAtomic(
     try {
       // The umask may have narrowed the mode at creation; it must not have widened it either.
       if (process.platform !== 'win32') await chmod(temp, options.mode);
-      await handle.writeFile(text, 'utf8');
+      // appendFile writes each piece whole, after the one before.
+      for await (const chunk of chunks) await handle.appendFile(chunk, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

@@ -143,13 +143,7 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
   }
   if (items.length > hangups) items.push({ type: 'separator' });
 
-  const recent = state.calls.recent.slice(0, TRAY_RECENT_CALLS).map(recentEntry);
-  items.push({
-    type: 'submenu',
-    label: 'Recent calls',
-    enabled: canDial && recent.length > 0,
-    submenu: recent,
-  });
+  // Favourites first: the people called most on purpose.
   const favourites = state.favourites.map((entry): TrayMenuItem => ({
     type: 'normal',
     label: menuText(isolatedName(entry.label)),
@@ -161,6 +155,13 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
     label: 'Favourites',
     enabled: canDial && favourites.length > 0,
     submenu: favourites,
+  });
+  const recent = state.calls.recent.slice(0, TRAY_RECENT_CALLS).map(recentEntry);
+  items.push({
+    type: 'submenu',
+    label: 'Recent calls',
+    enabled: canDial && recent.length > 0,
+    submenu: recent,
   });
   items.push({
     type: 'normal',

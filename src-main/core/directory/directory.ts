@@ -170,6 +170,11 @@ export class Directory {
     return this.#index.findBySpeedDial(code);
   }
 
+  /** Every contact of the directory (favourites, the speed dials an import avoids). */
+  get contacts(): readonly DirectoryContact[] {
+    return this.#index.contacts;
+  }
+
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
   sync(): Promise<SyncOutcome> {
     if (this.#running) return this.#running.promise;

@@ -53,6 +53,10 @@ export const useAppStore = create<AppState>()((...args) => {
         case 'calls.changed':
           state.applyCallsEvent(event.calls);
           break;
+        case 'favourites.changed':
+        case 'imports.changed':
+          // The views that show these follow the events themselves (use-favourites, ImportDialog).
+          break;
       }
     },
   };

@@ -3,6 +3,7 @@ import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-p
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
+import { ImportButton } from './ImportDialog';
 import { Name, PhoneNumber } from './Isolated';
 import { ListRow, ListScreen } from './ListScreen';
 import { RowMenu } from './RowMenu';
@@ -63,12 +64,14 @@ export function ContactsView({
       orderings={ORDERINGS}
       list={list}
       what="contacts"
+      tools={<ImportButton phonebook={phonebook.id} onDone={list.reload} />}
       empty={
         <>
           <p>No contacts in this phonebook yet.</p>
           <button type="button" className="primary" onClick={create}>
             Add contact
           </button>
+          <ImportButton phonebook={phonebook.id} onDone={list.reload} />
         </>
       }
       onDeleteSelected={(ids, done) =>

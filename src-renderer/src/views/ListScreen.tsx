@@ -40,6 +40,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   empty,
   renderRow,
   onDeleteSelected,
+  tools,
   children,
 }: {
   titleId: string;
@@ -57,6 +58,8 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   renderRow: (item: T, selection: RowSelection) => ReactNode;
   /** Bulk delete of the chosen ids (opens the confirmation); none: no selection mode. */
   onDeleteSelected?: (ids: number[], clear: () => void) => void;
+  /** More actions beside search and order (Import…). */
+  tools?: ReactNode;
   /** Dialogs (editor, confirmation). */
   children?: ReactNode;
 }) {
@@ -92,6 +95,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
         list={query}
         orderings={orderings}
       >
+        {tools}
         {onDeleteSelected ? (
           <button
             type="button"

@@ -2,7 +2,9 @@ import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { FirstRunHint } from './FirstRunHint';
+import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
+import { StarToggle } from './StarToggle';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
 import { ErrorDetails } from './ErrorDetails';
 import { SyncStatus } from './SyncStatus';
@@ -164,6 +166,7 @@ export function SearchView() {
       ) : (
         <>
           <FirstRunHint />
+          <FavouritesList />
           <RecentCalls />
         </>
       )}
@@ -194,6 +197,9 @@ function SelectedActions({
         <span className="call-selected-label">Call {label}</span>
         <kbd>Enter</kbd>
       </button>
+      {row.kind === 'hit' ? (
+        <StarToggle contactId={row.hit.contact.id} name={row.hit.contact.display_name} />
+      ) : null}
       {secondary ? (
         <button type="button" onClick={() => onDial(true)}>
           Call alternative

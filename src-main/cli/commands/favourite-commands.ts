@@ -1,0 +1,82 @@
+/**
+ * `callbar favourites …`: star and unstar contacts of this computer's directory, and list the
+ * favourites (the ones a policy pushes first, marked). The same profile file as the app's, so a
+ * star made here shows in the app's tray and empty search, and the other way round.
+ */
+import type { FavouriteContact } from '../../../src-preload/contract';
+import { CallbarError } from '../../core/errors';
+import type { Favourites } from '../../core/favourites/favourites';
+import { requiredInteger } from '../arguments';
+import { defineCommand, type CommandContext, type CommandGroup } from '../command';
+import { show } from '../list-output';
+import { formatTable } from '../table';
+import { openLocalDirectory } from './directory-commands';
+
+function favouriteRows(favourites: FavouriteContact[]): string {
+  if (favourites.length === 0) return 'No favourites yet: `callbar favourites add ID` stars one.';
+  return formatTable(
+    ['ID', 'NAME', 'NUMBER', 'COMPANY', 'FROM'],
+    favourites.map((f) => [
+      f.id,
+      f.display_name,
+      f.number,
+      f.company,
+      f.source === 'policy' ? 'policy' : 'you',
+    ]),
+  );
+}
+
+/** Runs `task` with the profile's favourites over this computer's directory. */
+async function withFavourites<T>(
+  ctx: CommandContext,
+  task: (favourites: Favourites, contactIds: Set<number>) => Promise<T>,
+): Promise<T> {
+  const { profileFavourites } = await import('../../core/favourites/favourites');
+  const profile = await ctx.profile();
+  const directory = await openLocalDirectory(ctx);
+  try {
+    const favourites = profileFavourites(profile.dataDir, profile.log, directory);
+    return await task(favourites, new Set(directory.contacts.map((contact) => contact.id)));
+  } finally {
+    await directory.close();
+  }
+}
+
+const star = (starred: boolean) =>
+  defineCommand({
+    name: starred ? 'favourites add' : 'favourites remove',
+    usage: 'ID',
+    summary: starred
+      ? 'Star a contact: it comes first in the tray and the empty search'
+      : 'Unstar a contact',
+    args: { name: 'ID', min: 1 },
+    async run(ctx, { args }) {
+      const id = requiredInteger(args[0], 'The contact id');
+      const listed = await withFavourites(ctx, async (favourites, known) => {
+        if (starred && !known.has(id)) {
+          throw new CallbarError(
+            'not_found',
+            `This computer's directory has no contact ${id}; \`callbar sync\` brings it up to date.`,
+          );
+        }
+        return favourites.set(id, starred);
+      });
+      show(ctx, listed, () => favouriteRows(listed));
+    },
+  });
+
+export const favouriteCommands: CommandGroup = {
+  title: 'Favourites',
+  commands: [
+    defineCommand({
+      name: 'favourites list',
+      summary: "List the favourites (a policy's first)",
+      async run(ctx) {
+        const listed = await withFavourites(ctx, (favourites) => favourites.list());
+        show(ctx, listed, () => favouriteRows(listed));
+      },
+    }),
+    star(true),
+    star(false),
+  ],
+};

@@ -1,0 +1,120 @@
+/**
+ * Contacts as vCards, with ical.js (Mozilla's RFC 6350 / vCard 3.0 parser and writer).
+ *
+ * Written: vCard 4.0, one card per contact: FN (the name), ORG (the company), TEL with PREF=1
+ * (the number) and a second TEL (the secondary number), and the speed dial as
+ * X-CALLBAR-SPEED-DIAL (a vCard has no field for it; other programs keep or ignore it).
+ *
+ * Read: vCard 3.0 and 4.0. The name is FN, else N put together; the number is the TEL marked
+ * preferred (PREF=1, or TYPE=pref in 3.0), else the first; the secondary number is the next TEL;
+ * a `tel:` URI loses its scheme. Cards are turned into a table with the export's headings, so an
+ * import maps them like a CSV whose columns it knows.
+ */
+import ICAL from 'ical.js';
+import { CallbarError, errorMessage } from '../errors';
+import type { CsvTable } from './contact-csv';
+import { FIELD_HEADINGS, RECORD_FIELDS, type ContactRecord } from './contact-record';
+
+const SPEED_DIAL_PROPERTY = 'x-callbar-speed-dial';
+
+/** One contact as a vCard 4.0 (CRLF line ends, long lines folded). */
+export function vcardOf(record: ContactRecord): string {
+  const tel = (number: string, preferred: boolean): JcardProperty => [
+    'tel',
+    preferred ? { type: 'voice', pref: '1' } : { type: 'voice' },
+    'text',
+    number,
+  ];
+  const properties: JcardProperty[] = [
+    ['version', {}, 'text', '4.0'],
+    ['fn', {}, 'text', record.display_name],
+    // ORG is structured (organisation; unit; …): one unit, so a ";" in it is escaped.
+    ...(record.company ? [['org', {}, 'text', [record.company]] satisfies JcardProperty] : []),
+    tel(record.number, true),
+    ...(record.secondary_number ? [tel(record.secondary_number, false)] : []),
+    ...(record.speed_dial === null
+      ? []
+      : [[SPEED_DIAL_PROPERTY, {}, 'unknown', String(record.speed_dial)] satisfies JcardProperty]),
+  ];
+  return `${new ICAL.Component(['vcard', properties, []]).toString()}\r\n`;
+}
+
+/** A property in jCard form (RFC 7095): name, parameters, value type, value. */
+type JcardProperty = [string, Record<string, string>, string, string | string[]];
+
+/** The vCards in `text` as a table with the export's headings (at most `maxRows` cards). */
+export function parseVcards(text: string, maxRows: number): CsvTable {
+  let parsed: unknown;
+  try {
+    parsed = ICAL.parse(text);
+  } catch (error) {
+    throw new CallbarError(
+      'import_unreadable',
+      `The vCard file is not well formed: ${errorMessage(error)}.`,
+    );
+  }
+  // One card parses as one jCard, several as a list of them.
+  const jcards = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as [];
+  if (jcards.length > maxRows) {
+    throw new CallbarError(
+      'import_too_large',
+      `The file has more than ${maxRows.toLocaleString('en-US')} contacts; import it in parts.`,
+    );
+  }
+  const rows = jcards.map((jcard) => {
+    const card = new ICAL.Component(jcard);
+    if (card.name !== 'vcard') {
+      throw new CallbarError('import_unreadable', `The file holds a ${card.name}, not vCards.`);
+    }
+    const record = recordOfCard(card);
+    return RECORD_FIELDS.map((field) => record[field]);
+  });
+  return { headers: RECORD_FIELDS.map((field) => FIELD_HEADINGS[field]), rows };
+}
+
+function recordOfCard(card: ICAL.Component): Record<(typeof RECORD_FIELDS)[number], string> {
+  const numbers = card
+    .getAllProperties('tel')
+    .map((property, order) => ({
+      number: textOf(property.getFirstValue()).replace(/^tel:/i, ''),
+      rank: preference(property),
+      order,
+    }))
+    .filter((tel) => tel.number.trim() !== '')
+    .sort((a, b) => a.rank - b.rank || a.order - b.order);
+  return {
+    display_name: textOf(card.getFirstPropertyValue('fn')) || nameOf(card),
+    number: numbers[0]?.number ?? '',
+    secondary_number: numbers[1]?.number ?? '',
+    speed_dial: textOf(card.getFirstPropertyValue(SPEED_DIAL_PROPERTY)),
+    company: textOf(card.getFirstPropertyValue('org')),
+  };
+}
+
+/** 1 for the preferred number (PREF=1, or TYPE=pref in 3.0), up to 100; 101 for the others. */
+function preference(property: ICAL.Property): number {
+  const pref = Number(textOf(property.getParameter('pref')));
+  if (Number.isInteger(pref) && pref >= 1 && pref <= 100) return pref;
+  const types = property.getParameter('type');
+  const list = Array.isArray(types) ? types : [types];
+  return list.some((type) => textOf(type).toLowerCase() === 'pref') ? 1 : 101;
+}
+
+/** N (family; given; additional; prefixes; suffixes) as "prefix given additional family suffix". */
+function nameOf(card: ICAL.Component): string {
+  const n = card.getFirstPropertyValue('n');
+  if (!Array.isArray(n)) return textOf(n);
+  const [family, given, additional, prefix, suffix] = n.map(textOf);
+  return [prefix, given, additional, family, suffix].filter(Boolean).join(' ');
+}
+
+/** A property value as text: structured values (ORG's units, N's parts) joined. */
+function textOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join(', ');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // Dates, times and other typed values of ical.js print as their vCard text.
+  const typed: { toString(): string } = value;
+  return typed.toString();
+}

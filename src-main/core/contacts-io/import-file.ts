@@ -1,0 +1,93 @@
+/**
+ * Reading a file to import: nothing in it is trusted. The file must be a regular file of at most
+ * IMPORT_LIMITS.maxBytes (checked on the open handle, so it cannot be swapped after the check),
+ * UTF-8 text (a byte-order mark is dropped), CSV or vCard (by its name, else by its first line);
+ * it then becomes a table of at most IMPORT_LIMITS.maxRows rows and maxColumns columns.
+ */
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { CallbarError, errorMessage } from '../errors';
+import { parseCsv, type CsvTable } from './contact-csv';
+import { parseVcards } from './contact-vcard';
+
+export const IMPORT_LIMITS = {
+  /** 10 MB: 20,000 contacts at 500 bytes each. */
+  maxBytes: 10 * 1024 * 1024,
+  maxRows: 20_000,
+  maxColumns: 100,
+  /** A cell longer than this fails its row (the platform keeps names of at most 255). */
+  maxCellChars: 255,
+} as const;
+
+export type ImportFormat = 'csv' | 'vcard';
+
+export interface ImportTable extends CsvTable {
+  format: ImportFormat;
+}
+
+/** Reads and parses `path`. */
+export async function readImportFile(path: string): Promise<ImportTable> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new CallbarError(
+      'import_unreadable',
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `There is no file ${path}.`
+        : `Callbar could not open ${path}: ${errorMessage(error)}.`,
+    );
+  }
+  let bytes: Buffer;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new CallbarError('import_unreadable', `${path} is not a file.`);
+    if (stats.size > IMPORT_LIMITS.maxBytes) throw tooLarge(stats.size);
+    const buffer = Buffer.alloc(IMPORT_LIMITS.maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      // It grew while being read.
+      if (length > IMPORT_LIMITS.maxBytes) throw tooLarge(length);
+    }
+    bytes = buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+  return parseImport(bytes, extname(path).toLowerCase());
+}
+
+/** Parses the bytes of a file to import; `extension` (".csv", ".vcf") names its format. */
+export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
+  if (bytes.length > IMPORT_LIMITS.maxBytes) throw tooLarge(bytes.length);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new CallbarError(
+      'import_unreadable',
+      'The file is not UTF-8 text. Save it as "CSV UTF-8" (or a vCard in UTF-8) and try again.',
+    );
+  }
+  if (text.trim() === '') throw new CallbarError('import_unreadable', 'The file is empty.');
+  const format: ImportFormat =
+    extension === '.vcf' || extension === '.vcard'
+      ? 'vcard'
+      : extension === '.csv'
+        ? 'csv'
+        : /^\s*BEGIN:VCARD/i.test(text)
+          ? 'vcard'
+          : 'csv';
+  const table =
+    format === 'vcard' ? parseVcards(text, IMPORT_LIMITS.maxRows) : parseCsv(text, IMPORT_LIMITS);
+  return { format, ...table };
+}
+
+function tooLarge(size: number): CallbarError {
+  return new CallbarError(
+    'import_too_large',
+    `The file holds ${size.toLocaleString('en-US')} bytes; Callbar imports files of at most ${IMPORT_LIMITS.maxBytes / 1024 / 1024} MB. Split it into parts.`,
+  );
+}

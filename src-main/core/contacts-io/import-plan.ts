@@ -1,0 +1,260 @@
+/**
+ * What an import will do with each row, decided before anything is sent: every row is checked
+ * against the contract's rules (a name and a number; numbers in E.164 with the default region;
+ * the number unique in the phonebook; a speed dial in 200–999 or 2000–9999 and not 9191, held by
+ * no other row or contact of the phonebook) and against Callbar's bounds (cell lengths, no control
+ * characters). A row whose number the phonebook already has is skipped, or updated when the person
+ * chose so (and skipped as unchanged when it would change nothing), so importing the same file
+ * twice changes nothing. Rows without a speed dial get a free one (speed-dial-pool.ts).
+ */
+import type { CountryCode } from 'libphonenumber-js';
+import type { PhonebookApi } from '../api/phonebook-api';
+import type { Contact } from '../api/schemas';
+import { parseDialTarget } from '../calls/dial-target';
+import { CallbarError, errorMessage } from '../errors';
+import type { ColumnMapping } from './column-mapping';
+import { FIELD_HEADINGS, recordOf, type ContactRecord, type RecordField } from './contact-record';
+import { IMPORT_LIMITS, type ImportTable } from './import-file';
+import { SpeedDialPool } from './speed-dial-pool';
+
+export type OnDuplicate = 'skip' | 'update';
+export type RowAction = 'create' | 'update' | 'skip' | 'fail';
+
+export interface PlannedRow {
+  /** 1-based: the file's first contact is row 1. */
+  row: number;
+  /** The cells as the file has them, by field (for the preview and the failures report). */
+  cells: Record<RecordField, string>;
+  action: RowAction;
+  /** What is sent (create, update), or what was read (skip). */
+  record?: ContactRecord;
+  /** The phonebook's contact with this number (update, skip). */
+  existing?: Contact;
+  /** Why a row is skipped or fails, in a sentence. */
+  reason?: string;
+  /** The speed dial was chosen by Callbar (another one may be chosen if the platform refuses it). */
+  assignedSpeedDial?: boolean;
+}
+
+export interface ImportPlan {
+  phonebook: number;
+  rows: PlannedRow[];
+  pool: SpeedDialPool;
+}
+
+export interface PlanOptions {
+  phonebook: number;
+  /** The phonebook's contacts now. */
+  existing: readonly Contact[];
+  region: CountryCode;
+  onDuplicate: OnDuplicate;
+  /** Speed dials known to be held elsewhere (the local directory's). */
+  takenSpeedDials?: Iterable<number>;
+}
+
+/** Control and invisible format characters, which no name, company or number holds. */
+const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+const FIELD_WORDS: Record<RecordField, string> = {
+  display_name: 'name',
+  number: 'number',
+  secondary_number: 'secondary number',
+  speed_dial: 'speed dial',
+  company: 'company',
+};
+
+/** A row that cannot be imported, with the sentence why. */
+class RowProblem extends Error {}
+
+/** The phonebook's contacts now (its id checked first, so a wrong one fails clearly). */
+export async function phonebookContacts(api: PhonebookApi, phonebook: number): Promise<Contact[]> {
+  await api.getPhonebook(phonebook);
+  const contacts: Contact[] = [];
+  for await (const contact of api.allContacts({ phonebook, page_size: 1000 })) {
+    contacts.push(contact);
+  }
+  return contacts;
+}
+
+export function planImport(
+  table: ImportTable,
+  mapping: ColumnMapping,
+  options: PlanOptions,
+): ImportPlan {
+  for (const field of ['display_name', 'number'] as const) {
+    if (mapping[field] === undefined) {
+      throw new CallbarError(
+        'import_unmapped',
+        `No column of the file holds the ${FIELD_WORDS[field]} (columns: ${table.headers.map((h) => `"${h}"`).join(', ')}). Name it in a heading such as "${FIELD_HEADINGS[field]}", or map it.`,
+      );
+    }
+  }
+  const byNumber = new Map<string, Contact>();
+  for (const contact of options.existing)
+    byNumber.set(comparable(contact.number, options), contact);
+  const speedDialHolders = new Map<number, string>();
+  for (const contact of options.existing) {
+    if (contact.speed_dial) speedDialHolders.set(contact.speed_dial, contact.display_name);
+  }
+  const pool = new SpeedDialPool([...(options.takenSpeedDials ?? []), ...speedDialHolders.keys()]);
+  const numbersInFile = new Map<string, number>();
+  const speedDialsInFile = new Map<number, number>();
+
+  const rows = table.rows.map((cellsInRow, index): PlannedRow => {
+    const row = index + 1;
+    const cells = cellsOf(cellsInRow, mapping);
+    try {
+      const record = readRecord(cells, options);
+      const existing = byNumber.get(record.number);
+      const first = numbersInFile.get(record.number);
+      if (first !== undefined) throw new RowProblem(`row ${first} has the same number`);
+      numbersInFile.set(record.number, row);
+      if (record.speed_dial !== null) {
+        const other = speedDialsInFile.get(record.speed_dial);
+        if (other !== undefined) {
+          throw new RowProblem(`row ${other} has the same speed dial ${record.speed_dial}`);
+        }
+        const holder = speedDialHolders.get(record.speed_dial);
+        if (holder !== undefined && existing?.speed_dial !== record.speed_dial) {
+          throw new RowProblem(`speed dial ${record.speed_dial} belongs to ${holder}`);
+        }
+        speedDialsInFile.set(record.speed_dial, row);
+        pool.markTaken(record.speed_dial);
+      }
+      if (existing) return duplicateRow(row, cells, record, existing, options.onDuplicate);
+      return { row, cells, action: 'create', record };
+    } catch (error) {
+      if (!(error instanceof RowProblem)) throw error;
+      return { row, cells, action: 'fail', reason: capitalised(error.message) };
+    }
+  });
+  // Speed dials for the rows without one, once every code the file gives is known.
+  for (const planned of rows) {
+    const needsOne = planned.action === 'create' || planned.action === 'update';
+    if (!needsOne || planned.record!.speed_dial !== null) continue;
+    const code = pool.take();
+    if (code === undefined) {
+      Object.assign(planned, { action: 'fail', reason: 'No speed dial is left to give it.' });
+      delete planned.record;
+      continue;
+    }
+    planned.record = { ...planned.record!, speed_dial: code };
+    planned.assignedSpeedDial = true;
+  }
+  return { phonebook: options.phonebook, rows, pool };
+}
+
+function duplicateRow(
+  row: number,
+  cells: Record<RecordField, string>,
+  record: ContactRecord,
+  existing: Contact,
+  onDuplicate: OnDuplicate,
+): PlannedRow {
+  if (onDuplicate === 'skip') {
+    return {
+      row,
+      cells,
+      action: 'skip',
+      record,
+      existing,
+      reason: `The phonebook has this number already (${existing.display_name}).`,
+    };
+  }
+  const wanted: ContactRecord = {
+    ...record,
+    speed_dial: record.speed_dial ?? existing.speed_dial ?? null,
+  };
+  const current = recordOf(existing);
+  const unchanged = (Object.keys(wanted) as RecordField[]).every(
+    (field) => wanted[field] === current[field],
+  );
+  return unchanged
+    ? { row, cells, action: 'skip', record: wanted, existing, reason: 'Unchanged.' }
+    : { row, cells, action: 'update', record: wanted, existing };
+}
+
+function cellsOf(cells: readonly string[], mapping: ColumnMapping): Record<RecordField, string> {
+  const at = (field: RecordField) => {
+    const index = mapping[field];
+    return index === undefined ? '' : (cells[index] ?? '').trim();
+  };
+  return {
+    display_name: at('display_name'),
+    number: at('number'),
+    secondary_number: at('secondary_number'),
+    speed_dial: at('speed_dial'),
+    company: at('company'),
+  };
+}
+
+/** The row as the contact to send; a RowProblem says what is wrong with it. */
+function readRecord(
+  cells: Record<RecordField, string>,
+  options: { region: CountryCode },
+): ContactRecord {
+  for (const field of Object.keys(cells) as RecordField[]) {
+    const value = cells[field];
+    if (value.length > IMPORT_LIMITS.maxCellChars) {
+      throw new RowProblem(
+        `the ${FIELD_WORDS[field]} is longer than ${IMPORT_LIMITS.maxCellChars} characters`,
+      );
+    }
+    if (CONTROL.test(value)) {
+      throw new RowProblem(`the ${FIELD_WORDS[field]} contains control or invisible characters`);
+    }
+  }
+  if (cells.display_name === '') throw new RowProblem('it has no name');
+  if (cells.number === '') throw new RowProblem('it has no number');
+  return {
+    display_name: cells.display_name,
+    number: phoneNumber(cells.number, 'number', options),
+    secondary_number:
+      cells.secondary_number === ''
+        ? null
+        : phoneNumber(cells.secondary_number, 'secondary number', options),
+    speed_dial: speedDial(cells.speed_dial),
+    company: cells.company,
+  };
+}
+
+/** E.164 for a phone number (the default region's when it has no country code); an extension as is. */
+function phoneNumber(text: string, what: string, options: { region: CountryCode }): string {
+  let target;
+  try {
+    target = parseDialTarget(text, { region: options.region });
+  } catch (error) {
+    // The reason alone: dial advice ("turn on vanity numbers…") does not apply to a file.
+    const reason = /\(([^)]*)\)\.?$/.exec(errorMessage(error))?.[1] ?? 'it cannot be read';
+    const why = reason.split(';')[0]!;
+    throw new RowProblem(`the ${what} "${text}" is not a phone number: ${why}`);
+  }
+  if (target.kind === 'external') return target.e164!;
+  if (/^\d+$/.test(target.destination)) return target.destination;
+  throw new RowProblem(`the ${what} ${text} is a service code, not a phone number`);
+}
+
+function speedDial(text: string): number | null {
+  if (text === '') return null;
+  const code = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!SpeedDialPool.allows(code)) {
+    throw new RowProblem(
+      `speed dial "${text}" is not 200–999 or 2000–9999 (and not 9191), as the platform requires`,
+    );
+  }
+  return code;
+}
+
+/** A stored number in the form imported rows are compared in. */
+function comparable(number: string, options: { region: CountryCode }): string {
+  try {
+    return phoneNumber(number, 'number', options);
+  } catch {
+    return number;
+  }
+}
+
+function capitalised(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return sentence.endsWith('.') ? sentence : `${sentence}.`;
+}

@@ -1,0 +1,166 @@
+/**
+ * Favourites: contacts starred to come first (the window's empty search, the tray menu). They
+ * come from sources: the person's own stars, kept in the profile's `favourites.json` (contact ids
+ * and when each was starred; no secret), and read-only ones pushed by someone else, such as an
+ * administrator's policy (issue 30), which names numbers. Policy favourites come first and cannot
+ * be unstarred here.
+ *
+ * The app and the CLI may star at the same moment: every change is "read, change, write" under
+ * the profile's `favourites.lock`, and the file is replaced atomically, so neither loses the
+ * other's star. A missing or unreadable file is no favourites (logged), never an error.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { DirectoryContact, FavouriteContact } from '../../../src-preload/contract';
+import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
+import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
+import type { TrayDialEntry } from '../desktop/tray-model';
+import { CallbarError } from '../errors';
+import type { Logger } from '../log/logger';
+
+/** The most stars a person keeps (the tray lists them all; the file stays a few kB). */
+export const MAX_FAVOURITES = 200;
+
+const StoredFavourite = z.object({
+  contact_id: z.number().int().positive(),
+  /** When it was starred (ms since the epoch): the order they are listed in. */
+  starred_at: z.number(),
+});
+
+export const FavouritesFile = z.object({
+  format: z.literal(1),
+  favourites: z.array(StoredFavourite).max(MAX_FAVOURITES),
+});
+export type FavouritesFile = z.infer<typeof FavouritesFile>;
+
+/** Favourites someone else decides (read-only here): contacts named by number (E.164). */
+export interface FavouriteSource {
+  readonly name: 'policy';
+  numbers(): readonly string[];
+}
+
+/** What the directory answers that favourites need. */
+export interface FavouriteDirectory {
+  readonly contacts: readonly DirectoryContact[];
+  lookupByNumber(number: string): DirectoryContact | undefined;
+}
+
+export interface FavouritesOptions {
+  file: StateFile<FavouritesFile>;
+  lock: SessionLock;
+  directory: FavouriteDirectory;
+  sources?: readonly FavouriteSource[];
+  now?: () => number;
+}
+
+export class Favourites {
+  readonly #file: StateFile<FavouritesFile>;
+  readonly #lock: SessionLock;
+  readonly #directory: FavouriteDirectory;
+  readonly #sources: readonly FavouriteSource[];
+  readonly #now: () => number;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: FavouritesOptions) {
+    this.#file = options.file;
+    this.#lock = options.lock;
+    this.#directory = options.directory;
+    this.#sources = options.sources ?? [];
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * The favourite contacts the directory has, policy ones first, then the person's in the order
+   * they were starred. A star whose contact is not in the directory (deleted, or not synced yet)
+   * is kept but not listed.
+   */
+  async list(): Promise<FavouriteContact[]> {
+    const stored = (await this.#file.read())?.favourites ?? [];
+    const listed: FavouriteContact[] = [];
+    const seen = new Set<number>();
+    for (const source of this.#sources) {
+      for (const number of source.numbers()) {
+        const contact = this.#directory.lookupByNumber(number);
+        if (!contact || seen.has(contact.id)) continue;
+        seen.add(contact.id);
+        listed.push({ ...contact, source: source.name, read_only: true });
+      }
+    }
+    const byId = new Map(stored.map((entry) => [entry.contact_id, entry.starred_at]));
+    const mine = this.#directory.contacts
+      .filter((contact) => byId.has(contact.id) && !seen.has(contact.id))
+      .sort((a, b) => byId.get(a.id)! - byId.get(b.id)!);
+    for (const contact of mine) listed.push({ ...contact, source: 'user', read_only: false });
+    return listed;
+  }
+
+  /** Stars or unstars a contact; the favourites afterwards. */
+  async set(contactId: number, starred: boolean): Promise<FavouriteContact[]> {
+    if (!starred && (await this.list()).some((f) => f.id === contactId && f.read_only)) {
+      throw new CallbarError(
+        'favourite_read_only',
+        'Your administrator made this contact a favourite; it stays one.',
+      );
+    }
+    await this.#alone(async () => {
+      const stored = (await this.#file.read())?.favourites ?? [];
+      const others = stored.filter((entry) => entry.contact_id !== contactId);
+      if (!starred) {
+        if (others.length !== stored.length) {
+          await this.#file.write({ format: 1, favourites: others });
+        }
+        return;
+      }
+      if (others.length !== stored.length) return; // starred already
+      if (stored.length >= MAX_FAVOURITES) {
+        throw new CallbarError(
+          'too_many_favourites',
+          `You have ${MAX_FAVOURITES} favourites, the most Callbar keeps; unstar one first.`,
+        );
+      }
+      await this.#file.write({
+        format: 1,
+        favourites: [...stored, { contact_id: contactId, starred_at: this.#now() }],
+      });
+    });
+    return this.list();
+  }
+
+  /** Runs `task` alone: after this process's earlier changes, holding the profile's lock. */
+  #alone<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(() => this.#lock.hold(task));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** The favourites as the tray menu lists them: one click dials the contact's number. */
+export function trayFavourites(favourites: readonly FavouriteContact[]): TrayDialEntry[] {
+  return favourites.map((contact) => ({ label: contact.display_name, number: contact.number }));
+}
+
+/** The favourites of the profile in `dataDir`, shared by its processes. */
+export function profileFavourites(
+  dataDir: string,
+  log: Logger,
+  directory: FavouriteDirectory,
+  sources: readonly FavouriteSource[] = [],
+): Favourites {
+  return new Favourites({
+    file: profileStateFile(join(dataDir, 'favourites.json'), FavouritesFile, log, 'favourites'),
+    lock: profileSessionLock(dataDir, {
+      log,
+      name: 'favourites.lock',
+      holding: 'saving favourites',
+      staleMs: 5_000,
+      waitMs: 10_000,
+    }),
+    directory,
+    sources,
+  });
+}
+
+/** Favourites of this process only (unit tests, a core without a profile folder). */
+export function memoryFavourites(directory: FavouriteDirectory): Favourites {
+  return new Favourites({ file: memoryStateFile(), lock: processOnlyLock, directory });
+}

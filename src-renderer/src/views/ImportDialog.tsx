@@ -1,0 +1,285 @@
+import { useEffect, useState } from 'react';
+import type {
+  ImportField,
+  ImportPreview,
+  ImportsChangedEvent,
+} from '../../../src-preload/contract';
+import { Modal } from './Modal';
+
+/** The largest file the dialog reads (core refuses more as well). */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Characters a request carries: the contract's IMPORT_UPLOAD_CHARS (the renderer imports types only). */
+const IMPORT_UPLOAD_CHARS = 128 * 1024;
+/** Rows of the preview shown (the counts cover them all). */
+const SHOWN_ROWS = 50;
+
+const FIELDS: [ImportField, string][] = [
+  ['display_name', 'Name'],
+  ['number', 'Number'],
+  ['secondary_number', 'Secondary number'],
+  ['speed_dial', 'Speed dial'],
+  ['company', 'Company'],
+];
+
+type Progress = NonNullable<ImportsChangedEvent['progress']>;
+type Summary = NonNullable<ImportsChangedEvent['result']>;
+
+/** "Import…" for one phonebook: the button and, once pressed, the dialog. */
+export function ImportButton({ phonebook, onDone }: { phonebook: number; onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Import…
+      </button>
+      {open ? (
+        <ImportDialog
+          phonebook={phonebook}
+          onClose={() => {
+            setOpen(false);
+            onDone();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Import a CSV or vCard file into a phonebook: pick the file, see how its columns map and what
+ * would happen to each row (nothing is sent yet), import with progress and Cancel, then the
+ * result, with the rows not imported to save as a CSV.
+ */
+export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClose: () => void }) {
+  const [fileName, setFileName] = useState<string>();
+  const [preview, setPreview] = useState<ImportPreview>();
+  const [onDuplicate, setOnDuplicate] = useState<'skip' | 'update'>('skip');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [progress, setProgress] = useState<Progress>();
+  const [summary, setSummary] = useState<Summary>();
+  const running = progress !== undefined && summary === undefined;
+
+  useEffect(
+    () =>
+      window.callbar.onEvent((event) => {
+        if (event.type !== 'imports.changed' || event.import_id !== preview?.import_id) return;
+        if (event.progress) setProgress(event.progress);
+        if (event.result) setSummary(event.result);
+      }),
+    [preview?.import_id],
+  );
+
+  const check = async (
+    importId: string,
+    mapping?: Partial<Record<ImportField, number | null>>,
+    duplicates = onDuplicate,
+  ) => {
+    setBusy(true);
+    const answer = await window.callbar.imports.preview({
+      import_id: importId,
+      phonebook,
+      on_duplicate: duplicates,
+      ...(mapping ? { mapping } : {}),
+    });
+    setBusy(false);
+    if (answer.ok) {
+      setPreview(answer.value);
+      setError(undefined);
+    } else setError(answer.error.message);
+  };
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setPreview(undefined);
+    setFileName(file.name);
+    if (file.size > MAX_FILE_BYTES) {
+      setError('The file is larger than 10 MB; split it into parts.');
+      return;
+    }
+    setBusy(true);
+    const text = await file.text();
+    let importId: string | undefined;
+    for (let at = 0; at === 0 || at < text.length; at += IMPORT_UPLOAD_CHARS) {
+      const answer = await window.callbar.imports.upload({
+        ...(importId ? { import_id: importId } : {}),
+        file_name: file.name,
+        text: text.slice(at, at + IMPORT_UPLOAD_CHARS),
+      });
+      if (!answer.ok) {
+        setBusy(false);
+        setError(answer.error.message);
+        return;
+      }
+      importId = answer.value.import_id;
+    }
+    await check(importId!);
+  };
+
+  const remap = (field: ImportField, column: string) => {
+    if (!preview) return;
+    const mapping: Partial<Record<ImportField, number | null>> = { ...preview.mapping };
+    mapping[field] = column === '' ? null : Number(column);
+    void check(preview.import_id, mapping);
+  };
+
+  const start = async () => {
+    if (!preview) return;
+    setProgress({
+      ...preview.counts,
+      created: 0,
+      updated: 0,
+      skipped: 0,
+      failed: 0,
+      not_sent: 0,
+      done: 0,
+      total: 0,
+    });
+    const answer = await window.callbar.imports.start({ import_id: preview.import_id });
+    if (!answer.ok) {
+      setProgress(undefined);
+      setError(answer.error.message);
+    }
+  };
+
+  const failuresLink = summary?.failures_csv
+    ? URL.createObjectURL(new Blob([summary.failures_csv], { type: 'text/csv' }))
+    : undefined;
+
+  return (
+    <Modal titleId="import-title" onCancel={running ? () => undefined : onClose}>
+      <h2 id="import-title">Import contacts</h2>
+      {!progress ? (
+        <label>
+          CSV or vCard file
+          <input
+            type="file"
+            accept=".csv,.vcf,.vcard,text/csv,text/vcard"
+            data-autofocus
+            disabled={busy}
+            onChange={(event) => void pick(event.target.files?.[0])}
+          />
+        </label>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {busy ? <p role="status">Checking {fileName}…</p> : null}
+      {preview && !progress ? (
+        <>
+          <fieldset className="import-columns">
+            <legend>Columns</legend>
+            {FIELDS.map(([field, label]) => (
+              <label key={field}>
+                {label}
+                <select
+                  aria-label={`Column for ${label}`}
+                  value={preview.mapping[field] ?? ''}
+                  onChange={(event) => remap(field, event.target.value)}
+                >
+                  <option value="">(none)</option>
+                  {preview.headers.map((header, index) => (
+                    <option key={index} value={index}>
+                      {header || `Column ${index + 1}`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
+            <label>
+              A number the phonebook has already
+              <select
+                value={onDuplicate}
+                onChange={(event) => {
+                  const value = event.target.value === 'update' ? 'update' : 'skip';
+                  setOnDuplicate(value);
+                  void check(preview.import_id, preview.mapping, value);
+                }}
+              >
+                <option value="skip">Skip it</option>
+                <option value="update">Update the contact</option>
+              </select>
+            </label>
+          </fieldset>
+          <p role="status" data-testid="import-plan">
+            {preview.counts.created} to create, {preview.counts.updated} to update,{' '}
+            {preview.counts.skipped} to skip, {preview.counts.failed} with problems.
+          </p>
+          <table className="import-rows">
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Name</th>
+                <th scope="col">Number</th>
+                <th scope="col">What happens</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.rows.slice(0, SHOWN_ROWS).map((row) => (
+                <tr key={row.row}>
+                  <td>{row.row}</td>
+                  <td dir="auto">{row.cells.display_name}</td>
+                  <td dir="ltr">{row.cells.number}</td>
+                  <td>
+                    {row.outcome === 'created'
+                      ? 'Create'
+                      : row.outcome === 'updated'
+                        ? 'Update'
+                        : row.outcome === 'skipped'
+                          ? 'Skip'
+                          : 'Not imported'}
+                    {row.reason ? `: ${row.reason}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {progress && !summary ? (
+        <p role="status" data-testid="import-progress">
+          {progress.done} of {progress.total} rows: {progress.created} created, {progress.updated}{' '}
+          updated, {progress.skipped} skipped, {progress.failed} failed
+          {progress.waiting_ms !== undefined
+            ? `; waiting ${Math.ceil(progress.waiting_ms / 1000)} s for the platform`
+            : ''}
+        </p>
+      ) : null}
+      {summary ? (
+        <p role="status" data-testid="import-result">
+          {summary.cancelled ? 'Import cancelled' : summary.stopped ? 'Import stopped' : 'Imported'}
+          : {summary.counts.created} created, {summary.counts.updated} updated,{' '}
+          {summary.counts.skipped} skipped, {summary.counts.failed} failed
+          {summary.counts.not_sent ? `, ${summary.counts.not_sent} not sent` : ''}.
+          {summary.stopped ? ` ${summary.stopped}` : ''}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        {failuresLink ? (
+          <a href={failuresLink} download="callbar-import-failures.csv">
+            Save the rows not imported
+          </a>
+        ) : null}
+        {preview && !progress ? (
+          <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
+            Import
+          </button>
+        ) : null}
+        {running ? (
+          <button
+            type="button"
+            onClick={() => void window.callbar.imports.cancel({ import_id: preview!.import_id })}
+          >
+            Cancel import
+          </button>
+        ) : (
+          <button type="button" onClick={onClose}>
+            {summary ? 'Close' : 'Cancel'}
+          </button>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import {
+  expectAccessibleInBothThemes,
+  openConnected,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
+
+/**
+ * Importing from the window: pick a CSV, see its columns mapped and what happens to each row
+ * (nothing sent yet), import, read the result; the same file again changes nothing.
+ */
+let app: E2eApp;
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 20, autoAnswer: false } });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+const CSV = [
+  'Full Name,Mobile,Organisation',
+  'Alan Turing,(202) 555-0511,Bletchley',
+  'Bad Row,not a number,',
+  'Katherine Johnson,202 555 0512,NASA',
+].join('\n');
+
+test('import a CSV into a phonebook: preview, import, result; again skips everything', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  const editor = page.getByRole('dialog', { name: 'New phonebook' });
+  await editor.getByLabel('Name').fill('Imported team');
+  await editor.getByLabel('Priority').fill('2');
+  await editor.getByRole('button', { name: 'Create phonebook' }).click();
+  await page.getByRole('button', { name: 'Imported team', exact: true }).click();
+
+  for (const round of [1, 2]) {
+    await page.getByRole('button', { name: 'Import…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+    await dialog.getByLabel('CSV or vCard file').setInputFiles({
+      name: 'team.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(CSV),
+    });
+    const plan = dialog.getByTestId('import-plan');
+    if (round === 1) {
+      await expect(plan).toHaveText('2 to create, 0 to update, 0 to skip, 1 with problems.');
+      await expect(dialog.getByRole('combobox', { name: 'Column for Name' })).toHaveValue('0');
+      await expect(dialog.getByRole('combobox', { name: 'Column for Company' })).toHaveValue('2');
+      await expect(dialog).toContainText('The number "not a number" is not a phone number');
+      await expectAccessibleInBothThemes(page, 'import preview');
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({ path: screenshotPath(`import-preview-${scheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    } else {
+      await expect(plan).toHaveText('0 to create, 0 to update, 2 to skip, 1 with problems.');
+    }
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(dialog.getByTestId('import-result')).toHaveText(
+      round === 1
+        ? 'Imported: 2 created, 0 updated, 0 skipped, 1 failed.'
+        : 'Imported: 0 created, 0 updated, 2 skipped, 1 failed.',
+    );
+    await expect(dialog.getByRole('link', { name: 'Save the rows not imported' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+  }
+  await expect(page.getByText('Alan Turing')).toBeVisible();
+  await expect(page.getByText('Katherine Johnson')).toBeVisible();
+});
