@@ -166,11 +166,11 @@ export function SettingsView() {
               label={LABELS.region}
               error={errors.fields.region}
               hint="How numbers without a country code are read."
+              locked={saved.locked.region}
             >
               <select
                 className="setting-medium"
                 value={draft.region}
-                locked={saved.locked.region}
                 onChange={(event) => change('region', event.target.value)}
               >
                 {countriesByName(saved.countries).map((code) => (
@@ -184,10 +184,10 @@ export function SettingsView() {
               label={LABELS.dial_shortcut}
               error={shortcutProblem ?? errors.fields.dial_shortcut}
               hint="Opens Callbar from any app to search and dial."
+              locked={saved.locked.dial_shortcut}
             >
               <ShortcutRecorder
                 name={LABELS.dial_shortcut}
-                locked={saved.locked.dial_shortcut}
                 value={draft.dial_shortcut}
                 onChange={(accelerator) => change('dial_shortcut', accelerator)}
                 onProblem={setShortcutProblem}
@@ -264,11 +264,11 @@ export function SettingsView() {
               error={errors.fields.confirm_web_links}
               hint="Emergency, premium-rate and foreign numbers still ask."
               check
+              locked={saved.locked.confirm_web_links}
             >
               <input
                 type="checkbox"
                 checked={!draft.confirm_web_links}
-                locked={saved.locked.confirm_web_links}
                 onChange={(event) => change('confirm_web_links', !event.target.checked)}
               />
             </SettingField>
@@ -290,11 +290,11 @@ export function SettingsView() {
               label={LABELS.start_minimized}
               error={errors.fields.start_minimized}
               check
+              locked={saved.locked.start_minimized}
             >
               <input
                 type="checkbox"
                 checked={draft.start_minimized}
-                locked={saved.locked.start_minimized}
                 onChange={(event) => change('start_minimized', event.target.checked)}
               />
             </SettingField>
@@ -314,12 +314,12 @@ export function SettingsView() {
               label={LABELS.sync_interval_minutes}
               error={errors.fields.sync_interval_minutes}
               hint="1 to 1440."
+              locked={saved.locked.sync_interval_minutes}
             >
               <input
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.sync_interval_minutes}
-                locked={saved.locked.sync_interval_minutes}
                 onChange={(event) => change('sync_interval_minutes', digitsOf(event.target.value))}
               />
             </SettingField>
@@ -327,12 +327,12 @@ export function SettingsView() {
               label={LABELS.receiver_port}
               error={errors.fields.receiver_port}
               hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
+              locked={saved.locked.receiver_port}
             >
               <input
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.receiver_port}
-                locked={saved.locked.receiver_port}
                 onChange={(event) => change('receiver_port', digitsOf(event.target.value))}
               />
             </SettingField>
