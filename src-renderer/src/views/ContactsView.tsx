@@ -67,11 +67,13 @@ export function ContactsView({
       tools={<ImportButton phonebook={phonebook.id} onDone={list.reload} />}
       empty={
         <>
-          <p>No contacts in this phonebook yet.</p>
+          <p>
+            No contacts in this phonebook yet. Add one, or bring a CSV or vCard file in with
+            Import….
+          </p>
           <button type="button" className="primary" onClick={create}>
             Add contact
           </button>
-          <ImportButton phonebook={phonebook.id} onDone={list.reload} />
         </>
       }
       onDeleteSelected={(ids, done) =>
