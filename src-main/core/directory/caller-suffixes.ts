@@ -3,7 +3,7 @@
  * the number packed in. A caller's number is found by its ending (the same number, else the
  * longest common ending of 7+ digits), and a whole typed number by its own ending.
  */
-import { MatchClass, type RankedCandidates } from './ranked-candidates';
+import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
 
 /** Shortest number suffix that identifies a caller. */
@@ -75,7 +75,7 @@ export class CallerSuffixes {
       const text = numbers.text(n);
       const ccLen = numbers.ccLen[n]!;
       if (text === whole || (ccLen > 0 && text.slice(ccLen) === whole)) {
-        candidates.add(numbers.contact[n]!, MatchClass.exact);
+        candidates.add(numbers.contact[n]!, Tier.wholeNumber);
       }
     }
   }

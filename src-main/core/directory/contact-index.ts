@@ -9,15 +9,19 @@
  * - caller-suffixes: the last 7 digits of every number, for caller lookup and whole numbers;
  * - speed-dials: codes sorted by value.
  *
- * Contacts are numbered in ranking order (ranking-order: higher phonebook priority first, then
- * name), so the best hits of a match class are its smallest numbers, and every walk goes in that
- * order and stops once later contacts cannot make the page; a query allocates little (a few small
- * arrays), so keystrokes seldom meet a garbage collection.
+ * Hits rank by match quality first (ranked-candidates' tiers: an exact speed dial, the name
+ * starting with the query, a word of the name, the company, a number fragment), then by the
+ * user's own calls (call-affinity: given with setCallHistory, never read from the log here), then
+ * by phonebook priority and A–Z. Contacts are numbered in that last order (ranking-order), so the
+ * best hits of a tier are its few boosted contacts, then its smallest numbers: every walk goes in
+ * that order and stops once later contacts cannot make the page. A query allocates little (a few
+ * small arrays), so keystrokes seldom meet a garbage collection.
  *
  * The index is immutable: a change (sync, or a contact written through Callbar) builds a new one,
  * which takes a few milliseconds at a tenant's size.
  */
 import type { DirectoryContact, SearchHit } from '../../../src-preload/contract';
+import { frecency, type PartyCalls } from './call-affinity';
 import { CallerSuffixes } from './caller-suffixes';
 import { DigitGrams } from './digit-grams';
 import { describeHit } from './hit-description';
@@ -52,14 +56,14 @@ export class ContactIndex {
     this.#candidates = new RankedCandidates(contacts.length);
     const read = new ContactWords(contacts);
     // Ranking order: higher phonebook priority, then the name's words, then id.
-    const order = rankingOrder(
+    const { order, groupStart } = rankingOrder(
       contacts,
       options.priorityOf,
       (i, k) => read.nameWord(i, k),
       read.sorted.length + 1,
     );
     this.#contacts = Array.from(order, (i) => contacts[i]!);
-    this.#words = new WordPostings(read, order);
+    this.#words = new WordPostings(read, order, groupStart);
     const { numbers, texts } = NumberTable.read(contacts, order, this.plan);
     this.#numbers = numbers;
     this.#grams = new DigitGrams(numbers, texts);
@@ -88,7 +92,7 @@ export class ContactIndex {
     const hits: SearchHit[] = [];
     for (const index of ranked) {
       const contact = this.#contacts[index]!;
-      const match = MATCH_NAMES[this.#candidates.classOf(index)]!;
+      const match = MATCH_NAMES[this.#candidates.tierOf(index)]!;
       hits.push({ contact, match, ...describeHit(contact, parsed, this.plan) });
     }
     return hits;
@@ -101,11 +105,44 @@ export class ContactIndex {
     if (parsed.words.length > 0) {
       this.#words.match(parsed.words, limit, candidates);
       for (const digits of parsed.digitWords) {
-        candidates.retain((contact) => (this.#hasDigits(contact, digits) ? 0 : -1));
+        candidates.retain((contact) => this.#hasDigits(contact, digits));
       }
     } else if (parsed.digits !== '') this.#matchDigits(parsed.digits, limit);
     else return new Int32Array(0);
     return candidates.top(limit);
+  }
+
+  /**
+   * The user's own calls, per party: contacts called more and lately rank first among hits of
+   * the same match quality (call-affinity). Replaces what was given before; parties that are no
+   * contact of this index are left out.
+   */
+  setCallHistory(parties: readonly PartyCalls[], now = Date.now()): void {
+    const pull = new Map<number, { score: number; last: number }>();
+    const credit = (contact: number, party: PartyCalls) => {
+      const known = pull.get(contact) ?? { score: 0, last: 0 };
+      known.score += frecency(party, now);
+      known.last = Math.max(known.last, party.last_ms);
+      pull.set(contact, known);
+    };
+    const byId = new Map<number, PartyCalls[]>();
+    for (const party of parties) {
+      if (party.contact_id === undefined) {
+        const text = this.plan.forms(party.number).text;
+        const contact = text === '' ? -1 : this.#suffixes.lookup(text);
+        if (contact >= 0) credit(contact, party);
+      } else byId.set(party.contact_id, [...(byId.get(party.contact_id) ?? []), party]);
+    }
+    if (byId.size > 0) {
+      this.#contacts.forEach((contact, index) => {
+        for (const party of byId.get(contact.id) ?? []) credit(index, party);
+      });
+    }
+    // Best first; a tie goes to the one called last, then to the ranking order.
+    const ranked = [...pull].sort(
+      ([a, x], [b, y]) => y.score - x.score || y.last - x.last || a - b,
+    );
+    this.#candidates.boosted = Int32Array.from(ranked, ([contact]) => contact);
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
@@ -133,6 +170,11 @@ export class ContactIndex {
     // Whole numbers, as typed or in their international form: all of them (they rank first).
     for (const whole of new Set([digits, this.plan.forms(digits).text])) {
       this.#suffixes.matchWhole(whole, candidates);
+    }
+    // The fragment walks stop at `limit` contacts in order: the user's own calls first.
+    for (const contact of candidates.boosted) {
+      const tier = this.#numbers.tierOf(contact, digits);
+      if (tier >= 0) candidates.add(contact, tier);
     }
     this.#grams.matchFragment(digits, limit, candidates);
     this.#grams.matchNational(digits, limit, candidates);

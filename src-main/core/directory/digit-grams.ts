@@ -6,7 +6,7 @@
  * fragments use small precomputed lists of the first contacts in ranking order. Every walk goes
  * in ranking order and stops once later contacts cannot make the page.
  */
-import { MatchClass, type RankedCandidates } from './ranked-candidates';
+import { Tier, type RankedCandidates } from './ranked-candidates';
 import { NO_TRUNK, type NumberTable } from './number-table';
 
 /** How many contacts the 1–2 digit lists keep (the contract's largest limit). */
@@ -160,8 +160,8 @@ export class DigitGrams {
   matchFragment(digits: string, limit: number, candidates: RankedCandidates): void {
     if (digits.length <= 2) {
       const key = shortKey(digits);
-      for (const contact of this.#shortPrefix[key]!) candidates.add(contact, MatchClass.prefix);
-      for (const contact of this.#shortInfix[key]!) candidates.add(contact, MatchClass.infix);
+      for (const contact of this.#shortPrefix[key]!) candidates.add(contact, Tier.numberStart);
+      for (const contact of this.#shortInfix[key]!) candidates.add(contact, Tier.numberInside);
     } else {
       this.#matchStarts(digits, limit, -1, candidates);
       this.#matchAnywhere(digits, limit, candidates);
@@ -178,7 +178,7 @@ export class DigitGrams {
     if (national.length === 0 || !(this.#numbers.trunks & (1 << trunk))) return;
     if (national.length <= 2) {
       for (const contact of this.#shortNational[trunk * 110 + shortKey(national)]!) {
-        candidates.add(contact, MatchClass.prefix);
+        candidates.add(contact, Tier.numberStart);
       }
       return;
     }
@@ -233,7 +233,7 @@ export class DigitGrams {
           : numbers.trunk[n] === trunk && ccLen > 0 && digits.startsWith(fragment, start + ccLen);
       if (!matches) continue;
       const contact = numbers.contact[n]!;
-      candidates.add(contact, MatchClass.prefix);
+      candidates.add(contact, Tier.numberStart);
       if (contact !== last) {
         last = contact;
         found++;
@@ -279,9 +279,9 @@ export class DigitGrams {
         if (other === otherEnd) return;
         if ((postings[other]! & NUMBER_OF) !== n) continue;
       }
-      let matchClass: number = MatchClass.infix;
+      let tier: number = Tier.numberInside;
       if (exactGram) {
-        if (posting & AT_START) matchClass = MatchClass.prefix;
+        if (posting & AT_START) tier = Tier.numberStart;
       } else {
         const start = numbers.start[n]!;
         const ccStart = start + numbers.ccLen[n]!;
@@ -289,7 +289,7 @@ export class DigitGrams {
           digits.startsWith(fragment, start) ||
           (ccStart > start && digits.startsWith(fragment, ccStart))
         ) {
-          matchClass = MatchClass.prefix;
+          tier = Tier.numberStart;
         } else {
           const to = numbers.start[n + 1]! - 1 - fragment.length;
           let from = start + 1;
@@ -298,7 +298,7 @@ export class DigitGrams {
         }
       }
       const contact = numbers.contact[n]!;
-      candidates.add(contact, matchClass);
+      candidates.add(contact, tier);
       if (contact !== last) {
         last = contact;
         found++;

@@ -5,6 +5,7 @@
  */
 import type { DirectoryContact } from '../../../src-preload/contract';
 import type { DialingPlan } from './number-forms';
+import { Tier } from './ranked-candidates';
 
 /** A number without a one-digit trunk prefix. */
 export const NO_TRUNK = 255;
@@ -98,6 +99,32 @@ export class NumberTable {
   /** Number n's digit text. */
   text(n: number): string {
     return this.digits.slice(this.start[n], this.start[n + 1]! - 1);
+  }
+
+  /**
+   * How contact c's numbers hold `digits`: at a number's start, national start or in its
+   * national form (trunk prefix + significant number) as Tier.numberStart, elsewhere as
+   * Tier.numberInside; -1 when none does.
+   */
+  tierOf(c: number, digits: string): number {
+    let tier = -1;
+    const trunk = digits.charCodeAt(0) - 48;
+    for (let n = this.contactStart[c]!; n < this.contactStart[c + 1]!; n++) {
+      const start = this.start[n]!;
+      const ccLen = this.ccLen[n]!;
+      if (
+        this.digits.startsWith(digits, start) ||
+        (ccLen > 0 && this.digits.startsWith(digits, start + ccLen)) ||
+        (ccLen > 0 &&
+          digits.length > 1 &&
+          this.trunk[n] === trunk &&
+          this.digits.startsWith(digits.slice(1), start + ccLen))
+      ) {
+        return Tier.numberStart;
+      }
+      if (this.text(n).includes(digits)) tier = Tier.numberInside;
+    }
+    return tier;
   }
 
   /** Whether one of contact c's numbers holds `digits`. */

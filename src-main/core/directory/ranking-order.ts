@@ -28,6 +28,14 @@ function orderById(contacts: readonly DirectoryContact[]): Int32Array {
   return order;
 }
 
+/** Contacts in ranking order, and where each phonebook priority starts in it. */
+export interface RankingOrder {
+  /** order[index]: the position in the contacts given of contact `index`. */
+  order: Int32Array;
+  /** The first index of each priority, best first, then the contact count. */
+  groupStart: Int32Array;
+}
+
 /**
  * The contacts' positions in ranking order: by priority, then their first three name words (as
  * word ranks from `nameWord(contact, k)`, 0 for none; `words` bounds them), then id.
@@ -37,7 +45,7 @@ export function rankingOrder(
   priorityOf: PriorityOf | undefined,
   nameWord: (contact: number, k: number) => number,
   words: number,
-): Int32Array {
+): RankingOrder {
   let order = orderById(contacts);
   const sortBy = (keys: Int32Array, buckets: number) => {
     const counts = new Int32Array(buckets + 1);
@@ -58,5 +66,8 @@ export function rankingOrder(
   const rankOf = new Map(distinct.map((priority, rank) => [priority, rank]));
   priorities.forEach((priority, contact) => (keys[contact] = rankOf.get(priority)!));
   sortBy(keys, distinct.length);
-  return order;
+  const groupStart = new Int32Array(distinct.length + 1);
+  for (const contact of order) groupStart[keys[contact]! + 1]!++;
+  for (let g = 0; g < distinct.length; g++) groupStart[g + 1]! += groupStart[g]!;
+  return { order, groupStart };
 }

@@ -3,7 +3,7 @@
  * code is one lookup and a typed prefix one range per code length.
  */
 import type { DirectoryContact } from '../../../src-preload/contract';
-import { MatchClass, type RankedCandidates } from './ranked-candidates';
+import { Tier, type RankedCandidates } from './ranked-candidates';
 
 const CODES = 10_000;
 
@@ -49,7 +49,7 @@ export class SpeedDials {
       for (let i = from; i < to; i++) {
         candidates.add(
           this.#contacts[i]!,
-          length === digits.length ? MatchClass.exact : MatchClass.prefix,
+          length === digits.length ? Tier.speedDial : Tier.numberStart,
         );
       }
     }
