@@ -17,15 +17,16 @@ export class CallerSuffixes {
   readonly #suffixes: Float64Array;
 
   /** Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one. */
-  constructor(numbers: NumberTable, texts: readonly string[]) {
+  constructor(numbers: NumberTable) {
     this.#numbers = numbers;
-    const count = texts.length;
+    const { digits, start } = numbers;
+    const count = numbers.contact.length;
     const suffixOf = new Int32Array(count);
     for (let n = 0; n < count; n++) {
-      const text = texts[n]!;
+      const end = start[n + 1]! - 1;
       let suffix = 0;
-      for (let i = Math.max(0, text.length - SUFFIX_DIGITS); i < text.length; i++) {
-        suffix = suffix * 10 + text.charCodeAt(i) - 48;
+      for (let i = Math.max(start[n]!, end - SUFFIX_DIGITS); i < end; i++) {
+        suffix = suffix * 10 + digits.charCodeAt(i) - 48;
       }
       suffixOf[n] = suffix;
     }
@@ -38,7 +39,9 @@ export class CallerSuffixes {
       for (const n of bySuffix) sorted[buckets[(suffixOf[n]! >>> shift) & 4095]!++] = n;
       bySuffix = sorted;
     }
-    this.#suffixes = Float64Array.from(bySuffix, (n) => suffixOf[n]! * PACK + n);
+    this.#suffixes = new Float64Array(count);
+    for (let i = 0; i < count; i++)
+      this.#suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
   }
 
   /**

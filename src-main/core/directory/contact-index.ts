@@ -64,10 +64,9 @@ export class ContactIndex {
     );
     this.#contacts = Array.from(order, (i) => contacts[i]!);
     this.#words = new WordPostings(read, order, groupStart);
-    const { numbers, texts } = NumberTable.read(contacts, order, this.plan);
-    this.#numbers = numbers;
-    this.#grams = new DigitGrams(numbers, texts);
-    this.#suffixes = new CallerSuffixes(numbers, texts);
+    this.#numbers = new NumberTable(contacts, order, this.plan);
+    this.#grams = new DigitGrams(this.#numbers);
+    this.#suffixes = new CallerSuffixes(this.#numbers);
     this.#speedDials = new SpeedDials(this.#contacts);
   }
 

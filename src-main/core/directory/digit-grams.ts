@@ -14,6 +14,8 @@ const SHORT_LIST_CAP = 500;
 /** A 3-digit gram posting's flag: the gram stands at the number's start or national start. */
 const AT_START = 1 << 30;
 const NUMBER_OF = AT_START - 1;
+/** The same flag on a gram (0–999) while building. */
+const SEEN_AT_START = 1 << 10;
 
 /** The 3 digits of `text` from `at`, as a number 0–999. */
 function gramAt(text: string, at: number): number {
@@ -73,79 +75,82 @@ export class DigitGrams {
   /** Trunk digit * 110 + the 1–2 digits after it (a national form typed). */
   readonly #shortNational: Int32Array[];
 
-  /** `texts`: the numbers' digit texts, number by number (see NumberTable.read). */
-  constructor(numbers: NumberTable, texts: readonly string[]) {
+  /** Reads the digit texts in place, from the table's one flat string. */
+  constructor(numbers: NumberTable) {
     this.#numbers = numbers;
-    const count = texts.length;
+    const { digits, start: starts } = numbers;
+    const count = numbers.contact.length;
     const ccLens = numbers.ccLen;
+    // One pass reads every number's distinct grams (flagged when a gram is the one at the
+    // number's start or national start) and counts them; a second lays them out by gram.
     const gramCounts = new Int32Array(1001);
     const lastNumber = new Int32Array(1000).fill(-1);
-    const grams = (visit: (gram: number, n: number) => void) => {
-      lastNumber.fill(-1);
-      for (let n = 0; n < count; n++) {
-        const text = texts[n]!;
-        for (let i = 0; i + 3 <= text.length; i++) {
-          const gram = gramAt(text, i);
-          if (lastNumber[gram] === n) continue;
-          lastNumber[gram] = n;
-          visit(gram, n);
-        }
+    const seen = new Int16Array(digits.length);
+    const seenEnd = new Int32Array(count);
+    let k = 0;
+    for (let n = 0; n < count; n++) {
+      const at = starts[n]!;
+      const length = starts[n + 1]! - 1 - at;
+      const ccLen = ccLens[n]!;
+      const startGram = length >= 3 ? gramAt(digits, at) : -1;
+      const nationalGram = ccLen > 0 && length >= ccLen + 3 ? gramAt(digits, at + ccLen) : -1;
+      for (let i = 0; i + 3 <= length; i++) {
+        const gram = gramAt(digits, at + i);
+        if (lastNumber[gram] === n) continue;
+        lastNumber[gram] = n;
+        gramCounts[gram + 1]!++;
+        seen[k++] = gram === startGram || gram === nationalGram ? gram | SEEN_AT_START : gram;
       }
-    };
-    grams((gram) => gramCounts[gram + 1]!++);
+      seenEnd[n] = k;
+    }
     for (let g = 0; g < 1000; g++) gramCounts[g + 1]! += gramCounts[g]!;
     this.#gramStart = gramCounts;
     this.#postings = new Int32Array(gramCounts[1000]!);
     const gramFill = gramCounts.slice(0, 1000);
-    // Each number's gram at its start and at its national start (-1: none).
-    const startGrams = new Int16Array(count * 2).fill(-1);
-    for (let n = 0; n < count; n++) {
-      const text = texts[n]!;
-      const ccLen = ccLens[n]!;
-      if (text.length >= 3) startGrams[n * 2] = gramAt(text, 0);
-      if (ccLen > 0 && text.length >= ccLen + 3) startGrams[n * 2 + 1] = gramAt(text, ccLen);
+    for (let n = 0, i = 0; n < count; n++) {
+      for (; i < seenEnd[n]!; i++) {
+        const gram = seen[i]! & ~SEEN_AT_START;
+        this.#postings[gramFill[gram]!++] = seen[i]! & SEEN_AT_START ? n | AT_START : n;
+      }
     }
-    grams((gram, n) => {
-      const atStart = startGrams[n * 2] === gram || startGrams[n * 2 + 1] === gram;
-      this.#postings[gramFill[gram]!++] = atStart ? n | AT_START : n;
-    });
 
     const shortPrefix = new CappedLists(110);
     const shortInfix = new CappedLists(110);
     let infixOpen = 110;
     const shortNational = new CappedLists(1100);
     for (let n = 0; n < count; n++) {
-      const text = texts[n]!;
+      const at = starts[n]!;
+      const length = starts[n + 1]! - 1 - at;
       const ccLen = ccLens[n]!;
       const contact = numbers.contact[n]!;
-      const first = text.charCodeAt(0) - 48;
-      const firstPair = 10 + first * 10 + text.charCodeAt(1) - 48;
-      const national = ccLen > 0 ? text.charCodeAt(ccLen) - 48 : -1;
-      const nationalPair = ccLen > 0 ? 10 + national * 10 + text.charCodeAt(ccLen + 1) - 48 : -1;
-      shortPrefix.add(first, contact);
-      if (text.length > 1) shortPrefix.add(firstPair, contact);
-      if (ccLen > 0) {
-        shortPrefix.add(national, contact);
-        if (text.length > ccLen + 1) shortPrefix.add(nationalPair, contact);
-      }
+      // -1: the number is too short to have it (the next character is the separator).
+      const first = length > 0 ? digits.charCodeAt(at) - 48 : -1;
+      const firstPair = length > 1 ? 10 + first * 10 + digits.charCodeAt(at + 1) - 48 : -1;
+      const national = ccLen > 0 && length > ccLen ? digits.charCodeAt(at + ccLen) - 48 : -1;
+      const nationalPair =
+        national >= 0 && length > ccLen + 1
+          ? 10 + national * 10 + digits.charCodeAt(at + ccLen + 1) - 48
+          : -1;
+      if (first >= 0) shortPrefix.add(first, contact);
+      if (firstPair >= 0) shortPrefix.add(firstPair, contact);
+      if (national >= 0) shortPrefix.add(national, contact);
+      if (nationalPair >= 0) shortPrefix.add(nationalPair, contact);
       // Every digit and pair is inside some number early on: these lists fill within the first
       // few thousand numbers, after which this loop is skipped.
-      for (let i = 0; infixOpen > 0 && i < text.length; i++) {
-        const digit = text.charCodeAt(i) - 48;
+      for (let i = 0; infixOpen > 0 && i < length; i++) {
+        const digit = digits.charCodeAt(at + i) - 48;
         if (digit !== first && digit !== national && shortInfix.add(digit, contact)) infixOpen--;
-        if (i + 1 < text.length) {
-          const pair = 10 + digit * 10 + text.charCodeAt(i + 1) - 48;
+        if (i + 1 < length) {
+          const pair = 10 + digit * 10 + digits.charCodeAt(at + i + 1) - 48;
           if (pair !== firstPair && pair !== nationalPair && shortInfix.add(pair, contact)) {
             infixOpen--;
           }
         }
       }
       const trunk = numbers.trunk[n]!;
-      if (trunk !== NO_TRUNK && ccLen > 0) {
+      if (trunk !== NO_TRUNK && national >= 0) {
         shortNational.add(trunk * 110 + national, contact);
-        if (nationalPair >= 0 && text.length > ccLen + 1) {
-          shortNational.add(trunk * 110 + nationalPair, contact);
-        }
+        if (nationalPair >= 0) shortNational.add(trunk * 110 + nationalPair, contact);
       }
     }
     this.#shortPrefix = shortPrefix.lists();

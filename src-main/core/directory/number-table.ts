@@ -29,24 +29,9 @@ export class NumberTable {
   /**
    * Reads the numbers in the order given (the contact objects' order in memory), then lays them
    * out in ranking order (`order[index]` is the position in `contacts` of contact `index`) from
-   * these arrays alone. Also gives the digit texts number by number, for building the other
-   * structures (the table keeps only their joined string).
+   * these arrays alone.
    */
-  static read(
-    contacts: readonly DirectoryContact[],
-    order: Int32Array,
-    plan: DialingPlan,
-  ): { numbers: NumberTable; texts: string[] } {
-    const texts: string[] = [];
-    return { numbers: new NumberTable(contacts, order, plan, texts), texts };
-  }
-
-  private constructor(
-    contacts: readonly DirectoryContact[],
-    order: Int32Array,
-    plan: DialingPlan,
-    texts: string[],
-  ) {
+  constructor(contacts: readonly DirectoryContact[], order: Int32Array, plan: DialingPlan) {
     const size = contacts.length;
     const readTexts: string[] = new Array<string>(size * 2).fill('');
     const readCcLens = new Uint8Array(size * 2);
@@ -65,6 +50,7 @@ export class NumberTable {
         if (trunk !== NO_TRUNK) trunkBits |= 1 << trunk;
       }
     }
+    const texts: string[] = [];
     const starts = new Int32Array(size * 2 + 1);
     const ccLens = new Uint8Array(size * 2);
     const trunks = new Uint8Array(size * 2);
