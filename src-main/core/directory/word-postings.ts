@@ -259,9 +259,17 @@ export class WordPostings {
       // best tier the terms allow, later ones cannot make the page (but the boosted ones could).
       const inOrder = driver.hi - driver.lo === 1 && driver.fuzzy.length === 0;
       if (inOrder) this.#addBoosted(tierOf, candidates);
+      // The best tier a contact can have: a word found in companies alone ranks as a company.
       const best = terms
         .map((term): number =>
-          term.exact >= 0 ? Tier.nameStartExact : term.lo < term.hi ? Tier.nameStart : Tier.fuzzy,
+          term.lo >= term.hi
+            ? Tier.fuzzy
+            : placeTier(
+                this.#namePostings[term.hi]! > this.#namePostings[term.lo]!
+                  ? FIRST_NAME_WORD
+                  : COMPANY_WORD,
+                term.exact >= 0,
+              ),
         )
         .reduce(combineTiers);
       let bestFound = 0;
@@ -438,8 +446,9 @@ export class WordPostings {
       let tier: number;
       if (word === term.exact) tier = placeTier(place, true);
       else if (word >= term.lo && word < term.hi) tier = placeTier(place, false);
-      else if (term.fuzzy.length > 0 && inRanges(term.fuzzy, word)) tier = Tier.fuzzy;
+      else if (best < 0 && term.fuzzy.length > 0 && inRanges(term.fuzzy, word)) tier = Tier.fuzzy;
       else continue;
+      if (tier === Tier.nameStartExact) return tier;
       if (best < 0 || tier < best) best = tier;
     }
     return best;
