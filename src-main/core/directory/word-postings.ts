@@ -17,7 +17,7 @@ const TYPO_MIN_LENGTH = 4;
  * A word of 4+ characters typed with one left out is 3 characters long: at that length only a
  * missing character is tolerated ("eme" for "Emre", "wod" for "Wood").
  */
-export const MISSING_CHARACTER_MIN_LENGTH = 3;
+const MISSING_CHARACTER_MIN_LENGTH = 3;
 /**
  * Walking contacts in order finds a page of a term with P postings after about limit × N / P
  * contacts; reading its postings costs P. The walk wins when P² > limit × N (with this margin,
@@ -26,7 +26,7 @@ export const MISSING_CHARACTER_MIN_LENGTH = 3;
 const WALK_MARGIN = 4;
 
 /** A query word, as ranges of the sorted words. */
-export interface Term {
+interface Term {
   /** The word equal to it, or -1. */
   exact: number;
   /** Words it is a prefix of (the exact word included). */
