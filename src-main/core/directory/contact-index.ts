@@ -17,8 +17,9 @@
  * that order and stops once later contacts cannot make the page. A query allocates little (a few
  * small arrays), so keystrokes seldom meet a garbage collection.
  *
- * The index is immutable: a change (sync, or a contact written through Callbar) builds a new one,
- * which takes a few milliseconds at a tenant's size.
+ * The contacts of an index never change: a change (sync, or a contact written through Callbar)
+ * builds a new one, which takes a few milliseconds at a tenant's size. Only the call history it
+ * ranks by is replaced in place (setCallHistory).
  */
 import type { DirectoryContact, SearchHit } from '../../../src-preload/contract';
 import { frecency, type PartyCalls } from './call-affinity';
