@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark and prints its figures. Each benchmark compares Callbar's
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
- * `npm run bench -- --json` also prints every figure as one JSON object on the last line.
+ * `npm run bench -- --json` also prints every figure as one JSON object on the last line;
+ * `npm run bench -- --only search` runs the benchmarks whose name holds "search" alone.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
@@ -14,6 +15,8 @@ import { sessionRefresh } from './session-refresh';
 import { syncDirectory } from './sync-directory';
 
 const json = process.argv.includes('--json');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1]?.toLowerCase() : undefined;
 const figures: Record<string, unknown> = {};
 const machine = {
   cores: cpus().length,
@@ -57,7 +60,9 @@ console.log(`node ${machine.node} on ${machine.platform}`);
 console.log(
   `${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB; load average ${machine.load_average} at the start`,
 );
-for (const benchmark of benchmarks) {
+for (const benchmark of benchmarks.filter(
+  ({ name }) => !only || name.toLowerCase().includes(only),
+)) {
   console.log(`\n## ${benchmark.name}`);
   await benchmark.run();
 }

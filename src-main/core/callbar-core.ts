@@ -2,6 +2,7 @@ import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';
+import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
@@ -75,6 +76,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // Calls identify parties and resolve speed dials through the directory; both share one client
   // (one rate-limit gate per scope).
   const calls = openCalls({ profile, api, directory });
+  // The search ranks contacts the user calls often and lately first (among equal matches).
+  const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   const editor = new PhonebookEditor(api.phonebooks, directory);
   const favourites = profileFavourites(profile.dataDir, log, directory);
   const imports = new WindowImports({
@@ -189,6 +192,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     const owner = JSON.stringify(account.owner() ?? null);
     if (owner !== callsOwner) {
       callsOwner = owner;
+      rankByCalls();
       events.publish({ type: 'calls.changed', calls: calls.snapshot() });
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
@@ -198,12 +202,14 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const unsubscribeDirectory = directory.onChange((status) =>
     events.publish({ type: 'directory.changed', status }),
   );
-  const unsubscribeCalls = calls.onChange((snapshot) =>
-    events.publish({ type: 'calls.changed', calls: snapshot }),
-  );
+  const unsubscribeCalls = calls.onChange((snapshot) => {
+    rankByCalls();
+    events.publish({ type: 'calls.changed', calls: snapshot });
+  });
   calls.startExpiry();
   await account.start();
   await directory.load();
+  rankByCalls();
   directory.startRefresh(() => account.status().state === 'connected');
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {

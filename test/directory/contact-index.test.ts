@@ -85,15 +85,16 @@ describe('names and companies', () => {
     expect(names(search('Élec'))).toEqual(['José Müller']);
   });
 
-  it('finds companies, and ranks them with names by how well they match', () => {
+  it('finds companies, and ranks them after names', () => {
     expect(names(search('initech'))).toEqual(['Smith, Anne-Marie']);
-    // "smith": exact for Anne-Marie's name; prefix for Smithers and for the company Smithson.
+    // "smith": the start of Anne-Marie's name; a word of John Smithers's name (though Zoë's
+    // phonebook ranks higher); the company Smithson last.
     const hits = search('smith');
-    expect(names(hits)).toEqual(['Smith, Anne-Marie', 'Zoë Anders', 'John Smithers']);
+    expect(names(hits)).toEqual(['Smith, Anne-Marie', 'John Smithers', 'Zoë Anders']);
     expect(hits.map((hit) => [hit.field, hit.match])).toEqual([
       ['display_name', 'exact'],
-      ['company', 'prefix'],
       ['display_name', 'prefix'],
+      ['company', 'prefix'],
     ]);
   });
 
@@ -164,12 +165,13 @@ describe('numbers', () => {
 });
 
 describe('speed dials', () => {
-  it('ranks an exact speed dial first, then prefixes, then numbers holding the digits', () => {
+  it('ranks an exact speed dial first, then whole numbers, then prefixes', () => {
     const hits = search('201');
     expect(hits.map((hit) => [hit.contact.display_name, hit.field, hit.match])).toEqual([
-      // Exact: Zoë's number is "201" and ranks by her phonebook (priority 20) before Anne-Marie.
-      ['Zoë Anders', 'number', 'exact'],
+      // Anne-Marie's speed dial is 201: first, though Zoë's number is "201" and her phonebook
+      // (priority 20) ranks higher.
       ['Smith, Anne-Marie', 'speed_dial', 'exact'],
+      ['Zoë Anders', 'number', 'exact'],
       ['John Smithers', 'speed_dial', 'prefix'],
     ]);
   });
@@ -181,20 +183,54 @@ describe('speed dials', () => {
 });
 
 describe('ranking', () => {
-  it('orders ties by phonebook priority (higher first), then name', () => {
-    // All prefix matches of "an": Annika and Zoë Anders (priority 20), Anne-Marie (10), Ann Lee (5).
+  it('ranks names starting with the query first, then names with a word starting with it', () => {
+    // Names starting with "an": Annika (priority 20), Ann Lee (5); then a later word of the name:
+    // Zoë Anders (20), Anne-Marie (10). Ties go by phonebook priority (higher first).
     expect(names(search('an'))).toEqual([
       'Annika Berg',
+      'Ann Lee',
       'Zoë Anders',
       'Smith, Anne-Marie',
-      'Ann Lee',
     ]);
-    // "ann": exact for Ann Lee beats every prefix, whatever the priority.
+    // "ann": a whole first word beats a first word starting with it, whatever the priority.
     expect(names(search('ann'))[0]).toBe('Ann Lee');
   });
 
+  it('ranks the contacts the user calls more and lately ahead of equal matches', () => {
+    const ranked = ContactIndex.build(all, {
+      region: 'de',
+      priorityOf: (id) => priorities.get(id),
+    });
+    const now = Date.parse('2026-06-01T12:00:00Z');
+    const daysAgo = (days: number) => now - days * 24 * 60 * 60_000;
+    ranked.setCallHistory(
+      [
+        // Ann Lee by her contact id, three calls this week; Annika by number, one call.
+        { contact_id: ann.id, number: ann.number, calls: 3, last_ms: daysAgo(2) },
+        { number: '+46 8 123 456 78', calls: 1, last_ms: daysAgo(1) },
+        // Zoë: many calls, but months ago; not a contact: ignored.
+        { number: zoe.number, calls: 2, last_ms: daysAgo(200) },
+        { number: '+33 1 99 99 99 99', calls: 9, last_ms: daysAgo(1) },
+      ],
+      now,
+    );
+    // Names starting with "an": Ann Lee (3 calls) before Annika (1 call), though Annika's
+    // phonebook ranks higher; the surname hits after them (Zoë's old calls first).
+    expect(names(ranked.search('an'))).toEqual([
+      'Ann Lee',
+      'Annika Berg',
+      'Zoë Anders',
+      'Smith, Anne-Marie',
+    ]);
+    // Calls never lift a weaker match over a better one: "smith" still starts with Anne-Marie.
+    expect(names(ranked.search('smith'))[0]).toBe('Smith, Anne-Marie');
+    // Number fragments too: "555" is inside three numbers, Ann Lee's ranked last without calls.
+    expect(names(search('555'))).toEqual(['Zoë Anders', 'John Smithers', 'Ann Lee']);
+    expect(names(ranked.search('555'))).toEqual(['Ann Lee', 'Zoë Anders', 'John Smithers']);
+  });
+
   it('returns at most `limit` hits, the best ones', () => {
-    expect(names(search('an', 2))).toEqual(['Annika Berg', 'Zoë Anders']);
+    expect(names(search('an', 2))).toEqual(['Annika Berg', 'Ann Lee']);
   });
 
   it('answers an empty or punctuation-only query with nothing', () => {

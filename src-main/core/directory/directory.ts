@@ -21,6 +21,7 @@ import type { Contact } from '../api/schemas';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
+import type { PartyCalls } from './call-affinity';
 import { ContactIndex } from './contact-index';
 import { CACHE_FORMAT, readCache, removeCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
@@ -79,6 +80,8 @@ export class Directory {
   #localDuringSync: LocalChange[] = [];
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
+  /** The user's own calls per party, which rank the search (kept for every new index). */
+  #callHistory: readonly PartyCalls[] = [];
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
@@ -159,6 +162,15 @@ export class Directory {
 
   search(query: string, limit = 50): SearchResult {
     return { query, hits: this.#index.search(query, limit) };
+  }
+
+  /**
+   * The user's own calls per party (from the call log): contacts called more and lately rank
+   * first among hits of the same match quality.
+   */
+  setCallHistory(parties: readonly PartyCalls[]): void {
+    this.#callHistory = parties;
+    this.#index.setCallHistory(parties, this.#clock.now());
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
@@ -388,10 +400,12 @@ export class Directory {
 
   #build(contacts: readonly DirectoryContact[]): ContactIndex {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
-    return ContactIndex.build(contacts, {
+    const index = ContactIndex.build(contacts, {
       region: this.#options.region,
       priorityOf: (phonebook) => priorities.get(phonebook),
     });
+    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#clock.now());
+    return index;
   }
 
   #changed(): DirectoryStatus {

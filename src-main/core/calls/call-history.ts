@@ -1,0 +1,29 @@
+/**
+ * The user's calls per party, from the call log, for the search's ranking (directory/
+ * call-affinity.ts): how many calls each contact or number had and when the last one started.
+ */
+import type { PartyCalls } from '../directory/call-affinity';
+import type { CallRecord } from './call-log';
+
+/** Calls grouped by contact (when identified) or by number; failed dials count too. */
+export function partyCalls(records: readonly CallRecord[]): PartyCalls[] {
+  const parties = new Map<string, PartyCalls>();
+  for (const { call, started_ms } of records) {
+    const { party } = call;
+    const key = party.contact_id !== undefined ? `contact ${party.contact_id}` : party.number;
+    if (key === '') continue;
+    const known = parties.get(key);
+    if (known) {
+      known.calls++;
+      known.last_ms = Math.max(known.last_ms, started_ms);
+    } else {
+      parties.set(key, {
+        ...(party.contact_id !== undefined ? { contact_id: party.contact_id } : {}),
+        number: party.number,
+        calls: 1,
+        last_ms: started_ms,
+      });
+    }
+  }
+  return [...parties.values()];
+}

@@ -1,0 +1,121 @@
+/**
+ * Caller identification for the contact index: the last 7 digits of every number, sorted, with
+ * the number packed in. A caller's number is found by its ending (the same number, else the
+ * longest common ending of 7+ digits), and a whole typed number by its own ending.
+ */
+import { Tier, type RankedCandidates } from './ranked-candidates';
+import type { NumberTable } from './number-table';
+
+/** Shortest number suffix that identifies a caller. */
+const SUFFIX_DIGITS = 7;
+/** Number positions (below 2^20) packed under a suffix in one double. */
+const PACK = 2 ** 20;
+
+export class CallerSuffixes {
+  readonly #numbers: NumberTable;
+  /** suffix × PACK + number, sorted. */
+  readonly #suffixes: Float64Array;
+
+  /** Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one. */
+  constructor(numbers: NumberTable) {
+    this.#numbers = numbers;
+    const { digits, start } = numbers;
+    const count = numbers.contact.length;
+    const suffixOf = new Int32Array(count);
+    for (let n = 0; n < count; n++) {
+      const end = start[n + 1]! - 1;
+      let suffix = 0;
+      for (let i = Math.max(start[n]!, end - SUFFIX_DIGITS); i < end; i++) {
+        suffix = suffix * 10 + digits.charCodeAt(i) - 48;
+      }
+      suffixOf[n] = suffix;
+    }
+    let bySuffix = Int32Array.from({ length: count }, (_, n) => n);
+    for (const shift of [0, 12]) {
+      const buckets = new Int32Array(4097);
+      for (let n = 0; n < count; n++) buckets[((suffixOf[n]! >>> shift) & 4095) + 1]!++;
+      for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
+      const sorted = new Int32Array(count);
+      for (const n of bySuffix) sorted[buckets[(suffixOf[n]! >>> shift) & 4095]!++] = n;
+      bySuffix = sorted;
+    }
+    this.#suffixes = new Float64Array(count);
+    for (let i = 0; i < count; i++)
+      this.#suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
+  }
+
+  /**
+   * The contact (its number in ranking order) of the number with the longest common ending of
+   * 7+ digits with `text` (a digit text), or -1.
+   */
+  lookup(text: string): number {
+    const numbers = this.#numbers;
+    let best = -1;
+    let bestScore = 0;
+    const key = endingKey(text);
+    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+      const n = this.#numberAt(i, key);
+      if (n < 0) break;
+      const score = commonEnding(numbers.text(n), text);
+      if (score < SUFFIX_DIGITS) continue;
+      // Ties go to the better-ranked contact (numbers are in ranking order).
+      if (score > bestScore || (score === bestScore && n < best)) {
+        best = n;
+        bestScore = score;
+      }
+    }
+    return best < 0 ? -1 : numbers.contact[best]!;
+  }
+
+  /** Adds the contacts with a number whose digits are `whole`, or whose significant number is. */
+  matchWhole(whole: string, candidates: RankedCandidates): void {
+    if (whole.length < 3) return;
+    const numbers = this.#numbers;
+    const key = endingKey(whole);
+    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+      const n = this.#numberAt(i, key);
+      if (n < 0) break;
+      const text = numbers.text(n);
+      const ccLen = numbers.ccLen[n]!;
+      if (text === whole || (ccLen > 0 && text.slice(ccLen) === whole)) {
+        candidates.add(numbers.contact[n]!, Tier.wholeNumber);
+      }
+    }
+  }
+
+  /** The number at sorted position i, when its suffix is `key`; else -1. */
+  #numberAt(i: number, key: number): number {
+    const packed = this.#suffixes[i]!;
+    return Math.floor(packed / PACK) === key ? packed % PACK : -1;
+  }
+
+  #lowerSuffix(value: number): number {
+    let lo = 0;
+    let hi = this.#suffixes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#suffixes[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** A digit text's last 7 digits, as a number. */
+function endingKey(text: string): number {
+  return Number(text.slice(-SUFFIX_DIGITS));
+}
+
+/** How many digits two numbers share at their end; Infinity when they are the same. */
+function commonEnding(a: string, b: string): number {
+  if (a === b) return Infinity;
+  let common = 0;
+  while (
+    common < a.length &&
+    common < b.length &&
+    a[a.length - 1 - common] === b[b.length - 1 - common]
+  ) {
+    common++;
+  }
+  return common;
+}

@@ -1,0 +1,73 @@
+/**
+ * The order the contact index numbers its contacts in, which is the order ties are broken in:
+ * higher phonebook priority first, then the name word by word, then id. Stable counting sorts,
+ * last key first, so ordering 100,000 contacts takes a few passes over arrays instead of string
+ * comparisons.
+ */
+import type { DirectoryContact } from '../../../src-preload/contract';
+
+/** A phonebook's priority: higher ranks first. Unknown phonebooks rank last. */
+export type PriorityOf = (phonebook: number) => number | undefined;
+
+/** Positions (below 2^20) packed under a 32-bit id in one double. */
+const PACK = 2 ** 20;
+
+/** Contact positions by id: one numeric sort of (id, position) packed in a number, when ids fit. */
+function orderById(contacts: readonly DirectoryContact[]): Int32Array {
+  const keys = new Float64Array(contacts.length);
+  for (let i = 0; i < contacts.length; i++) {
+    const id = contacts[i]!.id;
+    if (!Number.isInteger(id) || id < 0 || id >= 2 ** 32 || contacts.length > PACK) {
+      return Int32Array.from(contacts.keys()).sort((a, b) => contacts[a]!.id - contacts[b]!.id);
+    }
+    keys[i] = id * PACK + i;
+  }
+  keys.sort();
+  const order = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) order[i] = keys[i]! % PACK;
+  return order;
+}
+
+/** Contacts in ranking order, and where each phonebook priority starts in it. */
+export interface RankingOrder {
+  /** order[index]: the position in the contacts given of contact `index`. */
+  order: Int32Array;
+  /** The first index of each priority, best first, then the contact count. */
+  groupStart: Int32Array;
+}
+
+/**
+ * The contacts' positions in ranking order: by priority, then their first three name words (as
+ * word ranks from `nameWord(contact, k)`, 0 for none; `words` bounds them), then id.
+ */
+export function rankingOrder(
+  contacts: readonly DirectoryContact[],
+  priorityOf: PriorityOf | undefined,
+  nameWord: (contact: number, k: number) => number,
+  words: number,
+): RankingOrder {
+  let order = orderById(contacts);
+  const sortBy = (keys: Int32Array, buckets: number) => {
+    const counts = new Int32Array(buckets + 1);
+    for (const contact of order) counts[keys[contact]! + 1]!++;
+    for (let b = 0; b < buckets; b++) counts[b + 1]! += counts[b]!;
+    const sorted = new Int32Array(order.length);
+    for (const contact of order) sorted[counts[keys[contact]!]!++] = contact;
+    order = sorted;
+  };
+  const keys = new Int32Array(contacts.length);
+  for (let k = 2; k >= 0; k--) {
+    for (let contact = 0; contact < contacts.length; contact++)
+      keys[contact] = nameWord(contact, k);
+    sortBy(keys, words);
+  }
+  const priorities = contacts.map((contact) => priorityOf?.(contact.phonebook) ?? -Infinity);
+  const distinct = [...new Set(priorities)].sort((a, b) => b - a);
+  const rankOf = new Map(distinct.map((priority, rank) => [priority, rank]));
+  priorities.forEach((priority, contact) => (keys[contact] = rankOf.get(priority)!));
+  sortBy(keys, distinct.length);
+  const groupStart = new Int32Array(distinct.length + 1);
+  for (const contact of order) groupStart[keys[contact]! + 1]!++;
+  for (let g = 0; g < distinct.length; g++) groupStart[g + 1]! += groupStart[g]!;
+  return { order, groupStart };
+}

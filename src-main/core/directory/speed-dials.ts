@@ -1,0 +1,68 @@
+/**
+ * Speed dials of the contact index: the contacts' codes (0–9999) sorted by value, so a typed
+ * code is one lookup and a typed prefix one range per code length.
+ */
+import type { DirectoryContact } from '../../../src-preload/contract';
+import { Tier, type RankedCandidates } from './ranked-candidates';
+
+const CODES = 10_000;
+
+export class SpeedDials {
+  /** The codes, sorted. */
+  readonly #values: Int32Array;
+  /** The contact of each code. */
+  readonly #contacts: Int32Array;
+
+  /** Indexes the codes of `contacts` (in ranking order): a counting sort. */
+  constructor(contacts: readonly DirectoryContact[]) {
+    const byValue = new Int32Array(CODES + 1);
+    for (const contact of contacts) {
+      const value = contact.speed_dial;
+      if (value !== null && value >= 0 && value < CODES) byValue[value + 1]!++;
+    }
+    for (let v = 0; v < CODES; v++) byValue[v + 1]! += byValue[v]!;
+    this.#values = new Int32Array(byValue[CODES]!);
+    this.#contacts = new Int32Array(byValue[CODES]!);
+    const fill = byValue.slice(0, CODES);
+    contacts.forEach((contact, index) => {
+      const value = contact.speed_dial;
+      if (value === null || value < 0 || value >= CODES) return;
+      const at = fill[value]!++;
+      this.#values[at] = value;
+      this.#contacts[at] = index;
+    });
+  }
+
+  /** The contact (its number in ranking order) with this code, or -1. */
+  find(code: number): number {
+    const at = lowerBound(this.#values, code);
+    return this.#values[at] === code ? this.#contacts[at]! : -1;
+  }
+
+  /** Adds the contacts whose code is `digits` (exact) or starts with them (prefix). */
+  match(digits: string, candidates: RankedCandidates): void {
+    const value = Number(digits);
+    for (let length = digits.length; length <= 4; length++) {
+      const scale = 10 ** (length - digits.length);
+      const from = lowerBound(this.#values, value * scale);
+      const to = lowerBound(this.#values, (value + 1) * scale);
+      for (let i = from; i < to; i++) {
+        candidates.add(
+          this.#contacts[i]!,
+          length === digits.length ? Tier.speedDial : Tier.numberStart,
+        );
+      }
+    }
+  }
+}
+
+function lowerBound(values: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
