@@ -118,8 +118,11 @@ describe('the window’s settings channels', () => {
       const got = await core.router.invoke('settings.get', {});
       if (!got.ok) throw new Error(got.error.message);
       const view = got.value as SettingsView;
+      // The editable settings the policies lock (dial_allowed_countries is one since the window
+      // edits the dial lists).
       expect(view.locked).toEqual({
         region: join(policyDir, 'policies.d/10-dialling.json'),
+        dial_allowed_countries: join(policyDir, 'policies.d/10-dialling.json'),
         confirm_web_links: join(policyDir, 'policies.json'),
       });
       expect(view.settings.region).toBe('DE');
