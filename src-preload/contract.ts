@@ -92,6 +92,8 @@ export const AccountStatus = z.object({
    * secret from the keychain.
    */
   events_warning: z.string().optional(),
+  /** Relay mode: the relay's host that activation and call events come through. */
+  relay: z.string().optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
 

@@ -54,6 +54,8 @@ export interface CallsServiceOptions {
   callEvents?: (listener: (event: unknown) => void) => () => void;
   /** Starts receiving call events (the receiver), for a process that does not yet. */
   listen?: () => Promise<unknown>;
+  /** Just before a dial is sent (relay mode: announces it, so events naming nobody arrive). */
+  beforeDial?: () => Promise<void>;
   log: Logger;
   now?: () => number;
   /**
@@ -283,6 +285,7 @@ export class CallsService {
     let ended: (() => Promise<void>) | undefined;
     try {
       ended = await this.#dialGuard.claim(destination, target.display);
+      await this.#options.beforeDial?.();
       const answer = await callControl.clickToDial(destination).catch((error: unknown) => {
         throw isForbidden(error)
           ? new CallbarError(
