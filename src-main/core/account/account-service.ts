@@ -159,6 +159,9 @@ export class AccountService {
   #relayStream: RelayStream | undefined;
   /** Relay mode: why events cannot arrive (the relay revoked this device). */
   #relayProblem: string | undefined;
+  /** Relay mode: the wait for an activation's handoff, until the relay has the confirmation. */
+  #relayHandoff: Promise<void> | undefined;
+  #closing = false;
 
   constructor(options: AccountServiceOptions) {
     this.#options = options;
@@ -298,7 +301,7 @@ export class AccountService {
   }
 
   #openRelayStream(relay: RelayLink): RelayStream | undefined {
-    if (this.#relayStream) return this.#relayStream;
+    if (this.#relayStream || this.#closing) return this.#relayStream;
     const device = this.tokens.relayDevice;
     if (!device) return undefined;
     this.#relayStream = relay.connect(
@@ -313,6 +316,14 @@ export class AccountService {
       },
     );
     return this.#relayStream;
+  }
+
+  /**
+   * Relay mode: stops taking messages from the relay, before their listeners go away (what comes
+   * after waits at the relay for the next process of the profile).
+   */
+  stopListening(): void {
+    this.#closeRelayStream();
   }
 
   #closeRelayStream(): void {
@@ -451,6 +462,8 @@ export class AccountService {
     });
     if (relay) this.#waitAtRelay(relay, this.#waiter!);
     const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
+    // Relay mode: the browser lands on the relay's page, which Callbar does not serve.
+    if (relay) this.#landingServed.get(attempt.id)?.();
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
     // Relay mode: nothing here can serve the one-time redirect, so the browser gets the portal
@@ -482,9 +495,11 @@ export class AccountService {
       }
       this.#relayProblem = undefined;
       this.#closeRelayStream();
-      this.#openRelayStream(relay);
+      if (!this.#closing) this.#openRelayStream(relay);
     };
-    run().catch((error: unknown) => {
+    // `close()` waits for it: the relay must hear that the tokens are stored before the process
+    // ends, or it refuses the platform's call.
+    this.#relayHandoff = run().catch((error: unknown) => {
       this.#log.warn('activation through the relay failed', { reason: errorMessage(error) });
     });
   }
@@ -534,7 +549,9 @@ export class AccountService {
 
   /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
   async close(): Promise<void> {
+    this.#closing = true;
     this.cancelActivation('Callbar is shutting down.');
+    await this.#relayHandoff;
     this.#closeRelayStream();
     await this.tokens.close();
     const receiver = await this.#receiver?.catch(() => undefined);

@@ -206,7 +206,9 @@ export class RelayLink {
             throw new Error(`the relay answered ${response.status}`);
           }
           backoff = 100;
-          for await (const event of serverSentEvents(response.body)) {
+          for await (const event of serverSentEvents(response.body, controller.signal)) {
+            // Closed: what comes now is for the next process (the offset stays where it was).
+            if (controller.signal.aborted) break;
             if (event.event === 'ready') {
               markReady();
               continue;
@@ -267,6 +269,7 @@ const MAX_LINE_CHARS = 64 * 1024;
 /** The events of a server-sent-event body (id, event, data), as the WHATWG parser splits them. */
 async function* serverSentEvents(
   body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
 ): AsyncGenerator<{ id: string | undefined; event: string; data: string }> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -274,6 +277,10 @@ async function* serverSentEvents(
   let event = 'message';
   let data: string[] = [];
   const reader = body.getReader();
+  // Cancelling the body is what frees the connection (aborting the request alone may not).
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) cancel();
+  signal.addEventListener('abort', cancel, { once: true });
   for (;;) {
     const { done, value: chunk } = await reader.read();
     if (done) break;
