@@ -163,4 +163,23 @@ forEachProfile((profile) => {
     for (const line of relayLog.lines)
       for (const secret of secrets) expect(line).not.toContain(secret);
   });
+
+  it('answers the platform non-200 when the desktop could not store the tokens', async () => {
+    const account = core.profile.account;
+    const started = await account.startActivation();
+    started.completion.catch(() => undefined);
+    vault.unavailable = 'the keychain is locked';
+    const consent = await completePortalFlow(started.portalLink, {
+      username: sim.users[0]!.username,
+      password: sim.users[0]!.password,
+      action: 'subscribe',
+    });
+    vault.unavailable = false;
+    expect(consent.status).not.toBe(303);
+    const { attempts } = await control.integration('callbar');
+    expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 503 });
+    await expect(started.completion).rejects.toThrow(/keychain/);
+    // No device was kept for tokens nobody holds.
+    expect(await stores[0]!.listDevices()).toEqual([]);
+  });
 });
