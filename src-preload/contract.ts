@@ -426,6 +426,8 @@ export const EditableSettings = z.object({
   open_at_login: z.boolean(),
   dial_shortcut: z.string(),
   sync_interval_minutes: z.number().int(),
+  /** Relay mode (docs/relay.md): the relay's address(es); "" for the loopback receiver. */
+  relay_url: z.string(),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 
@@ -549,6 +551,7 @@ export const channels = {
         open_at_login: z.boolean(),
         dial_shortcut: z.string().max(100),
         sync_interval_minutes: z.number(),
+        relay_url: z.string().max(2000),
       })
       .partial()
       .strict(),

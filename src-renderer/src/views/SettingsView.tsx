@@ -22,6 +22,7 @@ const LABELS: Record<keyof EditableSettings, string> = {
   open_at_login: 'Start Callbar when I log in',
   dial_shortcut: 'Global shortcut',
   sync_interval_minutes: 'Refresh the directory every',
+  relay_url: 'Relay address',
 };
 
 function draftOf(settings: EditableSettings): Draft {
@@ -143,6 +144,16 @@ export function SettingsView() {
             <input
               value={draft.dial_shortcut}
               onChange={(event) => change('dial_shortcut', event.target.value)}
+            />
+          </Field>
+          <Field
+            label={LABELS.relay_url}
+            error={errors.fields.relay_url}
+            hint="Your organisation's relay (https://…); empty: this computer receives the platform's calls itself. A restart applies it."
+          >
+            <input
+              value={draft.relay_url}
+              onChange={(event) => change('relay_url', event.target.value)}
             />
           </Field>
           <Field
