@@ -37,10 +37,20 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
 
   const live = <T>(entry: Expiring<T> | undefined) =>
     entry && entry.until > now() ? entry.value : undefined;
+  /** Expired entries go once the maps grow (the embedded store must not grow without bound). */
+  const sweep = () => {
+    if (legs.size + waiting.size + dials.size < 10_000) return;
+    const at = now();
+    for (const map of [legs, waiting]) {
+      for (const [name, entry] of map) if (entry.until <= at) map.delete(name);
+    }
+    for (const [id, dialled] of dials) if (at - dialled > 10 * 60_000) dials.delete(id);
+  };
 
   return {
     putWaiting: async (key, publicKey, ttlMs) => {
       waiting.set(key, { value: publicKey, until: now() + ttlMs });
+      sweep();
     },
     takeWaiting: async (key) => {
       const value = live(waiting.get(key));
@@ -115,12 +125,14 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
     },
     noteDial: async (id, at) => {
       dials.set(id, at);
+      sweep();
     },
     dialledSince: async (since) =>
       [...dials.entries()].filter(([, at]) => at >= since).map(([id]) => id),
     legRoute: async (leg) => live(legs.get(leg)),
     setLegRoute: async (leg, ids, ttlMs) => {
       legs.set(leg, { value: ids, until: now() + ttlMs });
+      sweep();
     },
     close: async () => {
       appended.removeAllListeners();

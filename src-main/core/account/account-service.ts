@@ -373,6 +373,19 @@ export class AccountService {
    * the person who asked, never for the log). The receiver's own address once it listens.
    */
   async receiverRegistration(): Promise<ReceiverRegistration> {
+    if (this.#relay) {
+      const { origin } = this.#relay;
+      return {
+        activation_url: `${origin}/activate`,
+        deactivation_url: `${origin}/deactivate`,
+        webhook_url: `${origin}/events`,
+        headers: {},
+        authentication: 'none',
+        accepts_unauthenticated: false,
+        problem:
+          'Callbar uses the relay: its administrator registers these addresses with the platform (the Webhook URL ends in the relay’s secret, which this computer does not know).',
+      };
+    }
     await this.#loadWebhookSecret();
     const listening = await this.#receiver?.catch(() => undefined);
     const origin = listening?.origin ?? `http://127.0.0.1:${this.#options.settings.receiver_port}`;
