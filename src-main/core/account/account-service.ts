@@ -189,11 +189,6 @@ export class AccountService {
         : undefined;
   }
 
-  /** Relay mode: the relay's host (e.g. relay.example.com); undefined with the loopback receiver. */
-  get relayHost(): string | undefined {
-    return this.#relay?.host;
-  }
-
   /** Restores the session from the keychain. Never throws: a keychain problem is a state. */
   async start(): Promise<AccountStatus> {
     try {
