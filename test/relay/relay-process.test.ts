@@ -1,5 +1,5 @@
 /**
- * The relay as an administrator runs it (`npm run relay`, i.e. relay/main.ts under tsx), two
+ * The relay as an administrator runs it (`npm run relay`: relay/main.ts with tsx's loader), two
  * processes sharing a real redis-server: one is killed (SIGKILL) while a device streams from it,
  * and the device finishes on the other with nothing lost; `devices list` shows the device and
  * `devices revoke` removes it.
@@ -36,7 +36,8 @@ function relayEnv(port: number): NodeJS.ProcessEnv {
 
 /** `tsx relay/main.ts ARGS`; resolves once it says it listens (serve) or with its output. */
 function relayProcess(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'relay/main.ts'), ...args], {
+  // One process (node with tsx's loader), so SIGKILL kills the relay itself, not a wrapper.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'relay/main.ts'), ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,6 +109,7 @@ it('a relay process killed mid-stream: the device goes on with the other, nothin
     expect((await deliver(`leg-${index}`)).status).toBe(200);
   await until('all 11 legs', () => (received.length === 11 ? true : undefined));
   expect(received).toEqual(Array.from({ length: 11 }, (_, index) => `leg-${index}`));
+  expect(link.host).toBe(`127.0.0.1:${portB}`);
   stream.close();
 
   const listed = await relayProcess(['devices', 'list'], relayEnv(0)).exit;
