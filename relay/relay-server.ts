@@ -293,6 +293,7 @@ export async function startRelay(
   app.post(DEVICE_PATHS.activation, async (request, reply) => {
     const wait = parsed(ActivationWait, body(request, HANDSHAKE_LIMITS), 'The wait');
     await store.putWaiting(wait.key_sha256, wait.public_key, 10 * 60_000);
+    if (!wait.wait) return reply.code(204).send();
     const sealed = await store.pop(`handoff:${wait.key_sha256}`, pollMs);
     if (sealed === undefined) return reply.code(204).send();
     return reply.type('application/json').send(sealed);

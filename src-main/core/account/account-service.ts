@@ -6,7 +6,11 @@ import type { AccountStatus, ReceiverRegistration } from '../../../src-preload/c
 import { memoryStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
-import { RELAY_LANDING_PATH, type DeviceMessage } from '../relay/relay-protocol';
+import {
+  RELAY_LANDING_PATH,
+  type DeviceMessage,
+  type HandoffContent,
+} from '../relay/relay-protocol';
 import { RelayLink, relayUrls, type RelayCursor, type RelayStream } from '../relay/relay-link';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
@@ -448,6 +452,8 @@ export class AccountService {
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
     const attempt = this.#attempts.create(options.expectedUser);
+    // Relay mode: the relay knows of the wait before anyone can use the portal link.
+    const handoff = relay ? await relay.prepareHandoff(attempt.confirmationKey) : undefined;
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
       slug: this.#options.settings.slug,
@@ -468,7 +474,7 @@ export class AccountService {
       timer.unref();
       this.#waiter = { attempt, portalLink, resolve, reject, timer };
     });
-    if (relay) this.#waitAtRelay(relay, this.#waiter!);
+    if (relay && handoff) this.#waitAtRelay(relay, this.#waiter!, handoff);
     const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
     // Relay mode: the browser lands on the relay's page, which Callbar does not serve.
     if (relay) this.#landingServed.get(attempt.id)?.();
@@ -486,12 +492,16 @@ export class AccountService {
    * tokens it hands over (as the receiver's activation would), and tells the relay whether they
    * are stored: only then does the relay answer the platform (200, or 503).
    */
-  #waitAtRelay(relay: RelayLink, waiter: Waiter): void {
+  #waitAtRelay(
+    relay: RelayLink,
+    waiter: Waiter,
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | undefined>,
+  ): void {
     const abort = new AbortController();
     waiter.relayWait = abort;
     const key = waiter.attempt.confirmationKey;
     const run = async () => {
-      const handoff = await relay.awaitHandoff(key, abort.signal);
+      const handoff = await awaitHandoff(abort.signal);
       if (!handoff) return;
       const device = { device_id: handoff.device_id, credential: handoff.credential };
       let stored = false;

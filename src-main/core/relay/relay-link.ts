@@ -91,45 +91,63 @@ export class RelayLink {
   }
 
   /**
-   * Waits at the relay for the platform's activation of `confirmationKey` and opens what it hands
-   * over; undefined once `signal` aborts. Network failures are retried (the next relay).
+   * Registers at the relay the wait for the platform's activation of `confirmationKey` (before
+   * the portal link is used, so the platform's call cannot come first), and gives the wait
+   * itself: it opens what the relay hands over, or gives undefined once `signal` aborts. Network
+   * failures while waiting are retried (the next relay).
+   * @throws CallbarError `relay_unreachable` when no relay takes the registration.
    */
-  async awaitHandoff(
+  async prepareHandoff(
     confirmationKey: string,
-    signal: AbortSignal,
-  ): Promise<HandoffContent | undefined> {
+  ): Promise<(signal: AbortSignal) => Promise<HandoffContent | undefined>> {
     const name = keyName(confirmationKey);
     const { keyPair, publicKey } = await handoffKeyPair();
-    let backoff = 100;
-    while (!signal.aborted) {
-      try {
-        const response = await this.#request(DEVICE_PATHS.activation, {
-          method: 'POST',
-          body: JSON.stringify({ key_sha256: name, public_key: publicKey }),
-          signal,
-        });
-        if (response.status === 200) {
-          const sealed = SealedHandoff.parse(await response.json());
-          return await openHandoff(keyPair, name, sealed);
-        }
-        await response.body?.cancel();
-        if (response.status === 204) {
-          backoff = 100;
-          continue;
-        }
-        this.#options.log.warn('the relay refused to wait for the activation', {
-          status: response.status,
-        });
-      } catch (error) {
-        if (signal.aborted) break;
-        this.#options.log.warn('the relay could not be reached while waiting for activation', {
-          reason: errorMessage(error),
-        });
-      }
-      await pause(backoff, signal);
-      backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+    const poll = (wait: boolean, signal?: AbortSignal) =>
+      this.#request(DEVICE_PATHS.activation, {
+        method: 'POST',
+        body: JSON.stringify({ key_sha256: name, public_key: publicKey, wait }),
+        ...(signal ? { signal } : {}),
+      });
+    let registered: Response | undefined;
+    for (let attempt = 0; attempt < this.#options.urls.length && !registered?.ok; attempt += 1) {
+      await registered?.body?.cancel();
+      registered = await poll(false).catch(() => undefined);
     }
-    return undefined;
+    await registered?.body?.cancel();
+    if (!registered?.ok) {
+      throw new CallbarError(
+        'relay_unreachable',
+        `Callbar could not reach the relay (${this.host}) to wait for the portal's confirmation. Check relay_url and your network, then connect again.`,
+      );
+    }
+    return async (signal) => {
+      let backoff = 100;
+      while (!signal.aborted) {
+        try {
+          const response = await poll(true, signal);
+          if (response.status === 200) {
+            const sealed = SealedHandoff.parse(await response.json());
+            return await openHandoff(keyPair, name, sealed);
+          }
+          await response.body?.cancel();
+          if (response.status === 204) {
+            backoff = 100;
+            continue;
+          }
+          this.#options.log.warn('the relay refused to wait for the activation', {
+            status: response.status,
+          });
+        } catch (error) {
+          if (signal.aborted) break;
+          this.#options.log.warn('the relay could not be reached while waiting for activation', {
+            reason: errorMessage(error),
+          });
+        }
+        await pause(backoff, signal);
+        backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+      }
+      return undefined;
+    };
   }
 
   /** Tells the relay whether the handed-over tokens were stored (it answers the platform so). */

@@ -4,8 +4,9 @@
  * (its SHA-256, so the relay never holds a key before the platform sends it). Shared by the relay
  * server and Callbar's relay link, so neither can drift from the other.
  *
- * - `POST /device/activation` {key_sha256, public_key}: waits (long poll) for the platform's
- *   activation of that key; answers 200 with the sealed handoff, or 204 (ask again).
+ * - `POST /device/activation` {key_sha256, public_key, wait}: registers the wait (wait: false
+ *   answers 204 at once), then waits (long poll) for the platform's activation of that key;
+ *   answers 200 with the sealed handoff, or 204 (ask again).
  * - `POST /device/activation/confirm` {key_sha256, credential, stored}: the desktop stored the
  *   tokens (or could not); only then does the relay answer the platform.
  * - `GET /device/stream` (Authorization: Bearer <credential>, Last-Event-ID): server-sent events,
@@ -49,6 +50,8 @@ export const ActivationWait = z.strictObject({
   key_sha256: sha256Hex,
   /** The desktop's ephemeral X25519 public key (HPKE), base64url. */
   public_key: base64url,
+  /** False: register and answer 204 at once (before the portal link is used); true: long poll. */
+  wait: z.boolean().default(true),
 });
 export type ActivationWait = z.infer<typeof ActivationWait>;
 
