@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 # chromium: the e2e browser (never a downloaded one). libsecret-1-dev + build-essential + python3:
 # keytar's native build. gnome-keyring + dbus: a real Secret Service for the keychain and the demo.
-PACKAGES=(chromium libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates)
+# redis-server: the relay's shared store in its tests (docs/relay.md).
+PACKAGES=(chromium libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates redis-server)
 
 if command -v apt-get >/dev/null; then
   missing=()

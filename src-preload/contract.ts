@@ -94,6 +94,8 @@ export const AccountStatus = z.object({
    * secret from the keychain.
    */
   events_warning: z.string().optional(),
+  /** Relay mode: the relay's host that activation and call events come through. */
+  relay: z.string().optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
 
@@ -439,6 +441,8 @@ export const EditableSettings = z.object({
   /** The dialling policy (issue 25): the kinds of numbers and the countries Callbar dials. */
   dial_allowed_classes: z.array(DestinationClass),
   dial_allowed_countries: z.array(z.string()),
+  /** Relay mode (docs/relay.md): the relay's address(es); "" for the loopback receiver. */
+  relay_url: z.string(),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 
@@ -677,6 +681,7 @@ export const channels = {
         start_minimized: z.boolean(),
         dial_allowed_classes: z.array(z.string().max(20)).max(DestinationClass.options.length),
         dial_allowed_countries: z.array(z.string().max(10)).max(300),
+        relay_url: z.string().max(2000),
       })
       .partial()
       .strict(),

@@ -89,6 +89,11 @@ export function describeStatus(status: AccountStatus): string {
       `Access token valid until ${status.access_token_expires_at} (renewed automatically).`,
     );
   }
+  if (status.relay) {
+    lines.push(
+      `Activation and call events come via relay ${terminalField(status.relay)} (nothing listens on this computer).`,
+    );
+  }
   if (status.message) lines.push(status.message);
   if (status.events_warning) lines.push(`Warning: ${status.events_warning}`);
   return lines.join('\n');

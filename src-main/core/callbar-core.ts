@@ -224,6 +224,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     directory,
     favourites,
     close: async () => {
+      // Relay mode: what arrives from now on waits at the relay for the next start.
+      account.stopListening();
       unsubscribe();
       unsubscribeCalls();
       await calls.close();

@@ -13,9 +13,11 @@ import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './config/profile-folder';
 import { readPoliciesSync, type Policies } from './config/policy/policies';
 import { loadSettings } from './config/settings-store';
+import { profileStateFile } from './config/state-file';
+import { parseHeaderList } from './http/header-list';
 import type { Settings } from './config/settings';
-import { CallbarError } from './errors';
 import { createFileLogger, type Logger } from './log/logger';
+import { RelayCursor } from './relay/relay-link';
 import { openVault } from './vault/keytar-vault';
 import type { Vault } from './vault/vault';
 
@@ -44,24 +46,6 @@ export interface ProfileOptions {
   policies?: Policies;
   /** How long to wait for the keychain (a desktop prompt may need a person). */
   keychainTimeoutMs?: number;
-}
-
-/** "Name: value" → { name: value }; several separated by newlines. */
-function parseHeaderList(text: string | undefined, variable: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of (text ?? '').split('\n')) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).trim();
-    if (colon <= 0 || !/^[A-Za-z0-9-]+$/.test(name)) {
-      throw new CallbarError(
-        'settings_invalid',
-        `${variable} must hold lines of the form "Name: value".`,
-      );
-    }
-    headers[name] = line.slice(colon + 1).trim();
-  }
-  return headers;
 }
 
 export function openProfile(options: ProfileOptions = {}): Profile {
@@ -98,6 +82,12 @@ export function openProfile(options: ProfileOptions = {}): Profile {
       endedMarker: profileEndedMarker(dataDir, log),
     },
     history: profileAccountHistory(dataDir, log),
+    relayCursor: profileStateFile(
+      join(dataDir, 'relay-cursor.json'),
+      RelayCursor,
+      log,
+      'position in the relay stream',
+    ),
   });
   for (const problem of policies.problems) log.warn(`policy: ${problem}`);
   return { dataDir, settings, policies, env, log, account, close: () => account.close() };

@@ -66,6 +66,7 @@ describe('loadSettings', () => {
         'unknown',
       ],
       dial_allowed_countries: [],
+      relay_url: '',
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -122,6 +123,7 @@ describe('loadSettings', () => {
     handle_links: ['no', 'no'],
     dial_allowed_classes: ['extension, national', ['extension', 'national']],
     dial_allowed_countries: ['de,FR', ['DE', 'FR']],
+    relay_url: ['https://relay.example.com', 'https://relay.example.com'],
   };
 
   it('has an environment override row for every setting', () => {
@@ -166,6 +168,9 @@ describe('loadSettings', () => {
     ['CALLBAR_BASE_URL', 'http://127.0.0.1.nip.io:8089', 'base_url'],
     ['CALLBAR_BASE_URL', 'http://localhost.example.com', 'base_url'],
     ['CALLBAR_PORTAL_URL', 'http://portal.example.com/portal', 'portal_url'],
+    // The relay hands sealed tokens over it, and the device credential travels on every request.
+    ['CALLBAR_RELAY_URL', 'http://relay.example.com', 'relay_url'],
+    ['CALLBAR_RELAY_URL', 'https://relay-a.example.com, http://relay-b.lan', 'relay_url'],
   ])('refuses %s=%s: https only, except loopback', async (variable, raw, field) => {
     const dir = await dataDir();
     const error = await failure(() => loadSettings({ dataDir: dir, env: { [variable]: raw } }));

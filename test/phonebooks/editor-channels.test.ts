@@ -279,16 +279,18 @@ describe('settings channels', () => {
           sync_interval_minutes: 30,
           confirm_web_links: false,
           receiver_port: 40123,
+          relay_url: 'https://relay.example.com',
         }),
       );
       expect(saved.settings).toMatchObject({
         region: 'GB',
         sync_interval_minutes: 30,
         receiver_port: 40123,
+        relay_url: 'https://relay.example.com',
       });
       expect(saved.receiver_urls.activation).toBe('http://127.0.0.1:40123/activate');
       expect(saved.restart_needed).toEqual(
-        expect.arrayContaining(['region', 'sync_interval_minutes']),
+        expect.arrayContaining(['region', 'sync_interval_minutes', 'relay_url']),
       );
       // Followed at once: never waits for a restart.
       expect(saved.restart_needed).not.toContain('confirm_web_links');
@@ -301,6 +303,8 @@ describe('settings channels', () => {
         [{ dial_shortcut: 'Ctrl+Ctrl' }, 'dial_shortcut'],
         [{ handle_links: 'always' }, 'handle_links'],
         [{ sync_interval_minutes: 0 }, 'sync_interval_minutes'],
+        // The relay hands tokens over and carries the device credential: never plain http.
+        [{ relay_url: 'http://relay.example.com' }, 'relay_url'],
       ] as const) {
         const refused = await core.router.invoke('settings.save', { region: 'DE', ...patch });
         expect(refused).toMatchObject({ ok: false, error: { code: 'settings_invalid', field } });

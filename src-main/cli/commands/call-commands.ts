@@ -43,9 +43,13 @@ async function withCalls<T>(
     directory,
     ...(options.listen ? { listen: () => profile.account.listen() } : {}),
   });
+  // Relay mode: the events queued at the relay since the last command arrive first (a dial's
+  // legs, so that `hangup` after `dial` finds them).
+  if (profile.settings.relay_url) await profile.account.listen();
   try {
     return await use(calls);
   } finally {
+    profile.account.stopListening();
     await calls.close();
     await directory.close();
   }

@@ -3,9 +3,15 @@
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
 import type { AccountStatus, ReceiverRegistration } from '../../../src-preload/contract';
-import { memoryStateFile } from '../config/state-file';
+import { memoryStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
+import {
+  RELAY_LANDING_PATH,
+  type DeviceMessage,
+  type HandoffContent,
+} from '../relay/relay-protocol';
+import { RelayLink, relayUrls, type RelayCursor, type RelayStream } from '../relay/relay-link';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
 import {
@@ -83,6 +89,8 @@ export interface AccountSettings {
   client_id?: string | undefined;
   /** Call events without the webhook secret (or headers) are accepted too: off by default. */
   accept_unauthenticated_events?: boolean | undefined;
+  /** Relay mode when not empty: the relay's address(es) (see core/relay/relay-link.ts). */
+  relay_url?: string | undefined;
 }
 
 export interface AccountServiceOptions {
@@ -102,6 +110,8 @@ export interface AccountServiceOptions {
   coordination?: { lock: SessionLock; endedMarker: SessionEndedMarker };
   /** The profile's record of the account it was connected to (this process only by default). */
   history?: AccountHistoryStore;
+  /** Relay mode: where the profile's relay stream stopped (this process only by default). */
+  relayCursor?: StateFile<RelayCursor>;
 }
 
 export interface ActivationStart {
@@ -128,7 +138,12 @@ interface Waiter {
   resolve: (status: AccountStatus) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** Relay mode: stops waiting at the relay for this attempt's handoff. */
+  relayWait?: AbortController;
 }
+
+/** How long `listen()` in relay mode waits for the relay's backlog before going on. */
+const RELAY_CATCH_UP_MS = 5000;
 
 export class AccountService {
   readonly tokens: TokenManager;
@@ -158,6 +173,15 @@ export class AccountService {
   #endedAttempt: string | undefined;
   /** Per attempt id: tells `landed` that its landing page was served with the outcome. */
   readonly #landingServed = new Map<string, () => void>();
+  /** Relay mode: the link to the organisation's relay (nothing listens on this computer). */
+  readonly #relay: RelayLink | undefined;
+  /** Relay mode: the device's open stream, while there is a session with a device identity. */
+  #relayStream: RelayStream | undefined;
+  /** Relay mode: why events cannot arrive (the relay revoked this device). */
+  #relayProblem: string | undefined;
+  /** Relay mode: the wait for an activation's handoff, until the relay has the confirmation. */
+  #relayHandoff: Promise<void> | undefined;
+  #closing = false;
 
   constructor(options: AccountServiceOptions) {
     this.#options = options;
@@ -174,6 +198,15 @@ export class AccountService {
       ...options.tokenOptions,
     });
     this.tokens.onHealth(() => this.#publish());
+    const urls = relayUrls(options.settings.relay_url ?? '');
+    this.#relay =
+      urls.length > 0
+        ? new RelayLink({
+            urls,
+            log: options.log,
+            cursor: options.relayCursor ?? memoryStateFile(),
+          })
+        : undefined;
   }
 
   /** Restores the session from the keychain. Never throws: a keychain problem is a state. */
@@ -231,6 +264,7 @@ export class AccountService {
    * its Webhook URL contains (see webhook-auth.ts).
    */
   listen(): Promise<RunningReceiver> {
+    if (this.#relay) return this.#listenThroughRelay(this.#relay);
     this.#receiver ??= this.#loadWebhookSecret()
       .then(() =>
         startReceiver({
@@ -257,10 +291,116 @@ export class AccountService {
   }
 
   /**
+   * Relay mode: opens the device's stream (when the session has a device identity) and waits a
+   * moment for what the relay queued meanwhile, so the caller sees it (the CLI's next command).
+   * Nothing listens on this computer; the "receiver" returned is the relay's address.
+   */
+  async #listenThroughRelay(relay: RelayLink): Promise<RunningReceiver> {
+    const stream = this.#openRelayStream(relay);
+    if (stream) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        stream.ready,
+        new Promise((resolve) => (timer = setTimeout(resolve, RELAY_CATCH_UP_MS))),
+      ]);
+      clearTimeout(timer);
+    }
+    return {
+      port: 0,
+      origin: relay.origin,
+      close: () => {
+        this.#closeRelayStream();
+        return Promise.resolve();
+      },
+    };
+  }
+
+  #openRelayStream(relay: RelayLink): RelayStream | undefined {
+    if (this.#relayStream || this.#closing) return this.#relayStream;
+    const device = this.tokens.relayDevice;
+    if (!device) return undefined;
+    this.#relayStream = relay.connect(
+      device,
+      (message) => this.#relayMessage(relay, message),
+      () => {
+        this.#relayProblem =
+          'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
+        this.#log.warn('the relay refused this device');
+        this.#closeRelayStream();
+        this.#publish();
+      },
+    );
+    return this.#relayStream;
+  }
+
+  /**
+   * Relay mode: stops taking messages from the relay, before their listeners go away (what comes
+   * after waits at the relay for the next process of the profile).
+   */
+  stopListening(): void {
+    this.#closeRelayStream();
+  }
+
+  #closeRelayStream(): void {
+    this.#relayStream?.close();
+    this.#relayStream = undefined;
+  }
+
+  /** One message of the device's stream: a call event, or the user's deactivation. */
+  async #relayMessage(relay: RelayLink, message: DeviceMessage): Promise<void> {
+    if (message.type === 'event') {
+      for (const listener of this.#eventListeners) listener(message.event);
+      return;
+    }
+    const device = this.tokens.relayDevice;
+    // The relay routed it to this user's devices; the key may be of the user's other device.
+    try {
+      await this.#deactivate(message.body, { anyKey: true });
+    } catch (error) {
+      // Not this session's (another user, or none any more): nothing to do. Anything else (the
+      // keychain) is tried again from the same offset when the stream reconnects.
+      if (!(error instanceof ReceiverRejection) || error.status !== 403) throw error;
+      this.#log.info('a deactivation from the relay did not concern this session');
+      return;
+    }
+    this.#closeRelayStream();
+    if (device) {
+      await relay.forget(device.credential).catch((error: unknown) => {
+        this.#log.warn('the relay could not forget this device', { reason: errorMessage(error) });
+      });
+    }
+  }
+
+  /**
+   * Relay mode: tells the relay this device is placing a dial, so call events that name nobody
+   * reach it (docs/relay.md). Never throws: a dial goes ahead without it.
+   */
+  async announceDial(): Promise<void> {
+    const device = this.tokens.relayDevice;
+    if (!this.#relay || !device) return;
+    await this.#relay.announceDial(device.credential).catch((error: unknown) => {
+      this.#log.warn('could not announce the dial to the relay', { reason: errorMessage(error) });
+    });
+  }
+
+  /**
    * The exact URLs and headers to register with the platform (they hold the webhook secret: for
    * the person who asked, never for the log). The receiver's own address once it listens.
    */
   async receiverRegistration(): Promise<ReceiverRegistration> {
+    if (this.#relay) {
+      const { origin } = this.#relay;
+      return {
+        activation_url: `${origin}/activate`,
+        deactivation_url: `${origin}/deactivate`,
+        webhook_url: `${origin}/events`,
+        headers: {},
+        authentication: 'none',
+        accepts_unauthenticated: false,
+        problem:
+          'Callbar uses the relay: its administrator registers these addresses with the platform (the Webhook URL ends in the relay’s secret, which this computer does not know).',
+      };
+    }
     await this.#loadWebhookSecret();
     const listening = await this.#receiver?.catch(() => undefined);
     const origin = listening?.origin ?? `http://127.0.0.1:${this.#options.settings.receiver_port}`;
@@ -319,7 +459,8 @@ export class AccountService {
         { field: client_id ? 'client_secret' : 'client_id' },
       );
     }
-    const receiver = await this.listen();
+    const relay = this.#relay;
+    const receiver = relay ? undefined : await this.listen();
     if (this.#waiter?.attempt.outcome.kind === 'claimed') {
       throw new CallbarError(
         'activation_finishing',
@@ -331,11 +472,15 @@ export class AccountService {
     this.#activationRefusal = undefined;
     this.#refusalSaidAt = -Infinity;
     const attempt = this.#attempts.create(options.expectedUser);
+    // Relay mode: the relay knows of the wait before anyone can use the portal link.
+    const handoff = relay ? await relay.prepareHandoff(attempt.confirmationKey) : undefined;
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
       slug: this.#options.settings.slug,
       confirmationKey: attempt.confirmationKey,
-      redirectUrl: `${receiver.origin}/done?attempt=${attempt.id}`,
+      redirectUrl: receiver
+        ? `${receiver.origin}/done?attempt=${attempt.id}`
+        : `${relay!.origin}${RELAY_LANDING_PATH}`,
       ...(options.tenantParams ? { tenantParams: options.tenantParams } : {}),
     });
     const completion = new Promise<AccountStatus>((resolve, reject) => {
@@ -350,12 +495,52 @@ export class AccountService {
       timer.unref();
       this.#waiter = { attempt, portalLink, resolve, reject, timer };
     });
+    if (relay && handoff) this.#waitAtRelay(relay, this.#waiter!, handoff);
     const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
+    // Relay mode: the browser lands on the relay's page, which Callbar does not serve.
+    if (relay) this.#landingServed.get(attempt.id)?.();
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
-    const browserUrl = `${receiver.origin}/connect/${attempt.browserNonce}`;
+    // Relay mode: nothing here can serve the one-time redirect, so the browser gets the portal
+    // link itself (docs/relay.md says what that means).
+    const browserUrl = receiver ? `${receiver.origin}/connect/${attempt.browserNonce}` : portalLink;
     await options.openUrl?.(browserUrl);
     return { portalLink, browserUrl, completion, landed };
+  }
+
+  /**
+   * Relay mode: waits at the relay for the platform's activation of `waiter`'s key, stores the
+   * tokens it hands over (as the receiver's activation would), and tells the relay whether they
+   * are stored: only then does the relay answer the platform (200, or 503).
+   */
+  #waitAtRelay(
+    relay: RelayLink,
+    waiter: Waiter,
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | undefined>,
+  ): void {
+    const abort = new AbortController();
+    waiter.relayWait = abort;
+    const key = waiter.attempt.confirmationKey;
+    const run = async () => {
+      const handoff = await awaitHandoff(abort.signal);
+      if (!handoff) return;
+      const device = { device_id: handoff.device_id, credential: handoff.credential };
+      let stored = false;
+      try {
+        await this.#activate(handoff.body, device);
+        stored = true;
+      } finally {
+        await relay.confirm(key, handoff.credential, stored);
+      }
+      this.#relayProblem = undefined;
+      this.#closeRelayStream();
+      if (!this.#closing) this.#openRelayStream(relay);
+    };
+    // `close()` waits for it: the relay must hear that the tokens are stored before the process
+    // ends, or it refuses the platform's call.
+    this.#relayHandoff = run().catch((error: unknown) => {
+      this.#log.warn('activation through the relay failed', { reason: errorMessage(error) });
+    });
   }
 
   /**
@@ -392,7 +577,10 @@ export class AccountService {
 
   /** Forgets the session on this computer only (the platform keeps the integration). */
   async deactivateLocal(): Promise<AccountStatus> {
+    const device = this.tokens.relayDevice;
     await this.tokens.forget();
+    this.#closeRelayStream();
+    if (device) await this.#relay?.forget(device.credential).catch(() => undefined);
     // The keychain answered: the webhook secret it could not give before may come now.
     if (this.#webhookProblem) await this.#loadWebhookSecret();
     return this.#publish();
@@ -400,7 +588,10 @@ export class AccountService {
 
   /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
   async close(): Promise<void> {
+    this.#closing = true;
     this.cancelActivation('Callbar is shutting down.');
+    await this.#relayHandoff;
+    this.#closeRelayStream();
     await this.tokens.close();
     const receiver = await this.#receiver?.catch(() => undefined);
     await receiver?.close();
@@ -482,7 +673,7 @@ export class AccountService {
     };
   }
 
-  async #activate(body: HandshakeBody): Promise<void> {
+  async #activate(body: HandshakeBody, relayDevice?: StoredAccount['relay_device']): Promise<void> {
     const attempt = this.#attempts.findPending(body.confirmation_key);
     if (!attempt) return this.#repeatedActivation(body);
     if (!body.access_token || !body.refresh_token) {
@@ -496,7 +687,7 @@ export class AccountService {
       throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
     }
     this.#attempts.settle(attempt, { kind: 'claimed' });
-    const storing = this.#store(attempt, body);
+    const storing = this.#store(attempt, body, relayDevice);
     attempt.delivery = {
       fingerprint: deliveryFingerprint(body),
       stored: storing.then(
@@ -533,7 +724,11 @@ export class AccountService {
   }
 
   /** Stores the tokens of the delivery that claimed `attempt`, and settles it. */
-  async #store(attempt: ActivationAttempt, body: HandshakeBody): Promise<void> {
+  async #store(
+    attempt: ActivationAttempt,
+    body: HandshakeBody,
+    relayDevice?: StoredAccount['relay_device'],
+  ): Promise<void> {
     const before = this.#history ?? this.#knownAccount();
     const account: StoredAccount = {
       access_token: body.access_token,
@@ -545,6 +740,7 @@ export class AccountService {
       client_secret: this.#options.clientSecret ?? '',
       base_url: this.#options.settings.base_url,
       confirmation_key_sha256: secretFingerprint(body.confirmation_key),
+      ...(relayDevice ? { relay_device: relayDevice } : {}),
     };
     try {
       await this.tokens.adopt(account);
@@ -575,15 +771,21 @@ export class AccountService {
     if (!waiter || waiter.attempt !== attempt) return undefined;
     this.#waiter = undefined;
     clearTimeout(waiter.timer);
+    waiter.relayWait?.abort();
     return waiter;
   }
 
-  async #deactivate(body: HandshakeBody): Promise<void> {
+  /**
+   * The platform's deactivation. `anyKey`: it came through the relay, which routed it to every
+   * device of the user, so its key may be another device's activation (the user still matches).
+   */
+  async #deactivate(body: HandshakeBody, options: { anyKey?: boolean } = {}): Promise<void> {
     const session = this.tokens.session;
     const attempt = this.#attempts.findPending(body.confirmation_key);
     const keyOfActivation =
-      session?.confirmation_key_sha256 !== undefined &&
-      secretsEqual(secretFingerprint(body.confirmation_key), session.confirmation_key_sha256);
+      (options.anyKey === true && session !== undefined) ||
+      (session?.confirmation_key_sha256 !== undefined &&
+        secretsEqual(secretFingerprint(body.confirmation_key), session.confirmation_key_sha256));
     if (!attempt && !keyOfActivation) {
       throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
     }
@@ -671,10 +873,9 @@ export class AccountService {
       return { ...status, message };
     }
     // A receiver that cannot listen concerns every state; say so unless something else is said.
-    const withReceiver =
-      this.#receiverProblem && !status.message
-        ? { ...status, message: this.#receiverProblem }
-        : status;
+    const problem = this.#relay ? this.#relayProblem : this.#receiverProblem;
+    const withProblem = problem && !status.message ? { ...status, message: problem } : status;
+    const withReceiver = this.#relay ? { ...withProblem, relay: this.#relay.host } : withProblem;
     // A keychain that cannot give the webhook secret: said once, by the vault-unavailable state.
     const eventsWarning = this.#options.settings.accept_unauthenticated_events
       ? UNAUTHENTICATED_EVENTS_WARNING

@@ -156,10 +156,10 @@ function loggedPath(url: string | undefined): string {
 }
 
 /**
- * JSON or form-encoded, nothing else, within `limits`; a repeated form field is ambiguous and
+ * JSON or form-encoded, nothing else, within `limits` (also the relay's); a repeated form field is ambiguous and
  * refused.
  */
-function parseBody(contentType: string, text: string, limits: JsonLimits): unknown {
+export function parseBody(contentType: string, text: string, limits: JsonLimits): unknown {
   const type = contentType.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/json') return parseBoundedJson(text, limits);
   if (type === 'application/x-www-form-urlencoded') {

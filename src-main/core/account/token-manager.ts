@@ -166,6 +166,11 @@ export class TokenManager {
     return { tenant_id, user_extension, expires_at, base_url, confirmation_key_sha256 };
   }
 
+  /** Relay mode: the device identity stored with the session (a secret: never for the log). */
+  get relayDevice(): StoredAccount['relay_device'] {
+    return this.#account?.relay_device;
+  }
+
   get health(): TokenHealth {
     return this.#health;
   }

@@ -58,6 +58,8 @@ export interface CallsServiceOptions {
   callEvents?: (listener: (event: unknown) => void) => () => void;
   /** Starts receiving call events (the receiver), for a process that does not yet. */
   listen?: () => Promise<unknown>;
+  /** Just before a dial is sent (relay mode: announces it, so events naming nobody arrive). */
+  beforeDial?: () => Promise<void>;
   log: Logger;
   now?: () => number;
   /**
@@ -320,6 +322,7 @@ export class CallsService {
           'You cancelled the call before Callbar sent it: nothing was dialled.',
         );
       }
+      await this.#options.beforeDial?.();
       const answer = await callControl.clickToDial(destination).catch((error: unknown) => {
         throw isForbidden(error)
           ? new CallbarError(

@@ -73,6 +73,7 @@ export function openCalls(options: {
     directory,
     callEvents: (listener) => account.onCallEvent(listener),
     ...(options.listen ? { listen: options.listen } : {}),
+    beforeDial: () => account.announceDial(),
     log,
     // The app, the CLI and a second instance of one profile: one click is one call across them.
     dialGuard: profileDialGuard(profile.dataDir, log),

@@ -28,6 +28,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   handle_links: 'text',
   dial_allowed_classes: 'list',
   dial_allowed_countries: 'list',
+  relay_url: 'text',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

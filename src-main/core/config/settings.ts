@@ -6,6 +6,7 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-preload/contract';
+import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
 
 /**
@@ -101,6 +102,17 @@ export const Settings = z.strictObject({
         .refine((code) => isSupportedCountry(code)),
     )
     .default([]),
+  /**
+   * Relay mode (docs/relay.md): the organisation's relay, one address or several (tried in turn
+   * when one fails) separated by commas; Callbar then connects out to it for activation,
+   * deactivation and call events, and listens on nothing. "" (the default): the loopback receiver.
+   */
+  relay_url: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((value) => relayUrls(value).every((url) => isSecureOrLoopback(url)))
+    .default(''),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -142,6 +154,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   dial_allowed_classes: `a list of destination classes from ${DestinationClass.options.join(', ')}`,
   dial_allowed_countries:
     'a list of two-letter country codes such as ["DE", "FR"], or [] for every country',
+  relay_url: `"" for none, or the relay's address: ${PLATFORM_URL_RULE}, such as https://relay.example.com (several separated by commas)`,
 };
 
 /** True when `name` is one of the settings. */

@@ -26,6 +26,13 @@ export const StoredAccount = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  /**
+   * Relay mode: the device identity the relay issued at activation (its credential authenticates
+   * the device's stream; the relay keeps only its hash). Goes with the session it came with.
+   */
+  relay_device: z
+    .object({ device_id: z.string().min(1).max(64), credential: z.string().min(1).max(256) })
+    .optional(),
 });
 
 /** A connected account as the vault stores it. */

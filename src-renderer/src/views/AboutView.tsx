@@ -49,6 +49,14 @@ export function AboutView() {
               </dd>
             </>
           ) : null}
+          {account?.relay ? (
+            <>
+              <dt>Connection</dt>
+              <dd>
+                via relay <Name>{account.relay}</Name>
+              </dd>
+            </>
+          ) : null}
         </dl>
       ) : (
         <p aria-busy="true">Loading…</p>

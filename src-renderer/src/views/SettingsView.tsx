@@ -32,6 +32,7 @@ const LABELS: Record<keyof EditableSettings, string> = {
   sync_interval_minutes: 'Refresh contacts every (minutes)',
   dial_allowed_classes: 'Numbers Callbar dials',
   dial_allowed_countries: 'Countries Callbar dials abroad',
+  relay_url: 'Relay address',
 };
 
 /** The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go). */
@@ -47,7 +48,11 @@ const CLASS_LABELS: [DestinationClass, string][] = [
 ];
 
 /** Where each setting is shown; a refused one in Advanced opens it. */
-const ADVANCED: (keyof EditableSettings)[] = ['sync_interval_minutes', 'receiver_port'];
+const ADVANCED: (keyof EditableSettings)[] = [
+  'relay_url',
+  'sync_interval_minutes',
+  'receiver_port',
+];
 
 function draftOf(settings: EditableSettings): Draft {
   return {
@@ -310,6 +315,18 @@ export function SettingsView() {
             onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
           >
             <summary>Advanced</summary>
+            <SettingField
+              label={LABELS.relay_url}
+              error={errors.fields.relay_url}
+              hint="Your organisation's relay (https://…); empty: this computer receives the platform's calls itself. A restart applies it."
+              locked={saved.locked.relay_url}
+            >
+              <input
+                className="setting-wide"
+                value={draft.relay_url}
+                onChange={(event) => change('relay_url', event.target.value)}
+              />
+            </SettingField>
             <SettingField
               label={LABELS.sync_interval_minutes}
               error={errors.fields.sync_interval_minutes}

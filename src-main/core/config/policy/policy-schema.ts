@@ -14,11 +14,6 @@ import { SETTING_RULES, Settings, isSecureOrLoopback } from '../settings';
 
 /** Keys only an administrator sets: no user setting stands behind them. */
 export const PolicyOnly = z.strictObject({
-  /** The relay's address (https, or http on this computer), for the relay of issue 29. */
-  relay_url: z
-    .url({ protocol: /^https?$/ })
-    .refine(isSecureOrLoopback)
-    .optional(),
   /** Like dial_allowed_classes, for numbers that arrive as tel:/callto: links. */
   link_allowed_classes: z.array(DestinationClass).default([...DestinationClass.options]),
   /** Like dial_allowed_countries, for numbers that arrive as links; empty allows every country. */
@@ -67,8 +62,6 @@ export function isPolicyName(name: string): name is PolicyName {
 /** What each policy accepts, in words, completing "… must be …". */
 export const POLICY_RULES: Record<PolicyName, string> = {
   ...SETTING_RULES,
-  relay_url:
-    'an https:// URL (plain http:// only on this computer), such as https://relay.example.com',
   link_allowed_classes: SETTING_RULES.dial_allowed_classes,
   link_allowed_countries: SETTING_RULES.dial_allowed_countries,
   favourites: 'a list of up to 100 phone numbers, such as ["+493012345678"]',

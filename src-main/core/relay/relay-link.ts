@@ -1,0 +1,328 @@
+/**
+ * Callbar's side of the device protocol (relay-protocol.ts): a desktop in relay mode only ever
+ * connects out. It waits at the relay for its activation (the handoff sealed to a key pair made
+ * for the attempt), confirms once the tokens are stored, announces the dials it places, and keeps
+ * one server-sent-event stream open for deactivation and call events. The stream resumes where the
+ * profile last stopped (Last-Event-ID, kept in the profile, so the next CLI command sees what
+ * arrived between commands), and a relay that fails makes the link try the next of the configured
+ * addresses.
+ */
+import { z } from 'zod';
+import type { StateFile } from '../config/state-file';
+import { CallbarError, errorMessage } from '../errors';
+import type { Logger } from '../log/logger';
+import {
+  DEVICE_PATHS,
+  DeviceMessage,
+  keyName,
+  SealedHandoff,
+  StreamOffset,
+  type ActivationConfirm,
+  type HandoffContent,
+} from './relay-protocol';
+import { handoffKeyPair, openHandoff } from './sealed-handoff';
+
+/** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
+export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffset });
+export type RelayCursor = z.infer<typeof RelayCursor>;
+
+/** The relay addresses of a `relay_url` setting: one or more, separated by commas or spaces. */
+export function relayUrls(setting: string): string[] {
+  return setting
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((url) => url.replace(/\/+$/, ''));
+}
+
+export interface RelayLinkOptions {
+  /** The relay's addresses, tried in turn when one fails. */
+  urls: string[];
+  log: Logger;
+  /** Where the stream's offset is kept between processes of the profile. */
+  cursor: StateFile<RelayCursor>;
+  /** Longest pause between reconnection attempts (default 5 s). */
+  maxBackoffMs?: number;
+}
+
+/** An open stream: `ready` once the relay sent every queued message; `close()` ends it. */
+export interface RelayStream {
+  readonly ready: Promise<void>;
+  close(): void;
+}
+
+export class RelayLink {
+  readonly #options: RelayLinkOptions;
+  #current = 0;
+
+  constructor(options: RelayLinkOptions) {
+    if (options.urls.length === 0) throw new Error('RelayLink needs at least one address.');
+    this.#options = options;
+  }
+
+  /** The relay in use, e.g. `relay.example.com` (what `status` shows). */
+  get host(): string {
+    return new URL(this.origin).host;
+  }
+
+  get origin(): string {
+    return this.#options.urls[this.#current]!;
+  }
+
+  /** The next address (after a failure), round the list. */
+  #failover(): void {
+    this.#current = (this.#current + 1) % this.#options.urls.length;
+  }
+
+  async #request(path: string, init: RequestInit & { credential?: string }): Promise<Response> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (init.credential) headers.authorization = `Bearer ${init.credential}`;
+    try {
+      const response = await fetch(`${this.origin}${path}`, {
+        ...init,
+        headers,
+        redirect: 'error',
+      });
+      if (response.status >= 500) this.#failover();
+      return response;
+    } catch (error) {
+      this.#failover();
+      throw error;
+    }
+  }
+
+  /**
+   * Registers at the relay the wait for the platform's activation of `confirmationKey` (before
+   * the portal link is used, so the platform's call cannot come first), and gives the wait
+   * itself: it opens what the relay hands over, or gives undefined once `signal` aborts. Network
+   * failures while waiting are retried (the next relay).
+   * @throws CallbarError `relay_unreachable` when no relay takes the registration.
+   */
+  async prepareHandoff(
+    confirmationKey: string,
+  ): Promise<(signal: AbortSignal) => Promise<HandoffContent | undefined>> {
+    const name = keyName(confirmationKey);
+    const { keyPair, publicKey } = await handoffKeyPair();
+    const poll = (wait: boolean, signal?: AbortSignal) =>
+      this.#request(DEVICE_PATHS.activation, {
+        method: 'POST',
+        body: JSON.stringify({ key_sha256: name, public_key: publicKey, wait }),
+        ...(signal ? { signal } : {}),
+      });
+    let registered: Response | undefined;
+    for (let attempt = 0; attempt < this.#options.urls.length && !registered?.ok; attempt += 1) {
+      await registered?.body?.cancel();
+      registered = await poll(false).catch(() => undefined);
+    }
+    await registered?.body?.cancel();
+    if (!registered?.ok) {
+      throw new CallbarError(
+        'relay_unreachable',
+        `Callbar could not reach the relay (${this.host}) to wait for the portal's confirmation. Check relay_url and your network, then connect again.`,
+      );
+    }
+    return async (signal) => {
+      let backoff = 100;
+      while (!signal.aborted) {
+        try {
+          const response = await poll(true, signal);
+          if (response.status === 200) {
+            const sealed = SealedHandoff.parse(await response.json());
+            return await openHandoff(keyPair, name, sealed);
+          }
+          await response.body?.cancel();
+          if (response.status === 204) {
+            backoff = 100;
+            continue;
+          }
+          this.#options.log.warn('the relay refused to wait for the activation', {
+            status: response.status,
+          });
+        } catch (error) {
+          if (signal.aborted) break;
+          this.#options.log.warn('the relay could not be reached while waiting for activation', {
+            reason: errorMessage(error),
+          });
+        }
+        await pause(backoff, signal);
+        backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+      }
+      return undefined;
+    };
+  }
+
+  /** Tells the relay whether the handed-over tokens were stored (it answers the platform so). */
+  async confirm(confirmationKey: string, credential: string, stored: boolean): Promise<void> {
+    const body: ActivationConfirm = { key_sha256: keyName(confirmationKey), credential, stored };
+    const response = await this.#request(DEVICE_PATHS.confirm, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    await response.body?.cancel();
+    if (!response.ok) {
+      throw new CallbarError(
+        'relay_unreachable',
+        `The relay refused the confirmation (${response.status}).`,
+      );
+    }
+  }
+
+  /** "This device is placing a dial now": events of the call that name nobody reach it. */
+  async announceDial(credential: string): Promise<void> {
+    const response = await this.#request(DEVICE_PATHS.dial, {
+      method: 'POST',
+      body: '{}',
+      credential,
+      signal: AbortSignal.timeout(3000),
+    });
+    await response.body?.cancel();
+  }
+
+  /** The device removes itself from the relay (after the user's deactivation). */
+  async forget(credential: string): Promise<void> {
+    const response = await this.#request(DEVICE_PATHS.device, {
+      method: 'DELETE',
+      credential,
+      signal: AbortSignal.timeout(3000),
+    });
+    await response.body?.cancel();
+    await this.#options.cursor.clear();
+  }
+
+  /**
+   * Opens the device's stream and hands each message to `onMessage` in order (the offset is saved
+   * after it returns); reconnects (the next relay, from the saved offset) until closed. A 401
+   * (revoked) calls `onRevoked` and stops.
+   */
+  connect(
+    device: { device_id: string; credential: string },
+    onMessage: (message: DeviceMessage) => Promise<void>,
+    onRevoked: () => void,
+  ): RelayStream {
+    const controller = new AbortController();
+    let markReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const { log, cursor } = this.#options;
+    const run = async () => {
+      let backoff = 100;
+      while (!controller.signal.aborted) {
+        const saved = await cursor.read();
+        const offset = saved?.device_id === device.device_id ? saved.offset : '0-0';
+        try {
+          const response = await fetch(`${this.origin}${DEVICE_PATHS.stream}`, {
+            headers: { authorization: `Bearer ${device.credential}`, 'last-event-id': offset },
+            signal: controller.signal,
+            redirect: 'error',
+          });
+          if (response.status === 401) {
+            await response.body?.cancel();
+            onRevoked();
+            markReady();
+            return;
+          }
+          if (!response.ok || !response.body) {
+            await response.body?.cancel();
+            throw new Error(`the relay answered ${response.status}`);
+          }
+          backoff = 100;
+          for await (const event of serverSentEvents(response.body, controller.signal)) {
+            // Closed: what comes now is for the next process (the offset stays where it was).
+            if (controller.signal.aborted) break;
+            if (event.event === 'ready') {
+              markReady();
+              continue;
+            }
+            const message = DeviceMessage.safeParse(safeJson(event.data));
+            if (!message.success) {
+              log.warn('the relay sent a message Callbar does not understand');
+            } else {
+              await onMessage(message.data);
+            }
+            if (StreamOffset.safeParse(event.id).success) {
+              await cursor.write({ device_id: device.device_id, offset: event.id! });
+            }
+          }
+          if (!controller.signal.aborted) throw new Error('the relay ended the stream');
+        } catch (error) {
+          if (controller.signal.aborted) break;
+          log.warn('the relay stream broke; reconnecting', {
+            relay: this.host,
+            reason: errorMessage(error),
+          });
+          this.#failover();
+          await pause(backoff, controller.signal);
+          backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+        }
+      }
+    };
+    run().catch((error: unknown) => log.error('the relay stream stopped', { error }));
+    return { ready, close: () => controller.abort() };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The longest line a relay may send (a message is a few KiB at most). */
+const MAX_LINE_CHARS = 64 * 1024;
+
+/** The events of a server-sent-event body (id, event, data), as the WHATWG parser splits them. */
+async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): AsyncGenerator<{ id: string | undefined; event: string; data: string }> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let id: string | undefined;
+  let event = 'message';
+  let data: string[] = [];
+  const reader = body.getReader();
+  // Cancelling the body is what frees the connection (aborting the request alone may not).
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) cancel();
+  signal.addEventListener('abort', cancel, { once: true });
+  for (;;) {
+    const { done, value: chunk } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(chunk, { stream: true });
+    if (buffer.length > MAX_LINE_CHARS && !buffer.includes('\n')) {
+      throw new Error('the relay sent an over-long line');
+    }
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline).replace(/\r$/, '');
+      buffer = buffer.slice(newline + 1);
+      if (line === '') {
+        if (data.length > 0 || event !== 'message') yield { id, event, data: data.join('\n') };
+        event = 'message';
+        data = [];
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'id') id = value;
+      else if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+  }
+}
