@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { DestinationClass } from '../../../../src-preload/contract';
-import { SETTING_RULES, Settings, isSecureOrLoopback } from '../settings';
+import { SETTING_RULES, Settings } from '../settings';
 
 /** Keys only an administrator sets: no user setting stands behind them. */
 export const PolicyOnly = z.strictObject({
