@@ -80,7 +80,7 @@ describe('callbar policy', () => {
     });
     expect(report.values.vanity_numbers).toEqual({ value: false, source: 'default', origin: null });
     expect(report.values.favourites).toMatchObject({ value: ['+431234567', '+4930123456'] });
-    expect(report.values.relay_url).toEqual({ value: null, source: 'default', origin: null });
+    expect(report.values.relay_url).toEqual({ value: '', source: 'default', origin: null });
     expect(report.problems).toHaveLength(4);
     expect(report.problems.join('\n')).not.toContain('s3cr3t');
   });

@@ -50,6 +50,8 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
       'calls',
       'contacts',
       'directory',
+      'favourites',
+      'imports',
       'onEvent',
       'phonebooks',
       'settings',
