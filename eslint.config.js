@@ -50,9 +50,28 @@ export default tseslint.config(
               message: 'The renderer talks only to window.callbar.',
             },
             {
-              group: ['**/src-preload/contract'],
+              group: ['**/src-shared/contract', '**/src-shared/contract/*'],
               allowTypeImports: true,
               message: 'The renderer imports types only from the contract.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract is shared by main, the preload, the renderer, the CLI and the preview: it
+    // imports zod and nothing else (no Electron, no Node, nothing of the app's own processes).
+    files: ['src-shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The shared contract runs in every process.' }],
+          patterns: [
+            {
+              group: ['node:*', '**/src-main/**', '**/src-preload/**', '**/src-renderer/**'],
+              message: 'The shared contract imports zod and nothing else of the app or Node.',
             },
           ],
         },

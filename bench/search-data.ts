@@ -3,7 +3,7 @@
  * languages (with accents), companies, numbers in international and national display formats,
  * secondary numbers, speed dials; and the keystroke queries typed against it.
  */
-import type { DirectoryContact } from '../src-preload/contract';
+import type { DirectoryContact } from '../src-shared/contract';
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same directory everywhere. */
 export function seededRandom(seed: number): () => number {

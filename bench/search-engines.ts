@@ -15,7 +15,7 @@ import uFuzzy from '@leeoniya/ufuzzy';
 import MiniSearch from 'minisearch';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { DirectoryContact } from '../src-preload/contract';
+import type { DirectoryContact } from '../src-shared/contract';
 import type { PartyCalls } from '../src-main/core/directory/call-affinity';
 import { ContactIndex } from '../src-main/core/directory/contact-index';
 import { foldText } from '../src-main/core/directory/text-fold';

@@ -9,7 +9,7 @@ import {
   type CallbarEvent,
   type ChannelName,
   type Result,
-} from './contract';
+} from '../src-shared/contract';
 
 export interface Transport {
   /** Sends one request; resolves with the router's result envelope. */

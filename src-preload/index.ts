@@ -4,7 +4,7 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildApi } from './api';
-import { EVENT_CHANNEL, type CallbarEvent } from './contract';
+import { EVENT_CHANNEL, type CallbarEvent } from '../src-shared/contract';
 
 const api = buildApi({
   invoke: (channel, request) => ipcRenderer.invoke(channel, request),

@@ -8,7 +8,7 @@
  * `X-Callbar-Session` header: bound to this page's origin (port included), unlike a cookie.
  */
 import { buildApi } from './api';
-import { CallbarEvent } from './contract';
+import { CallbarEvent } from '../src-shared/contract';
 
 const SESSION_HEADER = 'X-Callbar-Session';
 const STORAGE_KEY = 'callbar.preview.session';

@@ -1,5 +1,5 @@
 import { ipcMain, type BrowserWindow } from 'electron';
-import { EVENT_CHANNEL, type CallbarEvent } from '../../src-preload/contract';
+import { EVENT_CHANNEL, type CallbarEvent } from '../../src-shared/contract';
 import type { CallbarCore } from '../core/callbar-core';
 import { registerIpcHandlers } from '../core/desktop/ipc-registration';
 

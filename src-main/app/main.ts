@@ -7,7 +7,7 @@
 import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CallsSnapshot, ResponseOf } from '../../src-preload/contract';
+import type { CallsSnapshot, ResponseOf } from '../../src-shared/contract';
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';

@@ -1,4 +1,4 @@
-import type { AccountState, AccountStatus } from '../../src-preload/contract';
+import type { AccountState, AccountStatus } from '../../src-shared/contract';
 import { CallbarError } from '../core/errors';
 import { terminalField, terminalOutput } from '../core/text/terminal-text';
 

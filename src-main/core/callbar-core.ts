@@ -1,4 +1,4 @@
-import type { AccountStatus, AppInfo, Runtime } from '../../src-preload/contract';
+import type { AccountStatus, AppInfo, Runtime } from '../../src-shared/contract';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';

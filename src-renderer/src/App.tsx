@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import type { AccountStatus } from '../../src-preload/contract';
+import type { AccountStatus } from '../../src-shared/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
 import { AboutView } from './views/AboutView';

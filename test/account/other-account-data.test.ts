@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { CallbarEvent, CallsSnapshot } from '../../src-preload/contract';
+import type { CallbarEvent, CallsSnapshot } from '../../src-shared/contract';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DialTarget } from '../../src-preload/contract';
+import type { DialTarget } from '../../src-shared/contract';
 import type { AccountOwner } from '../../src-main/core/account/account-history';
 import {
   CallLogFile,

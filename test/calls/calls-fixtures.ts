@@ -1,5 +1,5 @@
 /** What the calls tests share: a directory contact. */
-import type { DirectoryContact } from '../../src-preload/contract';
+import type { DirectoryContact } from '../../src-shared/contract';
 
 /** A phonebook contact, as the directory would hand it to calls. */
 export const ada: DirectoryContact = {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { CallsSnapshot, Result } from '../../src-preload/contract';
+import type { CallsSnapshot, Result } from '../../src-shared/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { silentLogger } from '../../src-main/core/log/logger';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it, onTestFinished, vi } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { Call, CallsSnapshot } from '../../src-preload/contract';
+import type { Call, CallsSnapshot } from '../../src-shared/contract';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';

@@ -6,7 +6,7 @@
  */
 import type { CountryCode } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import type { DestinationClass, DirectoryContact } from '../../src-preload/contract';
+import type { DestinationClass, DirectoryContact } from '../../src-shared/contract';
 import {
   checkDialPolicy,
   linkAskReason,

@@ -5,7 +5,7 @@
  */
 import type { CountryCode } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import type { DirectoryContact } from '../../src-preload/contract';
+import type { DirectoryContact } from '../../src-shared/contract';
 import { CallbarError } from '../../src-main/core/errors';
 import {
   MAX_INPUT_LENGTH,

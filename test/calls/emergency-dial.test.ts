@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { DialTarget } from '../../src-preload/contract';
+import type { DialTarget } from '../../src-shared/contract';
 import { REPEAT_GUARD_MS } from '../../src-main/core/calls/dial-guard';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { activateThroughCli, runCallbar } from '../support/cli-process';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
 import { DEFAULT_CALL_LIMITS } from '../../src-main/core/calls/call-tracker';
-import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallsSnapshot } from '../../src-shared/contract';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { connectedCore, type ConnectedCore } from '../hardening/connected-core';

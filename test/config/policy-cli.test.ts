@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsView } from '../../src-preload/contract';
+import type { SettingsView } from '../../src-shared/contract';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { runCallbar } from '../support/cli-process';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { ImportPreview, ImportsChangedEvent } from '../../src-preload/contract';
+import type { ImportPreview, ImportsChangedEvent } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { apiFor } from '../api/api-rig';

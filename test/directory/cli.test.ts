@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { DirectoryStatus, SearchResult } from '../../src-preload/contract';
+import type { DirectoryStatus, SearchResult } from '../../src-shared/contract';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';

@@ -4,7 +4,7 @@
  * speed dials, ranking, highlighting, caller lookup.
  */
 import { describe, expect, it } from 'vitest';
-import type { DirectoryContact, SearchHit } from '../../src-preload/contract';
+import type { DirectoryContact, SearchHit } from '../../src-shared/contract';
 import { ContactIndex } from '../../src-main/core/directory/contact-index';
 
 let nextId = 1;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { CallbarEvent, DirectoryStatus, SearchResult } from '../../src-preload/contract';
+import type { CallbarEvent, DirectoryStatus, SearchResult } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { startTestCore } from '../support/test-core';

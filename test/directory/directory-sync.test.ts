@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { DirectoryStatus } from '../../src-preload/contract';
+import type { DirectoryStatus } from '../../src-shared/contract';
 import type { AccountOwner } from '../../src-main/core/account/account-history';
 import type { PlatformApi } from '../../src-main/core/api/platform-api';
 import { cacheFile } from '../../src-main/core/directory/directory-cache';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { SearchHit, SearchResult } from '../../src-preload/contract';
+import type { SearchHit, SearchResult } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { foldText } from '../../src-main/core/directory/text-fold';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';

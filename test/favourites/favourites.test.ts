@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { DirectoryContact, FavouriteContact } from '../../src-preload/contract';
+import type { DirectoryContact, FavouriteContact } from '../../src-shared/contract';
 import { processOnlyLock } from '../../src-main/core/account/session-lock';
 import { memoryStateFile } from '../../src-main/core/config/state-file';
 import { trayMenu, type TrayMenuItem } from '../../src-main/core/desktop/tray-model';

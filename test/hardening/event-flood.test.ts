@@ -13,7 +13,7 @@ import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
 import { MAX_BODY_BYTES } from '../../src-main/core/account/receiver';
 import { MAX_CALL_LOG_BYTES } from '../../src-main/core/calls/call-log';
-import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallsSnapshot } from '../../src-shared/contract';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { capturingLogger, startSim } from '../support/sim-harness';
 import { until } from '../support/until';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimControl } from '../../simulator/control-client';
 import { DEEP_EVENT_NESTING, type HostileEventKind } from '../../simulator/hostile-deliveries';
 import type { RunningSimulator } from '../../simulator/index';
-import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallsSnapshot } from '../../src-shared/contract';
 import { createFileLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { startSim } from '../support/sim-harness';

@@ -13,7 +13,7 @@ import type { RunningSimulator } from '../../simulator/index';
 import { DEFAULT_CALL_LIMITS } from '../../src-main/core/calls/call-tracker';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallsSnapshot } from '../../src-shared/contract';
 import { startSim } from '../support/sim-harness';
 import { until } from '../support/until';
 import { connectedCore, type ConnectedCore } from './connected-core';

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelNames } from '../../src-preload/contract';
+import { channelNames } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { startTestCore } from '../support/test-core';
 import { recordFigure } from './figures';

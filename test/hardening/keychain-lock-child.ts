@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { SimControl } from '../../simulator/control-client';
 import { AccountService } from '../../src-main/core/account/account-service';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
-import type { AccountStatus } from '../../src-preload/contract';
+import type { AccountStatus } from '../../src-shared/contract';
 import { errorMessage } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openVault } from '../../src-main/core/vault/keytar-vault';

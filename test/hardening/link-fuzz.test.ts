@@ -9,7 +9,7 @@
  * unknown number still asks, and a service code (`*21*…#`) is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DialOutcome, DialTarget } from '../../src-preload/contract';
+import type { DialOutcome, DialTarget } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import {
   linkFromArgv,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { Result } from '../../src-preload/contract';
+import type { Result } from '../../src-shared/contract';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { CallbarError, describeError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';

@@ -12,7 +12,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededRandom } from '../../simulator/random';
-import type { AccountStatus } from '../../src-preload/contract';
+import type { AccountStatus } from '../../src-shared/contract';
 import { AccountService, REFUSAL_HINT } from '../../src-main/core/account/account-service';
 import {
   MAX_BODY_BYTES,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
-import type { AccountStatus, CallbarEvent } from '../../src-preload/contract';
+import type { AccountStatus, CallbarEvent } from '../../src-shared/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import type { SearchResult } from '../../src-preload/contract';
+import type { SearchResult } from '../../src-shared/contract';
 import type { Contact, Phonebook } from '../../src-main/core/api/schemas';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';

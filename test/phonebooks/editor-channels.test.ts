@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import type { WorldSummary } from '../../simulator/control-types';
-import type { ContactView, PhonebookView, SettingsView } from '../../src-preload/contract';
+import type { ContactView, PhonebookView, SettingsView } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { startTestCore } from '../support/test-core';

@@ -14,7 +14,7 @@ import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import type { RelayStore } from '../../relay/relay-store';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import type { CallsSnapshot, Result } from '../../src-preload/contract';
+import type { CallsSnapshot, Result } from '../../src-shared/contract';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';

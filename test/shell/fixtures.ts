@@ -1,4 +1,4 @@
-import type { Call, CallsSnapshot } from '../../src-preload/contract';
+import type { Call, CallsSnapshot } from '../../src-shared/contract';
 
 let next = 0;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelNames } from '../../src-preload/contract';
+import { channelNames } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import {
   FORBIDDEN_SENDER,

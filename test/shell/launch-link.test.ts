@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallsSnapshot } from '../../src-preload/contract';
+import type { CallsSnapshot } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import {
   isDialLink,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallbarEvent } from '../../src-preload/contract';
+import type { CallbarEvent } from '../../src-shared/contract';
 import {
   NotificationPlanner,
   plainNotification,

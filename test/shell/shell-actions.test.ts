@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { channelNames, type DialTarget, type ParsedRequestOf } from '../../src-preload/contract';
+import { channelNames, type DialTarget, type ParsedRequestOf } from '../../src-shared/contract';
 import { CallbarError } from '../../src-main/core/errors';
 import { Router, type Handlers } from '../../src-main/core/ipc/router';
 import { silentLogger } from '../../src-main/core/log/logger';

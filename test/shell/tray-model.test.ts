@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountState } from '../../src-preload/contract';
+import type { AccountState } from '../../src-shared/contract';
 import {
   TRAY_RECENT_CALLS,
   TRAY_TOOLTIP_MAX,

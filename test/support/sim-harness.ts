@@ -13,7 +13,7 @@ import {
   type SimProfile,
 } from '../../simulator/index';
 import { completePortalFlow } from '../../simulator/portal-driver';
-import type { ReceiverRegistration } from '../../src-preload/contract';
+import type { ReceiverRegistration } from '../../src-shared/contract';
 import {
   AccountService,
   type AccountServiceOptions,

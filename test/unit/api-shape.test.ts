@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '../../src-preload/api';
-import { channelNames, type CallbarEvent } from '../../src-preload/contract';
+import { channelNames, type CallbarEvent } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { startTestCore } from '../support/test-core';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../../src-preload/contract';
+import type { Call } from '../../src-shared/contract';
 import { groupRecentCalls, talkTime } from '../../src-renderer/src/views/recent-groups';
 
 let next = 0;

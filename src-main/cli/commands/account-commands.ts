@@ -1,5 +1,5 @@
 /** `callbar activate`, `status`, `deactivate-local`: connecting this computer to the account. */
-import type { AccountStatus } from '../../../src-preload/contract';
+import type { AccountStatus } from '../../../src-shared/contract';
 import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';

@@ -10,7 +10,7 @@ import type {
   DialOutcome,
   DialTarget,
   PendingDial,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
 import { terminalField } from '../../core/text/terminal-text';

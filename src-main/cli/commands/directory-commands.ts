@@ -4,7 +4,7 @@
  * cancels and keeps the previous copy); `search` answers from the cached directory alone, and
  * says when it is empty or stale.
  */
-import type { DirectoryStatus, SearchHit } from '../../../src-preload/contract';
+import type { DirectoryStatus, SearchHit } from '../../../src-shared/contract';
 import type { Contact } from '../../core/api/schemas';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Directory } from '../../core/directory/directory';

@@ -3,7 +3,7 @@
  * favourites (the ones a policy pushes first, marked). The same profile file as the app's, so a
  * star made here shows in the app's tray and empty search, and the other way round.
  */
-import type { FavouriteContact } from '../../../src-preload/contract';
+import type { FavouriteContact } from '../../../src-shared/contract';
 import { CallbarError } from '../../core/errors';
 import type { Favourites } from '../../core/favourites/favourites';
 import { requiredInteger } from '../arguments';

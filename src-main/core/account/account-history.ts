@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AccountSwitch } from '../../../src-preload/contract';
+import type { AccountSwitch } from '../../../src-shared/contract';
 import { profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 

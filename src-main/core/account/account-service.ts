@@ -2,7 +2,7 @@
  * The user's session with the platform: activation through the portal, the receiver's handshake
  * handlers, the token manager, and the observable account state the rest of the app shows.
  */
-import type { AccountStatus, ReceiverRegistration } from '../../../src-preload/contract';
+import type { AccountStatus, ReceiverRegistration } from '../../../src-shared/contract';
 import { memoryStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';

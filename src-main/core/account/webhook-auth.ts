@@ -13,7 +13,7 @@
  * receiver's refusal summary). Only the explicit setting `accept_unauthenticated_events` lets
  * such deliveries through, and `callbar status` and the window say so while it is on.
  */
-import type { ReceiverRegistration } from '../../../src-preload/contract';
+import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { HttpRejection } from '../http/http-rejection';
 import type { BodySignature } from './body-signature';
 import { secretsEqual } from './secret-compare';

@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { z } from 'zod';
-import { Call } from '../../../src-preload/contract';
+import { Call } from '../../../src-shared/contract';
 import { AccountOwner } from '../account/account-history';
 import { writeFileAtomic } from '../config/atomic-write';
 import { readFileNoFollowSync } from '../config/no-follow-file';

@@ -3,7 +3,7 @@
  * directory knows it, the contact's name and company.
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import type { CallParty } from '../../../src-preload/contract';
+import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
 
 export function identifyParty(

@@ -17,7 +17,7 @@ import type {
   CallSource,
   CallState,
   DialTarget,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log/logger';

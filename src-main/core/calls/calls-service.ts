@@ -14,7 +14,7 @@ import type {
   DialOutcome,
   DialTarget,
   PendingDial,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError } from '../errors';

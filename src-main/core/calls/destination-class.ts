@@ -15,7 +15,7 @@
  */
 import libphonenumber from 'google-libphonenumber';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import type { DestinationClass } from '../../../src-preload/contract';
+import type { DestinationClass } from '../../../src-shared/contract';
 import { CallbarError } from '../errors';
 
 const shortNumbers = libphonenumber.ShortNumberInfo.getInstance();

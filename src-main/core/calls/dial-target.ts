@@ -7,7 +7,7 @@
  * never an exception of another kind.
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import type { DialTarget, DirectoryContact } from '../../../src-preload/contract';
+import type { DialTarget, DirectoryContact } from '../../../src-shared/contract';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
 import {
   emergencyClass,

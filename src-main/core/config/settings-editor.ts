@@ -4,7 +4,7 @@
  * its field named and nothing is written), with what a change means for this running Callbar.
  */
 import { getCountries } from 'libphonenumber-js';
-import { EditableSettings, type SettingsView } from '../../../src-preload/contract';
+import { EditableSettings, type SettingsView } from '../../../src-shared/contract';
 import type { Profile } from '../profile';
 import { readEnvOverrides } from './settings-env';
 import { loadSettings, saveSettings, type SettingsPatch } from './settings-store';

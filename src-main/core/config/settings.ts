@@ -5,7 +5,7 @@
  */
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
-import { DestinationClass } from '../../../src-preload/contract';
+import { DestinationClass } from '../../../src-shared/contract';
 import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
 

@@ -4,7 +4,7 @@
  * refused and logged), and the router checks the payload against the contract's schema. Written
  * against a structural type so the wiring is tested with a fake ipcMain under Node.
  */
-import { channelNames, type ChannelName, type Result } from '../../../src-preload/contract';
+import { channelNames, type ChannelName, type Result } from '../../../src-shared/contract';
 import type { Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
 import { originForLog } from './external-url';

@@ -15,7 +15,7 @@ import type {
   Call,
   CallbarEvent,
   CallsSnapshot,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 
 export interface PlannedNotification {

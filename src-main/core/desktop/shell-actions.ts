@@ -3,7 +3,7 @@
  * the core's router (the same channels the window uses), so the shell never touches the calls
  * module itself. The shell only shows what these return.
  */
-import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-preload/contract';
+import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-shared/contract';
 import type { Router } from '../ipc/router';
 import { isolatedName, isolatedNumber } from '../text/isolated-text';
 import { MAX_LINK_LENGTH } from './launch-link';

@@ -5,7 +5,7 @@
  * from outside are bidi-isolated (names in their own direction, numbers left to right), their
  * controls shown as text.
  */
-import type { AccountStatus, Call, CallsSnapshot } from '../../../src-preload/contract';
+import type { AccountStatus, Call, CallsSnapshot } from '../../../src-shared/contract';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 
 export type TrayIcon = 'not-connected' | 'connected' | 'in-call';

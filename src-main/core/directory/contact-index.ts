@@ -21,7 +21,7 @@
  * builds a new one, which takes a few milliseconds at a tenant's size. Only the call history it
  * ranks by is replaced in place (setCallHistory).
  */
-import type { DirectoryContact, SearchHit } from '../../../src-preload/contract';
+import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
 import { frecency, type PartyCalls } from './call-affinity';
 import { CallerSuffixes } from './caller-suffixes';
 import { DigitGrams } from './digit-grams';

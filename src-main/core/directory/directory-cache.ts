@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DirectoryContact } from '../../../src-preload/contract';
+import { DirectoryContact } from '../../../src-shared/contract';
 import { AccountOwner, sameAccount } from '../account/account-history';
 import { writeFileAtomic } from '../config/atomic-write';
 import { readFileNoFollow } from '../config/no-follow-file';

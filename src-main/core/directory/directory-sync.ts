@@ -13,7 +13,7 @@
  * characters of text (each field is already capped by the schemas), and the sync by its deadline. Past a bound the sync fails with a sentence saying which, and the previous
  * directory stays.
  */
-import type { DirectoryContact, SyncProgress } from '../../../src-preload/contract';
+import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
 import { CallbarError } from '../errors';

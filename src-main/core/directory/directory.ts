@@ -14,7 +14,7 @@ import type {
   DirectoryStatus,
   SearchResult,
   SyncProgress,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';

@@ -2,7 +2,7 @@
  * Says, for one hit, which field matched and which characters (for highlighting). Only the hits
  * shown are described, so this reads the contact's own text rather than the index.
  */
-import type { DirectoryContact, MatchField, MatchRange } from '../../../src-preload/contract';
+import type { DirectoryContact, MatchField, MatchRange } from '../../../src-shared/contract';
 import type { DialingPlan, NumberForms } from './number-forms';
 import type { ParsedQuery } from './parsed-query';
 import { originalEnd, wordsOf } from './text-fold';

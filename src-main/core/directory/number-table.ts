@@ -3,7 +3,7 @@
  * text (international digits, see number-forms), all in one string, in ranking order. The digit
  * grams and the caller suffixes are built from it; a number is known by its position here.
  */
-import type { DirectoryContact } from '../../../src-preload/contract';
+import type { DirectoryContact } from '../../../src-shared/contract';
 import type { DialingPlan } from './number-forms';
 import { Tier } from './ranked-candidates';
 

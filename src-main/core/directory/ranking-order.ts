@@ -4,7 +4,7 @@
  * last key first, so ordering 100,000 contacts takes a few passes over arrays instead of string
  * comparisons.
  */
-import type { DirectoryContact } from '../../../src-preload/contract';
+import type { DirectoryContact } from '../../../src-shared/contract';
 
 /** A phonebook's priority: higher ranks first. Unknown phonebooks rank last. */
 export type PriorityOf = (phonebook: number) => number | undefined;

@@ -2,7 +2,7 @@
  * Speed dials of the contact index: the contacts' codes (0–9999) sorted by value, so a typed
  * code is one lookup and a typed prefix one range per code length.
  */
-import type { DirectoryContact } from '../../../src-preload/contract';
+import type { DirectoryContact } from '../../../src-shared/contract';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 
 const CODES = 10_000;

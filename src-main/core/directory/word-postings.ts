@@ -6,7 +6,7 @@
  * and every contact's word says where the word stands: the name's first word, another name word,
  * or the company, which is what ranks a hit (ranked-candidates' tiers).
  */
-import type { DirectoryContact } from '../../../src-preload/contract';
+import type { DirectoryContact } from '../../../src-shared/contract';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import { SortedWords } from './sorted-words';
 import { foldedWords } from './text-fold';

@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { DirectoryContact, FavouriteContact } from '../../../src-preload/contract';
+import type { DirectoryContact, FavouriteContact } from '../../../src-shared/contract';
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import type { TrayDialEntry } from '../desktop/tray-model';

@@ -1,4 +1,4 @@
-import { CallbarEvent } from '../../../src-preload/contract';
+import { CallbarEvent } from '../../../src-shared/contract';
 
 /**
  * The one stream of events from core to whichever renderer transport is attached. Every event is

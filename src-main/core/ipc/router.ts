@@ -6,7 +6,7 @@ import {
   type ParsedRequestOf,
   type ResponseOf,
   type Result,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { CallbarError, describeError } from '../errors';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';

@@ -11,7 +11,7 @@ import type {
   PhonebookFields,
   PhonebookOrdering,
   PhonebookView,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { ApiError } from '../api/api-errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { explainPlatformError } from '../api/platform-messages';

@@ -1,4 +1,4 @@
-import type { AccountStatus, AppInfo, ErrorInfo, Result } from '../../../src-preload/contract';
+import type { AccountStatus, AppInfo, ErrorInfo, Result } from '../../../src-shared/contract';
 import type { SliceCreator } from './slice';
 
 /** Who Callbar is connected as, what the app is, and the account actions. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CallbarEvent } from '../../../src-preload/contract';
+import type { CallbarEvent } from '../../../src-shared/contract';
 import { createAccountSlice, type AccountSlice } from './account-slice';
 import { createCallsSlice, type CallsSlice } from './calls-slice';
 import { createDirectorySlice, type DirectorySlice } from './directory-slice';

@@ -5,7 +5,7 @@ import type {
   DialOutcome,
   ErrorInfo,
   Result,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import type { SliceCreator } from './slice';
 
 /** A call the platform has been seen to place (its phones ring or talk). */

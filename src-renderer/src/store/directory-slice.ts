@@ -3,7 +3,7 @@ import type {
   DirectoryStatus,
   ErrorInfo,
   SearchHit,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import type { SliceCreator } from './slice';
 
 /** How many hits one search asks for (the list is virtualized; the contract allows 500). */

@@ -1,4 +1,4 @@
-import type { AccountState, Call, DialTarget, SearchHit } from '../../../src-preload/contract';
+import type { AccountState, Call, DialTarget, SearchHit } from '../../../src-shared/contract';
 import type { AppState } from './app-store';
 
 /** One row of the results list: the typed number first, then the directory's hits. */

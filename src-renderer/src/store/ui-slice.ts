@@ -1,4 +1,4 @@
-import type { CallbarEvent, ErrorInfo } from '../../../src-preload/contract';
+import type { CallbarEvent, ErrorInfo } from '../../../src-shared/contract';
 import { windowKindOf, type WindowKind } from '../window-kind';
 import type { SliceCreator } from './slice';
 

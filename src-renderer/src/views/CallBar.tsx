@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import type { CallState } from '../../../src-preload/contract';
+import type { CallState } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { activeCall } from '../store/selectors';
 import { callStateChip, callStateNote } from './call-words';

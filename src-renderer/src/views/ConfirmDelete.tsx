@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { ErrorInfo, Result } from '../../../src-preload/contract';
+import type { ErrorInfo, Result } from '../../../src-shared/contract';
 import { Modal } from './Modal';
 
 /** "Delete …?" with what it means; a refusal is shown in the dialog, which stays open. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ContactView } from '../../../src-preload/contract';
+import type { ContactView } from '../../../src-shared/contract';
 import { Field } from './Field';
 import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';

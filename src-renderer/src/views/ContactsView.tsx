@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-preload/contract';
+import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactEditor } from './ContactEditor';

@@ -1,4 +1,4 @@
-import type { MatchField, MatchRange } from '../../../src-preload/contract';
+import type { MatchField, MatchRange } from '../../../src-shared/contract';
 import { shownText } from './shown-text';
 
 /**

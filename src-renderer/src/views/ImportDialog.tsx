@@ -1,9 +1,5 @@
 import { useEffect, useState } from 'react';
-import type {
-  ImportField,
-  ImportPreview,
-  ImportsChangedEvent,
-} from '../../../src-preload/contract';
+import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
 import { Modal } from './Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */

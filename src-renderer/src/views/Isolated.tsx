@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CallParty } from '../../../src-preload/contract';
+import type { CallParty } from '../../../src-shared/contract';
 import { shownText } from './shown-text';
 
 /**

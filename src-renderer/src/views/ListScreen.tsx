@@ -4,7 +4,7 @@ import { ListTools } from './ListTools';
 import { useFocusOnMount } from './use-focus-on-mount';
 import type { useListQuery } from './use-list-query';
 import type { ListPage } from './use-platform-list';
-import type { ErrorInfo } from '../../../src-preload/contract';
+import type { ErrorInfo } from '../../../src-shared/contract';
 
 /** What the shell needs of a loaded list (usePlatformList's answer). */
 interface LoadedList<T> {

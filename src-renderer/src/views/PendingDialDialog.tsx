@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { CallSource, DestinationClass, DialTarget } from '../../../src-preload/contract';
+import type { CallSource, DestinationClass, DialTarget } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from './Isolated';
 import { Modal } from './Modal';

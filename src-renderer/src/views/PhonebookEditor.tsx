@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PhonebookView } from '../../../src-preload/contract';
+import type { PhonebookView } from '../../../src-shared/contract';
 import { Field } from './Field';
 import { FormActions } from './FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PhonebookOrdering, PhonebookView } from '../../../src-preload/contract';
+import type { PhonebookOrdering, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from './ConfirmDelete';
 import { ContactsView } from './ContactsView';

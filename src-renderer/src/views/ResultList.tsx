@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import type { SearchHit } from '../../../src-preload/contract';
+import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';
 import { Highlight } from './Highlight';
 import { Name, PhoneNumber } from './Isolated';

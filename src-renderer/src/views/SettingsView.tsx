@@ -3,7 +3,7 @@ import type {
   DestinationClass,
   EditableSettings,
   SettingsView as Saved,
-} from '../../../src-preload/contract';
+} from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { LOCKED_TEXT } from './Field';
 import { FormActions } from './FormActions';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ReceiverRegistration } from '../../../src-preload/contract';
+import type { ReceiverRegistration } from '../../../src-shared/contract';
 
 /**
  * The exact Webhook URL (and headers) to register with the platform's integration. The URL ends

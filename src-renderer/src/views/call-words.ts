@@ -1,4 +1,4 @@
-import type { Call, CallParty } from '../../../src-preload/contract';
+import type { Call, CallParty } from '../../../src-shared/contract';
 
 /** Who is on the other side, in the fewest words that identify them. */
 export function partyName(party: CallParty): string {

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../../src-preload/contract';
+import type { ErrorInfo } from '../../../src-shared/contract';
 
 /** What a refused save says: a sentence per field (shown next to it) and one for the whole form. */
 export interface FormErrors {

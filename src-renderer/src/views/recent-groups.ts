@@ -3,7 +3,7 @@
  * in the order of each one's newest call), with how many calls there were and the newest call's
  * time and talk time, so the same contact called seven times takes one line, not seven.
  */
-import type { Call } from '../../../src-preload/contract';
+import type { Call } from '../../../src-shared/contract';
 
 /** The calls with one person or number, newest first. */
 export interface RecentGroup {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { FavouriteContact } from '../../../src-preload/contract';
+import type { FavouriteContact } from '../../../src-shared/contract';
 
 /**
  * The favourites as core lists them, kept current by `favourites.changed` events, and a star

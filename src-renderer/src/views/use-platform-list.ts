@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
-import type { ErrorInfo, Result } from '../../../src-preload/contract';
+import type { ErrorInfo, Result } from '../../../src-shared/contract';
 
 export interface ListPage<T> {
   count: number;

@@ -9,7 +9,7 @@
  * deployment's own secret store that sets it), tokens live in the system keychain.
  */
 import { z } from 'zod';
-import { DestinationClass } from '../../../../src-preload/contract';
+import { DestinationClass } from '../../../../src-shared/contract';
 import { SETTING_RULES, Settings } from '../settings';
 
 /** Keys only an administrator sets: no user setting stands behind them. */

@@ -1,0 +1,130 @@
+/**
+ * Calls: what a number resolves to, calls in progress and recent, a dial waiting for the user's yes.
+ * Part of the IPC contract (src-shared/contract/index.ts says what it is).
+ */
+import { z } from 'zod';
+import { isoTime } from './common';
+import { DirectoryContact } from './directory';
+
+export const CallSource = z.enum(['ui', 'tray', 'tel-link', 'shortcut', 'cli']);
+export type CallSource = z.infer<typeof CallSource>;
+
+/**
+ * What a destination is, judged before dialling (core/calls/destination-class.ts): an extension
+ * on the phone system, a number in the user's region or another country, a number that costs
+ * more (premium-rate, shared-cost) or nothing (toll-free), an emergency number, a `*`/`#` service
+ * code, or an outside number whose kind libphonenumber cannot tell (unknown).
+ */
+export const DestinationClass = z.enum([
+  'extension',
+  'national',
+  'international',
+  'premium-rate',
+  'shared-cost',
+  'toll-free',
+  'emergency',
+  'service-code',
+  'unknown',
+]);
+export type DestinationClass = z.infer<typeof DestinationClass>;
+
+/** What a typed, pasted or clicked number resolves to. */
+export const DialTarget = z.object({
+  /** What is sent to the platform: E.164 for external numbers, digits for extensions. */
+  destination: z.string(),
+  /** How to show it to a person ("+49 30 1234567", "Extension 201"). */
+  display: z.string(),
+  kind: z.enum(['external', 'extension', 'speed-dial']),
+  /** What the destination is (of the number a speed dial stands for, for a speed dial). */
+  class: DestinationClass,
+  /** The country the number belongs to (ISO 3166-1 alpha-2): outside and emergency numbers. */
+  country: z.string().optional(),
+  /** The number in international form (E.164), for outside numbers. */
+  e164: z.string().optional(),
+  /** The class in plain words: "This is a premium-rate number in Germany." */
+  description: z.string(),
+  /**
+   * Something the person must know about what was typed, e.g. that a speed dial with the same
+   * digits exists but the emergency number wins.
+   */
+  note: z.string().optional(),
+  /** The directory contact the number belongs to, when known. */
+  contact: DirectoryContact.optional(),
+});
+export type DialTarget = z.infer<typeof DialTarget>;
+
+/** The other side of a call, identified through the directory when possible. */
+export const CallParty = z.object({
+  number: z.string(),
+  display: z.string(),
+  name: z.string().optional(),
+  company: z.string().optional(),
+  contact_id: z.number().int().optional(),
+});
+export type CallParty = z.infer<typeof CallParty>;
+
+/**
+ * dialing: the platform was asked; calling-you: your own phone rings; ringing: the other party's
+ * phone rings; connected; in-progress: events arrive but do not say more (the contract guarantees
+ * only leg ids); ended; failed: the platform refused the dial.
+ */
+export const CallState = z.enum([
+  'dialing',
+  'calling-you',
+  'ringing',
+  'connected',
+  'in-progress',
+  'ended',
+  'failed',
+]);
+export type CallState = z.infer<typeof CallState>;
+
+export const Call = z.object({
+  /** Callbar's own id for the call (leg ids come and go). */
+  id: z.string(),
+  direction: z.enum(['outgoing', 'incoming']),
+  state: CallState,
+  party: CallParty,
+  source: CallSource.optional(),
+  started_at: isoTime,
+  connected_at: isoTime.optional(),
+  ended_at: isoTime.optional(),
+  /** Call leg ids seen for this call, oldest first. */
+  leg_ids: z.array(z.string()),
+  /** Why it ended or failed, in words, when known. */
+  reason: z.string().optional(),
+});
+export type Call = z.infer<typeof Call>;
+
+/** A dial that waits for the user's yes (a tel: link, unless links dial without asking). */
+export const PendingDial = z.object({
+  id: z.string(),
+  target: DialTarget,
+  source: CallSource,
+  /** The link as it arrived, shortened for display. */
+  link: z.string().optional(),
+  /**
+   * Why this link asks even when links dial without asking (an emergency number, a premium-rate
+   * number, another country…), in plain words; absent when it asks only because of the setting.
+   */
+  reason: z.string().optional(),
+});
+export type PendingDial = z.infer<typeof PendingDial>;
+
+export const CallsSnapshot = z.object({
+  /** Calls not yet ended, newest first (usually zero or one). */
+  current: z.array(Call),
+  /** Ended calls, newest first, capped and persisted in the profile. */
+  recent: z.array(Call),
+  /** A dial waiting for confirmation, if any. */
+  pending: PendingDial.nullable(),
+});
+export type CallsSnapshot = z.infer<typeof CallsSnapshot>;
+
+export const DialOutcome = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('dialing'), call: Call, target: DialTarget }),
+  z.object({ status: z.literal('needs-confirmation'), pending: PendingDial }),
+]);
+export type DialOutcome = z.infer<typeof DialOutcome>;
+
+export const dialInput = z.string().min(1).max(512);

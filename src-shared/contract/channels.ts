@@ -1,0 +1,204 @@
+/**
+ * THE table of channels: every request the renderer may make, with the zod schema of its request and response. Main validates every request (and its own responses) against it; the preload, the web preview bridge and the router are all built from it.
+ * Part of the IPC contract (src-shared/contract/index.ts says what it is).
+ */
+import { z } from 'zod';
+import { AccountStatus, ReceiverRegistration } from './account';
+import {
+  CallSource,
+  CallsSnapshot,
+  DestinationClass,
+  DialOutcome,
+  DialTarget,
+  dialInput,
+} from './calls';
+import { AppInfo, NoRequest } from './common';
+import { DirectoryStatus, FavouriteContact, SearchRequest, SearchResult } from './directory';
+import { IMPORT_UPLOAD_CHARS, ImportField, ImportPreview, importId } from './imports';
+import {
+  ContactFields,
+  ContactOrdering,
+  ContactView,
+  ListPage,
+  PhonebookFields,
+  PhonebookOrdering,
+  PhonebookView,
+  entityId,
+  listPage,
+  listSearch,
+} from './phonebooks';
+import { SettingsView } from './settings';
+
+interface ChannelSpec {
+  request: z.ZodType;
+  response: z.ZodType;
+}
+
+export const channels = {
+  'app.info': { request: NoRequest, response: AppInfo },
+  /**
+   * The first-run setup window's "Open Callbar": the desktop shell shows the main window and
+   * closes the setup window; `shown: false` where there is no other window (the web preview).
+   */
+  'app.showMain': { request: NoRequest, response: z.object({ shown: z.boolean() }) },
+  'account.status': { request: NoRequest, response: AccountStatus },
+  /** Opens the platform portal in the system browser to connect; progress arrives as events. */
+  'account.connect': { request: NoRequest, response: AccountStatus },
+  'account.cancelConnect': { request: NoRequest, response: AccountStatus },
+  /** Forgets the session on this computer (the portal keeps the integration). */
+  'account.forget': { request: NoRequest, response: AccountStatus },
+  /** The user saw that Callbar is connected to a different account than before. */
+  'account.acknowledgeSwitch': { request: NoRequest, response: AccountStatus },
+  /** The exact URLs and headers to register with the platform (Settings, on request only). */
+  'account.receiverRegistration': { request: NoRequest, response: ReceiverRegistration },
+  /** Ranked search of the local contact index (never a platform round trip). */
+  'directory.search': { request: SearchRequest, response: SearchResult },
+  'directory.status': { request: NoRequest, response: DirectoryStatus },
+  /** Starts a full sync now (progress arrives as directory.changed events). */
+  'directory.sync': { request: NoRequest, response: DirectoryStatus },
+  /** What a typed number would dial, without dialing (the "Dial +49 30 …" row). */
+  'calls.parse': { request: z.object({ input: dialInput }).strict(), response: DialTarget },
+  /** Click-to-dial; a tel-link source may answer needs-confirmation instead of dialing. */
+  'calls.dial': {
+    request: z.object({ target: dialInput, source: CallSource.default('ui') }).strict(),
+    response: DialOutcome,
+  },
+  /** A tel:/callto: link handed over by the OS (the shell and the CLI's open-url use the same path). */
+  'calls.openUrl': { request: z.object({ url: dialInput }).strict(), response: DialOutcome },
+  /** The user's answer to a pending dial; `always` turns on "dial links without asking". */
+  'calls.confirm': {
+    request: z
+      .object({ id: z.string().max(100), accept: z.boolean(), always: z.boolean().default(false) })
+      .strict(),
+    response: CallsSnapshot,
+  },
+  /** Hangs up a current call (default: the newest). */
+  'calls.hangup': {
+    request: z.object({ call_id: z.string().max(100).optional() }).strict(),
+    response: CallsSnapshot,
+  },
+  'calls.list': { request: NoRequest, response: CallsSnapshot },
+  'calls.clearRecent': { request: NoRequest, response: CallsSnapshot },
+  'phonebooks.list': {
+    request: z
+      .object({
+        search: listSearch,
+        ordering: PhonebookOrdering.default('-priority'),
+        page: listPage,
+      })
+      .strict(),
+    response: ListPage(PhonebookView),
+  },
+  'phonebooks.create': { request: PhonebookFields, response: PhonebookView },
+  'phonebooks.update': {
+    request: PhonebookFields.extend({ id: entityId }).strict(),
+    response: PhonebookView,
+  },
+  /** Refused with phonebook_in_use (naming the devices) while a device uses it. */
+  'phonebooks.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  'contacts.list': {
+    request: z
+      .object({
+        phonebook: entityId,
+        search: listSearch,
+        ordering: ContactOrdering.default('display_name'),
+        page: listPage,
+      })
+      .strict(),
+    response: ListPage(ContactView),
+  },
+  /** Creates, edits and deletes update the directory's search index at once. */
+  'contacts.create': { request: ContactFields, response: ContactView },
+  'contacts.update': {
+    request: ContactFields.extend({ id: entityId }).strict(),
+    response: ContactView,
+  },
+  'contacts.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  /** All or nothing (the platform's rule). */
+  'contacts.bulkDelete': {
+    request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
+    response: z.object({ deleted: z.number().int().nonnegative() }),
+  },
+  /** A phonebook's contacts as a CSV or vCard 4.0 file's text (CSV formulas neutralised). */
+  'contacts.export': {
+    request: z.object({ phonebook: entityId, format: z.enum(['csv', 'vcard']) }).strict(),
+    response: z.object({ file_name: z.string(), text: z.string(), contacts: z.number().int() }),
+  },
+  /** A piece of a file to import (the first without an id opens the upload). */
+  'imports.upload': {
+    request: z
+      .object({
+        import_id: importId.optional(),
+        file_name: z.string().max(255),
+        text: z.string().max(IMPORT_UPLOAD_CHARS),
+      })
+      .strict(),
+    response: z.object({ import_id: importId }),
+  },
+  /** Parses the upload and checks every row against the phonebook; nothing is sent. */
+  'imports.preview': {
+    request: z
+      .object({
+        import_id: importId,
+        phonebook: entityId,
+        on_duplicate: z.enum(['skip', 'update']).default('skip'),
+        mapping: z
+          .partialRecord(ImportField, z.number().int().min(0).max(99).nullable())
+          .optional(),
+      })
+      .strict(),
+    response: ImportPreview,
+  },
+  /** Runs the previewed import; progress and the result arrive as imports.changed events. */
+  'imports.start': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  /** Stops a running import after the row being sent. */
+  'imports.cancel': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  /** The favourites the directory has: policy ones first, then the person's stars. */
+  'favourites.list': { request: NoRequest, response: z.array(FavouriteContact) },
+  /** Stars or unstars a contact (a policy favourite cannot be unstarred). */
+  'favourites.set': {
+    request: z.object({ contact_id: entityId, starred: z.boolean() }).strict(),
+    response: z.array(FavouriteContact),
+  },
+  'settings.get': { request: NoRequest, response: SettingsView },
+  /** Saves atomically; an invalid value is refused with its field and nothing is written. */
+  'settings.save': {
+    request: z
+      .object({
+        region: z.string().max(10),
+        receiver_port: z.number(),
+        handle_links: z.string().max(10),
+        confirm_web_links: z.boolean(),
+        open_at_login: z.boolean(),
+        dial_shortcut: z.string().max(100),
+        sync_interval_minutes: z.number(),
+        start_minimized: z.boolean(),
+        dial_allowed_classes: z.array(z.string().max(20)).max(DestinationClass.options.length),
+        dial_allowed_countries: z.array(z.string().max(10)).max(300),
+        relay_url: z.string().max(2000),
+      })
+      .partial()
+      .strict(),
+    response: SettingsView,
+  },
+  /* Added by issue 27 (the call bar's Cancel). */
+  /**
+   * Abandons the dial on its way to the platform: not sent yet, it never is; already sent, the
+   * call is hung up once the platform answers. Refused with no_dial_in_flight when none is.
+   */
+  'calls.cancelDial': { request: NoRequest, response: CallsSnapshot },
+} as const satisfies Record<`${string}.${string}`, ChannelSpec>;
+
+export type ChannelName = keyof typeof channels;
+export const channelNames = Object.keys(channels) as ChannelName[];
+
+export function isChannelName(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.hasOwn(channels, name);
+}
+
+/** What a caller passes (before parsing, so defaults may be omitted). */
+export type RequestOf<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;
+/** What a handler receives (after parsing). */
+export type ParsedRequestOf<C extends ChannelName> = z.output<(typeof channels)[C]['request']>;
+/** What the renderer receives. */
+export type ResponseOf<C extends ChannelName> = z.output<(typeof channels)[C]['response']>;
