@@ -10,8 +10,11 @@ export default defineConfig({
     include: ['test/hardening/**/*.test.ts'],
     // refresh-kill and cli-event-squatter run the built `callbar` CLI: build it from the current sources.
     globalSetup: ['test/support/build-cli.ts', 'test/hardening/figures-setup.ts'],
-    // One file at a time: the figures (requests a second, heap growth) mean more on a quiet worker.
-    fileParallelism: false,
+    // One file at a time for `npm run test:hardening`, whose figures (requests a second, heap
+    // growth) mean more on a quiet worker; `npm test` (CALLBAR_TEST_PARALLEL=1) runs two at a time
+    // beside its other stages, where the figures are not the point.
+    fileParallelism: process.env.CALLBAR_TEST_PARALLEL === '1',
+    maxWorkers: process.env.CALLBAR_TEST_PARALLEL === '1' ? 2 : 1,
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

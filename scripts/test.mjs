@@ -1,10 +1,11 @@
 // `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end
 // tests (Playwright + Debian Chromium), ending with one "N passed, N failed, N skipped" line.
 //
-// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest first: each test runner
-// waits on servers and processes more than it computes, and more at once on a 2-core machine ends
-// in timeouts. The build runs once, before the stages that need it, and the CLI it builds is reused
-// by the test runs (CALLBAR_CLI_BUILT); the unit stage runs three files at a time. Each stage's output is kept in
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest chains first: each test
+// runner waits on servers and processes more than it computes, and more at once on a 2-core machine
+// ends in timeouts. The build runs once, before the stages that need it, and the CLI it builds is
+// reused by the test runs (CALLBAR_CLI_BUILT); the unit stage runs three files at a time and the
+// hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
 // reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
 // A table of each stage's time ends the run.
 import { spawn } from 'node:child_process';
@@ -18,7 +19,10 @@ mkdirSync(reports, { recursive: true });
 
 const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 
-/** Every stage, longest first: its command and the stages it needs first. */
+/**
+ * Every stage, in the order they start (the longest chains first, so the two slots end together):
+ * its command and the stages it needs first.
+ */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
   { name: 'typecheck', needs: [], command: [npm, 'run', '--silent', 'typecheck'] },
@@ -37,6 +41,11 @@ const stages = [
     ],
   },
   {
+    name: 'end-to-end (playwright)',
+    needs: ['build'],
+    command: [npx, 'playwright', 'test'],
+  },
+  {
     name: 'unit + integration (vitest)',
     needs: ['build'],
     command: [
@@ -48,17 +57,14 @@ const stages = [
       `--outputFile.json=${reports}/vitest.json`,
     ],
   },
-  {
-    name: 'end-to-end (playwright)',
-    needs: ['build'],
-    command: [npx, 'playwright', 'test'],
-  },
   { name: 'lint + format', needs: [], command: [npm, 'run', '--silent', 'lint'] },
 ];
 
 const env = {
   ...process.env,
   CALLBAR_CLI_BUILT: '1',
+  // The hardening stage runs two files at a time (vitest.hardening.config.ts).
+  CALLBAR_TEST_PARALLEL: '1',
   FORCE_COLOR: '0',
 };
 const started = Date.now();

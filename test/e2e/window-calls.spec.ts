@@ -147,7 +147,8 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
   const fault = await control.addFault({
     method: 'POST',
     path: '/v3/call_control/',
-    delay_ms: 2500,
+    // Long enough for Cancel to come while the platform still holds the answer, on a busy machine.
+    delay_ms: 5000,
     count: 1,
   });
   await search.press('Enter');
