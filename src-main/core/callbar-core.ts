@@ -10,7 +10,8 @@ import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { exportText } from './contacts-io/contact-export';
 import { WindowImports } from './contacts-io/window-imports';
-import { profileFavourites, type Favourites } from './favourites/favourites';
+import { policyFavourites, profileFavourites, type Favourites } from './favourites/favourites';
+import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
@@ -79,7 +80,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // The search ranks contacts the user calls often and lately first (among equal matches).
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   const editor = new PhonebookEditor(api.phonebooks, directory);
-  const favourites = profileFavourites(profile.dataDir, log, directory);
+  // The person's stars, after those the machine's policy pushes to every user.
+  const favourites = profileFavourites(profile.dataDir, log, directory, [
+    policyFavourites(policyOnlyValues(profile.policies).favourites),
+  ]);
   const imports = new WindowImports({
     api: api.phonebooks,
     region: () => profile.settings.region,

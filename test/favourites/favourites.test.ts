@@ -3,7 +3,7 @@
  * policy favourites first and read-only, what the tray menu gets, and two CLI processes starring
  * at the same moment without losing either's star.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,5 +161,51 @@ describe('callbar favourites (two processes at once)', () => {
     const unknown = await runCallbar(['favourites', 'add', '999999'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
+  });
+});
+
+describe('callbar favourites with the machine’s policy', () => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let policyDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-policy-favourites-'));
+    policyDir = mkdtempSync(join(tmpdir(), 'callbar-policy-favourites-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = {
+      CALLBAR_DATA_DIR: dataDir,
+      CALLBAR_BASE_URL: sim.base_url,
+      CALLBAR_POLICY_DIR: policyDir,
+    };
+    expect((await runCallbar(['sync'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(policyDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  it('lists the favourites an administrator pushes first, and they cannot be unstarred', async () => {
+    const search = await runCallbar(['search', '5', '--json', '--limit', '2'], env);
+    const [pushed, own] = (
+      JSON.parse(search.stdout) as { hits: { contact: { id: number; number: string } }[] }
+    ).hits.map((hit) => hit.contact);
+    writeFileSync(
+      join(policyDir, 'policies.json'),
+      JSON.stringify({ locked: { favourites: [pushed!.number] } }),
+    );
+    expect((await runCallbar(['favourites', 'add', String(own!.id)], env)).code).toBe(0);
+    const list = await runCallbar(['favourites', 'list', '--json'], env);
+    const listed = JSON.parse(list.stdout) as FavouriteContact[];
+    expect(listed.map((favourite) => [favourite.id, favourite.source])).toEqual([
+      [pushed!.id, 'policy'],
+      [own!.id, 'user'],
+    ]);
+    const unstar = await runCallbar(['favourites', 'remove', String(pushed!.id)], env);
+    expect(unstar.code).toBe(1);
+    expect(unstar.stderr).toContain('Your administrator made this contact a favourite');
   });
 });

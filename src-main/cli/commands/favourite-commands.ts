@@ -31,11 +31,16 @@ async function withFavourites<T>(
   ctx: CommandContext,
   task: (favourites: Favourites, contactIds: Set<number>) => Promise<T>,
 ): Promise<T> {
-  const { profileFavourites } = await import('../../core/favourites/favourites');
+  const [{ policyFavourites, profileFavourites }, { policyOnlyValues }] = await Promise.all([
+    import('../../core/favourites/favourites'),
+    import('../../core/config/policy/policies'),
+  ]);
   const profile = await ctx.profile();
   const directory = await openLocalDirectory(ctx);
   try {
-    const favourites = profileFavourites(profile.dataDir, profile.log, directory);
+    const favourites = profileFavourites(profile.dataDir, profile.log, directory, [
+      policyFavourites(policyOnlyValues(profile.policies).favourites),
+    ]);
     return await task(favourites, new Set(directory.contacts.map((contact) => contact.id)));
   } finally {
     await directory.close();

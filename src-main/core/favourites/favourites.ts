@@ -39,6 +39,11 @@ export interface FavouriteSource {
   numbers(): readonly string[];
 }
 
+/** The favourites an administrator's policy names (`favourites`, docs/administration.md). */
+export function policyFavourites(numbers: readonly string[]): FavouriteSource {
+  return { name: 'policy', numbers: () => numbers };
+}
+
 /** What the directory answers that favourites need. */
 export interface FavouriteDirectory {
   readonly contacts: readonly DirectoryContact[];
