@@ -186,6 +186,15 @@ describe('parseDialTarget', () => {
     expect(accepted.length + refused.length).toBeGreaterThanOrEqual(60);
   });
 
+  it('an emergency number that looks like the international prefix is the emergency number', () => {
+    // 000 is Australia's emergency number: read as "00" + a country code it was refused.
+    const target = parseDialTarget('000', { region: 'AU' });
+    expect(target.destination).toBe('000');
+    expect(target.class).toBe('emergency');
+    // Elsewhere 000 is not an emergency number (and not a number at all).
+    expect(() => parseDialTarget('000', { region: 'DE' })).toThrow(CallbarError);
+  });
+
   it('follows the default region for national numbers (CALLBAR_REGION)', () => {
     expect(parseDialTarget('020 7123 4567', { region: 'GB' }).destination).toBe('+442071234567');
     expect(parseDialTarget('020 7123 4567', { region: 'DE' }).destination).toBe('+492071234567');

@@ -141,6 +141,14 @@ function classify(
   options: DialTargetOptions,
 ): DialTarget {
   let number = compact;
+  // An emergency number is one first, even where it looks like the international prefix (000 in
+  // Australia) or a coworker's speed dial.
+  if (/^\d{2,4}$/.test(number) && isEmergencyNumber(number, options.region)) {
+    const shadowed = /^\d{3,4}$/.test(number)
+      ? options.directory?.findBySpeedDial(Number(number))
+      : undefined;
+    return emergency(number, shadowed, options);
+  }
   if (number.startsWith('00')) number = `+${number.slice(2)}`;
   if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
   if (number.startsWith('+')) return external(number, extension, input, options);
@@ -161,7 +169,6 @@ function classify(
     const contact = /^\d{3,4}$/.test(number)
       ? options.directory?.findBySpeedDial(Number(number))
       : undefined;
-    if (isEmergencyNumber(number, options.region)) return emergency(number, contact, options);
     if (contact) return speedDial(number, contact, options);
     // A leading 0 is the trunk prefix of a national number (030 123…), never an extension.
     if (number.startsWith('0')) return external(number, extension, input, options);
