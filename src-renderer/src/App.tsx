@@ -16,7 +16,7 @@ import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 import { SettingsView } from './views/SettingsView';
 import { SetupView } from './views/SetupView';
-import { Name } from './views/Isolated';
+import { Name } from './components/Isolated';
 
 /**
  * One line for the header: who Callbar is connected as, or why it is not, still naming whose

@@ -1,6 +1,6 @@
 import { useAppStore } from '../store/app-store';
-import { useFocusOnMount } from './use-focus-on-mount';
-import { Name, PhoneNumber } from './Isolated';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import { Name, PhoneNumber } from '../components/Isolated';
 
 /** Version and platform details, away from the everyday view. */
 export function AboutView() {

@@ -3,10 +3,10 @@ import type { CallState } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { activeCall } from '../store/selectors';
 import { callStateChip, callStateNote } from './call-words';
-import { Name, Party, PhoneNumber } from './Isolated';
-import { ErrorDetails } from './ErrorDetails';
+import { Name, Party, PhoneNumber } from '../components/Isolated';
+import { ErrorDetails } from '../components/ErrorDetails';
 import { formatDuration } from './format-time';
-import { useNow } from './use-now';
+import { useNow } from '../hooks/use-now';
 
 /**
  * The call in progress: who is on the other side (the only text cut short), the call's state on

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useAppStore } from '../store/app-store';
-import { useFocusOnMount } from './use-focus-on-mount';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 
 /** The words and the one right action for every state in which Callbar is not connected. */
 export function ConnectView() {

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { ConfirmDelete } from './ConfirmDelete';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
 import { ImportButton } from './ImportDialog';
-import { Name, PhoneNumber } from './Isolated';
-import { ListRow, ListScreen } from './ListScreen';
-import { RowMenu } from './RowMenu';
-import { useListQuery } from './use-list-query';
-import { usePlatformList } from './use-platform-list';
+import { Name, PhoneNumber } from '../components/Isolated';
+import { ListRow, ListScreen } from '../components/ListScreen';
+import { RowMenu } from '../components/RowMenu';
+import { useListQuery } from '../hooks/use-list-query';
+import { usePlatformList } from '../hooks/use-platform-list';
 
 const ORDERINGS: { value: ContactOrdering; label: string }[] = [
   { value: 'display_name', label: 'Name, A to Z' },

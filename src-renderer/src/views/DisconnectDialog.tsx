@@ -1,6 +1,6 @@
 import { useAppStore } from '../store/app-store';
-import { Modal } from './Modal';
-import { PhoneNumber } from './Isolated';
+import { Modal } from '../components/Modal';
+import { PhoneNumber } from '../components/Isolated';
 
 /** "Disconnect this computer?" with what it does and does not do. */
 export function DisconnectDialog() {

@@ -1,6 +1,6 @@
 import { useAppStore } from '../store/app-store';
-import { Name, PhoneNumber } from './Isolated';
-import { useFavourites } from './use-favourites';
+import { Name, PhoneNumber } from '../components/Isolated';
+import { useFavourites } from '../hooks/use-favourites';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { shortcutLabel } from './shortcut-label';
-import { useDialShortcut } from './use-dial-shortcut';
+import { useDialShortcut } from '../hooks/use-dial-shortcut';
 
 const DISMISSED_KEY = 'callbar.first-run-hint';
 

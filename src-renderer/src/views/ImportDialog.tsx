@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
-import { Modal } from './Modal';
+import { Modal } from '../components/Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;

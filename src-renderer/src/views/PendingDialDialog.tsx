@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import type { CallSource, DestinationClass, DialTarget } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { Name, PhoneNumber } from './Isolated';
-import { Modal } from './Modal';
+import { Name, PhoneNumber } from '../components/Isolated';
+import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
 
 const SOURCE_WORDS: Record<CallSource, string> = {

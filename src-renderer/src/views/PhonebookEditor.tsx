@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { PhonebookView } from '../../../src-shared/contract';
-import { Field } from './Field';
-import { FormActions } from './FormActions';
+import { Field } from '../components/Field';
+import { FormActions } from '../components/FormActions';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
-import { Modal } from './Modal';
-import { useFocusFirstInvalid } from './use-focus-first-invalid';
+import { Modal } from '../components/Modal';
+import { useFocusFirstInvalid } from '../hooks/use-focus-first-invalid';
 
 const FIELDS = ['description', 'priority', 'is_shared'];
 

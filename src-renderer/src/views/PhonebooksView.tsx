@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import type { PhonebookOrdering, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { ConfirmDelete } from './ConfirmDelete';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactsView } from './ContactsView';
-import { ListRow, ListScreen } from './ListScreen';
+import { ListRow, ListScreen } from '../components/ListScreen';
 import { PhonebookEditor } from './PhonebookEditor';
-import { RowMenu } from './RowMenu';
-import { useListQuery } from './use-list-query';
-import { usePlatformList } from './use-platform-list';
-import { Name } from './Isolated';
+import { RowMenu } from '../components/RowMenu';
+import { useListQuery } from '../hooks/use-list-query';
+import { usePlatformList } from '../hooks/use-platform-list';
+import { Name } from '../components/Isolated';
 
 const ORDERINGS: { value: PhonebookOrdering; label: string }[] = [
   { value: '-priority', label: 'Priority, highest first' },

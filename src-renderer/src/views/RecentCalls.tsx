@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useAppStore } from '../store/app-store';
 import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
-import { Party, PhoneNumber } from './Isolated';
+import { Party, PhoneNumber } from '../components/Isolated';
 import { groupRecentCalls, talkTime } from './recent-groups';
 
 /**

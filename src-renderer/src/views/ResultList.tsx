@@ -2,8 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';
-import { Highlight } from './Highlight';
-import { Name, PhoneNumber } from './Isolated';
+import { Highlight } from '../components/Highlight';
+import { Name, PhoneNumber } from '../components/Isolated';
 import { shownText } from './shown-text';
 
 /** Every row has the same height, so the virtualizer needs no measuring. */

@@ -4,12 +4,12 @@ import { resultRows, type ResultRow } from '../store/selectors';
 import { FirstRunHint } from './FirstRunHint';
 import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
-import { StarToggle } from './StarToggle';
+import { StarToggle } from '../components/StarToggle';
 import { ResultList, RESULTS_ID, rowId } from './ResultList';
-import { ErrorDetails } from './ErrorDetails';
+import { ErrorDetails } from '../components/ErrorDetails';
 import { SyncStatus } from './SyncStatus';
-import { useFocusOnMount } from './use-focus-on-mount';
-import { Name, PhoneNumber } from './Isolated';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import { Name, PhoneNumber } from '../components/Isolated';
 
 /** How far each navigation key moves the highlighted row. */
 const SELECTION_MOVES: Partial<Record<string, number>> = {

@@ -5,14 +5,14 @@ import type {
   SettingsView as Saved,
 } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { LOCKED_TEXT } from './Field';
-import { FormActions } from './FormActions';
-import { CountryPicker, countriesByName, countryLabel } from './CountryPicker';
-import { SettingField } from './SettingField';
-import { ShortcutRecorder } from './ShortcutRecorder';
-import { ThemeSelect } from './ThemeSelect';
+import { LOCKED_TEXT } from '../components/Field';
+import { FormActions } from '../components/FormActions';
+import { CountryPicker, countriesByName, countryLabel } from '../components/CountryPicker';
+import { SettingField } from '../components/SettingField';
+import { ShortcutRecorder } from '../components/ShortcutRecorder';
+import { ThemeSelect } from '../components/ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
-import { useFocusOnMount } from './use-focus-on-mount';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { WebhookRegistration } from './WebhookRegistration';
 
 type Draft = {

@@ -1,9 +1,9 @@
 import { useAppStore } from '../store/app-store';
 import { ConnectView } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
-import { useDialShortcut } from './use-dial-shortcut';
-import { useFocusOnMount } from './use-focus-on-mount';
-import { PhoneNumber } from './Isolated';
+import { useDialShortcut } from '../hooks/use-dial-shortcut';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import { PhoneNumber } from '../components/Isolated';
 
 /**
  * The first-run setup window (`#setup`): the Connect flow and nothing else, then, once connected,

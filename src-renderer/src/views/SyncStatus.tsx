@@ -1,5 +1,5 @@
 import { useAppStore } from '../store/app-store';
-import { ErrorDetails } from './ErrorDetails';
+import { ErrorDetails } from '../components/ErrorDetails';
 import { formatTime } from './format-time';
 
 /** One line about the local contact index: loading, how many, how fresh, what went wrong. */

@@ -1,9 +1,9 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
-import { useFocusOnMount } from './use-focus-on-mount';
-import type { useListQuery } from './use-list-query';
-import type { ListPage } from './use-platform-list';
+import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import type { useListQuery } from '../hooks/use-list-query';
+import type { ListPage } from '../hooks/use-platform-list';
 import type { ErrorInfo } from '../../../src-shared/contract';
 
 /** What the shell needs of a loaded list (usePlatformList's answer). */

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { FormErrors } from './form-errors';
+import type { FormErrors } from '../views/form-errors';
 
 /**
  * After a refused save, the focus goes to the first field marked invalid (in the form's order),

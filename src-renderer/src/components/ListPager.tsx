@@ -1,4 +1,4 @@
-import type { ListPage } from './use-platform-list';
+import type { ListPage } from '../hooks/use-platform-list';
 
 /** "Showing 51–100 of 230" with Previous / Next. */
 export function ListPager({

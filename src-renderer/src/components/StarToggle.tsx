@@ -1,4 +1,4 @@
-import { useFavourites } from './use-favourites';
+import { useFavourites } from '../hooks/use-favourites';
 
 /** ☆/★ for one contact: stars it (it comes first in the tray and the empty search) or unstars it. */
 export function StarToggle({ contactId, name }: { contactId: number; name: string }) {

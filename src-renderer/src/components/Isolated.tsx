@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CallParty } from '../../../src-shared/contract';
-import { shownText } from './shown-text';
+import { shownText } from '../views/shown-text';
 
 /**
  * Text from outside, bidi-isolated where the window shows it: a name (a contact, a company, a

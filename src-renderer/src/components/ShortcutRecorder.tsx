@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
-import { recordKeys } from './shortcut-keys';
-import { shortcutLabel } from './shortcut-label';
+import { recordKeys } from '../views/shortcut-keys';
+import { shortcutLabel } from '../views/shortcut-label';
 
 /**
  * The global shortcut, recorded rather than typed: press the button, then the keys. Esc cancels,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { useListQuery } from './use-list-query';
+import type { useListQuery } from '../hooks/use-list-query';
 
 /** A list's search box and order choice (and any extra tools, e.g. Delete selected). */
 export function ListTools<Ordering extends string>({

@@ -1,5 +1,5 @@
 import type { MatchField, MatchRange } from '../../../src-shared/contract';
-import { shownText } from './shown-text';
+import { shownText } from '../views/shown-text';
 
 /**
  * `text` with the characters the search matched in `field` marked; its bidi formatting characters
