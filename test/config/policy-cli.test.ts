@@ -109,6 +109,17 @@ describe('callbar status', () => {
     };
     expect(json.policy_problems).toHaveLength(4);
   });
+
+  it('says them with --check too, in text and --json', async () => {
+    const text = await runCallbar(['status', '--check'], env);
+    expect(text.stdout).toContain(
+      `Policy problem: ${join(policyDir, 'policies.d/20-mistakes.json')}: "regoin" is not a Callbar policy`,
+    );
+    const json = JSON.parse((await runCallbar(['status', '--check', '--json'], env)).stdout) as {
+      policy_problems: string[];
+    };
+    expect(json.policy_problems).toHaveLength(4);
+  });
 });
 
 describe('the window’s settings channels', () => {

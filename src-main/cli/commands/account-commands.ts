@@ -87,7 +87,17 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
     }
   }
   const after = profile.account.status();
-  ctx.io.out(ctx.json ? JSON.stringify({ ...after, platform: report }) : lines.join('\n'));
+  // Ignored policy files or values, as plain `status` says them.
+  const problems = profile.policies.problems;
+  ctx.io.out(
+    ctx.json
+      ? JSON.stringify({
+          ...after,
+          platform: report,
+          ...(problems.length > 0 ? { policy_problems: problems } : {}),
+        })
+      : [...lines, ...problems.map((problem) => `Policy problem: ${problem}`)].join('\n'),
+  );
   return exitCode;
 }
 
