@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { rovingTarget } from './roving-focus';
 
 export interface RowAction {
   label: string;
@@ -39,15 +40,10 @@ export function RowMenu({ label, actions }: { label: string; actions: readonly R
   const onKeyDown = (event: KeyboardEvent) => {
     const all = items();
     const at = all.indexOf(document.activeElement as HTMLElement);
-    const moves: Record<string, number> = {
-      ArrowDown: (at + 1) % all.length,
-      ArrowUp: (at - 1 + all.length) % all.length,
-      Home: 0,
-      End: all.length - 1,
-    };
-    if (event.key in moves) {
+    const to = rovingTarget(event.key, at, all.length);
+    if (to !== undefined) {
       event.preventDefault();
-      all[moves[event.key]!]?.focus();
+      all[to]?.focus();
     } else if (event.key === 'Escape' || event.key === 'Tab') {
       event.preventDefault();
       event.stopPropagation();

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
 import type { ThemeChoice } from '../store/ui-slice';
+import { rovingTarget } from '../components/roving-focus';
 
 const THEMES: { value: ThemeChoice; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -50,16 +51,7 @@ export function Menu() {
   const onPanelKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const items = menuItems(panel.current);
     const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    const to =
-      event.key === 'ArrowDown'
-        ? (at + 1) % items.length
-        : event.key === 'ArrowUp'
-          ? (at - 1 + items.length) % items.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? items.length - 1
-              : undefined;
+    const to = rovingTarget(event.key, at, items.length);
     if (to === undefined) return;
     event.preventDefault();
     focusItem(panel.current, to);
