@@ -1,7 +1,7 @@
 /**
  * Writes the administrators' policy templates (ADMX/ADML, .mobileconfig, policies.json example)
  * under resources/policy/, generated from the policy schema (src-main/core/config/policy/
- * policy-templates.ts). Run after changing a setting or policy; test/config/policy-templates.test.ts
+ * policy-templates.ts). Run after changing a setting or policy; test/unit/core/config/policy-templates.test.ts
  * fails while the committed files differ.
  *
  *   npm run policy-templates

@@ -30,7 +30,7 @@ import {
   startSim,
 } from '../support/sim-harness';
 import { until } from '../support/until';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 interface Delivery {
   path: string;

@@ -18,7 +18,7 @@ import {
   requestLog,
   startSim,
 } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const TOKEN_PATH = '/v3/oauth/token/';
 const LIST_PATH = '/v3/phonebook/phonebook/';

@@ -17,9 +17,9 @@ import type { CallsSnapshot } from '../../src-shared/contract';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { capturingLogger, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
-import { heapMiB, rssMiB } from './heap';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
+import { heapMiB, rssMiB } from '../support/hardening/heap';
 
 /** As many calls as the log keeps (100 recent, 20 current), each with the events a call keeps. */
 const CALLS = 120;

@@ -16,8 +16,8 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { CallsSnapshot } from '../../src-shared/contract';
 import { startSim } from '../support/sim-harness';
 import { until } from '../support/until';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
 
 const FORGED = 8000;
 

@@ -20,10 +20,10 @@ import { Directory } from '../../src-main/core/directory/directory';
 import { RequestPacer } from '../../src-main/core/directory/request-pacer';
 import { silentLogger } from '../../src-main/core/log/logger';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
-import { apiFor } from '../api/api-rig';
+import { apiFor } from '../support/api-rig';
 import { runCallbar } from '../support/cli-process';
 import { startSim } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const CONTACTS = '/v3/phonebook/contact/';
 const MB = 1024 * 1024;

@@ -12,14 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelNames } from '../../src-shared/contract';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
 import { startTestCore } from '../support/test-core';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 import {
   deeplyNested,
   fuzzRandom,
   POLLUTING_KEYS,
   randomText,
   WRONG_FOR_EVERY_FIELD,
-} from './hostile-values';
+} from '../support/hardening/hostile-values';
 
 /** A field each channel's request has (for the hostile values put in a real field). */
 const FIELDS: Partial<Record<(typeof channelNames)[number], string[]>> = {

@@ -27,11 +27,11 @@ import {
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 import { advanceClock, capturingLogger, countRequests, startSim } from '../support/sim-harness';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
-import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
+import { keychainReachable, KEYCHAIN_HINT } from '../support/hardening/keychain-reachable';
 import { profileText } from '../support/files-under';
-import type { LockedKeychainReport } from './keychain-lock-child';
+import type { LockedKeychainReport } from '../support/hardening/keychain-lock-child';
 
 const TOKEN_PATH = '/v3/oauth/token/';
 /** What keytar throws when it is asked to write into a locked collection (libsecret's words). */
@@ -198,7 +198,7 @@ async function lockedKeychainRun(
       XDG_CONFIG_HOME: join(home, 'config'),
       XDG_CACHE_HOME: join(home, 'cache'),
       NODE: process.execPath,
-      CHILD: join(import.meta.dirname, 'keychain-lock-child.ts'),
+      CHILD: join(import.meta.dirname, '../support/hardening/keychain-lock-child.ts'),
       KEYRING_PASSWORD: password,
       SIM: JSON.stringify({
         base_url: sim.base_url,

@@ -17,8 +17,8 @@ import {
   MAX_LINK_LENGTH,
 } from '../../src-main/core/desktop/launch-link';
 import { startTestCore } from '../support/test-core';
-import { recordFigure } from './figures';
-import { fuzzRandom, randomText } from './hostile-values';
+import { recordFigure } from '../support/hardening/figures';
+import { fuzzRandom, randomText } from '../support/hardening/hostile-values';
 
 const VECTORS = 10_000;
 

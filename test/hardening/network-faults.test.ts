@@ -18,8 +18,8 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { advanceClock, describeEachProfile, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
 
 /**
  * The issue's 1,000 by default (`CALLBAR_FAULT_OPERATIONS` changes it). The core waits in the

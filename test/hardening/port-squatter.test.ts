@@ -19,7 +19,7 @@ import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
 import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 describe('a stale portal link and a squatter on the receiver port', () => {
   let sim: RunningSimulator;

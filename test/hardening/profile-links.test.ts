@@ -31,7 +31,7 @@ import { z } from 'zod';
 import { runCallbar } from '../support/cli-process';
 import { UNREACHABLE_KEYCHAIN } from '../support/e2e-app';
 import { capturingLogger } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -21,15 +21,15 @@ import {
 } from '../../src-main/core/account/receiver';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 import {
   deeplyNested,
   fuzzRandom,
   percentEncoded,
   POLLUTING_KEYS,
   randomText,
-} from './hostile-values';
-import { heapMiB } from './heap';
+} from '../support/hardening/hostile-values';
+import { heapMiB } from '../support/hardening/heap';
 
 const REQUESTS_PER_ENDPOINT = Number(process.env.CALLBAR_FUZZ_REQUESTS ?? 10_000);
 /** Forged activation calls without the attempt's key (a fifth of a batch). */

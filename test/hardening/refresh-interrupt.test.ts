@@ -20,11 +20,11 @@ import { FINISHING_SAVE_NOTICE, SIGNAL_EXIT_CODES } from '../../src-main/core/st
 import type { KeytarVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, type CliRun } from '../support/cli-process';
 import { advanceClock } from '../support/sim-harness';
-import { recordFigure } from './figures';
-import { fuzzRandom } from './hostile-values';
-import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
-import type { PlatformRelay } from './platform-relay';
-import { startRelayedProfile, type RelayedProfile } from './relayed-profile';
+import { recordFigure } from '../support/hardening/figures';
+import { fuzzRandom } from '../support/hardening/hostile-values';
+import { keychainReachable, KEYCHAIN_HINT } from '../support/hardening/keychain-reachable';
+import type { PlatformRelay } from '../support/hardening/platform-relay';
+import { startRelayedProfile, type RelayedProfile } from '../support/hardening/relayed-profile';
 
 const CYCLES = Number(process.env.CALLBAR_INTERRUPT_CYCLES ?? 30);
 /** How long the relay may hold the platform's answer back after the signal. */

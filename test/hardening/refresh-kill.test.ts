@@ -17,11 +17,11 @@ import type { RunningSimulator } from '../../simulator/index';
 import type { KeytarVault } from '../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar } from '../support/cli-process';
 import { advanceClock } from '../support/sim-harness';
-import { recordFigure } from './figures';
-import { fuzzRandom } from './hostile-values';
-import { keychainReachable, KEYCHAIN_HINT } from './keychain-reachable';
-import type { PlatformRelay } from './platform-relay';
-import { startRelayedProfile, type RelayedProfile } from './relayed-profile';
+import { recordFigure } from '../support/hardening/figures';
+import { fuzzRandom } from '../support/hardening/hostile-values';
+import { keychainReachable, KEYCHAIN_HINT } from '../support/hardening/keychain-reachable';
+import type { PlatformRelay } from '../support/hardening/platform-relay';
+import { startRelayedProfile, type RelayedProfile } from '../support/hardening/relayed-profile';
 
 const CYCLES = Number(process.env.CALLBAR_KILL_CYCLES ?? 200);
 /** How long after the platform's answer a targeted kill may land (covers the vault write). */

@@ -9,8 +9,8 @@ import { createPlatformApi } from '../../src-main/core/api/platform-api';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { advanceClock, countRequests, startSim } from '../support/sim-harness';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
 
 const STORM = 50;
 

@@ -14,7 +14,7 @@ import { REPEAT_GUARD_MS } from '../../src-main/core/calls/dial-guard';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';
 import { issuedSession, startSim } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const PROCESSES = 6;
 const ROUNDS = 2;

@@ -19,8 +19,8 @@ import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import { advanceClock, startSim } from '../support/sim-harness';
 import { filesUnder } from '../support/files-under';
 import { until } from '../support/until';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
 
 /** The keychain stand-in, remembering every secret it was ever given. */
 class RecordingVault extends MemoryVault {

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { profileSessionLock } from '../../src-main/core/account/session-lock';
 import { CallbarError } from '../../src-main/core/errors';
 import { capturingLogger } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const root = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
@@ -22,7 +22,12 @@ const dirs: string[] = [];
 async function holder(dataDir: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'hold-session-lock.ts'), dataDir],
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, '../support/hardening/hold-session-lock.ts'),
+      dataDir,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -20,7 +20,7 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
 import { completePortalFlow, profileEnv, registerReceiver, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 describe('a confirmation key completed in the portal by another user', () => {
   let sim: RunningSimulator;

@@ -16,7 +16,7 @@ import type { Contact, Phonebook } from '../../src-main/core/api/schemas';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../support/cli-process';
 import { issuedSession, startSim } from '../support/sim-harness';
-import { recordFigure } from './figures';
+import { recordFigure } from '../support/hardening/figures';
 
 const ESC = '\u001b';
 const BEL = '\u0007';

@@ -11,8 +11,11 @@ import {
   startSimulator,
   type RunningSimulator,
   type SimProfile,
+  type SimulatorOptions,
 } from '../../simulator/index';
+import { SimControl } from '../../simulator/control-client';
 import { completePortalFlow } from '../../simulator/portal-driver';
+import { Api } from './raw-api';
 import type { ReceiverRegistration } from '../../src-shared/contract';
 import {
   AccountService,
@@ -28,7 +31,7 @@ export type { SimProfile };
 
 /**
  * The simulator profiles a suite runs under: 'rich' and 'minimal', or the ones named in
- * SIM_PROFILE (e.g. `SIM_PROFILE=minimal npx vitest run test/api`, or `variant`, the choices of
+ * SIM_PROFILE (e.g. `SIM_PROFILE=minimal npx vitest run test/integration/core/api`, or `variant`, the choices of
  * another implementation of the contract).
  */
 export const PROFILES: readonly SimProfile[] = selectedProfiles(process.env.SIM_PROFILE);
@@ -309,5 +312,45 @@ export async function issuedSession(
     client_id: sim.client_id,
     client_secret: sim.client_secret,
     base_url: sim.base_url,
+  };
+}
+
+/** A started simulator and what its conformance tests use to talk to it. */
+export interface TestSim {
+  sim: RunningSimulator;
+  control: SimControl;
+  /** A fresh access token for the main tenant's user with this extension. */
+  token(extension?: string): Promise<string>;
+  api(token?: string): Api;
+  /** A form-encoded refresh at the token endpoint with the simulator's client credentials. */
+  refresh(refreshToken: string, overrides?: Record<string, string>): Promise<Response>;
+}
+
+/**
+ * A simulator for its own conformance tests (60 contacts), with its control client, tokens on
+ * demand and a plain-HTTP API client (raw-api.ts): the platform as any integrator sees it.
+ */
+export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
+  const sim = await startSim({ contacts: 60, ...options });
+  const control = new SimControl(sim.base_url);
+  return {
+    sim,
+    control,
+    token: async (extension = '201') =>
+      (await control.issueTokens({ tenant_id: sim.tenant_id, user_extension: extension }))
+        .access_token,
+    api: (token) => new Api(sim.base_url, token),
+    refresh: (refreshToken, overrides = {}) =>
+      fetch(`${sim.base_url}/v3/oauth/token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: sim.client_id,
+          client_secret: sim.client_secret,
+          ...overrides,
+        }),
+      }),
   };
 }

@@ -10,7 +10,7 @@ import { freePort } from './free-port';
 
 /**
  * A real core on a throwaway profile: its own data folder and receiver port, an in-memory vault
- * (the keychain itself is tested in test/vault), and the platform at `env` (none by default).
+ * (the keychain itself is tested in test/integration/core/vault), and the platform at `env` (none by default).
  */
 export async function startTestCore(
   options: {

@@ -1,6 +1,6 @@
 /**
  * Names the OS knows Callbar by. They must match the packaging (electron-builder.json: appId,
- * linux.executableName; package.json: desktopName), which test/shell/packaging.test.ts checks.
+ * linux.executableName; package.json: desktopName), which test/unit/core/desktop/packaging.test.ts checks.
  */
 
 /** The application id: Windows notifications (AppUserModelID), macOS bundle id. */

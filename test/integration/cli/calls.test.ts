@@ -1,0 +1,216 @@
+/**
+ * `callbar dial --follow`, `hangup`, `calls` and `open-url` as a user runs them (the real bin, the
+ * real keychain of a throwaway profile), against the simulator under both profiles, its call
+ * events reaching the receiver that `dial --follow` opens.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect, it, onTestFinished, vi } from 'vitest';
+import type { RunningSimulator } from '../../../simulator/index';
+import { SimControl } from '../../../simulator/control-client';
+import type { Call, CallsSnapshot } from '../../../src-shared/contract';
+import { openVault } from '../../../src-main/core/vault/keytar-vault';
+import { allOutput, callbar, runCallbar } from '../../support/cli-process';
+import { freePort } from '../../support/free-port';
+import { until } from '../../support/until';
+import {
+  advanceClock,
+  completePortalFlow,
+  forEachProfile,
+  fullEvents,
+  profileEnv,
+  registerProfile,
+  startSim,
+} from '../../support/sim-harness';
+
+// Each step starts a CLI process (a second or more on a loaded machine).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+forEachProfile((profile) => {
+  let sim: RunningSimulator;
+  let control: SimControl;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let port: number;
+
+  beforeAll(async () => {
+    sim = await startSim({ profile });
+    control = new SimControl(sim.base_url);
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-calls-'));
+    port = await freePort();
+    env = profileEnv(sim, dataDir, port);
+    await registerProfile(sim, env);
+    const run = callbar(['activate', '--no-browser', '--json'], env);
+    const first = await run.lines.next();
+    const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
+    const alice = sim.users[0]!;
+    await completePortalFlow(portal_link, {
+      username: alice.username,
+      password: alice.password,
+      action: 'subscribe',
+    });
+    expect((await allOutput(run)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    await sim?.close();
+  });
+  beforeEach(async () => {
+    await advanceClock(sim, 61); // a fresh call-control rate-limit window
+  });
+
+  it('dial "tel:+49-30-1234567" --follow prints the progress; callbar hangup ends it', async () => {
+    const follow = callbar(['dial', 'tel:+49-30-1234567', '--follow', '--json'], env);
+    onTestFinished(() => follow.kill());
+    const outcome = JSON.parse((await follow.lines.next()).value as string) as {
+      status: string;
+      call: Call;
+    };
+    expect(outcome).toMatchObject({ status: 'dialing', call: { state: 'dialing' } });
+    const seen: Call[] = [];
+    const next = async () => {
+      const line = await follow.lines.next();
+      if (line.done) return undefined;
+      const { call } = JSON.parse(line.value) as { call: Call };
+      seen.push(call);
+      return call;
+    };
+    const simCall = await until('the call', async () =>
+      (await control.calls()).find((call) => call.to === '+49301234567'),
+    );
+    const ownLeg = simCall.legs[0]!.id;
+    await until('the first leg', async () =>
+      (await next())?.leg_ids.includes(ownLeg) ? true : undefined,
+    );
+    await control.answerLeg(ownLeg);
+    const calleeLeg = (await control.getCall(simCall.id)).legs[1]!.id;
+    await control.answerLeg(calleeLeg);
+    const connected = await until('both legs', async () => {
+      const call = await next();
+      return call?.leg_ids.length === 2 && (!fullEvents(profile) || call.state === 'connected')
+        ? call
+        : undefined;
+    });
+    expect(connected.leg_ids).toEqual([ownLeg, calleeLeg]);
+    if (fullEvents(profile)) {
+      expect(seen.map((call) => call.state)).toContain('calling-you');
+    }
+
+    // Another terminal: the call log of the profile knows the legs the follower saw.
+    const listed = JSON.parse((await runCallbar(['calls', '--json'], env)).stdout) as CallsSnapshot;
+    expect(listed.current[0]!.leg_ids).toEqual([ownLeg, calleeLeg]);
+    const hangup = await runCallbar(['hangup'], env);
+    expect(hangup).toMatchObject({ code: 0, stdout: 'Hung up.' });
+    expect((await control.getCall(simCall.id)).state).toBe('ended');
+
+    // The follower sees the end (from the events, or from the call log) and exits 0.
+    const rest = await allOutput(follow);
+    expect(rest.code).toBe(0);
+    const last = JSON.parse(rest.stdout.split('\n').at(-1)!) as { call: Call };
+    expect(last.call.state).toBe('ended');
+
+    const human = await runCallbar(['calls'], env);
+    expect(human.stdout).toMatch(/No call in progress\.\n\nRecent:\nSTARTED\s+DIRECTION\s+PARTY/);
+    expect(human.stdout).toContain('+49 30 1234567');
+  });
+
+  it('CALLBAR_REGION=GB dials "020 7123 4567" as +442071234567', async () => {
+    const result = await runCallbar(['dial', '020 7123 4567', '--json'], {
+      ...env,
+      CALLBAR_REGION: 'GB',
+    });
+    expect(result.code).toBe(0);
+    const call = await until('the call', async () =>
+      (await control.calls()).find((each) => each.to === '+442071234567'),
+    );
+    const dialed = (await control.requests()).filter(
+      (request) => request.path === '/v3/call_control/',
+    );
+    expect(JSON.stringify(dialed.at(-1)!.body)).toContain('"destination":"+442071234567"');
+    // Nothing listened for its events: `hangup` says what it can do, a leg id ends it.
+    if (!fullEvents(profile)) {
+      const noLeg = await runCallbar(['hangup'], env);
+      expect(noLeg.code).toBe(1);
+      expect(noLeg.stderr).toMatch(/hang up on your phone/);
+    }
+    const byLeg = await runCallbar(['hangup', call.legs[0]!.id], env);
+    expect(byLeg).toMatchObject({ code: 0, stdout: 'Hung up.' });
+    const again = await runCallbar(['hangup', call.legs[0]!.id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('That call has already ended, or it is not yours to end.');
+  });
+
+  it('refuses what is not a number, with a sentence', async () => {
+    const result = await runCallbar(['dial', '+49 30 1234567; rm -rf ~'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('That is not a phone number');
+    expect((await runCallbar(['dial'], env)).code).toBe(2);
+  });
+
+  it('open-url never dials unconfirmed where nobody can answer', async () => {
+    const before = (await control.calls()).length;
+    const result = await runCallbar(['open-url', 'tel:+1-202-555-0188'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Links ask before dialing\. There is nobody to ask here/);
+    expect((await control.calls()).length).toBe(before);
+    const notALink = await runCallbar(['open-url', 'https://example.com'], env);
+    expect(notALink.code).toBe(1);
+    expect(notALink.stderr).toMatch(/only tel:, callto: and sip: links/);
+    // Not the number an earlier test dialled: within 2 s that would be a repeat dial, refused.
+    const allowed = await runCallbar(['open-url', 'tel:+44-20-7946-0018', '--json'], {
+      ...env,
+      CALLBAR_CONFIRM_WEB_LINKS: 'false',
+      // In its own country: a link abroad would ask whatever the setting.
+      CALLBAR_REGION: 'GB',
+    });
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ status: 'dialing' });
+    const call = await until('the call', async () =>
+      (await control.calls()).find((each) => each.to === '+442079460018' && each.state !== 'ended'),
+    );
+    await control.endLeg(call.legs[0]!.id);
+  });
+
+  it('two `callbar dial 2200` at once (two processes of the profile): one call, one refusal', async () => {
+    const dialsOf2200 = async () =>
+      (await control.requests()).filter(
+        (request) =>
+          request.path === '/v3/call_control/' &&
+          JSON.stringify(request.body).includes('"destination":"2200"'),
+      ).length;
+    const before = await dialsOf2200();
+    const results = await Promise.all([
+      runCallbar(['dial', '2200'], env),
+      runCallbar(['dial', '2200'], env),
+    ]);
+    const placed = results.filter((result) => result.code === 0);
+    const refused = results.filter((result) => result.code !== 0);
+    expect(placed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.code).toBe(1);
+    expect(refused[0]!.stderr).toContain(
+      'Callbar is already calling Extension 2200: one click places one call. To call again, wait a moment and dial once more.',
+    );
+    expect(await dialsOf2200()).toBe(before + 1);
+    const call = await until('the call', async () =>
+      (await control.calls()).find((each) => each.to === '2200' && each.state !== 'ended'),
+    );
+    await control.endLeg(call.legs[0]!.id);
+  });
+
+  it('dial --follow dials nothing when it cannot receive events', async () => {
+    const blocker = createServer();
+    await new Promise<void>((ready) => blocker.listen(port, '127.0.0.1', ready));
+    try {
+      const before = (await control.calls()).length;
+      const result = await runCallbar(['dial', '+4930123456', '--follow'], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/cannot follow the call.*Nothing was dialed/s);
+      expect((await control.calls()).length).toBe(before);
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * `callbar contacts export` and `callbar contacts import` as a user runs them (the built CLI, a
+ * throwaway profile whose keychain holds a session, the simulator): stdout and files, dry run,
+ * re-import, the failures file, Ctrl+C, and usage mistakes caught before anything is asked.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../simulator/index';
+import type { PlatformApi } from '../../../src-main/core/api/platform-api';
+import { openVault } from '../../../src-main/core/vault/keytar-vault';
+import { apiFor } from '../../support/api-rig';
+import { callbar, runCallbar } from '../../support/cli-process';
+import { control, issuedSession, requestLog, startSim } from '../../support/sim-harness';
+import { until } from '../../support/until';
+import { contactsOf, exported, fileWith, phonebookWith } from '../../support/transfer-rig';
+
+describe('callbar contacts export / import', () => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20 });
+    ({ api } = await apiFor(sim));
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-transfer-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url, CALLBAR_REGION: 'US' };
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  it('exports to stdout and, atomically and private, to a file', async () => {
+    const book = await phonebookWith(api, [
+      {
+        display_name: 'Grace Hopper',
+        number: '+12025550301',
+        secondary_number: null,
+        speed_dial: 7301,
+        company: '=1+1',
+      },
+    ]);
+    const out = await runCallbar(['contacts', 'export', '--phonebook', String(book)], env);
+    expect(out.code).toBe(0);
+    // Read line by line (CRLF or LF); the file below is compared byte for byte.
+    expect(out.stdout).toBe(
+      [
+        'Name,Number,Secondary number,Speed dial,Company',
+        `Grace Hopper,"'+12025550301",,7301,"'=1+1"`,
+      ].join('\n'),
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'callbar-export-'));
+    const file = join(folder, 'book.vcf');
+    const written = await runCallbar(
+      ['contacts', 'export', '--phonebook', String(book), '--output', file],
+      env,
+    );
+    expect(written).toMatchObject({ code: 0, stdout: '' });
+    expect(written.stderr).toContain(`Exported 1 contacts of phonebook ${book} to ${file}.`);
+    expect(await readFile(file, 'utf8')).toBe(await exported(api, book, 'vcard'));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('imports: a dry run sends nothing, the import creates, a second one skips everything', async () => {
+    const book = await phonebookWith(api);
+    const file = await fileWith(
+      'team.csv',
+      'Display Name;Phone;Company\nAlan Turing;(202) 555-0311;Bletchley\nKatherine Johnson;202 555 0312;NASA\n',
+    );
+    const args = ['contacts', 'import', file, '--phonebook', String(book), '--json'];
+    const before = (await requestLog(sim)).length;
+    const dry = await runCallbar([...args, '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    const planned = JSON.parse(dry.stdout) as { dry_run: boolean; counts: { created: number } };
+    expect(planned).toMatchObject({ dry_run: true, counts: { created: 2 } });
+    const writes = (await requestLog(sim)).slice(before).filter((e) => e.method !== 'GET');
+    expect(writes).toEqual([]);
+
+    const done = await runCallbar(args, env);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ counts: { created: 2, failed: 0 } });
+    const contacts = await contactsOf(api, book);
+    expect(contacts.map((c) => [c.display_name, c.number, c.company]).sort()).toEqual([
+      ['Alan Turing', '+12025550311', 'Bletchley'],
+      ['Katherine Johnson', '+12025550312', 'NASA'],
+    ]);
+
+    const again = await runCallbar(['contacts', 'import', file, '--phonebook', String(book)], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Imported into phonebook \d+: 0 created, 0 updated, 2 skipped/);
+    expect(again.stderr).toContain('Columns: Name ← "Display Name", Number ← "Phone"');
+  });
+
+  it('lists the rows it could not import, saves them as a CSV, and exits 1', async () => {
+    const book = await phonebookWith(api);
+    const file = await fileWith(
+      'mixed.csv',
+      'Name,Number,Speed dial\nGood,+12025550321,\nBad,not a number,\nWorse,+12025550322,9191\n',
+    );
+    const failures = join(mkdtempSync(join(tmpdir(), 'callbar-failures-')), 'failed.csv');
+    const run = await runCallbar(
+      ['contacts', 'import', file, '--phonebook', String(book), '--failures', failures],
+      env,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('1 created, 0 updated, 0 skipped, 2 failed');
+    expect(run.stdout).toMatch(/2\s+Bad\s+not a number\s+failed\s+The number "not a number"/);
+    expect(run.stderr).toContain(`The 2 rows not imported are in ${failures}.`);
+    const saved = (await readFile(failures, 'utf8')).split('\r\n');
+    expect(saved[0]).toBe('Row,Name,Number,Secondary number,Speed dial,Company,Reason');
+    expect(saved[1]).toMatch(/^2,Bad,not a number,,,,/);
+    expect(saved[2]).toMatch(/^3,Worse,"'\+12025550322",,9191,,/);
+  });
+
+  it('stops on Ctrl+C after the row in flight and says which rows were not sent', async () => {
+    const book = await phonebookWith(api);
+    const rows = Array.from({ length: 12 }, (_, i) => `Slow ${i},+120255504${10 + i},${7410 + i}`);
+    const file = await fileWith('slow.csv', ['Name,Number,Speed dial', ...rows].join('\n'));
+    await control(sim, 'POST', 'faults', {
+      method: 'POST',
+      path: '/v3/phonebook/contact/',
+      match: 'exact',
+      delay_ms: 300,
+    });
+    try {
+      const run = callbar(['contacts', 'import', file, '--phonebook', String(book), '--json'], env);
+      await until('two contacts created', async () =>
+        (await contactsOf(api, book)).length >= 2 ? true : undefined,
+      );
+      run.kill('SIGINT');
+      const lines: string[] = [];
+      for await (const line of run.lines) lines.push(line);
+      const { code } = await run.exit;
+      expect(code).toBe(130);
+      const result = JSON.parse(lines.join('\n')) as {
+        cancelled: boolean;
+        counts: { created: number; not_sent: number };
+      };
+      expect(result.cancelled).toBe(true);
+      expect(result.counts.created + result.counts.not_sent).toBe(12);
+      expect(result.counts.not_sent).toBeGreaterThan(0);
+      expect(await contactsOf(api, book)).toHaveLength(result.counts.created);
+    } finally {
+      await control(sim, 'DELETE', 'faults');
+    }
+  });
+
+  it('refuses mistakes before asking the platform anything', async () => {
+    const file = await fileWith('x.csv', 'Name,Number\nA,+12025550331\n');
+    const cases: [string[], number, RegExp][] = [
+      [['contacts', 'export', '--format', 'xml'], 2, /--format must be csv or vcard/],
+      [['contacts', 'import', file], 2, /--phonebook is required/],
+      [
+        ['contacts', 'import', file, '--phonebook', '1', '--on-duplicate', 'merge'],
+        2,
+        /skip or update/,
+      ],
+      [
+        ['contacts', 'import', file, '--phonebook', '1', '--map', 'email=Name'],
+        2,
+        /not a contact field/,
+      ],
+      [['contacts', 'import', '/nonexistent/x.csv', '--phonebook', '1'], 1, /There is no file/],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await runCallbar(args, env);
+      expect(run.code, args.join(' ')).toBe(code);
+      expect(run.stderr).toMatch(message);
+    }
+  });
+});

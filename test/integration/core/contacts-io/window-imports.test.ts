@@ -1,0 +1,162 @@
+/**
+ * Importing from the window through the core's channels (as the preload and the web preview call
+ * them), under both simulator profiles: the file's text in pieces, a preview that sends nothing,
+ * the import's progress and result as events, a second import that changes nothing, and the
+ * upload bound.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../../simulator/index';
+import type { ImportPreview, ImportsChangedEvent } from '../../../../src-shared/contract';
+import type { CallbarCore } from '../../../../src-main/core/callbar-core';
+import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
+import { apiFor } from '../../../support/api-rig';
+import { startTestCore } from '../../../support/test-core';
+import {
+  describeEachProfile,
+  issuedSession,
+  requestLog,
+  startSim,
+} from '../../../support/sim-harness';
+import { contactsOf, exported, phonebookWith } from '../../../support/transfer-rig';
+
+type Invoke = CallbarCore['router']['invoke'];
+
+function value<T>(result: Awaited<ReturnType<Invoke>>): T {
+  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+describeEachProfile('window imports', (profile) => {
+  let sim: RunningSimulator;
+  let core: CallbarCore;
+  let invoke: Invoke;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20, profile });
+    const vault = new MemoryVault();
+    await vault.save(await issuedSession(sim, sim.users[0]!));
+    core = await startTestCore({
+      env: { CALLBAR_BASE_URL: sim.base_url, CALLBAR_REGION: 'US' },
+      vault,
+    });
+    invoke = (channel, payload) => core.router.invoke(channel, payload);
+  }, 60_000);
+  afterAll(async () => {
+    await core?.close();
+    await sim?.close();
+  });
+
+  /** Uploads `text` in pieces of `size` characters; the import's id. */
+  async function upload(text: string, size: number): Promise<string> {
+    let id: string | undefined;
+    for (let at = 0; at < text.length; at += size) {
+      ({ import_id: id } = value<{ import_id: string }>(
+        await invoke('imports.upload', {
+          ...(id ? { import_id: id } : {}),
+          file_name: 'team.csv',
+          text: text.slice(at, at + size),
+        }),
+      ));
+    }
+    return id!;
+  }
+
+  /** The import's events until its result. */
+  function resultOf(id: string): Promise<ImportsChangedEvent[]> {
+    const seen: ImportsChangedEvent[] = [];
+    return new Promise((resolve) => {
+      const stop = core.events.subscribe((event) => {
+        if (event.type !== 'imports.changed' || event.import_id !== id) return;
+        seen.push(event);
+        if (event.result) {
+          stop();
+          resolve(seen);
+        }
+      });
+    });
+  }
+
+  it('previews without sending, imports with progress, and a second import changes nothing', async () => {
+    const { api } = await apiFor(sim);
+    const book = await phonebookWith(api);
+    const text =
+      'Name,Mobile,Company\nAlan Turing,(202) 555-0411,Bletchley\nBad,no number,\nKatherine Johnson,202 555 0412,NASA\n';
+    const id = await upload(text, 16);
+    const before = (await requestLog(sim)).length;
+    const preview = value<ImportPreview>(
+      await invoke('imports.preview', { import_id: id, phonebook: book }),
+    );
+    expect(preview).toMatchObject({
+      format: 'csv',
+      headers: ['Name', 'Mobile', 'Company'],
+      mapping: { display_name: 0, number: 1, company: 2 },
+      counts: { created: 2, failed: 1 },
+    });
+    expect(preview.rows[1]).toMatchObject({ outcome: 'failed', cells: { display_name: 'Bad' } });
+    const sent = (await requestLog(sim)).slice(before).filter((e) => e.method !== 'GET');
+    expect(sent).toEqual([]);
+
+    const events = resultOf(id);
+    value(await invoke('imports.start', { import_id: id }));
+    const seen = await events;
+    expect(seen.some((event) => event.progress?.done === 3)).toBe(true);
+    expect(seen.at(-1)!.result).toMatchObject({
+      counts: { created: 2, failed: 1 },
+      cancelled: false,
+    });
+    expect(seen.at(-1)!.result!.failures_csv).toContain('2,Bad,no number');
+    expect((await contactsOf(api, book)).map((c) => c.number).sort()).toEqual([
+      '+12025550411',
+      '+12025550412',
+    ]);
+
+    const again = await upload(text, 1000);
+    const second = value<ImportPreview>(
+      await invoke('imports.preview', { import_id: again, phonebook: book }),
+    );
+    expect(second.counts).toMatchObject({ created: 0, skipped: 2, failed: 1 });
+    // The import is over: its id is no longer open.
+    expect(await invoke('imports.start', { import_id: id })).toMatchObject({
+      ok: false,
+      error: { code: 'import_unknown' },
+    });
+  });
+
+  it('exports a phonebook for the window as one text, the same as the streamed export', async () => {
+    const { api } = await apiFor(sim);
+    const book = await phonebookWith(api, [
+      {
+        display_name: 'Export Me',
+        number: '+12025550421',
+        secondary_number: null,
+        speed_dial: 7421,
+      },
+    ]);
+    for (const format of ['csv', 'vcard'] as const) {
+      const answer = value<{ file_name: string; text: string; contacts: number }>(
+        await invoke('contacts.export', { phonebook: book, format }),
+      );
+      expect(answer.contacts).toBe(1);
+      expect(answer.file_name).toBe(`phonebook-${book}.${format === 'csv' ? 'csv' : 'vcf'}`);
+      expect(answer.text).toBe(await exported(api, book, format));
+    }
+  });
+
+  it('refuses an upload past the size bound, and a start before a preview', async () => {
+    const id = await upload('Name,Number\n', 100);
+    expect(await invoke('imports.start', { import_id: id })).toMatchObject({
+      ok: false,
+      error: { code: 'import_not_previewed' },
+    });
+    const piece = 'x'.repeat(128 * 1024);
+    let refused;
+    for (let i = 0; i < 100 && !refused; i++) {
+      const answer = await invoke('imports.upload', {
+        import_id: id,
+        file_name: 'a.csv',
+        text: piece,
+      });
+      if (!answer.ok) refused = answer.error;
+    }
+    expect(refused).toMatchObject({ code: 'import_too_large' });
+  });
+});

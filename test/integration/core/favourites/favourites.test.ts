@@ -1,0 +1,211 @@
+/**
+ * Favourites: the person's stars kept in the profile (listed in the order starred, bounded),
+ * policy favourites first and read-only, what the tray menu gets, and two CLI processes starring
+ * at the same moment without losing either's star.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../../simulator/index';
+import type { DirectoryContact, FavouriteContact } from '../../../../src-shared/contract';
+import { processOnlyLock } from '../../../../src-main/core/account/session-lock';
+import { memoryStateFile } from '../../../../src-main/core/config/state-file';
+import { trayMenu, type TrayMenuItem } from '../../../../src-main/core/desktop/tray-model';
+import { ContactIndex } from '../../../../src-main/core/directory/contact-index';
+import {
+  Favourites,
+  MAX_FAVOURITES,
+  profileFavourites,
+  trayFavourites,
+} from '../../../../src-main/core/favourites/favourites';
+import { silentLogger } from '../../../../src-main/core/log/logger';
+import { openVault } from '../../../../src-main/core/vault/keytar-vault';
+import { callbar, allOutput, runCallbar } from '../../../support/cli-process';
+import { issuedSession, startSim } from '../../../support/sim-harness';
+
+function contact(id: number, name: string, number: string): DirectoryContact {
+  return {
+    id,
+    phonebook: 1,
+    phonebook_name: 'Team',
+    display_name: name,
+    company: '',
+    number,
+    secondary_number: null,
+    speed_dial: null,
+  };
+}
+
+const CONTACTS = Array.from({ length: MAX_FAVOURITES + 5 }, (_, i) =>
+  contact(i + 1, `Person ${i + 1}`, `+1202555${String(1000 + i)}`),
+);
+const directory = ContactIndex.build(CONTACTS, { region: 'US', priorityOf: () => 1 });
+
+describe('favourites', () => {
+  it('lists stars in the order they were made, keeps them in the profile, and unstars', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-favourites-'));
+    try {
+      const favourites = profileFavourites(dataDir, silentLogger, directory);
+      await favourites.set(3, true);
+      await favourites.set(1, true);
+      await favourites.set(3, true); // twice is once
+      // Another process of the profile reads the same file.
+      const again = profileFavourites(dataDir, silentLogger, directory);
+      const listed = await again.list();
+      expect(listed.map((f) => f.id)).toEqual([3, 1]);
+      expect(listed[0]).toMatchObject({
+        display_name: 'Person 3',
+        source: 'user',
+        read_only: false,
+      });
+      await again.set(3, false);
+      expect((await favourites.list()).map((f) => f.id)).toEqual([1]);
+      const file = JSON.parse(await readFile(join(dataDir, 'favourites.json'), 'utf8')) as {
+        format: number;
+        favourites: { contact_id: number; starred_at: number }[];
+      };
+      expect(file.format).toBe(1);
+      expect(file.favourites.map((entry) => entry.contact_id)).toEqual([1]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps at most MAX_FAVOURITES stars and says so', async () => {
+    const favourites = new Favourites({
+      file: memoryStateFile(),
+      lock: processOnlyLock,
+      directory,
+    });
+    for (let id = 1; id <= MAX_FAVOURITES; id++) await favourites.set(id, true);
+    await expect(favourites.set(MAX_FAVOURITES + 1, true)).rejects.toThrow(
+      `You have ${MAX_FAVOURITES} favourites, the most Callbar keeps; unstar one first.`,
+    );
+    expect(await favourites.list()).toHaveLength(MAX_FAVOURITES);
+  });
+
+  it('lists a policy’s favourites first, read-only, by number', async () => {
+    const favourites = new Favourites({
+      file: memoryStateFile(),
+      lock: processOnlyLock,
+      directory,
+      sources: [{ name: 'policy', numbers: () => ['(202) 555-1004', '+19995550000'] }],
+    });
+    await favourites.set(2, true);
+    await favourites.set(5, true); // also the policy's: listed once, as the policy's
+    const listed = await favourites.list();
+    expect(listed.map((f) => [f.id, f.source, f.read_only])).toEqual([
+      [5, 'policy', true],
+      [2, 'user', false],
+    ]);
+    await expect(favourites.set(5, false)).rejects.toThrow(/Your administrator made this contact/);
+  });
+
+  it('gives the tray menu its favourites, first, each dialling its number', () => {
+    const listed: FavouriteContact[] = [
+      { ...contact(9, 'Reception', '+12025550100'), source: 'user', read_only: false },
+    ];
+    const menu = trayMenu({
+      account: { state: 'connected', tenant_id: 't', user_extension: '201' },
+      calls: { current: [], recent: [], pending: null },
+      favourites: trayFavourites(listed),
+    });
+    const submenus = menu.filter(
+      (item): item is Extract<TrayMenuItem, { type: 'submenu' }> => item.type === 'submenu',
+    );
+    expect(submenus.map((item) => item.label)).toEqual(['Favourites', 'Recent calls']);
+    expect(submenus[0]!.submenu[0]).toMatchObject({
+      type: 'normal',
+      action: { kind: 'dial', number: '+12025550100' },
+    });
+  });
+});
+
+describe('callbar favourites (two processes at once)', () => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-favourites-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+    expect((await runCallbar(['sync'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  it('keeps both stars when two processes star at the same moment', async () => {
+    const search = await runCallbar(['search', '5', '--json', '--limit', '6'], env);
+    const ids = (JSON.parse(search.stdout) as { hits: { contact: { id: number } }[] }).hits.map(
+      (hit) => hit.contact.id,
+    );
+    expect(ids.length).toBeGreaterThanOrEqual(6);
+    for (let pair = 0; pair < 3; pair++) {
+      const runs = [ids[pair * 2]!, ids[pair * 2 + 1]!].map((id) =>
+        allOutput(callbar(['favourites', 'add', String(id)], env)),
+      );
+      for (const run of await Promise.all(runs)) expect(run.code, run.stderr).toBe(0);
+    }
+    const list = await runCallbar(['favourites', 'list', '--json'], env);
+    const starred = (JSON.parse(list.stdout) as FavouriteContact[]).map((f) => f.id);
+    expect(starred.sort()).toEqual([...ids.slice(0, 6)].sort());
+
+    const removed = await runCallbar(['favourites', 'remove', String(ids[0])], env);
+    expect(removed.code).toBe(0);
+    const unknown = await runCallbar(['favourites', 'add', '999999'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
+  });
+});
+
+describe('callbar favourites with the machine’s policy', () => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let policyDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-policy-favourites-'));
+    policyDir = mkdtempSync(join(tmpdir(), 'callbar-policy-favourites-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = {
+      CALLBAR_DATA_DIR: dataDir,
+      CALLBAR_BASE_URL: sim.base_url,
+      CALLBAR_POLICY_DIR: policyDir,
+    };
+    expect((await runCallbar(['sync'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(policyDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  it('lists the favourites an administrator pushes first, and they cannot be unstarred', async () => {
+    const search = await runCallbar(['search', '5', '--json', '--limit', '2'], env);
+    const [pushed, own] = (
+      JSON.parse(search.stdout) as { hits: { contact: { id: number; number: string } }[] }
+    ).hits.map((hit) => hit.contact);
+    writeFileSync(
+      join(policyDir, 'policies.json'),
+      JSON.stringify({ locked: { favourites: [pushed!.number] } }),
+    );
+    expect((await runCallbar(['favourites', 'add', String(own!.id)], env)).code).toBe(0);
+    const list = await runCallbar(['favourites', 'list', '--json'], env);
+    const listed = JSON.parse(list.stdout) as FavouriteContact[];
+    expect(listed.map((favourite) => [favourite.id, favourite.source])).toEqual([
+      [pushed!.id, 'policy'],
+      [own!.id, 'user'],
+    ]);
+    const unstar = await runCallbar(['favourites', 'remove', String(pushed!.id)], env);
+    expect(unstar.code).toBe(1);
+    expect(unstar.stderr).toContain('Your administrator made this contact a favourite');
+  });
+});
