@@ -142,6 +142,10 @@ interface Waiter {
   relayWait?: AbortController;
 }
 
+/** Relay mode: the relay refused this device's credential (revoked by an administrator). */
+export const RELAY_REVOKED_MESSAGE =
+  'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
+
 /** How long `listen()` in relay mode waits for the relay's backlog before going on. */
 const RELAY_CATCH_UP_MS = 5000;
 
@@ -316,15 +320,16 @@ export class AccountService {
   }
 
   #openRelayStream(relay: RelayLink): RelayStream | undefined {
-    if (this.#relayStream || this.#closing) return this.#relayStream;
+    // Revoked: the relay refuses this device until it is activated again; asking again would
+    // only repeat the refusal.
+    if (this.#relayStream || this.#closing || this.#relayProblem) return this.#relayStream;
     const device = this.tokens.relayDevice;
     if (!device) return undefined;
     this.#relayStream = relay.connect(
       device,
       (message) => this.#relayMessage(relay, message),
       () => {
-        this.#relayProblem =
-          'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
+        this.#relayProblem = RELAY_REVOKED_MESSAGE;
         this.#log.warn('the relay refused this device');
         this.#closeRelayStream();
         this.#publish();
@@ -580,6 +585,7 @@ export class AccountService {
     const device = this.tokens.relayDevice;
     await this.tokens.forget();
     this.#closeRelayStream();
+    this.#relayProblem = undefined;
     if (device) await this.#relay?.forget(device.credential).catch(() => undefined);
     // The keychain answered: the webhook secret it could not give before may come now.
     if (this.#webhookProblem) await this.#loadWebhookSecret();
@@ -915,6 +921,10 @@ export class AccountService {
     }
     const otherPlatform = this.tokens.otherPlatform;
     if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
+    // Revoked at the relay: no call event can arrive until the person connects again.
+    if (session && this.#relayProblem) {
+      return { state: 'needs-activation', ...identity, message: this.#relayProblem };
+    }
     if (health.kind === 'revoked') {
       return { state: 'needs-activation', ...health.identity, message: health.message };
     }
