@@ -8,7 +8,7 @@
  * (receiver.ts's body parsing, bounds and schemas, webhook-auth.ts for call events): bodies of 16
  * KiB at most, JSON bounded in depth, strings and entries; the platform's configured headers
  * checked in constant time on each of its calls; requests a browser made refused; a token bucket
- * per client address; no CORS headers at all; nothing secret in a log line (paths without the
+ * per client address, kept in the store so every node takes from the same one; no CORS headers at all; nothing secret in a log line (paths without the
  * webhook secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -29,7 +29,7 @@ import {
   withoutWebhookSecret,
   type WebhookAuth,
 } from '../src-main/core/account/webhook-auth';
-import { TokenBucket, type Rate } from '../src-main/core/calls/token-bucket';
+import type { Rate } from '../src-main/core/calls/token-bucket';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import type { Logger } from '../src-main/core/log/logger';
 import {
@@ -58,7 +58,7 @@ export interface RelayOptions {
   handoffTimeoutMs?: number;
   /** How long an activation poll is held open (default ACTIVATION_POLL_MS). */
   pollMs?: number;
-  /** Per client address, for the platform's calls and the activation routes. */
+  /** Per client address, for the platform's calls and the activation routes (for all nodes). */
   rate?: Rate;
   /** Trust X-Forwarded-For from the reverse proxy in front (client addresses for the rate). */
   trustProxy?: boolean;
@@ -111,7 +111,6 @@ export async function startRelay(
     secret: options.webhookSecret,
     acceptUnauthenticated: false,
   };
-  const buckets = new Map<string, TokenBucket>();
   const streams = new Set<() => void>();
 
   const app = Fastify({
@@ -132,16 +131,15 @@ export async function startRelay(
     reply.headers(SECURITY_HEADERS);
     done(null, payload);
   });
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.method === 'GET') return done();
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET') return;
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
-      return done(new HttpRejection(403, 'Requests from web pages are not accepted.'));
+      throw new HttpRejection(403, 'Requests from web pages are not accepted.');
     }
-    if (buckets.size > 10_000) buckets.clear();
-    let bucket = buckets.get(request.ip);
-    if (!bucket) buckets.set(request.ip, (bucket = new TokenBucket(rate, now)));
-    if (!bucket.take()) return done(new HttpRejection(429, 'Too many requests; slow down.'));
-    done();
+    // One bucket per client address for all nodes (in the shared store).
+    if (!(await store.takeToken(request.ip, rate, now()))) {
+      throw new HttpRejection(429, 'Too many requests; slow down.');
+    }
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status =

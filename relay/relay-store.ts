@@ -5,6 +5,8 @@
  * and a public key, handoffs are HPKE ciphertext, devices are known by their credential's SHA-256.
  */
 
+import type { Rate } from '../src-main/core/calls/token-bucket';
+
 /** A desktop the relay hands events to; its credential is known by its SHA-256 only. */
 export interface DeviceRecord {
   device_id: string;
@@ -52,6 +54,13 @@ export interface RelayStore {
   /** The devices a call leg was routed to before (its later events go to the same). */
   legRoute(legId: string): Promise<string[] | undefined>;
   setLegRoute(legId: string, deviceIds: string[], ttlMs: number): Promise<void>;
+
+  /**
+   * Takes one token from the bucket `name` (a client address) filled at `rate`, at time `atMs`:
+   * false when it is empty. Shared by every node using the store, so a client cannot multiply
+   * its rate by the number of nodes.
+   */
+  takeToken(name: string, rate: Rate, atMs: number): Promise<boolean>;
 
   close(): Promise<void>;
 }
