@@ -24,9 +24,12 @@ export interface QueuedMessage {
 }
 
 export interface RelayStore {
-  /** A desktop waits for the activation of the key named `keySha256` with `publicKey`. */
+  /**
+   * A desktop waits for the activation of the key named `keySha256` with `publicKey` (also: an
+   * attempt's connect link, under `connect:<nonce sha256>`).
+   */
   putWaiting(keySha256: string, publicKey: string, ttlMs: number): Promise<void>;
-  /** The public key waiting under `keySha256`, removed (single use); undefined when none. */
+  /** What waits under `keySha256`, removed (single use); undefined when none. */
   takeWaiting(keySha256: string): Promise<string | undefined>;
   /** Puts `value` in the mailbox `box` (kept `ttlMs`), for one `pop` on any node. */
   push(box: string, value: string, ttlMs: number): Promise<void>;

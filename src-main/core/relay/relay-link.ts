@@ -15,11 +15,13 @@ import {
   DEVICE_PATHS,
   DeviceMessage,
   keyName,
+  LINK_REUSED,
   SealedHandoff,
   StreamOffset,
   type ActivationConfirm,
   type HandoffContent,
 } from './relay-protocol';
+import { CONNECT_PATH, sealConnectLink } from './connect-link';
 import { ReconnectDelay } from './reconnect-delay';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 
@@ -111,20 +113,32 @@ export class RelayLink {
 
   /**
    * Registers at the relay the wait for the platform's activation of `confirmationKey` (before
-   * the portal link is used, so the platform's call cannot come first), and gives the wait
-   * itself: it opens what the relay hands over, or gives undefined once `signal` aborts. Network
-   * failures while waiting are retried (the next relay).
+   * the portal link is used, so the platform's call cannot come first) with the one-time connect
+   * link to `portalLink` the browser is to be started with (`browserUrl`), and gives the wait
+   * itself: it opens what the relay hands over, gives 'link-reused' once the connect link was
+   * opened twice (the attempt must end), or undefined once `signal` aborts. Network failures
+   * while waiting are retried (the next relay).
    * @throws CallbarError `relay_unreachable` when no relay takes the registration.
    */
   async prepareHandoff(
     confirmationKey: string,
-  ): Promise<(signal: AbortSignal) => Promise<HandoffContent | undefined>> {
+    portalLink: string,
+  ): Promise<{
+    browserUrl: string;
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | 'link-reused' | undefined>;
+  }> {
     const name = keyName(confirmationKey);
     const { keyPair, publicKey } = await handoffKeyPair();
+    const link = sealConnectLink(portalLink);
     const poll = (wait: boolean, signal?: AbortSignal) =>
       this.#request(DEVICE_PATHS.activation, {
         method: 'POST',
-        body: JSON.stringify({ key_sha256: name, public_key: publicKey, wait }),
+        body: JSON.stringify({
+          key_sha256: name,
+          public_key: publicKey,
+          wait,
+          ...(wait ? {} : { connect_link: { name: link.name, sealed: link.sealed } }),
+        }),
         ...(signal ? { signal } : {}),
       });
     let registered: Response | undefined;
@@ -139,7 +153,9 @@ export class RelayLink {
         `Callbar could not reach the relay (${this.host}) to wait for the portal's confirmation. Check relay_url and your network, then connect again.`,
       );
     }
-    return async (signal) => {
+    // The relay that took the registration serves the link (any node: the store is shared).
+    const browserUrl = `${this.origin}${CONNECT_PATH}${link.nonce}`;
+    const awaitHandoff = async (signal: AbortSignal) => {
       const delay = this.#reconnectDelay();
       while (!signal.aborted) {
         try {
@@ -153,6 +169,7 @@ export class RelayLink {
             delay.reset();
             continue;
           }
+          if (response.status === 410) return LINK_REUSED;
           this.#options.log.warn('the relay refused to wait for the activation', {
             status: response.status,
           });
@@ -166,6 +183,7 @@ export class RelayLink {
       }
       return undefined;
     };
+    return { browserUrl, awaitHandoff };
   }
 
   /** Tells the relay whether the handed-over tokens were stored (it answers the platform so). */
