@@ -175,7 +175,7 @@ export async function relayBench(options: RelayBenchOptions): Promise<RelayFigur
       });
     }
 
-    /** Rings every core `count` times (the simulator's incoming call, then its end). */
+    /** Rings every core callsPerCore times (the simulator's incoming call, then its end). */
     const ringCores = () =>
       Promise.all(
         users.map(async (user) => {
@@ -187,8 +187,13 @@ export async function relayBench(options: RelayBenchOptions): Promise<RelayFigur
               from: '+4930999000',
             });
             const own = placed.legs.find((leg) => leg.leg === 'callee');
-            if (own) ringing.set(own.id, at);
-            if (own) await control.endLeg(own.id);
+            if (!own) continue;
+            ringing.set(own.id, at);
+            // One call at a time per core: its first event is in before the next (10 s at most),
+            // so the figure is the path's, not a queue of the simulator's deliveries.
+            const deadline = Date.now() + 10_000;
+            while (ringing.has(own.id) && Date.now() < deadline) await sleep(2);
+            await control.endLeg(own.id);
           }
         }),
       );
