@@ -59,7 +59,14 @@ export interface RelayFigures {
     latency_ms: { p50: number; p99: number };
     lost: number;
   };
-  node_killed: { events: number; lost: number; cores_lost: number; all_delivered_after_s: number };
+  node_killed: {
+    events: number;
+    lost: number;
+    cores_lost: number;
+    /** The longest an event waited meanwhile (the killed node's devices reconnecting). */
+    longest_wait_ms: number;
+    all_delivered_after_s: number;
+  };
 }
 
 export const FULL_RUN: RelayBenchOptions = {
@@ -307,6 +314,7 @@ export async function relayBench(options: RelayBenchOptions): Promise<RelayFigur
     const coresExpectedAfter = await deliveredToCores();
     await settle(() => total() >= options.events * 2 && receivedByCores() >= coresExpectedAfter);
     const recovered = (Math.max(lastReceipt, killAt) - killAt) / 1000;
+    const killLatencies = latencies.slice(steadyLatencies.length);
 
     const figures: RelayFigures = {
       devices: options.devices,
@@ -330,6 +338,7 @@ export async function relayBench(options: RelayBenchOptions): Promise<RelayFigur
         events: options.events,
         lost: options.events * 2 - total(),
         cores_lost: coresExpectedAfter - receivedByCores(),
+        longest_wait_ms: Math.max(0, ...killLatencies),
         all_delivered_after_s: Number(recovered.toFixed(1)),
       },
     };
@@ -365,7 +374,7 @@ function print(figures: RelayFigures) {
     ],
     [
       `a node SIGKILLed under load (${killed.events} more events)`,
-      `${killed.lost} lost, cores ${killed.cores_lost} lost; all delivered ${killed.all_delivered_after_s} s after the kill`,
+      `${killed.lost} lost, cores ${killed.cores_lost} lost; longest wait ${killed.longest_wait_ms} ms; all delivered ${killed.all_delivered_after_s} s after the kill`,
     ],
   ];
   console.log(
