@@ -10,6 +10,7 @@ import { cliStartup } from './cli-startup';
 import { contactImport } from './contact-import';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
+import { REDUCED_RUN, relayBench } from './relay-bench';
 import { searchEngines } from './search-engines';
 import { sessionRefresh } from './session-refresh';
 import { syncDirectory } from './sync-directory';
@@ -53,6 +54,13 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
   { name: 'Parsing a dial target', run: () => dialTargetParse() },
+  {
+    // A reduced run; the full one is `npm run bench:relay`.
+    name: 'Relay: light devices and Callbar cores through two nodes and Redis (reduced run)',
+    run: async () => {
+      figures.relay = await relayBench(REDUCED_RUN);
+    },
+  },
 ];
 
 console.log('Callbar benchmarks');

@@ -4,6 +4,7 @@
  */
 /* eslint-disable @typescript-eslint/require-await -- the interface is asynchronous (Redis); memory answers at once */
 import { EventEmitter } from 'node:events';
+import { TokenBucket } from '../src-main/core/calls/token-bucket';
 import {
   QUEUE_MAX_LENGTH,
   type DeviceRecord,
@@ -30,6 +31,9 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
   const queues = new Map<string, QueuedMessage[]>();
   const dials = new Map<string, number>();
   const legs = new Map<string, Expiring<string[]>>();
+  const buckets = new Map<string, TokenBucket>();
+  /** The time of the take being made (the buckets read it through their clock). */
+  let takeAt = 0;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
   let lastMs = 0;
@@ -133,6 +137,14 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
     setLegRoute: async (leg, ids, ttlMs) => {
       legs.set(leg, { value: ids, until: now() + ttlMs });
       sweep();
+    },
+    takeToken: async (name, rate, atMs) => {
+      takeAt = atMs;
+      // Bounded: a flood of client addresses starts every bucket full again.
+      if (buckets.size > 10_000) buckets.clear();
+      let bucket = buckets.get(name);
+      if (!bucket) buckets.set(name, (bucket = new TokenBucket(rate, () => takeAt)));
+      return bucket.take();
     },
     close: async () => {
       appended.removeAllListeners();

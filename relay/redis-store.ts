@@ -19,12 +19,41 @@ const PREFIX = 'callbar:relay:';
 const key = (...parts: string[]) => PREFIX + parts.join(':');
 const userKey = (tenant: string, extension: string) =>
   key('user', JSON.stringify([tenant, extension]));
+/**
+ * A token bucket in Redis (TokenBucket's rule, atomically, for every node): KEYS[1] the bucket;
+ * ARGV burst, per second, now (ms). Answers 1 when a token was taken. The bucket expires once it
+ * would be full again anyway.
+ */
+const TAKE_TOKEN = `
+local burst = tonumber(ARGV[1])
+local per_second = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * per_second)
+local taken = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(math.max(now, at)))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / per_second * 1000) + 1000)
+return taken
+`;
+
 /** Dial notes older than this are dropped (the fallback looks back seconds, not hours). */
 const DIAL_NOTES_KEPT_MS = 10 * 60_000;
+
+/** The connection with the script defined above. */
+type TokenRedis = Redis & {
+  takeToken(key: string, burst: number, perSecond: number, atMs: number): Promise<number>;
+};
 
 export function redisStore(url: string, log: Logger): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
   const redis = new Redis(url, options);
+  redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   const subscriber = new Redis(url, options);
   const watchers = new Map<string, Set<() => void>>();
   const blocking = new Set<Redis>();
@@ -159,6 +188,15 @@ export function redisStore(url: string, log: Logger): RelayStore {
     },
     setLegRoute: async (leg, ids, ttlMs) => {
       await redis.set(key('leg', leg), JSON.stringify(ids), 'PX', ttlMs);
+    },
+    takeToken: async (name, rate, atMs) => {
+      const taken = await (redis as TokenRedis).takeToken(
+        key('rate', name),
+        rate.burst,
+        rate.perSecond,
+        atMs,
+      );
+      return taken === 1;
     },
     close: async () => {
       for (const connection of blocking) connection.disconnect();

@@ -7,8 +7,11 @@
  *   of its calls; RELAY_WEBHOOK_SECRET: otherwise the Webhook URL's last segment
  * - RELAY_DIAL_WINDOW_SECONDS (10): how far back the fallback for events that name nobody looks
  * - RELAY_TRUST_PROXY (false): take client addresses from X-Forwarded-For (behind the proxy)
+ * - RELAY_RATE_BURST (200), RELAY_RATE_PER_SECOND (100): the token bucket per client address,
+ *   shared by every node (in the store)
  */
 import { z } from 'zod';
+import type { Rate } from '../src-main/core/calls/token-bucket';
 import { parseHeaderList } from '../src-main/core/http/header-list';
 
 export const RelayEnv = z.object({
@@ -22,6 +25,8 @@ export const RelayEnv = z.object({
   RELAY_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
   RELAY_DIAL_WINDOW_SECONDS: z.coerce.number().min(1).max(120).default(10),
   RELAY_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  RELAY_RATE_BURST: z.coerce.number().int().min(1).default(200),
+  RELAY_RATE_PER_SECOND: z.coerce.number().positive().default(100),
 });
 
 export interface RelayConfig {
@@ -32,6 +37,7 @@ export interface RelayConfig {
   webhookSecret: string | undefined;
   dialWindowMs: number;
   trustProxy: boolean;
+  rate: Rate;
 }
 
 /** The configuration in `env`; throws an Error naming each bad variable. */
@@ -50,5 +56,6 @@ export function relayConfig(env: NodeJS.ProcessEnv): RelayConfig {
     webhookSecret: value.RELAY_WEBHOOK_SECRET,
     dialWindowMs: value.RELAY_DIAL_WINDOW_SECONDS * 1000,
     trustProxy: value.RELAY_TRUST_PROXY === 'true',
+    rate: { burst: value.RELAY_RATE_BURST, perSecond: value.RELAY_RATE_PER_SECOND },
   };
 }

@@ -8,7 +8,7 @@
  * (receiver.ts's body parsing, bounds and schemas, webhook-auth.ts for call events): bodies of 16
  * KiB at most, JSON bounded in depth, strings and entries; the platform's configured headers
  * checked in constant time on each of its calls; requests a browser made refused; a token bucket
- * per client address; no CORS headers at all; nothing secret in a log line (paths without the
+ * per client address, kept in the store so every node takes from the same one; no CORS headers at all; nothing secret in a log line (paths without the
  * webhook secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -23,13 +23,15 @@ import {
   parseBody,
   WebhookEvent,
 } from '../src-main/core/account/receiver';
+import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
+import { renderLandingPage, type LandingPage } from '../src-main/core/account/landing-page';
 import { secretsEqual } from '../src-main/core/account/secret-compare';
 import {
   checkEventsRoute,
   withoutWebhookSecret,
   type WebhookAuth,
 } from '../src-main/core/account/webhook-auth';
-import { TokenBucket, type Rate } from '../src-main/core/calls/token-bucket';
+import type { Rate } from '../src-main/core/calls/token-bucket';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import type { Logger } from '../src-main/core/log/logger';
 import {
@@ -38,10 +40,17 @@ import {
   ActivationWait,
   DEVICE_PATHS,
   keyName,
+  LINK_REUSED,
   RELAY_LANDING_PATH,
   StreamOffset,
   type DeviceMessage,
 } from '../src-main/core/relay/relay-protocol';
+import {
+  CONNECT_NONCE,
+  CONNECT_PATH,
+  connectLinkName,
+  openConnectLink,
+} from '../src-main/core/relay/connect-link';
 import { sealHandoff } from '../src-main/core/relay/sealed-handoff';
 import type { DeviceRecord, RelayStore } from './relay-store';
 
@@ -58,7 +67,7 @@ export interface RelayOptions {
   handoffTimeoutMs?: number;
   /** How long an activation poll is held open (default ACTIVATION_POLL_MS). */
   pollMs?: number;
-  /** Per client address, for the platform's calls and the activation routes. */
+  /** Per client address, for the platform's calls and the activation routes (for all nodes). */
   rate?: Rate;
   /** Trust X-Forwarded-For from the reverse proxy in front (client addresses for the rate). */
   trustProxy?: boolean;
@@ -88,6 +97,27 @@ const LEG_ROUTE_MS = 6 * 60 * 60_000;
 const LANDING_PAGE = `<!doctype html><meta charset="utf-8"><title>Callbar</title>
 <p>The portal has answered. Return to Callbar: it says whether it is connected.</p>`;
 
+/** How long an activation attempt's wait and its connect link are kept (the attempt's life). */
+const ATTEMPT_MS = ATTEMPT_LIFETIME_MS;
+
+/** A connect link at the relay: the attempt it belongs to, and its seal until its first use. */
+interface ConnectLinkRecord {
+  key_sha256: string;
+  sealed?: string;
+}
+const connectName = (name: string) => `connect:${name}`;
+const LINK_SPENT =
+  'Links that start connecting Callbar work once. Start connecting again from Callbar.';
+
+/** An HTML page for the browser (the connect link's refusals). */
+function page(reply: FastifyReply, status: number, landing: Omit<LandingPage, 'ok'>) {
+  return reply
+    .code(status)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .type('text/html; charset=utf-8')
+    .send(renderLandingPage({ ...landing, ok: false }));
+}
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
@@ -111,7 +141,6 @@ export async function startRelay(
     secret: options.webhookSecret,
     acceptUnauthenticated: false,
   };
-  const buckets = new Map<string, TokenBucket>();
   const streams = new Set<() => void>();
 
   const app = Fastify({
@@ -132,16 +161,15 @@ export async function startRelay(
     reply.headers(SECURITY_HEADERS);
     done(null, payload);
   });
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.method === 'GET') return done();
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET') return;
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
-      return done(new HttpRejection(403, 'Requests from web pages are not accepted.'));
+      throw new HttpRejection(403, 'Requests from web pages are not accepted.');
     }
-    if (buckets.size > 10_000) buckets.clear();
-    let bucket = buckets.get(request.ip);
-    if (!bucket) buckets.set(request.ip, (bucket = new TokenBucket(rate, now)));
-    if (!bucket.take()) return done(new HttpRejection(429, 'Too many requests; slow down.'));
-    done();
+    // One bucket per client address for all nodes (in the shared store).
+    if (!(await store.takeToken(request.ip, rate, now()))) {
+      throw new HttpRejection(429, 'Too many requests; slow down.');
+    }
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status =
@@ -292,11 +320,58 @@ export async function startRelay(
   // --- The desktops ------------------------------------------------------------------------
   app.post(DEVICE_PATHS.activation, async (request, reply) => {
     const wait = parsed(ActivationWait, body(request, HANDSHAKE_LIMITS), 'The wait');
-    await store.putWaiting(wait.key_sha256, wait.public_key, 10 * 60_000);
+    await store.putWaiting(wait.key_sha256, wait.public_key, ATTEMPT_MS);
+    if (wait.connect_link) {
+      const link: ConnectLinkRecord = {
+        key_sha256: wait.key_sha256,
+        sealed: wait.connect_link.sealed,
+      };
+      await store.putWaiting(connectName(wait.connect_link.name), JSON.stringify(link), ATTEMPT_MS);
+    }
     if (!wait.wait) return reply.code(204).send();
     const sealed = await store.pop(`handoff:${wait.key_sha256}`, pollMs);
     if (sealed === undefined) return reply.code(204).send();
+    if (sealed === LINK_REUSED) {
+      await store.takeWaiting(wait.key_sha256);
+      return reply.code(410).type('text/plain').send('The connect link was opened twice.');
+    }
     return reply.type('application/json').send(sealed);
+  });
+
+  // The browser's one-time link to the portal (connect-link.ts), as the loopback receiver's.
+  app.get(`${CONNECT_PATH}:nonce`, async (request, reply) => {
+    const { nonce } = request.params as { nonce: string };
+    const name = CONNECT_NONCE.test(nonce) ? connectName(connectLinkName(nonce)) : undefined;
+    const record = name ? await store.takeWaiting(name) : undefined;
+    const link = record ? (JSON.parse(record) as ConnectLinkRecord) : undefined;
+    if (!name || !link) {
+      return page(reply, 404, {
+        title: 'This connect link is no longer valid',
+        message: LINK_SPENT,
+      });
+    }
+    if (link.sealed) {
+      const portalLink = openConnectLink(nonce, link.sealed);
+      // Kept as used (without the link) so a second use is known for what it is.
+      const used: ConnectLinkRecord = { key_sha256: link.key_sha256 };
+      await store.putWaiting(name, JSON.stringify(used), ATTEMPT_MS);
+      return reply.code(303).header('location', portalLink).send();
+    }
+    // Opened twice while the attempt waits: someone else may have the portal link. The
+    // platform's activation for it is refused from now on, and the desktop ends the attempt.
+    if ((await store.takeWaiting(link.key_sha256)) === undefined) {
+      return page(reply, 404, {
+        title: 'This connect link is no longer valid',
+        message: LINK_SPENT,
+      });
+    }
+    await store.push(`handoff:${link.key_sha256}`, LINK_REUSED, handoffTimeoutMs);
+    log.warn('a connect link was opened twice; the activation attempt ends');
+    return page(reply, 400, {
+      title: 'Callbar stopped connecting',
+      message:
+        'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again from Callbar.',
+    });
   });
 
   app.post(DEVICE_PATHS.confirm, async (request, reply) => {

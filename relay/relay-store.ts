@@ -5,6 +5,8 @@
  * and a public key, handoffs are HPKE ciphertext, devices are known by their credential's SHA-256.
  */
 
+import type { Rate } from '../src-main/core/calls/token-bucket';
+
 /** A desktop the relay hands events to; its credential is known by its SHA-256 only. */
 export interface DeviceRecord {
   device_id: string;
@@ -22,9 +24,12 @@ export interface QueuedMessage {
 }
 
 export interface RelayStore {
-  /** A desktop waits for the activation of the key named `keySha256` with `publicKey`. */
+  /**
+   * A desktop waits for the activation of the key named `keySha256` with `publicKey` (also: an
+   * attempt's connect link, under `connect:<nonce sha256>`).
+   */
   putWaiting(keySha256: string, publicKey: string, ttlMs: number): Promise<void>;
-  /** The public key waiting under `keySha256`, removed (single use); undefined when none. */
+  /** What waits under `keySha256`, removed (single use); undefined when none. */
   takeWaiting(keySha256: string): Promise<string | undefined>;
   /** Puts `value` in the mailbox `box` (kept `ttlMs`), for one `pop` on any node. */
   push(box: string, value: string, ttlMs: number): Promise<void>;
@@ -52,6 +57,13 @@ export interface RelayStore {
   /** The devices a call leg was routed to before (its later events go to the same). */
   legRoute(legId: string): Promise<string[] | undefined>;
   setLegRoute(legId: string, deviceIds: string[], ttlMs: number): Promise<void>;
+
+  /**
+   * Takes one token from the bucket `name` (a client address) filled at `rate`, at time `atMs`:
+   * false when it is empty. Shared by every node using the store, so a client cannot multiply
+   * its rate by the number of nodes.
+   */
+  takeToken(name: string, rate: Rate, atMs: number): Promise<boolean>;
 
   close(): Promise<void>;
 }

@@ -42,7 +42,10 @@ export function accountSummary(account: AccountStatus | undefined): string {
   }
 }
 
-/** Callbar's name and whose account it is, above every view of both windows. */
+/**
+ * Callbar's name, whose account it is and, in relay mode, through which relay, above every view
+ * of both windows.
+ */
 function Header({ children }: { children?: ReactNode }) {
   const account = useAppStore((state) => state.account);
   return (
@@ -54,6 +57,11 @@ function Header({ children }: { children?: ReactNode }) {
       {account?.tenant_id && account.user_extension ? (
         <span className="account-tenant" data-testid="account-tenant" title="Tenant">
           <Name>{account.tenant_id}</Name>
+        </span>
+      ) : null}
+      {account?.relay ? (
+        <span className="account-relay" data-testid="account-relay">
+          via relay <Name>{account.relay}</Name>
         </span>
       ) : null}
       {children}

@@ -21,7 +21,16 @@ import { formatTable } from '../table';
 
 const EVENTS_NOTE =
   "The CLI receives the platform's call events only while a command that listens runs\n" +
-  '(dial --follow); otherwise it knows what a running Callbar app saw.';
+  '(dial --follow, and dial for a few seconds until the first one); otherwise it knows what a\n' +
+  'running Callbar app saw (or, in relay mode, what waited at the relay).';
+
+/**
+ * How long `dial` (without --follow, loopback mode) stays to hear the platform's first event
+ * about the call: an answer to the dial naming no leg (all the contract guarantees) leaves
+ * `callbar hangup` nothing to end until an event names one, and once this process exits nothing
+ * receives it (in relay mode it waits at the relay for the next command instead).
+ */
+const FIRST_LEG_WAIT_MS = 5000;
 
 /**
  * Runs `use` with the profile's calls service (loaded when a command runs: command modules stay
@@ -132,6 +141,22 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
   });
 }
 
+/** Stays (FIRST_LEG_WAIT_MS at most) until the platform names a leg of the call, saying so. */
+async function catchFirstLeg(calls: CallsService, ctx: CommandContext, callId: string) {
+  const seconds = FIRST_LEG_WAIT_MS / 1000;
+  if (!ctx.json) {
+    ctx.io.err(
+      `Waiting up to ${seconds} s for the platform's first event about the call, so that \`callbar hangup\` can end it…`,
+    );
+  }
+  const known = await calls.firstLeg(callId, FIRST_LEG_WAIT_MS);
+  if (!known && !ctx.json) {
+    ctx.io.err(
+      `The platform sent no event about the call within ${seconds} s: \`callbar hangup\` may not be able to end it (hang up on your phone, or \`callbar hangup CALL_LEG_ID\`).`,
+    );
+  }
+}
+
 /**
  * What a destination is, as the window's confirmation says it: the class in words, the exact
  * digits dialled, and any note (an emergency number that a speed dial also uses).
@@ -201,15 +226,29 @@ export const callCommands: CommandGroup = {
       args: { name: 'TARGET', min: 1, max: Infinity },
       async run(ctx, { values, args }) {
         const listen = values.follow === true;
+        const loopback = !(await ctx.profile()).settings.relay_url;
         await withCalls(
           ctx,
           async (calls) => {
             if (listen) await calls.listenForEvents();
+            // Loopback: hear the call's first event if this process can (a running app that
+            // holds the receiver port hears it itself and writes it to the call log).
+            const catching =
+              !listen &&
+              loopback &&
+              (await calls.listenForEvents().then(
+                () => true,
+                () => false,
+              ));
             const outcome = await calls.dial(args.join(' '), 'cli');
             showOutcome(ctx, outcome);
-            if (listen && outcome.status === 'dialing') await follow(calls, ctx, outcome.call.id);
+            if (outcome.status !== 'dialing') return;
+            if (listen) await follow(calls, ctx, outcome.call.id);
+            else if (catching && outcome.call.leg_ids.length === 0) {
+              await catchFirstLeg(calls, ctx, outcome.call.id);
+            }
           },
-          { listen },
+          { listen: true },
         );
       },
     }),

@@ -7,6 +7,7 @@ import { memoryStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import {
+  LINK_REUSED,
   RELAY_LANDING_PATH,
   type DeviceMessage,
   type HandoffContent,
@@ -57,6 +58,10 @@ import {
  */
 export const ENDED_ATTEMPT_WARNING =
   'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
+
+/** Why an attempt ended when its one-time connect link was opened a second time. */
+const LINK_OPENED_TWICE =
+  'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.';
 
 /** Said while an attempt waits after a refused activation call. */
 export const REFUSAL_HINT =
@@ -118,8 +123,8 @@ export interface ActivationStart {
   /** The portal address the user must open (contains the single-use confirmation key). */
   portalLink: string;
   /**
-   * The address to start a browser with: `http://127.0.0.1:PORT/connect/<nonce>`, which
-   * redirects to the portal link once. A command line is readable by every local user; this
+   * The address to start a browser with: `http://127.0.0.1:PORT/connect/<nonce>` (in relay mode
+   * `https://relay…/connect/<nonce>`), which redirects to the portal link once. A command line is readable by every local user; this
    * address is worthless to them (a second use ends the attempt).
    */
   browserUrl: string;
@@ -141,6 +146,10 @@ interface Waiter {
   /** Relay mode: stops waiting at the relay for this attempt's handoff. */
   relayWait?: AbortController;
 }
+
+/** Relay mode: the relay refused this device's credential (revoked by an administrator). */
+export const RELAY_REVOKED_MESSAGE =
+  'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
 
 /** How long `listen()` in relay mode waits for the relay's backlog before going on. */
 const RELAY_CATCH_UP_MS = 5000;
@@ -316,15 +325,16 @@ export class AccountService {
   }
 
   #openRelayStream(relay: RelayLink): RelayStream | undefined {
-    if (this.#relayStream || this.#closing) return this.#relayStream;
+    // Revoked: the relay refuses this device until it is activated again; asking again would
+    // only repeat the refusal.
+    if (this.#relayStream || this.#closing || this.#relayProblem) return this.#relayStream;
     const device = this.tokens.relayDevice;
     if (!device) return undefined;
     this.#relayStream = relay.connect(
       device,
       (message) => this.#relayMessage(relay, message),
       () => {
-        this.#relayProblem =
-          'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
+        this.#relayProblem = RELAY_REVOKED_MESSAGE;
         this.#log.warn('the relay refused this device');
         this.#closeRelayStream();
         this.#publish();
@@ -472,8 +482,6 @@ export class AccountService {
     this.#activationRefusal = undefined;
     this.#refusalSaidAt = -Infinity;
     const attempt = this.#attempts.create(options.expectedUser);
-    // Relay mode: the relay knows of the wait before anyone can use the portal link.
-    const handoff = relay ? await relay.prepareHandoff(attempt.confirmationKey) : undefined;
     const portalLink = buildPortalLink({
       portalUrl: this.#options.settings.portal_url,
       slug: this.#options.settings.slug,
@@ -483,6 +491,11 @@ export class AccountService {
         : `${relay!.origin}${RELAY_LANDING_PATH}`,
       ...(options.tenantParams ? { tenantParams: options.tenantParams } : {}),
     });
+    // Relay mode: the relay knows of the wait (and holds the one-time connect link) before
+    // anyone can use the portal link.
+    const handoff = relay
+      ? await relay.prepareHandoff(attempt.confirmationKey, portalLink)
+      : undefined;
     const completion = new Promise<AccountStatus>((resolve, reject) => {
       const timeoutMs = Math.min(options.timeoutMs ?? ATTEMPT_LIFETIME_MS, ATTEMPT_LIFETIME_MS);
       const timer = setTimeout(() => {
@@ -495,15 +508,17 @@ export class AccountService {
       timer.unref();
       this.#waiter = { attempt, portalLink, resolve, reject, timer };
     });
-    if (relay && handoff) this.#waitAtRelay(relay, this.#waiter!, handoff);
+    if (relay && handoff) this.#waitAtRelay(relay, this.#waiter!, handoff.awaitHandoff);
     const landed = new Promise<void>((resolve) => this.#landingServed.set(attempt.id, resolve));
     // Relay mode: the browser lands on the relay's page, which Callbar does not serve.
     if (relay) this.#landingServed.get(attempt.id)?.();
     this.#publish();
     this.#log.info('activation started', { attempt: attempt.id });
-    // Relay mode: nothing here can serve the one-time redirect, so the browser gets the portal
-    // link itself (docs/relay.md says what that means).
-    const browserUrl = receiver ? `${receiver.origin}/connect/${attempt.browserNonce}` : portalLink;
+    // Never the portal link itself: a one-time address that redirects to it once (served by the
+    // receiver, or in relay mode by the relay).
+    const browserUrl = receiver
+      ? `${receiver.origin}/connect/${attempt.browserNonce}`
+      : handoff!.browserUrl;
     await options.openUrl?.(browserUrl);
     return { portalLink, browserUrl, completion, landed };
   }
@@ -516,7 +531,7 @@ export class AccountService {
   #waitAtRelay(
     relay: RelayLink,
     waiter: Waiter,
-    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | undefined>,
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | 'link-reused' | undefined>,
   ): void {
     const abort = new AbortController();
     waiter.relayWait = abort;
@@ -524,6 +539,10 @@ export class AccountService {
     const run = async () => {
       const handoff = await awaitHandoff(abort.signal);
       if (!handoff) return;
+      if (handoff === LINK_REUSED) {
+        this.cancelActivation(LINK_OPENED_TWICE, 'activation_link_reused');
+        return;
+      }
       const device = { device_id: handoff.device_id, credential: handoff.credential };
       let stored = false;
       try {
@@ -580,6 +599,7 @@ export class AccountService {
     const device = this.tokens.relayDevice;
     await this.tokens.forget();
     this.#closeRelayStream();
+    this.#relayProblem = undefined;
     if (device) await this.#relay?.forget(device.credential).catch(() => undefined);
     // The keychain answered: the webhook secret it could not give before may come now.
     if (this.#webhookProblem) await this.#loadWebhookSecret();
@@ -650,9 +670,7 @@ export class AccountService {
     }
     if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
       const message =
-        use.reason === 'again'
-          ? 'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.'
-          : 'The connect link was opened too late.';
+        use.reason === 'again' ? LINK_OPENED_TWICE : 'The connect link was opened too late.';
       this.#log.warn('connect link refused; the activation attempt ends', {
         attempt: use.attempt.id,
         reason: use.reason,
@@ -915,6 +933,10 @@ export class AccountService {
     }
     const otherPlatform = this.tokens.otherPlatform;
     if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
+    // Revoked at the relay: no call event can arrive until the person connects again.
+    if (session && this.#relayProblem) {
+      return { state: 'needs-activation', ...identity, message: this.#relayProblem };
+    }
     if (health.kind === 'revoked') {
       return { state: 'needs-activation', ...health.identity, message: health.message };
     }

@@ -370,7 +370,7 @@ export class CallsService {
    * platform has not said which legs it is yet, the call stays shown and the error says what to do.
    */
   async #hangUpCancelled(call: Call): Promise<Call> {
-    await this.#firstLeg(call.id, CANCEL_WAIT_MS);
+    await this.firstLeg(call.id, CANCEL_WAIT_MS);
     try {
       await this.hangup(call.id);
     } catch (error) {
@@ -385,16 +385,17 @@ export class CallsService {
 
   /**
    * Waits (at most `ms`) until the platform's events name a leg of the call: an empty answer to
-   * the dial (all the contract guarantees) leaves nothing to hang up before then.
+   * the dial (all the contract guarantees) leaves nothing to hang up before then. True once a
+   * leg is known, false when the time ran out (or the call is no longer current).
    */
-  async #firstLeg(callId: string, ms: number): Promise<void> {
+  async firstLeg(callId: string, ms: number): Promise<boolean> {
     const known = () => (this.tracker.current(callId)?.legs.length ?? 0) > 0;
-    if (known()) return;
-    await new Promise<void>((resolve) => {
+    if (known()) return true;
+    return new Promise<boolean>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         stop();
-        resolve();
+        resolve(known());
       };
       const timer = setTimeout(done, ms);
       const stop = this.tracker.onChange(() => {

@@ -15,11 +15,14 @@ import {
   DEVICE_PATHS,
   DeviceMessage,
   keyName,
+  LINK_REUSED,
   SealedHandoff,
   StreamOffset,
   type ActivationConfirm,
   type HandoffContent,
 } from './relay-protocol';
+import { CONNECT_PATH, sealConnectLink } from './connect-link';
+import { ReconnectDelay } from './reconnect-delay';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
@@ -40,23 +43,41 @@ export interface RelayLinkOptions {
   log: Logger;
   /** Where the stream's offset is kept between processes of the profile. */
   cursor: StateFile<RelayCursor>;
-  /** Longest pause between reconnection attempts (default 5 s). */
+  /** Longest pause between reconnection attempts (default 5 s; jittered, see ReconnectDelay). */
   maxBackoffMs?: number;
+  /** The jitter's random source (default Math.random). */
+  random?: () => number;
+  /** Waits `ms` or until `signal` aborts (default a timer); tests count the pauses. */
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-/** An open stream: `ready` once the relay sent every queued message; `close()` ends it. */
+/**
+ * An open stream: `ready` once the relay sent every queued message; `close()` ends it; `ended`
+ * settles when it stopped for good: closed, or the relay no longer knows the device (revoked),
+ * after which it never reconnects by itself.
+ */
 export interface RelayStream {
   readonly ready: Promise<void>;
+  readonly ended: Promise<'closed' | 'revoked'>;
   close(): void;
 }
 
 export class RelayLink {
   readonly #options: RelayLinkOptions;
+  readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
   #current = 0;
 
   constructor(options: RelayLinkOptions) {
     if (options.urls.length === 0) throw new Error('RelayLink needs at least one address.');
     this.#options = options;
+    this.#pause = options.pause ?? pause;
+  }
+
+  #reconnectDelay(): ReconnectDelay {
+    return new ReconnectDelay({
+      ...(this.#options.maxBackoffMs !== undefined ? { maxMs: this.#options.maxBackoffMs } : {}),
+      ...(this.#options.random ? { random: this.#options.random } : {}),
+    });
   }
 
   /** The relay in use, e.g. `relay.example.com` (what `status` shows). */
@@ -92,20 +113,32 @@ export class RelayLink {
 
   /**
    * Registers at the relay the wait for the platform's activation of `confirmationKey` (before
-   * the portal link is used, so the platform's call cannot come first), and gives the wait
-   * itself: it opens what the relay hands over, or gives undefined once `signal` aborts. Network
-   * failures while waiting are retried (the next relay).
+   * the portal link is used, so the platform's call cannot come first) with the one-time connect
+   * link to `portalLink` the browser is to be started with (`browserUrl`), and gives the wait
+   * itself: it opens what the relay hands over, gives 'link-reused' once the connect link was
+   * opened twice (the attempt must end), or undefined once `signal` aborts. Network failures
+   * while waiting are retried (the next relay).
    * @throws CallbarError `relay_unreachable` when no relay takes the registration.
    */
   async prepareHandoff(
     confirmationKey: string,
-  ): Promise<(signal: AbortSignal) => Promise<HandoffContent | undefined>> {
+    portalLink: string,
+  ): Promise<{
+    browserUrl: string;
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | 'link-reused' | undefined>;
+  }> {
     const name = keyName(confirmationKey);
     const { keyPair, publicKey } = await handoffKeyPair();
+    const link = sealConnectLink(portalLink);
     const poll = (wait: boolean, signal?: AbortSignal) =>
       this.#request(DEVICE_PATHS.activation, {
         method: 'POST',
-        body: JSON.stringify({ key_sha256: name, public_key: publicKey, wait }),
+        body: JSON.stringify({
+          key_sha256: name,
+          public_key: publicKey,
+          wait,
+          ...(wait ? {} : { connect_link: { name: link.name, sealed: link.sealed } }),
+        }),
         ...(signal ? { signal } : {}),
       });
     let registered: Response | undefined;
@@ -120,8 +153,10 @@ export class RelayLink {
         `Callbar could not reach the relay (${this.host}) to wait for the portal's confirmation. Check relay_url and your network, then connect again.`,
       );
     }
-    return async (signal) => {
-      let backoff = 100;
+    // The relay that took the registration serves the link (any node: the store is shared).
+    const browserUrl = `${this.origin}${CONNECT_PATH}${link.nonce}`;
+    const awaitHandoff = async (signal: AbortSignal) => {
+      const delay = this.#reconnectDelay();
       while (!signal.aborted) {
         try {
           const response = await poll(true, signal);
@@ -131,9 +166,10 @@ export class RelayLink {
           }
           await response.body?.cancel();
           if (response.status === 204) {
-            backoff = 100;
+            delay.reset();
             continue;
           }
+          if (response.status === 410) return LINK_REUSED;
           this.#options.log.warn('the relay refused to wait for the activation', {
             status: response.status,
           });
@@ -143,11 +179,11 @@ export class RelayLink {
             reason: errorMessage(error),
           });
         }
-        await pause(backoff, signal);
-        backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+        await this.#pause(delay.next(), signal);
       }
       return undefined;
     };
+    return { browserUrl, awaitHandoff };
   }
 
   /** Tells the relay whether the handed-over tokens were stored (it answers the platform so). */
@@ -190,8 +226,9 @@ export class RelayLink {
 
   /**
    * Opens the device's stream and hands each message to `onMessage` in order (the offset is saved
-   * after it returns); reconnects (the next relay, from the saved offset) until closed. A 401
-   * (revoked) calls `onRevoked` and stops.
+   * after it returns); reconnects (the next relay, from the saved offset, after a jittered pause
+   * that grows with each failure in a row) until closed. A 401 (revoked) calls `onRevoked` and
+   * stops for good: no request after it.
    */
   connect(
     device: { device_id: string; credential: string },
@@ -202,8 +239,8 @@ export class RelayLink {
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const { log, cursor } = this.#options;
-    const run = async () => {
-      let backoff = 100;
+    const delay = this.#reconnectDelay();
+    const run = async (): Promise<'closed' | 'revoked'> => {
       while (!controller.signal.aborted) {
         const saved = await cursor.read();
         const offset = saved?.device_id === device.device_id ? saved.offset : '0-0';
@@ -217,17 +254,19 @@ export class RelayLink {
             await response.body?.cancel();
             onRevoked();
             markReady();
-            return;
+            return 'revoked';
           }
           if (!response.ok || !response.body) {
             await response.body?.cancel();
             throw new Error(`the relay answered ${response.status}`);
           }
-          backoff = 100;
           for await (const event of serverSentEvents(response.body, controller.signal)) {
             // Closed: what comes now is for the next process (the offset stays where it was).
             if (controller.signal.aborted) break;
             if (event.event === 'ready') {
+              // Only a stream that served its backlog counts as a success (one the relay or a
+              // proxy ends at once keeps the pauses growing).
+              delay.reset();
               markReady();
               continue;
             }
@@ -249,13 +288,16 @@ export class RelayLink {
             reason: errorMessage(error),
           });
           this.#failover();
-          await pause(backoff, controller.signal);
-          backoff = Math.min(backoff * 2, this.#options.maxBackoffMs ?? 5000);
+          await this.#pause(delay.next(), controller.signal);
         }
       }
+      return 'closed';
     };
-    run().catch((error: unknown) => log.error('the relay stream stopped', { error }));
-    return { ready, close: () => controller.abort() };
+    const ended = run().catch((error: unknown) => {
+      log.error('the relay stream stopped', { error });
+      return 'closed' as const;
+    });
+    return { ready, ended, close: () => controller.abort() };
   }
 }
 

@@ -5,8 +5,10 @@
  * server and Callbar's relay link, so neither can drift from the other.
  *
  * - `POST /device/activation` {key_sha256, public_key, wait}: registers the wait (wait: false
- *   answers 204 at once), then waits (long poll) for the platform's activation of that key;
- *   answers 200 with the sealed handoff, or 204 (ask again).
+ *   answers 204 at once; it may carry the sealed one-time connect link), then waits (long poll)
+ *   for the platform's activation of that key; answers 200 with the sealed handoff, 204 (ask
+ *   again), or 410 once the connect link was opened twice (the attempt is over).
+ * - `GET /connect/<nonce>`: the browser's one-time link to the portal (connect-link.ts).
  * - `POST /device/activation/confirm` {key_sha256, credential, stored}: the desktop stored the
  *   tokens (or could not); only then does the relay answer the platform.
  * - `GET /device/stream` (Authorization: Bearer <credential>, Last-Event-ID): server-sent events,
@@ -28,6 +30,9 @@ export const DEVICE_PATHS = {
 
 /** The landing page the portal sends the browser to in relay mode (redirect_url). */
 export const RELAY_LANDING_PATH = '/done';
+
+/** What the relay puts in an activation's mailbox when its connect link was opened twice. */
+export const LINK_REUSED = 'link-reused';
 
 /** How long one activation poll is held open at the relay before it answers 204. */
 export const ACTIVATION_POLL_MS = 20_000;
@@ -52,6 +57,8 @@ export const ActivationWait = z.strictObject({
   public_key: base64url,
   /** False: register and answer 204 at once (before the portal link is used); true: long poll. */
   wait: z.boolean().default(true),
+  /** With the registration: the one-time connect link (connect-link.ts), its name and seal. */
+  connect_link: z.strictObject({ name: sha256Hex, sealed: base64url }).optional(),
 });
 export type ActivationWait = z.infer<typeof ActivationWait>;
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import { Name } from '../components/Isolated';
 
 /** The words and the one right action for every state in which Callbar is not connected. */
 export function ConnectView() {
@@ -17,6 +18,20 @@ export function ConnectView() {
     case 'offline':
       return <NotConnected />;
   }
+}
+
+/**
+ * In relay mode: which relay the portal's answer and the call events come through (nothing on
+ * this computer listens for the platform).
+ */
+export function ViaRelay() {
+  const relay = useAppStore((state) => state.account?.relay);
+  return relay ? (
+    <p className="hint" data-testid="via-relay">
+      Callbar connects via relay <Name>{relay}</Name>, your organisation’s server: nothing on this
+      computer listens for the platform.
+    </p>
+  ) : null;
 }
 
 function ErrorLine() {
@@ -47,6 +62,7 @@ function NotConnected() {
           : 'Callbar opens your phone system’s portal in your browser. Sign in there and press Subscribe; Callbar then finds your contacts and places calls from your own phone.'}
       </p>
       {message ? <p className="hint">{message}</p> : null}
+      <ViaRelay />
       <button
         ref={button}
         type="button"

@@ -1,5 +1,5 @@
 import { useAppStore } from '../store/app-store';
-import { ConnectView } from './ConnectView';
+import { ConnectView, ViaRelay } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
 import { useDialShortcut } from '../hooks/use-dial-shortcut';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
@@ -42,6 +42,7 @@ function SetupDone() {
           </>
         ) : null}
       </p>
+      <ViaRelay />
       <button
         ref={button}
         type="button"

@@ -4,9 +4,8 @@
  * and the device finishes on the other with nothing lost; `devices list` shows the device and
  * `devices revoke` removes it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import type { RelayStore } from '../../../relay/relay-store';
@@ -14,12 +13,12 @@ import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
 import { freePort } from '../../support/free-port';
+import { relayProcess as startRelayProcess } from '../../support/relay-process';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-const root = join(import.meta.dirname, '../../..');
 const SECRET = 'relay-process-webhook-secret-0123456789';
 let redis: RunningRedis;
 let store: RelayStore;
@@ -34,26 +33,10 @@ function relayEnv(port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** `tsx relay/main.ts ARGS`; resolves once it says it listens (serve) or with its output. */
 function relayProcess(args: string[], env: NodeJS.ProcessEnv) {
-  // One process (node with tsx's loader), so SIGKILL kills the relay itself, not a wrapper.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'relay/main.ts'), ...args], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  const listening = until('the relay to listen', () =>
-    stderr.includes('relay listening') ? true : undefined,
-  );
-  return { child, exit, listening };
+  const started = startRelayProcess(args, env);
+  children.push(started.child);
+  return started;
 }
 
 beforeAll(async () => {

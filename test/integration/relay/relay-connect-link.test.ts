@@ -1,0 +1,167 @@
+/**
+ * In relay mode the browser is started with a one-time connect link at the relay, as with the
+ * loopback receiver: never the portal link itself (it holds the confirmation key, and a command
+ * line is readable by every local user). The relay keeps the portal link sealed (nothing in Redis
+ * holds the key or the link in the clear); the first use redirects to the portal, a second use
+ * while the attempt waits ends it, and the platform's activation for it is then refused.
+ * A real Callbar core, the simulator, one relay node on a real redis-server.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { redisStore } from '../../../relay/redis-store';
+import { startRelay, type RunningRelay } from '../../../relay/relay-server';
+import type { RelayStore } from '../../../relay/relay-store';
+import type { RunningSimulator } from '../../../simulator/index';
+import { SimControl } from '../../../simulator/control-client';
+import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import { silentLogger } from '../../../src-main/core/log/logger';
+import { openProfile } from '../../../src-main/core/profile';
+import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
+import { freePort } from '../../support/free-port';
+import { startRedis, type RunningRedis } from '../../support/redis-server';
+import {
+  completePortalFlow,
+  control as simRequest,
+  profileEnv,
+  startSim,
+} from '../../support/sim-harness';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const SECRET = 'relay-connect-webhook-secret-0123456789a';
+let redis: RunningRedis;
+let store: RelayStore;
+let node: RunningRelay;
+let sim: RunningSimulator;
+let core: CallbarCore;
+const opened: string[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  store = redisStore(redis.url, silentLogger);
+  node = await startRelay({
+    port: 0,
+    store,
+    log: silentLogger,
+    webhookSecret: SECRET,
+    pollMs: 2000,
+  });
+  sim = await startSim({ profile: 'minimal' });
+  await simRequest(sim, 'PUT', 'integrations/callbar', {
+    activation_url: `${node.origin}/activate`,
+    deactivation_url: `${node.origin}/deactivate`,
+    webhook_url: `${node.origin}/events/${SECRET}`,
+  });
+  core = await startCore({
+    runtime: 'preview',
+    profile: openProfile({
+      env: {
+        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-connect-')), await freePort()),
+        CALLBAR_RELAY_URL: node.origin,
+      },
+      vault: new MemoryVault(),
+      log: silentLogger,
+    }),
+    openUrl: (url) => {
+      opened.push(url);
+      return Promise.resolve();
+    },
+  });
+});
+afterAll(async () => {
+  await core?.close();
+  await node?.close();
+  await store?.close();
+  await sim?.close();
+  await redis?.stop();
+});
+
+/** Every key and value in Redis, as text. */
+async function redisContents(): Promise<string> {
+  const client = new Redis(redis.url);
+  try {
+    const parts: string[] = [];
+    for (const name of await client.keys('*')) {
+      const type = await client.type(name);
+      const value =
+        type === 'string'
+          ? await client.get(name)
+          : type === 'hash'
+            ? JSON.stringify(await client.hgetall(name))
+            : type === 'list'
+              ? JSON.stringify(await client.lrange(name, 0, -1))
+              : type === 'set'
+                ? JSON.stringify(await client.smembers(name))
+                : type;
+      parts.push(`${name} ${value}`);
+    }
+    return parts.join('\n');
+  } finally {
+    client.disconnect();
+  }
+}
+
+const open = (url: string) => fetch(url, { redirect: 'manual' });
+
+it('the browser gets a one-time link at the relay, which leads to the portal once', async () => {
+  const account = core.profile.account;
+  const started = await account.startActivation({ openUrl: (url) => void opened.push(url) });
+  const key = new URL(started.portalLink).searchParams.get('confirmation_key');
+  expect(key).toBeTruthy();
+  expect(started.browserUrl).toMatch(new RegExp(`^${node.origin}/connect/[A-Za-z0-9_-]{43}$`));
+  expect(opened.at(-1)).toBe(started.browserUrl);
+  expect(started.browserUrl).not.toContain(key!);
+  // At rest at the relay: neither the key nor the portal link in the clear.
+  const stored = await redisContents();
+  expect(stored).toContain('connect:');
+  expect(stored).not.toContain(key!);
+  expect(stored).not.toContain(encodeURIComponent(key!));
+  expect(stored).not.toContain(sim.portal_url);
+
+  const first = await open(started.browserUrl);
+  expect(first.status).toBe(303);
+  expect(first.headers.get('location')).toBe(started.portalLink);
+  expect(first.headers.get('referrer-policy')).toBe('no-referrer');
+  const alice = sim.users[0]!;
+  const consent = await completePortalFlow(first.headers.get('location')!, {
+    username: alice.username,
+    password: alice.password,
+    action: 'subscribe',
+  });
+  expect(consent.status).toBe(303);
+  expect((await started.completion).state).toBe('connected');
+  // Spent: the attempt is over, the link says so and changes nothing.
+  const again = await open(started.browserUrl);
+  expect(again.status).toBe(404);
+  expect(await again.text()).toContain('This connect link is no longer valid');
+  expect(account.status().state).toBe('connected');
+});
+
+it('opened twice while the attempt waits: the attempt ends, the platform’s activation is refused', async () => {
+  const account = core.profile.account;
+  await account.deactivateLocal();
+  const started = await account.startActivation();
+  started.completion.catch(() => undefined);
+  expect((await open(started.browserUrl)).status).toBe(303);
+  const second = await open(started.browserUrl);
+  expect(second.status).toBe(400);
+  expect(await second.text()).toContain('Callbar stopped connecting');
+  await expect(started.completion).rejects.toMatchObject({ code: 'activation_link_reused' });
+  expect(account.status()).toMatchObject({ state: 'not-connected' });
+  expect(account.status().message).toContain('The connect link was opened twice');
+
+  // Whoever opened it first cannot use the portal link to connect this computer.
+  const alice = sim.users[0]!;
+  const consent = await completePortalFlow(started.portalLink, {
+    username: alice.username,
+    password: alice.password,
+    action: 'subscribe',
+  });
+  expect(consent.status).not.toBe(303);
+  const { attempts } = await new SimControl(sim.base_url).integration('callbar');
+  expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 403 });
+  expect(account.status().state).toBe('not-connected');
+});

@@ -1,0 +1,166 @@
+/**
+ * An administrator revokes a device (`npm run relay -- devices revoke ID`, the real command) while
+ * its stream is open: the relay ends the stream, the desktop's next attempt is refused (401) and
+ * it stops there, saying the session needs connecting again, without reconnecting in a loop.
+ * One relay node on a real redis-server, the simulator as the platform, a real Callbar core.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { redisStore } from '../../../relay/redis-store';
+import { startRelay, type RunningRelay } from '../../../relay/relay-server';
+import type { RelayStore } from '../../../relay/relay-store';
+import type { RunningSimulator } from '../../../simulator/index';
+import { RELAY_REVOKED_MESSAGE } from '../../../src-main/core/account/account-service';
+import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import { memoryStateFile } from '../../../src-main/core/config/state-file';
+import { silentLogger } from '../../../src-main/core/log/logger';
+import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
+import { openProfile } from '../../../src-main/core/profile';
+import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
+import { freePort } from '../../support/free-port';
+import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { relayProcess } from '../../support/relay-process';
+import {
+  capturingLogger,
+  completePortalFlow,
+  control as simRequest,
+  profileEnv,
+  startSim,
+} from '../../support/sim-harness';
+import { until } from '../../support/until';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const SECRET = 'relay-revoke-webhook-secret-0123456789ab';
+let redis: RunningRedis;
+let store: RelayStore;
+let node: RunningRelay;
+let sim: RunningSimulator;
+const relayLog = capturingLogger();
+
+/** The relay's log lines refusing a device stream (each is one attempt the device made). */
+const refusedStreams = () =>
+  relayLog.lines.filter(
+    (line) =>
+      line.includes('relay refused a request') &&
+      line.includes('/device/stream') &&
+      line.includes('401'),
+  ).length;
+
+/** `devices revoke ID` as the administrator runs it. */
+async function revoke(deviceId: string) {
+  const env = { ...process.env, RELAY_REDIS_URL: redis.url };
+  const done = await relayProcess(['devices', 'revoke', deviceId], env).exit;
+  expect(done).toMatchObject({ code: 0, stdout: `Revoked ${deviceId}.\n` });
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  store = redisStore(redis.url, silentLogger);
+  node = await startRelay({
+    port: 0,
+    store,
+    log: relayLog.log,
+    webhookSecret: SECRET,
+    pollMs: 2000,
+    keepAliveMs: 200,
+  });
+  sim = await startSim({ profile: 'minimal' });
+  await simRequest(sim, 'PUT', 'integrations/callbar', {
+    activation_url: `${node.origin}/activate`,
+    deactivation_url: `${node.origin}/deactivate`,
+    webhook_url: `${node.origin}/events/${SECRET}`,
+  });
+});
+afterAll(async () => {
+  await node?.close();
+  await store?.close();
+  await sim?.close();
+  await redis?.stop();
+});
+
+it('the link: a revoked device’s open stream ends, and the link stops after one refusal', async () => {
+  const credential = 'c'.repeat(43);
+  await store.addDevice({
+    device_id: 'device-revoked',
+    tenant_id: 'acme',
+    user_extension: '501',
+    credential_sha256: createHash('sha256').update(credential).digest('hex'),
+    created_at: new Date().toISOString(),
+  });
+  const pauses: number[] = [];
+  const link = new RelayLink({
+    urls: [node.origin],
+    log: silentLogger,
+    cursor: memoryStateFile<RelayCursor>(),
+    pause: (ms) => {
+      pauses.push(ms);
+      return Promise.resolve();
+    },
+  });
+  let revoked = 0;
+  const stream = link.connect(
+    { device_id: 'device-revoked', credential },
+    () => Promise.resolve(),
+    () => (revoked += 1),
+  );
+  await stream.ready;
+  const before = refusedStreams();
+  await revoke('device-revoked');
+  expect(await stream.ended).toBe('revoked');
+  expect(revoked).toBe(1);
+  // One reconnection after the relay ended the stream, refused: nothing after it.
+  expect(pauses).toHaveLength(1);
+  expect(refusedStreams() - before).toBe(1);
+});
+
+it('the desktop: says the session needs connecting again, and does not ask the relay again', async () => {
+  const vault = new MemoryVault();
+  const core: CallbarCore = await startCore({
+    runtime: 'preview',
+    profile: openProfile({
+      env: {
+        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-revoke-')), await freePort()),
+        CALLBAR_RELAY_URL: node.origin,
+      },
+      vault,
+      log: silentLogger,
+    }),
+    openUrl: () => Promise.resolve(),
+  });
+  try {
+    const account = core.profile.account;
+    const started = await account.startActivation();
+    const alice = sim.users[0]!;
+    await completePortalFlow(started.portalLink, {
+      username: alice.username,
+      password: alice.password,
+      action: 'subscribe',
+    });
+    expect((await started.completion).state).toBe('connected');
+    const [device] = await store.devicesOf(sim.tenant_id, alice.extension);
+    expect(device).toBeDefined();
+    await account.listen();
+
+    const before = refusedStreams();
+    await revoke(device!.device_id);
+    const status = await until('the revoked state', () =>
+      account.status().state === 'needs-activation' ? account.status() : undefined,
+    );
+    expect(status).toMatchObject({
+      state: 'needs-activation',
+      user_extension: alice.extension,
+      message: RELAY_REVOKED_MESSAGE,
+    });
+    expect(refusedStreams() - before).toBe(1);
+    // Listening again (the app's next start of the receiver, a CLI command) repeats nothing.
+    await account.listen();
+    expect(refusedStreams() - before).toBe(1);
+    expect(account.status().state).toBe('needs-activation');
+  } finally {
+    await core.close();
+  }
+});

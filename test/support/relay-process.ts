@@ -1,0 +1,40 @@
+/**
+ * The relay as an administrator runs it (`npm run relay`: relay/main.ts with tsx's loader), as a
+ * child process: one process (node with tsx's loader), so a SIGKILL kills the relay itself, not a
+ * wrapper. The caller stops what it started (`child`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { until } from './until';
+
+const root = join(import.meta.dirname, '../..');
+
+export interface RelayProcess {
+  child: ChildProcess;
+  /** Settles when the process exits, with its exit code and output. */
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Settles once a serving relay says it listens. */
+  listening: Promise<true>;
+}
+
+/** `relay/main.ts ARGS` with `env` (e.g. RELAY_PORT, RELAY_REDIS_URL, RELAY_WEBHOOK_SECRET). */
+export function relayProcess(args: string[], env: NodeJS.ProcessEnv): RelayProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'relay/main.ts'), ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  const listening = until('the relay to listen', () =>
+    stderr.includes('relay listening') ? true : undefined,
+  );
+  // A relay that is never asked to listen (devices list/revoke) must not leave this rejected.
+  listening.catch(() => undefined);
+  return { child, exit, listening };
+}
