@@ -93,8 +93,13 @@ export const Call = z.object({
   leg_ids: z.array(z.string()),
   /** Why it ended or failed, in words, when known. */
   reason: z.string().optional(),
+  /** The user's note on the call (kept on this computer only). */
+  note: z.string().optional(),
 });
 export type Call = z.infer<typeof Call>;
+
+/** The longest note on a call (a line or two: who, what about, what next). */
+export const CALL_NOTE_CHARS = 500;
 
 /** A dial that waits for the user's yes (a tel: link, unless links dial without asking). */
 export const PendingDial = z.object({
