@@ -41,6 +41,11 @@ export const DialTarget = z.object({
   country: z.string().optional(),
   /** The number in international form (E.164), for outside numbers. */
   e164: z.string().optional(),
+  /**
+   * The extension written after an outside number ("ext. 12", ";ext=12", "x12"): shown, but not
+   * dialled (click-to-dial takes a number or an extension, not both).
+   */
+  extension: z.string().optional(),
   /** The class in plain words: "This is a premium-rate number in Germany." */
   description: z.string(),
   /**

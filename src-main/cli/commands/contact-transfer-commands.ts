@@ -87,8 +87,9 @@ function summary(result: ImportResult, seconds: number): string {
 }
 
 function rowsTable(result: ImportResult): string {
+  // Every row not imported, and the imported ones with something to say (an extension not kept).
   const listed = result.rows.filter(
-    (row) => row.outcome !== 'created' && row.outcome !== 'updated',
+    (row) => (row.outcome !== 'created' && row.outcome !== 'updated') || row.reason,
   );
   if (listed.length === 0) return '';
   const shown = listed.slice(0, MAX_LISTED);
