@@ -15,7 +15,7 @@ export function CrmLinkButtons({ party, who }: { party: CrmParty; who: string })
           key={link.index}
           type="button"
           className="link"
-          aria-label={`Open ${who} in ${link.label}`}
+          aria-label={`Open in ${link.label}: ${who}`}
           onClick={() => void open(link.index, party)}
         >
           Open in {link.label}

@@ -101,7 +101,7 @@ export function RecentCalls() {
                       <button
                         type="button"
                         className="link"
-                        aria-label={`${call.note ? 'Edit the note' : 'Add a note'}: ${name}`}
+                        aria-label={`${call.note ? 'Edit note' : 'Add note'}: ${name}`}
                         onClick={() => setNoting(call.id)}
                       >
                         {call.note ? 'Edit note' : 'Add note'}
