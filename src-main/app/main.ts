@@ -11,6 +11,7 @@ import type { CallsSnapshot, ResponseOf } from '../../src-shared/contract';
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';
+import { isCrmUrl } from '../core/crm/crm-template';
 import { isAllowedExternalUrl, isConnectLink } from '../core/desktop/external-url';
 import { linkFromArgv, linkFromOpenUrl } from '../core/desktop/launch-link';
 import { startsHidden } from '../core/desktop/login-item';
@@ -132,12 +133,15 @@ async function start(): Promise<void> {
   // (which leads to the portal; the confirmation key must not be on the browser's command line).
   const openExternal = externalOpener((url) => isAllowedExternalUrl(url, settings.portal_url), log);
   const openConnectLink = externalOpener((url) => isConnectLink(url, settings.receiver_port), log);
+  // CRM link-outs: https addresses at the origin of a template the settings hold now.
+  const openCrmUrl = externalOpener((url) => isCrmUrl(url, settings.crm_links), log);
   // The windows come after the core; the setup window's Open Callbar reaches them through this.
   let finishSetup = (): boolean => false;
   const core = await startCore({
     runtime: 'electron',
     profile,
     openUrl: openConnectLink,
+    openCrmUrl,
     showMainWindow: () => finishSetup(),
     shellVersions: { electron: process.versions.electron, chrome: process.versions.chrome },
   });

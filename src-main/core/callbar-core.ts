@@ -8,7 +8,10 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
-import { exportText } from './contacts-io/contact-export';
+import { callHistoryCsv } from './calls/call-history-csv';
+import { exportContacts } from './contacts-io/contact-export';
+import { CrmLinks } from './crm/crm-links';
+import { WindowExports } from './exports/window-exports';
 import { WindowImports } from './contacts-io/window-imports';
 import { policyFavourites, profileFavourites, type Favourites } from './favourites/favourites';
 import { policyOnlyValues } from './config/policy/policies';
@@ -23,6 +26,11 @@ export interface CoreOptions {
   profile: Profile;
   /** Opens an address in the system browser (the portal link); injected by the shell. */
   openUrl: (url: string) => Promise<void>;
+  /**
+   * Opens a CRM link in the system browser (the shell's opener allows only https addresses at a
+   * `crm_links` template's origin); without it CRM links are refused.
+   */
+  openCrmUrl?: (url: string) => Promise<void>;
   /** Shows the main window, closing the setup window (the desktop shell); false when there is none. */
   showMainWindow?: () => boolean;
   /** Electron and Chrome versions when the shell knows them. */
@@ -93,6 +101,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       if ('result' in event) directory.sync().catch(() => undefined);
     },
   });
+  // CRM link-outs: offered in the window, and opened by themselves when a call connects (if set).
+  const crm = new CrmLinks({
+    templates: () => profile.settings.crm_links,
+    openOnConnect: () => profile.settings.crm_open_on_connect,
+    open:
+      options.openCrmUrl ??
+      (() => Promise.reject(new CallbarError('not_available', 'CRM links cannot open here.'))),
+    log,
+  });
+  const exports = new WindowExports();
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -143,9 +161,15 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'calls.openUrl': ({ url }) => calls.openUrl(url),
     'calls.confirm': ({ id, accept, always }) => calls.confirm(id, accept, always),
     'calls.hangup': ({ call_id }) => calls.hangup(call_id),
-    'calls.list': () => {
-      calls.tracker.reload();
+    'calls.list': async () => {
+      await calls.reload();
       return calls.snapshot();
+    },
+    'calls.setNote': ({ call_id, note }) => calls.setNote(call_id, note),
+    'crm.links': () => crm.offers(),
+    'crm.open': async ({ link, party }) => {
+      await crm.open(link, party);
+      return {};
     },
     'calls.clearRecent': () => calls.clearRecent(),
     'calls.cancelDial': () => calls.cancelDial(),
@@ -157,7 +181,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return {};
     },
     'contacts.list': (query) => editor.listContacts(query),
-    'contacts.create': (fields) => editor.createContact(fields),
+    'contacts.create': async (fields) => {
+      const created = await editor.createContact(fields);
+      // A caller added from the call bar is named there at once.
+      calls.tracker.reidentify();
+      return created;
+    },
     'contacts.update': ({ id, ...fields }) => editor.updateContact(id, fields),
     'contacts.delete': async ({ id }) => {
       await editor.deleteContact(id);
@@ -166,10 +195,30 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
-    'contacts.export': async ({ phonebook, format }) => ({
-      file_name: `phonebook-${phonebook}.${format === 'csv' ? 'csv' : 'vcf'}`,
-      ...(await exportText(api.phonebooks, { phonebook, format })),
-    }),
+    'exports.start': (request) => {
+      if (request.what === 'calls') {
+        const { recent } = calls.snapshot();
+        return exports.start({
+          file_name: 'callbar-recent-calls.csv',
+          pieces: (async function* () {
+            yield await Promise.resolve(callHistoryCsv(recent));
+          })(),
+          items: () => recent.length,
+        });
+      }
+      let contacts = 0;
+      const { phonebook, format } = request;
+      return exports.start({
+        file_name: `${phonebook === undefined ? 'phonebooks' : `phonebook-${phonebook}`}.${format === 'csv' ? 'csv' : 'vcf'}`,
+        pieces: exportContacts(api.phonebooks, {
+          format,
+          ...(phonebook === undefined ? {} : { phonebook }),
+          onContact: () => contacts++,
+        }),
+        items: () => contacts,
+      });
+    },
+    'exports.read': ({ export_id }) => exports.read(export_id),
     'imports.upload': (request) => imports.upload(request),
     'imports.preview': (request) => imports.preview(request),
     'imports.start': ({ import_id }) => {
@@ -203,13 +252,18 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       log.warn('the directory could not follow the account change', { error });
     });
   });
-  const unsubscribeDirectory = directory.onChange((status) =>
-    events.publish({ type: 'directory.changed', status }),
-  );
+  const unsubscribeDirectory = directory.onChange((status) => {
+    events.publish({ type: 'directory.changed', status });
+    // A contact added (or synced) since a call came names its party now.
+    calls.tracker.reidentify();
+  });
   const unsubscribeCalls = calls.onChange((snapshot) => {
     rankByCalls();
+    crm.callsChanged(snapshot);
     events.publish({ type: 'calls.changed', calls: snapshot });
   });
+  await calls.reload();
+  crm.seed(calls.snapshot());
   calls.startExpiry();
   await account.start();
   await directory.load();

@@ -6,6 +6,12 @@ import type { z } from 'zod';
 
 type Issue = z.ZodError['issues'][number];
 
+/**
+ * Set in a custom issue's params when its message says in words what is wrong (a CRM template):
+ * the settings' messages quote it instead of their general rule.
+ */
+export const SAYS_WHY = 'says_why';
+
 const pathOf = (issue: Issue): string => issue.path.map(String).join('.');
 
 /** "path: message"; an issue about the whole value is named `whole`, or is just the message. */

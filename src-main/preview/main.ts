@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import open from 'open';
 import { startCore, type CallbarCore } from '../core/callbar-core';
+import { isCrmUrl } from '../core/crm/crm-template';
+import { refusedExternalUrl } from '../core/desktop/external-url';
 import { focusSearchEvent } from '../core/desktop/shell-actions';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
@@ -64,14 +66,20 @@ handleStopSignals({
   saving: () => profile.account.tokens.saving,
   say: (line) => process.stderr.write(`${line}\n`),
 });
+const openUrl = async (url: string) => {
+  if (values['print-opened-urls']) process.stdout.write(JSON.stringify({ opened: url }) + '\n');
+  else if (canOpenBrowser) await open(url);
+  else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
+};
 const core = (started.core = await startCore({
   runtime: 'preview',
   profile,
-  openUrl: async (url) => {
-    if (values['print-opened-urls']) process.stdout.write(JSON.stringify({ opened: url }) + '\n');
-    else if (canOpenBrowser) await open(url);
-    else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
-  },
+  openUrl,
+  // The desktop shell's allow-list for CRM links, here too.
+  openCrmUrl: (url) =>
+    isCrmUrl(url, profile.settings.crm_links)
+      ? openUrl(url)
+      : Promise.reject(new Error(refusedExternalUrl(url))),
 }));
 const server = (started.server = await startPreviewServer({
   core,

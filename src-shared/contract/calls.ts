@@ -41,6 +41,11 @@ export const DialTarget = z.object({
   country: z.string().optional(),
   /** The number in international form (E.164), for outside numbers. */
   e164: z.string().optional(),
+  /**
+   * The extension written after an outside number ("ext. 12", ";ext=12", "x12"): shown, but not
+   * dialled (click-to-dial takes a number or an extension, not both).
+   */
+  extension: z.string().optional(),
   /** The class in plain words: "This is a premium-rate number in Germany." */
   description: z.string(),
   /**
@@ -93,8 +98,13 @@ export const Call = z.object({
   leg_ids: z.array(z.string()),
   /** Why it ended or failed, in words, when known. */
   reason: z.string().optional(),
+  /** The user's note on the call (kept on this computer only). */
+  note: z.string().optional(),
 });
 export type Call = z.infer<typeof Call>;
+
+/** The longest note on a call (a line or two: who, what about, what next). */
+export const CALL_NOTE_CHARS = 500;
 
 /** A dial that waits for the user's yes (a tel: link, unless links dial without asking). */
 export const PendingDial = z.object({

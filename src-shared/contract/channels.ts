@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AccountStatus, ReceiverRegistration } from './account';
 import {
+  CALL_NOTE_CHARS,
   CallSource,
   CallsSnapshot,
   DestinationClass,
@@ -15,6 +16,7 @@ import {
 import { AppInfo, NoRequest } from './common';
 import { DirectoryStatus, FavouriteContact, SearchRequest, SearchResult } from './directory';
 import { IMPORT_UPLOAD_CHARS, ImportField, ImportPreview, importId } from './imports';
+import { CrmLinkOffer, CrmParty, ExportPiece, ExportRequest, exportId } from './links';
 import {
   ContactFields,
   ContactOrdering,
@@ -119,11 +121,17 @@ export const channels = {
     request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
     response: z.object({ deleted: z.number().int().nonnegative() }),
   },
-  /** A phonebook's contacts as a CSV or vCard 4.0 file's text (CSV formulas neutralised). */
-  'contacts.export': {
-    request: z.object({ phonebook: entityId, format: z.enum(['csv', 'vcard']) }).strict(),
-    response: z.object({ file_name: z.string(), text: z.string(), contacts: z.number().int() }),
+  /**
+   * Starts an export (a phonebook's or every phonebook's contacts as CSV or vCard 4.0 with CSV
+   * formulas neutralised, or the recent calls with their notes as CSV); `exports.read` takes it
+   * piece by piece as the platform's pages arrive.
+   */
+  'exports.start': {
+    request: ExportRequest,
+    response: z.object({ export_id: exportId, file_name: z.string() }),
   },
+  /** The next piece of an export (at most EXPORT_PIECE_CHARS); the last says done. */
+  'exports.read': { request: z.object({ export_id: exportId }).strict(), response: ExportPiece },
   /** A piece of a file to import (the first without an id opens the upload). */
   'imports.upload': {
     request: z
@@ -176,6 +184,8 @@ export const channels = {
         dial_allowed_classes: z.array(z.string().max(20)).max(DestinationClass.options.length),
         dial_allowed_countries: z.array(z.string().max(10)).max(300),
         relay_url: z.string().max(2000),
+        crm_links: z.array(z.string().max(1000)).max(5),
+        crm_open_on_connect: z.boolean(),
       })
       .partial()
       .strict(),
@@ -187,6 +197,21 @@ export const channels = {
    * call is hung up once the platform answers. Refused with no_dial_in_flight when none is.
    */
   'calls.cancelDial': { request: NoRequest, response: CallsSnapshot },
+  /* Added by issue 32 (who is calling, CRM link-outs, call notes). */
+  /** Sets the note on a call (kept on this computer, per profile); '' removes it. */
+  'calls.setNote': {
+    request: z
+      .object({ call_id: z.string().min(1).max(64), note: z.string().max(CALL_NOTE_CHARS) })
+      .strict(),
+    response: CallsSnapshot,
+  },
+  /** The CRM links the settings offer (none when none is set). */
+  'crm.links': { request: NoRequest, response: z.array(CrmLinkOffer) },
+  /** Opens CRM link `link` for `party` in the system browser (the address is built in main). */
+  'crm.open': {
+    request: z.object({ link: z.number().int().min(0).max(4), party: CrmParty }).strict(),
+    response: z.object({}),
+  },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;
 
 export type ChannelName = keyof typeof channels;

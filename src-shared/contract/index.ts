@@ -1,6 +1,6 @@
 /**
  * THE IPC contract between the renderer and the main process, split by domain (one file each:
- * account, directory, calls, phonebooks, settings, imports; the channel table in channels.ts,
+ * account, directory, calls, phonebooks, settings, imports, links; the channel table in channels.ts,
  * events in events.ts, `window.callbar`'s type in api.ts). Main, the preload, the renderer, the
  * CLI and the preview all import it from here; it imports nothing but zod (a lint rule keeps
  * Electron, Node and the rest of the app out).
@@ -18,6 +18,7 @@ export * from './calls';
 export * from './phonebooks';
 export * from './settings';
 export * from './imports';
+export * from './links';
 export * from './channels';
 export * from './events';
 export * from './api';

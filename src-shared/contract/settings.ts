@@ -20,6 +20,10 @@ export const EditableSettings = z.object({
   dial_allowed_countries: z.array(z.string()),
   /** Relay mode (docs/relay.md): the relay's address(es); "" for the loopback receiver. */
   relay_url: z.string(),
+  /** CRM link-outs: https address templates ({e164} {number} {name} {company} {extension}). */
+  crm_links: z.array(z.string()),
+  /** Open the first CRM link by itself when a call connects. */
+  crm_open_on_connect: z.boolean(),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 

@@ -15,7 +15,8 @@ import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
 import { terminalField } from '../../core/text/terminal-text';
 import { openLocalDirectory } from './directory-commands';
-import { defineCommand, type CommandContext, type CommandGroup } from '../command';
+import { writeStdout } from './contact-transfer-commands';
+import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
 import { formatTable } from '../table';
 
@@ -274,11 +275,43 @@ export const callCommands: CommandGroup = {
       summary: 'Current and recent calls',
       help: EVENTS_NOTE,
       async run(ctx) {
-        const snapshot = await withCalls(ctx, (calls) => {
-          calls.tracker.reload();
-          return Promise.resolve(calls.snapshot());
+        const snapshot = await withCalls(ctx, async (calls) => {
+          await calls.reload();
+          return calls.snapshot();
         });
         show(ctx, snapshot, () => describeSnapshot(snapshot));
+      },
+    }),
+    defineCommand({
+      name: 'calls export',
+      usage: '[--output FILE]',
+      summary: 'Recent calls with their notes as CSV',
+      help:
+        'One line per call, newest first: when it started, direction, state, the name and\n' +
+        'company the directory knew, the number, talk time in seconds, why it ended, and your\n' +
+        'note. Writes to stdout, or to FILE (replaced only once complete; readable by you only).\n' +
+        'Cells a spreadsheet would run as a formula are written after an apostrophe.\n' +
+        EVENTS_NOTE,
+      options: { output: { type: 'string', short: 'o' } },
+      async run(ctx, { values }) {
+        if (values.output === '') throw new UsageError('--output needs a file name.');
+        const recent = await withCalls(ctx, async (calls) => {
+          await calls.reload();
+          return calls.snapshot().recent;
+        });
+        const { callHistoryCsv } = await import('../../core/calls/call-history-csv');
+        const text = callHistoryCsv(recent);
+        if (values.output === undefined) {
+          return writeStdout(
+            (async function* () {
+              yield await Promise.resolve(text);
+            })(),
+          );
+        }
+        const { writeFileAtomic } = await import('../../core/config/atomic-write');
+        await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });
+        if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, calls: recent.length }));
+        else ctx.io.err(`Exported ${recent.length} calls to ${terminalField(values.output)}.`);
       },
     }),
     defineCommand({

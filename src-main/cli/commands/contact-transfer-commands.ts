@@ -45,7 +45,8 @@ function mapChanges(values: string[] | undefined): Record<string, string> {
 }
 
 /** Writes to stdout as the pieces come, waiting when the pipe is full. */
-async function writeStdout(chunks: AsyncIterable<string>): Promise<void> {
+/** Writes an export to stdout (controls shown as text on a terminal), waiting for drains. */
+export async function writeStdout(chunks: AsyncIterable<string>): Promise<void> {
   // A terminal shows controls as text; a pipe or a file gets the bytes as they are.
   const tty = process.stdout.isTTY;
   for await (const chunk of chunks) {
@@ -86,8 +87,9 @@ function summary(result: ImportResult, seconds: number): string {
 }
 
 function rowsTable(result: ImportResult): string {
+  // Every row not imported, and the imported ones with something to say (an extension not kept).
   const listed = result.rows.filter(
-    (row) => row.outcome !== 'created' && row.outcome !== 'updated',
+    (row) => (row.outcome !== 'created' && row.outcome !== 'updated') || row.reason,
   );
   if (listed.length === 0) return '';
   const shown = listed.slice(0, MAX_LISTED);

@@ -285,6 +285,25 @@ export class CallTracker {
     };
   }
 
+  /**
+   * Names the parties the directory did not know when their call came (a contact added since,
+   * or a sync that finished later): every call of the account whose number is now a contact's.
+   */
+  reidentify(): void {
+    const now = this.#now();
+    let changed = false;
+    for (const record of this.records()) {
+      const { party } = record.call;
+      if (party.name || !party.number) continue;
+      const known = this.#options.identify(party.number);
+      if (!known.name) continue;
+      record.call.party = known;
+      record.updated_ms = Math.max(now, record.updated_ms);
+      changed = true;
+    }
+    if (changed) this.#changed();
+  }
+
   /** Writes the pending summary of dropped events (on shutdown). */
   close(): void {
     this.#dropped.flush();
@@ -416,6 +435,11 @@ export class CallTracker {
       leg = this.#addLeg(record, event.id);
       if (guessed) leg.guessed = true;
     }
+    // A call whose first events did not say who calls learns it from a later one.
+    if (!record.call.party.number) {
+      const number = otherParty(event);
+      if (number) record.call.party = this.#options.identify(number);
+    }
     if (event.leg) leg.role = event.leg.toLowerCase();
     const own = this.#options.ownExtension();
     if (event.party && own) leg.own = event.party === own;
@@ -461,7 +485,7 @@ export class CallTracker {
 
   /** A leg of no call Callbar placed: someone calls the user (or the user dialled elsewhere). */
   #newIncoming(event: CallEventFields, now: number): CallRecord {
-    const from = directionOf(event) === 'outgoing' ? event.to : event.from;
+    const from = otherParty(event);
     const party: CallParty = from
       ? this.#options.identify(from)
       : { number: '', display: 'Unknown caller' };
@@ -620,6 +644,11 @@ export class CallTracker {
   #emit(): void {
     for (const listener of this.#listeners) listener();
   }
+}
+
+/** The other side's number as an event names it (`from` of a call to the user, else `to`). */
+function otherParty(event: CallEventFields): string | undefined {
+  return directionOf(event) === 'outgoing' ? event.to : event.from;
 }
 
 /** An event as kept with its call: as it came, or, when big, the fields read from it and its size. */

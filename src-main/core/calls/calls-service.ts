@@ -20,6 +20,7 @@ import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError } from '../errors';
 import type { Logger } from '../log/logger';
 import { isFinished, type CallRecord } from './call-log';
+import type { CallNotes } from './call-notes';
 import type { CallTracker } from './call-tracker';
 import {
   checkDialPolicy,
@@ -67,6 +68,8 @@ export interface CallsServiceOptions {
    * process's only.
    */
   dialGuard?: DialGuard;
+  /** The user's notes on calls (call-notes.ts); without them calls carry no note. */
+  notes?: CallNotes;
 }
 
 export class CallsService {
@@ -133,7 +136,43 @@ export class CallsService {
   snapshot(): CallsSnapshot {
     const pending = this.#pending;
     if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
-    return { ...this.tracker.view(), pending: this.#pending?.dial ?? null };
+    const { current, recent } = this.tracker.view();
+    return {
+      current: current.map((call) => this.#withNote(call)),
+      recent: recent.map((call) => this.#withNote(call)),
+      pending: this.#pending?.dial ?? null,
+    };
+  }
+
+  /** Picks up what another process (the app, the CLI) wrote: calls and notes. */
+  async reload(): Promise<void> {
+    this.tracker.reload();
+    await this.#options.notes?.load();
+  }
+
+  /**
+   * Sets the note on one of the account's calls ('' removes it).
+   * @throws CallbarError `call_not_found`, or `note_invalid` (too long, control characters).
+   */
+  async setNote(callId: string, note: string): Promise<CallsSnapshot> {
+    const notes = this.#options.notes;
+    if (!notes) throw new CallbarError('not_available', 'Call notes are not kept here.');
+    this.tracker.reload();
+    if (!this.tracker.records().some((record) => record.call.id === callId)) {
+      throw new CallbarError(
+        'call_not_found',
+        'That call is no longer in your recent calls (cleared, or another account’s).',
+        { field: 'call_id' },
+      );
+    }
+    await notes.set(callId, note);
+    this.#emit();
+    return this.snapshot();
+  }
+
+  #withNote(call: Call): Call {
+    const note = this.#options.notes?.note(call.id);
+    return note ? { ...call, note } : call;
   }
 
   /** What `input` would dial, without dialing. */

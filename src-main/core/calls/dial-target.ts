@@ -51,7 +51,7 @@ const VISUAL_SEPARATORS = /[\s\-.()/\u2010-\u2015\u2212\u30fc\uff0d]/g;
 /** Control and invisible format characters (bidi overrides, zero-width joiners…). */
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
 const TRAILING_EXTENSION =
-  /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.]?\s*(\d{1,8})$/i;
+  /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.=]?\s*(\d{1,8})$/i;
 
 const KEYPAD: Record<string, string> = Object.fromEntries(
   ['abc', 'def', 'ghi', 'jkl', 'mno', 'pqrs', 'tuv', 'wxyz'].flatMap((letters, index) =>
@@ -259,6 +259,7 @@ function external(
     display: `${parsed.formatInternational()}${extension ? ` ext. ${extension}` : ''}`,
     kind: 'external',
     e164: destination,
+    ...(extension ? { extension } : {}),
     ...externalClass(parsed, options.region),
     ...(contact ? { contact } : {}),
   };

@@ -8,6 +8,7 @@ import { policyOnlyValues, type Policies } from '../config/policy/policies';
 import { saveSettings } from '../config/settings-store';
 import type { Profile } from '../profile';
 import { CallLogFile } from './call-log';
+import { profileCallNotes } from './call-notes';
 import { identifyParty } from './call-party';
 import { CallTracker } from './call-tracker';
 import { CallsService, type CallSettings } from './calls-service';
@@ -77,6 +78,7 @@ export function openCalls(options: {
     log,
     // The app, the CLI and a second instance of one profile: one click is one call across them.
     dialGuard: profileDialGuard(profile.dataDir, log),
+    notes: profileCallNotes(profile.dataDir, log),
   });
 }
 

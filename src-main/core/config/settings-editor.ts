@@ -15,7 +15,7 @@ export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof E
   keyof Settings)[];
 
 /** Settings this running Callbar follows at once (the others apply at the next start). */
-const LIVE_SETTINGS = ['confirm_web_links'] as const;
+const LIVE_SETTINGS = ['confirm_web_links', 'crm_links', 'crm_open_on_connect'] as const;
 
 function editable(settings: Settings): EditableSettings {
   return Object.fromEntries(
@@ -91,7 +91,7 @@ export async function saveSettingsView(
   const saved = savedSettings(profile);
   const overrides = readEnvOverrides(profile.env);
   for (const name of LIVE_SETTINGS) {
-    if (!(name in overrides)) profile.settings[name] = saved[name];
+    if (!(name in overrides)) Object.assign(profile.settings, { [name]: saved[name] });
   }
   return view(profile, saved);
 }

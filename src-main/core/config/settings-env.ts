@@ -29,6 +29,8 @@ const KINDS: Record<SettingName, EnvKind> = {
   dial_allowed_classes: 'list',
   dial_allowed_countries: 'list',
   relay_url: 'text',
+  crm_links: 'list',
+  crm_open_on_connect: 'boolean',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

@@ -4,6 +4,7 @@
  * values are never repeated, since a misplaced secret could be one of them.
  */
 import type { z } from 'zod';
+import { SAYS_WHY } from '../validation-issues';
 import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
 
 /** The sentences describing what is wrong, and the first setting concerned. */
@@ -38,6 +39,13 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
       continue;
     }
     const value = valueAt(input, name);
+    // A check that says exactly what is wrong with which item (a CRM template) is quoted.
+    if (issue.code === 'custom' && issue.params?.[SAYS_WHY] === true) {
+      problems.push(`"${name}": ${issue.message}`);
+      fields[name] ??= `${capitalized(issue.message)}.`;
+      field ??= name;
+      continue;
+    }
     problems.push(`"${name}" is ${describeValue(value)}, but it must be ${SETTING_RULES[name]}`);
     fields[name] ??= `Must be ${SETTING_RULES[name]} (not ${describeValue(value)}).`;
     field ??= name;
@@ -50,6 +58,10 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'missing';
   const text = JSON.stringify(value) ?? typeof value;
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeUnknownKey(key: string): string {

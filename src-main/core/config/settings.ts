@@ -6,6 +6,7 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-shared/contract';
+import { CrmTemplate } from '../crm/crm-template';
 import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
 
@@ -113,6 +114,15 @@ export const Settings = z.strictObject({
     .max(2000)
     .refine((value) => relayUrls(value).every((url) => isSecureOrLoopback(url)))
     .default(''),
+  /**
+   * CRM link-outs (core/crm/crm-template.ts): address templates such as
+   * `https://crm.example.com/search?phone={e164}`, offered on contacts, recent calls and the call
+   * bar and opened in the system browser; https only, placeholders {e164} {number} {name}
+   * {company} {extension}, each URL-encoded.
+   */
+  crm_links: z.array(CrmTemplate).max(5).default([]),
+  /** Open the first CRM link by itself when a call connects (bounded: never a flood of tabs). */
+  crm_open_on_connect: z.boolean().default(false),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -154,6 +164,9 @@ export const SETTING_RULES: Record<SettingName, string> = {
   dial_allowed_classes: `a list of destination classes from ${DestinationClass.options.join(', ')}`,
   dial_allowed_countries:
     'a list of two-letter country codes such as ["DE", "FR"], or [] for every country',
+  crm_links:
+    'a list of up to 5 https:// address templates such as ["https://crm.example.com/search?phone={e164}"] (placeholders {e164} {number} {name} {company} {extension}, not in the host; no user name or password)',
+  crm_open_on_connect: 'true or false',
   relay_url: `"" for none, or the relay's address: ${PLATFORM_URL_RULE}, such as https://relay.example.com (several separated by commas)`,
 };
 

@@ -35,18 +35,22 @@ export function memoryStateFile<T>(): StateFile<T> {
   };
 }
 
-/** `file` (in the profile's folder), owner-only, with `what` naming it in the log. */
+/**
+ * `file` (in the profile's folder), owner-only, with `what` naming it in the log; a file larger
+ * than `maxBytes` (default 64 kB) counts as unreadable.
+ */
 export function profileStateFile<T>(
   file: string,
   schema: z.ZodType<T>,
   log: Logger,
   what: string,
+  maxBytes = MAX_STATE_FILE_BYTES,
 ): StateFile<T> {
   return {
     async read() {
       let text: string;
       try {
-        const read = await readFileNoFollow(file, MAX_STATE_FILE_BYTES);
+        const read = await readFileNoFollow(file, maxBytes);
         if (read === undefined) return undefined;
         text = read;
       } catch (error) {

@@ -5,7 +5,6 @@
  * same contacts are the same text.
  */
 import type { PhonebookApi } from '../api/phonebook-api';
-import { CallbarError } from '../errors';
 import { csvHeading, csvLines } from './contact-csv';
 import { recordOf } from './contact-record';
 import { vcardOf } from './contact-vcard';
@@ -56,28 +55,4 @@ export async function* exportContacts(
 
 async function* single<T>(item: T): AsyncGenerator<T> {
   yield await Promise.resolve(item);
-}
-
-/** The most text an export held in memory may have (the window's; the CLI streams). */
-export const MAX_EXPORT_CHARS = 50 * 1024 * 1024;
-
-/** The whole export as one text (for the window), refused past MAX_EXPORT_CHARS. */
-export async function exportText(
-  api: PhonebookApi,
-  options: ExportOptions,
-): Promise<{ text: string; contacts: number }> {
-  let contacts = 0;
-  const pieces: string[] = [];
-  let length = 0;
-  for await (const piece of exportContacts(api, { ...options, onContact: () => contacts++ })) {
-    length += piece.length;
-    if (length > MAX_EXPORT_CHARS) {
-      throw new CallbarError(
-        'export_too_large',
-        'This export is too large for the window; use `callbar contacts export --output FILE`.',
-      );
-    }
-    pieces.push(piece);
-  }
-  return { text: pieces.join(''), contacts };
 }

@@ -198,6 +198,8 @@ export async function runImport(
           outcome: planned.action === 'update' ? 'updated' : 'created',
           record,
           contact,
+          // What of the row the platform could not keep (an extension after the number).
+          ...(planned.reason ? { reason: planned.reason } : {}),
         });
         break;
       } catch (error) {

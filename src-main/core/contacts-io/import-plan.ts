@@ -36,6 +36,11 @@ export interface PlannedRow {
   assignedSpeedDial?: boolean;
 }
 
+/** What the platform's numbers cannot hold (an extension after a number), said per row. */
+class RowNotes {
+  readonly notes: string[] = [];
+}
+
 export interface ImportPlan {
   phonebook: number;
   rows: PlannedRow[];
@@ -103,8 +108,9 @@ export function planImport(
   const rows = table.rows.map((cellsInRow, index): PlannedRow => {
     const row = index + 1;
     const cells = cellsOf(cellsInRow, mapping);
+    const notes = new RowNotes();
     try {
-      const record = readRecord(cells, options);
+      const record = readRecord(cells, options, notes);
       const existing = byNumber.get(record.number);
       const first = numbersInFile.get(record.number);
       if (first !== undefined) throw new RowProblem(`row ${first} has the same number`);
@@ -121,8 +127,11 @@ export function planImport(
         speedDialsInFile.set(record.speed_dial, row);
         pool.markTaken(record.speed_dial);
       }
-      if (existing) return duplicateRow(row, cells, record, existing, options.onDuplicate);
-      return { row, cells, action: 'create', record };
+      const planned = existing
+        ? duplicateRow(row, cells, record, existing, options.onDuplicate)
+        : { row, cells, action: 'create' as const, record };
+      if (notes.notes.length === 0 || planned.action === 'skip') return planned;
+      return { ...planned, reason: capitalised(notes.notes.join('; ')) };
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
       return { row, cells, action: 'fail', reason: capitalised(error.message) };
@@ -188,10 +197,14 @@ function cellsOf(cells: readonly string[], mapping: ColumnMapping): Record<Recor
   };
 }
 
-/** The row as the contact to send; a RowProblem says what is wrong with it. */
+/**
+ * The row as the contact to send; a RowProblem says what is wrong with it, `notes` what of it the
+ * platform cannot keep.
+ */
 function readRecord(
   cells: Record<RecordField, string>,
   options: { region: CountryCode },
+  notes: RowNotes,
 ): ContactRecord {
   for (const field of Object.keys(cells) as RecordField[]) {
     const value = cells[field];
@@ -208,18 +221,28 @@ function readRecord(
   if (cells.number === '') throw new RowProblem('it has no number');
   return {
     display_name: cells.display_name,
-    number: phoneNumber(cells.number, 'number', options),
+    number: phoneNumber(cells.number, 'number', options, notes),
     secondary_number:
       cells.secondary_number === ''
         ? null
-        : phoneNumber(cells.secondary_number, 'secondary number', options),
+        : phoneNumber(cells.secondary_number, 'secondary number', options, notes),
     speed_dial: speedDial(cells.speed_dial),
     company: cells.company,
   };
 }
 
-/** E.164 for a phone number (the default region's when it has no country code); an extension as is. */
-function phoneNumber(text: string, what: string, options: { region: CountryCode }): string {
+/**
+ * E.164 for a phone number (the default region's when it has no country code); an extension as is.
+ * An extension written after a number ("ext. 12", ";ext=12", "x12") cannot be kept: the platform's
+ * numbers are digits only (contract 2.5: E.164), so the number is imported without it and `notes`
+ * says so for the row.
+ */
+function phoneNumber(
+  text: string,
+  what: string,
+  options: { region: CountryCode },
+  notes?: RowNotes,
+): string {
   let target;
   try {
     target = parseDialTarget(text, { region: options.region });
@@ -229,7 +252,14 @@ function phoneNumber(text: string, what: string, options: { region: CountryCode 
     const why = reason.split(';')[0]!;
     throw new RowProblem(`the ${what} "${text}" is not a phone number: ${why}`);
   }
-  if (target.kind === 'external') return target.e164!;
+  if (target.kind === 'external') {
+    if (target.extension) {
+      notes?.notes.push(
+        `the ${what}'s extension ${target.extension} is not kept (the platform stores numbers without extensions): ${target.e164!} is imported`,
+      );
+    }
+    return target.e164!;
+  }
   if (/^\d+$/.test(target.destination)) return target.destination;
   throw new RowProblem(`the ${what} ${text} is a service code, not a phone number`);
 }

@@ -7,6 +7,9 @@ import { Name, Party, PhoneNumber } from '../components/Isolated';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { formatDuration } from './format-time';
 import { useNow } from '../hooks/use-now';
+import { CrmLinkButtons } from '../components/CrmLinkButtons';
+import { crmParty } from '../hooks/use-crm-links';
+import { AddToContacts } from './AddToContacts';
 
 /**
  * The call in progress: who is on the other side (the only text cut short), the call's state on
@@ -80,6 +83,16 @@ export function CallBar() {
         </button>
       }
     >
+      {call.party.number ? (
+        // Who is calling: the CRM's page about them, or, for a number nobody knows, a contact.
+        <p className="call-links" data-testid="call-links">
+          {call.party.name ? null : <AddToContacts number={call.party.number} />}
+          <CrmLinkButtons
+            who={call.party.name ?? call.party.display}
+            party={crmParty(call.party.number, call.party.name, call.party.company)}
+          />
+        </p>
+      ) : null}
       {note ? <p className="call-note">{note}</p> : null}
       {call.state === 'in-progress' ? (
         // The platform's events carried only leg ids: nothing will say when the call ends.

@@ -15,18 +15,21 @@ const FIELDS = ['display_name', 'number', 'secondary_number', 'speed_dial', 'com
 export function ContactEditor({
   phonebook,
   contact,
+  number,
   onSaved,
   onCancel,
 }: {
   phonebook: number;
   contact: ContactView | undefined;
+  /** A new contact's number, filled in (a caller added from the call bar or recent calls). */
+  number?: string;
   onSaved: (contact: ContactView) => void;
   onCancel: () => void;
 }) {
   const [values, setValues] = useState({
     display_name: contact?.display_name ?? '',
     company: contact?.company ?? '',
-    number: contact?.number ?? '',
+    number: contact?.number ?? number ?? '',
     secondary_number: contact?.secondary_number ?? '',
     speed_dial: contact?.speed_dial === null || !contact ? '' : String(contact.speed_dial),
   });

@@ -3,6 +3,8 @@ import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-s
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
+import { ExportButtons } from '../components/ExportButtons';
+import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
 import { ImportButton } from './ImportDialog';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { ListRow, ListScreen } from '../components/ListScreen';
@@ -36,6 +38,7 @@ export function ContactsView({
   const query = useListQuery<ContactOrdering>('display_name');
   const [editing, setEditing] = useState<{ contact: ContactView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<Deleting | undefined>();
+  const crm = useCrmLinks();
   const list = usePlatformList(
     () =>
       window.callbar.contacts.list({
@@ -64,7 +67,23 @@ export function ContactsView({
       orderings={ORDERINGS}
       list={list}
       what="contacts"
-      tools={<ImportButton phonebook={phonebook.id} onDone={list.reload} />}
+      tools={
+        <>
+          <ImportButton phonebook={phonebook.id} onDone={list.reload} />
+          <ExportButtons
+            requests={[
+              {
+                label: 'Export CSV',
+                request: { what: 'contacts', phonebook: phonebook.id, format: 'csv' },
+              },
+              {
+                label: 'Export vCard',
+                request: { what: 'contacts', phonebook: phonebook.id, format: 'vcard' },
+              },
+            ]}
+          />
+        </>
+      }
       empty={
         <>
           <p>
@@ -116,6 +135,14 @@ export function ContactsView({
               <RowMenu
                 label={`More actions for ${contact.display_name}`}
                 actions={[
+                  ...crm.links.map((link) => ({
+                    label: `Open in ${link.label}`,
+                    run: () =>
+                      void crm.open(
+                        link.index,
+                        crmParty(contact.number, contact.display_name, contact.company),
+                      ),
+                  })),
                   {
                     label: 'Delete',
                     danger: true,
@@ -128,6 +155,11 @@ export function ContactsView({
         />
       )}
     >
+      {crm.error ? (
+        <p role="alert" className="error">
+          {crm.error}
+        </p>
+      ) : null}
       {editing ? (
         <ContactEditor
           phonebook={phonebook.id}

@@ -4,6 +4,7 @@ import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactsView } from './ContactsView';
 import { ListRow, ListScreen } from '../components/ListScreen';
+import { ExportButtons } from '../components/ExportButtons';
 import { PhonebookEditor } from './PhonebookEditor';
 import { RowMenu } from '../components/RowMenu';
 import { useListQuery } from '../hooks/use-list-query';
@@ -52,6 +53,14 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       orderings={ORDERINGS}
       list={list}
       what="phonebooks"
+      tools={
+        <ExportButtons
+          requests={[
+            { label: 'Export all (CSV)', request: { what: 'contacts', format: 'csv' } },
+            { label: 'Export all (vCard)', request: { what: 'contacts', format: 'vcard' } },
+          ]}
+        />
+      }
       empty={
         <>
           <p>No phonebooks yet.</p>

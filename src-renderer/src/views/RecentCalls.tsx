@@ -1,31 +1,70 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
-import { Party, PhoneNumber } from '../components/Isolated';
+import { Name, Party, PhoneNumber } from '../components/Isolated';
+import { CrmLinkButtons } from '../components/CrmLinkButtons';
+import { ExportButtons } from '../components/ExportButtons';
+import { crmParty } from '../hooks/use-crm-links';
+import { AddToContacts } from './AddToContacts';
+import { CallNoteEditor } from './CallNoteEditor';
 import { groupRecentCalls, talkTime } from './recent-groups';
+
+/** The longest search typed (the list is a hundred calls at most). */
+const MAX_SEARCH_CHARS = 100;
+
+/** Whether `call` matches every word of `search`: its party's name, company, number or its note. */
+function matches(call: Call, words: readonly string[]): boolean {
+  const { name, company, number, display } = call.party;
+  const text = [name, company, number, display, call.note].join('\n').toLowerCase();
+  return words.every((word) => text.includes(word));
+}
 
 /**
  * Ended calls, one line per person or number (newest first) with how many calls, the last one's
- * time and talk time, and Call again; and Clear.
+ * time and talk time, its note, Call again, the CRM links, Add to contacts for a number nobody
+ * knows; a search over names, numbers and notes; Export (CSV, with the notes); and Clear.
  */
 export function RecentCalls() {
   const recent = useAppStore((state) => state.calls.recent);
   const dial = useAppStore((state) => state.dial);
   const clear = useAppStore((state) => state.clearRecent);
-  const groups = useMemo(() => groupRecentCalls(recent), [recent]);
+  const [search, setSearch] = useState('');
+  const [noting, setNoting] = useState<string | undefined>();
+  const words = useMemo(() => search.toLowerCase().split(/\s+/).filter(Boolean), [search]);
+  const groups = useMemo(
+    () => groupRecentCalls(recent.filter((call) => matches(call, words))),
+    [recent, words],
+  );
   return (
     <section className="recent" aria-labelledby="recent-title">
       <div className="recent-head">
         <h2 id="recent-title">Recent calls</h2>
         {recent.length > 0 ? (
-          <button type="button" className="link" onClick={() => void clear()}>
-            Clear
-          </button>
+          <>
+            <input
+              type="search"
+              className="recent-search"
+              aria-label="Search recent calls and notes"
+              placeholder="Search calls and notes"
+              maxLength={MAX_SEARCH_CHARS}
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+            <ExportButtons requests={[{ label: 'Export', request: { what: 'calls' } }]} />
+            <button type="button" className="link" onClick={() => void clear()}>
+              Clear
+            </button>
+          </>
         ) : null}
       </div>
       {recent.length === 0 ? (
         <p className="hint">Calls you make or receive appear here.</p>
+      ) : groups.length === 0 ? (
+        <p className="hint" data-testid="recent-no-match">
+          No recent call matches “<Name>{search}</Name>”.
+        </p>
       ) : (
         <ul className="recent-list">
           {groups.map(({ last: call, count }) => {
@@ -50,6 +89,30 @@ export function RecentCalls() {
                       </>
                     ) : null}
                   </span>
+                  {noting === call.id ? (
+                    <CallNoteEditor call={call} onDone={() => setNoting(undefined)} />
+                  ) : call.note ? (
+                    <span className="recent-note" data-testid="recent-note">
+                      <Name>{call.note}</Name>
+                    </span>
+                  ) : null}
+                  {call.party.number ? (
+                    <span className="recent-links">
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`${call.note ? 'Edit note' : 'Add note'}: ${name}`}
+                        onClick={() => setNoting(call.id)}
+                      >
+                        {call.note ? 'Edit note' : 'Add note'}
+                      </button>
+                      {call.party.name ? null : <AddToContacts number={call.party.number} />}
+                      <CrmLinkButtons
+                        who={name}
+                        party={crmParty(call.party.number, call.party.name, call.party.company)}
+                      />
+                    </span>
+                  ) : null}
                 </div>
                 <button
                   type="button"

@@ -33,6 +33,8 @@ const LABELS: Record<keyof EditableSettings, string> = {
   dial_allowed_classes: 'Numbers Callbar dials',
   dial_allowed_countries: 'Countries Callbar dials abroad',
   relay_url: 'Relay address',
+  crm_links: 'CRM links (one address per line)',
+  crm_open_on_connect: 'Open the first CRM link when a call connects',
 };
 
 /** The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go). */
@@ -128,6 +130,7 @@ export function SettingsView() {
       ...draft,
       receiver_port: Number(draft.receiver_port),
       sync_interval_minutes: Number(draft.sync_interval_minutes),
+      crm_links: draft.crm_links.map((line) => line.trim()).filter((line) => line !== ''),
     };
     // What the organisation locked is not the user's to save.
     for (const name of Object.keys(saved?.locked ?? {})) delete patch[name as keyof typeof patch];
@@ -275,6 +278,36 @@ export function SettingsView() {
                 type="checkbox"
                 checked={!draft.confirm_web_links}
                 onChange={(event) => change('confirm_web_links', !event.target.checked)}
+              />
+            </SettingField>
+          </Group>
+          <Group title="CRM">
+            <SettingField
+              label={LABELS.crm_links}
+              error={errors.fields.crm_links}
+              hint="https:// addresses with {e164}, {number}, {name}, {company} or {extension} where the caller goes, e.g. https://crm.example.com/search?phone={e164}. Offered on contacts, recent calls and the call bar."
+              locked={saved.locked.crm_links}
+            >
+              <textarea
+                className="setting-wide"
+                rows={3}
+                spellCheck={false}
+                data-testid="crm-links"
+                value={draft.crm_links.join('\n')}
+                onChange={(event) => change('crm_links', event.target.value.split('\n'))}
+              />
+            </SettingField>
+            <SettingField
+              label={LABELS.crm_open_on_connect}
+              error={errors.fields.crm_open_on_connect}
+              hint="At most two at once, then one a minute."
+              check
+              locked={saved.locked.crm_open_on_connect}
+            >
+              <input
+                type="checkbox"
+                checked={draft.crm_open_on_connect}
+                onChange={(event) => change('crm_open_on_connect', event.target.checked)}
               />
             </SettingField>
           </Group>

@@ -31,7 +31,7 @@ export async function connectedCore(
     vault: Vault;
     log: (dataDir: string) => Logger;
     /** The platform's clock, the request timeout (see CoreOptions). */
-    core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs'>;
+    core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs' | 'openCrmUrl'>;
   },
 ): Promise<ConnectedCore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-hardening-core-'));

@@ -121,7 +121,7 @@ describeEachProfile('window imports', (profile) => {
     });
   });
 
-  it('exports a phonebook for the window as one text, the same as the streamed export', async () => {
+  it('exports a phonebook for the window in pieces, the same as the streamed export', async () => {
     const { api } = await apiFor(sim);
     const book = await phonebookWith(api, [
       {
@@ -132,12 +132,23 @@ describeEachProfile('window imports', (profile) => {
       },
     ]);
     for (const format of ['csv', 'vcard'] as const) {
-      const answer = value<{ file_name: string; text: string; contacts: number }>(
-        await invoke('contacts.export', { phonebook: book, format }),
+      const started = value<{ export_id: string; file_name: string }>(
+        await invoke('exports.start', { what: 'contacts', phonebook: book, format }),
       );
-      expect(answer.contacts).toBe(1);
-      expect(answer.file_name).toBe(`phonebook-${book}.${format === 'csv' ? 'csv' : 'vcf'}`);
-      expect(answer.text).toBe(await exported(api, book, format));
+      expect(started.file_name).toBe(`phonebook-${book}.${format === 'csv' ? 'csv' : 'vcf'}`);
+      let text = '';
+      let piece: { text: string; done: boolean; items: number };
+      do {
+        piece = value(await invoke('exports.read', { export_id: started.export_id }));
+        text += piece.text;
+      } while (!piece.done);
+      expect(piece.items).toBe(1);
+      expect(text).toBe(await exported(api, book, format));
+      // Done: closed.
+      expect(await invoke('exports.read', { export_id: started.export_id })).toMatchObject({
+        ok: false,
+        error: { code: 'export_unknown' },
+      });
     }
   });
 

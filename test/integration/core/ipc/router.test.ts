@@ -89,9 +89,30 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
     valid: [],
     invalid: [{}, { ids: [] }, { ids: [1, 'two'] }, { ids: [0] }, { contact_ids: [1] }],
   },
-  'contacts.export': {
+  'exports.start': {
     valid: [],
-    invalid: [{}, { phonebook: 1 }, { phonebook: 1, format: 'xml' }, { format: 'csv' }],
+    invalid: [
+      {},
+      { what: 'contacts', phonebook: 1 },
+      { what: 'contacts', phonebook: 1, format: 'xml' },
+      { what: 'calls', phonebook: 1 },
+      { what: 'files' },
+    ],
+  },
+  'exports.read': { valid: [], invalid: [{}, { export_id: '' }, { export_id: 'x'.repeat(65) }] },
+  'calls.setNote': {
+    valid: [],
+    invalid: [{}, { call_id: 'x' }, { call_id: 'x', note: 'n'.repeat(501) }, { note: 'n' }],
+  },
+  'crm.links': { valid: [{}], invalid: [{ all: true }] },
+  'crm.open': {
+    valid: [],
+    invalid: [
+      {},
+      { link: 5, party: { number: '+1' } },
+      { link: 0, party: { number: 'x'.repeat(65) } },
+      { link: 0, party: { number: '+1', url: 'javascript:x' } },
+    ],
   },
   'imports.upload': {
     valid: [],

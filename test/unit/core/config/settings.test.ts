@@ -67,6 +67,8 @@ describe('loadSettings', () => {
       ],
       dial_allowed_countries: [],
       relay_url: '',
+      crm_links: [],
+      crm_open_on_connect: false,
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -124,6 +126,11 @@ describe('loadSettings', () => {
     dial_allowed_classes: ['extension, national', ['extension', 'national']],
     dial_allowed_countries: ['de,FR', ['DE', 'FR']],
     relay_url: ['https://relay.example.com', 'https://relay.example.com'],
+    crm_links: [
+      'https://crm.example.com/?p={e164}, https://b.example.com/{name}',
+      ['https://crm.example.com/?p={e164}', 'https://b.example.com/{name}'],
+    ],
+    crm_open_on_connect: ['yes', true],
   };
 
   it('has an environment override row for every setting', () => {

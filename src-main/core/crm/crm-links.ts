@@ -1,0 +1,125 @@
+/**
+ * The CRM links the settings offer (`crm_links`), opened for a call's other party or a contact:
+ * the address is built here from the template and the party (crm-template.ts) and handed to the
+ * shell's opener, whose allow-list takes only https addresses at a template's origin. With
+ * `crm_open_on_connect`, the first link opens by itself when a call connects: once per call, and
+ * at most AUTO_OPEN_RATE, so a flood of call events (forged, or a busy line) cannot open a
+ * hundred browser tabs.
+ */
+import type { CallsSnapshot, CrmLinkOffer, CrmParty } from '../../../src-shared/contract';
+import { TokenBucket, type Rate } from '../calls/token-bucket';
+import { originForLog } from '../desktop/external-url';
+import { CallbarError, errorMessage } from '../errors';
+import type { Logger } from '../log/logger';
+import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
+import { crmLinkLabel, crmUrl, type CrmValues } from './crm-template';
+
+/** Links opened by themselves: two at once, then one a minute. */
+export const AUTO_OPEN_RATE: Rate = { burst: 2, perSecond: 1 / 60 };
+
+/** What the placeholders are filled with for `party`. */
+export function crmValues(party: CrmParty): CrmValues {
+  const { number } = party;
+  return {
+    number,
+    e164: /^\+[1-9]\d{5,14}$/.test(number) ? number : '',
+    extension: /^\d{2,6}$/.test(number) ? number : '',
+    ...(party.name ? { name: party.name } : {}),
+    ...(party.company ? { company: party.company } : {}),
+  };
+}
+
+export interface CrmLinksOptions {
+  /** The templates set now (the setting, read at each use: a change applies at once). */
+  templates: () => readonly string[];
+  /** Whether the first link opens by itself when a call connects. */
+  openOnConnect: () => boolean;
+  /** Opens an address in the system browser (the shell's allow-listed opener). */
+  open: (url: string) => Promise<void>;
+  log: Logger;
+  now?: () => number;
+  rate?: Rate;
+}
+
+export class CrmLinks {
+  readonly #options: CrmLinksOptions;
+  readonly #autoOpens: TokenBucket;
+  readonly #refused: SummarizedWarnings;
+  /** Calls seen connected (so each opens once); only those the latest snapshot holds. */
+  #connected = new Set<string>();
+
+  constructor(options: CrmLinksOptions) {
+    this.#options = options;
+    this.#autoOpens = new TokenBucket(options.rate ?? AUTO_OPEN_RATE, options.now ?? Date.now);
+    this.#refused = summarizedWarnings(options.log, 'CRM links not opened by themselves (summary)');
+  }
+
+  /** The links offered, each under its host. */
+  offers(): CrmLinkOffer[] {
+    return this.#options.templates().map((template, index) => ({
+      index,
+      label: crmLinkLabel(template),
+    }));
+  }
+
+  /**
+   * Opens link `index` for `party`.
+   * @throws CallbarError `crm_link_unknown` (no such link), `crm_link_unusable` (the address
+   * cannot be built: an invalid template, or values too long), or the opener's refusal.
+   */
+  async open(index: number, party: CrmParty): Promise<void> {
+    const template = this.#options.templates()[index];
+    if (template === undefined) {
+      throw new CallbarError(
+        'crm_link_unknown',
+        'That CRM link is no longer in the settings; reopen the window to see the links set now.',
+      );
+    }
+    const url = crmUrl(template, crmValues(party));
+    if (url === undefined) {
+      throw new CallbarError(
+        'crm_link_unusable',
+        `The CRM link to ${crmLinkLabel(template)} cannot be opened for this ${party.name ? 'contact' : 'number'}: the address would be too long or the template is not valid (see Settings).`,
+      );
+    }
+    this.#options.log.info('opening a CRM link', { to: originForLog(url) });
+    await this.#options.open(url);
+  }
+
+  /** Marks the calls connected at start-up as seen: only calls connecting from now on open. */
+  seed(snapshot: CallsSnapshot): void {
+    for (const call of snapshot.current) {
+      if (call.state === 'connected') this.#connected.add(call.id);
+    }
+  }
+
+  /** Opens the first link for each call that connected since the last snapshot (when set to). */
+  callsChanged(snapshot: CallsSnapshot): void {
+    const present = new Set(snapshot.current.map((call) => call.id));
+    for (const id of this.#connected) if (!present.has(id)) this.#connected.delete(id);
+    for (const call of snapshot.current) {
+      if (call.state !== 'connected' || this.#connected.has(call.id)) continue;
+      this.#connected.add(call.id);
+      if (!this.#options.openOnConnect() || this.#options.templates().length === 0) continue;
+      if (!call.party.number) continue;
+      if (!this.#autoOpens.take()) {
+        this.#refused.warn(
+          'too_fast',
+          'a CRM link was not opened by itself: calls connect too fast',
+          {
+            per_minute: Math.round((this.#options.rate ?? AUTO_OPEN_RATE).perSecond * 60),
+          },
+        );
+        continue;
+      }
+      const { number, name, company } = call.party;
+      this.open(0, {
+        number,
+        ...(name ? { name } : {}),
+        ...(company ? { company } : {}),
+      }).catch((error: unknown) =>
+        this.#options.log.warn('the CRM link could not be opened', { error: errorMessage(error) }),
+      );
+    }
+  }
+}

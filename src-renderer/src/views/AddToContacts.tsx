@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import type { PhonebookView } from '../../../src-shared/contract';
+import { Modal } from '../components/Modal';
+import { Name } from '../components/Isolated';
+import { ContactEditor } from './ContactEditor';
+
+/**
+ * "Add to contacts" for a number the directory does not know (a caller, a recent call): choose
+ * the phonebook (skipped when there is one), then the new-contact form with the number filled in.
+ * Once saved, the call shows the contact's name.
+ */
+export function AddToContacts({ number }: { number: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="link" onClick={() => setOpen(true)}>
+        Add to contacts
+      </button>
+      {open ? <AddToContactsDialog number={number} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
+  const [books, setBooks] = useState<PhonebookView[] | undefined>();
+  const [chosen, setChosen] = useState<number | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    void window.callbar.phonebooks.list({}).then((result) => {
+      if (!result.ok) return setError(result.error.message);
+      setBooks(result.value.results);
+      if (result.value.results.length === 1) setChosen(result.value.results[0]!.id);
+    });
+  }, []);
+  if (chosen !== undefined) {
+    return (
+      <ContactEditor
+        phonebook={chosen}
+        contact={undefined}
+        number={number}
+        onSaved={onClose}
+        onCancel={onClose}
+      />
+    );
+  }
+  return (
+    <Modal titleId="add-contact-title" onCancel={onClose}>
+      <form
+        className="editor"
+        data-testid="add-to-contacts"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const picked = new FormData(event.currentTarget).get('phonebook');
+          if (picked) setChosen(Number(picked));
+        }}
+      >
+        <h2 id="add-contact-title">Add to contacts</h2>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : books === undefined ? (
+          <p aria-busy="true">Loading phonebooks…</p>
+        ) : books.length === 0 ? (
+          <p>There is no phonebook to add the contact to yet: create one under Phonebooks.</p>
+        ) : (
+          <fieldset className="settings-plain">
+            <legend>Phonebook</legend>
+            {books.map((book, index) => (
+              <label key={book.id} className="check">
+                <input
+                  type="radio"
+                  name="phonebook"
+                  value={book.id}
+                  defaultChecked={index === 0}
+                  {...(index === 0 ? { 'data-autofocus': true } : {})}
+                />
+                <Name>{book.description}</Name>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="form-actions">
+          {books && books.length > 0 ? (
+            <button type="submit" className="primary">
+              Continue
+            </button>
+          ) : null}
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

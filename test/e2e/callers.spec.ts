@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { SimControl } from '../../simulator/control-client';
+import {
+  addContact,
+  expectAccessibleInBothThemes,
+  openConnected,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
+
+/**
+ * Issue 32 in the window (the web preview in Chromium, the real core and simulator): a CRM link
+ * set in Settings (a bad one refused under its field), an unknown caller in the call bar with
+ * "Add to contacts" (the number filled in) and the CRM link, the caller named once added (a
+ * hostile name shown as text), a note on the recent call, searched and exported with the calls,
+ * and a phonebook exported as CSV through the window's download. Pictures:
+ * caller-unknown-*, recent-notes-*.
+ */
+let app: E2eApp;
+let control: SimControl;
+
+const CALLER = '+12025550177';
+const TEMPLATE = 'https://crm.example.com/search?phone={e164}&who={name}';
+const HOSTILE = 'Zed <img src=x onerror=alert(1)> =cmd|calc';
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 20, autoAnswer: false } });
+  control = new SimControl(app.sim.base_url);
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Grace Hopper',
+    company: 'Navy',
+    number: '+1 202 555 0143',
+    secondary_number: null,
+    speed_dial: 7351,
+  });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+async function ready(page: Page) {
+  await openConnected(page, app);
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+    timeout: 30_000,
+  });
+}
+
+async function fromMenu(page: Page, item: string) {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: item }).click();
+}
+
+/** The text of a file the window saved. */
+async function savedText(download: Download): Promise<string> {
+  return readFile(await download.path(), 'utf8');
+}
+
+test('a CRM link set in Settings; an unknown caller added to contacts; a noted, exported call', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await ready(page);
+
+  // Settings: a template that is not https is refused under its field; an https one is saved.
+  await fromMenu(page, 'Settings');
+  const links = page.getByLabel('CRM links (one address per line)');
+  await links.fill('javascript:alert(1)//{e164}');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/it must start with https:\/\//)).toBeVisible();
+  await links.fill(TEMPLATE);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to search' }).click();
+
+  // An unknown number calls: shown as a number, with Add to contacts and the CRM link.
+  const incoming = await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: CALLER,
+  });
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByRole('status')).toContainText('+1 202 555 0177');
+  await expect(bar.getByRole('button', { name: 'Add to contacts' })).toBeVisible();
+  await expectAccessibleInBothThemes(page, 'an unknown caller with Add to contacts');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await bar.screenshot({ path: screenshotPath(`caller-unknown-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await bar.getByRole('button', { name: /^Open in crm\.example\.com/ }).click();
+  expect(await app.preview.nextOpenedUrl()).toBe(
+    'https://crm.example.com/search?phone=%2B12025550177&who=',
+  );
+
+  // Add to contacts: the number is filled in; once created, the call bar names the caller.
+  await bar.getByRole('button', { name: 'Add to contacts' }).click();
+  const pick = page.getByTestId('add-to-contacts');
+  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
+  const editor = page.getByRole('dialog', { name: 'New contact' });
+  await expect(editor.getByLabel('Number', { exact: true })).toHaveValue(CALLER);
+  await editor.getByLabel('Name').fill(HOSTILE);
+  await editor.getByLabel('Speed dial').fill('7177');
+  await editor.getByRole('button', { name: 'Create contact' }).click();
+  await expect(editor).toBeHidden();
+  await expect(bar.getByRole('status')).toContainText(HOSTILE);
+  await expect(bar.getByRole('button', { name: 'Add to contacts' })).toHaveCount(0);
+  await expect(page.locator('img')).toHaveCount(0);
+
+  // The call ends; a note on it, found by the recent calls' search, exported with the calls.
+  await control.endLeg(incoming.legs[0]!.id);
+  await expect(bar).toBeHidden({ timeout: 20_000 });
+  const recent = page.getByRole('region', { name: 'Recent calls' });
+  await recent.getByRole('button', { name: `Add note: ${HOSTILE}` }).click();
+  await recent.getByLabel('Note on this call').fill('=Call back Tuesday about the invoice');
+  await recent.getByRole('button', { name: 'Save note' }).click();
+  await expect(recent.getByTestId('recent-note')).toHaveText(
+    '=Call back Tuesday about the invoice',
+  );
+  const search = recent.getByRole('searchbox', { name: 'Search recent calls and notes' });
+  await search.fill('tuesday invoice');
+  await expect(recent.getByTestId('recent-note')).toHaveCount(1);
+  await expectAccessibleInBothThemes(page, 'recent calls with a note');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await recent.screenshot({ path: screenshotPath(`recent-notes-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await search.fill('nobody like this');
+  await expect(recent.getByTestId('recent-no-match')).toBeVisible();
+  await search.fill('');
+
+  const [calls] = await Promise.all([
+    page.waitForEvent('download'),
+    recent.getByRole('button', { name: 'Export' }).click(),
+  ]);
+  expect(calls.suggestedFilename()).toBe('callbar-recent-calls.csv');
+  const csv = await savedText(calls);
+  expect(csv.split('\r\n')[0]).toBe(
+    'Started,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
+  );
+  // A formula in a coworker's name or a note is written after an apostrophe.
+  expect(csv).toContain(`'=Call back Tuesday about the invoice`);
+  expect(csv).toContain(CALLER);
+});
+
+test('a phonebook exported as CSV and vCard from the window; the CRM link on a contact', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  // The CRM link as the first test saves it (this test may run on its own).
+  await page.evaluate((crm) => window.callbar.settings.save({ crm_links: [crm] }), TEMPLATE);
+  await fromMenu(page, 'Phonebooks and contacts');
+  await page.getByRole('button', { name: 'Company directory', exact: true }).click();
+  await expect(page.getByTestId('contact-row').first()).toBeVisible();
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(csv.suggestedFilename()).toMatch(/^phonebook-\d+\.csv$/);
+  const text = await savedText(csv);
+  expect(text.split('\r\n')[0]).toBe('Name,Number,Secondary number,Speed dial,Company');
+  expect(text).toContain('Grace Hopper');
+  const [vcard] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export vCard' }).click(),
+  ]);
+  expect(await savedText(vcard)).toMatch(/^BEGIN:VCARD\r\nVERSION:4\.0/);
+
+  await page.getByLabel('Search contacts', { exact: true }).fill('Grace');
+  const row = page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' });
+  await row.getByRole('button', { name: 'More actions for Grace Hopper' }).click();
+  await page.getByRole('menuitem', { name: 'Open in crm.example.com' }).click();
+  expect(await app.preview.nextOpenedUrl()).toBe(
+    'https://crm.example.com/search?phone=%2B12025550143&who=Grace%20Hopper',
+  );
+});
