@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import { expectAccessibleEverywhere, focusIndicator, pageScrollsSideways } from '../support/a11y';
 import {
-  connectThroughPortal,
+  addContact,
   openConnected,
   placedCallBar,
   screenshotPath,
@@ -232,4 +232,142 @@ test('axe: the menu, disconnect, phonebooks, contacts, editors, confirmations, i
   await expectAccessibleEverywhere(page, 'settings');
   await openMenuItem(page, 'About Callbar');
   await expectAccessibleEverywhere(page, 'about, connected');
+});
+
+/** Presses `key` until `target` has the focus (at most `limit` times); keyboard only. */
+async function pressUntilFocused(
+  page: Page,
+  key: 'Tab' | 'Shift+Tab',
+  target: Locator,
+  limit = 40,
+) {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await target.evaluate((node) => node === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  await expect(target).toBeFocused();
+}
+
+test.describe('keyboard only', () => {
+  let own: E2eApp;
+  let ownControl: SimControl;
+  test.beforeAll(async () => {
+    own = await startApp({ sim: { contacts: 10, autoAnswer: false } });
+    ownControl = new SimControl(own.sim.base_url);
+    await addContact(own.sim, {
+      phonebook: 1,
+      display_name: 'Ada Lovelace',
+      company: 'Analytical Engines',
+      number: '+44 20 7946 0321',
+      secondary_number: null,
+      speed_dial: 7777,
+    });
+  });
+  test.afterAll(async () => {
+    await own.close();
+  });
+
+  test('connect → search → dial → follow → hang up → edit a contact → settings, with no mouse', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // Every pointer or mouse event the page sees is counted: the journey must cause none.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { pointerEventsSeen: seen });
+      for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'mousemove']) {
+        window.addEventListener(type, () => seen.push(type), true);
+      }
+    });
+    await page.goto(own.preview.url);
+
+    // Connect: the button has the focus on arrival; the portal's forms are the browser's part.
+    await expect(page.getByRole('button', { name: 'Connect…' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await subscribeInPortal(own);
+    const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+    await expect(search).toBeFocused();
+    await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+      timeout: 30_000,
+    });
+
+    // Search and dial.
+    await page.keyboard.type('Ada Lovel');
+    await expect(page.getByRole('option').first()).toContainText('Ada Lovelace');
+    await expect(page.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Enter');
+
+    // Follow the call: its live region says each state as the platform's events arrive.
+    const bar = await placedCallBar(page);
+    const status = bar.getByRole('status');
+    await expect(status).toHaveAttribute('aria-live', 'polite');
+    await expect(status).toContainText('Ada Lovelace');
+    await expect(status).toContainText('Your phone is ringing');
+    const live = (await ownControl.calls()).find((call) => call.state !== 'ended')!;
+    await ownControl.answerLeg(live.legs.find((leg) => leg.leg === 'caller')!.id);
+    await expect(status).toContainText('Ringing…');
+    const callee = (await ownControl.getCall(live.id)).legs.find((leg) => leg.leg === 'callee')!;
+    await ownControl.answerLeg(callee.id);
+    await expect(status).toContainText('Connected');
+
+    // Hang up with Esc: the bar goes, its end is said, the focus is back in the search box.
+    await page.keyboard.press('Escape');
+    await expect(bar).toBeHidden();
+    await expect(page.getByTestId('call-end-announcer')).toHaveText(
+      'Call with Ada Lovelace ended. You hung up.',
+    );
+    await expect(search).toBeFocused();
+    await expect.poll(async () => (await ownControl.getCall(live.id)).state).toBe('ended');
+
+    // Edit the contact: Menu → Phonebooks and contacts → Company directory → Ada → the editor.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await pressUntilFocused(page, 'Shift+Tab', menu);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Phonebooks and contacts' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
+    const directory = page.getByRole('button', { name: 'Company directory', exact: true });
+    await pressUntilFocused(page, 'Tab', directory);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Company directory' })).toBeFocused();
+    await pressUntilFocused(page, 'Tab', page.getByRole('searchbox'));
+    await page.keyboard.type('Ada');
+    const ada = page.getByTestId('contact-row').filter({ hasText: 'Ada Lovelace' });
+    await expect(page.getByTestId('contact-row')).toHaveCount(1);
+    const adaButton = ada.locator('.list-row-main');
+    await pressUntilFocused(page, 'Tab', adaButton);
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Edit contact' });
+    await expect(editor.getByLabel('Name')).toBeFocused();
+    await pressUntilFocused(page, 'Tab', editor.getByLabel('Company'));
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Difference Engines Ltd');
+    await page.keyboard.press('Enter');
+    await expect(editor).toBeHidden();
+    await expect(ada).toContainText('Difference Engines Ltd');
+    await expect(adaButton).toBeFocused();
+
+    // Settings: Menu, ↓ to Settings, a checkbox with Space, Save with Enter.
+    await pressUntilFocused(page, 'Shift+Tab', menu);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('button', { name: 'Settings' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+    const minimized = page.getByLabel('Start in the tray, without the window');
+    await pressUntilFocused(page, 'Tab', minimized, 80);
+    const was = await minimized.isChecked();
+    await page.keyboard.press('Space');
+    await expect(minimized).toBeChecked({ checked: !was });
+    await pressUntilFocused(page, 'Tab', page.getByRole('button', { name: 'Save settings' }), 80);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+    const saved = await page.evaluate(() => window.callbar.settings.get());
+    expect(saved.ok && saved.value.settings.start_minimized).toBe(!was);
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { pointerEventsSeen: string[] }).pointerEventsSeen,
+      ),
+    ).toEqual([]);
+  });
 });
