@@ -371,3 +371,302 @@ test.describe('keyboard only', () => {
     ).toEqual([]);
   });
 });
+
+/**
+ * Tabs (or, in a menu, arrows) through every control of the screen, from where the focus is,
+ * until it comes round again (at most `limit` steps); returns each control that showed no focus.
+ */
+async function controlsWithoutFocusRing(page: Page, key: string, limit = 60): Promise<string[]> {
+  const unringed: string[] = [];
+  const seen = new Set<string>();
+  for (let step = 0; step < limit; step += 1) {
+    await page.keyboard.press(key);
+    const who = await page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement | null;
+      if (!focused || focused === document.body) return undefined;
+      focused.dataset.focusVisited ??= String(Math.random());
+      return `${focused.dataset.focusVisited} ${focused.outerHTML.slice(0, 120)}`;
+    });
+    if (who === undefined) continue;
+    if (seen.has(who)) break;
+    seen.add(who);
+    if ((await focusIndicator(page)) === undefined)
+      unringed.push(who.split(' ').slice(1).join(' '));
+  }
+  expect(seen.size, 'the keys reached some controls').toBeGreaterThan(0);
+  return unringed;
+}
+
+test('focus is always visible: every control on every screen shows a ring when reached by keys', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await ready(page);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('a');
+  await expect(page.getByRole('option').first()).toBeVisible();
+  expect(await controlsWithoutFocusRing(page, 'Tab'), 'search').toEqual([]);
+
+  await page.getByRole('button', { name: 'Menu' }).focus();
+  await page.keyboard.press('Enter');
+  expect(await controlsWithoutFocusRing(page, 'ArrowDown'), 'menu').toEqual([]);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
+  expect(await controlsWithoutFocusRing(page, 'Tab'), 'phonebooks').toEqual([]);
+
+  const more = page.getByRole('button', { name: /^More actions for / }).first();
+  await more.focus();
+  await page.keyboard.press('Enter');
+  expect(await controlsWithoutFocusRing(page, 'ArrowDown'), 'a row’s menu').toEqual([]);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Customers', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Customers' })).toBeFocused();
+  expect(await controlsWithoutFocusRing(page, 'Tab'), 'contacts').toEqual([]);
+  await page.getByRole('button', { name: 'New contact' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'New contact' })).toBeVisible();
+  expect(await controlsWithoutFocusRing(page, 'Tab'), 'contact editor').toEqual([]);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Menu' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('menu-panel').getByRole('button', { name: 'Settings' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+  expect(await controlsWithoutFocusRing(page, 'Tab', 120), 'settings').toEqual([]);
+});
+
+test('focus returns to the control that opened a dialog or menu when it closes', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  const menu = page.getByRole('button', { name: 'Menu' });
+  const disconnect = page.getByRole('dialog', { name: 'Disconnect this computer?' });
+
+  /** Opens with Enter on `opener`, closes with `close`, and expects the focus back on `opener`. */
+  async function roundTrip(opener: Locator, open: () => Promise<void>, close: () => Promise<void>) {
+    await opener.focus();
+    await open();
+    await expect(opener).not.toBeFocused();
+    await close();
+    await expect(opener).toBeFocused();
+  }
+
+  // The menu, and the dialog one of its items opens (Esc, and Keep connected).
+  await roundTrip(
+    menu,
+    () => page.keyboard.press('Enter'),
+    () => page.keyboard.press('Escape'),
+  );
+  for (const close of [
+    () => page.keyboard.press('Escape'),
+    () => disconnect.getByRole('button', { name: 'Keep connected' }).click(),
+  ]) {
+    await roundTrip(
+      menu,
+      async () => {
+        await page.keyboard.press('Enter');
+        await page.getByRole('button', { name: 'Disconnect this computer…' }).focus();
+        await page.keyboard.press('Enter');
+        await expect(disconnect).toBeVisible();
+      },
+      close,
+    );
+    await expect(disconnect).toBeHidden();
+  }
+
+  // A link to confirm arrives while the focus is in the search box.
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.focus();
+  await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+12025550147' }));
+  await expect(page.getByRole('dialog', { name: /^Dial / })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(search).toBeFocused();
+
+  await openMenuItem(page, 'Phonebooks and contacts');
+  const newBook = page.getByRole('button', { name: 'New phonebook' });
+  await roundTrip(
+    newBook,
+    () => page.keyboard.press('Enter'),
+    () =>
+      page
+        .getByRole('dialog', { name: 'New phonebook' })
+        .getByRole('button', { name: 'Cancel' })
+        .click(),
+  );
+  // A row's ⋯ menu, and the editor and the confirmation its items open.
+  const more = page.getByRole('button', { name: 'More actions for Customers' });
+  await roundTrip(
+    more,
+    () => page.keyboard.press('Enter'),
+    () => page.keyboard.press('Escape'),
+  );
+  for (const [item, dialog, closer] of [
+    ['Edit', 'Edit phonebook', 'Cancel'],
+    ['Delete', /Delete the phonebook/, 'Keep'],
+  ] as const) {
+    await roundTrip(
+      more,
+      async () => {
+        await page.keyboard.press('Enter');
+        await page.getByRole('menuitem', { name: item }).focus();
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();
+      },
+      () =>
+        page.getByRole('dialog', { name: dialog }).getByRole('button', { name: closer }).click(),
+    );
+  }
+
+  await page.getByRole('button', { name: 'Customers', exact: true }).click();
+  const importButton = page.getByRole('button', { name: 'Import…' });
+  await roundTrip(
+    importButton,
+    () => page.keyboard.press('Enter'),
+    () => page.keyboard.press('Escape'),
+  );
+  const row = page.getByTestId('contact-row').first().locator('.list-row-main');
+  await roundTrip(
+    row,
+    () => page.keyboard.press('Enter'),
+    () =>
+      page
+        .getByRole('dialog', { name: 'Edit contact' })
+        .getByRole('button', { name: 'Cancel' })
+        .click(),
+  );
+});
+
+test('reduced motion: no transition or animation lasts any time', async ({ page }) => {
+  await ready(page);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  /** The longest transition or animation (with its delay) any element, or a probe, has. */
+  const longestMotion = () =>
+    page.evaluate(() => {
+      const probe = document.createElement('div');
+      // Set through the CSSOM (the window's CSP allows no inline <style>): what a future rule asks.
+      probe.style.transition = 'opacity 300ms ease 50ms';
+      probe.style.animation = 'probe 400ms ease 2';
+      document.body.append(probe);
+      const seconds = (value: string) =>
+        Math.max(...value.split(',').map((part) => parseFloat(part)));
+      let longest = { what: '', seconds: 0 };
+      for (const element of [...document.querySelectorAll('*')]) {
+        const style = getComputedStyle(element);
+        for (const value of [
+          style.transitionDuration,
+          style.transitionDelay,
+          style.animationDuration,
+          style.animationDelay,
+        ]) {
+          if (seconds(value) > longest.seconds) {
+            longest = { what: element.outerHTML.slice(0, 80), seconds: seconds(value) };
+          }
+        }
+      }
+      probe.remove();
+      return longest;
+    });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect((await longestMotion()).seconds).toBeGreaterThan(0);
+  const buttonTransition = () =>
+    page
+      .getByRole('button', { name: 'Menu' })
+      .evaluate((node) => parseFloat(getComputedStyle(node).transitionDuration));
+  expect(await buttonTransition()).toBeGreaterThan(0);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await longestMotion()).toEqual({ what: '', seconds: 0 });
+  expect(await buttonTransition()).toBe(0);
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+});
+
+/** The windows the layout must hold in: 200% zoom, and forced colours at two window sizes. */
+const LAYOUTS = [
+  { name: 'zoom-200', viewport: { width: 640, height: 400 }, scale: 2, forced: false },
+  { name: 'forced-colors-420', viewport: { width: 420, height: 640 }, scale: 1, forced: true },
+  { name: 'forced-colors-1280', viewport: { width: 1280, height: 800 }, scale: 1, forced: true },
+] as const;
+
+/** Every visible control lies within the window's width and has a size. */
+async function controlsOutsideTheWindow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const outside: string[] = [];
+    for (const control of document.querySelectorAll<HTMLElement>(
+      'button, input:not([type="file"]), select, summary, [role="option"], [role="menuitem"]',
+    )) {
+      if (!control.checkVisibility()) continue;
+      const box = control.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1 || box.left < -1 || box.right > width + 1) {
+        outside.push(`${control.outerHTML.slice(0, 100)} at ${box.left}–${box.right} of ${width}`);
+      }
+    }
+    return outside;
+  });
+}
+
+test('200% zoom and forced colours: nothing scrolls sideways, every control in view and marked', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  for (const layout of LAYOUTS) {
+    const context = await browser.newContext({
+      viewport: layout.viewport,
+      deviceScaleFactor: layout.scale,
+      forcedColors: layout.forced ? 'active' : 'none',
+    });
+    const page = await context.newPage();
+    const holds = async (what: string) => {
+      const where = `${what} (${layout.name})`;
+      expect(await pageScrollsSideways(page), `${where} scrolls sideways`).toBe(false);
+      expect(await controlsOutsideTheWindow(page), where).toEqual([]);
+    };
+    const shoot = (what: string) =>
+      page.screenshot({ path: screenshotPath(`${what}-${layout.name}.png`) });
+    try {
+      await ready(page);
+      const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+      await search.fill('a');
+      const selected = page.locator('[role="option"][aria-selected="true"]');
+      await expect(selected).toBeVisible();
+      await holds('search results');
+      if (layout.forced) {
+        // The highlighted result is marked by the system's own colour, not by a tint alone.
+        const mark = await selected.evaluate((node) => getComputedStyle(node).outlineStyle);
+        expect(mark, 'the highlighted result in forced colours').not.toBe('none');
+      }
+      await shoot('a11y-search');
+
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await holds('menu');
+      await shoot('a11y-menu');
+      await page.keyboard.press('Escape');
+
+      await openMenuItem(page, 'Phonebooks and contacts');
+      await holds('phonebooks');
+      await page.getByRole('button', { name: 'Customers', exact: true }).click();
+      await expect(page.getByTestId('contact-row').first()).toBeVisible();
+      await holds('contacts');
+      await page.getByRole('button', { name: 'New contact' }).click();
+      const editor = page.getByRole('dialog', { name: 'New contact' });
+      await editor.getByRole('button', { name: 'Create contact' }).click();
+      await expect(editor.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+      await holds('contact editor with errors');
+      await shoot('a11y-contact-editor');
+      await page.keyboard.press('Escape');
+
+      await openMenuItem(page, 'Settings');
+      await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+      await holds('settings');
+      await shoot('a11y-settings');
+      await openMenuItem(page, 'About Callbar');
+      await holds('about');
+    } finally {
+      await context.close();
+    }
+  }
+});
