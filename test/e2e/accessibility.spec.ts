@@ -573,14 +573,8 @@ test('reduced motion: no transition or animation lasts any time', async ({ page 
     });
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   expect((await longestMotion()).seconds).toBeGreaterThan(0);
-  const buttonTransition = () =>
-    page
-      .getByRole('button', { name: 'Menu' })
-      .evaluate((node) => parseFloat(getComputedStyle(node).transitionDuration));
-  expect(await buttonTransition()).toBeGreaterThan(0);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   expect(await longestMotion()).toEqual({ what: '', seconds: 0 });
-  expect(await buttonTransition()).toBe(0);
   await page.emulateMedia({ reducedMotion: 'no-preference' });
 });
 
