@@ -56,8 +56,10 @@ export function Menu() {
     event.preventDefault();
     focusItem(panel.current, to);
   };
+  // The focus is back on the Menu button first: a dialog the item opens returns it there.
   const choose = (action: () => void) => {
     setOpen(false);
+    button.current?.focus();
     action();
   };
   return (
