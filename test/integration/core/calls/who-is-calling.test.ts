@@ -16,7 +16,7 @@ import type { RunningSimulator } from '../../../../simulator/index';
 import type { CallsSnapshot, PhonebookView } from '../../../../src-shared/contract';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
-import { connectedCore, type ConnectedCore } from '../../../hardening/connected-core';
+import { connectedCore, type ConnectedCore } from '../../../support/hardening/connected-core';
 import { eventForger, type EventForger } from '../../../support/event-forger';
 import { advanceClock, describeJourney, fullEvents, startSim } from '../../../support/sim-harness';
 import { until } from '../../../support/until';
