@@ -26,6 +26,7 @@ import {
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
+  LINK_OPENED_TWICE,
   deliveryFingerprint,
   type ActivationAttempt,
 } from './activation-attempts';
@@ -58,10 +59,6 @@ import {
  */
 export const ENDED_ATTEMPT_WARNING =
   'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
-
-/** Why an attempt ended when its one-time connect link was opened a second time. */
-const LINK_OPENED_TWICE =
-  'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.';
 
 /** Said while an attempt waits after a refused activation call. */
 export const REFUSAL_HINT =
