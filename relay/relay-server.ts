@@ -8,8 +8,9 @@
  * (receiver.ts's body parsing, bounds and schemas, webhook-auth.ts for call events): bodies of 16
  * KiB at most, JSON bounded in depth, strings and entries; the platform's configured headers
  * checked in constant time on each of its calls; requests a browser made refused; a token bucket
- * per client address, kept in the store so every node takes from the same one; no CORS headers at all; nothing secret in a log line (paths without the
- * webhook secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
+ * per client address, kept in the store so that every node takes from the same one; no CORS
+ * headers at all; nothing secret in a log line (paths without the webhook secret, never a body).
+ * TLS is the reverse proxy's job (docs/relay.md).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -23,7 +24,10 @@ import {
   parseBody,
   WebhookEvent,
 } from '../src-main/core/account/receiver';
-import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
+import {
+  ATTEMPT_LIFETIME_MS,
+  LINK_OPENED_TWICE,
+} from '../src-main/core/account/activation-attempts';
 import { renderLandingPage, type LandingPage } from '../src-main/core/account/landing-page';
 import { secretsEqual } from '../src-main/core/account/secret-compare';
 import {
@@ -97,17 +101,17 @@ const LEG_ROUTE_MS = 6 * 60 * 60_000;
 const LANDING_PAGE = `<!doctype html><meta charset="utf-8"><title>Callbar</title>
 <p>The portal has answered. Return to Callbar: it says whether it is connected.</p>`;
 
-/** How long an activation attempt's wait and its connect link are kept (the attempt's life). */
-const ATTEMPT_MS = ATTEMPT_LIFETIME_MS;
-
 /** A connect link at the relay: the attempt it belongs to, and its seal until its first use. */
 interface ConnectLinkRecord {
   key_sha256: string;
   sealed?: string;
 }
 const connectName = (name: string) => `connect:${name}`;
-const LINK_SPENT =
-  'Links that start connecting Callbar work once. Start connecting again from Callbar.';
+/** A connect link used after its attempt is over (or never issued). */
+const LINK_SPENT = {
+  title: 'This connect link is no longer valid',
+  message: 'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+};
 
 /** An HTML page for the browser (the connect link's refusals). */
 function page(reply: FastifyReply, status: number, landing: Omit<LandingPage, 'ok'>) {
@@ -320,13 +324,17 @@ export async function startRelay(
   // --- The desktops ------------------------------------------------------------------------
   app.post(DEVICE_PATHS.activation, async (request, reply) => {
     const wait = parsed(ActivationWait, body(request, HANDSHAKE_LIMITS), 'The wait');
-    await store.putWaiting(wait.key_sha256, wait.public_key, ATTEMPT_MS);
+    await store.putWaiting(wait.key_sha256, wait.public_key, ATTEMPT_LIFETIME_MS);
     if (wait.connect_link) {
       const link: ConnectLinkRecord = {
         key_sha256: wait.key_sha256,
         sealed: wait.connect_link.sealed,
       };
-      await store.putWaiting(connectName(wait.connect_link.name), JSON.stringify(link), ATTEMPT_MS);
+      await store.putWaiting(
+        connectName(wait.connect_link.name),
+        JSON.stringify(link),
+        ATTEMPT_LIFETIME_MS,
+      );
     }
     if (!wait.wait) return reply.code(204).send();
     const sealed = await store.pop(`handoff:${wait.key_sha256}`, pollMs);
@@ -345,32 +353,25 @@ export async function startRelay(
     const record = name ? await store.takeWaiting(name) : undefined;
     const link = record ? (JSON.parse(record) as ConnectLinkRecord) : undefined;
     if (!name || !link) {
-      return page(reply, 404, {
-        title: 'This connect link is no longer valid',
-        message: LINK_SPENT,
-      });
+      return page(reply, 404, LINK_SPENT);
     }
     if (link.sealed) {
       const portalLink = openConnectLink(nonce, link.sealed);
       // Kept as used (without the link) so a second use is known for what it is.
       const used: ConnectLinkRecord = { key_sha256: link.key_sha256 };
-      await store.putWaiting(name, JSON.stringify(used), ATTEMPT_MS);
+      await store.putWaiting(name, JSON.stringify(used), ATTEMPT_LIFETIME_MS);
       return reply.code(303).header('location', portalLink).send();
     }
     // Opened twice while the attempt waits: someone else may have the portal link. The
     // platform's activation for it is refused from now on, and the desktop ends the attempt.
     if ((await store.takeWaiting(link.key_sha256)) === undefined) {
-      return page(reply, 404, {
-        title: 'This connect link is no longer valid',
-        message: LINK_SPENT,
-      });
+      return page(reply, 404, LINK_SPENT);
     }
     await store.push(`handoff:${link.key_sha256}`, LINK_REUSED, handoffTimeoutMs);
     log.warn('a connect link was opened twice; the activation attempt ends');
     return page(reply, 400, {
       title: 'Callbar stopped connecting',
-      message:
-        'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe. Start connecting again from Callbar.',
+      message: `${LINK_OPENED_TWICE} Start connecting again from Callbar.`,
     });
   });
 

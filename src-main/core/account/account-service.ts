@@ -26,6 +26,7 @@ import {
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
+  LINK_OPENED_TWICE,
   deliveryFingerprint,
   type ActivationAttempt,
 } from './activation-attempts';
@@ -59,9 +60,12 @@ import {
 export const ENDED_ATTEMPT_WARNING =
   'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
 
-/** Why an attempt ended when its one-time connect link was opened a second time. */
-const LINK_OPENED_TWICE =
-  'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.';
+/**
+ * The same in relay mode: nothing listens on this computer, and the relay hands the platform's
+ * tokens only to the key pair of the attempt, which ended; the platform still counts the link.
+ */
+export const RELAY_ENDED_ATTEMPT_WARNING =
+  'Do not use the portal link from this attempt any more: Callbar no longer waits for it. Start connecting again instead.';
 
 /** Said while an attempt waits after a refused activation call. */
 export const REFUSAL_HINT =
@@ -564,7 +568,7 @@ export class AccountService {
 
   /**
    * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
-   * carries ENDED_ATTEMPT_WARNING after `reason`.
+   * carries ENDED_ATTEMPT_WARNING (in relay mode RELAY_ENDED_ATTEMPT_WARNING) after `reason`.
    */
   cancelActivation(reason = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
     // The platform's tokens have arrived and are being stored: the attempt is not abandoned (nor
@@ -575,7 +579,8 @@ export class AccountService {
     }
     const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
-    const message = `${reason} ${ENDED_ATTEMPT_WARNING}`;
+    const warning = this.#relay ? RELAY_ENDED_ATTEMPT_WARNING : ENDED_ATTEMPT_WARNING;
+    const message = `${reason} ${warning}`;
     if (waiter.attempt.outcome.kind === 'pending') {
       this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
     }

@@ -4,6 +4,10 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 
+/** Why an attempt ended when its one-time connect link was opened a second time. */
+export const LINK_OPENED_TWICE =
+  'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.';
+
 /** How long the loopback link the browser is started with may wait for its one use. */
 export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
 
