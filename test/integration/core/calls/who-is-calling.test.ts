@@ -173,8 +173,11 @@ describeJourney('who is calling', (profile) => {
       'Started,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
     );
     expect(piece.text).toContain('Wants a callback Tuesday =SUM(A1)');
-    // Removed with an empty note.
+    // Removed with an empty note; and with the call when the recent calls are cleared.
     const cleared = await value<CallsSnapshot>('calls.setNote', { call_id: ended.id, note: '' });
     expect(cleared.recent[0]!.note).toBeUndefined();
+    await value('calls.setNote', { call_id: ended.id, note: 'gone with Clear' });
+    await value('calls.clearRecent');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ format: 1, notes: [] });
   });
 });
