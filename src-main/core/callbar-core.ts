@@ -8,10 +8,8 @@ import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
-import { callHistoryCsv } from './calls/call-history-csv';
-import { exportContacts } from './contacts-io/contact-export';
 import { CrmLinks } from './crm/crm-links';
-import { WindowExports } from './exports/window-exports';
+import { exportSource, WindowExports } from './exports/window-exports';
 import { WindowImports } from './contacts-io/window-imports';
 import { policyFavourites, profileFavourites, type Favourites } from './favourites/favourites';
 import { policyOnlyValues } from './config/policy/policies';
@@ -195,29 +193,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
-    'exports.start': (request) => {
-      if (request.what === 'calls') {
-        const { recent } = calls.snapshot();
-        return exports.start({
-          file_name: 'callbar-recent-calls.csv',
-          pieces: (async function* () {
-            yield await Promise.resolve(callHistoryCsv(recent));
-          })(),
-          items: () => recent.length,
-        });
-      }
-      let contacts = 0;
-      const { phonebook, format } = request;
-      return exports.start({
-        file_name: `${phonebook === undefined ? 'phonebooks' : `phonebook-${phonebook}`}.${format === 'csv' ? 'csv' : 'vcf'}`,
-        pieces: exportContacts(api.phonebooks, {
-          format,
-          ...(phonebook === undefined ? {} : { phonebook }),
-          onContact: () => contacts++,
-        }),
-        items: () => contacts,
-      });
-    },
+    'exports.start': (request) =>
+      exports.start(
+        exportSource(request, { api: api.phonebooks, recent: () => calls.snapshot().recent }),
+      ),
     'exports.read': ({ export_id }) => exports.read(export_id),
     'imports.upload': (request) => imports.upload(request),
     'imports.preview': (request) => imports.preview(request),

@@ -46,7 +46,7 @@ function mapChanges(values: string[] | undefined): Record<string, string> {
 
 /** Writes to stdout as the pieces come, waiting when the pipe is full. */
 /** Writes an export to stdout (controls shown as text on a terminal), waiting for drains. */
-export async function writeStdout(chunks: AsyncIterable<string>): Promise<void> {
+export async function writeStdout(chunks: AsyncIterable<string> | Iterable<string>): Promise<void> {
   // A terminal shows controls as text; a pipe or a file gets the bytes as they are.
   const tty = process.stdout.isTTY;
   for await (const chunk of chunks) {

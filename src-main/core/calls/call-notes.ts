@@ -106,6 +106,18 @@ export class CallNotes {
     });
   }
 
+  /** Removes the notes on `callIds` (calls cleared from the recent list). */
+  async remove(callIds: readonly string[]): Promise<void> {
+    if (callIds.length === 0) return;
+    const gone = new Set(callIds);
+    await this.#alone(async () => {
+      const stored = (await this.#file.read())?.notes ?? [];
+      const kept = stored.filter((entry) => !gone.has(entry.call_id));
+      if (kept.length !== stored.length) await this.#file.write({ format: 1, notes: kept });
+      this.#remember(kept);
+    });
+  }
+
   #remember(notes: readonly z.infer<typeof StoredNote>[]): void {
     this.#notes = new Map(notes.map((entry) => [entry.call_id, entry.note]));
   }

@@ -334,9 +334,12 @@ export class CallsService {
     return this.snapshot();
   }
 
-  clearRecent(): CallsSnapshot {
+  /** Clears the recent calls, and the notes on them. */
+  async clearRecent(): Promise<CallsSnapshot> {
     this.tracker.reload();
+    const cleared = this.tracker.records().filter(isFinished);
     this.tracker.clearRecent();
+    await this.#options.notes?.remove(cleared.map((record) => record.call.id));
     return this.snapshot();
   }
 

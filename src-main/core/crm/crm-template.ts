@@ -4,8 +4,9 @@
  * call or one contact. The address goes to the system browser, so both ends are checked:
  *
  * - the template: `https://` only (no `javascript:`, `data:`, `file:`, plain `http:`), no user
- *   name or password, no spaces or control characters, only the known placeholders, and none of
- *   them before the path: the host is fixed by the template, never by a contact's field;
+ *   name or password, no spaces, backslashes or control characters, only the known placeholders,
+ *   and none of them before the path: the host is fixed by the template, never by a contact's
+ *   field;
  * - the address: every value URL-encoded (a `/`, `?`, `#`, `&`, CR or LF in a coworker's contact
  *   field stays a character of that value), each value cut at MAX_VALUE_CHARS, the whole at
  *   MAX_URL_CHARS, and its origin still the template's.
@@ -41,6 +42,8 @@ export function crmTemplateProblem(template: string): string | undefined {
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(template)) {
     return 'it contains a space, a line break or another control character';
   }
+  // Browsers read \ as / in an https address, so "host\@elsewhere" looks like another host.
+  if (template.includes('\\')) return 'it contains a backslash (addresses use /)';
   const unknown = [...template.matchAll(PLACEHOLDER)]
     .map((match) => match[1]!)
     .filter((name) => !(CRM_PLACEHOLDERS as readonly string[]).includes(name));

@@ -8,7 +8,15 @@
  * for IDLE_MS is closed.
  */
 import { randomUUID } from 'node:crypto';
-import { EXPORT_PIECE_CHARS, type ExportPiece } from '../../../src-shared/contract';
+import {
+  EXPORT_PIECE_CHARS,
+  type Call,
+  type ExportPiece,
+  type ExportRequest,
+} from '../../../src-shared/contract';
+import type { PhonebookApi } from '../api/phonebook-api';
+import { callHistoryCsv } from '../calls/call-history-csv';
+import { exportContacts } from '../contacts-io/contact-export';
 import { CallbarError } from '../errors';
 
 /** Exports open at once; starting another closes the oldest. */
@@ -19,7 +27,7 @@ export const IDLE_MS = 5 * 60_000;
 /** An export as its source gives it: the file's name and its text in pieces. */
 export interface ExportSource {
   file_name: string;
-  pieces: AsyncIterator<string>;
+  pieces: AsyncIterator<string> | Iterator<string>;
   /** Contacts or calls written so far. */
   items: () => number;
 }
@@ -28,6 +36,35 @@ interface OpenExport extends ExportSource {
   /** Text taken from the source and not yet handed over. */
   rest: string;
   read_at: number;
+}
+
+/**
+ * What `request` exports: contacts streamed from the platform page by page (one phonebook, or
+ * every one), or the recent calls (`recent`, with their notes) as CSV.
+ */
+export function exportSource(
+  request: ExportRequest,
+  sources: { api: PhonebookApi; recent: () => readonly Call[] },
+): ExportSource {
+  if (request.what === 'calls') {
+    const recent = sources.recent();
+    return {
+      file_name: 'callbar-recent-calls.csv',
+      pieces: [callHistoryCsv(recent)][Symbol.iterator](),
+      items: () => recent.length,
+    };
+  }
+  const { phonebook, format } = request;
+  let contacts = 0;
+  return {
+    file_name: `${phonebook === undefined ? 'phonebooks' : `phonebook-${phonebook}`}.${format === 'csv' ? 'csv' : 'vcf'}`,
+    pieces: exportContacts(sources.api, {
+      format,
+      ...(phonebook === undefined ? {} : { phonebook }),
+      onContact: () => contacts++,
+    }),
+    items: () => contacts,
+  };
 }
 
 export class WindowExports {
@@ -88,6 +125,6 @@ export class WindowExports {
   #close(id: string): void {
     const open = this.#exports.get(id);
     this.#exports.delete(id);
-    void open?.pieces.return?.(undefined)?.catch(() => undefined);
+    void Promise.resolve(open?.pieces.return?.(undefined)).catch(() => undefined);
   }
 }

@@ -41,6 +41,7 @@ describe('crm templates', () => {
     ['https://crm.example.com/?p={e164', /\{ or \}/],
     ['https://crm.example.com/?p=' + 'x'.repeat(1200), /longer than/],
     ['https://', /not a valid address|https:\/\/ address/],
+    ['https://crm.example.com\\@attacker.example/{name}', /backslash/],
   ])('refuses template %#', (template, problem) => {
     expect(crmTemplateProblem(template)).toMatch(problem);
   });
