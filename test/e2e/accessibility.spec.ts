@@ -140,8 +140,12 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
   await control.answerLeg((await leg('callee')).id);
   await expect(bar.getByTestId('call-chip')).toContainText('Connected');
   await expectAccessibleEverywhere(page, 'call bar: connected');
-  await page.keyboard.press('Escape');
+  // The other party hangs up: the bar goes, and the end is said in the polite region that stays.
+  await control.endLeg((await leg('callee')).id);
   await expect(bar).toBeHidden();
+  await expect(page.getByTestId('call-end-announcer')).toHaveText(
+    /^Call with \+49 30 7654321 ended\./,
+  );
 
   // An incoming call.
   await control.incomingCall({
