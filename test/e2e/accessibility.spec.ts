@@ -526,6 +526,21 @@ test('focus returns to the control that opened a dialog or menu when it closes',
     );
   }
 
+  // Deleting a row takes its ⋯ button away: the focus goes to the list's heading.
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  const created = page.getByRole('dialog', { name: 'New phonebook' });
+  await created.getByLabel('Name').fill('Short-lived');
+  await created.getByLabel('Priority').fill('7');
+  await created.getByRole('button', { name: 'Create phonebook' }).click();
+  await page.getByRole('button', { name: 'More actions for Short-lived' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Delete phonebook' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Short-lived', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
+
   await page.getByRole('button', { name: 'Customers', exact: true }).click();
   const importButton = page.getByRole('button', { name: 'Import…' });
   await roundTrip(
