@@ -140,8 +140,12 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
   await control.answerLeg((await leg('callee')).id);
   await expect(bar.getByTestId('call-chip')).toContainText('Connected');
   await expectAccessibleEverywhere(page, 'call bar: connected');
-  await page.keyboard.press('Escape');
+  // The other party hangs up: the bar goes, and the end is said in the polite region that stays.
+  await control.endLeg((await leg('callee')).id);
   await expect(bar).toBeHidden();
+  await expect(page.getByTestId('call-end-announcer')).toHaveText(
+    /^Call with \+49 30 7654321 ended\./,
+  );
 
   // An incoming call.
   await control.incomingCall({
@@ -521,6 +525,21 @@ test('focus returns to the control that opened a dialog or menu when it closes',
         page.getByRole('dialog', { name: dialog }).getByRole('button', { name: closer }).click(),
     );
   }
+
+  // Deleting a row takes its ⋯ button away: the focus goes to the list's heading.
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  const created = page.getByRole('dialog', { name: 'New phonebook' });
+  await created.getByLabel('Name').fill('Short-lived');
+  await created.getByLabel('Priority').fill('7');
+  await created.getByRole('button', { name: 'Create phonebook' }).click();
+  await page.getByRole('button', { name: 'More actions for Short-lived' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Delete phonebook' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Short-lived', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
 
   await page.getByRole('button', { name: 'Customers', exact: true }).click();
   const importButton = page.getByRole('button', { name: 'Import…' });

@@ -4,7 +4,7 @@
  * every control named, a visible focus ring, nothing scrolled sideways.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /**
  * The locales every scan runs in (the window starts in the first). A locale is shown in place,
@@ -103,11 +103,6 @@ export async function focusIndicator(page: Page): Promise<string | undefined> {
       (focused.closest('.list-row') ? drawn(focused.closest('.list-row')!) : undefined)
     );
   });
-}
-
-/** The page (or an element) scrolls sideways: its content is wider than its box. */
-export function scrollsSideways(element: Locator): Promise<boolean> {
-  return element.evaluate((node) => node.scrollWidth > node.clientWidth + 1);
 }
 
 /** The page itself scrolls sideways. */

@@ -2,7 +2,6 @@
  * The e2e rig: a real simulator, the web preview (real core, real keychain) registered with it as
  * the integration's receiver, and helpers to connect, scan with axe and take README screenshots.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import {
 } from '../../simulator/index';
 import { completePortalFlow } from '../../simulator/portal-driver';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { expectNoAxeViolations } from './a11y';
 import { freePort } from './free-port';
 import { startPreviewProcess, type PreviewProcess } from './preview-process';
 import { profileEnv, registerProfile } from './sim-harness';
@@ -156,20 +156,8 @@ export async function addContact(sim: RunningSimulator, contact: NewContact): Pr
   await post('/v3/phonebook/contact/', contact);
 }
 
-/** axe-core finds no serious or critical violation of WCAG 2.1 A/AA in what the page shows. */
-export async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ') + ' ' + node.failureSummary),
-    }));
-  expect(serious, `axe: ${what}`).toEqual([]);
-}
+/** axe-core finds no violation of any impact in what the page shows (the rules: support/a11y.ts). */
+export const expectAccessible = expectNoAxeViolations;
 
 /** The same scan in the light and the dark theme (the system's preference, as Chromium reports it). */
 export async function expectAccessibleInBothThemes(page: Page, what: string) {

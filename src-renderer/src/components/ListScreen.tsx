@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
@@ -67,6 +67,10 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   const [selecting, setSelecting] = useState(false);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const rows = list.page?.results ?? [];
+  // A row that had the focus went (deleted): the focus comes to the heading, not to the page.
+  useEffect(() => {
+    if (document.activeElement === document.body) heading.current?.focus();
+  }, [list.page, heading]);
   const clear = () => setChosen(new Set());
   const toggle = (id: number) =>
     setChosen((current) => {
