@@ -16,8 +16,8 @@ import type { CallsSnapshot } from '../../src-shared/contract';
 import { eventForger, type EventForger } from '../support/event-forger';
 import { startSim } from '../support/sim-harness';
 import { until } from '../support/until';
-import { connectedCore, type ConnectedCore } from './connected-core';
-import { recordFigure } from './figures';
+import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
+import { recordFigure } from '../support/hardening/figures';
 
 const TEMPLATE = 'https://crm.example.com/search?phone={e164}&who={name}&org={company}';
 
