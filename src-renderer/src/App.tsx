@@ -6,7 +6,7 @@ import { AboutView } from './views/AboutView';
 import { AccountSwitchBanner } from './views/AccountSwitchBanner';
 import { EventsWarningBanner } from './views/EventsWarningBanner';
 import { CallBar } from './views/CallBar';
-import { CallEndAnnouncer } from './views/CallEndAnnouncer';
+import { CallAnnouncer } from './views/CallAnnouncer';
 import { ConnectView } from './views/ConnectView';
 import { DisconnectDialog } from './views/DisconnectDialog';
 import { Menu } from './views/Menu';
@@ -118,7 +118,7 @@ export function App() {
         )}
       </main>
       <Notices />
-      <CallEndAnnouncer />
+      <CallAnnouncer />
       <PendingDialDialog />
       <DisconnectDialog />
     </div>

@@ -143,9 +143,7 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
   // The other party hangs up: the bar goes, and the end is said in the polite region that stays.
   await control.endLeg((await leg('callee')).id);
   await expect(bar).toBeHidden();
-  await expect(page.getByTestId('call-end-announcer')).toHaveText(
-    /^Call with \+49 30 7654321 ended\./,
-  );
+  await expect(page.getByTestId('call-announcer')).toHaveText(/^Call with \+49 30 7654321 ended\./);
 
   // An incoming call.
   await control.incomingCall({
@@ -154,6 +152,7 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
     from: '+12025550199',
   });
   await expect(bar.getByTestId('call-chip')).toHaveText('Incoming call');
+  await expect(page.getByTestId('call-announcer')).toHaveText(/^Incoming call from \S/);
   await expectAccessibleEverywhere(page, 'call bar: incoming');
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
@@ -301,7 +300,11 @@ test.describe('keyboard only', () => {
     await expect(page.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('Enter');
 
-    // Follow the call: its live region says each state as the platform's events arrive.
+    // The start is said in the window's call announcer (the bar appears with it already written).
+    const announcer = page.getByTestId('call-announcer');
+    await expect(announcer).toHaveText('Calling Ada Lovelace…');
+    await expect(announcer).toHaveAttribute('aria-live', 'polite');
+    // Follow the call: the bar's live region says each state as the platform's events arrive.
     const bar = await placedCallBar(page);
     const status = bar.getByRole('status');
     await expect(status).toHaveAttribute('aria-live', 'polite');
@@ -317,9 +320,7 @@ test.describe('keyboard only', () => {
     // Hang up with Esc: the bar goes, its end is said, the focus is back in the search box.
     await page.keyboard.press('Escape');
     await expect(bar).toBeHidden();
-    await expect(page.getByTestId('call-end-announcer')).toHaveText(
-      'Call with Ada Lovelace ended. You hung up.',
-    );
+    await expect(announcer).toHaveText('Call with Ada Lovelace ended. You hung up.');
     await expect(search).toBeFocused();
     await expect.poll(async () => (await ownControl.getCall(live.id)).state).toBe('ended');
 
