@@ -1,7 +1,8 @@
 /**
  * The allow-list behind Callbar's one `shell.openExternal` wrapper: the system browser is only
- * ever asked to open the platform's portal (a link in the window) or Callbar's one-time connect
- * link (the core, to connect). A link in the renderer, a redirect or a compromised
+ * ever asked to open the platform's portal (a link in the window), Callbar's one-time connect
+ * link (the core, to connect) or a CRM link built from a template in the settings
+ * (core/crm/crm-template.ts `isCrmUrl`). A link in the renderer, a redirect or a compromised
  * page cannot make Callbar launch `file:`, `smb:`, `ms-msdt:` or any other handler.
  */
 
@@ -68,5 +69,5 @@ export function originForLog(url: string | undefined): string {
 
 /** Why a URL was refused, in a sentence for the log. */
 export function refusedExternalUrl(url: string): string {
-  return `Callbar refused to open ${originForLog(url)} in the browser: it is not the platform's portal or Callbar's connect link.`;
+  return `Callbar refused to open ${originForLog(url)} in the browser: it is not the platform's portal, Callbar's connect link or a CRM link set in Settings.`;
 }

@@ -25,11 +25,14 @@ export function useCrmLinks() {
   return { links, error, open };
 }
 
+/** Characters of a name or company sent (the channel's bound; core uses 200 of them). */
+const MAX_PARTY_TEXT = 1000;
+
 /** A party for a CRM link from a call's party or a contact's fields (empty ones left out). */
 export function crmParty(number: string, name?: string | null, company?: string | null): CrmParty {
   return {
     number: number.slice(0, 64),
-    ...(name ? { name } : {}),
-    ...(company ? { company } : {}),
+    ...(name ? { name: name.slice(0, MAX_PARTY_TEXT) } : {}),
+    ...(company ? { company: company.slice(0, MAX_PARTY_TEXT) } : {}),
   };
 }
