@@ -127,7 +127,7 @@ export function SettingsView() {
         form: undefined,
       });
     }
-    const patch = {
+    const patch: Partial<EditableSettings> = {
       ...draft,
       receiver_port: Number(draft.receiver_port),
       sync_interval_minutes: Number(draft.sync_interval_minutes),
