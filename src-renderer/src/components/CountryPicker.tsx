@@ -2,18 +2,24 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale, type Locale } from '../../../src-shared/i18n';
 import { SettingField } from './SettingField';
 
+const regionNames = new Map<Locale, Intl.DisplayNames>();
+
 /** "Germany (DE)", "Deutschland (DE)": a country by its name in `locale`, with its code. */
 export function countryLabel(code: string, locale: Locale): string {
-  const name = new Intl.DisplayNames([intlLocale(locale)], { type: 'region' }).of(code);
+  let names = regionNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([intlLocale(locale)], { type: 'region' });
+    regionNames.set(locale, names);
+  }
+  const name = names.of(code);
   return name && name !== code ? `${name} (${code})` : code;
 }
 
 /** `countries` ordered by their names in `locale`, as a drop-down lists them. */
 export function countriesByName(countries: readonly string[], locale: Locale): string[] {
   const collator = new Intl.Collator(intlLocale(locale));
-  return [...countries].sort((a, b) =>
-    collator.compare(countryLabel(a, locale), countryLabel(b, locale)),
-  );
+  const labels = new Map(countries.map((code) => [code, countryLabel(code, locale)]));
+  return [...countries].sort((a, b) => collator.compare(labels.get(a)!, labels.get(b)!));
 }
 
 /**
