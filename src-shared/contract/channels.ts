@@ -186,6 +186,7 @@ export const channels = {
         relay_url: z.string().max(2000),
         crm_links: z.array(z.string().max(1000)).max(5),
         crm_open_on_connect: z.boolean(),
+        language: z.string().max(10),
       })
       .partial()
       .strict(),

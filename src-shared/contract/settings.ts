@@ -3,6 +3,7 @@
  * Part of the IPC contract (src-shared/contract/index.ts says what it is).
  */
 import { z } from 'zod';
+import { LANGUAGE_CHOICES } from '../i18n/locales';
 import { DestinationClass } from './calls';
 
 /** The settings a person changes in the window (the rest are for administrators and env). */
@@ -24,6 +25,8 @@ export const EditableSettings = z.object({
   crm_links: z.array(z.string()),
   /** Open the first CRM link by itself when a call connects. */
   crm_open_on_connect: z.boolean(),
+  /** The language Callbar speaks (issue 33): `system` or a locale of src-shared/i18n. */
+  language: z.enum(LANGUAGE_CHOICES),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 

@@ -31,6 +31,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   relay_url: 'text',
   crm_links: 'list',
   crm_open_on_connect: 'boolean',
+  language: 'text',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

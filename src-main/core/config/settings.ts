@@ -7,6 +7,7 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-shared/contract';
 import { CrmTemplate } from '../crm/crm-template';
+import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
 import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
 
@@ -123,6 +124,11 @@ export const Settings = z.strictObject({
   crm_links: z.array(CrmTemplate).max(5).default([]),
   /** Open the first CRM link by itself when a call connects (bounded: never a flood of tabs). */
   crm_open_on_connect: z.boolean().default(false),
+  /**
+   * The language of the window, the tray, notifications and the CLI (src-shared/i18n): "system"
+   * (the default) follows the operating system's language (`LANG`/`LC_ALL` for the CLI).
+   */
+  language: z.enum(LANGUAGE_CHOICES).default('system'),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -168,6 +174,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
     'a list of up to 5 https:// address templates such as ["https://crm.example.com/search?phone={e164}"] (placeholders {e164} {number} {name} {company} {extension}, not in the host; no user name or password)',
   crm_open_on_connect: 'true or false',
   relay_url: `"" for none, or the relay's address: ${PLATFORM_URL_RULE}, such as https://relay.example.com (several separated by commas)`,
+  language: `one of ${LANGUAGE_CHOICES.join(', ')}`,
 };
 
 /** True when `name` is one of the settings. */

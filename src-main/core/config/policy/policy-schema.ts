@@ -93,6 +93,7 @@ export const POLICY_TITLES: Record<PolicyName, string> = {
   relay_url: 'Relay address',
   crm_links: 'CRM link-out address templates',
   crm_open_on_connect: 'Open the first CRM link when a call connects',
+  language: 'Language of Callbar',
   link_allowed_classes: 'Destination classes a tel:/callto: link may dial',
   link_allowed_countries: 'Countries a number from a link may belong to',
   favourites: 'Favourites for every user',

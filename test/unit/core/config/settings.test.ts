@@ -69,6 +69,7 @@ describe('loadSettings', () => {
       relay_url: '',
       crm_links: [],
       crm_open_on_connect: false,
+      language: 'system',
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -131,6 +132,7 @@ describe('loadSettings', () => {
       ['https://crm.example.com/?p={e164}', 'https://b.example.com/{name}'],
     ],
     crm_open_on_connect: ['yes', true],
+    language: ['de', 'de'],
   };
 
   it('has an environment override row for every setting', () => {
