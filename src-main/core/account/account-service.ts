@@ -44,6 +44,7 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
+import { said } from '../text/said';
 import {
   receiverRegistration,
   UNAUTHENTICATED_EVENTS_WARNING,
@@ -661,15 +662,17 @@ export class AccountService {
       else this.#attempts.settle(use.attempt, { kind: 'failed', message });
       return {
         ok: false,
-        title: 'Callbar stopped connecting',
-        message: `${message} ${ENDED_ATTEMPT_WARNING}`,
+        title: said('landing:stopped.title'),
+        message: said('landing:stopped.message', {
+          reason: said(use.reason === 'again' ? 'landing:stopped.openedTwice' : 'landing:stopped.openedLate'),
+          warning: said('landing:stopped.warning'),
+        }),
       };
     }
     return {
       ok: false,
-      title: 'This connect link is no longer valid',
-      message:
-        'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+      title: said('landing:linkUsed.title'),
+      message: said('landing:linkUsed.message'),
     };
   }
 

@@ -25,6 +25,8 @@
  *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
  *   waits for that write, at most {@link SAVE_WAIT_MS}, and no refresh starts once it was called.
  */
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
@@ -68,8 +70,8 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** How long closing waits for a session write in flight before giving up (and saying so). */
 export const SAVE_WAIT_MS = 10_000;
 
-export const SESSION_ENDED_MESSAGE =
-  'Your Callbar session has ended: the platform no longer accepts it (it was revoked or used elsewhere). Connect Callbar again to continue.';
+const SESSION_ENDED = said('errors:account.sessionEnded');
+export const SESSION_ENDED_MESSAGE = inEnglish(SESSION_ENDED);
 
 /** Two base URLs name the same platform (a trailing slash is no difference). */
 export function samePlatform(a: string, b: string): boolean {
@@ -285,10 +287,7 @@ export class TokenManager {
     if (this.#health.kind === 'revoked') {
       throw new CallbarError('needs_activation', this.#health.message);
     }
-    throw new CallbarError(
-      'not_connected',
-      'Callbar is not connected to your phone account yet. Connect it first.',
-    );
+    throw new CallbarError('not_connected', said('errors:account.notConnected'));
   }
 
   /** Good for at least the margin by both clocks (a proactive refresh is due otherwise). */
@@ -514,7 +513,7 @@ export class TokenManager {
         this.#log.warn('could not wipe the dead session from the keychain', { error });
       }
     }
-    throw new CallbarError('needs_activation', SESSION_ENDED_MESSAGE);
+    throw new CallbarError('needs_activation', SESSION_ENDED);
   }
 
   /** With no session in the vault: a marker says it ended (health `revoked`), else nothing. */

@@ -7,7 +7,8 @@
  *
  * Every notification is plain text (`plainNotification`): names isolated in their own direction,
  * numbers left to right, controls shown as text, and markup escaped where the platform's
- * notification server reads the body as markup (Linux).
+ * notification server reads the body as markup (Linux). The words are the `shell` catalog's, in
+ * the planner's language.
  */
 import type {
   AccountState,
@@ -16,7 +17,9 @@ import type {
   CallbarEvent,
   CallsSnapshot,
 } from '../../../src-shared/contract';
+import { translatorFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
+import type { Translate } from '../text/said';
 
 export interface PlannedNotification {
   title: string;
@@ -25,13 +28,17 @@ export interface PlannedNotification {
   onClick: 'open' | 'connect';
 }
 
-function caller(call: Call): string {
+function caller(call: Call, t: Translate): string {
   const { name, company, display } = call.party;
   const number = isolatedNumber(display);
   if (!name) return number;
   return company
-    ? `${isolatedName(name)} (${isolatedName(company)}) — ${number}`
-    : `${isolatedName(name)} — ${number}`;
+    ? t('notification.callerWithCompany', {
+        name: isolatedName(name),
+        company: isolatedName(company),
+        number,
+      })
+    : t('notification.caller', { name: isolatedName(name), number });
 }
 
 /** Who a call is with, in a sentence: the name, or else the number. */
@@ -72,6 +79,12 @@ export class NotificationPlanner {
   #account: AccountState | undefined;
   /** The account switch last announced (its sentence), so each is announced once. */
   #announcedSwitch: string | undefined;
+  readonly #t: Translate;
+
+  /** `t`: the `shell` words in the user's language (English by default). */
+  constructor(t: Translate = translatorFor('en', 'shell')) {
+    this.#t = t;
+  }
 
   /** Marks what is already there at start-up as known, so only news is announced. */
   seed(state: {
@@ -103,8 +116,8 @@ export class NotificationPlanner {
     if (state !== 'needs-activation' || previous === 'needs-activation') return [];
     return [
       {
-        title: 'Reconnect Callbar',
-        body: 'Your session with the phone system has expired. Click to connect Callbar again.',
+        title: this.#t('notification.reconnectTitle'),
+        body: this.#t('notification.reconnectBody'),
         onClick: 'connect',
       },
     ];
@@ -114,7 +127,7 @@ export class NotificationPlanner {
     const change = status.account_switch?.message;
     if (!change || change === this.#announcedSwitch) return [];
     this.#announcedSwitch = change;
-    return [{ title: 'Callbar is connected to another account', body: change, onClick: 'open' }];
+    return [{ title: this.#t('notification.switchedTitle'), body: change, onClick: 'open' }];
   }
 
   #callsChanged(calls: CallsSnapshot): PlannedNotification[] {
@@ -124,15 +137,19 @@ export class NotificationPlanner {
       if (call.direction !== 'incoming' || this.#announcedIncoming.has(call.id)) continue;
       this.#announcedIncoming.add(call.id);
       if (call.state === 'ended' || call.state === 'failed') continue;
-      planned.push({ title: 'Incoming call', body: caller(call), onClick: 'open' });
+      planned.push({
+        title: this.#t('notification.incomingTitle'),
+        body: caller(call, this.#t),
+        onClick: 'open',
+      });
     }
     for (const call of all) {
       if (call.state !== 'failed' || this.#announcedFailed.has(call.id)) continue;
       this.#announcedFailed.add(call.id);
-      const reason = call.reason ?? 'the phone system did not accept the call';
+      const reason = call.reason ?? this.#t('notification.notAccepted');
       planned.push({
-        title: 'Call failed',
-        body: `Could not call ${party(call)}: ${reason}`,
+        title: this.#t('notification.failedTitle'),
+        body: this.#t('notification.failedBody', { party: party(call), reason }),
         onClick: 'open',
       });
     }

@@ -18,6 +18,7 @@ import type {
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
+import type { Said } from '../text/said';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
@@ -204,7 +205,7 @@ export class Directory {
   }
 
   /** Stops a running sync; the directory in use stays. */
-  cancelSync(reason = 'The sync was cancelled.'): void {
+  cancelSync(reason: string | Said = 'The sync was cancelled.'): void {
     this.#running?.abort.abort(new CallbarError('sync_cancelled', reason));
   }
 
