@@ -176,6 +176,7 @@ export const channels = {
         dial_allowed_classes: z.array(z.string().max(20)).max(DestinationClass.options.length),
         dial_allowed_countries: z.array(z.string().max(10)).max(300),
         relay_url: z.string().max(2000),
+        language: z.string().max(10),
       })
       .partial()
       .strict(),

@@ -3,6 +3,7 @@
  * Part of the IPC contract (src-shared/contract/index.ts says what it is).
  */
 import { z } from 'zod';
+import { LANGUAGE_CHOICES } from '../i18n/locales';
 import { DestinationClass } from './calls';
 
 /** The settings a person changes in the window (the rest are for administrators and env). */
@@ -20,6 +21,8 @@ export const EditableSettings = z.object({
   dial_allowed_countries: z.array(z.string()),
   /** Relay mode (docs/relay.md): the relay's address(es); "" for the loopback receiver. */
   relay_url: z.string(),
+  /** The language Callbar speaks (issue 33): `system` or a locale of src-shared/i18n. */
+  language: z.enum(LANGUAGE_CHOICES),
 });
 export type EditableSettings = z.infer<typeof EditableSettings>;
 

@@ -67,6 +67,7 @@ describe('loadSettings', () => {
       ],
       dial_allowed_countries: [],
       relay_url: '',
+      language: 'system',
     });
     expect(DEFAULT_SETTINGS.client_id).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
@@ -124,6 +125,7 @@ describe('loadSettings', () => {
     dial_allowed_classes: ['extension, national', ['extension', 'national']],
     dial_allowed_countries: ['de,FR', ['DE', 'FR']],
     relay_url: ['https://relay.example.com', 'https://relay.example.com'],
+    language: ['de', 'de'],
   };
 
   it('has an environment override row for every setting', () => {

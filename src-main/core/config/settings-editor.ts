@@ -15,7 +15,7 @@ export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof E
   keyof Settings)[];
 
 /** Settings this running Callbar follows at once (the others apply at the next start). */
-const LIVE_SETTINGS = ['confirm_web_links'] as const;
+const LIVE_SETTINGS = ['confirm_web_links', 'language'] as const;
 
 function editable(settings: Settings): EditableSettings {
   return Object.fromEntries(
@@ -90,8 +90,9 @@ export async function saveSettingsView(
   // What the file now says, the organisation's policies applied (a locked value stays locked).
   const saved = savedSettings(profile);
   const overrides = readEnvOverrides(profile.env);
-  for (const name of LIVE_SETTINGS) {
+  const follow = <Name extends (typeof LIVE_SETTINGS)[number]>(name: Name) => {
     if (!(name in overrides)) profile.settings[name] = saved[name];
-  }
+  };
+  LIVE_SETTINGS.forEach(follow);
   return view(profile, saved);
 }

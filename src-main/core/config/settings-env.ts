@@ -29,6 +29,7 @@ const KINDS: Record<SettingName, EnvKind> = {
   dial_allowed_classes: 'list',
   dial_allowed_countries: 'list',
   relay_url: 'text',
+  language: 'text',
 };
 
 const TRUE_WORDS = new Set(['true', '1', 'yes']);

@@ -6,6 +6,7 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-shared/contract';
+import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
 import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
 
@@ -113,6 +114,11 @@ export const Settings = z.strictObject({
     .max(2000)
     .refine((value) => relayUrls(value).every((url) => isSecureOrLoopback(url)))
     .default(''),
+  /**
+   * The language of the window, the tray, notifications and the CLI (src-shared/i18n): "system"
+   * (the default) follows the operating system's language (`LANG`/`LC_ALL` for the CLI).
+   */
+  language: z.enum(LANGUAGE_CHOICES).default('system'),
 });
 
 /** The settings Callbar runs with, every default applied. */
@@ -155,6 +161,7 @@ export const SETTING_RULES: Record<SettingName, string> = {
   dial_allowed_countries:
     'a list of two-letter country codes such as ["DE", "FR"], or [] for every country',
   relay_url: `"" for none, or the relay's address: ${PLATFORM_URL_RULE}, such as https://relay.example.com (several separated by commas)`,
+  language: `one of ${LANGUAGE_CHOICES.join(', ')}`,
 };
 
 /** True when `name` is one of the settings. */

@@ -28,6 +28,7 @@ export const useAppStore = create<AppState>()((...args) => {
     start: () => {
       const state = get();
       const unsubscribe = window.callbar.onEvent((event) => get().receive(event));
+      void state.loadLanguage();
       void state.loadInfo();
       void state.loadAccount();
       void state.loadDirectory();

@@ -1,4 +1,6 @@
 import type { CallbarEvent, ErrorInfo } from '../../../src-shared/contract';
+import type { LanguageChoice } from '../../../src-shared/i18n';
+import { applyLanguage } from '../i18n';
 import { windowKindOf, type WindowKind } from '../window-kind';
 import type { SliceCreator } from './slice';
 
@@ -21,12 +23,20 @@ export interface UiSlice {
   setupError: ErrorInfo | undefined;
   view: View;
   theme: ThemeChoice;
+  /** The `language` setting (a setting of core, so the tray and the CLI follow it too). */
+  language: LanguageChoice;
+  /** Why the language could not be saved. */
+  languageError: ErrorInfo | undefined;
   confirmingDisconnect: boolean;
   /** Counts requests to put the focus in the search box (the global shortcut opened the window). */
   searchFocusRequests: number;
   notices: Notice[];
   show: (view: View) => void;
   setTheme: (theme: ThemeChoice) => void;
+  /** Reads the `language` setting and speaks it. */
+  loadLanguage: () => Promise<void>;
+  /** Saves the `language` setting and speaks it at once (every view re-renders in it). */
+  setLanguage: (language: LanguageChoice) => Promise<void>;
   setConfirmingDisconnect: (open: boolean) => void;
   requestSearchFocus: () => void;
   /** Setup is done: the shell shows the main window (and closes this one), or this page becomes it. */
@@ -40,6 +50,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   setupError: undefined,
   view: 'main',
   theme: storedTheme(),
+  language: 'system',
+  languageError: undefined,
   confirmingDisconnect: false,
   searchFocusRequests: 0,
   notices: [],
@@ -48,6 +60,18 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     if (theme === 'system') globalThis.localStorage?.removeItem(THEME_KEY);
     else globalThis.localStorage?.setItem(THEME_KEY, theme);
     set({ theme });
+  },
+  loadLanguage: async () => {
+    const result = await window.callbar.settings.get();
+    if (!result.ok) return;
+    applyLanguage(result.value.settings.language);
+    set({ language: result.value.settings.language });
+  },
+  setLanguage: async (language) => {
+    const result = await window.callbar.settings.save({ language });
+    if (!result.ok) return set({ languageError: result.error });
+    applyLanguage(result.value.settings.language);
+    set({ language: result.value.settings.language, languageError: undefined });
   },
   setConfirmingDisconnect: (open) => set({ confirmingDisconnect: open }),
   requestSearchFocus: () =>

@@ -10,6 +10,7 @@ import { FormActions } from '../components/FormActions';
 import { CountryPicker, countriesByName, countryLabel } from '../components/CountryPicker';
 import { SettingField } from '../components/SettingField';
 import { ShortcutRecorder } from '../components/ShortcutRecorder';
+import { LanguageSelect } from '../components/LanguageSelect';
 import { ThemeSelect } from '../components/ThemeSelect';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
@@ -33,6 +34,7 @@ const LABELS: Record<keyof EditableSettings, string> = {
   dial_allowed_classes: 'Numbers Callbar dials',
   dial_allowed_countries: 'Countries Callbar dials abroad',
   relay_url: 'Relay address',
+  language: 'Language',
 };
 
 /** The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go). */
@@ -83,6 +85,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
  */
 export function SettingsView() {
   const back = useAppStore((state) => state.show);
+  const languageError = useAppStore((state) => state.languageError);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const form = useRef<HTMLFormElement>(null);
   const [saved, setSaved] = useState<Saved | undefined>();
@@ -124,11 +127,13 @@ export function SettingsView() {
         form: undefined,
       });
     }
-    const patch = {
+    const patch: Partial<EditableSettings> = {
       ...draft,
       receiver_port: Number(draft.receiver_port),
       sync_interval_minutes: Number(draft.sync_interval_minutes),
     };
+    // The language select saves its setting itself, at once.
+    delete patch.language;
     // What the organisation locked is not the user's to save.
     for (const name of Object.keys(saved?.locked ?? {})) delete patch[name as keyof typeof patch];
     const result = await window.callbar.settings.save(patch);
@@ -307,6 +312,14 @@ export function SettingsView() {
           <Group title="Appearance">
             <SettingField label="Theme" hint="Applies at once.">
               <ThemeSelect className="setting-medium" />
+            </SettingField>
+            <SettingField
+              label={LABELS.language}
+              hint="Applies at once."
+              error={languageError?.message}
+              locked={saved.locked.language}
+            >
+              <LanguageSelect className="setting-medium" data-testid="language" />
             </SettingField>
           </Group>
           <details

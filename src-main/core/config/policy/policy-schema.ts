@@ -91,6 +91,7 @@ export const POLICY_TITLES: Record<PolicyName, string> = {
   dial_allowed_classes: 'Destination classes Callbar dials',
   dial_allowed_countries: 'Countries numbers abroad may belong to',
   relay_url: 'Relay address',
+  language: 'Language of Callbar',
   link_allowed_classes: 'Destination classes a tel:/callto: link may dial',
   link_allowed_countries: 'Countries a number from a link may belong to',
   favourites: 'Favourites for every user',

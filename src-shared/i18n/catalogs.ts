@@ -1,0 +1,46 @@
+/**
+ * The message catalogs, bundled (imported as JSON, so every process has them without reading a
+ * file): one JSON file per locale and namespace, `locales/<locale>/<namespace>.json`, ICU message
+ * syntax. English is the source; German is complete; the pseudo-locales are generated from English.
+ */
+import deCli from './locales/de/cli.json';
+import deErrors from './locales/de/errors.json';
+import deLanding from './locales/de/landing.json';
+import deShell from './locales/de/shell.json';
+import deWindow from './locales/de/window.json';
+import enCli from './locales/en/cli.json';
+import enErrors from './locales/en/errors.json';
+import enLanding from './locales/en/landing.json';
+import enShell from './locales/en/shell.json';
+import enWindow from './locales/en/window.json';
+import { PSEUDO_LOCALES, type CatalogLocale, type Locale } from './locales';
+import { pseudoCatalog, type Catalog } from './pseudo-locale';
+
+/**
+ * The namespaces, one per part of Callbar that speaks: `window` (the renderer), `cli` (the CLI's
+ * human output), `shell` (tray menu and notifications), `landing` (the connect flow's pages in
+ * the browser), `errors` (core's messages to a person).
+ */
+export const NAMESPACES = ['window', 'cli', 'shell', 'landing', 'errors'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/** The hand-written catalogs, by locale and namespace. */
+export const CATALOGS: Record<CatalogLocale, Record<Namespace, Catalog>> = {
+  en: { window: enWindow, cli: enCli, shell: enShell, landing: enLanding, errors: enErrors },
+  de: { window: deWindow, cli: deCli, shell: deShell, landing: deLanding, errors: deErrors },
+};
+
+let pseudo: Record<string, Record<Namespace, Catalog>> | undefined;
+
+/** Every locale's catalogs, the pseudo-locales generated (once, on first use) from English. */
+export function allCatalogs(): Record<Locale, Record<Namespace, Catalog>> {
+  pseudo ??= Object.fromEntries(
+    PSEUDO_LOCALES.map((locale) => [
+      locale,
+      Object.fromEntries(
+        NAMESPACES.map((namespace) => [namespace, pseudoCatalog(CATALOGS.en[namespace], locale)]),
+      ) as Record<Namespace, Catalog>,
+    ]),
+  );
+  return { ...CATALOGS, ...pseudo } as Record<Locale, Record<Namespace, Catalog>>;
+}

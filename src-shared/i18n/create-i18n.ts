@@ -1,0 +1,47 @@
+/**
+ * An i18next instance speaking one locale, ready at once: every catalog is bundled (catalogs.ts),
+ * so `init` is synchronous (no backend, no await) and `changeLanguage` switches at once. Messages
+ * are ICU (plural, select, number, date) through i18next-icu; numbers and dates in a message are
+ * formatted with `intlLocale(locale)`.
+ */
+import i18next, { type i18n, type TFunction } from 'i18next';
+import ICU from 'i18next-icu';
+import { allCatalogs, NAMESPACES, type Namespace } from './catalogs';
+import { DEFAULT_LOCALE, intlLocale, isLocale, SUPPORTED_LOCALES, type Locale } from './locales';
+
+export type { i18n as I18n, TFunction };
+
+/** What createI18n needs: the locale, and the namespace `t('key')` looks in first. */
+export interface I18nOptions {
+  locale: Locale;
+  /** The namespace of keys without `namespace:` (default `window`). */
+  defaultNamespace?: Namespace;
+}
+
+/**
+ * A new i18next instance in `locale` with every locale's catalogs loaded: `instance.t(key, values)`
+ * formats a message; `instance.changeLanguage(locale)` switches (synchronously in effect); a key
+ * missing in a locale falls back to English, a key missing everywhere shows as the key.
+ */
+export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions): i18n {
+  const instance = i18next.createInstance();
+  void instance
+    .use(
+      new ICU({
+        parseLngForICU: (lng) => intlLocale(isLocale(lng) ? lng : DEFAULT_LOCALE),
+      }),
+    )
+    .init({
+      initAsync: false,
+      lng: locale,
+      fallbackLng: DEFAULT_LOCALE,
+      supportedLngs: [...SUPPORTED_LOCALES],
+      resources: allCatalogs(),
+      ns: [...NAMESPACES],
+      defaultNS: defaultNamespace,
+      // React and the terminal escape (or need no escaping); the messages are text, never HTML.
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  return instance;
+}
