@@ -63,7 +63,11 @@ export async function showList<T>(
 ): Promise<void> {
   if (list.all) {
     const all = await collect(fetch.all());
-    return show(ctx, all, () => `${rows(all)}\n\n${ctx.t(`list.${noun}.all`, { count: all.length })}`);
+    return show(
+      ctx,
+      all,
+      () => `${rows(all)}\n\n${ctx.t(`list.${noun}.all`, { count: all.length })}`,
+    );
   }
   const page = await fetch.page(list.page);
   show(ctx, page, () => {

@@ -75,9 +75,7 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
     // the refresh and retry the client made.
     if (error instanceof ApiError && error.status === 403 && !error.authenticationFailed) {
       report.token_accepted = true;
-      lines.push(
-        t('status.tokenAcceptedRefused', { message: describeError(error, t).message }),
-      );
+      lines.push(t('status.tokenAcceptedRefused', { message: describeError(error, t).message }));
       exitCode = ExitCode.ok;
     } else {
       exitCode = exitCodeForError(error);
@@ -99,9 +97,7 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
           platform: report,
           ...(problems.length > 0 ? { policy_problems: problems } : {}),
         })
-      : [...lines, ...problems.map((problem) => t('status.policyProblem', { problem }))].join(
-          '\n',
-        ),
+      : [...lines, ...problems.map((problem) => t('status.policyProblem', { problem }))].join('\n'),
   );
   return exitCode;
 }
@@ -235,19 +231,11 @@ export const accountCommands: CommandGroup = {
         const profile = await ctx.profile();
         const before = await storedStatus(profile);
         if (before.state === 'not-connected') {
-          ctx.io.out(
-            ctx.json
-              ? JSON.stringify(before)
-              : ctx.t('deactivate.nothing'),
-          );
+          ctx.io.out(ctx.json ? JSON.stringify(before) : ctx.t('deactivate.nothing'));
           return;
         }
         const current = await profile.account.deactivateLocal();
-        ctx.io.out(
-          ctx.json
-            ? JSON.stringify(current)
-            : ctx.t('deactivate.forgot'),
-        );
+        ctx.io.out(ctx.json ? JSON.stringify(current) : ctx.t('deactivate.forgot'));
       },
     }),
   ],

@@ -90,7 +90,8 @@ function describeSnapshot(t: Translate, snapshot: CallsSnapshot): string {
       ? t('calls.current', { table: callRows(t, snapshot.current) })
       : t('calls.noCall'),
   ];
-  if (snapshot.recent.length) parts.push(t('calls.recent', { table: callRows(t, snapshot.recent) }));
+  if (snapshot.recent.length)
+    parts.push(t('calls.recent', { table: callRows(t, snapshot.recent) }));
   return parts.join('\n\n');
 }
 

@@ -78,7 +78,11 @@ function summary(t: Translate, result: ImportResult, seconds: number): string {
   const { created, updated, skipped, failed, not_sent } = result.counts;
   if (result.dry_run) return t('transfer.dryRun', { created, updated, skipped, failed });
   const head = t(
-    result.cancelled ? 'transfer.cancelled' : result.stopped ? 'transfer.stopped' : 'transfer.imported',
+    result.cancelled
+      ? 'transfer.cancelled'
+      : result.stopped
+        ? 'transfer.stopped'
+        : 'transfer.imported',
   );
   return t('transfer.summary', {
     head,

@@ -58,10 +58,7 @@ const star = (starred: boolean) =>
       const id = requiredInteger(args[0], said('cli:usage.contactId'));
       const listed = await withFavourites(ctx, async (favourites, known) => {
         if (starred && !known.has(id)) {
-          throw new CallbarError(
-            'not_found',
-            said('cli:favourites.unknownContact', { id }),
-          );
+          throw new CallbarError('not_found', said('cli:favourites.unknownContact', { id }));
         }
         return favourites.set(id, starred);
       });

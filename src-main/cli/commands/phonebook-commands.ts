@@ -102,7 +102,8 @@ export const phonebookCommands: CommandGroup = {
         show(
           ctx,
           book,
-          () => `${ctx.t('phonebooks.created', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
+          () =>
+            `${ctx.t('phonebooks.created', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
         );
       },
     }),
@@ -119,7 +120,8 @@ export const phonebookCommands: CommandGroup = {
         show(
           ctx,
           book,
-          () => `${ctx.t('phonebooks.updated', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
+          () =>
+            `${ctx.t('phonebooks.updated', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
         );
       },
     }),

@@ -96,10 +96,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     expect(hangup.stderr).toContain(
       'callbar: Es gibt keinen laufenden Anruf, der aufgelegt werden könnte.',
     );
-    for (const args of [
-      ['contacts', 'show', '999999'],
-      ['hangup'],
-    ]) {
+    for (const args of [['contacts', 'show', '999999'], ['hangup']]) {
       const german = await run([...args, '--json'], GERMAN);
       const english = await run([...args, '--json'], ENGLISH);
       expect(german.stdout).toBe(english.stdout);

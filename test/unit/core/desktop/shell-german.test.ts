@@ -52,13 +52,14 @@ describe('tray in German', () => {
       'Callbar öffnen',
       'Callbar beenden',
     ]);
-    expect(trayTooltip({ account: acct('connected'), calls: snapshot({ current: [live] }) }, de)).toBe(
-      `Callbar — im Gespräch mit ${name('Anna')}`,
-    );
+    expect(
+      trayTooltip({ account: acct('connected'), calls: snapshot({ current: [live] }) }, de),
+    ).toBe(`Callbar — im Gespräch mit ${name('Anna')}`);
   });
 
   it('says every account state in German', () => {
-    const line = (state: AccountState) => labels(trayMenu({ account: acct(state), calls: snapshot(), favourites: [] }, de))[0];
+    const line = (state: AccountState) =>
+      labels(trayMenu({ account: acct(state), calls: snapshot(), favourites: [] }, de))[0];
     expect(line('offline')).toBe(`Offline · Nst. ${num('201')} (${name('acme-7f3a')})`);
     expect(line('needs-activation')).toBe(
       `Sitzung beendet — Nst. ${num('201')} (${name('acme-7f3a')}) neu verbinden`,
@@ -87,7 +88,12 @@ describe('notifications in German', () => {
     const incoming = call({
       state: 'ringing',
       direction: 'incoming',
-      party: { number: '+4930123456', display: '+49 30 123456', name: 'Anna Meier', company: 'Acme' },
+      party: {
+        number: '+4930123456',
+        display: '+49 30 123456',
+        name: 'Anna Meier',
+        company: 'Acme',
+      },
     });
     expect(planner.plan(callsChanged(snapshot({ current: [incoming] })))).toEqual([
       {
@@ -105,7 +111,9 @@ describe('notifications in German', () => {
       },
     ]);
     planner.plan({ type: 'account.changed', status: { state: 'connected' } });
-    expect(planner.plan({ type: 'account.changed', status: { state: 'needs-activation' } })).toEqual([
+    expect(
+      planner.plan({ type: 'account.changed', status: { state: 'needs-activation' } }),
+    ).toEqual([
       {
         title: 'Callbar neu verbinden',
         body: 'Ihre Sitzung mit der Telefonanlage ist abgelaufen. Klicken Sie, um Callbar wieder zu verbinden.',
