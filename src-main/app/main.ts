@@ -93,7 +93,10 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
-      dialog.showErrorBox(systemWords().t('actions.cannotStartTitle'), describeError(error).message);
+      dialog.showErrorBox(
+        systemWords().t('actions.cannotStartTitle'),
+        describeError(error).message,
+      );
       app.exit(1);
     });
 }
@@ -146,6 +149,7 @@ async function start(): Promise<void> {
   // The windows come after the core; the setup window's Open Callbar reaches them through this.
   let finishSetup = (): boolean => false;
   const core = await startCore({
+    systemLanguages: app.getPreferredSystemLanguages(),
     runtime: 'electron',
     profile,
     openUrl: openConnectLink,

@@ -1,15 +1,54 @@
 /**
  * Wording outside the window, under plain Node: the CLI's human output, the tray and
  * notifications, the receiver's landing page, and core's English messages. One i18next instance
- * (src-shared/i18n's `createI18n`: every catalog bundled, ready at once) per process, made on
- * first use, and `t` functions bound to a locale and a namespace.
+ * per process, made on first use, configured as src-shared/i18n's `createI18n` (ICU, formatted in
+ * `intlLocale`), but with only the hand-written catalogs loaded: a pseudo-locale's are generated
+ * when it is asked for, not on every start of the CLI (generating them all costs more than the
+ * rest of the start-up's wording); `t` functions are bound to a locale and a namespace.
  */
-import { createI18n, type I18n } from '../../../src-shared/i18n/create-i18n';
-import type { Namespace } from '../../../src-shared/i18n/catalogs';
-import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../src-shared/i18n/locales';
+import i18next, { type i18n } from 'i18next';
+import ICU from 'i18next-icu';
+import {
+  allCatalogs,
+  CATALOGS,
+  NAMESPACES,
+  type Namespace,
+} from '../../../src-shared/i18n/catalogs';
+import {
+  DEFAULT_LOCALE,
+  intlLocale,
+  isLocale,
+  type Locale,
+} from '../../../src-shared/i18n/locales';
 import { sayWith, type Said, type Translate } from './said';
 
-let instance: I18n | undefined;
+let instance: i18n | undefined;
+
+function wordsIn(locale: Locale): i18n {
+  if (!instance) {
+    instance = i18next.createInstance();
+    void instance
+      .use(new ICU({ parseLngForICU: (lng) => intlLocale(isLocale(lng) ? lng : DEFAULT_LOCALE) }))
+      .init({
+        initAsync: false,
+        lng: DEFAULT_LOCALE,
+        fallbackLng: DEFAULT_LOCALE,
+        resources: CATALOGS,
+        ns: [...NAMESPACES],
+        defaultNS: 'errors',
+        // A terminal, a menu, a text notification: never HTML (the landing page escapes itself).
+        interpolation: { escapeValue: false },
+        returnNull: false,
+      });
+  }
+  if (!instance.hasResourceBundle(locale, 'errors')) {
+    const generated = allCatalogs()[locale];
+    for (const namespace of NAMESPACES) {
+      instance.addResourceBundle(locale, namespace, generated[namespace]);
+    }
+  }
+  return instance;
+}
 
 /**
  * `namespace`'s words in `locale` (`t('tray.open')`; another namespace's as `errors:…`); a
@@ -17,7 +56,7 @@ let instance: I18n | undefined;
  */
 export function translatorFor(locale: Locale | string, namespace: Namespace): Translate {
   const lng: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
-  const words = (instance ??= createI18n({ locale: DEFAULT_LOCALE, defaultNamespace: 'errors' }));
+  const words = wordsIn(lng);
   const fixed = words.getFixedT(lng, namespace);
   const t = (key: string, values?: Record<string, string | number>) => fixed(key, values ?? {});
   return Object.assign(t, {
