@@ -54,7 +54,7 @@ function wordsIn(locale: Locale): i18n {
  * `namespace`'s words in `locale` (`t('tray.open')`; another namespace's as `errors:…`); a
  * locale Callbar does not speak is English, and so is a key missing in `locale`.
  */
-export function translatorFor(locale: Locale | string, namespace: Namespace): Translate {
+export function translatorFor(locale: string, namespace: Namespace): Translate {
   const lng: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
   const words = wordsIn(lng);
   const fixed = words.getFixedT(lng, namespace);
