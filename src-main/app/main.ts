@@ -132,9 +132,9 @@ async function start(): Promise<void> {
     return;
   }
   const { settings, dataDir } = profile;
-  // The tray, notifications and dialogs speak as the window does: the language setting, else the
-  // operating system's.
-  const { t } = systemWords(settings.language);
+  // The tray, notifications and dialogs speak as the window does: the language setting as it is
+  // now (the tray follows a change at its next update), else the operating system's.
+  const words = () => systemWords(settings.language).t;
   Menu.setApplicationMenu(
     process.platform === 'darwin'
       ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }])
@@ -223,11 +223,13 @@ async function start(): Promise<void> {
         return;
       case 'hangup': {
         const result = await core.router.invoke('calls.hangup', { call_id: action.callId });
-        if (!result.ok) say({ title: t('actions.hangupFailedTitle'), body: result.error.message });
+        if (!result.ok) {
+          say({ title: words()('actions.hangupFailedTitle'), body: result.error.message });
+        }
         return;
       }
       case 'dial': {
-        const notice = await dialFromTray(core.router, action.number, t);
+        const notice = await dialFromTray(core.router, action.number, words());
         if (notice) say(notice);
         return;
       }
@@ -237,6 +239,7 @@ async function start(): Promise<void> {
     }
   };
   const dialClipboard = async () => {
+    const t = words();
     const plan = await planClipboardDial(core.router, await clipboard.readText(), t);
     if (plan.kind === 'error') return say(plan.notice);
     const answer = await dialog.showMessageBox({
@@ -252,10 +255,10 @@ async function start(): Promise<void> {
     const notice = await dialFromTray(core.router, plan.target.destination, t);
     if (notice) say(notice);
   };
-  const tray = new CallbarTray(state, runTrayAction, t);
+  const tray = new CallbarTray(state, runTrayAction, words);
   destroyTray = () => tray.destroy();
 
-  const planner = new NotificationPlanner(t);
+  const planner = new NotificationPlanner(words);
   planner.seed({
     account: state.account.state,
     calls: state.calls,
@@ -286,7 +289,7 @@ async function start(): Promise<void> {
   await applyLoginItem(settings.open_at_login, log);
 
   deliverLink = (link) => {
-    void openDialLink(core.router, link, t).then((plan) => {
+    void openDialLink(core.router, link, words()).then((plan) => {
       if (plan.showWindow) windows.showMain();
       if (plan.notice) say(plan.notice);
     });

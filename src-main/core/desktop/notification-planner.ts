@@ -79,11 +79,14 @@ export class NotificationPlanner {
   #account: AccountState | undefined;
   /** The account switch last announced (its sentence), so each is announced once. */
   #announcedSwitch: string | undefined;
-  readonly #t: Translate;
+  readonly #words: () => Translate;
 
-  /** `t`: the `shell` words in the user's language (English by default). */
-  constructor(t: Translate = translatorFor('en', 'shell')) {
-    this.#t = t;
+  /**
+   * `words`: the `shell` words in the user's language as it is now (English by default), so a
+   * language chosen in the settings applies to the next notification.
+   */
+  constructor(words: () => Translate = () => translatorFor('en', 'shell')) {
+    this.#words = words;
   }
 
   /** Marks what is already there at start-up as known, so only news is announced. */
@@ -114,10 +117,11 @@ export class NotificationPlanner {
     const previous = this.#account;
     this.#account = state;
     if (state !== 'needs-activation' || previous === 'needs-activation') return [];
+    const t = this.#words();
     return [
       {
-        title: this.#t('notification.reconnectTitle'),
-        body: this.#t('notification.reconnectBody'),
+        title: t('notification.reconnectTitle'),
+        body: t('notification.reconnectBody'),
         onClick: 'connect',
       },
     ];
@@ -127,29 +131,30 @@ export class NotificationPlanner {
     const change = status.account_switch?.message;
     if (!change || change === this.#announcedSwitch) return [];
     this.#announcedSwitch = change;
-    return [{ title: this.#t('notification.switchedTitle'), body: change, onClick: 'open' }];
+    return [{ title: this.#words()('notification.switchedTitle'), body: change, onClick: 'open' }];
   }
 
   #callsChanged(calls: CallsSnapshot): PlannedNotification[] {
     const all = [...calls.current, ...calls.recent];
     const planned: PlannedNotification[] = [];
+    const t = this.#words();
     for (const call of calls.current) {
       if (call.direction !== 'incoming' || this.#announcedIncoming.has(call.id)) continue;
       this.#announcedIncoming.add(call.id);
       if (call.state === 'ended' || call.state === 'failed') continue;
       planned.push({
-        title: this.#t('notification.incomingTitle'),
-        body: caller(call, this.#t),
+        title: t('notification.incomingTitle'),
+        body: caller(call, t),
         onClick: 'open',
       });
     }
     for (const call of all) {
       if (call.state !== 'failed' || this.#announcedFailed.has(call.id)) continue;
       this.#announcedFailed.add(call.id);
-      const reason = call.reason ?? this.#t('notification.notAccepted');
+      const reason = call.reason ?? t('notification.notAccepted');
       planned.push({
-        title: this.#t('notification.failedTitle'),
-        body: this.#t('notification.failedBody', { party: party(call), reason }),
+        title: t('notification.failedTitle'),
+        body: t('notification.failedBody', { party: party(call), reason }),
         onClick: 'open',
       });
     }

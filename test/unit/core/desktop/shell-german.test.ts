@@ -84,7 +84,7 @@ describe('notifications in German', () => {
   });
 
   it('an incoming call, a failed call, an expired session', () => {
-    const planner = new NotificationPlanner(de);
+    const planner = new NotificationPlanner(() => de);
     const incoming = call({
       state: 'ringing',
       direction: 'incoming',
