@@ -456,17 +456,16 @@ export class AccountService {
     if (!client_id || !this.#options.clientSecret) {
       throw new CallbarError(
         'client_credentials_missing',
-        'Callbar needs the integrator credentials the platform issued: set CALLBAR_CLIENT_ID and CALLBAR_CLIENT_SECRET (or client_id in settings), then connect again.',
-        { field: client_id ? 'client_secret' : 'client_id' },
+        said('errors:account.credentialsMissing'),
+        {
+          field: client_id ? 'client_secret' : 'client_id',
+        },
       );
     }
     const relay = this.#relay;
     const receiver = relay ? undefined : await this.listen();
     if (this.#waiter?.attempt.outcome.kind === 'claimed') {
-      throw new CallbarError(
-        'activation_finishing',
-        'The portal has just confirmed the previous attempt and Callbar is storing the connection; wait a moment, it will say when it is connected.',
-      );
+      throw new CallbarError('activation_finishing', said('errors:account.activationFinishing'));
     }
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
@@ -664,7 +663,9 @@ export class AccountService {
         ok: false,
         title: said('landing:stopped.title'),
         message: said('landing:stopped.message', {
-          reason: said(use.reason === 'again' ? 'landing:stopped.openedTwice' : 'landing:stopped.openedLate'),
+          reason: said(
+            use.reason === 'again' ? 'landing:stopped.openedTwice' : 'landing:stopped.openedLate',
+          ),
           warning: said('landing:stopped.warning'),
         }),
       };
@@ -816,7 +817,7 @@ export class AccountService {
     });
     const waiter = this.#takeWaiter(attempt);
     this.#publish();
-    waiter?.reject(new CallbarError('deactivated', 'You unsubscribed Callbar in the portal.'));
+    waiter?.reject(new CallbarError('deactivated', said('errors:account.deactivated')));
   }
 
   #landing(attemptId: string | null): LandingPage {
