@@ -5,10 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { Profile } from '../core/profile';
-import { CallbarError } from '../core/errors';
+import { CallbarError, describeError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
 import { handleStopSignals } from '../core/stop-signals';
-import { said, sayWith, type Translate } from '../core/text/said';
+import { said, type Translate } from '../core/text/said';
 import { cliTranslator } from './cli-locale';
 import { ExitCode, processIo, terminalIo, type CliIo } from './cli-io';
 import { globalOptions, UsageError, type CommandContext, type CommandSpec } from './command';
@@ -152,7 +152,7 @@ function showHelp(io: CliIo, t: Translate, words: string[]): number {
 
 /** One line saying what is wrong, one saying where to read more; exit 2. */
 function usageFailure(io: CliIo, t: Translate, error: UsageError, command?: CommandSpec): number {
-  io.err(t('errors.line', { message: error.said ? sayWith(t, error.said) : error.message }));
+  io.err(t('errors.line', { message: describeError(error, t).message }));
   io.err(command ? t('usage.seeCommandHelp', { command: command.name }) : t('usage.seeHelp'));
   return ExitCode.usage;
 }

@@ -56,7 +56,6 @@ export type ClipboardPlan =
   | { kind: 'confirm'; target: DialTarget; message: string; detail: string }
   | { kind: 'error'; notice: ShellNotice };
 
-
 /**
  * Parses the clipboard with the calls module; a number is confirmed before it is dialed, with
  * what it is and the exact digits dialled, as the window's confirmation shows them.
@@ -100,7 +99,9 @@ export async function dialFromTray(
   t: Translate = english,
 ): Promise<ShellNotice | undefined> {
   const result = await router.invoke('calls.dial', { target: destination, source: 'tray' });
-  return result.ok ? undefined : { title: t('actions.dialFailedTitle'), body: result.error.message };
+  return result.ok
+    ? undefined
+    : { title: t('actions.dialFailedTitle'), body: result.error.message };
 }
 
 /**
