@@ -1,6 +1,7 @@
 import type { AccountState, AccountStatus } from '../../src-shared/contract';
 import { CallbarError } from '../core/errors';
 import type { Translate } from '../core/text/said';
+import { sayAgain } from '../core/text/translators';
 import { terminalField, terminalOutput } from '../core/text/terminal-text';
 
 /** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
@@ -86,12 +87,15 @@ export function describeStatus(status: AccountStatus, t: Translate): string {
   };
   const lines = [t(headline[status.state], { who })];
   // A session for another account than the one before on this computer: said every time.
-  if (status.account_switch) lines.push(status.account_switch.message);
+  if (status.account_switch) lines.push(sayAgain(t, status.account_switch.message));
   if (status.access_token_expires_at && status.state === 'connected') {
     lines.push(t('status.tokenValid', { until: status.access_token_expires_at }));
   }
   if (status.relay) lines.push(t('status.relay', { relay: terminalField(status.relay) }));
-  if (status.message) lines.push(status.message);
-  if (status.events_warning) lines.push(t('status.warning', { warning: status.events_warning }));
+  // Core's sentences, in the user's language when core said them by key.
+  if (status.message) lines.push(sayAgain(t, status.message));
+  if (status.events_warning) {
+    lines.push(t('status.warning', { warning: sayAgain(t, status.events_warning) }));
+  }
   return lines.join('\n');
 }

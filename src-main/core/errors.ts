@@ -1,4 +1,4 @@
-import { inEnglish } from './text/translators';
+import { inEnglish, sayAgain } from './text/translators';
 import { sayWith, type Said, type Translate } from './text/said';
 
 /**
@@ -71,7 +71,8 @@ export function errorMessage(error: unknown): string {
 
 /**
  * A failure as code + sentence (+ field, details); an unexpected error never shows its stack.
- * With `t`, the sentence is worded in its language when the error says it by key.
+ * With `t`, the sentence is worded in its language when the error says it by key (or its message
+ * is a sentence this process said by key).
  */
 export function describeError(
   error: unknown,
@@ -86,7 +87,11 @@ export function describeError(
   if (error instanceof CallbarError) {
     return {
       code: error.code,
-      message: t && error.said ? sayWith(t, error.said) : error.message,
+      message: !t
+        ? error.message
+        : error.said
+          ? sayWith(t, error.said)
+          : sayAgain(t, error.message),
       ...(error.field ? { field: error.field } : {}),
       ...(error.fields ? { fields: error.fields } : {}),
       ...(error.details ? { details: error.details } : {}),

@@ -14,6 +14,7 @@ import type {
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
 import { said, type Translate } from '../../core/text/said';
+import { sayAgain } from '../../core/text/translators';
 import { terminalField } from '../../core/text/terminal-text';
 import { openLocalDirectory } from './directory-commands';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
@@ -139,11 +140,11 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
 function destinationLines(t: Translate, target: DialTarget, reason?: string): string {
   const lines = [
     t('calls.dials', {
-      description: terminalField(reason ?? target.description),
+      description: terminalField(sayAgain(t, reason ?? target.description)),
       digits: terminalField(target.e164 ?? target.destination),
     }),
   ];
-  if (target.note) lines.push(t('calls.note', { note: terminalField(target.note) }));
+  if (target.note) lines.push(t('calls.note', { note: terminalField(sayAgain(t, target.note)) }));
   return lines.join('\n');
 }
 

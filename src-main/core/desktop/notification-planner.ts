@@ -17,7 +17,7 @@ import type {
   CallbarEvent,
   CallsSnapshot,
 } from '../../../src-shared/contract';
-import { translatorFor } from '../text/translators';
+import { sayAgain, translatorFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
 
@@ -131,7 +131,8 @@ export class NotificationPlanner {
     const change = status.account_switch?.message;
     if (!change || change === this.#announcedSwitch) return [];
     this.#announcedSwitch = change;
-    return [{ title: this.#words()('notification.switchedTitle'), body: change, onClick: 'open' }];
+    const t = this.#words();
+    return [{ title: t('notification.switchedTitle'), body: sayAgain(t, change), onClick: 'open' }];
   }
 
   #callsChanged(calls: CallsSnapshot): PlannedNotification[] {

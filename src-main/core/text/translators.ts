@@ -67,8 +67,26 @@ export function translatorFor(locale: string, namespace: Namespace): Translate {
 
 let english: Translate | undefined;
 
+/**
+ * The Saids behind the English sentences this process made, the latest SPOKEN_MAX: where a
+ * contract carries only the sentence (an account status's message, a dial target's description,
+ * an error's message), the CLI and the shell in the same process word it again (`sayAgain`).
+ */
+const spoken = new Map<string, Said>();
+const SPOKEN_MAX = 500;
+
 /** A sentence in English: what an error's `message` holds (logs, `--json`, the IPC answer). */
 export function inEnglish(text: Said): string {
   english ??= translatorFor(DEFAULT_LOCALE, 'errors');
-  return sayWith(english, text);
+  const sentence = sayWith(english, text);
+  spoken.delete(sentence);
+  spoken.set(sentence, text);
+  if (spoken.size > SPOKEN_MAX) spoken.delete(spoken.keys().next().value!);
+  return sentence;
+}
+
+/** `sentence` in `t`'s language when this process said it by key; otherwise as it is. */
+export function sayAgain(t: Translate, sentence: string): string {
+  const text = spoken.get(sentence);
+  return text ? sayWith(t, text) : sentence;
 }

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as KeytarModule from 'keytar';
 import { errorMessage } from '../errors';
+import { said } from '../text/said';
 import { parseStoredAccount, serializeAccount, type StoredAccount } from './stored-account';
 import { newWebhookSecret, VaultUnavailable, type Vault } from './vault';
 
@@ -228,18 +229,15 @@ const VANISHED_SERVICE = /The name :[0-9.]+ was not provided by any \.service fi
 /** What keytar threw, as the VaultUnavailable the vault reports, with advice that fits it. */
 export function keychainFailure(error: unknown): VaultUnavailable {
   if (USES_SECRET_SERVICE && VANISHED_SERVICE.test(errorMessage(error))) {
-    return new VaultUnavailable(
-      'the keychain service was restarted after Callbar first used it, and this Callbar process cannot reach the new one',
-      {
-        cause: error,
-        fix: 'Quit Callbar and start it again: your sign-in is still in the keychain.',
-      },
-    );
+    return new VaultUnavailable(said('errors:vault.restarted'), {
+      cause: error,
+      fix: said('errors:vault.fixRestarted'),
+    });
   }
   if (USES_SECRET_SERVICE && /locked collection/i.test(errorMessage(error))) {
-    return new VaultUnavailable(`your keyring is locked (${describe(error)})`, {
+    return new VaultUnavailable(said('errors:vault.locked', { detail: describe(error) }), {
       cause: error,
-      fix: 'Unlock it in GNOME Keyring or KWallet (on GNOME: Passwords and Keys), then try again.',
+      fix: said('errors:vault.fixLocked'),
     });
   }
   return new VaultUnavailable(describe(error), { cause: error });
