@@ -447,12 +447,10 @@ export class TokenManager {
         return this.#sessionRefused(account);
       case 'invalid_client':
         this.#log.error('the platform rejected the client credentials during refresh');
-        throw new CallbarError(
-          'invalid_client',
-          "The platform rejected Callbar's client credentials (client_id / client_secret). Check CALLBAR_CLIENT_ID and CALLBAR_CLIENT_SECRET, then connect again.",
-        );
+        throw new CallbarError('invalid_client', said('errors:account.invalidClient'));
       case 'transient': {
-        const message = `Callbar cannot reach the platform right now (${outcome.reason}). It keeps trying in the background.`;
+        const offline = said('errors:account.offline', { reason: outcome.reason });
+        const message = inEnglish(offline);
         this.#log.warn('token refresh failed; will retry', {
           reason: outcome.reason,
           failures: this.#failures + 1,
@@ -461,7 +459,7 @@ export class TokenManager {
         this.#scheduleRetry();
         // The old access token may still be good (proactive refresh): keep using it.
         if (!forced && this.#maybeValid(account)) return account;
-        throw new CallbarError('offline', message);
+        throw new CallbarError('offline', offline);
       }
       case 'redirected':
         // Not followed, so nothing was spent: the session stays as it is, for a platform that
@@ -472,7 +470,7 @@ export class TokenManager {
         this.#log.error('token refresh got an unexpected answer', { reason: outcome.reason });
         throw new CallbarError(
           'refresh_failed',
-          `The platform's token endpoint answered unexpectedly: ${outcome.reason}.`,
+          said('errors:account.refreshUnexpected', { reason: outcome.reason }),
         );
     }
   }

@@ -81,7 +81,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
       expect(german.code).toBe(english.code);
       expect(german.stdout).toBe(english.stdout);
     }
-  });
+  }, 60_000);
 
   it("words core's errors in German; their --json stays English and the same", async () => {
     // The platform's "No PhonebookContact matches the given query.", explained in German.
@@ -102,7 +102,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
       expect(german.stdout).toBe(english.stdout);
       expect(german.stdout).not.toMatch(/[äöüß]/);
     }
-  });
+  }, 60_000);
 
   it('follows LC_ALL over LANG, and the language setting over both', async () => {
     const overridden = await run(['help'], { LANG: 'de_DE.UTF-8', LC_ALL: 'en_GB.UTF-8' });
