@@ -27,8 +27,6 @@ export async function runCli(
 ): Promise<number> {
   // Everything printed shows control and bidi characters as text, whichever command prints it.
   const io = terminalIo(sink);
-  // People read the language of the `language` setting, else of LC_ALL / LC_MESSAGES / LANG.
-  const t = cliTranslator(env);
   // Global flags may come before the command; the command's words come next.
   let start = 0;
   while (start < argv.length && leadingFlags.has(argv[start]!)) start++;
@@ -40,6 +38,8 @@ export async function runCli(
     io.out(packageInfo.version);
     return ExitCode.ok;
   }
+  // People read the language of the `language` setting, else of LC_ALL / LC_MESSAGES / LANG.
+  const t = cliTranslator(env);
   if (words[0] === 'help') return showHelp(io, t, words.slice(1));
   if (words.length === 0) {
     if (argv.length > start) {
