@@ -1,4 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from '../../src-shared/i18n';
 import type { AccountStatus } from '../../src-shared/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
@@ -22,37 +24,40 @@ import { Name } from './components/Isolated';
  * One line for the header: who Callbar is connected as, or why it is not, still naming whose
  * session it is when the status knows (offline, ended).
  */
-export function accountSummary(account: AccountStatus | undefined): string {
-  if (!account) return 'Checking…';
+export function accountSummary(account: AccountStatus | undefined, t: TFunction): string {
+  if (!account) return t('account.checking');
   const withWho = (state: string) =>
-    account.user_extension ? `${state} · Ext. ${account.user_extension}` : state;
+    account.user_extension
+      ? t('account.withExtension', { state, extension: account.user_extension })
+      : state;
   switch (account.state) {
     case 'connected':
-      return withWho('Connected');
+      return withWho(t('account.connected'));
     case 'activating':
-      return 'Connecting…';
+      return t('account.activating');
     case 'offline':
-      return withWho('Offline');
+      return withWho(t('account.offline'));
     case 'needs-activation':
-      return withWho('Session ended');
+      return withWho(t('account.sessionEnded'));
     case 'vault-unavailable':
-      return 'Keychain unavailable';
+      return t('account.vaultUnavailable');
     case 'not-connected':
-      return 'Not connected';
+      return t('account.notConnected');
   }
 }
 
 /** Callbar's name and whose account it is, above every view of both windows. */
 function Header({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation();
   const account = useAppStore((state) => state.account);
   return (
     <header className="header">
       <span className="brand">Callbar</span>
       <span className="account" data-testid="account-state" data-state={account?.state}>
-        {accountSummary(account)}
+        {accountSummary(account, t)}
       </span>
       {account?.tenant_id && account.user_extension ? (
-        <span className="account-tenant" data-testid="account-tenant" title="Tenant">
+        <span className="account-tenant" data-testid="account-tenant" title={t('account.tenant')}>
           <Name>{account.tenant_id}</Name>
         </span>
       ) : null}

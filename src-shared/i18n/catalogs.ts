@@ -3,16 +3,16 @@
  * file): one JSON file per locale and namespace, `locales/<locale>/<namespace>.json`, ICU message
  * syntax. English is the source; German is complete; the pseudo-locales are generated from English.
  */
-import deCli from './locales/de/cli.json';
-import deErrors from './locales/de/errors.json';
-import deLanding from './locales/de/landing.json';
-import deShell from './locales/de/shell.json';
-import deWindow from './locales/de/window.json';
-import enCli from './locales/en/cli.json';
-import enErrors from './locales/en/errors.json';
-import enLanding from './locales/en/landing.json';
-import enShell from './locales/en/shell.json';
-import enWindow from './locales/en/window.json';
+import deCli from './locales/de/cli.json' with { type: 'json' };
+import deErrors from './locales/de/errors.json' with { type: 'json' };
+import deLanding from './locales/de/landing.json' with { type: 'json' };
+import deShell from './locales/de/shell.json' with { type: 'json' };
+import deWindow from './locales/de/window.json' with { type: 'json' };
+import enCli from './locales/en/cli.json' with { type: 'json' };
+import enErrors from './locales/en/errors.json' with { type: 'json' };
+import enLanding from './locales/en/landing.json' with { type: 'json' };
+import enShell from './locales/en/shell.json' with { type: 'json' };
+import enWindow from './locales/en/window.json' with { type: 'json' };
 import { PSEUDO_LOCALES, type CatalogLocale, type Locale } from './locales';
 import { pseudoCatalog, type Catalog } from './pseudo-locale';
 

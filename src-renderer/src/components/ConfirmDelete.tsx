@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ErrorInfo, Result } from '../../../src-shared/contract';
 import { Modal } from './Modal';
 
@@ -19,6 +20,7 @@ export function ConfirmDelete({
   onDeleted: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [error, setError] = useState<ErrorInfo | undefined>();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -39,7 +41,7 @@ export function ConfirmDelete({
       ) : null}
       <div className="dialog-actions">
         <button type="button" data-autofocus onClick={onCancel}>
-          {error ? 'Close' : 'Keep'}
+          {error ? t('common.close') : t('common.keep')}
         </button>
         {error ? null : (
           <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>

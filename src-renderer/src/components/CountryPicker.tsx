@@ -1,16 +1,25 @@
+import { useTranslation } from 'react-i18next';
+import { intlLocale, type Locale } from '../../../src-shared/i18n';
 import { SettingField } from './SettingField';
 
-const NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+const regionNames = new Map<Locale, Intl.DisplayNames>();
 
-/** "Germany (DE)": a country by its English name, with its code. */
-export function countryLabel(code: string): string {
-  const name = NAMES.of(code);
+/** "Germany (DE)", "Deutschland (DE)": a country by its name in `locale`, with its code. */
+export function countryLabel(code: string, locale: Locale): string {
+  let names = regionNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([intlLocale(locale)], { type: 'region' });
+    regionNames.set(locale, names);
+  }
+  const name = names.of(code);
   return name && name !== code ? `${name} (${code})` : code;
 }
 
-/** `countries` ordered by name, as a drop-down lists them. */
-export function countriesByName(countries: readonly string[]): string[] {
-  return [...countries].sort((a, b) => countryLabel(a).localeCompare(countryLabel(b)));
+/** `countries` ordered by their names in `locale`, as a drop-down lists them. */
+export function countriesByName(countries: readonly string[], locale: Locale): string[] {
+  const collator = new Intl.Collator(intlLocale(locale));
+  const labels = new Map(countries.map((code) => [code, countryLabel(code, locale)]));
+  return [...countries].sort((a, b) => collator.compare(labels.get(a)!, labels.get(b)!));
 }
 
 /**
@@ -31,21 +40,23 @@ export function CountryPicker({
   onChange: (codes: string[]) => void;
   error?: string | undefined;
 }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language as Locale;
   const chosen = new Set(value);
   return (
     <fieldset className="settings-choices" data-testid="allowed-countries">
       <legend>{label}</legend>
       {value.length === 0 ? (
-        <p className="setting-hint">Every country.</p>
+        <p className="setting-hint">{t('countries.every')}</p>
       ) : (
         <ul className="country-chips">
-          {countriesByName(value).map((code) => (
+          {countriesByName(value, locale).map((code) => (
             <li key={code}>
-              {countryLabel(code)}
+              {countryLabel(code, locale)}
               <button
                 type="button"
                 className="chip-remove"
-                aria-label={`Remove ${countryLabel(code)}`}
+                aria-label={t('countries.remove', { country: countryLabel(code, locale) })}
                 onClick={() => onChange(value.filter((other) => other !== code))}
               >
                 ×
@@ -55,7 +66,7 @@ export function CountryPicker({
         </ul>
       )}
       <SettingField
-        label={value.length === 0 ? 'Only dial these countries' : 'Add a country'}
+        label={value.length === 0 ? t('countries.only') : t('countries.add')}
         error={error}
       >
         <select
@@ -65,10 +76,13 @@ export function CountryPicker({
             if (event.target.value) onChange([...value, event.target.value]);
           }}
         >
-          <option value="">Choose a country…</option>
-          {countriesByName(countries.filter((code) => !chosen.has(code))).map((code) => (
+          <option value="">{t('countries.choose')}</option>
+          {countriesByName(
+            countries.filter((code) => !chosen.has(code)),
+            locale,
+          ).map((code) => (
             <option key={code} value={code}>
-              {countryLabel(code)}
+              {countryLabel(code, locale)}
             </option>
           ))}
         </select>

@@ -1,7 +1,5 @@
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
-
-/** What a setting an organisation's policy locked says under it (the control is disabled). */
-export const LOCKED_TEXT = 'Set by your organisation';
+import { useTranslation } from 'react-i18next';
 
 /** The class names of a field's parts: an editor's fields and the Settings view's look apart. */
 const LOOKS = {
@@ -37,6 +35,7 @@ export function Field({
   look?: keyof typeof LOOKS;
   children: ReactElement<Record<string, unknown>>;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -67,7 +66,7 @@ export function Field({
       )}
       {locked ? (
         <p id={lockedId} className={`${classes.hint} locked`} data-testid="locked" title={locked}>
-          {LOCKED_TEXT}
+          {t('common.locked')}
         </p>
       ) : null}
       {hint ? (

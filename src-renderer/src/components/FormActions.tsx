@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorDetails } from './ErrorDetails';
 
 /** A form's foot: what went wrong that no field shows, Cancel, and the submit button. */
@@ -18,6 +19,7 @@ export function FormActions({
   onCancel?: () => void;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       {error ? (
@@ -29,7 +31,7 @@ export function FormActions({
       <div className="dialog-actions">
         {onCancel ? (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         ) : null}
         <button type="submit" className="primary" disabled={busy}>

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import type { ListPage } from '../hooks/use-platform-list';
+import type { ListKind } from './ListScreen';
 
 /** "Showing 51–100 of 230" with Previous / Next. */
 export function ListPager({
@@ -7,22 +9,21 @@ export function ListPager({
   onPage,
 }: {
   page: ListPage<unknown> | undefined;
-  what: string;
+  what: ListKind;
   onPage: (page: number) => void;
 }) {
+  const { t } = useTranslation();
   if (!page || page.count === 0) return null;
   const first = (page.page - 1) * page.page_size + 1;
   const last = first + page.results.length - 1;
   return (
-    <nav className="pager" aria-label={`Pages of ${what}`}>
-      <span>
-        {first}–{last} of {page.count} {what}
-      </span>
+    <nav className="pager" aria-label={t(`list.${what}.pages`)}>
+      <span>{t(`list.${what}.range`, { first, last, count: page.count })}</span>
       <button type="button" disabled={page.page <= 1} onClick={() => onPage(page.page - 1)}>
-        Previous
+        {t('list.previous')}
       </button>
       <button type="button" disabled={!page.has_more} onClick={() => onPage(page.page + 1)}>
-        Next
+        {t('list.next')}
       </button>
     </nav>
   );

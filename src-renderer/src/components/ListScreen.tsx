@@ -1,10 +1,14 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import type { useListQuery } from '../hooks/use-list-query';
 import type { ListPage } from '../hooks/use-platform-list';
 import type { ErrorInfo } from '../../../src-shared/contract';
+
+/** The kinds of items a ListScreen lists (their words are the window catalog's `list.<kind>`). */
+export type ListKind = 'contacts' | 'phonebooks';
 
 /** What the shell needs of a loaded list (usePlatformList's answer). */
 interface LoadedList<T> {
@@ -51,8 +55,8 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   query: ReturnType<typeof useListQuery<Ordering>>;
   orderings: readonly { value: Ordering; label: string }[];
   list: LoadedList<T>;
-  /** The items, plural ("contacts"). */
-  what: string;
+  /** What the items are (the words for them come from the catalog's `list.<what>`). */
+  what: ListKind;
   /** Shown instead of rows when there are none at all (not for a search without a match). */
   empty: ReactNode;
   renderRow: (item: T, selection: RowSelection) => ReactNode;
@@ -63,6 +67,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   /** Dialogs (editor, confirmation). */
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const [selecting, setSelecting] = useState(false);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
@@ -105,12 +110,12 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
               clear();
             }}
           >
-            {selecting ? 'Done' : 'Select'}
+            {selecting ? t('list.done') : t('list.select')}
           </button>
         ) : null}
       </ListTools>
       {onDeleteSelected && selecting ? (
-        <div className="list-selection" role="group" aria-label="Selection">
+        <div className="list-selection" role="group" aria-label={t('list.selection')}>
           <label className="check">
             <input
               type="checkbox"
@@ -126,10 +131,10 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
                 })
               }
             />
-            All on this page
+            {t('list.allOnPage')}
           </label>
           <span className="list-selection-count" aria-live="polite">
-            {count === 0 ? 'None selected' : `${count} selected`}
+            {t('list.selected', { count })}
           </span>
           <button
             type="button"
@@ -137,7 +142,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
             disabled={count === 0}
             onClick={() => onDeleteSelected([...chosen], clear)}
           >
-            {count === 0 ? 'Delete selected' : `Delete ${count} selected`}
+            {t('list.deleteSelected', { count })}
           </button>
         </div>
       ) : null}
@@ -150,7 +155,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
         <ul
           className="list-rows"
           aria-busy={list.loading}
-          aria-label={`${what} on this page`}
+          aria-label={t(`list.${what}.onPage`)}
           onKeyDown={moveBetweenRows}
         >
           {rows.map((item) =>
@@ -164,14 +169,14 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
       ) : list.page ? (
         query.query.search.trim() ? (
           <p className="empty" role="status">
-            No {what} match “{query.query.search.trim()}”.
+            {t(`list.${what}.noMatch`, { search: query.query.search.trim() })}
           </p>
         ) : (
           <div className="empty-state">{empty}</div>
         )
       ) : (
         <p aria-busy="true" className="empty">
-          Loading…
+          {t('common.loading')}
         </p>
       )}
       <ListPager page={list.page} what={what} onPage={query.setPage} />
@@ -219,6 +224,7 @@ export function ListRow({
   detail: ReactNode;
   actions?: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <li
       className={selection.chosen ? 'list-row chosen' : 'list-row'}
@@ -229,7 +235,7 @@ export function ListRow({
         <input
           type="checkbox"
           className="list-row-check"
-          aria-label={`Select ${name}`}
+          aria-label={t('list.selectName', { name })}
           checked={selection.chosen}
           onChange={selection.toggle}
           onClick={(event) => event.stopPropagation()}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { useListQuery } from '../hooks/use-list-query';
 
 /** A list's search box and order choice (and any extra tools, e.g. Delete selected). */
@@ -16,6 +17,7 @@ export function ListTools<Ordering extends string>({
   orderings: readonly { value: Ordering; label: string }[];
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="manage-tools">
       <input
@@ -26,7 +28,7 @@ export function ListTools<Ordering extends string>({
         onChange={(event) => list.setSearch(event.target.value)}
       />
       <label>
-        Order
+        {t('list.order')}
         <select
           value={list.query.ordering}
           onChange={(event) => list.setOrdering(event.target.value as Ordering)}

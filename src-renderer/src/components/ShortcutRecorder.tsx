@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import { recordKeys } from '../views/shortcut-keys';
 import { shortcutLabel } from '../views/shortcut-label';
@@ -26,6 +27,7 @@ export function ShortcutRecorder({
   'aria-describedby'?: string;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation();
   const platform = useAppStore((state) => state.info?.platform);
   const [recording, setRecording] = useState<{ held: string } | undefined>();
   const stop = () => setRecording(undefined);
@@ -50,17 +52,17 @@ export function ShortcutRecorder({
     stop();
   };
   const shown = recording
-    ? recording.held || 'Press the keys…'
+    ? recording.held || t('shortcut.pressKeys')
     : value
       ? shortcutLabel(value, platform)
-      : 'None';
+      : t('shortcut.none');
   return (
     <span className="shortcut-recorder">
       <button
         {...field}
         type="button"
         className={recording ? 'shortcut-keys recording' : 'shortcut-keys'}
-        aria-label={`${name}: ${shown}`}
+        aria-label={t('shortcut.named', { name, shortcut: shown })}
         aria-pressed={recording ? true : undefined}
         data-accelerator={value}
         onClick={() => (recording ? stop() : setRecording({ held: '' }))}
@@ -70,7 +72,7 @@ export function ShortcutRecorder({
         <kbd className="inline">{shown}</kbd>
       </button>
       <span className="setting-hint" aria-live="polite">
-        {recording ? 'Esc cancels, Backspace removes the shortcut.' : 'Press to change.'}
+        {recording ? t('shortcut.recordingHint') : t('shortcut.pressToChange')}
       </span>
     </span>
   );

@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { useFavourites } from '../hooks/use-favourites';
 
 /** ☆/★ for one contact: stars it (it comes first in the tray and the empty search) or unstars it. */
 export function StarToggle({ contactId, name }: { contactId: number; name: string }) {
+  const { t } = useTranslation();
   const { favourites, error, setStarred } = useFavourites();
   const favourite = favourites.find((contact) => contact.id === contactId);
   const starred = favourite !== undefined;
@@ -10,12 +12,12 @@ export function StarToggle({ contactId, name }: { contactId: number; name: strin
       <button
         type="button"
         aria-pressed={starred}
-        aria-label={starred ? `Unstar ${name}` : `Star ${name}`}
+        aria-label={starred ? t('star.unstarName', { name }) : t('star.starName', { name })}
         disabled={favourite?.read_only}
-        title={favourite?.read_only ? 'A favourite from your administrator' : undefined}
+        title={favourite?.read_only ? t('star.fromAdministrator') : undefined}
         onClick={() => void setStarred(contactId, !starred)}
       >
-        {starred ? '★ Favourite' : '☆ Star'}
+        {starred ? t('star.favourite') : t('star.star')}
       </button>
       {error ? (
         <span role="alert" className="error">

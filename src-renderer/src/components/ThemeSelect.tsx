@@ -1,9 +1,11 @@
 import type { SelectHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import type { ThemeChoice } from '../store/ui-slice';
 
 /** The theme: the system's, light or dark (kept in this window's storage). */
 export function ThemeSelect(props: SelectHTMLAttributes<HTMLSelectElement>) {
+  const { t } = useTranslation();
   const theme = useAppStore((state) => state.theme);
   const setTheme = useAppStore((state) => state.setTheme);
   return (
@@ -12,9 +14,9 @@ export function ThemeSelect(props: SelectHTMLAttributes<HTMLSelectElement>) {
       value={theme}
       onChange={(event) => setTheme(event.target.value as ThemeChoice)}
     >
-      <option value="system">Same as the system</option>
-      <option value="light">Light</option>
-      <option value="dark">Dark</option>
+      <option value="system">{t('theme.system')}</option>
+      <option value="light">{t('theme.light')}</option>
+      <option value="dark">{t('theme.dark')}</option>
     </select>
   );
 }

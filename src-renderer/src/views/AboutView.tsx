@@ -1,9 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
+import { Message } from '../components/Message';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
 
 /** Version and platform details, away from the everyday view. */
 export function AboutView() {
+  const { t } = useTranslation();
   const info = useAppStore((state) => state.info);
   const error = useAppStore((state) => state.infoError);
   const account = useAppStore((state) => state.account);
@@ -12,25 +15,22 @@ export function AboutView() {
   return (
     <section className="panel" aria-labelledby="about-title">
       <h1 id="about-title" ref={heading} tabIndex={-1}>
-        About Callbar
+        {t('about.title')}
       </h1>
-      <p>
-        Click-to-dial for your business phone: Callbar asks the platform to ring your phone, then
-        the number.
-      </p>
+      <p>{t('about.summary')}</p>
       {error ? (
         <p role="alert" className="error">
           {error.message}
         </p>
       ) : info ? (
         <dl className="about" data-testid="app-info">
-          <dt>Version</dt>
+          <dt>{t('about.version')}</dt>
           <dd data-testid="app-version">{info.version}</dd>
-          <dt>Platform</dt>
+          <dt>{t('about.platform')}</dt>
           <dd>{info.platform}</dd>
-          <dt>Running in</dt>
+          <dt>{t('about.runningIn')}</dt>
           <dd data-testid="app-runtime">
-            {info.runtime === 'electron' ? 'Electron' : 'Web preview'}
+            {info.runtime === 'electron' ? 'Electron' : t('about.webPreview')}
           </dd>
           <dt>Node</dt>
           <dd>{info.versions.node}</dd>
@@ -42,27 +42,32 @@ export function AboutView() {
           ) : null}
           {account?.tenant_id ? (
             <>
-              <dt>Account</dt>
+              <dt>{t('about.account')}</dt>
               <dd>
-                Extension <PhoneNumber>{account.user_extension}</PhoneNumber> (
-                <Name>{account.tenant_id}</Name>)
+                <Message
+                  id="about.extension"
+                  values={{
+                    extension: <PhoneNumber>{account.user_extension}</PhoneNumber>,
+                    tenant: <Name>{account.tenant_id}</Name>,
+                  }}
+                />
               </dd>
             </>
           ) : null}
           {account?.relay ? (
             <>
-              <dt>Connection</dt>
+              <dt>{t('about.connection')}</dt>
               <dd>
-                via relay <Name>{account.relay}</Name>
+                <Message id="about.viaRelay" values={{ relay: <Name>{account.relay}</Name> }} />
               </dd>
             </>
           ) : null}
         </dl>
       ) : (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       )}
       <button type="button" onClick={() => back('main')}>
-        Back
+        {t('common.back')}
       </button>
     </section>
   );

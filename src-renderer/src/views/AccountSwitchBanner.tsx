@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 
 /**
@@ -6,6 +7,7 @@ import { useAppStore } from '../store/app-store';
  * the acknowledgement that makes every Callbar of this profile stop saying it.
  */
 export function AccountSwitchBanner() {
+  const { t } = useTranslation();
   const change = useAppStore((state) => state.account?.account_switch);
   const acknowledge = useAppStore((state) => state.acknowledgeSwitch);
   const busy = useAppStore((state) => state.accountBusy);
@@ -13,7 +15,7 @@ export function AccountSwitchBanner() {
   return (
     <div className="banner banner-warning" role="alert" data-testid="account-switch">
       <p>
-        <strong>Another account.</strong> {change.message}
+        <strong>{t('accountSwitch.title')}</strong> {change.message}
       </p>
       <button
         type="button"
@@ -21,7 +23,7 @@ export function AccountSwitchBanner() {
           if (!busy) void acknowledge();
         }}
       >
-        It was me
+        {t('accountSwitch.itWasMe')}
       </button>
     </div>
   );

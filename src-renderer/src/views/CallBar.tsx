@@ -1,6 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import type { CallState } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
+import { useLocale } from '../hooks/use-locale';
+import { Message } from '../components/Message';
 import { activeCall } from '../store/selectors';
 import { callStateChip, callStateNote } from './call-words';
 import { Name, Party, PhoneNumber } from '../components/Isolated';
@@ -15,6 +17,7 @@ import { useNow } from '../hooks/use-now';
  * anywhere in the window). While the dial is on its way to the platform: "Calling …" and Cancel.
  */
 export function CallBar() {
+  const { t, locale } = useLocale();
   const call = useAppStore(activeCall);
   const hangup = useAppStore((state) => state.hangup);
   const error = useAppStore((state) => state.callError);
@@ -42,10 +45,10 @@ export function CallBar() {
       <CallBarFrame
         state="sending"
         who={<Name>{dialing}</Name>}
-        chip={cancelling ? 'Cancelling…' : 'Calling…'}
+        chip={cancelling ? t('callBar.cancelling') : t('call.chip.dialing')}
         action={
           <button type="button" disabled={cancelling} onClick={() => void cancelDial()}>
-            Cancel
+            {t('common.cancel')}
           </button>
         }
       />
@@ -57,10 +60,11 @@ export function CallBar() {
     <CallBarFrame
       state={call.state}
       who={
-        <>
-          {call.direction === 'incoming' ? 'From ' : ''}
+        call.direction === 'incoming' ? (
+          <Message id="callBar.from" values={{ party: <Party party={call.party} /> }} />
+        ) : (
           <Party party={call.party} />
-        </>
+        )
       }
       detail={
         call.party.name || call.party.company ? (
@@ -73,10 +77,10 @@ export function CallBar() {
         ) : undefined
       }
       chip={callStateChip(call)}
-      duration={since ? formatDuration(now - Date.parse(since)) : undefined}
+      duration={since ? formatDuration(now - Date.parse(since), locale) : undefined}
       action={
         <button type="button" className="danger" onClick={() => void hangup(call.id)}>
-          Hang up <kbd>Esc</kbd>
+          {t('callBar.hangUp')} <kbd>{t('keys.esc')}</kbd>
         </button>
       }
     >
@@ -84,8 +88,7 @@ export function CallBar() {
       {call.state === 'in-progress' ? (
         // The platform's events carried only leg ids: nothing will say when the call ends.
         <p className="call-note hint" data-testid="call-end-hint">
-          The platform does not tell Callbar when this call ends: Hang up ends it, or clears it here
-          if it has already ended on your phone.
+          {t('callBar.endHint')}
         </p>
       ) : null}
       {error ? (
@@ -116,10 +119,11 @@ function CallBarFrame({
   action: ReactNode;
   children?: ReactNode;
 }) {
+  const { t } = useLocale();
   return (
     <section
       className="call-bar"
-      aria-label="Current call"
+      aria-label={t('callBar.label')}
       data-testid="call-bar"
       data-state={state}
     >

@@ -1,11 +1,14 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 
 /** The words and the one right action for every state in which Callbar is not connected. */
 export function ConnectView() {
+  const { t } = useTranslation();
   const account = useAppStore((state) => state.account);
-  if (!account) return <p aria-busy="true">Checking your connection…</p>;
+  if (!account) return <p aria-busy="true">{t('connect.checking')}</p>;
   switch (account.state) {
     case 'activating':
       return <WaitingForPortal />;
@@ -29,6 +32,7 @@ function ErrorLine() {
 }
 
 function NotConnected() {
+  const { t } = useTranslation();
   const unsubscribed = useAppStore((state) => state.unsubscribedInPortal);
   const message = useAppStore((state) => state.account?.message);
   const busy = useAppStore((state) => state.accountBusy);
@@ -37,14 +41,10 @@ function NotConnected() {
   return (
     <section className="panel" aria-labelledby="connect-title">
       <h1 id="connect-title">
-        {unsubscribed
-          ? 'You disconnected Callbar in the portal.'
-          : 'Connect Callbar to your phone account'}
+        {unsubscribed ? t('connect.unsubscribedTitle') : t('connect.title')}
       </h1>
       <p id="connect-explained">
-        {unsubscribed
-          ? 'Callbar no longer has access to your phone account. Connect it again to search contacts and dial.'
-          : 'Callbar opens your phone system’s portal in your browser. Sign in there and press Subscribe; Callbar then finds your contacts and places calls from your own phone.'}
+        {unsubscribed ? t('connect.unsubscribedExplained') : t('connect.explained')}
       </p>
       {message ? <p className="hint">{message}</p> : null}
       <button
@@ -57,7 +57,7 @@ function NotConnected() {
           if (!busy) void connect();
         }}
       >
-        {unsubscribed ? 'Connect again…' : 'Connect…'}
+        {unsubscribed ? t('connect.again') : t('connect.connect')}
       </button>
       <ErrorLine />
     </section>
@@ -65,6 +65,7 @@ function NotConnected() {
 }
 
 function WaitingForPortal() {
+  const { t } = useTranslation();
   const link = useAppStore((state) => state.account?.connect_link);
   // Set when the platform's activation call arrived but was refused, and why.
   const refusal = useAppStore((state) => state.account?.message);
@@ -83,11 +84,13 @@ function WaitingForPortal() {
   return (
     <section className="panel" aria-labelledby="waiting-title" aria-busy="true">
       <h1 id="waiting-title" ref={heading} tabIndex={-1}>
-        Waiting for the portal…
+        {t('connect.waitingTitle')}
       </h1>
       <p>
-        Callbar asked your browser to open the portal. Sign in there and press{' '}
-        <strong>Subscribe</strong>; this window continues by itself.
+        <Message
+          id="connect.waitingExplained"
+          values={{ subscribe: <strong>{t('connect.subscribe')}</strong> }}
+        />
       </p>
       {refusal ? (
         <p role="alert" className="error">
@@ -96,7 +99,7 @@ function WaitingForPortal() {
       ) : null}
       {link ? (
         <div className="copy-link">
-          <label htmlFor="portal-link">If no browser opened, open this address yourself:</label>
+          <label htmlFor="portal-link">{t('connect.openYourself')}</label>
           <div className="copy-row">
             <input
               id="portal-link"
@@ -106,25 +109,22 @@ function WaitingForPortal() {
               onFocus={(e) => e.currentTarget.select()}
             />
             <button type="button" onClick={() => void copy()}>
-              Copy
+              {t('connect.copy')}
             </button>
           </div>
           <p className="hint" role="status">
             {copied === 'yes'
-              ? 'Copied. Paste it into your browser’s address bar.'
+              ? t('connect.copied')
               : copied === 'failed'
-                ? 'Could not copy: select the address and copy it yourself.'
+                ? t('connect.copyFailed')
                 : ''}
           </p>
         </div>
       ) : (
-        <p className="hint">
-          If no browser opened, check that your computer has a default browser, then Cancel and
-          connect again.
-        </p>
+        <p className="hint">{t('connect.noBrowser')}</p>
       )}
       <button type="button" onClick={() => void cancel()}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <ErrorLine />
     </section>
@@ -132,18 +132,16 @@ function WaitingForPortal() {
 }
 
 function KeychainUnavailable({ message }: { message: string | undefined }) {
+  const { t } = useTranslation();
   const retry = useAppStore((state) => state.loadAccount);
   const busy = useAppStore((state) => state.accountBusy);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <section className="panel" aria-labelledby="keychain-title">
       <h1 id="keychain-title" ref={heading} tabIndex={-1}>
-        Callbar cannot use the system keychain
+        {t('connect.keychainTitle')}
       </h1>
-      <p>
-        {message ??
-          'Callbar keeps your connection only in the system keychain, never in a file. Unlock the keychain, or start it (on Linux: GNOME Keyring or KWallet, reached over D-Bus), then try again.'}
-      </p>
+      <p>{message ?? t('connect.keychainExplained')}</p>
       {/* Never `disabled`: the focus would fall off the button while it checks. */}
       <button
         type="button"
@@ -153,7 +151,7 @@ function KeychainUnavailable({ message }: { message: string | undefined }) {
           if (!busy) void retry();
         }}
       >
-        {busy ? 'Checking…' : 'Try again'}
+        {busy ? t('connect.checkingShort') : t('connect.tryAgain')}
       </button>
       <ErrorLine />
     </section>

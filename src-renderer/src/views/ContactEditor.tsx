@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ContactView } from '../../../src-shared/contract';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
@@ -23,6 +24,7 @@ export function ContactEditor({
   onSaved: (contact: ContactView) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [values, setValues] = useState({
     display_name: contact?.display_name ?? '',
     company: contact?.company ?? '',
@@ -59,34 +61,36 @@ export function ContactEditor({
           void save();
         }}
       >
-        <h2 id="contact-editor-title">{contact ? 'Edit contact' : 'New contact'}</h2>
-        <Field label="Name" error={errors.fields.display_name}>
+        <h2 id="contact-editor-title">
+          {contact ? t('contactEditor.editTitle') : t('contacts.new')}
+        </h2>
+        <Field label={t('common.name')} error={errors.fields.display_name}>
           <input data-autofocus autoComplete="off" {...input('display_name')} />
         </Field>
-        <Field label="Company" error={errors.fields.company}>
+        <Field label={t('common.company')} error={errors.fields.company}>
           <input autoComplete="off" {...input('company')} />
         </Field>
         <Field
-          label="Number"
+          label={t('common.number')}
           error={errors.fields.number}
-          hint="Best with the country code (+44 20 7946 0321); each number once per phonebook."
+          hint={t('contactEditor.numberHint')}
         >
           <input type="tel" autoComplete="off" {...input('number')} />
         </Field>
-        <Field label="Second number (optional)" error={errors.fields.secondary_number}>
+        <Field label={t('contactEditor.secondNumber')} error={errors.fields.secondary_number}>
           <input type="tel" autoComplete="off" {...input('secondary_number')} />
         </Field>
         <Field
-          label="Speed dial"
+          label={t('common.speedDial')}
           error={errors.fields.speed_dial}
-          hint="200–999 or 2000–9999, not 9191, and not used by another contact, extension, queue or voicemail box."
+          hint={t('contactEditor.speedDialHint')}
         >
           <input inputMode="numeric" autoComplete="off" {...input('speed_dial')} />
         </Field>
         <FormActions
           error={errors.form}
           details={errors.details}
-          submit={contact ? 'Save' : 'Create contact'}
+          submit={contact ? t('common.save') : t('contactEditor.create')}
           busy={saving}
           onCancel={onCancel}
         />

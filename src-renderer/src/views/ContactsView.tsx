@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Message } from '../components/Message';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
@@ -10,15 +12,17 @@ import { RowMenu } from '../components/RowMenu';
 import { useListQuery } from '../hooks/use-list-query';
 import { usePlatformList } from '../hooks/use-platform-list';
 
-const ORDERINGS: { value: ContactOrdering; label: string }[] = [
-  { value: 'display_name', label: 'Name, A to Z' },
-  { value: '-display_name', label: 'Name, Z to A' },
-  { value: 'company', label: 'Company, A to Z' },
-  { value: 'number', label: 'Number' },
-  { value: 'speed_dial', label: 'Speed dial' },
+/** The orders a contact list offers (their words: the catalog's `contacts.order.<value>`). */
+const ORDERINGS: ContactOrdering[] = [
+  'display_name',
+  '-display_name',
+  'company',
+  'number',
+  'speed_dial',
 ];
 
-type Deleting = { ids: number[]; label: string; done?: () => void };
+/** What is being deleted: one contact (its name) or several (how many). */
+type Deleting = { ids: number[]; name?: string; done?: () => void };
 
 /**
  * The contacts of one phonebook: search, order, create, edit (click or Enter on a row), call,
@@ -31,6 +35,7 @@ export function ContactsView({
   phonebook: PhonebookView;
   onBack: () => void;
 }) {
+  const { t } = useTranslation();
   const show = useAppStore((state) => state.show);
   const dial = useAppStore((state) => state.dial);
   const query = useListQuery<ContactOrdering>('display_name');
@@ -57,28 +62,23 @@ export function ContactsView({
     <ListScreen
       titleId="contacts-title"
       title={<Name>{phonebook.description}</Name>}
-      back={{ label: 'All phonebooks', onClick: onBack }}
-      primary={{ label: 'New contact', onClick: create }}
-      search={{ label: 'Search contacts', placeholder: 'Search name, number, company, speed dial' }}
+      back={{ label: t('contacts.allPhonebooks'), onClick: onBack }}
+      primary={{ label: t('contacts.new'), onClick: create }}
+      search={{ label: t('contacts.search'), placeholder: t('contacts.searchPlaceholder') }}
       query={query}
-      orderings={ORDERINGS}
+      orderings={ORDERINGS.map((value) => ({ value, label: t(`contacts.order.${value}`) }))}
       list={list}
       what="contacts"
       tools={<ImportButton phonebook={phonebook.id} onDone={list.reload} />}
       empty={
         <>
-          <p>
-            No contacts in this phonebook yet. Add one, or bring a CSV or vCard file in with
-            Import….
-          </p>
+          <p>{t('contacts.empty')}</p>
           <button type="button" className="primary" onClick={create}>
-            Add contact
+            {t('contacts.add')}
           </button>
         </>
       }
-      onDeleteSelected={(ids, done) =>
-        setDeleting({ ids, label: ids.length === 1 ? '1 contact' : `${ids.length} contacts`, done })
-      }
+      onDeleteSelected={(ids, done) => setDeleting({ ids, done })}
       renderRow={(contact, selection) => (
         <ListRow
           key={contact.id}
@@ -86,14 +86,17 @@ export function ContactsView({
           selection={selection}
           name={contact.display_name}
           title={<Name>{contact.display_name}</Name>}
-          openLabel={`Edit ${contact.display_name}`}
+          openLabel={t('contacts.editName', { name: contact.display_name })}
           onOpen={() => setEditing({ contact })}
           detail={
             <>
               <PhoneNumber>{contact.number}</PhoneNumber>
               {contact.speed_dial ? (
                 <span className="list-row-tag">
-                  Speed dial <PhoneNumber>{contact.speed_dial}</PhoneNumber>
+                  <Message
+                    id="contacts.speedDial"
+                    values={{ speedDial: <PhoneNumber>{contact.speed_dial}</PhoneNumber> }}
+                  />
                 </span>
               ) : null}
               {contact.company ? (
@@ -108,18 +111,18 @@ export function ContactsView({
               <button
                 type="button"
                 className="list-row-call"
-                aria-label={`Call ${contact.display_name}`}
+                aria-label={t('contacts.callName', { name: contact.display_name })}
                 onClick={() => call(contact)}
               >
-                Call
+                {t('common.call')}
               </button>
               <RowMenu
-                label={`More actions for ${contact.display_name}`}
+                label={t('common.moreActions', { name: contact.display_name })}
                 actions={[
                   {
-                    label: 'Delete',
+                    label: t('common.delete'),
                     danger: true,
-                    run: () => setDeleting({ ids: [contact.id], label: contact.display_name }),
+                    run: () => setDeleting({ ids: [contact.id], name: contact.display_name }),
                   },
                 ]}
               />
@@ -142,11 +145,17 @@ export function ContactsView({
       {deleting ? (
         <ConfirmDelete
           title={
-            <>
-              Delete <Name>{deleting.label}</Name>?
-            </>
+            deleting.name === undefined ? (
+              t('contacts.deleteCountTitle', { count: deleting.ids.length })
+            ) : (
+              <Message id="contacts.deleteTitle" values={{ name: <Name>{deleting.name}</Name> }} />
+            )
           }
-          action={deleting.ids.length === 1 ? 'Delete' : `Delete ${deleting.label}`}
+          action={
+            deleting.name === undefined
+              ? t('contacts.deleteCount', { count: deleting.ids.length })
+              : t('common.delete')
+          }
           remove={() =>
             deleting.ids.length === 1
               ? window.callbar.contacts.delete({ id: deleting.ids[0]! })
@@ -161,8 +170,8 @@ export function ContactsView({
         >
           <p>
             {deleting.ids.length === 1
-              ? 'The contact is removed from this phonebook for everyone who uses it.'
-              : `All ${deleting.ids.length} are deleted, or none of them if the platform refuses one.`}
+              ? t('contacts.deleteOneExplained')
+              : t('contacts.deleteManyExplained', { count: deleting.ids.length })}
           </p>
         </ConfirmDelete>
       ) : null}

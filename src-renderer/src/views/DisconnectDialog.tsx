@@ -1,9 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
+import { Message } from '../components/Message';
 import { Modal } from '../components/Modal';
 import { PhoneNumber } from '../components/Isolated';
 
 /** "Disconnect this computer?" with what it does and does not do. */
 export function DisconnectDialog() {
+  const { t } = useTranslation();
   const open = useAppStore((state) => state.confirmingDisconnect);
   const close = useAppStore((state) => state.setConfirmingDisconnect);
   const forget = useAppStore((state) => state.forget);
@@ -11,27 +14,21 @@ export function DisconnectDialog() {
   if (!open) return null;
   return (
     <Modal titleId="disconnect-title" onCancel={() => close(false)}>
-      <h2 id="disconnect-title">Disconnect this computer?</h2>
+      <h2 id="disconnect-title">{t('disconnect.title')}</h2>
       <p>
-        Callbar forgets its connection
         {account?.user_extension ? (
-          <>
-            {' to extension '}
-            <PhoneNumber>{account.user_extension}</PhoneNumber>
-          </>
-        ) : null}{' '}
-        on this computer and stops placing calls from it.
+          <Message
+            id="disconnect.forgetsExtension"
+            values={{ extension: <PhoneNumber>{account.user_extension}</PhoneNumber> }}
+          />
+        ) : (
+          t('disconnect.forgets')
+        )}
       </p>
-      <p className="hint">
-        The platform integration stays active until you press Unsubscribe in the portal, and the
-        portal reaches only a running Callbar that knows this connection. To end the integration,
-        press Unsubscribe in the portal now, while Callbar is open, instead of disconnecting; after
-        disconnecting, use Connect… and press Unsubscribe in the portal it opens. You can connect
-        this computer again at any time.
-      </p>
+      <p className="hint">{t('disconnect.explained')}</p>
       <div className="dialog-actions">
         <button type="button" data-autofocus onClick={() => close(false)}>
-          Keep connected
+          {t('disconnect.keep')}
         </button>
         <button
           type="button"
@@ -41,7 +38,7 @@ export function DisconnectDialog() {
             void forget();
           }}
         >
-          Disconnect
+          {t('disconnect.disconnect')}
         </button>
       </div>
     </Modal>

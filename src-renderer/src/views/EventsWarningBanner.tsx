@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 
 /**
@@ -6,12 +7,13 @@ import { useAppStore } from '../store/app-store';
  * secret. Core's sentence says which and what to do.
  */
 export function EventsWarningBanner() {
+  const { t } = useTranslation();
   const warning = useAppStore((state) => state.account?.events_warning);
   if (!warning) return null;
   return (
     <div className="banner banner-warning" role="alert" data-testid="events-warning">
       <p>
-        <strong>Call events are not authenticated.</strong> {warning}
+        <strong>{t('eventsWarning.title')}</strong> {warning}
       </p>
     </div>
   );

@@ -1,16 +1,18 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
+  const { t } = useTranslation();
   const { favourites, error, setStarred } = useFavourites();
   const dial = useAppStore((state) => state.dial);
   if (favourites.length === 0 && !error) return null;
   return (
     <section className="recent favourites" aria-labelledby="favourites-title">
       <div className="recent-head">
-        <h2 id="favourites-title">Favourites</h2>
+        <h2 id="favourites-title">{t('favourites.title')}</h2>
       </div>
       {error ? (
         <p role="alert" className="error">
@@ -26,24 +28,24 @@ export function FavouritesList() {
               </span>
               <span className="recent-detail">
                 <PhoneNumber>{contact.number}</PhoneNumber>
-                {contact.read_only ? ' · from your administrator' : ''}
+                {contact.read_only ? ` · ${t('favourites.fromAdministrator')}` : ''}
               </span>
             </div>
             <button
               type="button"
-              aria-label={`Call ${contact.display_name}`}
+              aria-label={t('contacts.callName', { name: contact.display_name })}
               onClick={() => void dial(contact.number, 'ui', contact.display_name)}
             >
-              Call
+              {t('common.call')}
             </button>
             {contact.read_only ? null : (
               <button
                 type="button"
                 className="link"
-                aria-label={`Unstar ${contact.display_name}`}
+                aria-label={t('star.unstarName', { name: contact.display_name })}
                 onClick={() => void setStarred(contact.id, false)}
               >
-                Unstar
+                {t('favourites.unstar')}
               </button>
             )}
           </li>

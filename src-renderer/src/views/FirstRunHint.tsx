@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import { shortcutLabel } from './shortcut-label';
 import { useDialShortcut } from '../hooks/use-dial-shortcut';
@@ -10,6 +11,7 @@ const DISMISSED_KEY = 'callbar.first-run-hint';
  * Got it (remembered in this window's storage, like the theme).
  */
 export function FirstRunHint() {
+  const { t } = useTranslation();
   const platform = useAppStore((state) => state.info?.platform);
   const shortcut = useDialShortcut();
   const [dismissed, setDismissed] = useState(
@@ -22,34 +24,34 @@ export function FirstRunHint() {
   };
   return (
     <section className="first-run" aria-labelledby="first-run-title" data-testid="first-run-hint">
-      <h2 id="first-run-title">Three keys to know</h2>
+      <h2 id="first-run-title">{t('firstRun.title')}</h2>
       <dl className="first-run-keys">
         <dt>
-          <kbd className="inline">Type</kbd>
+          <kbd className="inline">{t('firstRun.type')}</kbd>
         </dt>
-        <dd>a name, company, number or speed dial to search</dd>
+        <dd>{t('firstRun.typeWhat')}</dd>
         <dt>
-          <kbd className="inline">Enter</kbd>
+          <kbd className="inline">{t('keys.enter')}</kbd>
         </dt>
-        <dd>calls the highlighted contact or number</dd>
+        <dd>{t('firstRun.enterWhat')}</dd>
         {shortcut ? (
           <>
             <dt>
               <kbd className="inline">{shortcutLabel(shortcut, platform)}</kbd>
             </dt>
-            <dd>opens Callbar from any app</dd>
+            <dd>{t('firstRun.shortcutWhat')}</dd>
           </>
         ) : (
           <>
             <dt>
-              <kbd className="inline">Esc</kbd>
+              <kbd className="inline">{t('keys.esc')}</kbd>
             </dt>
-            <dd>clears the search, or hangs up a call</dd>
+            <dd>{t('firstRun.escWhat')}</dd>
           </>
         )}
       </dl>
       <button type="button" onClick={dismiss}>
-        Got it
+        {t('firstRun.gotIt')}
       </button>
     </section>
   );

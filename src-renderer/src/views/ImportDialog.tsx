@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
+import { useTranslation } from 'react-i18next';
 import { Modal } from '../components/Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */
@@ -9,12 +10,13 @@ const IMPORT_UPLOAD_CHARS = 128 * 1024;
 /** Rows of the preview shown (the counts cover them all). */
 const SHOWN_ROWS = 50;
 
-const FIELDS: [ImportField, string][] = [
-  ['display_name', 'Name'],
-  ['number', 'Number'],
-  ['secondary_number', 'Secondary number'],
-  ['speed_dial', 'Speed dial'],
-  ['company', 'Company'],
+/** The fields a column can fill (their words: the catalog's `import.field.<field>`). */
+const FIELDS: ImportField[] = [
+  'display_name',
+  'number',
+  'secondary_number',
+  'speed_dial',
+  'company',
 ];
 
 type Progress = NonNullable<ImportsChangedEvent['progress']>;
@@ -22,11 +24,12 @@ type Summary = NonNullable<ImportsChangedEvent['result']>;
 
 /** "Import…" for one phonebook: the button and, once pressed, the dialog. */
 export function ImportButton({ phonebook, onDone }: { phonebook: number; onDone: () => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" onClick={() => setOpen(true)}>
-        Import…
+        {t('import.button')}
       </button>
       {open ? (
         <ImportDialog
@@ -47,6 +50,7 @@ export function ImportButton({ phonebook, onDone }: { phonebook: number; onDone:
  * result, with the rows not imported to save as a CSV.
  */
 export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClose: () => void }) {
+  const { t } = useTranslation();
   const [fileName, setFileName] = useState<string>();
   const [preview, setPreview] = useState<ImportPreview>();
   const [onDuplicate, setOnDuplicate] = useState<'skip' | 'update'>('skip');
@@ -90,7 +94,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
     setPreview(undefined);
     setFileName(file.name);
     if (file.size > MAX_FILE_BYTES) {
-      setError('The file is larger than 10 MB; split it into parts.');
+      setError(t('import.tooLarge', { megabytes: MAX_FILE_BYTES / 1024 / 1024 }));
       return;
     }
     setBusy(true);
@@ -144,10 +148,10 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
 
   return (
     <Modal titleId="import-title" onCancel={running ? () => undefined : onClose}>
-      <h2 id="import-title">Import contacts</h2>
+      <h2 id="import-title">{t('import.title')}</h2>
       {!progress ? (
         <label>
-          CSV or vCard file
+          {t('import.file')}
           <input
             type="file"
             accept=".csv,.vcf,.vcard,text/csv,text/vcard"
@@ -162,30 +166,30 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
           {error}
         </p>
       ) : null}
-      {busy ? <p role="status">Checking {fileName}…</p> : null}
+      {busy ? <p role="status">{t('import.checking', { file: fileName })}</p> : null}
       {preview && !progress ? (
         <>
           <fieldset className="import-columns">
-            <legend>Columns</legend>
-            {FIELDS.map(([field, label]) => (
+            <legend>{t('import.columns')}</legend>
+            {FIELDS.map((field) => (
               <label key={field}>
-                {label}
+                {t(`import.field.${field}`)}
                 <select
-                  aria-label={`Column for ${label}`}
+                  aria-label={t('import.columnFor', { field: t(`import.field.${field}`) })}
                   value={preview.mapping[field] ?? ''}
                   onChange={(event) => remap(field, event.target.value)}
                 >
-                  <option value="">(none)</option>
+                  <option value="">{t('import.noColumn')}</option>
                   {preview.headers.map((header, index) => (
                     <option key={index} value={index}>
-                      {header || `Column ${index + 1}`}
+                      {header || t('import.columnNumber', { number: index + 1 })}
                     </option>
                   ))}
                 </select>
               </label>
             ))}
             <label>
-              A number the phonebook has already
+              {t('import.duplicate')}
               <select
                 value={onDuplicate}
                 onChange={(event) => {
@@ -194,22 +198,21 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                   void check(preview.import_id, preview.mapping, value);
                 }}
               >
-                <option value="skip">Skip it</option>
-                <option value="update">Update the contact</option>
+                <option value="skip">{t('import.skipIt')}</option>
+                <option value="update">{t('import.updateIt')}</option>
               </select>
             </label>
           </fieldset>
           <p role="status" data-testid="import-plan">
-            {preview.counts.created} to create, {preview.counts.updated} to update,{' '}
-            {preview.counts.skipped} to skip, {preview.counts.failed} with problems.
+            {t('import.plan', preview.counts)}
           </p>
           <table className="import-rows">
             <thead>
               <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Name</th>
-                <th scope="col">Number</th>
-                <th scope="col">What happens</th>
+                <th scope="col">{t('import.row')}</th>
+                <th scope="col">{t('common.name')}</th>
+                <th scope="col">{t('common.number')}</th>
+                <th scope="col">{t('import.whatHappens')}</th>
               </tr>
             </thead>
             <tbody>
@@ -219,14 +222,9 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                   <td dir="auto">{row.cells.display_name}</td>
                   <td dir="ltr">{row.cells.number}</td>
                   <td>
-                    {row.outcome === 'created'
-                      ? 'Create'
-                      : row.outcome === 'updated'
-                        ? 'Update'
-                        : row.outcome === 'skipped'
-                          ? 'Skip'
-                          : 'Not imported'}
-                    {row.reason ? `: ${row.reason}` : ''}
+                    {row.reason
+                      ? t('import.outcomeWhy', { outcome: row.outcome, reason: row.reason })
+                      : t('import.outcome', { outcome: row.outcome })}
                   </td>
                 </tr>
               ))}
@@ -236,31 +234,30 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
       ) : null}
       {progress && !summary ? (
         <p role="status" data-testid="import-progress">
-          {progress.done} of {progress.total} rows: {progress.created} created, {progress.updated}{' '}
-          updated, {progress.skipped} skipped, {progress.failed} failed
+          {t('import.progress', progress)}
           {progress.waiting_ms !== undefined
-            ? `; waiting ${Math.ceil(progress.waiting_ms / 1000)} s for the platform`
+            ? t('import.waiting', { seconds: Math.ceil(progress.waiting_ms / 1000) })
             : ''}
         </p>
       ) : null}
       {summary ? (
         <p role="status" data-testid="import-result">
-          {summary.cancelled ? 'Import cancelled' : summary.stopped ? 'Import stopped' : 'Imported'}
-          : {summary.counts.created} created, {summary.counts.updated} updated,{' '}
-          {summary.counts.skipped} skipped, {summary.counts.failed} failed
-          {summary.counts.not_sent ? `, ${summary.counts.not_sent} not sent` : ''}.
+          {t('import.result', {
+            ...summary.counts,
+            how: summary.cancelled ? 'cancelled' : summary.stopped ? 'stopped' : 'done',
+          })}
           {summary.stopped ? ` ${summary.stopped}` : ''}
         </p>
       ) : null}
       <div className="form-actions">
         {failuresLink ? (
           <a href={failuresLink} download="callbar-import-failures.csv">
-            Save the rows not imported
+            {t('import.saveFailures')}
           </a>
         ) : null}
         {preview && !progress ? (
           <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
-            Import
+            {t('import.import')}
           </button>
         ) : null}
         {running ? (
@@ -268,11 +265,11 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
             type="button"
             onClick={() => void window.callbar.imports.cancel({ import_id: preview!.import_id })}
           >
-            Cancel import
+            {t('import.cancel')}
           </button>
         ) : (
           <button type="button" onClick={onClose}>
-            {summary ? 'Close' : 'Cancel'}
+            {summary ? t('common.close') : t('common.cancel')}
           </button>
         )}
       </div>

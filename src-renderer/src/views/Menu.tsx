@@ -1,14 +1,12 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
 import type { ThemeChoice } from '../store/ui-slice';
 import { rovingTarget } from '../components/roving-focus';
 
-const THEMES: { value: ThemeChoice; label: string }[] = [
-  { value: 'system', label: 'System' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
-];
+/** The theme buttons (their words: the catalog's `menu.theme.<choice>`). */
+const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
 
 /**
  * The header's menu (a disclosure of ordinary buttons): Phonebooks, Settings, About, the theme
@@ -17,6 +15,7 @@ const THEMES: { value: ThemeChoice; label: string }[] = [
  * stop: the focus roves), Esc closes it and gives the focus back to the Menu button.
  */
 export function Menu() {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -70,7 +69,7 @@ export function Menu() {
         aria-controls={id}
         onClick={() => setOpen(!open)}
       >
-        Menu
+        {t('menu.menu')}
       </button>
       {open ? (
         <div
@@ -82,26 +81,26 @@ export function Menu() {
         >
           {canDisconnect ? (
             <button type="button" onClick={() => choose(() => show('phonebooks'))}>
-              Phonebooks and contacts
+              {t('menu.phonebooks')}
             </button>
           ) : null}
           <button type="button" onClick={() => choose(() => show('settings'))}>
-            Settings
+            {t('menu.settings')}
           </button>
           <button type="button" onClick={() => choose(() => show('about'))}>
-            About Callbar
+            {t('about.title')}
           </button>
           <div className="menu-theme" role="group" aria-labelledby={`${id}-theme`}>
-            <span id={`${id}-theme`}>Theme</span>
+            <span id={`${id}-theme`}>{t('menu.theme.title')}</span>
             <span className="menu-theme-choices">
               {THEMES.map((each) => (
                 <button
-                  key={each.value}
+                  key={each}
                   type="button"
-                  aria-pressed={theme === each.value}
-                  onClick={() => setTheme(each.value)}
+                  aria-pressed={theme === each}
+                  onClick={() => setTheme(each)}
                 >
-                  {each.label}
+                  {t(`menu.theme.${each}`)}
                 </button>
               ))}
             </span>
@@ -110,7 +109,7 @@ export function Menu() {
             <>
               <hr className="menu-separator" />
               <button type="button" onClick={() => choose(() => confirmDisconnect(true))}>
-                Disconnect this computer…
+                {t('menu.disconnect')}
               </button>
             </>
           ) : null}

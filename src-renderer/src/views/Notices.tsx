@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 
 /** Things core wanted the user to know that answer no request (a failed connect, a lost receiver). */
 export function Notices() {
+  const { t } = useTranslation();
   const notices = useAppStore((state) => state.notices);
   const dismiss = useAppStore((state) => state.dismissNotice);
   return (
@@ -10,7 +12,7 @@ export function Notices() {
         <li key={index} className={`notice notice-${notice.level}`}>
           <span>{notice.message}</span>
           <button type="button" className="link" onClick={() => dismiss(index)}>
-            Dismiss
+            {t('notices.dismiss')}
           </button>
         </li>
       ))}

@@ -1,34 +1,13 @@
 import { useRef, useState } from 'react';
-import type { CallSource, DestinationClass, DialTarget } from '../../../src-shared/contract';
+import { useTranslation } from 'react-i18next';
+import type { DialTarget } from '../../../src-shared/contract';
+import type { Locale } from '../../../src-shared/i18n';
+import { countryLabel } from '../components/CountryPicker';
+import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
-
-const SOURCE_WORDS: Record<CallSource, string> = {
-  'tel-link': 'a phone link in another app or web page',
-  tray: 'the tray menu',
-  shortcut: 'the keyboard shortcut',
-  cli: 'the command line',
-  ui: 'this window',
-};
-
-const CLASS_LABELS: Record<DestinationClass, string> = {
-  extension: 'Extension',
-  national: 'Number in your country',
-  international: 'Number abroad',
-  'premium-rate': 'Premium-rate number',
-  'shared-cost': 'Shared-cost number',
-  'toll-free': 'Toll-free number',
-  emergency: 'Emergency number',
-  'service-code': 'Service code',
-  unknown: 'Unknown kind of number',
-};
-
-function countryLabel(country: string): string {
-  const name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country);
-  return name && name !== country ? `${name} (${country})` : country;
-}
 
 /**
  * What will be dialled, apart from any label or contact name: the class, the country and the
@@ -36,19 +15,22 @@ function countryLabel(country: string): string {
  * around them, so a name with bidi controls cannot reorder them.
  */
 function DestinationFacts({ target }: { target: DialTarget }) {
+  const { t, i18n } = useTranslation();
   return (
     <dl className="pending-facts">
-      <dt>Kind</dt>
+      <dt>{t('pending.kind')}</dt>
       <dd data-testid="pending-class" data-class={target.class}>
-        {CLASS_LABELS[target.class]}
+        {t(`pending.class.${target.class}`)}
       </dd>
       {target.country ? (
         <>
-          <dt>Country</dt>
-          <dd data-testid="pending-country">{countryLabel(target.country)}</dd>
+          <dt>{t('pending.country')}</dt>
+          <dd data-testid="pending-country">
+            {countryLabel(target.country, i18n.language as Locale)}
+          </dd>
         </>
       ) : null}
-      <dt>Dials</dt>
+      <dt>{t('pending.dials')}</dt>
       <dd>
         <bdi dir="ltr" className="pending-digits" data-testid="pending-digits">
           {shownText(target.e164 ?? target.destination)}
@@ -67,6 +49,7 @@ export function PendingDialDialog() {
 }
 
 function PendingDial() {
+  const { t } = useTranslation();
   const pending = useAppStore((state) => state.calls.pending)!;
   const confirm = useAppStore((state) => state.confirmPending);
   const error = useAppStore((state) => state.callError);
@@ -86,13 +69,16 @@ function PendingDial() {
   return (
     <Modal titleId="pending-title" onCancel={() => void answer(false)}>
       <h2 id="pending-title">
-        Dial{' '}
-        {target.contact ? (
-          <Name>{target.contact.display_name}</Name>
-        ) : (
-          <PhoneNumber>{target.display}</PhoneNumber>
-        )}
-        ?
+        <Message
+          id="pending.title"
+          values={{
+            who: target.contact ? (
+              <Name>{target.contact.display_name}</Name>
+            ) : (
+              <PhoneNumber>{target.display}</PhoneNumber>
+            ),
+          }}
+        />
       </h2>
       <p className="pending-number" data-testid="pending-number">
         <PhoneNumber>{target.display}</PhoneNumber>
@@ -116,19 +102,23 @@ function PendingDial() {
         </p>
       ) : null}
       <p className="hint">
-        Asked by {SOURCE_WORDS[pending.source]}
         {pending.link ? (
-          <>
-            :{' '}
-            <code className="pending-link" dir="ltr">
-              {pending.link}
-            </code>
-          </>
+          <Message
+            id="pending.askedByLink"
+            values={{
+              source: t(`pending.source.${pending.source}`),
+              link: (
+                <code className="pending-link" dir="ltr">
+                  {pending.link}
+                </code>
+              ),
+            }}
+          />
         ) : (
-          '.'
+          t('pending.askedBy', { source: t(`pending.source.${pending.source}`) })
         )}
       </p>
-      <p className="hint">Your phone rings first, then the number.</p>
+      <p className="hint">{t('pending.ringsFirst')}</p>
       {/* A link that asks for a reason keeps asking: "always" would not apply to it. */}
       {pending.source === 'tel-link' && !pending.reason ? (
         <label className="check">
@@ -137,7 +127,7 @@ function PendingDial() {
             checked={always}
             onChange={(event) => setAlways(event.target.checked)}
           />
-          Always dial phone links without asking
+          {t('pending.always')}
         </label>
       ) : null}
       {error ? (
@@ -148,10 +138,10 @@ function PendingDial() {
       <div className="dialog-actions">
         {/* Cancel has the focus: a link may arrive while you are typing and pressing Enter. */}
         <button type="button" data-autofocus disabled={busy} onClick={() => void answer(false)}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className="primary" disabled={busy} onClick={() => void answer(true)}>
-          Dial
+          {t('pending.dial')}
         </button>
       </div>
     </Modal>

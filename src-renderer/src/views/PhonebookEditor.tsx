@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PhonebookView } from '../../../src-shared/contract';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';
@@ -18,6 +19,7 @@ export function PhonebookEditor({
   onSaved: (book: PhonebookView) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [description, setDescription] = useState(book?.description ?? '');
   const [priority, setPriority] = useState(String(book?.priority ?? 0));
   const [shared, setShared] = useState(book?.is_shared ?? false);
@@ -44,8 +46,10 @@ export function PhonebookEditor({
           void save();
         }}
       >
-        <h2 id="phonebook-editor-title">{book ? 'Edit phonebook' : 'New phonebook'}</h2>
-        <Field label="Name" error={errors.fields.description}>
+        <h2 id="phonebook-editor-title">
+          {book ? t('phonebookEditor.editTitle') : t('phonebooks.new')}
+        </h2>
+        <Field label={t('common.name')} error={errors.fields.description}>
           <input
             data-autofocus
             value={description}
@@ -53,9 +57,9 @@ export function PhonebookEditor({
           />
         </Field>
         <Field
-          label="Priority"
+          label={t('phonebookEditor.priority')}
           error={errors.fields.priority}
-          hint="A whole number; phones list phonebooks by it."
+          hint={t('phonebookEditor.priorityHint')}
         >
           <input
             inputMode="numeric"
@@ -69,13 +73,13 @@ export function PhonebookEditor({
             checked={shared}
             onChange={(event) => setShared(event.target.checked)}
           />
-          Shared with everyone in the company
+          {t('phonebookEditor.shared')}
         </label>
         {errors.fields.is_shared ? <p className="field-error">{errors.fields.is_shared}</p> : null}
         <FormActions
           error={errors.form}
           details={errors.details}
-          submit={book ? 'Save' : 'Create phonebook'}
+          submit={book ? t('common.save') : t('phonebookEditor.create')}
           busy={saving}
           onCancel={onCancel}
         />

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Message } from '../components/Message';
 import type { PhonebookOrdering, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
@@ -10,13 +12,14 @@ import { useListQuery } from '../hooks/use-list-query';
 import { usePlatformList } from '../hooks/use-platform-list';
 import { Name } from '../components/Isolated';
 
-const ORDERINGS: { value: PhonebookOrdering; label: string }[] = [
-  { value: '-priority', label: 'Priority, highest first' },
-  { value: 'priority', label: 'Priority, lowest first' },
-  { value: 'description', label: 'Name, A to Z' },
-  { value: '-description', label: 'Name, Z to A' },
-  { value: '-is_shared', label: 'Shared first' },
-  { value: 'is_shared', label: 'Personal first' },
+/** The orders the list offers (their words: the catalog's `phonebooks.order.<value>`). */
+const ORDERINGS: PhonebookOrdering[] = [
+  '-priority',
+  'priority',
+  'description',
+  '-description',
+  '-is_shared',
+  'is_shared',
 ];
 
 /** The platform's phonebooks: search, order, create, edit, delete, and each one's contacts. */
@@ -27,6 +30,7 @@ export function PhonebooksView() {
 }
 
 function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
+  const { t } = useTranslation();
   const back = useAppStore((state) => state.show);
   const query = useListQuery<PhonebookOrdering>('-priority');
   const [editing, setEditing] = useState<{ book: PhonebookView | undefined } | undefined>();
@@ -44,19 +48,19 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
   return (
     <ListScreen
       titleId="phonebooks-title"
-      title="Phonebooks"
-      back={{ label: 'Back to search', onClick: () => back('main') }}
-      primary={{ label: 'New phonebook', onClick: create }}
-      search={{ label: 'Search phonebooks', placeholder: 'Search phonebooks' }}
+      title={t('phonebooks.title')}
+      back={{ label: t('common.backToSearch'), onClick: () => back('main') }}
+      primary={{ label: t('phonebooks.new'), onClick: create }}
+      search={{ label: t('phonebooks.search'), placeholder: t('phonebooks.search') }}
       query={query}
-      orderings={ORDERINGS}
+      orderings={ORDERINGS.map((value) => ({ value, label: t(`phonebooks.order.${value}`) }))}
       list={list}
       what="phonebooks"
       empty={
         <>
-          <p>No phonebooks yet.</p>
+          <p>{t('phonebooks.empty')}</p>
           <button type="button" className="primary" onClick={create}>
-            New phonebook
+            {t('phonebooks.new')}
           </button>
         </>
       }
@@ -70,16 +74,18 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
           onOpen={() => onOpen(book)}
           detail={
             <>
-              {book.is_shared ? 'Shared' : 'Personal'}
-              <span className="list-row-tag">Priority {book.priority}</span>
+              {book.is_shared ? t('phonebooks.shared') : t('phonebooks.personal')}
+              <span className="list-row-tag">
+                {t('phonebooks.priorityValue', { priority: book.priority })}
+              </span>
             </>
           }
           actions={
             <RowMenu
-              label={`More actions for ${book.description}`}
+              label={t('common.moreActions', { name: book.description })}
               actions={[
-                { label: 'Edit', run: () => setEditing({ book }) },
-                { label: 'Delete', danger: true, run: () => setDeleting(book) },
+                { label: t('common.edit'), run: () => setEditing({ book }) },
+                { label: t('common.delete'), danger: true, run: () => setDeleting(book) },
               ]}
             />
           }
@@ -99,11 +105,12 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       {deleting ? (
         <ConfirmDelete
           title={
-            <>
-              Delete the phonebook “<Name>{deleting.description}</Name>”?
-            </>
+            <Message
+              id="phonebooks.deleteTitle"
+              values={{ name: <Name>{deleting.description}</Name> }}
+            />
           }
-          action="Delete phonebook"
+          action={t('phonebooks.delete')}
           remove={() => window.callbar.phonebooks.delete({ id: deleting.id })}
           onCancel={() => setDeleting(undefined)}
           onDeleted={() => {
@@ -111,7 +118,7 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
             list.reload();
           }}
         >
-          <p>Its contacts are deleted with it, for everyone who uses it.</p>
+          <p>{t('phonebooks.deleteExplained')}</p>
         </ConfirmDelete>
       ) : null}
     </ListScreen>

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useAppStore } from '../store/app-store';
+import { useLocale } from '../hooks/use-locale';
 import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
 import { Party, PhoneNumber } from '../components/Isolated';
@@ -10,6 +11,7 @@ import { groupRecentCalls, talkTime } from './recent-groups';
  * time and talk time, and Call again; and Clear.
  */
 export function RecentCalls() {
+  const { t, locale } = useLocale();
   const recent = useAppStore((state) => state.calls.recent);
   const dial = useAppStore((state) => state.dial);
   const clear = useAppStore((state) => state.clearRecent);
@@ -17,15 +19,15 @@ export function RecentCalls() {
   return (
     <section className="recent" aria-labelledby="recent-title">
       <div className="recent-head">
-        <h2 id="recent-title">Recent calls</h2>
+        <h2 id="recent-title">{t('recent.title')}</h2>
         {recent.length > 0 ? (
           <button type="button" className="link" onClick={() => void clear()}>
-            Clear
+            {t('recent.clear')}
           </button>
         ) : null}
       </div>
       {recent.length === 0 ? (
-        <p className="hint">Calls you make or receive appear here.</p>
+        <p className="hint">{t('recent.empty')}</p>
       ) : (
         <ul className="recent-list">
           {groups.map(({ last: call, count }) => {
@@ -36,12 +38,15 @@ export function RecentCalls() {
                 <div className="recent-who">
                   <span className="recent-name">
                     <Party party={call.party} />
-                    {count > 1 ? <span className="recent-count"> {count} calls</span> : null}
+                    {count > 1 ? (
+                      <span className="recent-count"> {t('recent.count', { count })}</span>
+                    ) : null}
                   </span>
                   <span className="recent-detail">
-                    {call.direction === 'incoming' ? 'Incoming' : 'Outgoing'} ·{' '}
-                    {formatTime(call.started_at)}
-                    {talked !== undefined ? ` · ${formatDuration(talked)}` : ''}
+                    {call.direction === 'incoming' ? t('recent.incoming') : t('recent.outgoing')}
+                    {' · '}
+                    {formatTime(call.started_at, locale)}
+                    {talked !== undefined ? ` · ${formatDuration(talked, locale)}` : ''}
                     {call.state === 'failed' ? ` · ${callStateWords(call)}` : ''}
                     {call.party.name ? (
                       <>
@@ -53,10 +58,10 @@ export function RecentCalls() {
                 </div>
                 <button
                   type="button"
-                  aria-label={`Call again: ${name}`}
+                  aria-label={t('recent.callAgainName', { name })}
                   onClick={() => void dial(call.party.number, 'ui', name)}
                 >
-                  Call again
+                  {t('recent.callAgain')}
                 </button>
               </li>
             );

@@ -1,5 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Message } from '../components/Message';
 import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';
 import { Highlight } from '../components/Highlight';
@@ -30,6 +32,7 @@ export function ResultList({
   onSelect: (index: number) => void;
   onDial: (row: ResultRow, secondary: boolean) => void;
 }) {
+  const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
@@ -49,7 +52,7 @@ export function ResultList({
       ref={scroller}
       id={RESULTS_ID}
       role="listbox"
-      aria-label="Search results"
+      aria-label={t('results.label')}
       className="results"
       data-testid="results"
     >
@@ -97,7 +100,7 @@ function DialRow({ display, detail }: { display: string; detail: string }) {
     <>
       <span className="result-line">
         <span className="result-name">
-          Dial <PhoneNumber>{display}</PhoneNumber>
+          <Message id="results.dial" values={{ number: <PhoneNumber>{display}</PhoneNumber> }} />
         </span>
       </span>
       <span className="result-line result-detail" title={shownText(detail)}>
@@ -128,18 +131,38 @@ function HitRow({ hit }: { hit: SearchHit }) {
         </PhoneNumber>
         {contact.secondary_number ? (
           <span>
-            Alt.{' '}
-            <PhoneNumber>
-              <Highlight text={contact.secondary_number} field="secondary_number" ranges={ranges} />
-            </PhoneNumber>
+            <Message
+              id="results.alternative"
+              values={{
+                number: (
+                  <PhoneNumber>
+                    <Highlight
+                      text={contact.secondary_number}
+                      field="secondary_number"
+                      ranges={ranges}
+                    />
+                  </PhoneNumber>
+                ),
+              }}
+            />
           </span>
         ) : null}
         {contact.speed_dial !== null ? (
           <span>
-            Speed dial{' '}
-            <PhoneNumber>
-              <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
-            </PhoneNumber>
+            <Message
+              id="contacts.speedDial"
+              values={{
+                speedDial: (
+                  <PhoneNumber>
+                    <Highlight
+                      text={String(contact.speed_dial)}
+                      field="speed_dial"
+                      ranges={ranges}
+                    />
+                  </PhoneNumber>
+                ),
+              }}
+            />
           </span>
         ) : null}
       </span>

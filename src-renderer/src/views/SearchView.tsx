@@ -1,5 +1,7 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
+import { Message } from '../components/Message';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { FirstRunHint } from './FirstRunHint';
 import { FavouritesList } from './FavouritesList';
@@ -27,6 +29,7 @@ function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string
 
 /** The main view: search the directory, pick with ↑/↓, Enter dials, Alt+Enter the secondary. */
 export function SearchView() {
+  const { t } = useTranslation();
   const query = useAppStore((state) => state.query);
   const hits = useAppStore((state) => state.hits);
   const dialRow = useAppStore((state) => state.dialRow);
@@ -108,15 +111,15 @@ export function SearchView() {
   return (
     <section className="search" aria-labelledby="search-title">
       <h1 id="search-title" className="visually-hidden">
-        Search and dial
+        {t('search.title')}
       </h1>
       <input
         ref={input}
         className="search-box"
         type="search"
         role="combobox"
-        aria-label="Search contacts or type a number"
-        placeholder="Name, company, number or speed dial"
+        aria-label={t('search.label')}
+        placeholder={t('search.placeholder')}
         aria-expanded={searching && rows.length > 0}
         aria-controls={RESULTS_ID}
         aria-autocomplete="list"
@@ -156,11 +159,11 @@ export function SearchView() {
           </>
         ) : loading ? (
           <p className="empty" role="status" data-testid="search-loading">
-            Matches for “{query.trim()}” show once your contacts are in.
+            {t('search.loading', { query: query.trim() })}
           </p>
         ) : (
           <p className="empty" role="status">
-            No contact matches “{query.trim()}”.
+            {t('search.noMatch', { query: query.trim() })}
           </p>
         )
       ) : (
@@ -182,6 +185,7 @@ function SelectedActions({
   row: ResultRow | undefined;
   onDial: (secondary: boolean) => void;
 }) {
+  const { t } = useTranslation();
   if (!row) return null;
   const secondary = row.kind === 'hit' ? row.hit.contact.secondary_number : null;
   const label =
@@ -194,16 +198,18 @@ function SelectedActions({
     <div className="row-actions">
       {/* A fixed width: a long name is cut short inside, the button never grows with it. */}
       <button type="button" className="primary call-selected" onClick={() => onDial(false)}>
-        <span className="call-selected-label">Call {label}</span>
-        <kbd>Enter</kbd>
+        <span className="call-selected-label">
+          <Message id="search.callSelected" values={{ who: label }} />
+        </span>
+        <kbd>{t('keys.enter')}</kbd>
       </button>
       {row.kind === 'hit' ? (
         <StarToggle contactId={row.hit.contact.id} name={row.hit.contact.display_name} />
       ) : null}
       {secondary ? (
         <button type="button" onClick={() => onDial(true)}>
-          Call alternative
-          <kbd>Alt+Enter</kbd>
+          {t('search.callAlternative')}
+          <kbd>{t('keys.altEnter')}</kbd>
         </button>
       ) : null}
     </div>

@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 
 /** A banner over the main view when the session needs the user: ended, or platform unreachable. */
 export function SessionBanner() {
+  const { t } = useTranslation();
   const account = useAppStore((state) => state.account);
   const connect = useAppStore((state) => state.connect);
   const busy = useAppStore((state) => state.accountBusy);
@@ -10,13 +12,11 @@ export function SessionBanner() {
     return (
       <div className="banner banner-error" role="alert" data-testid="session-banner">
         <p>
-          <strong>Your session ended.</strong>{' '}
-          {account.message ??
-            'The platform no longer accepts Callbar’s connection; reconnect to place calls.'}
+          <strong>{t('session.ended')}</strong> {account.message ?? t('session.endedExplained')}
           {error ? <span className="error"> {error.message}</span> : null}
         </p>
         <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
-          Reconnect…
+          {t('session.reconnect')}
         </button>
       </div>
     );
@@ -25,8 +25,7 @@ export function SessionBanner() {
     return (
       <div className="banner banner-warning" role="status" data-testid="session-banner">
         <p>
-          <strong>Offline.</strong>{' '}
-          {account.message ?? 'Callbar cannot reach the platform; it keeps trying by itself.'}
+          <strong>{t('session.offline')}</strong> {account.message ?? t('session.offlineExplained')}
         </p>
       </div>
     );

@@ -5,9 +5,10 @@ import type {
   SettingsView as Saved,
 } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { LOCKED_TEXT } from '../components/Field';
 import { FormActions } from '../components/FormActions';
 import { CountryPicker, countriesByName, countryLabel } from '../components/CountryPicker';
+import { formatList } from '../../../src-shared/i18n';
+import { useLocale } from '../hooks/use-locale';
 import { SettingField } from '../components/SettingField';
 import { ShortcutRecorder } from '../components/ShortcutRecorder';
 import { LanguageSelect } from '../components/LanguageSelect';
@@ -22,31 +23,35 @@ type Draft = {
     : EditableSettings[Name];
 };
 
-const LABELS: Record<keyof EditableSettings, string> = {
-  region: 'Your country',
-  receiver_port: 'Receiver port',
-  handle_links: 'Phone links',
-  confirm_web_links: 'Dial phone links without asking',
-  open_at_login: 'Start Callbar when I log in',
-  start_minimized: 'Start in the tray, without the window',
-  dial_shortcut: 'Global shortcut',
-  sync_interval_minutes: 'Refresh contacts every (minutes)',
-  dial_allowed_classes: 'Numbers Callbar dials',
-  dial_allowed_countries: 'Countries Callbar dials abroad',
-  relay_url: 'Relay address',
-  language: 'Language',
-};
+/** Every setting the view shows (its label: the catalog's `settings.label.<name>`). */
+const SETTING_NAMES: (keyof EditableSettings)[] = [
+  'region',
+  'receiver_port',
+  'handle_links',
+  'confirm_web_links',
+  'open_at_login',
+  'start_minimized',
+  'dial_shortcut',
+  'sync_interval_minutes',
+  'dial_allowed_classes',
+  'dial_allowed_countries',
+  'relay_url',
+  'language',
+];
 
-/** The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go). */
-const CLASS_LABELS: [DestinationClass, string][] = [
-  ['extension', 'Extensions of your company'],
-  ['national', 'Numbers in your country'],
-  ['international', 'Numbers abroad'],
-  ['toll-free', 'Toll-free numbers'],
-  ['shared-cost', 'Shared-cost numbers'],
-  ['premium-rate', 'Premium-rate numbers'],
-  ['service-code', 'Phone system codes (*, #)'],
-  ['unknown', 'Numbers of an unknown kind'],
+/**
+ * The kinds of numbers a person may keep Callbar from dialling (emergency numbers always go);
+ * their words: the catalog's `settings.class.<kind>`.
+ */
+const CLASSES: DestinationClass[] = [
+  'extension',
+  'national',
+  'international',
+  'toll-free',
+  'shared-cost',
+  'premium-rate',
+  'service-code',
+  'unknown',
 ];
 
 /** Where each setting is shown; a refused one in Advanced opens it. */
@@ -84,6 +89,8 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
  * own field.
  */
 export function SettingsView() {
+  const { t, locale } = useLocale();
+  const label = (name: keyof EditableSettings) => t(`settings.label.${name}`);
   const back = useAppStore((state) => state.show);
   const languageError = useAppStore((state) => state.languageError);
   const heading = useFocusOnMount<HTMLHeadingElement>();
@@ -123,7 +130,7 @@ export function SettingsView() {
     const empty = NUMBERS.filter((name) => draft[name] === '');
     if (empty.length > 0) {
       return refuse({
-        fields: Object.fromEntries(empty.map((name) => [name, 'Enter a number.'])),
+        fields: Object.fromEntries(empty.map((name) => [name, t('settings.enterNumber')])),
         form: undefined,
       });
     }
@@ -141,24 +148,31 @@ export function SettingsView() {
       setSaved(result.value);
       setDraft(draftOf(result.value.settings));
       setErrors(NO_ERRORS);
-      setStatus('Settings saved.');
+      setStatus(t('settings.saved'));
       return;
     }
-    refuse(formErrors(result.error, Object.keys(LABELS)));
+    refuse(formErrors(result.error, SETTING_NAMES));
   };
   const portChanged =
     saved && draft && draft.receiver_port !== String(saved.settings.receiver_port);
   const named = (names: readonly string[]) =>
-    names.map((name) => LABELS[name as keyof EditableSettings] ?? name).join(', ');
+    formatList(
+      locale,
+      names.map((name) =>
+        SETTING_NAMES.includes(name as keyof EditableSettings)
+          ? label(name as keyof EditableSettings)
+          : name,
+      ),
+    );
   const allowed = new Set(draft?.dial_allowed_classes);
   return (
     <section className="panel settings-view" aria-labelledby="settings-title">
       <div className="manage-head">
         <h1 id="settings-title" ref={heading} tabIndex={-1}>
-          Settings
+          {t('menu.settings')}
         </h1>
         <button type="button" onClick={() => back('main')}>
-          Back to search
+          {t('common.backToSearch')}
         </button>
       </div>
       {draft && saved ? (
@@ -171,11 +185,11 @@ export function SettingsView() {
             void save();
           }}
         >
-          <Group title="Calling">
+          <Group title={t('settings.group.calling')}>
             <SettingField
-              label={LABELS.region}
+              label={label('region')}
               error={errors.fields.region}
-              hint="How numbers without a country code are read."
+              hint={t('settings.hint.region')}
               locked={saved.locked.region}
             >
               <select
@@ -183,21 +197,21 @@ export function SettingsView() {
                 value={draft.region}
                 onChange={(event) => change('region', event.target.value)}
               >
-                {countriesByName(saved.countries).map((code) => (
+                {countriesByName(saved.countries, locale).map((code) => (
                   <option key={code} value={code}>
-                    {countryLabel(code)}
+                    {countryLabel(code, locale)}
                   </option>
                 ))}
               </select>
             </SettingField>
             <SettingField
-              label={LABELS.dial_shortcut}
+              label={label('dial_shortcut')}
               error={shortcutProblem ?? errors.fields.dial_shortcut}
-              hint="Opens Callbar from any app to search and dial."
+              hint={t('settings.hint.dial_shortcut')}
               locked={saved.locked.dial_shortcut}
             >
               <ShortcutRecorder
-                name={LABELS.dial_shortcut}
+                name={label('dial_shortcut')}
                 value={draft.dial_shortcut}
                 onChange={(accelerator) => change('dial_shortcut', accelerator)}
                 onProblem={setShortcutProblem}
@@ -208,13 +222,13 @@ export function SettingsView() {
               data-testid="allowed-classes"
               disabled={'dial_allowed_classes' in saved.locked}
             >
-              <legend>{LABELS.dial_allowed_classes}</legend>
+              <legend>{label('dial_allowed_classes')}</legend>
               {'dial_allowed_classes' in saved.locked ? (
-                <p className="setting-hint locked">{LOCKED_TEXT}</p>
+                <p className="setting-hint locked">{t('common.locked')}</p>
               ) : null}
               <div className="settings-choice-grid">
-                {CLASS_LABELS.map(([kind, label]) => (
-                  <SettingField key={kind} label={label} check>
+                {CLASSES.map((kind) => (
+                  <SettingField key={kind} label={t(`settings.class.${kind}`)} check>
                     <input
                       type="checkbox"
                       checked={allowed.has(kind)}
@@ -230,7 +244,7 @@ export function SettingsView() {
                   </SettingField>
                 ))}
               </div>
-              <p className="setting-hint">Emergency numbers are always dialled.</p>
+              <p className="setting-hint">{t('settings.hint.emergency')}</p>
               {errors.fields.dial_allowed_classes ? (
                 <p className="setting-error">{errors.fields.dial_allowed_classes}</p>
               ) : null}
@@ -240,10 +254,10 @@ export function SettingsView() {
               disabled={'dial_allowed_countries' in saved.locked}
             >
               {'dial_allowed_countries' in saved.locked ? (
-                <p className="setting-hint locked">{LOCKED_TEXT}</p>
+                <p className="setting-hint locked">{t('common.locked')}</p>
               ) : null}
               <CountryPicker
-                label={LABELS.dial_allowed_countries}
+                label={label('dial_allowed_countries')}
                 countries={saved.countries}
                 value={draft.dial_allowed_countries}
                 onChange={(codes) => change('dial_allowed_countries', codes)}
@@ -251,9 +265,9 @@ export function SettingsView() {
               />
             </fieldset>
           </Group>
-          <Group title="Links">
+          <Group title={t('settings.group.links')}>
             <SettingField
-              label={LABELS.handle_links}
+              label={label('handle_links')}
               error={errors.fields.handle_links}
               locked={saved.locked.handle_links}
             >
@@ -264,15 +278,15 @@ export function SettingsView() {
                   change('handle_links', event.target.value as Draft['handle_links'])
                 }
               >
-                <option value="ask">Ask whether Callbar should open tel: links</option>
-                <option value="yes">Always open tel: links with Callbar</option>
-                <option value="no">Never open tel: links</option>
+                <option value="ask">{t('settings.handleLinks.ask')}</option>
+                <option value="yes">{t('settings.handleLinks.yes')}</option>
+                <option value="no">{t('settings.handleLinks.no')}</option>
               </select>
             </SettingField>
             <SettingField
-              label={LABELS.confirm_web_links}
+              label={label('confirm_web_links')}
               error={errors.fields.confirm_web_links}
-              hint="Emergency, premium-rate and foreign numbers still ask."
+              hint={t('settings.hint.confirm_web_links')}
               check
               locked={saved.locked.confirm_web_links}
             >
@@ -283,9 +297,9 @@ export function SettingsView() {
               />
             </SettingField>
           </Group>
-          <Group title="Startup">
+          <Group title={t('settings.group.startup')}>
             <SettingField
-              label={LABELS.open_at_login}
+              label={label('open_at_login')}
               error={errors.fields.open_at_login}
               locked={saved.locked.open_at_login}
               check
@@ -297,7 +311,7 @@ export function SettingsView() {
               />
             </SettingField>
             <SettingField
-              label={LABELS.start_minimized}
+              label={label('start_minimized')}
               error={errors.fields.start_minimized}
               check
               locked={saved.locked.start_minimized}
@@ -309,13 +323,13 @@ export function SettingsView() {
               />
             </SettingField>
           </Group>
-          <Group title="Appearance">
-            <SettingField label="Theme" hint="Applies at once.">
+          <Group title={t('settings.group.appearance')}>
+            <SettingField label={t('menu.theme.title')} hint={t('settings.hint.atOnce')}>
               <ThemeSelect className="setting-medium" />
             </SettingField>
             <SettingField
-              label={LABELS.language}
-              hint="Applies at once."
+              label={label('language')}
+              hint={t('settings.hint.atOnce')}
               error={languageError?.message}
               locked={saved.locked.language}
             >
@@ -327,11 +341,11 @@ export function SettingsView() {
             open={advancedOpen}
             onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
           >
-            <summary>Advanced</summary>
+            <summary>{t('settings.group.advanced')}</summary>
             <SettingField
-              label={LABELS.relay_url}
+              label={label('relay_url')}
               error={errors.fields.relay_url}
-              hint="Your organisation's relay (https://…); empty: this computer receives the platform's calls itself. A restart applies it."
+              hint={t('settings.hint.relay_url')}
               locked={saved.locked.relay_url}
             >
               <input
@@ -341,9 +355,9 @@ export function SettingsView() {
               />
             </SettingField>
             <SettingField
-              label={LABELS.sync_interval_minutes}
+              label={label('sync_interval_minutes')}
               error={errors.fields.sync_interval_minutes}
-              hint="1 to 1440."
+              hint={t('settings.hint.sync_interval_minutes', { min: 1, max: 1440 })}
               locked={saved.locked.sync_interval_minutes}
             >
               <input
@@ -354,9 +368,9 @@ export function SettingsView() {
               />
             </SettingField>
             <SettingField
-              label={LABELS.receiver_port}
+              label={label('receiver_port')}
               error={errors.fields.receiver_port}
-              hint="1024 to 65535. The platform sends activation and call events to this port on this computer."
+              hint={t('settings.hint.receiver_port', { min: 1024, max: 65535 })}
               locked={saved.locked.receiver_port}
             >
               <input
@@ -368,16 +382,15 @@ export function SettingsView() {
             </SettingField>
             {portChanged ? (
               <p className="warning" data-testid="port-warning">
-                After changing the port, have the integration&apos;s Activation, Deactivation and
-                Webhook URLs on the platform changed to http://127.0.0.1:{draft.receiver_port}
-                /activate, /deactivate and /events/ followed by the same secret, or Callbar cannot
-                connect or follow calls.
+                {t('settings.portWarning', { origin: `http://127.0.0.1:${draft.receiver_port}` })}
               </p>
             ) : (
               <>
                 <p className="setting-hint">
-                  Registered on the platform: {saved.receiver_urls.activation},{' '}
-                  {saved.receiver_urls.deactivation} and the Webhook URL.
+                  {t('settings.registered', {
+                    activation: saved.receiver_urls.activation,
+                    deactivation: saved.receiver_urls.deactivation,
+                  })}
                 </p>
                 <WebhookRegistration />
               </>
@@ -385,22 +398,20 @@ export function SettingsView() {
           </details>
           {saved.policy_problems.length > 0 ? (
             <p className="warning" data-testid="policy-problems">
-              Callbar ignored part of your organisation&apos;s policies:{' '}
-              {saved.policy_problems.join(' ')}
+              {t('settings.policyProblems', { problems: saved.policy_problems.join(' ') })}
             </p>
           ) : null}
           {saved.overridden.length > 0 ? (
             <p className="setting-hint">
-              Set by an environment variable for this run: {named(saved.overridden)} (what you save
-              here applies when it is not set).
+              {t('settings.overridden', { settings: named(saved.overridden) })}
             </p>
           ) : null}
           {saved.restart_needed.length > 0 ? (
             <p className="setting-hint" data-testid="restart-needed">
-              Applies when Callbar starts again: {named(saved.restart_needed)}.
+              {t('settings.restartNeeded', { settings: named(saved.restart_needed) })}
             </p>
           ) : null}
-          <FormActions error={errors.form} submit="Save settings">
+          <FormActions error={errors.form} submit={t('settings.save')}>
             <span role="status">{status}</span>
           </FormActions>
         </form>
@@ -409,7 +420,7 @@ export function SettingsView() {
           {errors.form}
         </p>
       ) : (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       )}
     </section>
   );

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
+import { Message } from '../components/Message';
 import { ConnectView } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
 import { useDialShortcut } from '../hooks/use-dial-shortcut';
@@ -15,6 +17,7 @@ export function SetupView() {
 }
 
 function SetupDone() {
+  const { t } = useTranslation();
   const extension = useAppStore((store) => store.account?.user_extension);
   const platform = useAppStore((store) => store.info?.platform);
   const openMain = useAppStore((store) => store.openMain);
@@ -25,20 +28,25 @@ function SetupDone() {
     <section className="panel" aria-labelledby="setup-done-title" data-testid="setup-done">
       <h1 id="setup-done-title">
         {extension ? (
-          <>
-            Connected as Ext. <PhoneNumber>{extension}</PhoneNumber>
-          </>
+          <Message
+            id="setup.connectedAs"
+            values={{ extension: <PhoneNumber>{extension}</PhoneNumber> }}
+          />
         ) : (
-          'Connected'
+          t('setup.connected')
         )}
       </h1>
       <p id="setup-done-explained">
-        Callbar lives in the tray and keeps running when you close this window.
+        {t('setup.tray')}
         {shortcut ? (
           <>
             {' '}
-            Press <kbd className="inline">{shortcutLabel(shortcut, platform)}</kbd> in any app to
-            find a contact and dial.
+            <Message
+              id="setup.shortcut"
+              values={{
+                shortcut: <kbd className="inline">{shortcutLabel(shortcut, platform)}</kbd>,
+              }}
+            />
           </>
         ) : null}
       </p>
@@ -49,7 +57,7 @@ function SetupDone() {
         aria-describedby="setup-done-title setup-done-explained"
         onClick={() => void openMain()}
       >
-        Open Callbar
+        {t('setup.open')}
       </button>
       {error ? (
         <p role="alert" className="error">

@@ -1,9 +1,11 @@
 import { useAppStore } from '../store/app-store';
+import { useLocale } from '../hooks/use-locale';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { formatTime } from './format-time';
 
 /** One line about the local contact index: loading, how many, how fresh, what went wrong. */
 export function SyncStatus() {
+  const { t, locale } = useLocale();
   const directory = useAppStore((state) => state.directory);
   const error = useAppStore((state) => state.directoryError);
   const offline = useAppStore((state) => state.account?.state === 'offline');
@@ -18,15 +20,15 @@ export function SyncStatus() {
     );
   }
   if (!directory) return null;
-  const count = directory.contacts.toLocaleString();
+  const count = directory.contacts;
   switch (directory.state) {
     case 'empty':
       return (
         <p className="sync-status" data-testid="sync-status" data-state="empty">
-          No contacts loaded yet.{' '}
+          {t('sync.empty')}{' '}
           {canSync ? (
             <button type="button" className="link" onClick={() => void sync()}>
-              Load contacts
+              {t('sync.load')}
             </button>
           ) : null}
         </p>
@@ -37,11 +39,12 @@ export function SyncStatus() {
       return (
         <div className="sync-status" data-testid="sync-status" data-state="syncing">
           <span role="status">
-            Loading your contacts… {progress ? progress.contacts.toLocaleString() : count}
-            {total ? ` of ${total.toLocaleString()}` : ''}
+            {total
+              ? t('sync.loadingOf', { count: progress?.contacts ?? count, total })
+              : t('sync.loadingCount', { count: progress?.contacts ?? count })}
           </span>
           <progress
-            aria-label="Loading your contacts"
+            aria-label={t('sync.loadingLabel')}
             max={total ?? undefined}
             value={total ? Math.min(progress?.contacts ?? 0, total) : undefined}
           />
@@ -51,11 +54,15 @@ export function SyncStatus() {
     case 'ready':
       return (
         <p className="sync-status" data-testid="sync-status" data-state="ready">
-          {count} contacts
-          {directory.synced_at ? ` · updated ${formatTime(directory.synced_at)}` : ''}{' '}
+          {directory.synced_at
+            ? t('sync.readyUpdated', {
+                count,
+                time: formatTime(directory.synced_at, locale),
+              })
+            : t('sync.ready', { count })}{' '}
           {canSync ? (
             <button type="button" className="link" onClick={() => void sync()}>
-              Refresh
+              {t('sync.refresh')}
             </button>
           ) : null}
         </p>
@@ -63,13 +70,16 @@ export function SyncStatus() {
     case 'stale':
       return (
         <div className="sync-status warning" data-testid="sync-status" data-state="stale">
-          {offline ? 'Offline: ' : ''}
-          {count} contacts from{' '}
-          {directory.synced_at ? formatTime(directory.synced_at) : 'an earlier sync'}
-          {directory.last_error ? ` (${directory.last_error})` : ''}.{' '}
+          {t(offline ? 'sync.staleOffline' : 'sync.stale', {
+            count,
+            when: directory.synced_at
+              ? formatTime(directory.synced_at, locale)
+              : t('sync.earlierSync'),
+            why: directory.last_error ?? 'none',
+          })}{' '}
           {canSync ? (
             <button type="button" className="link" onClick={() => void sync()}>
-              Refresh now
+              {t('sync.refreshNow')}
             </button>
           ) : null}
           <ErrorDetails details={directory.last_error_details} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReceiverRegistration } from '../../../src-shared/contract';
 
 /**
@@ -7,6 +8,7 @@ import type { ReceiverRegistration } from '../../../src-shared/contract';
  * and keeps it only while the Settings view is open.
  */
 export function WebhookRegistration() {
+  const { t } = useTranslation();
   const [registration, setRegistration] = useState<ReceiverRegistration | undefined>();
   const [error, setError] = useState<string | undefined>();
   const show = async () => {
@@ -19,10 +21,9 @@ export function WebhookRegistration() {
   if (!registration) {
     return (
       <p className="hint">
-        The Webhook URL ends in a secret of this computer, so that no other program can send Callbar
-        fake calls.{' '}
+        {t('webhook.explained')}{' '}
         <button type="button" onClick={() => void show()}>
-          Show the Webhook URL
+          {t('webhook.show')}
         </button>
         {error ? <span className="error"> {error}</span> : null}
       </p>
@@ -31,13 +32,13 @@ export function WebhookRegistration() {
   const headers = Object.entries(registration.headers);
   return (
     <div className="hint" data-testid="webhook-registration">
-      <p>Register on the platform (keep the Webhook URL to yourself and the platform):</p>
+      <p>{t('webhook.register')}</p>
       <dl>
-        <dt>Webhook URL</dt>
+        <dt>{t('webhook.url')}</dt>
         <dd>
           <code data-testid="webhook-url">{registration.webhook_url}</code>
         </dd>
-        {headers.length > 0 ? <dt>Extra headers</dt> : null}
+        {headers.length > 0 ? <dt>{t('webhook.headers')}</dt> : null}
         {headers.map(([name, value]) => (
           <dd key={name}>
             <code>
@@ -48,10 +49,7 @@ export function WebhookRegistration() {
       </dl>
       {registration.problem ? <p className="warning">{registration.problem}</p> : null}
       {registration.accepts_unauthenticated ? (
-        <p className="warning">
-          Callbar also accepts call events without it (the setting accept_unauthenticated_events is
-          on).
-        </p>
+        <p className="warning">{t('webhook.unauthenticated')}</p>
       ) : null}
     </div>
   );

@@ -1,42 +1,49 @@
 import type { Call, CallParty } from '../../../src-shared/contract';
+import { i18n } from '../i18n';
 
 /** Who is on the other side, in the fewest words that identify them. */
 export function partyName(party: CallParty): string {
   return party.name ?? party.display;
 }
 
-/** The call's state as a person says it. */
+/** The call's state as a person says it (in the window's language). */
 export function callStateWords(call: Call): string {
+  const t = i18n.t;
   const incoming = call.direction === 'incoming';
   switch (call.state) {
     case 'dialing':
-      return 'Placing the call…';
+      return t('call.state.dialing');
     case 'calling-you':
-      return 'Your phone is ringing: pick it up to start the call';
+      return t('call.state.callingYou');
     case 'ringing':
-      return incoming ? 'Incoming call' : 'Ringing…';
+      return incoming ? t('call.state.incoming') : t('call.state.ringing');
     case 'connected':
-      return 'Connected';
+      return t('call.state.connected');
     case 'in-progress':
-      return 'Call in progress';
+      return t('call.state.inProgress');
     case 'ended':
-      return call.reason ? `Call ended: ${call.reason}` : 'Call ended';
+      return call.reason
+        ? t('call.state.endedWhy', { reason: call.reason })
+        : t('call.state.ended');
     case 'failed':
-      return call.reason ? `Call failed: ${call.reason}` : 'Call failed';
+      return call.reason
+        ? t('call.state.failedWhy', { reason: call.reason })
+        : t('call.state.failed');
   }
 }
 
 /** The call's state in the call bar's chip: a few words, the rest in `callStateNote`. */
 export function callStateChip(call: Call): string {
+  const t = i18n.t;
   switch (call.state) {
     case 'dialing':
-      return 'Calling…';
+      return t('call.chip.dialing');
     case 'calling-you':
-      return 'Your phone is ringing';
+      return t('call.chip.callingYou');
     case 'ended':
-      return 'Ended';
+      return t('call.chip.ended');
     case 'failed':
-      return 'Failed';
+      return t('call.chip.failed');
     case 'ringing':
     case 'connected':
     case 'in-progress':
@@ -46,7 +53,7 @@ export function callStateChip(call: Call): string {
 
 /** What the chip leaves out: what to do now, or why the call ended. */
 export function callStateNote(call: Call): string | undefined {
-  if (call.state === 'calling-you') return 'Pick it up to start the call.';
+  if (call.state === 'calling-you') return i18n.t('call.note.pickUp');
   if (call.state === 'ended' || call.state === 'failed') return call.reason;
   return undefined;
 }

@@ -5,6 +5,7 @@
  * shortcut is taken from every other app, so a plain key (or Shift and a key) is refused: only
  * F1–F24 stand alone.
  */
+import { i18n } from '../i18n';
 import { shortcutLabel } from './shortcut-label';
 
 /** The keys of a `keydown` the recorder reads. */
@@ -78,15 +79,20 @@ export function recordKeys(event: PressedKeys, platform: string | undefined): Re
   if (!key) {
     return {
       kind: 'refused',
-      problem: `${event.key || 'This key'} cannot be part of a shortcut: use a letter, a digit or F1–F24.`,
+      problem: event.key
+        ? i18n.t('shortcut.unusableKey', { key: event.key })
+        : i18n.t('shortcut.unusableThisKey'),
     };
   }
   const alone = modifiers.every((modifier) => modifier === 'Shift');
   if (alone && !/^F\d+$/.test(key)) {
-    const keys = label(['CommandOrControl', 'Alt']).replace('+', ' or ');
     return {
       kind: 'refused',
-      problem: `${label([...modifiers, key])} would take that key from every app: hold ${keys} with it.`,
+      problem: i18n.t('shortcut.needsModifier', {
+        shortcut: label([...modifiers, key]),
+        ctrl: label(['CommandOrControl']),
+        alt: label(['Alt']),
+      }),
     };
   }
   return { kind: 'shortcut', accelerator: [...modifiers, key].join('+') };

@@ -1,0 +1,278 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { createI18n, type Locale, type TFunction } from '../../src-shared/i18n';
+import { openConnected, screenshotPath, startApp, type E2eApp } from '../support/e2e-app';
+
+/**
+ * Issue 33: the window's languages. Switching the language in Settings changes every text of
+ * the window at once (no reload), and the setting holds after a restart of the window; German
+ * screenshots for the docs. Every main screen in the pseudo-locales (`en-XA`: accented, 40 %
+ * longer; `ar-XB`: right to left) at the window's size and at 1280×800: no text is clipped or
+ * runs out of its box, the layout mirrors in `ar-XB` while numbers stay left to right.
+ */
+let app: E2eApp;
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 60, autoAnswer: false } });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+/** The window's text in `locale`, as the window's own catalog says it. */
+function textIn(locale: Locale): TFunction {
+  return createI18n({ locale }).t;
+}
+
+const en = textIn('en');
+
+/** Opens Settings (from the menu, in the language the window speaks) and picks `locale`. */
+async function chooseLanguage(page: Page, speaking: TFunction, locale: Locale | 'system') {
+  await page.getByRole('button', { name: speaking('menu.menu'), exact: true }).click();
+  await page.getByRole('button', { name: speaking('menu.settings'), exact: true }).click();
+  await page.getByTestId('language').selectOption(locale);
+}
+
+async function fromMenu(page: Page, t: TFunction, item: string) {
+  await page.getByRole('button', { name: t('menu.menu'), exact: true }).click();
+  await page.getByRole('button', { name: t(item), exact: true }).click();
+}
+
+test('switching to German in Settings changes the whole window at once, and it stays German', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const de = textIn('de');
+  const user = await openConnectedUser(page);
+  await chooseLanguage(page, en, 'de');
+  // At once, without a reload: the view, the header, the menu, the document's language.
+  await expect(page.getByRole('heading', { name: 'Einstellungen' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByTestId('account-state')).toHaveText(
+    `Verbunden · Durchwahl ${user.extension}`,
+  );
+  await expect(page.getByRole('button', { name: 'Menü', exact: true })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Anrufen' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Einstellungen speichern' })).toBeVisible();
+  await expect(page.getByText('Von Ihrer Organisation festgelegt')).toHaveCount(0);
+  await expect(page.locator('main')).not.toContainText('Save settings');
+  await germanScreenshots(page, 'settings');
+
+  // The other screens speak German too.
+  await page.getByRole('button', { name: 'Zurück zur Suche' }).click();
+  const search = page.getByRole('combobox', { name: de('search.label') });
+  await expect(search).toBeFocused();
+  await expect(page.getByRole('region', { name: 'Letzte Anrufe' })).toBeVisible();
+  await germanScreenshots(page, 'search');
+  await search.fill('a');
+  await expect(page.getByRole('listbox', { name: 'Suchergebnisse' })).toBeVisible();
+  await germanScreenshots(page, 'search-results');
+  await search.fill('');
+
+  await fromMenu(page, de, 'menu.phonebooks');
+  await expect(page.getByRole('heading', { name: 'Telefonbücher' })).toBeVisible();
+  await germanScreenshots(page, 'phonebooks');
+  await page.locator('.list-row-main').first().click();
+  await expect(page.getByRole('button', { name: 'Neuer Kontakt' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^.+ anrufen$/ }).first()).toBeVisible();
+  await germanScreenshots(page, 'contacts');
+  await page.getByRole('button', { name: 'Neuer Kontakt' }).click();
+  await expect(page.getByRole('dialog', { name: 'Neuer Kontakt' })).toBeVisible();
+  await germanScreenshots(page, 'contact-editor');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Alle Telefonbücher' }).click();
+  await page.getByRole('button', { name: 'Zurück zur Suche' }).click();
+
+  // A call: the call bar and its Hang up.
+  await dialTyped(page, search);
+  const bar = await placedCallBar(page);
+  await expect(bar.getByRole('button', { name: /Auflegen/ })).toBeVisible();
+  await germanScreenshots(page, 'call-bar');
+  await page.keyboard.press('Escape');
+  await expect(bar).toBeHidden();
+
+  // The setting is saved: a new window opens in German.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Menü', exact: true })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+
+  // Back to the system's language (English here), again at once.
+  await chooseLanguage(page, de, 'system');
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+});
+
+/** Types a number into the search box and dials it with Enter once it is the first row. */
+async function dialTyped(page: Page, search: Locator) {
+  await search.fill('+49 30 1234567');
+  const first = page.getByRole('option').first();
+  await expect(first).toContainText('+49 30 1234567');
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await search.press('Enter');
+}
+
+/** The call bar once the platform answered the dial (whatever the language). */
+async function placedCallBar(page: Page) {
+  const bar = page.getByTestId('call-bar');
+  await expect(bar).toBeVisible();
+  await expect(bar).not.toHaveAttribute('data-state', 'sending', { timeout: 20_000 });
+  return bar;
+}
+
+/** Connects (or is connected already) and says as whom. */
+async function openConnectedUser(page: Page) {
+  await openConnected(page, app);
+  return app.sim.users[0]!;
+}
+
+/** German screenshots for the docs, at the window's size and wide (light). */
+async function germanScreenshots(page: Page, name: string) {
+  for (const [size, viewport] of [
+    ['', { width: 420, height: 640 }],
+    ['-wide', { width: 1280, height: 800 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: screenshotPath(`de-${name}${size}.png`) });
+  }
+  await page.setViewportSize({ width: 420, height: 640 });
+}
+
+/**
+ * Elements whose text runs out of their box: wider (or taller, when the overflow is hidden) than
+ * they are, scrolling lists apart. Text from outside (names and numbers, in <bdi>) may be cut
+ * short with "…" by design, and so may a one-line label that holds such text (a search result's
+ * "Speed dial 1234", the fixed-width "Call Grace Hopper"); the window's own words may not.
+ */
+async function overflowingText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const ownText = (element: Element) =>
+      [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent ?? '')
+        .join('')
+        .trim();
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      if (!element.checkVisibility() || element.closest('bdi, .visually-hidden')) continue;
+      const style = getComputedStyle(element);
+      if (['auto', 'scroll'].includes(style.overflowX) || element.clientWidth === 0) continue;
+      const text = ownText(element);
+      if (text === '') continue;
+      if (
+        style.textOverflow === 'ellipsis' ||
+        getComputedStyle(element.parentElement!).textOverflow === 'ellipsis'
+      ) {
+        if (element.querySelector('bdi')) continue;
+      }
+      const wide = element.scrollWidth > element.clientWidth + 1;
+      const tall =
+        ['hidden', 'clip'].includes(style.overflowY) &&
+        element.scrollHeight > element.clientHeight + 1;
+      // Text outside its box, seen from the parent: the element itself wider than the parent.
+      const parent = element.parentElement;
+      const out =
+        parent !== null &&
+        !['auto', 'scroll'].includes(getComputedStyle(parent).overflowX) &&
+        element.getBoundingClientRect().right > parent.getBoundingClientRect().right + 1;
+      if (wide || tall || out) {
+        found.push(`${element.tagName.toLowerCase()}.${element.className}: ${text.slice(0, 60)}`);
+      }
+    }
+    const page = document.documentElement;
+    if (page.scrollWidth > page.clientWidth) found.push('the page scrolls sideways');
+    return found;
+  });
+}
+
+/** At 420×640 and 1280×800: nothing overflows; screenshots (not into the docs). */
+async function checkScreen(page: Page, locale: Locale, name: string) {
+  for (const viewport of [
+    { width: 420, height: 640 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({
+      path: join('test/e2e/screenshots', `pseudo-${locale}-${name}-${viewport.width}.png`),
+      fullPage: true,
+    });
+    expect(await overflowingText(page), `${name} at ${viewport.width}×${viewport.height}`).toEqual(
+      [],
+    );
+  }
+  await page.setViewportSize({ width: 420, height: 640 });
+}
+
+for (const locale of ['en-XA', 'ar-XB'] as const) {
+  test(`every main screen in the pseudo-locale ${locale} shows all its text`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const t = textIn(locale);
+    await openConnected(page, app);
+    await chooseLanguage(page, en, locale);
+    await expect(page.locator('html')).toHaveAttribute('lang', locale);
+    await expect(page.locator('html')).toHaveAttribute('dir', locale === 'ar-XB' ? 'rtl' : 'ltr');
+    await expect(page.getByRole('heading', { name: t('menu.settings') })).toBeVisible();
+    await page.getByText(t('settings.group.advanced')).click();
+    await checkScreen(page, locale, 'settings');
+
+    await page.getByRole('button', { name: t('common.backToSearch') }).click();
+    const search = page.getByRole('combobox', { name: t('search.label') });
+    await expect(search).toBeVisible();
+    await checkScreen(page, locale, 'search');
+    await search.fill('a');
+    await expect(page.getByRole('listbox', { name: t('results.label') })).toBeVisible();
+    await checkScreen(page, locale, 'search-results');
+
+    if (locale === 'ar-XB') {
+      // Mirrored, while a number keeps reading left to right, isolated in its own element.
+      const directions = await page.evaluate(() => ({
+        page: getComputedStyle(document.body).direction,
+        numbers: [...document.querySelectorAll('bdi[dir="ltr"]')].map(
+          (element) => getComputedStyle(element).direction,
+        ),
+      }));
+      expect(directions.page).toBe('rtl');
+      expect(directions.numbers.length).toBeGreaterThan(0);
+      expect(new Set(directions.numbers)).toEqual(new Set(['ltr']));
+      const count = await page.getByTestId('sync-status').innerText();
+      // The count is isolated (U+2068 … U+2069) in the right-to-left text and keeps its digits.
+      expect(count).toMatch(/\u2068[\d,]+\u2069/);
+    }
+
+    // A call in progress (the call bar).
+    await dialTyped(page, search);
+    const bar = await placedCallBar(page);
+    await checkScreen(page, locale, 'call-bar');
+    await page.keyboard.press('Escape');
+    await expect(bar).toBeHidden();
+    await search.fill('');
+    await checkScreen(page, locale, 'recent-calls');
+
+    await fromMenu(page, t, 'menu.phonebooks');
+    await expect(page.getByRole('heading', { name: t('phonebooks.title') })).toBeVisible();
+    await checkScreen(page, locale, 'phonebooks');
+    await page.locator('.list-row-main').first().click();
+    await expect(page.getByRole('button', { name: t('contacts.new') })).toBeVisible();
+    await checkScreen(page, locale, 'contacts');
+    await page.getByRole('button', { name: t('contacts.new') }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await checkScreen(page, locale, 'contact-editor');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: t('contacts.allPhonebooks') }).click();
+
+    await fromMenu(page, t, 'about.title');
+    await expect(page.getByTestId('app-info')).toBeVisible();
+    await checkScreen(page, locale, 'about');
+
+    await page.getByRole('button', { name: t('menu.menu'), exact: true }).click();
+    await checkScreen(page, locale, 'menu');
+    await page.getByRole('button', { name: t('menu.disconnect') }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await checkScreen(page, locale, 'disconnect');
+    await page.keyboard.press('Escape');
+
+    await chooseLanguage(page, t, 'system');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  });
+}
