@@ -285,7 +285,7 @@ async function start(): Promise<void> {
   });
   registerShortcut(settings.clipboard_shortcut, 'dial the clipboard', log, dialClipboard);
 
-  await offerLinkHandling(settings.handle_links, dataDir, log);
+  await offerLinkHandling(settings.handle_links, dataDir, log, words());
   await applyLoginItem(settings.open_at_login, log);
 
   deliverLink = (link) => {
