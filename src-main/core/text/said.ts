@@ -27,10 +27,6 @@ export function said(key: string, values?: Record<string, SaidValue>): Said {
   return values ? { key, values } : { key };
 }
 
-export function isSaid(value: unknown): value is Said {
-  return typeof value === 'object' && value !== null && typeof (value as Said).key === 'string';
-}
-
 /** `text` in `t`'s language; a plain string (a platform's own words, a path) as it is. */
 export function sayWith(t: Translate, text: string | Said): string {
   if (typeof text === 'string') return text;
