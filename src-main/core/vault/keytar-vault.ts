@@ -97,9 +97,7 @@ export class KeytarVault implements Vault {
         keytar.getPassword(KEYCHAIN_SERVICE, this.accountName),
       );
       if (stored !== text) {
-        throw new VaultUnavailable(
-          'it accepted the sign-in but returned something else when it was read back',
-        );
+        throw new VaultUnavailable(said('errors:vault.readBack'));
       }
     });
   }
@@ -132,7 +130,7 @@ export class KeytarVault implements Vault {
       const kept = await this.#call('checking the stored webhook secret', (keytar) =>
         keytar.getPassword(KEYCHAIN_SERVICE, name),
       );
-      if (!kept) throw new VaultUnavailable('it accepted the webhook secret but then had none');
+      if (!kept) throw new VaultUnavailable(said('errors:vault.noSecret'));
       return kept;
     });
   }
@@ -166,15 +164,13 @@ export class KeytarVault implements Vault {
   /** One keytar call with a deadline; every failure becomes a VaultUnavailable. */
   async #call<T>(doing: string, operation: (keytar: Keytar) => Promise<T>): Promise<T> {
     if (stuckCalls > 0) {
-      throw new VaultUnavailable(
-        'it has not yet answered an earlier request (it may be locked and waiting for a password prompt)',
-      );
+      throw new VaultUnavailable(said('errors:vault.busy'));
     }
     let keytar: Keytar;
     try {
       keytar = await loadKeytar();
     } catch (error) {
-      throw new VaultUnavailable(`its library could not be loaded (${describe(error)})`, {
+      throw new VaultUnavailable(said('errors:vault.library', { detail: describe(error) }), {
         cause: error,
       });
     }
