@@ -8,6 +8,7 @@ import { app, clipboard, dialog, globalShortcut, Menu, session } from 'electron'
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallsSnapshot, ResponseOf } from '../../src-shared/contract';
+import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { startCore } from '../core/callbar-core';
 import { resolveDataDir } from '../core/config/data-dir';
 import { APP_ID } from '../core/desktop/app-identity';
@@ -29,6 +30,7 @@ import { describeError } from '../core/errors';
 import { POLICY_DIR_VARIABLE, readPolicies } from '../core/config/policy/policies';
 import { trayFavourites } from '../core/favourites/favourites';
 import { openProfile } from '../core/profile';
+import { translatorFor } from '../core/text/translators';
 import { createAppLogger } from './app-log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { externalOpener } from './external';
@@ -92,9 +94,18 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
-      dialog.showErrorBox('Callbar cannot start', describeError(error).message);
+      dialog.showErrorBox(
+        systemWords().t('actions.cannotStartTitle'),
+        describeError(error).message,
+      );
       app.exit(1);
     });
+}
+
+/** The shell's words in the `language` setting's language, else the operating system's. */
+function systemWords(setting?: string) {
+  const locale = resolveLocale({ setting, system: app.getPreferredSystemLanguages() });
+  return { t: translatorFor(locale, 'shell') };
 }
 
 async function start(): Promise<void> {
@@ -117,11 +128,14 @@ async function start(): Promise<void> {
     const policies = await readPolicies({ env: policyEnv });
     profile = openProfile({ keychainTimeoutMs: 60_000, log, policies });
   } catch (error) {
-    dialog.showErrorBox('Callbar cannot start', describeError(error).message);
+    dialog.showErrorBox(systemWords().t('actions.cannotStartTitle'), describeError(error).message);
     app.exit(1);
     return;
   }
   const { settings, dataDir } = profile;
+  // The tray, notifications and dialogs speak as the window does: the language setting as it is
+  // now (the tray follows a change at its next update), else the operating system's.
+  const words = () => systemWords(settings.language).t;
   Menu.setApplicationMenu(
     process.platform === 'darwin'
       ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }])
@@ -138,6 +152,7 @@ async function start(): Promise<void> {
   // The windows come after the core; the setup window's Open Callbar reaches them through this.
   let finishSetup = (): boolean => false;
   const core = await startCore({
+    systemLanguages: app.getPreferredSystemLanguages(),
     runtime: 'electron',
     profile,
     openUrl: openConnectLink,
@@ -212,11 +227,13 @@ async function start(): Promise<void> {
         return;
       case 'hangup': {
         const result = await core.router.invoke('calls.hangup', { call_id: action.callId });
-        if (!result.ok) say({ title: 'Callbar could not hang up', body: result.error.message });
+        if (!result.ok) {
+          say({ title: words()('actions.hangupFailedTitle'), body: result.error.message });
+        }
         return;
       }
       case 'dial': {
-        const notice = await dialFromTray(core.router, action.number);
+        const notice = await dialFromTray(core.router, action.number, words());
         if (notice) say(notice);
         return;
       }
@@ -226,25 +243,26 @@ async function start(): Promise<void> {
     }
   };
   const dialClipboard = async () => {
-    const plan = await planClipboardDial(core.router, await clipboard.readText());
+    const t = words();
+    const plan = await planClipboardDial(core.router, await clipboard.readText(), t);
     if (plan.kind === 'error') return say(plan.notice);
     const answer = await dialog.showMessageBox({
       type: 'question',
-      title: 'Dial clipboard',
+      title: t('tray.dialClipboard'),
       message: plan.message,
       detail: plan.detail,
-      buttons: ['Call', 'Cancel'],
+      buttons: [t('actions.call'), t('actions.cancel')],
       defaultId: 0,
       cancelId: 1,
     });
     if (answer.response !== 0) return;
-    const notice = await dialFromTray(core.router, plan.target.destination);
+    const notice = await dialFromTray(core.router, plan.target.destination, t);
     if (notice) say(notice);
   };
-  const tray = new CallbarTray(state, runTrayAction);
+  const tray = new CallbarTray(state, runTrayAction, words);
   destroyTray = () => tray.destroy();
 
-  const planner = new NotificationPlanner();
+  const planner = new NotificationPlanner(words);
   planner.seed({
     account: state.account.state,
     calls: state.calls,
@@ -271,11 +289,11 @@ async function start(): Promise<void> {
   });
   registerShortcut(settings.clipboard_shortcut, 'dial the clipboard', log, dialClipboard);
 
-  await offerLinkHandling(settings.handle_links, dataDir, log);
+  await offerLinkHandling(settings.handle_links, dataDir, log, words());
   await applyLoginItem(settings.open_at_login, log);
 
   deliverLink = (link) => {
-    void openDialLink(core.router, link).then((plan) => {
+    void openDialLink(core.router, link, words()).then((plan) => {
       if (plan.showWindow) windows.showMain();
       if (plan.notice) say(plan.notice);
     });

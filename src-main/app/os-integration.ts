@@ -3,6 +3,7 @@ import { saveSettings } from '../core/config/settings-store';
 import { LINK_SCHEMES } from '../core/desktop/launch-link';
 import { linkHandlerStep, protocolClientArgs } from '../core/desktop/link-handler';
 import type { Logger } from '../core/log/logger';
+import type { Translate } from '../core/text/said';
 
 /** Registers a global shortcut from the settings ("" is none); a taken one is logged. */
 export function registerShortcut(
@@ -24,6 +25,8 @@ export async function offerLinkHandling(
   setting: 'ask' | 'yes' | 'no',
   dataDir: string,
   log: Logger,
+  /** The `shell` words in the user's language. */
+  t: Translate,
 ): Promise<void> {
   // A development run does not ask: answering would make the development Electron the handler.
   if (setting === 'ask' && !app.isPackaged) return;
@@ -36,11 +39,10 @@ export async function offerLinkHandling(
   if (step.kind === 'ask') {
     const answer = await dialog.showMessageBox({
       type: 'question',
-      title: 'Phone links',
-      message: 'Open phone links (tel: and callto:) with Callbar?',
-      detail:
-        'Clicking a phone number in a web page or another app will then offer to call it from your business phone. You can change this later in the settings.',
-      buttons: ['Use Callbar', 'Not now'],
+      title: t('linkHandling.title'),
+      message: t('linkHandling.message'),
+      detail: t('linkHandling.detail'),
+      buttons: [t('linkHandling.use'), t('linkHandling.notNow')],
       defaultId: 0,
       cancelId: 1,
     });

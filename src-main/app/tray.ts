@@ -21,6 +21,7 @@ import {
   type TrayMenuItem,
   type TrayState,
 } from '../core/desktop/tray-model';
+import type { Translate } from '../core/text/said';
 
 const FILES: Record<TrayIcon, [string, string]> = {
   'not-connected': [notConnected, notConnected2x],
@@ -59,6 +60,8 @@ export class CallbarTray {
   constructor(
     state: TrayState,
     private readonly run: (action: TrayAction) => void,
+    /** The `shell` words in the user's language as it is now. */
+    private readonly words: () => Translate,
   ) {
     this.#tray = new Tray(this.#image(trayIcon(state)));
     // A click opens the window on Windows and Linux; macOS shows the menu instead.
@@ -72,8 +75,9 @@ export class CallbarTray {
       this.#tray.setImage(this.#image(icon));
       this.#shown = icon;
     }
-    this.#tray.setToolTip(trayTooltip(state));
-    this.#tray.setContextMenu(Menu.buildFromTemplate(toElectron(trayMenu(state), this.run)));
+    const t = this.words();
+    this.#tray.setToolTip(trayTooltip(state, t));
+    this.#tray.setContextMenu(Menu.buildFromTemplate(toElectron(trayMenu(state, t), this.run)));
   }
 
   destroy(): void {

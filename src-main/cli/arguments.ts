@@ -1,22 +1,26 @@
 /** Reading typed values out of command-line strings; a bad one is a usage error naming it. */
+import { said, type Said } from '../core/text/said';
 import { UsageError } from './command';
 
-export function integer(value: string | undefined, what: string): number | undefined {
+/** What a value is, in a message: an option (`--page`) or a phrase (`cli:usage.contactId`). */
+type What = string | Said;
+
+export function integer(value: string | undefined, what: What): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) {
-    throw new UsageError(`${what} must be a whole number, not "${value}".`);
+    throw new UsageError(said('cli:usage.wholeNumber', { what, value }));
   }
   return Number(value);
 }
 
-export function requiredInteger(value: string | undefined, what: string): number {
+export function requiredInteger(value: string | undefined, what: What): number {
   const parsed = integer(value, what);
-  if (parsed === undefined) throw new UsageError(`${what} is required.`);
+  if (parsed === undefined) throw new UsageError(said('cli:usage.isRequired', { what }));
   return parsed;
 }
 
 /** A value the user must give (an option the command cannot do without). */
-export function required<T>(value: T | undefined, message: string): T {
+export function required<T>(value: T | undefined, message: Said): T {
   if (value === undefined) throw new UsageError(message);
   return value;
 }

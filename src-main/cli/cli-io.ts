@@ -1,5 +1,7 @@
 import type { AccountState, AccountStatus } from '../../src-shared/contract';
 import { CallbarError } from '../core/errors';
+import type { Translate } from '../core/text/said';
+import { sayAgain } from '../core/text/translators';
 import { terminalField, terminalOutput } from '../core/text/terminal-text';
 
 /** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
@@ -67,34 +69,33 @@ export function exitCodeForError(error: unknown): number {
   }
 }
 
-export function describeStatus(status: AccountStatus): string {
+export function describeStatus(status: AccountStatus, t: Translate): string {
   const who =
     status.user_extension && status.tenant_id
-      ? ` as extension ${terminalField(status.user_extension)} (${terminalField(status.tenant_id)})`
+      ? t('status.who', {
+          extension: terminalField(status.user_extension),
+          tenant: terminalField(status.tenant_id),
+        })
       : '';
   const headline: Record<AccountState, string> = {
-    connected: `Connected${who}.`,
-    activating: 'Waiting for the portal to confirm the connection.',
-    'not-connected':
-      'Not connected. Run `callbar activate` to connect Callbar to your phone account.',
-    'needs-activation': `The session${who} has ended. Run \`callbar activate\` to connect again.`,
-    offline: `Connected${who}, but the platform cannot be reached right now.`,
-    'vault-unavailable': 'The system keychain is not available.',
+    connected: 'status.connected',
+    activating: 'status.activating',
+    'not-connected': 'status.notConnected',
+    'needs-activation': 'status.needsActivation',
+    offline: 'status.offline',
+    'vault-unavailable': 'status.vaultUnavailable',
   };
-  const lines = [headline[status.state]];
+  const lines = [t(headline[status.state], { who })];
   // A session for another account than the one before on this computer: said every time.
-  if (status.account_switch) lines.push(status.account_switch.message);
+  if (status.account_switch) lines.push(sayAgain(t, status.account_switch.message));
   if (status.access_token_expires_at && status.state === 'connected') {
-    lines.push(
-      `Access token valid until ${status.access_token_expires_at} (renewed automatically).`,
-    );
+    lines.push(t('status.tokenValid', { until: status.access_token_expires_at }));
   }
-  if (status.relay) {
-    lines.push(
-      `Activation and call events come via relay ${terminalField(status.relay)} (nothing listens on this computer).`,
-    );
+  if (status.relay) lines.push(t('status.relay', { relay: terminalField(status.relay) }));
+  // Core's sentences, in the user's language when core said them by key.
+  if (status.message) lines.push(sayAgain(t, status.message));
+  if (status.events_warning) {
+    lines.push(t('status.warning', { warning: sayAgain(t, status.events_warning) }));
   }
-  if (status.message) lines.push(status.message);
-  if (status.events_warning) lines.push(`Warning: ${status.events_warning}`);
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
 /** From the words a user typed to the command they mean, or to what they most likely meant. */
+import { said } from '../core/text/said';
 import type { CommandSpec } from './command';
 import { UsageError } from './command';
 import { closestName } from './did-you-mean';
@@ -32,6 +33,8 @@ export function lookupCommand(commands: CommandSpec[], words: string[]): Lookup 
     closestName(first, words1);
   const unknown = group.length > 0 && twoWords !== undefined ? twoWords : first;
   throw new UsageError(
-    `unknown command "${unknown}".${suggestion ? ` Did you mean "callbar ${suggestion}"?` : ''}`,
+    suggestion
+      ? said('cli:usage.unknownCommandSuggest', { command: unknown, suggestion })
+      : said('cli:usage.unknownCommand', { command: unknown }),
   );
 }

@@ -1,6 +1,7 @@
 /**
- * What a CLI command is: the words that name it, its options and arguments, a one-line usage and
- * summary, longer help, and what it does. Each command group is one module exporting a
+ * What a CLI command is: the words that name it, its options and arguments, a one-line usage, and
+ * what it does; its summary and longer help are in the `cli` catalog under
+ * `commands.<name, dashed>` (every locale). Each command group is one module exporting a
  * CommandGroup; `registry.ts` lists the groups. Adding a command is one new module and one line
  * there.
  *
@@ -12,6 +13,7 @@ import type { parseArgs, ParseArgsConfig } from 'node:util';
 import type { PlatformApi } from '../core/api/platform-api';
 import type { Profile } from '../core/profile';
 import { CallbarError } from '../core/errors';
+import type { Said, Translate } from '../core/text/said';
 import type { CliIo } from './cli-io';
 
 /** Options as node:util's parseArgs takes them. */
@@ -31,6 +33,8 @@ type Values<O extends ParseArgsOptionsConfig> = ReturnType<
 export interface CommandContext {
   io: CliIo;
   json: boolean;
+  /** Words the human output in the user's language (`cli` keys); `--json` is never worded. */
+  t: Translate;
   /** The profile (settings, logs, account); opened on first use, closed when the command ends. */
   profile(): Promise<Profile>;
   /** The platform API of the connected account (fails with exit 4 without a keychain). */
@@ -54,10 +58,11 @@ export interface CommandSpec<O extends ParseArgsOptionsConfig = ParseArgsOptions
   name: string;
   /** Its arguments and options as one usage line, without the name: `ID [--name N]`. */
   usage?: string;
-  /** What it does, in one line. */
-  summary: string;
-  /** More, shown by `callbar help NAME` under the usage line. */
-  help?: string;
+  /**
+   * The values its help text takes (`commands.<name>.help` in the catalog, shown by
+   * `callbar help NAME` under the usage line and the summary).
+   */
+  helpValues?: (t: Translate) => Record<string, string>;
   options?: O;
   /** Positional arguments: their name in messages, how many (max defaults to min). */
   args?: { name: string; min: number; max?: number };
@@ -71,6 +76,7 @@ export interface CommandSpec<O extends ParseArgsOptionsConfig = ParseArgsOptions
 
 /** Commands shown together under one heading in the help; `callbar NOUN` alone shows them. */
 export interface CommandGroup {
+  /** Its heading's key under `groups.` in the `cli` catalog. */
   title: string;
   commands: CommandSpec[];
 }
@@ -84,8 +90,13 @@ export function defineCommand<const O extends ParseArgsOptionsConfig = Record<ne
 
 /** A mistake in how the command was typed: printed with a pointer to the command's help, exit 2. */
 export class UsageError extends CallbarError {
-  constructor(message: string) {
+  constructor(message: string | Said) {
     super('usage', message);
     this.name = 'UsageError';
   }
+}
+
+/** A command's keys in the `cli` catalog: `contacts list` → `commands.contacts-list`. */
+export function commandKey(command: Pick<CommandSpec, 'name'>): string {
+  return `commands.${command.name.replaceAll(' ', '-')}`;
 }

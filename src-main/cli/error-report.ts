@@ -6,37 +6,48 @@ import { terminalField } from '../core/text/terminal-text';
 import { exitCodeForError, ExitCode } from './cli-io';
 import type { CommandContext } from './command';
 
-/** What to do next, for the failures a user can fix by running another command. */
+/** What to do next (a `cli` key), for the failures a user can fix by running another command. */
 const nextStep: Partial<Record<number, string>> = {
-  [ExitCode.notConnected]: "Run 'callbar activate' to connect Callbar to your phone account.",
-  [ExitCode.unreachable]:
-    'Check your network connection (and CALLBAR_BASE_URL / CALLBAR_PORTAL_URL if you set them), then try again.',
+  [ExitCode.notConnected]: 'errors.notConnectedHint',
+  [ExitCode.unreachable]: 'errors.unreachableHint',
 };
 
 export function reportError(ctx: CommandContext, error: unknown, state?: string): number {
   const exitCode = exitCodeForError(error);
   const fieldErrors = error instanceof ApiError ? error.errors : [];
-  // The platform's details in words a person understands, with the fields they concern, as the
-  // window gets them (the raw ones stay in `errors`).
-  const described = describeError(explainPlatformError(error));
-  const hint = nextStep[exitCode];
+  const explained = explainPlatformError(error);
   if (ctx.json) {
+    // The platform's details in words a person understands, with the fields they concern, as the
+    // window gets them (the raw ones stay in `errors`); always in English, for programs.
     const details = error instanceof ApiError ? { status: error.status, errors: fieldErrors } : {};
     ctx.io.out(
-      JSON.stringify({ ...(state ? { state } : {}), error: { ...described, ...details } }),
+      JSON.stringify({
+        ...(state ? { state } : {}),
+        error: { ...describeError(explained), ...details },
+      }),
     );
     return exitCode;
   }
+  const { t } = ctx;
+  const described = describeError(explained, t);
   // The platform's errors one per line, each with the field it concerns; otherwise the message.
   const lines =
     fieldErrors.length > 0
       ? fieldErrors.map(({ attr, detail }) => {
-          const { sentence, field } = explainDetail(detail, attr);
-          return `${field ? `${terminalField(field)}: ` : ''}${terminalField(sentence)}`;
+          const { sentence, field } = explainDetail(detail, attr, t);
+          return field
+            ? t('errors.fieldLine', {
+                field: terminalField(field),
+                sentence: terminalField(sentence),
+              })
+            : terminalField(sentence);
         })
       : [terminalField(described.message)];
-  for (const line of lines) ctx.io.err(`callbar: ${line}`);
-  if (described.details) ctx.io.err(`Details: ${terminalField(described.details)}`);
-  if (hint && !described.message.includes('callbar activate')) ctx.io.err(hint);
+  for (const line of lines) ctx.io.err(t('errors.line', { message: line }));
+  if (described.details) {
+    ctx.io.err(t('errors.details', { details: terminalField(described.details) }));
+  }
+  const hint = nextStep[exitCode];
+  if (hint && !described.message.includes('callbar activate')) ctx.io.err(t(hint));
   return exitCode;
 }

@@ -1,53 +1,56 @@
-/** The help texts: the whole CLI, one group (`callbar contacts`), one command. */
+/** The help texts: the whole CLI, one group (`callbar contacts`), one command; in `t`'s language. */
 import { packageInfo } from '../core/package-info';
-import type { CommandSpec } from './command';
+import type { Translate } from '../core/text/said';
+import { commandKey, type CommandSpec } from './command';
 import { commandGroups } from './registry';
 
 const usageLine = (command: CommandSpec) =>
   `callbar ${command.name}${command.usage ? ` ${command.usage}` : ''}`;
 
-function listing(commands: CommandSpec[]): string[] {
+const summary = (t: Translate, command: CommandSpec) => t(`${commandKey(command)}.summary`);
+
+function listing(t: Translate, commands: CommandSpec[]): string[] {
   return commands.flatMap((command) => {
     const line = `  ${usageLine(command).slice('callbar '.length)}`;
     return line.length <= 30
-      ? [`${line.padEnd(32)}${command.summary}`]
-      : [line, `${' '.repeat(32)}${command.summary}`];
+      ? [`${line.padEnd(32)}${summary(t, command)}`]
+      : [line, `${' '.repeat(32)}${summary(t, command)}`];
   });
 }
 
-export function cliHelp(): string {
+export function cliHelp(t: Translate): string {
   return [
-    'Usage: callbar COMMAND [ARGUMENTS] [--json]',
+    t('help.usage'),
     '',
-    `Callbar ${packageInfo.version}: click-to-dial for your business phone.`,
-    ...commandGroups.flatMap((group) => ['', `${group.title}:`, ...listing(group.commands)]),
+    t('help.tagline', { version: packageInfo.version }),
+    ...commandGroups.flatMap((group) => [
+      '',
+      `${t(`groups.${group.title}`)}:`,
+      ...listing(t, group.commands),
+    ]),
     '',
-    'Options:',
-    '  --json                        Machine-readable output (one JSON object per line)',
-    '  -h, --help                    Show this help (`callbar help COMMAND`: one command’s)',
-    '  -v, --version                 Print the version',
+    t('help.options'),
+    `  --json                        ${t('help.json')}`,
+    `  -h, --help                    ${t('help.help')}`,
+    `  -v, --version                 ${t('help.version')}`,
     '',
-    'Environment: CALLBAR_DATA_DIR, CALLBAR_BASE_URL, CALLBAR_PORTAL_URL, CALLBAR_SLUG,',
-    'CALLBAR_CLIENT_ID, CALLBAR_CLIENT_SECRET, CALLBAR_RECEIVER_PORT, CALLBAR_REGION (see docs/configuration.md).',
+    t('help.environment'),
     '',
-    'Exit codes: 0 ok, 1 failed, 2 usage, 3 not connected, 4 keychain unavailable,',
-    '5 platform unreachable; 130 Ctrl+C, 143 SIGTERM, 129 terminal closed (after the session',
-    'being renewed, if any, is stored; Ctrl+C twice quits at once).',
+    t('help.exitCodes'),
   ].join('\n');
 }
 
 /** `callbar contacts`: the commands whose name starts with that word. */
-export function groupHelp(noun: string, commands: CommandSpec[]): string {
-  return [`Usage: callbar ${noun} COMMAND [ARGUMENTS] [--json]`, '', ...listing(commands)].join(
-    '\n',
-  );
+export function groupHelp(t: Translate, noun: string, commands: CommandSpec[]): string {
+  return [t('help.groupUsage', { noun }), '', ...listing(t, commands)].join('\n');
 }
 
-export function commandHelp(command: CommandSpec): string {
+export function commandHelp(t: Translate, command: CommandSpec): string {
+  const help = `${commandKey(command)}.help`;
   return [
-    `Usage: ${usageLine(command)} [--json]`,
+    t('help.commandUsage', { usage: usageLine(command) }),
     '',
-    `${command.summary}.`,
-    ...(command.help ? ['', command.help] : []),
+    `${summary(t, command)}.`,
+    ...(t.has(help) ? ['', t(help, command.helpValues?.(t))] : []),
   ].join('\n');
 }

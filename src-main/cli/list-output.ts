@@ -1,7 +1,18 @@
 /** Printing results: JSON for programs, a table or a sentence for people; lists page by page. */
 import type { Page } from '../core/api/schemas';
+import { formatNumber } from '../../src-shared/i18n/format';
+import type { Translate } from '../core/text/said';
 import { integer } from './arguments';
 import type { CommandContext } from './command';
+
+/** A duration in seconds with one decimal, as the user's language writes it (12.3 / 12,3). */
+export function tenths(t: Translate, seconds: number): string {
+  return formatNumber(t.locale, seconds, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    useGrouping: false,
+  });
+}
 
 export function show(ctx: CommandContext, value: unknown, human: () => string): void {
   ctx.io.out(ctx.json ? JSON.stringify(value) : human());
@@ -45,19 +56,22 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 export async function showList<T>(
   ctx: CommandContext,
   list: { all?: boolean | undefined; page: number | undefined },
-  noun: string,
+  /** What is listed: its counts' keys under `list.` in the `cli` catalog. */
+  noun: 'contacts' | 'phonebooks',
   rows: (items: T[]) => string,
   fetch: { all: () => AsyncIterable<T>; page: (page: number | undefined) => Promise<Page<T>> },
 ): Promise<void> {
   if (list.all) {
     const all = await collect(fetch.all());
-    return show(ctx, all, () => `${rows(all)}\n\n${all.length} ${noun}`);
+    return show(
+      ctx,
+      all,
+      () => `${rows(all)}\n\n${ctx.t(`list.${noun}.all`, { count: all.length })}`,
+    );
   }
   const page = await fetch.page(list.page);
-  const more = page.next ? ' (more: --page N, or --all)' : '';
-  show(
-    ctx,
-    page,
-    () => `${rows(page.results)}\n\n${page.results.length} of ${page.count} ${noun}${more}`,
-  );
+  show(ctx, page, () => {
+    const counts = ctx.t(`list.${noun}.page`, { shown: page.results.length, count: page.count });
+    return `${rows(page.results)}\n\n${counts}${page.next ? ctx.t('list.more') : ''}`;
+  });
 }

@@ -5,9 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import type { Profile } from '../core/profile';
-import { CallbarError } from '../core/errors';
+import { CallbarError, describeError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
 import { handleStopSignals } from '../core/stop-signals';
+import { said, type Translate } from '../core/text/said';
+import { cliTranslator } from './cli-locale';
 import { ExitCode, processIo, terminalIo, type CliIo } from './cli-io';
 import { globalOptions, UsageError, type CommandContext, type CommandSpec } from './command';
 import { lookupCommand } from './command-lookup';
@@ -18,7 +20,11 @@ import { allCommands } from './registry';
 
 const leadingFlags = new Set(['--json', '-h', '--help', '-v', '--version']);
 
-export async function runCli(argv: string[], sink: CliIo = processIo): Promise<number> {
+export async function runCli(
+  argv: string[],
+  sink: CliIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   // Everything printed shows control and bidi characters as text, whichever command prints it.
   const io = terminalIo(sink);
   // Global flags may come before the command; the command's words come next.
@@ -32,11 +38,18 @@ export async function runCli(argv: string[], sink: CliIo = processIo): Promise<n
     io.out(packageInfo.version);
     return ExitCode.ok;
   }
-  if (words[0] === 'help') return showHelp(io, words.slice(1));
+  // People read the language of the `language` setting, else of LC_ALL / LC_MESSAGES / LANG.
+  const t = cliTranslator(env);
+  if (words[0] === 'help') return showHelp(io, t, words.slice(1));
   if (words.length === 0) {
-    if (argv.length > start)
-      return usageFailure(io, new UsageError(`unknown option "${argv[start]}".`));
-    io.out(cliHelp());
+    if (argv.length > start) {
+      return usageFailure(
+        io,
+        t,
+        new UsageError(said('cli:usage.unknownOption', { option: argv[start]! })),
+      );
+    }
+    io.out(cliHelp(t));
     return ExitCode.ok;
   }
 
@@ -45,12 +58,12 @@ export async function runCli(argv: string[], sink: CliIo = processIo): Promise<n
   try {
     const found = lookupCommand(allCommands, words);
     if (found.kind === 'group') {
-      io.out(groupHelp(found.noun, found.commands));
+      io.out(groupHelp(t, found.noun, found.commands));
       return ExitCode.ok;
     }
     ({ command, wordCount } = found);
   } catch (error) {
-    return usageFailure(io, error as UsageError);
+    return usageFailure(io, t, error as UsageError);
   }
 
   const rest = [...leading, ...argv.slice(start + wordCount)];
@@ -58,13 +71,13 @@ export async function runCli(argv: string[], sink: CliIo = processIo): Promise<n
   try {
     input = parseCommandLine(command, rest);
   } catch (error) {
-    return usageFailure(io, error as UsageError, command);
+    return usageFailure(io, t, error as UsageError, command);
   }
   if (input.values.help) {
-    io.out(commandHelp(command));
+    io.out(commandHelp(t, command));
     return ExitCode.ok;
   }
-  return runCommand(command, input, io);
+  return runCommand(command, input, io, t);
 }
 
 function parseCommandLine(command: CommandSpec, args: string[]) {
@@ -85,11 +98,11 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
   if (values.help) return { values, args: parsed.positionals };
   const { min = 0, max = min, name = '' } = command.args ?? {};
   if (parsed.positionals.length < min) {
-    throw new UsageError(`"callbar ${command.name}" needs ${name}.`);
+    throw new UsageError(said('cli:usage.needsArguments', { command: command.name, name }));
   }
   if (parsed.positionals.length > max) {
     const extra = parsed.positionals[max]!;
-    throw new UsageError(`unexpected argument "${extra}" after "callbar ${command.name}".`);
+    throw new UsageError(said('cli:usage.unexpectedArgument', { extra, command: command.name }));
   }
   return { values, args: parsed.positionals };
 }
@@ -102,43 +115,45 @@ function usageOfParseError(error: unknown, known: string[]): UsageError {
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     const suggestion = closestName(option.replace(/^-+/, ''), known);
     return new UsageError(
-      `unknown option "${option}".${suggestion ? ` Did you mean "--${suggestion}"?` : ''}`,
+      suggestion
+        ? said('cli:usage.unknownOptionSuggest', { option, suggestion })
+        : said('cli:usage.unknownOption', { option }),
     );
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
     if (message.includes('does not take an argument')) {
-      return new UsageError(`${option} takes no value.`);
+      return new UsageError(said('cli:usage.takesNoValue', { option }));
     }
     if (message.includes('ambiguous')) {
-      return new UsageError(
-        `${option} needs a value; for one that starts with a dash, write ${option}=-VALUE.`,
-      );
+      return new UsageError(said('cli:usage.needsDashValue', { option }));
     }
-    return new UsageError(`${option} needs a value.`);
+    return new UsageError(said('cli:usage.needsValue', { option }));
   }
   return new UsageError(message.split('\n')[0]!);
 }
 
-function showHelp(io: CliIo, words: string[]): number {
+function showHelp(io: CliIo, t: Translate, words: string[]): number {
   if (words.length === 0) {
-    io.out(cliHelp());
+    io.out(cliHelp(t));
     return ExitCode.ok;
   }
   try {
     const found = lookupCommand(allCommands, words);
     io.out(
-      found.kind === 'group' ? groupHelp(found.noun, found.commands) : commandHelp(found.command),
+      found.kind === 'group'
+        ? groupHelp(t, found.noun, found.commands)
+        : commandHelp(t, found.command),
     );
     return ExitCode.ok;
   } catch (error) {
-    return usageFailure(io, error as UsageError);
+    return usageFailure(io, t, error as UsageError);
   }
 }
 
 /** One line saying what is wrong, one saying where to read more; exit 2. */
-function usageFailure(io: CliIo, error: UsageError, command?: CommandSpec): number {
-  io.err(`callbar: ${error.message}`);
-  io.err(command ? `Run 'callbar help ${command.name}'.` : "Run 'callbar help'.");
+function usageFailure(io: CliIo, t: Translate, error: UsageError, command?: CommandSpec): number {
+  io.err(t('errors.line', { message: describeError(error, t).message }));
+  io.err(command ? t('usage.seeCommandHelp', { command: command.name }) : t('usage.seeHelp'));
   return ExitCode.usage;
 }
 
@@ -146,6 +161,7 @@ async function runCommand(
   command: CommandSpec,
   input: ReturnType<typeof parseCommandLine>,
   io: CliIo,
+  t: Translate,
 ): Promise<number> {
   let profile: Profile | undefined;
   // One opening, however many callers ask at once (a second profile would never be closed).
@@ -161,6 +177,7 @@ async function runCommand(
   const ctx: CommandContext = {
     io,
     json: input.values.json === true,
+    t,
     profile() {
       opening ??= (async () => {
         const [{ openProfile }, { readPolicies }] = await Promise.all([
@@ -179,7 +196,7 @@ async function runCommand(
       if (status.state === 'vault-unavailable') {
         throw new CallbarError(
           'vault_unavailable',
-          status.message ?? 'The system keychain is not available.',
+          status.message ?? said('cli:status.vaultUnavailable'),
         );
       }
       const { createPlatformApi } = await import('../core/api/platform-api');
@@ -190,7 +207,7 @@ async function runCommand(
   try {
     return (await command.run(ctx, input as never)) ?? ExitCode.ok;
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, error, command);
+    if (error instanceof UsageError) return usageFailure(io, t, error, command);
     return reportError(ctx, error, profile?.account.status().state);
   } finally {
     await close();

@@ -1,9 +1,11 @@
 import type { AccountStatus, AppInfo, Runtime } from '../../src-shared/contract';
+import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
+import { translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
@@ -37,6 +39,11 @@ export interface CoreOptions {
   clock?: Clock;
   /** How long a platform request may take (default: the client's 15 s). */
   requestTimeoutMs?: number;
+  /**
+   * The operating system's languages, best first (Electron's `app.getPreferredSystemLanguages()`):
+   * with the `language` setting, the language of the errors the window is answered with.
+   */
+  systemLanguages?: readonly string[];
 }
 
 /**
@@ -255,7 +262,13 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events.publish({ type: 'app.notice', level: 'error', message });
   });
   return {
-    router: new Router(handlers, log),
+    // Errors in the window's language: the setting as it is now, else the system's.
+    router: new Router(handlers, log, () =>
+      translatorFor(
+        resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
+        'errors',
+      ),
+    ),
     events,
     profile,
     directory,

@@ -1,7 +1,14 @@
+import { inEnglish, sayAgain } from './text/translators';
+import { sayWith, type Said, type Translate } from './text/said';
+
 /**
  * An error meant for a person: a stable `code` for programs, a `message` that says what happened
  * and what to do, and optionally the input `field` it concerns. Every expected failure in core is
  * one of these; anything else is a bug and is reported as an internal error.
+ *
+ * The message may be given as a {@link Said} (a catalog key and values): `message` is then its
+ * English wording (logs, `--json`, the IPC answer), and `said` lets the CLI, the tray and the
+ * notifications word it in the reader's language (`describeError(error, t)`).
  */
 export class CallbarError extends Error {
   readonly code: string;
@@ -13,10 +20,12 @@ export class CallbarError extends Error {
    * sentence, shown behind "Details" in the window and on a line of its own in the CLI.
    */
   readonly details: string | undefined;
+  /** The message as a catalog key and values, when it was given so. */
+  #said: Said | undefined;
 
   constructor(
     code: string,
-    message: string,
+    message: string | Said,
     options: {
       field?: string;
       fields?: Record<string, string>;
@@ -24,13 +33,35 @@ export class CallbarError extends Error {
       cause?: unknown;
     } = {},
   ) {
-    super(message, { cause: options.cause });
+    super(typeof message === 'string' ? message : inEnglish(message), { cause: options.cause });
     this.name = 'CallbarError';
+    this.#said = typeof message === 'string' ? undefined : message;
     this.code = code;
     this.field = options.field;
     this.fields = options.fields;
     this.details = options.details;
   }
+
+  /** The message as a catalog key and values, when it was given so. */
+  get said(): Said | undefined {
+    return this.#said;
+  }
+
+  /** Its message, or its catalog key and values when it was given so (to be worded later). */
+  get saying(): string | Said {
+    return this.#said ?? this.message;
+  }
+
+  /** Says it otherwise (a subclass that knows more than its parent's sentence). */
+  protected reword(message: string | Said): void {
+    this.message = typeof message === 'string' ? message : inEnglish(message);
+    this.#said = typeof message === 'string' ? undefined : message;
+  }
+}
+
+/** What an error says, as a catalog key and values when it says it so (to put into another). */
+export function sayingOf(error: unknown): string | Said {
+  return error instanceof CallbarError ? error.saying : describeError(error).message;
 }
 
 /** An error's message (never its stack); for a thrown non-Error, its text. */
@@ -38,8 +69,15 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A failure as code + sentence (+ field, details); an unexpected error never shows its stack. */
-export function describeError(error: unknown): {
+/**
+ * A failure as code + sentence (+ field, details); an unexpected error never shows its stack.
+ * With `t`, the sentence is worded in its language when the error says it by key (or its message
+ * is a sentence this process said by key).
+ */
+export function describeError(
+  error: unknown,
+  t?: Translate,
+): {
   code: string;
   message: string;
   field?: string;
@@ -49,7 +87,11 @@ export function describeError(error: unknown): {
   if (error instanceof CallbarError) {
     return {
       code: error.code,
-      message: error.message,
+      message: !t
+        ? error.message
+        : error.said
+          ? sayWith(t, error.said)
+          : sayAgain(t, error.message),
       ...(error.field ? { field: error.field } : {}),
       ...(error.fields ? { fields: error.fields } : {}),
       ...(error.details ? { details: error.details } : {}),

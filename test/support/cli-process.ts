@@ -14,11 +14,17 @@ export interface CliRun {
   stderr(): string;
 }
 
+/**
+ * The CLI speaks the language of LC_ALL / LC_MESSAGES / LANG: English for every test, whatever
+ * the machine's, unless a test sets one (empty counts as unset).
+ */
+const ENGLISH: NodeJS.ProcessEnv = { LC_ALL: '', LC_MESSAGES: '', LANG: 'C.UTF-8' };
+
 /** Runs the real `callbar` bin (as a user would) with extra environment. */
 export function callbar(args: string[], env: NodeJS.ProcessEnv): CliRun {
   const child = spawn(process.execPath, [join(root, 'bin/callbar.mjs'), ...args], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...ENGLISH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

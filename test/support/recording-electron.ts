@@ -103,6 +103,9 @@ class FakeApp extends Emitter {
   requestSingleInstanceLock(): boolean {
     return true;
   }
+  getPreferredSystemLanguages(): string[] {
+    return ['en-US'];
+  }
   setAppUserModelId(): void {}
   whenReady(): Promise<void> {
     return this.ready;

@@ -3,6 +3,7 @@ import type { AccountStatus } from '../../../src-shared/contract';
 import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
+import { said } from '../../core/text/said';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
 
@@ -12,7 +13,7 @@ const LANDING_GRACE_MS = 5000;
 function timeoutSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
-  if (!(seconds > 0)) throw new UsageError('--timeout must be a positive number of seconds.');
+  if (!(seconds > 0)) throw new UsageError(said('cli:usage.timeoutSeconds'));
   return seconds;
 }
 
@@ -20,7 +21,7 @@ function tenantParams(pairs: string[] | undefined): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs ?? []) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--tenant-param takes NAME=VALUE, not "${pair}".`);
+    if (eq <= 0) throw new UsageError(said('cli:usage.tenantParam', { pair }));
     params[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return params;
@@ -30,7 +31,10 @@ function tenantParams(pairs: string[] | undefined): Record<string, string> {
 async function storedStatus(profile: Profile): Promise<AccountStatus> {
   const status = await profile.account.start();
   if (status.state === 'vault-unavailable') {
-    throw new CallbarError('vault_unavailable', status.message ?? 'The keychain is unavailable.');
+    throw new CallbarError(
+      'vault_unavailable',
+      status.message ?? said('cli:status.keychainUnavailable'),
+    );
   }
   return status;
 }
@@ -51,16 +55,17 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
   const report: { reachable: boolean; token_accepted?: boolean; error?: object } = {
     reachable: true,
   };
-  const lines = [describeStatus(status)];
+  const { t } = ctx;
+  const lines = [describeStatus(status, t)];
   let exitCode: number = exitCodeForState(status.state);
   try {
     await checkPlatform(profile);
-    lines.push('The platform answers.');
+    lines.push(t('status.platformAnswers'));
     if (isConnected(status)) {
       const api = await ctx.platform();
       await api.phonebooks.listPhonebooks({ page_size: 1 });
       report.token_accepted = true;
-      lines.push('The platform accepts Callbar’s token.');
+      lines.push(t('status.tokenAccepted'));
       exitCode = ExitCode.ok;
     }
   } catch (error) {
@@ -70,9 +75,7 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
     // the refresh and retry the client made.
     if (error instanceof ApiError && error.status === 403 && !error.authenticationFailed) {
       report.token_accepted = true;
-      lines.push(
-        `The platform accepts Callbar’s token, but refuses to list phonebooks for it: ${error.message}`,
-      );
+      lines.push(t('status.tokenAcceptedRefused', { message: describeError(error, t).message }));
       exitCode = ExitCode.ok;
     } else {
       exitCode = exitCodeForError(error);
@@ -80,10 +83,8 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
       else report.token_accepted = false;
       const described = describeError(error);
       report.error = described;
-      lines.push(described.message);
-      if (exitCode === ExitCode.notConnected) {
-        lines.push("Run 'callbar activate' to connect again.");
-      }
+      lines.push(describeError(error, t).message);
+      if (exitCode === ExitCode.notConnected) lines.push(t('status.connectAgain'));
     }
   }
   const after = profile.account.status();
@@ -96,23 +97,17 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
           platform: report,
           ...(problems.length > 0 ? { policy_problems: problems } : {}),
         })
-      : [...lines, ...problems.map((problem) => `Policy problem: ${problem}`)].join('\n'),
+      : [...lines, ...problems.map((problem) => t('status.policyProblem', { problem }))].join('\n'),
   );
   return exitCode;
 }
 
 export const accountCommands: CommandGroup = {
-  title: 'Account',
+  title: 'account',
   commands: [
     defineCommand({
       name: 'activate',
       usage: '[--no-browser] [--force] [--timeout SECONDS] [--tenant-param NAME=VALUE]…',
-      summary: 'Connect Callbar to your phone account through the portal',
-      help:
-        'Opens the portal in your browser (or prints the link with --no-browser); sign in and\n' +
-        'press Subscribe. Exits 0 once the tokens are safely in the system keychain.\n' +
-        'Checks the keychain (exit 4) and the platform (exit 5) before showing any link.\n' +
-        '--force connects again when Callbar is already connected.',
       options: {
         browser: { type: 'boolean', default: true },
         force: { type: 'boolean', default: false },
@@ -126,10 +121,8 @@ export const accountCommands: CommandGroup = {
         const { account } = profile;
         const current = await storedStatus(profile);
         if (isConnected(current) && !values.force) {
-          ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current));
-          ctx.io.err(
-            "Callbar is already connected. To connect again (as another user, or after unsubscribing in the portal), run 'callbar activate --force'.",
-          );
+          ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current, ctx.t));
+          ctx.io.err(ctx.t('activate.alreadyConnected'));
           return ExitCode.ok;
         }
         await checkPlatform(profile);
@@ -142,10 +135,8 @@ export const accountCommands: CommandGroup = {
             if (!values.browser) return;
             if (ctx.json) ctx.io.out(JSON.stringify({ browser_url: url }));
             else {
-              ctx.io.out(
-                `Opening your browser to connect Callbar. If it does not open, open:\n\n  ${url}\n`,
-              );
-              ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+              ctx.io.out(ctx.t('activate.openingBrowser', { url }));
+              ctx.io.err(ctx.t('activate.waiting'));
             }
             const { default: open } = await import('open');
             await open(url).catch(() => undefined);
@@ -155,8 +146,8 @@ export const accountCommands: CommandGroup = {
           const link = started.portalLink;
           if (ctx.json) ctx.io.out(JSON.stringify({ portal_link: link }));
           else {
-            ctx.io.out(`Open this link in your browser to connect Callbar:\n\n  ${link}\n`);
-            ctx.io.err('Waiting for the portal to confirm… (Ctrl+C to cancel)');
+            ctx.io.out(ctx.t('activate.openLink', { link }));
+            ctx.io.err(ctx.t('activate.waiting'));
           }
         }
         const stopCancelling = ctx.onSignal(() =>
@@ -172,7 +163,7 @@ export const accountCommands: CommandGroup = {
         let answered = true;
         try {
           const status = await started.completion;
-          ctx.io.out(ctx.json ? JSON.stringify(status) : describeStatus(status));
+          ctx.io.out(ctx.json ? JSON.stringify(status) : describeStatus(status, ctx.t));
         } catch (error) {
           // Timed out or cancelled here: no browser is coming to the landing page.
           const code = error instanceof CallbarError ? error.code : '';
@@ -197,16 +188,6 @@ export const accountCommands: CommandGroup = {
     defineCommand({
       name: 'status',
       usage: '[--check] [--acknowledge-switch]',
-      summary: 'Show whether Callbar is connected, and as whom (--check: ask the platform)',
-      help:
-        'Without --check, says what this computer knows, without a network request.\n' +
-        'With --check, also asks the platform whether it answers and accepts the token\n' +
-        '(exit 5 when it cannot be reached, 3 when the session has ended).\n' +
-        'When Callbar is connected to a different account than before on this computer, it\n' +
-        'says so until you confirm it was you: --acknowledge-switch (or the window’s notice).\n' +
-        'With --json, `receiver` holds the exact Activation, Deactivation and Webhook URLs and\n' +
-        'the headers to register with the platform (the Webhook URL ends in this profile’s\n' +
-        'secret: keep it to yourself and the platform).',
       options: {
         check: { type: 'boolean', default: false },
         'acknowledge-switch': { type: 'boolean', default: false },
@@ -230,38 +211,31 @@ export const accountCommands: CommandGroup = {
                 // Only when a policy was ignored: nothing changes for everyone else.
                 ...(policies.problems.length > 0 ? { policy_problems: policies.problems } : {}),
               })
-            : `${describeStatus(current)}${unchecked ? "\n(As this computer knows it; 'callbar status --check' asks the platform.)" : ''}`,
+            : `${describeStatus(current, ctx.t)}${unchecked ? `\n${ctx.t('status.unchecked')}` : ''}`,
         );
         // Ignored policy files or values: the administrator's mistake, said where it is.
         if (!ctx.json) {
-          for (const problem of policies.problems) ctx.io.out(`Policy problem: ${problem}`);
+          for (const problem of policies.problems) {
+            ctx.io.out(ctx.t('status.policyProblem', { problem }));
+          }
         }
         if (current.account_switch && !ctx.json) {
-          ctx.io.err("If it was you, 'callbar status --acknowledge-switch' stops this notice.");
+          ctx.io.err(ctx.t('status.acknowledgeSwitch'));
         }
         return exitCodeForState(current.state);
       },
     }),
     defineCommand({
       name: 'deactivate-local',
-      summary: 'Forget the session on this computer',
       async run(ctx) {
         const profile = await ctx.profile();
         const before = await storedStatus(profile);
         if (before.state === 'not-connected') {
-          ctx.io.out(
-            ctx.json
-              ? JSON.stringify(before)
-              : 'Nothing to forget: Callbar has no session on this computer.',
-          );
+          ctx.io.out(ctx.json ? JSON.stringify(before) : ctx.t('deactivate.nothing'));
           return;
         }
         const current = await profile.account.deactivateLocal();
-        ctx.io.out(
-          ctx.json
-            ? JSON.stringify(current)
-            : "Callbar forgot the session on this computer. The platform integration stays active until you press Unsubscribe in the portal, and the portal reaches only a running Callbar: to end it, run 'callbar activate' and press Unsubscribe (not Subscribe) in the portal it opens.",
-        );
+        ctx.io.out(ctx.json ? JSON.stringify(current) : ctx.t('deactivate.forgot'));
       },
     }),
   ],

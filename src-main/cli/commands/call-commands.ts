@@ -13,6 +13,8 @@ import type {
 } from '../../../src-shared/contract';
 import type { CallsService } from '../../core/calls/calls-service';
 import { CallbarError } from '../../core/errors';
+import { said, type Translate } from '../../core/text/said';
+import { sayAgain } from '../../core/text/translators';
 import { terminalField } from '../../core/text/terminal-text';
 import { openLocalDirectory } from './directory-commands';
 import { writeStdout } from './contact-transfer-commands';
@@ -20,10 +22,8 @@ import { defineCommand, UsageError, type CommandContext, type CommandGroup } fro
 import { show } from '../list-output';
 import { formatTable } from '../table';
 
-const EVENTS_NOTE =
-  "The CLI receives the platform's call events only while a command that listens runs\n" +
-  '(dial --follow, and dial for a few seconds until the first one); otherwise it knows what a\n' +
-  'running Callbar app saw (or, in relay mode, what waited at the relay).';
+/** The help's note on call events (`{eventsNote}` in the help of dial, hangup and calls). */
+const eventsNote = (t: Translate) => ({ eventsNote: t('calls.eventsNote') });
 
 /**
  * How long `dial` (without --follow, loopback mode) stays to hear the platform's first event
@@ -65,16 +65,6 @@ async function withCalls<T>(
   }
 }
 
-const STATE_WORDS: Record<Call['state'], string> = {
-  dialing: 'Dialing',
-  'calling-you': 'Your phone is ringing: answer it to place the call',
-  ringing: 'Ringing',
-  connected: 'Connected',
-  'in-progress': 'In progress (the platform sends no details)',
-  ended: 'Ended',
-  failed: 'Failed',
-};
-
 /** Who the call is with, as one line: the name and number someone else wrote shown as text. */
 function partyText(call: Call): string {
   const { party } = call;
@@ -82,36 +72,43 @@ function partyText(call: Call): string {
   return party.name ? `${terminalField(party.name)} (${display})` : display;
 }
 
-function callLine(call: Call): string {
+function callLine(t: Translate, call: Call): string {
   const reason = call.reason ? `: ${terminalField(call.reason)}` : '';
-  return `${STATE_WORDS[call.state]}${reason}`;
+  return `${t(`calls.state.${call.state}`)}${reason}`;
 }
 
-function callRows(calls: Call[]): string {
+function callRows(t: Translate, calls: Call[]): string {
   return formatTable(
+    t,
     ['STARTED', 'DIRECTION', 'PARTY', 'STATE', 'LEGS'],
-    calls.map((call) => [
-      call.started_at.replace('T', ' ').slice(0, 19),
-      call.direction,
-      partyText(call),
-      call.reason ? `${call.state}: ${call.reason}` : call.state,
-      call.leg_ids.join(' '),
-    ]),
+    calls.map((call) => {
+      const state = t(`calls.stateCode.${call.state}`);
+      return [
+        call.started_at.replace('T', ' ').slice(0, 19),
+        t(`calls.direction.${call.direction}`),
+        partyText(call),
+        call.reason ? `${state}: ${call.reason}` : state,
+        call.leg_ids.join(' '),
+      ];
+    }),
   );
 }
 
-function describeSnapshot(snapshot: CallsSnapshot): string {
+function describeSnapshot(t: Translate, snapshot: CallsSnapshot): string {
   const parts = [
-    snapshot.current.length ? `Current:\n${callRows(snapshot.current)}` : 'No call in progress.',
+    snapshot.current.length
+      ? t('calls.current', { table: callRows(t, snapshot.current) })
+      : t('calls.noCall'),
   ];
-  if (snapshot.recent.length) parts.push(`Recent:\n${callRows(snapshot.recent)}`);
+  if (snapshot.recent.length)
+    parts.push(t('calls.recent', { table: callRows(t, snapshot.recent) }));
   return parts.join('\n\n');
 }
 
 /** Prints the call's progress until it ends or Ctrl+C; picks up a hangup from another process. */
 async function follow(calls: CallsService, ctx: CommandContext, callId: string) {
-  const { io, json } = ctx;
-  if (!json) io.err('Following the call (Ctrl+C stops following; the call goes on).');
+  const { io, json, t } = ctx;
+  if (!json) io.err(t('calls.following'));
   let printed = '';
   await new Promise<void>((done) => {
     const report = () => {
@@ -120,7 +117,10 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
       const { call } = record;
       const line = json
         ? JSON.stringify({ call })
-        : `${callLine(call)}  [legs: ${terminalField(call.leg_ids.join(', ')) || 'none yet'}]`;
+        : t('calls.legs', {
+            line: callLine(t, call),
+            legs: terminalField(call.leg_ids.join(', ')) || t('calls.noLegs'),
+          });
       if (line !== printed) io.out(line);
       printed = line;
       if (call.state === 'ended' || call.state === 'failed') finish();
@@ -128,7 +128,7 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
     const poll = setInterval(() => calls.tracker.reload(), 1000);
     const unsubscribe = calls.onChange(report);
     const interrupted = () => {
-      if (!json) io.err('Stopped following; the call goes on. `callbar hangup` ends it.');
+      if (!json) io.err(t('calls.stoppedFollowing'));
       finish();
     };
     const stopListening = ctx.onSignal(interrupted);
@@ -146,15 +146,11 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
 async function catchFirstLeg(calls: CallsService, ctx: CommandContext, callId: string) {
   const seconds = FIRST_LEG_WAIT_MS / 1000;
   if (!ctx.json) {
-    ctx.io.err(
-      `Waiting up to ${seconds} s for the platform's first event about the call, so that \`callbar hangup\` can end it…`,
-    );
+    ctx.io.err(ctx.t('calls.firstLeg.waiting', { seconds }));
   }
   const known = await calls.firstLeg(callId, FIRST_LEG_WAIT_MS);
   if (!known && !ctx.json) {
-    ctx.io.err(
-      `The platform sent no event about the call within ${seconds} s: \`callbar hangup\` may not be able to end it (hang up on your phone, or \`callbar hangup CALL_LEG_ID\`).`,
-    );
+    ctx.io.err(ctx.t('calls.firstLeg.none', { seconds }));
   }
 }
 
@@ -162,67 +158,73 @@ async function catchFirstLeg(calls: CallsService, ctx: CommandContext, callId: s
  * What a destination is, as the window's confirmation says it: the class in words, the exact
  * digits dialled, and any note (an emergency number that a speed dial also uses).
  */
-function destinationLines(target: DialTarget, reason?: string): string {
+function destinationLines(t: Translate, target: DialTarget, reason?: string): string {
   const lines = [
-    `${terminalField(reason ?? target.description)} Dials ${terminalField(target.e164 ?? target.destination)}.`,
+    t('calls.dials', {
+      description: terminalField(sayAgain(t, reason ?? target.description)),
+      digits: terminalField(target.e164 ?? target.destination),
+    }),
   ];
-  if (target.note) lines.push(`Note: ${terminalField(target.note)}`);
+  if (target.note) lines.push(t('calls.note', { note: terminalField(sayAgain(t, target.note)) }));
   return lines.join('\n');
 }
 
 /** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
 async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
-  const { io } = ctx;
+  const { io, t } = ctx;
   if (!process.stdin.isTTY) {
-    const setting = pending.reason ? '' : ', or set confirm_web_links to false';
     throw new CallbarError(
       'needs_confirmation',
-      `${pending.reason ?? 'Links ask before dialing.'} There is nobody to ask here. Open the link with Callbar running, or run \`callbar dial "${terminalField(pending.target.destination)}"\`${setting}.`,
+      said('cli:calls.nobodyToAsk', {
+        reason: pending.reason ?? said('cli:calls.linksAsk'),
+        destination: terminalField(pending.target.destination),
+        setting: pending.reason ? '' : said('cli:calls.orSetting'),
+      }),
     );
   }
-  io.err(destinationLines(pending.target, pending.reason));
+  io.err(destinationLines(t, pending.target, pending.reason));
   // A link that asks for a reason keeps asking: "always" would not apply to it.
   const offerAlways = pending.reason === undefined;
-  const choices = offerAlways ? '[y]es, [n]o, [a]lways' : '[y]es, [n]o';
+  const choices = t(offerAlways ? 'calls.choicesAlways' : 'calls.choices');
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = (
-      await prompt.question(`Dial ${terminalField(pending.target.display)}? ${choices}: `)
+      await prompt.question(
+        t('calls.ask', { display: terminalField(pending.target.display), choices }),
+      )
     )
       .trim()
       .toLowerCase();
-    const always = offerAlways && (answer === 'a' || answer === 'always');
-    const accept = answer === 'y' || answer === 'yes' || always;
+    // The answers of the user's language (and, everywhere, the English ones).
+    const is = (key: string) => t(key).split('|').includes(answer);
+    const always = offerAlways && is('calls.always');
+    const accept = is('calls.yes') || always;
     await calls.confirm(pending.id, accept, always);
-    io.out(accept ? 'Calling: your phone rings first.' : 'Not dialed.');
+    io.out(t(accept ? 'calls.calling' : 'calls.notDialed'));
   } finally {
     prompt.close();
   }
 }
 
 function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
+  const { t } = ctx;
   show(ctx, outcome, () =>
     outcome.status === 'dialing'
-      ? `Calling ${partyText(outcome.call)}: your phone rings first; answer it and the platform dials the number.\n${destinationLines(outcome.target)}`
-      : `The link asks before dialing ${terminalField(outcome.pending.target.display)}.`,
+      ? t('calls.callingParty', {
+          party: partyText(outcome.call),
+          lines: destinationLines(t, outcome.target),
+        })
+      : t('calls.linkAsks', { display: terminalField(outcome.pending.target.display) }),
   );
 }
 
 export const callCommands: CommandGroup = {
-  title: 'Calls',
+  title: 'calls',
   commands: [
     defineCommand({
       name: 'dial',
       usage: 'TARGET [--follow]',
-      summary: 'Ring your phone, then TARGET',
-      help:
-        'TARGET is a phone number (national ones in CALLBAR_REGION, e.g. "020 7123 4567" with GB),\n' +
-        'a +country-code number, an extension, a speed-dial code, or a tel:/callto:/sip: link.\n' +
-        'It says what TARGET is (extension, national, international, premium-rate, emergency…);\n' +
-        'an emergency number of your region is always dialled as such, never as a speed dial.\n' +
-        "With --follow, prints the call's progress as the platform reports it until the call ends\n" +
-        '(Ctrl+C stops following; the call goes on).\n' +
-        EVENTS_NOTE,
+      helpValues: eventsNote,
       options: { follow: { type: 'boolean' } },
       args: { name: 'TARGET', min: 1, max: Infinity },
       async run(ctx, { values, args }) {
@@ -256,45 +258,34 @@ export const callCommands: CommandGroup = {
     defineCommand({
       name: 'hangup',
       usage: '[CALL_LEG_ID]',
-      summary: 'End the current call (or one call leg)',
-      help:
-        'Without CALL_LEG_ID, ends the newest current call, trying the call legs Callbar has seen\n' +
-        'for it. ' +
-        EVENTS_NOTE,
+      helpValues: eventsNote,
       args: { name: 'CALL_LEG_ID', min: 0, max: 1 },
       async run(ctx, { args }) {
         const leg = args[0];
         const snapshot = await withCalls(ctx, (calls) =>
           leg === undefined ? calls.hangup() : calls.hangupLeg(leg),
         );
-        show(ctx, snapshot, () => 'Hung up.');
+        show(ctx, snapshot, () => ctx.t('calls.hungUp'));
       },
     }),
     defineCommand({
       name: 'calls',
-      summary: 'Current and recent calls',
-      help: EVENTS_NOTE,
+      helpValues: eventsNote,
       async run(ctx) {
         const snapshot = await withCalls(ctx, async (calls) => {
           await calls.reload();
           return calls.snapshot();
         });
-        show(ctx, snapshot, () => describeSnapshot(snapshot));
+        show(ctx, snapshot, () => describeSnapshot(ctx.t, snapshot));
       },
     }),
     defineCommand({
       name: 'calls export',
       usage: '[--output FILE]',
-      summary: 'Recent calls with their notes as CSV',
-      help:
-        'One line per call, newest first: when it started, direction, state, the name and\n' +
-        'company the directory knew, the number, talk time in seconds, why it ended, and your\n' +
-        'note. Writes to stdout, or to FILE (replaced only once complete; readable by you only).\n' +
-        'Cells a spreadsheet would run as a formula are written after an apostrophe.\n' +
-        EVENTS_NOTE,
+      helpValues: eventsNote,
       options: { output: { type: 'string', short: 'o' } },
       async run(ctx, { values }) {
-        if (values.output === '') throw new UsageError('--output needs a file name.');
+        if (values.output === '') throw new UsageError(ctx.t('calls.export.outputNeedsFile'));
         const recent = await withCalls(ctx, async (calls) => {
           await calls.reload();
           return calls.snapshot().recent;
@@ -305,16 +296,18 @@ export const callCommands: CommandGroup = {
         const { writeFileAtomic } = await import('../../core/config/atomic-write');
         await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });
         if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, calls: recent.length }));
-        else ctx.io.err(`Exported ${recent.length} calls to ${terminalField(values.output)}.`);
+        else
+          ctx.io.err(
+            ctx.t('calls.export.done', {
+              count: recent.length,
+              file: terminalField(values.output),
+            }),
+          );
       },
     }),
     defineCommand({
       name: 'open-url',
       usage: 'URL',
-      summary: 'Dial a tel:, callto: or sip: link (what the OS runs for one)',
-      help:
-        'Asks first (on a terminal) unless confirm_web_links is false; where nobody can answer,\n' +
-        'it does not dial.',
       args: { name: 'URL', min: 1 },
       async run(ctx, { args }) {
         await withCalls(ctx, async (calls) => {

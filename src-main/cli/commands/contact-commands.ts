@@ -1,13 +1,15 @@
 /** `callbar contacts …`: list, show, create, update and delete phonebook contacts. */
 import type { Contact, ContactInput } from '../../core/api/schemas';
+import { said, type Translate } from '../../core/text/said';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { updateLocalDirectory } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
-function contactRows(contacts: Contact[]): string {
+function contactRows(t: Translate, contacts: Contact[]): string {
   return formatTable(
+    t,
     ['ID', 'NAME', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'COMPANY', 'PHONEBOOK'],
     contacts.map((c) => [
       c.id,
@@ -45,14 +47,14 @@ function contactInput(values: FieldValues, current?: Contact): ContactInput {
   return {
     phonebook: required(
       integer(values.phonebook, '--phonebook') ?? current?.phonebook,
-      '--phonebook is required.',
+      isRequired('--phonebook'),
     ),
-    display_name: required(values.name ?? current?.display_name, '--name is required.'),
-    number: required(values.number ?? current?.number, '--number is required.'),
+    display_name: required(values.name ?? current?.display_name, isRequired('--name')),
+    number: required(values.number ?? current?.number, isRequired('--number')),
     secondary_number: secondary === '' ? null : secondary,
     speed_dial: required(
       integer(values['speed-dial'], '--speed-dial') ?? current?.speed_dial ?? undefined,
-      '--speed-dial is required.',
+      isRequired('--speed-dial'),
     ),
     ...(values.company !== undefined || current?.company
       ? { company: values.company ?? current?.company ?? '' }
@@ -60,24 +62,25 @@ function contactInput(values: FieldValues, current?: Contact): ContactInput {
   };
 }
 
+const isRequired = (option: string) => said('cli:usage.isRequired', { what: option });
 const ID = { name: 'ID', min: 1 } as const;
-const id = (args: string[]) => requiredInteger(args[0], 'The contact id');
+const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.contactId'));
+const rows = (ctx: { t: Translate }) => (contacts: Contact[]) => contactRows(ctx.t, contacts);
 const fieldUsage =
   '--phonebook ID --name N --number X --speed-dial N [--secondary X] [--company C]';
 
 export const contactCommands: CommandGroup = {
-  title: 'Contacts',
+  title: 'contacts',
   commands: [
     defineCommand({
       name: 'contacts list',
       usage: `[--phonebook ID] ${listUsage}`,
-      summary: 'List contacts, of one phonebook or all (one page, or --all)',
       options: { ...listOptions, phonebook: { type: 'string' } },
       async run(ctx, { values }) {
         const list = listQuery(values);
         const query = { ...list.query, phonebook: integer(values.phonebook, '--phonebook') };
         const api = await ctx.platform();
-        await showList(ctx, { all: values.all, page: list.page }, 'contacts', contactRows, {
+        await showList(ctx, { all: values.all, page: list.page }, 'contacts', rows(ctx), {
           all: () => api.phonebooks.allContacts(query),
           page: (page) => api.phonebooks.listContacts({ ...query, page }),
         });
@@ -86,31 +89,33 @@ export const contactCommands: CommandGroup = {
     defineCommand({
       name: 'contacts show',
       usage: 'ID',
-      summary: 'Show one contact',
       args: ID,
       async run(ctx, { args }) {
         const contactId = id(args);
         const contact = await (await ctx.platform()).phonebooks.getContact(contactId);
-        show(ctx, contact, () => contactRows([contact]));
+        show(ctx, contact, () => contactRows(ctx.t, [contact]));
       },
     }),
     defineCommand({
       name: 'contacts create',
       usage: fieldUsage,
-      summary: 'Create a contact',
       options: fieldOptions,
       async run(ctx, { values }) {
         const input = contactInput(values);
         const contact = await (await ctx.platform()).phonebooks.createContact(input);
         await updateLocalDirectory(ctx, { upsert: contact });
-        show(ctx, contact, () => `Created contact ${contact.id}.\n\n${contactRows([contact])}`);
+        show(
+          ctx,
+          contact,
+          () =>
+            `${ctx.t('contacts.created', { id: contact.id })}\n\n${contactRows(ctx.t, [contact])}`,
+        );
       },
     }),
     defineCommand({
       name: 'contacts update',
       usage:
         'ID [--phonebook ID] [--name N] [--number X] [--speed-dial N] [--secondary X] [--company C]',
-      summary: 'Change a contact (fields not given stay as they are)',
       options: fieldOptions,
       args: ID,
       async run(ctx, { values, args }) {
@@ -119,31 +124,36 @@ export const contactCommands: CommandGroup = {
         const input = contactInput(values, await api.phonebooks.getContact(contactId));
         const contact = await api.phonebooks.updateContact(contactId, input);
         await updateLocalDirectory(ctx, { upsert: contact });
-        show(ctx, contact, () => `Updated contact ${contact.id}.\n\n${contactRows([contact])}`);
+        show(
+          ctx,
+          contact,
+          () =>
+            `${ctx.t('contacts.updated', { id: contact.id })}\n\n${contactRows(ctx.t, [contact])}`,
+        );
       },
     }),
     defineCommand({
       name: 'contacts delete',
       usage: 'ID',
-      summary: 'Delete a contact',
       args: ID,
       async run(ctx, { args }) {
         const contactId = id(args);
         await (await ctx.platform()).phonebooks.deleteContact(contactId);
         await updateLocalDirectory(ctx, { remove: [contactId] });
-        show(ctx, { deleted: contactId }, () => `Deleted contact ${contactId}.`);
+        show(ctx, { deleted: contactId }, () => ctx.t('contacts.deleted', { id: contactId }));
       },
     }),
     defineCommand({
       name: 'contacts bulk-delete',
       usage: 'ID…',
-      summary: 'Delete several contacts at once (all or nothing)',
       args: { name: 'ID', min: 1, max: Infinity },
       async run(ctx, { args }) {
-        const ids = args.map((arg) => requiredInteger(arg, 'Every contact id'));
+        const ids = args.map((arg) => requiredInteger(arg, said('cli:usage.everyContactId')));
         await (await ctx.platform()).phonebooks.bulkDeleteContacts(ids);
         await updateLocalDirectory(ctx, { remove: ids });
-        show(ctx, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);
+        show(ctx, { deleted: ids }, () =>
+          ctx.t('contacts.bulkDeleted', { count: ids.length, ids: ids.join(', ') }),
+        );
       },
     }),
   ],

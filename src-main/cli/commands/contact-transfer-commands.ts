@@ -10,10 +10,12 @@ import { FIELD_HEADINGS, RECORD_FIELDS } from '../../core/contacts-io/contact-re
 import type { ExportFormat } from '../../core/contacts-io/contact-export';
 import type { OnDuplicate } from '../../core/contacts-io/import-plan';
 import { CallbarError } from '../../core/errors';
+import { said, type Translate } from '../../core/text/said';
 import { terminalField, terminalOutput } from '../../core/text/terminal-text';
 import { integer, requiredInteger } from '../arguments';
 import { ExitCode } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
+import { tenths } from '../list-output';
 import { formatTable } from '../table';
 import { openLocalDirectory } from './directory-commands';
 
@@ -25,12 +27,12 @@ const MAX_LISTED = 50;
 function exportFormat(value: string | undefined, output: string | undefined): ExportFormat {
   if (value === undefined) return output && /\.(vcf|vcard)$/i.test(output) ? 'vcard' : 'csv';
   if (value === 'csv' || value === 'vcard') return value;
-  throw new UsageError(`--format must be csv or vcard, not "${value}".`);
+  throw new UsageError(said('cli:usage.format', { value }));
 }
 
 function onDuplicate(value: string | undefined): OnDuplicate {
   if (value === undefined || value === 'skip' || value === 'update') return value ?? 'skip';
-  throw new UsageError(`--on-duplicate must be skip or update, not "${value}".`);
+  throw new UsageError(said('cli:usage.onDuplicate', { value }));
 }
 
 /** `--map field=COLUMN` pairs. */
@@ -38,7 +40,7 @@ function mapChanges(values: string[] | undefined): Record<string, string> {
   const changes: Record<string, string> = {};
   for (const pair of values ?? []) {
     const equals = pair.indexOf('=');
-    if (equals <= 0) throw new UsageError(`--map takes FIELD=COLUMN, not "${pair}".`);
+    if (equals <= 0) throw new UsageError(said('cli:usage.map', { pair }));
     changes[pair.slice(0, equals).trim()] = pair.slice(equals + 1);
   }
   return changes;
@@ -57,36 +59,46 @@ export async function writeStdout(chunks: AsyncIterable<string> | Iterable<strin
   }
 }
 
-function mappingLine(headers: string[], mapping: ColumnMapping): string {
+function mappingLine(t: Translate, headers: string[], mapping: ColumnMapping): string {
   return RECORD_FIELDS.map((field) => {
     const index = mapping[field];
-    return `${FIELD_HEADINGS[field]} ← ${index === undefined ? '(none)' : `"${terminalField(headers[index])}"`}`;
+    return `${FIELD_HEADINGS[field]} ← ${index === undefined ? t('transfer.none') : `"${terminalField(headers[index])}"`}`;
   }).join(', ');
 }
 
-function progressLine(progress: ImportProgress): string {
+function progressLine(t: Translate, progress: ImportProgress): string {
   const waiting =
     progress.waiting_ms === undefined
       ? ''
-      : `, waiting ${Math.ceil(progress.waiting_ms / 1000)} s for the platform's rate limit`;
-  return `Importing ${progress.done}/${progress.total} rows: ${progress.created} created, ${progress.updated} updated, ${progress.skipped} skipped, ${progress.failed} failed${waiting}`;
+      : t('transfer.waiting', { seconds: Math.ceil(progress.waiting_ms / 1000) });
+  const { done, total, created, updated, skipped, failed } = progress;
+  return t('transfer.progress', { done, total, created, updated, skipped, failed, waiting });
 }
 
-function summary(result: ImportResult, seconds: number): string {
+function summary(t: Translate, result: ImportResult, seconds: number): string {
   const { created, updated, skipped, failed, not_sent } = result.counts;
-  if (result.dry_run) {
-    return `Dry run, nothing was sent: ${created} to create, ${updated} to update, ${skipped} to skip, ${failed} that fail.`;
-  }
-  const head = result.cancelled
-    ? 'Import cancelled'
-    : result.stopped
-      ? 'Import stopped'
-      : 'Imported';
-  const rest = not_sent > 0 ? `, ${not_sent} not sent` : '';
-  return `${head} into phonebook ${result.phonebook}: ${created} created, ${updated} updated, ${skipped} skipped, ${failed} failed${rest} (${seconds.toFixed(1)} s, ${result.requests} requests).`;
+  if (result.dry_run) return t('transfer.dryRun', { created, updated, skipped, failed });
+  const head = t(
+    result.cancelled
+      ? 'transfer.cancelled'
+      : result.stopped
+        ? 'transfer.stopped'
+        : 'transfer.imported',
+  );
+  return t('transfer.summary', {
+    head,
+    phonebook: result.phonebook,
+    created,
+    updated,
+    skipped,
+    failed,
+    rest: not_sent > 0 ? t('transfer.notSent', { count: not_sent }) : '',
+    seconds: tenths(t, seconds),
+    requests: result.requests,
+  });
 }
 
-function rowsTable(result: ImportResult): string {
+function rowsTable(t: Translate, result: ImportResult): string {
   // Every row not imported, and the imported ones with something to say (an extension not kept).
   const listed = result.rows.filter(
     (row) => (row.outcome !== 'created' && row.outcome !== 'updated') || row.reason,
@@ -94,18 +106,19 @@ function rowsTable(result: ImportResult): string {
   if (listed.length === 0) return '';
   const shown = listed.slice(0, MAX_LISTED);
   const table = formatTable(
+    t,
     ['ROW', 'NAME', 'NUMBER', 'OUTCOME', 'REASON'],
     shown.map((row) => [
       row.row,
       row.cells.display_name,
       row.cells.number,
-      row.outcome.replace('_', ' '),
+      t(`transfer.outcome.${row.outcome}`),
       row.reason ?? '',
     ]),
   );
   const more =
     listed.length > shown.length
-      ? `\n…and ${listed.length - shown.length} more (--failures FILE saves every row not imported).`
+      ? `\n${t('transfer.andMore', { count: listed.length - shown.length })}`
       : '';
   return `\n\n${table}${more}`;
 }
@@ -116,7 +129,7 @@ async function runExport(
 ): Promise<void> {
   const phonebook = integer(values.phonebook, '--phonebook');
   const format = exportFormat(values.format, values.output);
-  if (values.output === '') throw new UsageError('--output needs a file name.');
+  if (values.output === '') throw new UsageError(said('cli:usage.outputFile'));
   const api = await ctx.platform();
   const { exportContacts } = await import('../../core/contacts-io/contact-export');
   let contacts = 0;
@@ -128,9 +141,17 @@ async function runExport(
   if (values.output === undefined) return writeStdout(chunks);
   const { writeChunksAtomic } = await import('../../core/config/atomic-write');
   await writeChunksAtomic(values.output, chunks, FILE_MODES);
-  const what = phonebook === undefined ? 'every phonebook' : `phonebook ${phonebook}`;
+  const { t } = ctx;
+  const what =
+    phonebook === undefined
+      ? t('transfer.everyPhonebook')
+      : t('transfer.phonebook', { id: phonebook });
   if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, format, contacts }));
-  else ctx.io.err(`Exported ${contacts} contacts of ${what} to ${terminalField(values.output)}.`);
+  else {
+    ctx.io.err(
+      t('transfer.exported', { count: contacts, what, file: terminalField(values.output) }),
+    );
+  }
 }
 
 async function runImportCommand(
@@ -172,7 +193,10 @@ async function runImportCommand(
     onDuplicate: duplicates,
     takenSpeedDials,
   });
-  if (!ctx.json) ctx.io.err(`Columns: ${mappingLine(table.headers, mapping)}`);
+  const { t } = ctx;
+  if (!ctx.json) {
+    ctx.io.err(t('transfer.columns', { mapping: mappingLine(t, table.headers, mapping) }));
+  }
 
   const started = performance.now();
   let result: ImportResult;
@@ -180,14 +204,14 @@ async function runImportCommand(
   else {
     const abort = new AbortController();
     const stopCancelling = ctx.onSignal(() =>
-      abort.abort(new CallbarError('import_cancelled', 'Cancelled from the command line.')),
+      abort.abort(new CallbarError('import_cancelled', said('cli:transfer.importCancelled'))),
     );
     const draw =
       !ctx.json && process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
     try {
       result = await runImport(plan, api.phonebooks, {
         signal: abort.signal,
-        onProgress: (progress) => draw?.(`\r${progressLine(progress)}\x1b[K`),
+        onProgress: (progress) => draw?.(`\r${progressLine(t, progress)}\x1b[K`),
       });
     } finally {
       draw?.('\r\x1b[K');
@@ -204,12 +228,14 @@ async function runImportCommand(
   if (ctx.json) {
     ctx.io.out(JSON.stringify({ ...result, mapping, seconds: Number(seconds.toFixed(2)) }));
   } else {
-    ctx.io.out(`${summary(result, seconds)}${rowsTable(result)}`);
+    ctx.io.out(`${summary(t, result, seconds)}${rowsTable(t, result)}`);
     if (values.failures !== undefined && notImported > 0) {
-      ctx.io.err(`The ${notImported} rows not imported are in ${terminalField(values.failures)}.`);
+      ctx.io.err(
+        t('transfer.failuresSaved', { count: notImported, file: terminalField(values.failures) }),
+      );
     }
     if (!result.dry_run && result.counts.created + result.counts.updated > 0) {
-      ctx.io.err("`callbar sync` brings this computer's directory up to date.");
+      ctx.io.err(t('transfer.syncHint'));
     }
   }
   if (result.cancelled) return 130;
@@ -217,13 +243,11 @@ async function runImportCommand(
 }
 
 export const contactTransferCommands: CommandGroup = {
-  title: 'Contacts: import and export',
+  title: 'contactTransfer',
   commands: [
     defineCommand({
       name: 'contacts export',
       usage: '[--phonebook ID] [--format csv|vcard] [--output FILE]',
-      summary: 'Export a phonebook (or every phonebook) as CSV or vCard 4.0',
-      help: "Writes to stdout, or to FILE (replaced only once the export is complete; readable by you only). The format follows FILE's extension (.vcf: vCard), else CSV. CSV cells that a spreadsheet would run as a formula (starting with = + - @) are written after an apostrophe; import takes it off again.",
       options: {
         phonebook: { type: 'string' },
         format: { type: 'string' },
@@ -235,8 +259,7 @@ export const contactTransferCommands: CommandGroup = {
       name: 'contacts import',
       usage:
         'FILE --phonebook ID [--dry-run] [--on-duplicate skip|update] [--map FIELD=COLUMN]… [--failures FILE]',
-      summary: 'Import a CSV or vCard (3.0, 4.0) file into a phonebook',
-      help: `Columns are matched to fields by their headings (Name, Number/Phone/Mobile, Secondary number, Speed dial, Company, and their synonyms, in any case); --map changes a match (fields: ${RECORD_FIELDS.join(', ')}; a heading or a column number). Numbers become E.164 with the default region. Every row is checked before anything is sent; a number the phonebook has already is skipped, or updated with --on-duplicate update, so importing a file twice changes nothing. Rows without a speed dial get a free one. --dry-run shows what would happen; Ctrl+C stops after the row being sent. Exit 1 when a row was not imported.`,
+      helpValues: () => ({ fields: RECORD_FIELDS.join(', ') }),
       options: {
         phonebook: { type: 'string' },
         'dry-run': { type: 'boolean' },

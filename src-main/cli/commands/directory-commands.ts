@@ -8,17 +8,19 @@ import type { DirectoryStatus, SearchHit } from '../../../src-shared/contract';
 import type { Contact } from '../../core/api/schemas';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Directory } from '../../core/directory/directory';
+import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
 import { ExitCode } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
+import { tenths } from '../list-output';
 import { formatTable } from '../table';
 
 const BAR_WIDTH = 24;
 const MAX_LIMIT = 500;
 
-function progressLine(status: DirectoryStatus): string {
+function progressLine(t: Translate, status: DirectoryStatus): string {
   const progress = status.progress;
-  if (!progress) return 'Syncing the directory…';
+  if (!progress) return t('directory.syncing');
   const total = progress.contacts_total ?? 0;
   const share =
     progress.phonebooks_total === 0
@@ -31,11 +33,17 @@ function progressLine(status: DirectoryStatus): string {
         : progress.phonebooks_done / progress.phonebooks_total;
   const filled = Math.round(share * BAR_WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
-  return `Syncing ${bar} ${progress.phonebooks_done}/${progress.phonebooks_total} phonebooks, ${progress.contacts} contacts`;
+  return t('directory.progress', {
+    bar,
+    done: progress.phonebooks_done,
+    total: progress.phonebooks_total,
+    contacts: progress.contacts,
+  });
 }
 
-function hitRows(hits: SearchHit[]): string {
+function hitRows(t: Translate, hits: SearchHit[]): string {
   return formatTable(
+    t,
     ['NAME', 'COMPANY', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'PHONEBOOK', 'MATCH'],
     hits.map(({ contact, field, match }) => [
       contact.display_name,
@@ -44,7 +52,7 @@ function hitRows(hits: SearchHit[]): string {
       contact.secondary_number,
       contact.speed_dial,
       contact.phonebook_name,
-      `${match} (${field.replace('_', ' ')})`,
+      t('directory.match', { match, field: t(`directory.field.${field}`) }),
     ]),
   );
 }
@@ -80,27 +88,24 @@ export async function updateLocalDirectory(
     }
   } catch (error) {
     ctx.io.err(
-      `callbar: the platform has the change, but this computer's directory could not be updated (${terminalField(describeError(error).message)}); \`callbar sync\` brings it up to date.`,
+      ctx.t('errors.directoryNotUpdated', {
+        message: terminalField(describeError(error, ctx.t).message),
+      }),
     );
   }
 }
 
 export const directoryCommands: CommandGroup = {
-  title: 'Directory (search without the network)',
+  title: 'directory',
   commands: [
     defineCommand({
       name: 'sync',
-      summary: "Copy every visible phonebook's contacts to this computer",
-      help: "Walks every phonebook page by page, under the platform's rate limit. A sync that fails or is cancelled (Ctrl+C) keeps the previous copy.",
       async run(ctx) {
         // The session must be there (exit 3 / 4 otherwise) before anything is walked.
         await ctx.platform();
         const profile = await ctx.profile();
         if (!profile.account.status().tenant_id) {
-          throw new CallbarError(
-            'not_connected',
-            'Callbar is not connected to your phone account.',
-          );
+          throw new CallbarError('not_connected', said('cli:errors.notConnected'));
         }
         const directory = await openLocalDirectory(ctx);
         const draw =
@@ -108,10 +113,10 @@ export const directoryCommands: CommandGroup = {
             ? (text: string) => process.stderr.write(text)
             : undefined;
         const stopDrawing = directory.onChange((status) =>
-          draw?.(`\r${progressLine(status)}\x1b[K`),
+          draw?.(`\r${progressLine(ctx.t, status)}\x1b[K`),
         );
         const stopCancelling = ctx.onSignal(() =>
-          directory.cancelSync('Cancelled from the command line.'),
+          directory.cancelSync(said('cli:directory.cancelled')),
         );
         const started = performance.now();
         try {
@@ -121,7 +126,12 @@ export const directoryCommands: CommandGroup = {
           if (ctx.json) ctx.io.out(JSON.stringify({ ...status, requests, seconds }));
           else {
             ctx.io.out(
-              `Synced ${status.contacts} contacts from ${status.phonebooks} phonebooks in ${seconds.toFixed(1)} s (${requests} requests).`,
+              ctx.t('directory.synced', {
+                contacts: status.contacts,
+                phonebooks: status.phonebooks,
+                seconds: tenths(ctx.t, seconds),
+                requests,
+              }),
             );
           }
         } catch (error) {
@@ -137,22 +147,18 @@ export const directoryCommands: CommandGroup = {
     defineCommand({
       name: 'search',
       usage: 'QUERY… [--limit N]',
-      summary: 'Search the contacts: name, company, digits of a number, speed dial',
-      help: 'Answers from the copy on this computer (callbar sync makes it): word prefixes in any order, one typo in a word of 4+ letters, digits anywhere in a number however it is stored.',
       options: { limit: { type: 'string' } },
       args: { name: 'QUERY', min: 1, max: Infinity },
       async run(ctx, { values, args }) {
         const query = args.join(' ').trim();
         if (query === '') {
-          throw new UsageError(
-            'Give something to search for: a name, a company, digits of a number or a speed dial.',
-          );
+          throw new UsageError(said('cli:usage.searchEmpty'));
         }
-        if (query.length > 200) throw new UsageError('A search is at most 200 characters.');
+        if (query.length > 200) throw new UsageError(said('cli:usage.searchTooLong'));
         const limit = values.limit === undefined ? 50 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
           throw new UsageError(
-            `--limit must be a whole number from 1 to ${MAX_LIMIT}, not "${values.limit}".`,
+            said('cli:usage.limit', { max: MAX_LIMIT, value: values.limit ?? '' }),
           );
         }
         // The cache alone: no keychain, no network.
@@ -165,24 +171,31 @@ export const directoryCommands: CommandGroup = {
             return status.state === 'empty' ? ExitCode.failed : ExitCode.ok;
           }
           if (status.state === 'empty') {
-            ctx.io.err(
-              'callbar: The directory is empty on this computer. Run `callbar sync` first.',
-            );
+            ctx.io.err(ctx.t('directory.empty'));
             return ExitCode.failed;
           }
           if (status.state === 'stale') {
             const minutes = (await ctx.profile()).settings.sync_interval_minutes;
             ctx.io.err(
-              `callbar: The directory was last synced at ${status.synced_at ?? 'an unknown time'}, more than ${minutes} minutes ago; run \`callbar sync\` to refresh it.`,
+              ctx.t('directory.stale', {
+                syncedAt: status.synced_at ?? ctx.t('directory.unknownTime'),
+                minutes,
+              }),
             );
           }
+          const { t } = ctx;
+          const shown = terminalField(query);
           ctx.io.out(
             result.hits.length === 0
-              ? `No contact matches "${terminalField(query)}" (${status.contacts} contacts searched).`
-              : `${hitRows(result.hits)}\n\n${
+              ? t('directory.noMatch', { query: shown, contacts: status.contacts })
+              : `${hitRows(t, result.hits)}\n\n${
                   result.hits.length === limit
-                    ? `The ${limit} best matches for "${terminalField(query)}" (--limit N shows more).`
-                    : `${result.hits.length} of ${status.contacts} contacts match "${terminalField(query)}".`
+                    ? t('directory.best', { limit, query: shown })
+                    : t('directory.matches', {
+                        count: result.hits.length,
+                        contacts: status.contacts,
+                        query: shown,
+                      })
                 }`,
           );
           return ExitCode.ok;

@@ -6,22 +6,24 @@
 import type { FavouriteContact } from '../../../src-shared/contract';
 import { CallbarError } from '../../core/errors';
 import type { Favourites } from '../../core/favourites/favourites';
+import { said, type Translate } from '../../core/text/said';
 import { requiredInteger } from '../arguments';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
 import { formatTable } from '../table';
 import { openLocalDirectory } from './directory-commands';
 
-function favouriteRows(favourites: FavouriteContact[]): string {
-  if (favourites.length === 0) return 'No favourites yet: `callbar favourites add ID` stars one.';
+function favouriteRows(t: Translate, favourites: FavouriteContact[]): string {
+  if (favourites.length === 0) return t('favourites.none');
   return formatTable(
+    t,
     ['ID', 'NAME', 'NUMBER', 'COMPANY', 'FROM'],
     favourites.map((f) => [
       f.id,
       f.display_name,
       f.number,
       f.company,
-      f.source === 'policy' ? 'policy' : 'you',
+      t(f.source === 'policy' ? 'favourites.policy' : 'favourites.you'),
     ]),
   );
 }
@@ -51,34 +53,27 @@ const star = (starred: boolean) =>
   defineCommand({
     name: starred ? 'favourites add' : 'favourites remove',
     usage: 'ID',
-    summary: starred
-      ? 'Star a contact: it comes first in the tray and the empty search'
-      : 'Unstar a contact',
     args: { name: 'ID', min: 1 },
     async run(ctx, { args }) {
-      const id = requiredInteger(args[0], 'The contact id');
+      const id = requiredInteger(args[0], said('cli:usage.contactId'));
       const listed = await withFavourites(ctx, async (favourites, known) => {
         if (starred && !known.has(id)) {
-          throw new CallbarError(
-            'not_found',
-            `This computer's directory has no contact ${id}; \`callbar sync\` brings it up to date.`,
-          );
+          throw new CallbarError('not_found', said('cli:favourites.unknownContact', { id }));
         }
         return favourites.set(id, starred);
       });
-      show(ctx, listed, () => favouriteRows(listed));
+      show(ctx, listed, () => favouriteRows(ctx.t, listed));
     },
   });
 
 export const favouriteCommands: CommandGroup = {
-  title: 'Favourites',
+  title: 'favourites',
   commands: [
     defineCommand({
       name: 'favourites list',
-      summary: "List the favourites (a policy's first)",
       async run(ctx) {
         const listed = await withFavourites(ctx, (favourites) => favourites.list());
-        show(ctx, listed, () => favouriteRows(listed));
+        show(ctx, listed, () => favouriteRows(ctx.t, listed));
       },
     }),
     star(true),

@@ -1,19 +1,21 @@
 /** `callbar phonebooks …`: list, show, create, update and delete phonebooks. */
 import type { Phonebook, PhonebookInput, WrittenPhonebook } from '../../core/api/schemas';
+import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
-function phonebookRows(phonebooks: (Phonebook | WrittenPhonebook)[]): string {
+function phonebookRows(t: Translate, phonebooks: (Phonebook | WrittenPhonebook)[]): string {
   return formatTable(
+    t,
     ['ID', 'DESCRIPTION', 'PRIORITY', 'SHARED', 'OWNERS'],
     phonebooks.map((book) => [
       book.id,
       book.description,
       book.priority,
-      book.is_shared ? 'yes' : 'no',
+      t(book.is_shared ? 'tables.yes' : 'tables.no'),
       book.owners.map((owner) => (typeof owner === 'number' ? owner : owner.username)).join(', '),
     ]),
   );
@@ -37,31 +39,34 @@ interface FieldValues {
 function phonebookInput(values: FieldValues, current?: Phonebook): PhonebookInput {
   const owners = values.owner?.map((owner) => requiredInteger(owner, '--owner'));
   return {
-    description: required(values.description ?? current?.description, '--description is required.'),
+    description: required(
+      values.description ?? current?.description,
+      said('cli:usage.isRequired', { what: '--description' }),
+    ),
     priority: required(
       integer(values.priority, '--priority') ?? current?.priority,
-      '--priority is required.',
+      said('cli:usage.isRequired', { what: '--priority' }),
     ),
-    is_shared: required(values.shared ?? current?.is_shared, 'Say --shared or --no-shared.'),
+    is_shared: required(values.shared ?? current?.is_shared, said('cli:usage.sayShared')),
     ...(owners ? { owners } : current ? { owners: current.owners.map((owner) => owner.id) } : {}),
   };
 }
 
 const ID = { name: 'ID', min: 1 } as const;
-const id = (args: string[]) => requiredInteger(args[0], 'The phonebook id');
+const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.phonebookId'));
 
 export const phonebookCommands: CommandGroup = {
-  title: 'Phonebooks',
+  title: 'phonebooks',
   commands: [
     defineCommand({
       name: 'phonebooks list',
       usage: listUsage,
-      summary: 'List phonebooks (one page, or --all)',
       options: listOptions,
       async run(ctx, { values }) {
         const { query, page } = listQuery(values);
         const api = await ctx.platform();
-        await showList(ctx, { all: values.all, page }, 'phonebooks', phonebookRows, {
+        const rows = (books: Phonebook[]) => phonebookRows(ctx.t, books);
+        await showList(ctx, { all: values.all, page }, 'phonebooks', rows, {
           all: () => api.phonebooks.allPhonebooks(query),
           page: (number) => api.phonebooks.listPhonebooks({ ...query, page: number }),
         });
@@ -70,16 +75,19 @@ export const phonebookCommands: CommandGroup = {
     defineCommand({
       name: 'phonebooks show',
       usage: 'ID',
-      summary: 'Show one phonebook',
       args: ID,
       async run(ctx, { args }) {
         const bookId = id(args);
         const book = await (await ctx.platform()).phonebooks.getPhonebook(bookId);
+        const { t } = ctx;
         show(ctx, book, () =>
           [
-            phonebookRows([book]),
+            phonebookRows(t, [book]),
             '',
-            `Created ${terminalField(book.created ?? 'unknown')}, modified ${terminalField(book.modified ?? 'unknown')}`,
+            t('phonebooks.dates', {
+              created: terminalField(book.created ?? t('phonebooks.unknown')),
+              modified: terminalField(book.modified ?? t('phonebooks.unknown')),
+            }),
           ].join('\n'),
         );
       },
@@ -87,18 +95,21 @@ export const phonebookCommands: CommandGroup = {
     defineCommand({
       name: 'phonebooks create',
       usage: '--description D --priority N --shared|--no-shared [--owner ID]…',
-      summary: 'Create a phonebook',
       options: fieldOptions,
       async run(ctx, { values }) {
         const input = phonebookInput(values);
         const book = await (await ctx.platform()).phonebooks.createPhonebook(input);
-        show(ctx, book, () => `Created phonebook ${book.id}.\n\n${phonebookRows([book])}`);
+        show(
+          ctx,
+          book,
+          () =>
+            `${ctx.t('phonebooks.created', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
+        );
       },
     }),
     defineCommand({
       name: 'phonebooks update',
       usage: 'ID [--description D] [--priority N] [--shared|--no-shared] [--owner ID]…',
-      summary: 'Change a phonebook (fields not given stay as they are)',
       options: fieldOptions,
       args: ID,
       async run(ctx, { values, args }) {
@@ -106,18 +117,22 @@ export const phonebookCommands: CommandGroup = {
         const api = await ctx.platform();
         const input = phonebookInput(values, await api.phonebooks.getPhonebook(bookId));
         const book = await api.phonebooks.updatePhonebook(bookId, input);
-        show(ctx, book, () => `Updated phonebook ${book.id}.\n\n${phonebookRows([book])}`);
+        show(
+          ctx,
+          book,
+          () =>
+            `${ctx.t('phonebooks.updated', { id: book.id })}\n\n${phonebookRows(ctx.t, [book])}`,
+        );
       },
     }),
     defineCommand({
       name: 'phonebooks delete',
       usage: 'ID',
-      summary: 'Delete a phonebook',
       args: ID,
       async run(ctx, { args }) {
         const bookId = id(args);
         await (await ctx.platform()).phonebooks.deletePhonebook(bookId);
-        show(ctx, { deleted: bookId }, () => `Deleted phonebook ${bookId}.`);
+        show(ctx, { deleted: bookId }, () => ctx.t('phonebooks.deleted', { id: bookId }));
       },
     }),
   ],

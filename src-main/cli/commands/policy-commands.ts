@@ -3,16 +3,13 @@ import { defineCommand, type CommandGroup } from '../command';
 import { formatTable } from '../table';
 
 export const policyCommands: CommandGroup = {
-  title: 'Policies',
+  title: 'policies',
   commands: [
     defineCommand({
       name: 'policy',
-      summary: 'Show every setting and policy with its value and where it comes from',
-      help:
-        'Each value Callbar runs with, and its source: a locked or recommended policy (the file\n' +
-        'or registry key), the environment, the user’s settings file, or the default.\n' +
-        'Policy files, keys or values Callbar ignored are listed after the table (on stderr).\n' +
-        'With --json: {"values": {NAME: {"value", "source", "origin"}}, "problems": [...]}.',
+      helpValues: () => ({
+        example: '{"values": {NAME: {"value", "source", "origin"}}, "problems": [...]}',
+      }),
       async run(ctx) {
         const profile = await ctx.profile();
         const { effectiveValues, describeSource } =
@@ -39,15 +36,16 @@ export const policyCommands: CommandGroup = {
         }
         ctx.io.out(
           formatTable(
+            ctx.t,
             ['SETTING', 'VALUE', 'SOURCE'],
             values.map(({ name, value, source }) => [
               name,
-              value === undefined ? '(not set)' : JSON.stringify(value),
+              value === undefined ? ctx.t('policy.notSet') : JSON.stringify(value),
               describeSource(source),
             ]),
           ),
         );
-        for (const problem of problems) ctx.io.err(`Policy problem: ${problem}`);
+        for (const problem of problems) ctx.io.err(ctx.t('status.policyProblem', { problem }));
       },
     }),
   ],

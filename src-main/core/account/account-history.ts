@@ -11,6 +11,8 @@ import { z } from 'zod';
 import type { AccountSwitch } from '../../../src-shared/contract';
 import { profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 export const ConnectedAccount = z.object({
   tenant_id: z.string(),
@@ -102,23 +104,33 @@ export function accountSwitch(
     tenant_id: previous.tenant_id,
     user_extension: previous.user_extension,
     connected_at: previous.connected_at,
-    message: `${switchWords(previous, current)} If you did not connect it to this account yourself, disconnect Callbar and connect it again.`,
+    message: inEnglish(switchWords(previous, current)),
   };
 }
 
 /** What changed, named once: the extension, the tenant, or only the platform's address. */
-function switchWords(previous: Identity, current: Identity): string {
-  const now = `Callbar is now connected to extension ${current.user_extension} (${current.tenant_id})`;
+function switchWords(previous: Identity, current: Identity): Said {
+  const now = { extension: current.user_extension, tenant: current.tenant_id };
   if (
     previous.tenant_id === current.tenant_id &&
     previous.user_extension === current.user_extension
   ) {
     // The same extension and tenant on another platform: saying "201, not 201" would tell nothing.
-    return `${now} on the platform at ${current.base_url}, not at ${previous.base_url} as before.`;
+    return said('errors:account.switchPlatform', {
+      ...now,
+      url: current.base_url,
+      previousUrl: previous.base_url,
+    });
   }
-  const before =
-    previous.tenant_id !== current.tenant_id || !samePlatform(previous.base_url, current.base_url)
-      ? `extension ${previous.user_extension} (${previous.tenant_id})`
-      : `extension ${previous.user_extension}`;
-  return `${now}, not to ${before} as before.`;
+  return previous.tenant_id !== current.tenant_id ||
+    !samePlatform(previous.base_url, current.base_url)
+    ? said('errors:account.switchTenant', {
+        ...now,
+        previousExtension: previous.user_extension,
+        previousTenant: previous.tenant_id,
+      })
+    : said('errors:account.switchExtension', {
+        ...now,
+        previousExtension: previous.user_extension,
+      });
 }

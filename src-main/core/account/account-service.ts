@@ -46,6 +46,7 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
+import { said } from '../text/said';
 import {
   receiverRegistration,
   UNAUTHENTICATED_EVENTS_WARNING,
@@ -469,17 +470,16 @@ export class AccountService {
     if (!client_id || !this.#options.clientSecret) {
       throw new CallbarError(
         'client_credentials_missing',
-        'Callbar needs the integrator credentials the platform issued: set CALLBAR_CLIENT_ID and CALLBAR_CLIENT_SECRET (or client_id in settings), then connect again.',
-        { field: client_id ? 'client_secret' : 'client_id' },
+        said('errors:account.credentialsMissing'),
+        {
+          field: client_id ? 'client_secret' : 'client_id',
+        },
       );
     }
     const relay = this.#relay;
     const receiver = relay ? undefined : await this.listen();
     if (this.#waiter?.attempt.outcome.kind === 'claimed') {
-      throw new CallbarError(
-        'activation_finishing',
-        'The portal has just confirmed the previous attempt and Callbar is storing the connection; wait a moment, it will say when it is connected.',
-      );
+      throw new CallbarError('activation_finishing', said('errors:account.activationFinishing'));
     }
     this.cancelActivation('A new connection attempt replaced this one.');
     this.#endedAttempt = undefined;
@@ -684,15 +684,19 @@ export class AccountService {
       else this.#attempts.settle(use.attempt, { kind: 'failed', message });
       return {
         ok: false,
-        title: 'Callbar stopped connecting',
-        message: `${message} ${ENDED_ATTEMPT_WARNING}`,
+        title: said('landing:stopped.title'),
+        message: said('landing:stopped.message', {
+          reason: said(
+            use.reason === 'again' ? 'landing:stopped.openedTwice' : 'landing:stopped.openedLate',
+          ),
+          warning: said('landing:stopped.warning'),
+        }),
       };
     }
     return {
       ok: false,
-      title: 'This connect link is no longer valid',
-      message:
-        'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+      title: said('landing:linkUsed.title'),
+      message: said('landing:linkUsed.message'),
     };
   }
 
@@ -836,7 +840,7 @@ export class AccountService {
     });
     const waiter = this.#takeWaiter(attempt);
     this.#publish();
-    waiter?.reject(new CallbarError('deactivated', 'You unsubscribed Callbar in the portal.'));
+    waiter?.reject(new CallbarError('deactivated', said('errors:account.deactivated')));
   }
 
   #landing(attemptId: string | null): LandingPage {

@@ -1,10 +1,19 @@
-/** The page the browser lands on after the portal (the redirect_url), served by the receiver. */
+/**
+ * The page the browser lands on after the portal (the redirect_url), served by the receiver. Its
+ * words are the `landing` catalog's, in the language the browser asks for (Accept-Language): the
+ * page is read in the browser that has just shown the portal, in that browser's language.
+ */
+import { translatorFor } from '../text/translators';
+import { said, sayWith, type Said, type Translate } from '../text/said';
+import { DEFAULT_LOCALE, type Locale } from '../../../src-shared/i18n/locales';
+import { matchLocale } from '../../../src-shared/i18n/resolve-locale';
 import type { AttemptOutcome } from './activation-attempts';
 
 export interface LandingPage {
   ok: boolean;
-  title: string;
-  message: string;
+  title: string | Said;
+  /** A Said, or the words of a failure as core said them (English). */
+  message: string | Said;
 }
 
 /** What the landing page says for an attempt's outcome (undefined: an attempt Callbar does not know). */
@@ -13,42 +22,68 @@ export function landingPageFor(outcome: AttemptOutcome | undefined): LandingPage
     case 'connected':
       return {
         ok: true,
-        title: 'Connected — you can close this tab',
-        message: `Callbar is connected to extension ${outcome.user_extension} (${outcome.tenant_id}).`,
+        title: said('landing:connected.title'),
+        message: said('landing:connected.message', {
+          extension: outcome.user_extension,
+          tenant: outcome.tenant_id,
+        }),
       };
     case 'disconnected':
       return {
         ok: true,
-        title: 'Callbar is disconnected from this computer',
-        message:
-          'You unsubscribed in the portal: Callbar no longer has access to your phone account here. You can close this tab.',
+        title: said('landing:disconnected.title'),
+        message: said('landing:disconnected.message'),
       };
     case 'failed':
-      return { ok: false, title: 'Callbar is not connected', message: outcome.message };
+      return { ok: false, title: said('landing:failed.title'), message: outcome.message };
     case 'pending':
     case 'claimed':
       return {
         ok: false,
-        title: 'Callbar has not received the confirmation',
-        message:
-          'The portal did not complete the handshake with Callbar. If the portal showed an error, start connecting again from Callbar.',
+        title: said('landing:pending.title'),
+        message: said('landing:pending.message'),
       };
     case undefined:
       return {
         ok: false,
-        title: 'Unknown connection attempt',
-        message:
-          'This page belongs to a connection attempt that this Callbar does not know (it expired, or Callbar restarted). Start connecting again from Callbar.',
+        title: said('landing:unknown.title'),
+        message: said('landing:unknown.message'),
       };
   }
 }
 
+/**
+ * The language of a landing page: the first of the browser's Accept-Language choices (by weight,
+ * then order) that Callbar speaks, else English.
+ */
+export function landingLocale(acceptLanguage: string | undefined): Locale {
+  const choices = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+      return { tag: tag.trim(), weight: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((choice) => choice.tag !== '' && choice.tag !== '*' && choice.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const { tag } of choices) {
+    const locale = matchLocale(tag);
+    if (locale) return locale;
+  }
+  return DEFAULT_LOCALE;
+}
+
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function renderLandingPage(page: LandingPage): string {
+/** The page in `t`'s language (English unless given). */
+export function renderLandingPage(
+  page: LandingPage,
+  t: Translate = translatorFor('en', 'landing'),
+): string {
   const color = page.ok ? '#1a7f37' : '#cf222e';
+  const title = escape(sayWith(t, page.title));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Callbar — ${escape(page.title)}</title>
+<html lang="${escape(t.locale)}"><head><meta charset="utf-8"><title>${escape(t('page', { title: sayWith(t, page.title) }))}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0}
@@ -56,5 +91,5 @@ main{max-width:32rem;padding:2rem;text-align:center}
 h1{color:${color};font-size:1.6rem}
 p{color:#57606a;line-height:1.5}
 </style></head>
-<body><main><h1>${escape(page.title)}</h1><p>${escape(page.message)}</p></main></body></html>`;
+<body><main><h1>${title}</h1><p>${escape(sayWith(t, page.message))}</p></main></body></html>`;
 }

@@ -29,7 +29,8 @@ import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
 import { signatureMatches } from './body-signature';
-import { renderLandingPage, type LandingPage } from './landing-page';
+import { translatorFor } from '../text/translators';
+import { landingLocale, renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
 import {
   checkEventsRoute,
@@ -251,7 +252,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         ...SECURITY_HEADERS,
         'content-type': 'text/html; charset=utf-8',
       });
-      return response.end(renderLandingPage(answer));
+      // In the browser's language: the page follows the portal in the same browser.
+      const locale = landingLocale(request.headers['accept-language']);
+      return response.end(renderLandingPage(answer, translatorFor(locale, 'landing')));
     }
     const events = isEventsRoute(route);
     if (route !== '/activate' && route !== '/deactivate' && !events) {

@@ -25,6 +25,8 @@
  *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
  *   waits for that write, at most {@link SAVE_WAIT_MS}, and no refresh starts once it was called.
  */
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
@@ -68,8 +70,8 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** How long closing waits for a session write in flight before giving up (and saying so). */
 export const SAVE_WAIT_MS = 10_000;
 
-export const SESSION_ENDED_MESSAGE =
-  'Your Callbar session has ended: the platform no longer accepts it (it was revoked or used elsewhere). Connect Callbar again to continue.';
+const SESSION_ENDED = said('errors:account.sessionEnded');
+export const SESSION_ENDED_MESSAGE = inEnglish(SESSION_ENDED);
 
 /** Two base URLs name the same platform (a trailing slash is no difference). */
 export function samePlatform(a: string, b: string): boolean {
@@ -285,10 +287,7 @@ export class TokenManager {
     if (this.#health.kind === 'revoked') {
       throw new CallbarError('needs_activation', this.#health.message);
     }
-    throw new CallbarError(
-      'not_connected',
-      'Callbar is not connected to your phone account yet. Connect it first.',
-    );
+    throw new CallbarError('not_connected', said('errors:account.notConnected'));
   }
 
   /** Good for at least the margin by both clocks (a proactive refresh is due otherwise). */
@@ -448,12 +447,10 @@ export class TokenManager {
         return this.#sessionRefused(account);
       case 'invalid_client':
         this.#log.error('the platform rejected the client credentials during refresh');
-        throw new CallbarError(
-          'invalid_client',
-          "The platform rejected Callbar's client credentials (client_id / client_secret). Check CALLBAR_CLIENT_ID and CALLBAR_CLIENT_SECRET, then connect again.",
-        );
+        throw new CallbarError('invalid_client', said('errors:account.invalidClient'));
       case 'transient': {
-        const message = `Callbar cannot reach the platform right now (${outcome.reason}). It keeps trying in the background.`;
+        const offline = said('errors:account.offline', { reason: outcome.reason });
+        const message = inEnglish(offline);
         this.#log.warn('token refresh failed; will retry', {
           reason: outcome.reason,
           failures: this.#failures + 1,
@@ -462,7 +459,7 @@ export class TokenManager {
         this.#scheduleRetry();
         // The old access token may still be good (proactive refresh): keep using it.
         if (!forced && this.#maybeValid(account)) return account;
-        throw new CallbarError('offline', message);
+        throw new CallbarError('offline', offline);
       }
       case 'redirected':
         // Not followed, so nothing was spent: the session stays as it is, for a platform that
@@ -473,7 +470,7 @@ export class TokenManager {
         this.#log.error('token refresh got an unexpected answer', { reason: outcome.reason });
         throw new CallbarError(
           'refresh_failed',
-          `The platform's token endpoint answered unexpectedly: ${outcome.reason}.`,
+          said('errors:account.refreshUnexpected', { reason: outcome.reason }),
         );
     }
   }
@@ -514,7 +511,7 @@ export class TokenManager {
         this.#log.warn('could not wipe the dead session from the keychain', { error });
       }
     }
-    throw new CallbarError('needs_activation', SESSION_ENDED_MESSAGE);
+    throw new CallbarError('needs_activation', SESSION_ENDED);
   }
 
   /** With no session in the vault: a marker says it ended (health `revoked`), else nothing. */

@@ -13,6 +13,8 @@
  * receiver's refusal summary). Only the explicit setting `accept_unauthenticated_events` lets
  * such deliveries through, and `callbar status` and the window say so while it is on.
  */
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { HttpRejection } from '../http/http-rejection';
 import type { BodySignature } from './body-signature';
@@ -33,8 +35,9 @@ export interface WebhookAuth {
 }
 
 /** The sentence `status` and the window show while unauthenticated events are accepted. */
-export const UNAUTHENTICATED_EVENTS_WARNING =
-  'Callbar accepts call events without authentication (the setting accept_unauthenticated_events is on): any program on this computer can show fake calls. Turn it off and register the Webhook URL shown by `callbar status --json`.';
+export const UNAUTHENTICATED_EVENTS_WARNING = inEnglish(
+  said('errors:account.unauthenticatedEvents'),
+);
 
 const usesHeaders = (auth: WebhookAuth) =>
   Object.keys(auth.headers).length > 0 || auth.signature !== undefined;

@@ -3,6 +3,7 @@
  * can read. All are CallbarErrors, so they cross the IPC boundary and reach the CLI as values.
  */
 import { CallbarError } from '../errors';
+import { said, type Said } from '../text/said';
 import type { ErrorBody } from './schemas';
 
 export interface FieldError {
@@ -90,17 +91,19 @@ function codeFor(status: number, firstCode: string | undefined): string {
 }
 
 /** The platform did not take the token even after Callbar renewed it. */
-function signInRefused(errors: FieldError[]): string {
+function signInRefused(errors: FieldError[]): Said {
   const details = errors.map((error) => error.detail).join(' ');
-  return `The platform did not accept Callbar’s sign-in${details ? ` (${details})` : ''}. If this persists, connect Callbar again ('callbar activate --force', or Connect in the window).`;
+  return details
+    ? said('errors:platform.signInRefusedDetails', { details })
+    : said('errors:platform.signInRefused');
 }
 
-function messageFor(status: number, errors: FieldError[]): string {
+function messageFor(status: number, errors: FieldError[]): string | Said {
   if (errors.length > 0) return errors.map((error) => error.detail).join(' ');
-  if (status === 403) return 'The platform does not allow this for your account.';
-  if (status === 404) return 'The platform does not know this item (it may have been deleted).';
-  if (status >= 500) return 'The platform had a problem with this request. Try again later.';
-  return 'The platform refused this request.';
+  if (status === 403) return said('errors:platform.forbidden');
+  if (status === 404) return said('errors:platform.notFound');
+  if (status >= 500) return said('errors:platform.serverError');
+  return said('errors:platform.refused');
 }
 
 /** 429: the scope's rate limit is reached. */
@@ -110,14 +113,14 @@ export class RateLimitedError extends ApiError {
     super(429, body, endpoint);
     this.name = 'RateLimitedError';
     this.retryAfterMs = retryAfterMs;
-    this.message = `Too many requests to the platform; try again in ${Math.ceil(retryAfterMs / 1000)} s.`;
+    this.reword(said('errors:platform.rateLimited', { seconds: Math.ceil(retryAfterMs / 1000) }));
   }
 }
 
 /** No answer arrived in time (the request may or may not have been carried out). */
 export class TimeoutError extends CallbarError {
   constructor(endpoint: string, options: { cause?: unknown } = {}) {
-    super('timeout', 'The platform did not answer in time.', {
+    super('timeout', said('errors:platform.timeout'), {
       ...options,
       details: `No answer to ${endpoint} within the time limit.`,
     });
@@ -128,7 +131,7 @@ export class TimeoutError extends CallbarError {
 /** The platform could not be reached, or the connection broke before an answer. */
 export class NetworkError extends CallbarError {
   constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
-    super('network', `Callbar could not reach the platform (${detail}).`, {
+    super('network', said('errors:platform.network', { detail }), {
       ...options,
       details: `No answer from ${endpoint}: ${detail}.`,
     });

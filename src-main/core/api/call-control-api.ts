@@ -1,3 +1,4 @@
+import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { PlatformClient } from './platform-client';
 import { CallControlAnswer } from './schemas';
@@ -26,7 +27,7 @@ export function normalizeDestination(input: string): string {
   if (!DIALABLE.test(compact)) {
     throw new CallbarError(
       'invalid_destination',
-      `"${input.trim()}" is not a number Callbar can dial: use digits, an optional leading +, * or #.`,
+      said('errors:calls.notDialable', { input: input.trim() }),
       { field: 'destination' },
     );
   }
@@ -54,7 +55,7 @@ export class CallControlApi {
   async hangup(callLegId: string): Promise<CommandAccepted> {
     const id = String(callLegId).trim();
     if (!id) {
-      throw new CallbarError('invalid_input', 'Which call leg? The call leg id is empty.', {
+      throw new CallbarError('invalid_input', said('errors:calls.emptyLeg'), {
         field: 'call_leg_id',
       });
     }

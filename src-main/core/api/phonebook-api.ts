@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
@@ -196,7 +197,7 @@ export class PhonebookApi {
    */
   async bulkDeleteContacts(ids: readonly number[]): Promise<undefined> {
     if (ids.length === 0) {
-      throw new CallbarError('invalid_input', 'Choose at least one contact to delete.', {
+      throw new CallbarError('invalid_input', said('errors:phonebooks.chooseContact'), {
         field: 'contact_ids',
       });
     }

@@ -3,10 +3,15 @@
  * "No PhonebookContact matches the given query.", "Invalid page.". This one table turns those
  * details into sentences a person can act on; the CLI uses it, and the window can. Details it does
  * not know pass through unchanged (the platform's own words are better than a guess), and the raw
- * detail stays in ApiError.errors for programs.
+ * detail stays in ApiError.errors for programs. The sentences are the `errors` catalog's, worded
+ * in English unless a `t` is given.
  */
 import { CallbarError } from '../errors';
+import { said, sayWith, type Said, type Translate } from '../text/said';
+import { translatorFor } from '../text/translators';
 import { ApiError, fieldOfAttr } from './api-errors';
+
+const english = translatorFor('en', 'errors');
 
 /** DRF's attr for an error about the whole form (`api_settings.NON_FIELD_ERRORS_KEY`). */
 const NON_FIELD_ERRORS = 'non_field_errors';
@@ -28,7 +33,7 @@ function referencedThing(attr: string | null | undefined): string {
 
 interface Translation {
   pattern: RegExp;
-  say(match: RegExpExecArray, attr: string | null | undefined): string;
+  say(match: RegExpExecArray, attr: string | null | undefined): Said;
   /** The form field the detail is about, when its attr does not say (a form-wide error). */
   field?(match: RegExpExecArray): string | undefined;
 }
@@ -55,35 +60,42 @@ function uniqueTogetherField(match: RegExpExecArray): string | undefined {
 const TRANSLATIONS: Translation[] = [
   {
     pattern: /^Invalid pk "([^"]*)" - object does not exist\.?$/,
-    say: (match, attr) =>
-      `There is no ${referencedThing(attr)} with id ${match[1]} (or you may not use it).`,
+    say: (match, attr) => {
+      const thing = referencedThing(attr);
+      return said('errors:platform.noSuchId', { thing, name: thing, id: match[1]! });
+    },
   },
   {
     pattern: /^No (\w+) matches the given query\.?$/,
-    say: (match) =>
-      `This ${THINGS[match[1]!] ?? 'item'} does not exist (it may have been deleted), or you may not see it.`,
+    say: (match) => {
+      const thing = THINGS[match[1]!] ?? 'item';
+      return said('errors:platform.doesNotExist', { thing, name: thing });
+    },
   },
   {
     pattern: /^Invalid page\.?$/,
-    say: () => 'That page is past the end of the list; ask for an earlier page.',
+    say: () => said('errors:platform.invalidPage'),
   },
   {
     pattern: /^Not found\.?$/,
-    say: () => 'The platform does not know this item (it may have been deleted).',
+    say: () => said('errors:platform.notFound'),
   },
   {
     pattern: /^Expected a list of items but got type "(\w+)"\.?$/,
-    say: () => 'Give a list of values here.',
+    say: () => said('errors:platform.expectedList'),
   },
   {
     pattern: /^The fields ([\w, ]+) must make a unique set\.?$/,
     say: (match) => {
       const field = uniqueTogetherField(match);
-      if (!field) return 'An item with these values already exists.';
+      if (!field) return said('errors:platform.alreadyExists');
       const words = FIELD_WORDS[field] ?? field.replaceAll('_', ' ');
-      return match[1]!.includes('phonebook')
-        ? `Another contact in this phonebook already has this ${words}.`
-        : `Another item already has this ${words}.`;
+      return said(
+        match[1]!.includes('phonebook')
+          ? 'errors:platform.uniqueInPhonebook'
+          : 'errors:platform.uniqueItem',
+        { field, words },
+      );
     },
     field: uniqueTogetherField,
   },
@@ -96,16 +108,24 @@ export interface ExplainedDetail {
 }
 
 /**
- * A platform error detail in words a person understands (unknown ones unchanged), and the field
- * it concerns: its attr's, or for a form-wide error (`non_field_errors`) the field its words name.
+ * A platform error detail in words a person understands (unknown ones unchanged), in `t`'s
+ * language, and the field it concerns: its attr's, or for a form-wide error (`non_field_errors`)
+ * the field its words name.
  */
-export function explainDetail(detail: string, attr?: string | null): ExplainedDetail {
+export function explainDetail(
+  detail: string,
+  attr?: string | null,
+  t: Translate = english,
+): ExplainedDetail {
   const ownField = fieldOfAttr(attr ?? null);
   const field = ownField === NON_FIELD_ERRORS ? undefined : ownField;
   for (const translation of TRANSLATIONS) {
     const match = translation.pattern.exec(detail.trim());
     if (match) {
-      return { sentence: translation.say(match, attr), field: field ?? translation.field?.(match) };
+      return {
+        sentence: sayWith(t, translation.say(match, attr)),
+        field: field ?? translation.field?.(match),
+      };
     }
   }
   return { sentence: detail, field };

@@ -17,7 +17,8 @@ import type {
 } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
-import { CallbarError, describeError } from '../errors';
+import { CallbarError, describeError, sayingOf } from '../errors';
+import { said } from '../text/said';
 import type { Logger } from '../log/logger';
 import { isFinished, type CallRecord } from './call-log';
 import type { CallNotes } from './call-notes';
@@ -115,12 +116,14 @@ export class CallsService {
   /** Starts receiving the platform's call events; says what to do when that is impossible. */
   async listenForEvents(): Promise<void> {
     try {
-      if (!this.#options.listen) throw new CallbarError('not_available', 'No receiver is set up.');
+      if (!this.#options.listen) {
+        throw new CallbarError('not_available', said('errors:calls.noReceiver'));
+      }
       await this.#options.listen();
     } catch (error) {
       throw new CallbarError(
         'cannot_follow',
-        `Callbar cannot receive call events here, so it cannot follow the call: ${describeError(error).message} Nothing was dialed; dial without --follow (a running Callbar app follows the call itself).`,
+        said('errors:calls.cannotFollow', { reason: sayingOf(error) }),
         { cause: error },
       );
     }
@@ -233,10 +236,7 @@ export class CallsService {
   async confirm(id: string, accept: boolean, always: boolean): Promise<CallsSnapshot> {
     const pending = this.snapshot().pending;
     if (!pending || pending.id !== id) {
-      throw new CallbarError(
-        'no_pending_dial',
-        'That link is no longer waiting for an answer (it was answered, replaced or expired). Open it again to dial.',
-      );
+      throw new CallbarError('no_pending_dial', said('errors:calls.noPendingDial'));
     }
     this.#pending = undefined;
     this.#emit();
@@ -264,15 +264,12 @@ export class CallsService {
     if (!record) {
       throw new CallbarError(
         'no_current_call',
-        callId ? 'That call is no longer in progress.' : 'There is no call in progress to hang up.',
+        said(callId ? 'errors:calls.callGone' : 'errors:calls.noCallToHangUp'),
       );
     }
     const legs = legsToTry(record);
     if (legs.length === 0) {
-      throw new CallbarError(
-        'no_call_leg',
-        'The platform has not told Callbar about this call yet, so Callbar cannot end it: hang up on your phone. (Call events reach Callbar only while the app, or `callbar dial --follow`, runs.)',
-      );
+      throw new CallbarError('no_call_leg', said('errors:calls.noCallLeg'));
     }
     for (const leg of legs) {
       try {
@@ -281,9 +278,10 @@ export class CallsService {
         return this.snapshot();
       } catch (error) {
         if (error instanceof RateLimitedError) {
+          const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
           throw new CallbarError(
             'rate_limited',
-            `The platform is limiting requests right now, so the call was not hung up: it may still be going on. Try Hang up again in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s, or hang up on your phone.`,
+            said('errors:calls.hangupRateLimited', { seconds }),
             { cause: error },
           );
         }
@@ -295,10 +293,7 @@ export class CallsService {
       }
     }
     this.tracker.end(record.call.id, 'The platform said the call had already ended.');
-    throw new CallbarError(
-      'call_not_active',
-      'That call has already ended, or it is not yours to end.',
-    );
+    throw new CallbarError('call_not_active', said('errors:calls.callNotActive'));
   }
 
   /** Hangs up one call leg by its id (the CLI's `hangup CALL_LEG_ID`). */
@@ -325,10 +320,7 @@ export class CallsService {
    */
   cancelDial(): CallsSnapshot {
     if (!this.#inFlight) {
-      throw new CallbarError(
-        'no_dial_in_flight',
-        'No call is being placed any more: if a call is shown, use Hang up.',
-      );
+      throw new CallbarError('no_dial_in_flight', said('errors:calls.noDialInFlight'));
     }
     this.#inFlight.cancelled = true;
     return this.snapshot();
@@ -359,19 +351,14 @@ export class CallsService {
     try {
       ended = await this.#dialGuard.claim(destination, target.display);
       if (flight.cancelled) {
-        throw new CallbarError(
-          'dial_cancelled',
-          'You cancelled the call before Callbar sent it: nothing was dialled.',
-        );
+        throw new CallbarError('dial_cancelled', said('errors:calls.dialCancelled'));
       }
       await this.#options.beforeDial?.();
       const answer = await callControl.clickToDial(destination).catch((error: unknown) => {
         throw isForbidden(error)
-          ? new CallbarError(
-              'dial_forbidden',
-              'The platform did not let your account place this call from your extension. Check that Callbar is connected as the right user.',
-              { cause: error },
-            )
+          ? new CallbarError('dial_forbidden', said('errors:calls.dialForbidden'), {
+              cause: error,
+            })
           : error;
       });
       const call = this.tracker.beginOutgoing(target, source, answer);
@@ -383,11 +370,10 @@ export class CallsService {
       if (error instanceof TimeoutError) {
         // The platform may have placed it: follow it, so its legs attach if events arrive.
         this.tracker.beginOutgoing(target, source, {});
-        throw new CallbarError(
-          'dial_uncertain',
-          'The platform did not answer in time, so Callbar cannot tell whether the call was placed. Check your phone before dialing again.',
-          { cause: error, ...(error.details ? { details: error.details } : {}) },
-        );
+        throw new CallbarError('dial_uncertain', said('errors:calls.dialUncertain'), {
+          cause: error,
+          ...(error.details ? { details: error.details } : {}),
+        });
       }
       if (
         error instanceof ApiError ||
@@ -418,7 +404,7 @@ export class CallsService {
     } catch (error) {
       throw new CallbarError(
         'cancel_too_late',
-        `The platform had already placed the call when you cancelled it, and Callbar could not end it: ${describeError(error).message}`,
+        said('errors:calls.cancelTooLate', { reason: sayingOf(error) }),
         { cause: error },
       );
     }
@@ -452,11 +438,10 @@ export class CallsService {
       await this.#options.callControl().hangup(legId);
     } catch (error) {
       if (!isForbidden(error)) throw error;
-      throw new CallbarError(
-        'call_not_active',
-        'That call has already ended, or it is not yours to end.',
-        { field: 'call_leg_id', cause: error },
-      );
+      throw new CallbarError('call_not_active', said('errors:calls.callNotActive'), {
+        field: 'call_leg_id',
+        cause: error,
+      });
     }
   }
 

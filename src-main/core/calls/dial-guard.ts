@@ -26,6 +26,7 @@ import {
 } from '../account/session-lock';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
+import { said } from '../text/said';
 import type { Logger } from '../log/logger';
 
 /** A second dial of the same destination this soon after the first is taken as the same click. */
@@ -84,10 +85,7 @@ export class DialGuard {
       const recent = await this.#recent(now);
       const previous = recent.find((record) => record.destination === destination);
       if (previous && blocks(previous, now)) {
-        throw new CallbarError(
-          'duplicate_dial',
-          `Callbar is already calling ${display}: one click places one call. To call again, wait a moment and dial once more.`,
-        );
+        throw new CallbarError('duplicate_dial', said('errors:calls.duplicateDial', { display }));
       }
       const record: DialRecord = {
         destination,
@@ -133,7 +131,7 @@ export class DialGuard {
     } catch (error) {
       throw new CallbarError(
         'dial_unrecorded',
-        `Callbar could not note this dial in its profile folder (${errorMessage(error)}), so it cannot make sure the call is placed only once. Nothing was dialed.`,
+        said('errors:calls.dialUnrecorded', { reason: errorMessage(error) }),
         { cause: error },
       );
     }

@@ -3,7 +3,7 @@
  * folder too, so two data dirs never share a session.
  */
 import { homedir } from 'node:os';
-import { posix, resolve, win32 } from 'node:path';
+import { join, posix, resolve, win32 } from 'node:path';
 
 /** The application's folder name under the OS's per-user application-data folder. */
 export const APP_FOLDER_NAME = 'Callbar';
@@ -35,4 +35,12 @@ export function resolveDataDir(
   }
   const configHome = env.XDG_CONFIG_HOME || posix.join(host.homeDir, '.config');
   return posix.join(configHome, APP_FOLDER_NAME);
+}
+
+/** The settings file's name inside the data dir. */
+export const SETTINGS_FILE_NAME = 'settings.json';
+
+/** The settings file of the profile in `dataDir` (light: the CLI reads its language from it). */
+export function settingsFilePath(dataDir: string): string {
+  return join(dataDir, SETTINGS_FILE_NAME);
 }

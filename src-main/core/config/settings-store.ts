@@ -10,17 +10,16 @@
  * - Saving validates first and then replaces the file atomically (mode 0600); the file holds only
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
  */
-import { join } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { writeFileAtomic } from './atomic-write';
+import { settingsFilePath } from './data-dir';
 import { readFileNoFollowSync } from './no-follow-file';
 import type { Policies } from './policy/policies';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
 import { isSettingName, SETTING_NAMES, Settings, type SettingName } from './settings';
 
-/** The settings file's name inside the data dir. */
-export const SETTINGS_FILE_NAME = 'settings.json';
+export { SETTINGS_FILE_NAME, settingsFilePath } from './data-dir';
 
 /** A settings file is a few hundred bytes; anything past this is not one. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -30,11 +29,6 @@ export type SettingsPatch = { [Name in SettingName]?: Settings[Name] | undefined
 
 /** The values written in a settings file (validated), without defaults. */
 export type StoredSettings = Partial<Settings>;
-
-/** The settings file of the profile in `dataDir`. */
-export function settingsFilePath(dataDir: string): string {
-  return join(dataDir, SETTINGS_FILE_NAME);
-}
 
 /**
  * The settings Callbar runs with: defaults, overlaid by recommended policies, by the settings

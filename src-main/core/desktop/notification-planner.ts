@@ -7,7 +7,8 @@
  *
  * Every notification is plain text (`plainNotification`): names isolated in their own direction,
  * numbers left to right, controls shown as text, and markup escaped where the platform's
- * notification server reads the body as markup (Linux).
+ * notification server reads the body as markup (Linux). The words are the `shell` catalog's, in
+ * the planner's language.
  */
 import type {
   AccountState,
@@ -16,7 +17,9 @@ import type {
   CallbarEvent,
   CallsSnapshot,
 } from '../../../src-shared/contract';
+import { sayAgain, translatorFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
+import type { Translate } from '../text/said';
 
 export interface PlannedNotification {
   title: string;
@@ -25,13 +28,17 @@ export interface PlannedNotification {
   onClick: 'open' | 'connect';
 }
 
-function caller(call: Call): string {
+function caller(call: Call, t: Translate): string {
   const { name, company, display } = call.party;
   const number = isolatedNumber(display);
   if (!name) return number;
   return company
-    ? `${isolatedName(name)} (${isolatedName(company)}) — ${number}`
-    : `${isolatedName(name)} — ${number}`;
+    ? t('notification.callerWithCompany', {
+        name: isolatedName(name),
+        company: isolatedName(company),
+        number,
+      })
+    : t('notification.caller', { name: isolatedName(name), number });
 }
 
 /** Who a call is with, in a sentence: the name, or else the number. */
@@ -72,6 +79,15 @@ export class NotificationPlanner {
   #account: AccountState | undefined;
   /** The account switch last announced (its sentence), so each is announced once. */
   #announcedSwitch: string | undefined;
+  readonly #words: () => Translate;
+
+  /**
+   * `words`: the `shell` words in the user's language as it is now (English by default), so a
+   * language chosen in the settings applies to the next notification.
+   */
+  constructor(words: () => Translate = () => translatorFor('en', 'shell')) {
+    this.#words = words;
+  }
 
   /** Marks what is already there at start-up as known, so only news is announced. */
   seed(state: {
@@ -101,10 +117,11 @@ export class NotificationPlanner {
     const previous = this.#account;
     this.#account = state;
     if (state !== 'needs-activation' || previous === 'needs-activation') return [];
+    const t = this.#words();
     return [
       {
-        title: 'Reconnect Callbar',
-        body: 'Your session with the phone system has expired. Click to connect Callbar again.',
+        title: t('notification.reconnectTitle'),
+        body: t('notification.reconnectBody'),
         onClick: 'connect',
       },
     ];
@@ -114,25 +131,31 @@ export class NotificationPlanner {
     const change = status.account_switch?.message;
     if (!change || change === this.#announcedSwitch) return [];
     this.#announcedSwitch = change;
-    return [{ title: 'Callbar is connected to another account', body: change, onClick: 'open' }];
+    const t = this.#words();
+    return [{ title: t('notification.switchedTitle'), body: sayAgain(t, change), onClick: 'open' }];
   }
 
   #callsChanged(calls: CallsSnapshot): PlannedNotification[] {
     const all = [...calls.current, ...calls.recent];
     const planned: PlannedNotification[] = [];
+    const t = this.#words();
     for (const call of calls.current) {
       if (call.direction !== 'incoming' || this.#announcedIncoming.has(call.id)) continue;
       this.#announcedIncoming.add(call.id);
       if (call.state === 'ended' || call.state === 'failed') continue;
-      planned.push({ title: 'Incoming call', body: caller(call), onClick: 'open' });
+      planned.push({
+        title: t('notification.incomingTitle'),
+        body: caller(call, t),
+        onClick: 'open',
+      });
     }
     for (const call of all) {
       if (call.state !== 'failed' || this.#announcedFailed.has(call.id)) continue;
       this.#announcedFailed.add(call.id);
-      const reason = call.reason ?? 'the phone system did not accept the call';
+      const reason = call.reason ?? t('notification.notAccepted');
       planned.push({
-        title: 'Call failed',
-        body: `Could not call ${party(call)}: ${reason}`,
+        title: t('notification.failedTitle'),
+        body: t('notification.failedBody', { party: party(call), reason }),
         onClick: 'open',
       });
     }

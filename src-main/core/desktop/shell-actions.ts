@@ -1,14 +1,19 @@
 /**
  * What the shell does for a tel: link, "Dial clipboard" and the global shortcut, decided through
  * the core's router (the same channels the window uses), so the shell never touches the calls
- * module itself. The shell only shows what these return.
+ * module itself. The shell only shows what these return, worded by `t` (the `shell` catalog;
+ * English unless the shell gives another language).
  */
 import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-shared/contract';
 import type { Router } from '../ipc/router';
 import { isolatedName, isolatedNumber } from '../text/isolated-text';
+import type { Translate } from '../text/said';
+import { translatorFor } from '../text/translators';
 import { MAX_LINK_LENGTH } from './launch-link';
 
 type RouterLike = Pick<Router, 'invoke'>;
+
+const english = translatorFor('en', 'shell');
 
 export interface ShellNotice {
   title: string;
@@ -22,12 +27,16 @@ export interface LinkPlan {
 }
 
 /** Hands a link from the OS to `calls.openUrl` and says what the person should see. */
-export async function openDialLink(router: RouterLike, url: string): Promise<LinkPlan> {
+export async function openDialLink(
+  router: RouterLike,
+  url: string,
+  t: Translate = english,
+): Promise<LinkPlan> {
   const result = await router.invoke('calls.openUrl', { url });
   if (!result.ok) {
     return {
       showWindow: false,
-      notice: { title: 'Callbar could not dial the link', body: result.error.message },
+      notice: { title: t('actions.linkFailedTitle'), body: result.error.message },
     };
   }
   const outcome = result.value as ResponseOf<'calls.openUrl'>;
@@ -47,32 +56,38 @@ export type ClipboardPlan =
   | { kind: 'confirm'; target: DialTarget; message: string; detail: string }
   | { kind: 'error'; notice: ShellNotice };
 
-const NOTHING_TO_DIAL: ShellNotice = {
-  title: 'Nothing to dial',
-  body: 'The clipboard holds no phone number. Copy a number, then choose Dial clipboard again.',
-};
-
 /**
  * Parses the clipboard with the calls module; a number is confirmed before it is dialed, with
  * what it is and the exact digits dialled, as the window's confirmation shows them.
  */
-export async function planClipboardDial(router: RouterLike, text: string): Promise<ClipboardPlan> {
+export async function planClipboardDial(
+  router: RouterLike,
+  text: string,
+  t: Translate = english,
+): Promise<ClipboardPlan> {
+  const title = t('actions.nothingToDialTitle');
   const input = clipboardCandidate(text);
-  if (input === undefined) return { kind: 'error', notice: NOTHING_TO_DIAL };
-  const result = await router.invoke('calls.parse', { input });
-  if (!result.ok) {
-    return { kind: 'error', notice: { title: 'Nothing to dial', body: result.error.message } };
+  if (input === undefined) {
+    return { kind: 'error', notice: { title, body: t('actions.nothingToDialBody') } };
   }
+  const result = await router.invoke('calls.parse', { input });
+  if (!result.ok) return { kind: 'error', notice: { title, body: result.error.message } };
   const target = result.value as ResponseOf<'calls.parse'>;
-  const who = target.contact ? `${isolatedName(target.contact.display_name)} — ` : '';
+  const who = target.contact
+    ? t('actions.confirmWho', { name: isolatedName(target.contact.display_name) })
+    : '';
   return {
     kind: 'confirm',
     target,
-    message: `Call ${isolatedNumber(target.display)}?`,
+    message: t('actions.confirmMessage', { number: isolatedNumber(target.display) }),
     detail: [
-      `${who}${target.description} Dials ${isolatedNumber(target.e164 ?? target.destination)}.`,
+      t('actions.confirmDials', {
+        who,
+        description: target.description,
+        digits: isolatedNumber(target.e164 ?? target.destination),
+      }),
       ...(target.note ? [target.note] : []),
-      'Copied from the clipboard. Your phone rings first, then Callbar connects you.',
+      t('actions.confirmCopied'),
     ].join('\n'),
   };
 }
@@ -81,9 +96,12 @@ export async function planClipboardDial(router: RouterLike, text: string): Promi
 export async function dialFromTray(
   router: RouterLike,
   destination: string,
+  t: Translate = english,
 ): Promise<ShellNotice | undefined> {
   const result = await router.invoke('calls.dial', { target: destination, source: 'tray' });
-  return result.ok ? undefined : { title: 'Callbar could not dial', body: result.error.message };
+  return result.ok
+    ? undefined
+    : { title: t('actions.dialFailedTitle'), body: result.error.message };
 }
 
 /**

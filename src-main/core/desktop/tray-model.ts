@@ -3,10 +3,15 @@
  * data. The shell turns the template into an Electron Menu and each item's `action` into a call
  * to the core, so everything a person sees in the tray is tested under Node. Names and numbers
  * from outside are bidi-isolated (names in their own direction, numbers left to right), their
- * controls shown as text.
+ * controls shown as text. The words are the `shell` catalog's, in the language `t` words in
+ * (English unless the shell gives another).
  */
 import type { AccountStatus, Call, CallsSnapshot } from '../../../src-shared/contract';
+import { translatorFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
+import type { Translate } from '../text/said';
+
+const english = translatorFor('en', 'shell');
 
 export type TrayIcon = 'not-connected' | 'connected' | 'in-call';
 
@@ -63,30 +68,30 @@ export function trayIcon(state: Pick<TrayState, 'account' | 'calls'>): TrayIcon 
 export const TRAY_TOOLTIP_MAX = 127;
 
 /** Whose account it is, "Ext. 201 (acme-7f3a)", when the status knows. */
-function accountName(account: TrayAccount): string | undefined {
+function accountName(account: TrayAccount, t: Translate): string | undefined {
   if (!account.user_extension) return undefined;
   const extension = isolatedNumber(account.user_extension);
   return account.tenant_id
-    ? `Ext. ${extension} (${isolatedName(account.tenant_id)})`
-    : `Ext. ${extension}`;
+    ? t('tray.extensionOfTenant', { extension, tenant: isolatedName(account.tenant_id) })
+    : t('tray.extension', { extension });
 }
 
 /** One line naming the account and its state: the tray menu's first item and the tooltip. */
-export function trayAccountLine(account: TrayAccount): string {
-  const who = accountName(account);
+export function trayAccountLine(account: TrayAccount, t: Translate = english): string {
+  const who = accountName(account, t);
   switch (account.state) {
     case 'connected':
-      return who ?? 'Connected';
+      return who ?? t('tray.connected');
     case 'offline':
-      return who ? `Offline · ${who}` : 'Offline';
+      return who ? t('tray.offlineWho', { who }) : t('tray.offline');
     case 'needs-activation':
-      return who ? `Session ended — reconnect ${who}` : 'Session ended — reconnect';
+      return who ? t('tray.sessionEndedWho', { who }) : t('tray.sessionEnded');
     case 'activating':
-      return 'Connecting…';
+      return t('tray.activating');
     case 'vault-unavailable':
-      return 'Keychain unavailable';
+      return t('tray.vaultUnavailable');
     case 'not-connected':
-      return 'Not connected';
+      return t('tray.notConnected');
   }
 }
 
@@ -96,11 +101,14 @@ function partyName(call: Call): string {
   return name ? isolatedName(name) : isolatedNumber(display);
 }
 
-export function trayTooltip(state: Pick<TrayState, 'account' | 'calls'>): string {
+export function trayTooltip(
+  state: Pick<TrayState, 'account' | 'calls'>,
+  t: Translate = english,
+): string {
   const [live] = liveCalls(state.calls);
   const text = live
-    ? `Callbar — in a call with ${partyName(live)}`
-    : `Callbar — ${trayAccountLine(state.account)}`;
+    ? t('tray.tooltipInCall', { party: partyName(live) })
+    : t('tray.tooltip', { line: trayAccountLine(state.account, t) });
   if (text.length <= TRAY_TOOLTIP_MAX) return text;
   // Cut short, an isolate open where it is cut is closed after the ellipsis (room kept for it).
   const cut = balancedLine(`${text.slice(0, TRAY_TOOLTIP_MAX - 1)}…`);
@@ -123,20 +131,20 @@ function recentEntry(call: Call): TrayMenuItem {
     : { type: 'normal', label, enabled: false };
 }
 
-/** The tray menu for `state`, top to bottom. */
-export function trayMenu(state: TrayState): TrayMenuItem[] {
+/** The tray menu for `state`, top to bottom, in `t`'s language. */
+export function trayMenu(state: TrayState, t: Translate = english): TrayMenuItem[] {
   const { account } = state;
   const canDial = account.state === 'connected';
   // Whose tray this is, first and not clickable (two profiles can run side by side).
   const items: TrayMenuItem[] = [
-    { type: 'normal', label: menuText(trayAccountLine(account)), enabled: false },
+    { type: 'normal', label: menuText(trayAccountLine(account, t)), enabled: false },
     { type: 'separator' },
   ];
   const hangups = items.length;
   for (const call of liveCalls(state.calls)) {
     items.push({
       type: 'normal',
-      label: menuText(`Hang up ${partyName(call)}`),
+      label: menuText(t('tray.hangUp', { party: partyName(call) })),
       enabled: true,
       action: { kind: 'hangup', callId: call.id },
     });
@@ -152,20 +160,20 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
   }));
   items.push({
     type: 'submenu',
-    label: 'Favourites',
+    label: t('tray.favourites'),
     enabled: canDial && favourites.length > 0,
     submenu: favourites,
   });
   const recent = state.calls.recent.slice(0, TRAY_RECENT_CALLS).map(recentEntry);
   items.push({
     type: 'submenu',
-    label: 'Recent calls',
+    label: t('tray.recentCalls'),
     enabled: canDial && recent.length > 0,
     submenu: recent,
   });
   items.push({
     type: 'normal',
-    label: 'Dial clipboard',
+    label: t('tray.dialClipboard'),
     enabled: canDial,
     action: { kind: 'dial-clipboard' },
   });
@@ -173,12 +181,12 @@ export function trayMenu(state: TrayState): TrayMenuItem[] {
   if (account.state === 'not-connected' || account.state === 'needs-activation') {
     items.push({
       type: 'normal',
-      label: account.state === 'needs-activation' ? 'Reconnect Callbar…' : 'Connect Callbar…',
+      label: t(account.state === 'needs-activation' ? 'tray.reconnect' : 'tray.connect'),
       enabled: true,
       action: { kind: 'connect' },
     });
   }
-  items.push({ type: 'normal', label: 'Open Callbar', enabled: true, action: { kind: 'open' } });
-  items.push({ type: 'normal', label: 'Quit Callbar', enabled: true, action: { kind: 'quit' } });
+  items.push({ type: 'normal', label: t('tray.open'), enabled: true, action: { kind: 'open' } });
+  items.push({ type: 'normal', label: t('tray.quit'), enabled: true, action: { kind: 'quit' } });
   return items;
 }

@@ -16,6 +16,7 @@
 import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
+import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact, Page } from '../api/schemas';
@@ -231,10 +232,7 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   signal.throwIfAborted();
   // Every phonebook refused is no deletion to believe: the previous directory stays.
   if (books.length > 1 && vanished.length === books.length) {
-    throw new CallbarError(
-      'sync_failed',
-      'Callbar stopped the directory sync: the platform refused every phonebook as unknown while listing their contacts. The previous directory stays in use; the next sync tries again.',
-    );
+    throw new CallbarError('sync_failed', said('errors:directory.everyPhonebookUnknown'));
   }
   return {
     phonebooks: books.filter((book) => !vanished.includes(book)),

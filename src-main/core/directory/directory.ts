@@ -18,6 +18,7 @@ import type {
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
+import { said, type Said } from '../text/said';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
@@ -204,7 +205,7 @@ export class Directory {
   }
 
   /** Stops a running sync; the directory in use stays. */
-  cancelSync(reason = 'The sync was cancelled.'): void {
+  cancelSync(reason: string | Said = 'The sync was cancelled.'): void {
     this.#running?.abort.abort(new CallbarError('sync_cancelled', reason));
   }
 
@@ -320,7 +321,7 @@ export class Directory {
       const phonebooks = this.#options.phonebooks();
       const owner = this.#options.owner();
       if (!phonebooks || owner === undefined) {
-        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+        throw new CallbarError('not_connected', said('errors:directory.connectFirst'));
       }
       const fetched = await fetchDirectory({
         phonebooks,
@@ -335,7 +336,7 @@ export class Directory {
       });
       const now = this.#options.owner();
       if (!now || !sameAccount(now, owner)) {
-        throw new CallbarError('sync_cancelled', 'Callbar was connected to another account.');
+        throw new CallbarError('sync_cancelled', said('errors:directory.otherAccount'));
       }
       // A contact saved locally during the sync in a phonebook that vanished went with it.
       const gone = new Set(fetched.vanished.map((book) => book.id));

@@ -15,6 +15,7 @@ import type { DirectoryContact, FavouriteContact } from '../../../src-shared/con
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import type { TrayDialEntry } from '../desktop/tray-model';
+import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 
@@ -102,10 +103,7 @@ export class Favourites {
   /** Stars or unstars a contact; the favourites afterwards. */
   async set(contactId: number, starred: boolean): Promise<FavouriteContact[]> {
     if (!starred && (await this.list()).some((f) => f.id === contactId && f.read_only)) {
-      throw new CallbarError(
-        'favourite_read_only',
-        'Your administrator made this contact a favourite; it stays one.',
-      );
+      throw new CallbarError('favourite_read_only', said('errors:favourites.readOnly'));
     }
     await this.#alone(async () => {
       const stored = (await this.#file.read())?.favourites ?? [];
@@ -120,7 +118,7 @@ export class Favourites {
       if (stored.length >= MAX_FAVOURITES) {
         throw new CallbarError(
           'too_many_favourites',
-          `You have ${MAX_FAVOURITES} favourites, the most Callbar keeps; unstar one first.`,
+          said('errors:favourites.tooMany', { max: MAX_FAVOURITES }),
         );
       }
       await this.#file.write({

@@ -8,6 +8,7 @@ import {
   type Result,
 } from '../../../src-shared/contract';
 import { CallbarError, describeError } from '../errors';
+import type { Translate } from '../text/said';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
 
@@ -19,15 +20,18 @@ export type Handlers = {
 /**
  * The transport-neutral router: validates the channel and the request with the contract, runs the
  * handler, validates its answer, and always resolves with `{ok:true,value}` or
- * `{ok:false,error:{code,message}}`. No stack trace ever crosses the boundary.
+ * `{ok:false,error:{code,message}}`. No stack trace ever crosses the boundary. An error core
+ * says by key is worded in the window's language (`words`, when given; else English).
  */
 export class Router {
   readonly #handlers: Handlers;
   readonly #log: Logger;
+  readonly #words: (() => Translate) | undefined;
 
-  constructor(handlers: Handlers, log: Logger) {
+  constructor(handlers: Handlers, log: Logger, words?: () => Translate) {
     this.#handlers = handlers;
     this.#log = log;
+    this.#words = words;
   }
 
   async invoke(channel: unknown, payload: unknown): Promise<Result<unknown>> {
@@ -60,7 +64,7 @@ export class Router {
       }
       return { ok: true, value: response.data };
     } catch (error) {
-      if (error instanceof CallbarError) return failure(describeError(error));
+      if (error instanceof CallbarError) return failure(describeError(error, this.#words?.()));
       this.#log.error('handler failed', { channel, error });
       return failure(internalError);
     }

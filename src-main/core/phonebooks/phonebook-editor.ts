@@ -17,6 +17,7 @@ import type { PhonebookApi } from '../api/phonebook-api';
 import { explainPlatformError } from '../api/platform-messages';
 import { ContactInput, PhonebookInput, type Contact, type Page } from '../api/schemas';
 import type { Directory } from '../directory/directory';
+import { said } from '../text/said';
 import { CallbarError } from '../errors';
 
 /** Rows per page of the window's lists. */
@@ -199,11 +200,9 @@ export class PhonebookEditor {
       () => this.#api.bulkDeleteContacts(unique),
       (error) =>
         error.status === 403 && !error.authenticationFailed
-          ? new CallbarError(
-              'forbidden',
-              'You may not delete some of these contacts; nothing was deleted.',
-              { cause: error },
-            )
+          ? new CallbarError('forbidden', said('errors:phonebooks.deleteForbidden'), {
+              cause: error,
+            })
           : new CallbarError(error.code, `Nothing was deleted. ${explainedMessage(error)}`, {
               cause: error,
             }),

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as KeytarModule from 'keytar';
 import { errorMessage } from '../errors';
+import { said } from '../text/said';
 import { parseStoredAccount, serializeAccount, type StoredAccount } from './stored-account';
 import { newWebhookSecret, VaultUnavailable, type Vault } from './vault';
 
@@ -96,9 +97,7 @@ export class KeytarVault implements Vault {
         keytar.getPassword(KEYCHAIN_SERVICE, this.accountName),
       );
       if (stored !== text) {
-        throw new VaultUnavailable(
-          'it accepted the sign-in but returned something else when it was read back',
-        );
+        throw new VaultUnavailable(said('errors:vault.readBack'));
       }
     });
   }
@@ -131,7 +130,7 @@ export class KeytarVault implements Vault {
       const kept = await this.#call('checking the stored webhook secret', (keytar) =>
         keytar.getPassword(KEYCHAIN_SERVICE, name),
       );
-      if (!kept) throw new VaultUnavailable('it accepted the webhook secret but then had none');
+      if (!kept) throw new VaultUnavailable(said('errors:vault.noSecret'));
       return kept;
     });
   }
@@ -165,15 +164,13 @@ export class KeytarVault implements Vault {
   /** One keytar call with a deadline; every failure becomes a VaultUnavailable. */
   async #call<T>(doing: string, operation: (keytar: Keytar) => Promise<T>): Promise<T> {
     if (stuckCalls > 0) {
-      throw new VaultUnavailable(
-        'it has not yet answered an earlier request (it may be locked and waiting for a password prompt)',
-      );
+      throw new VaultUnavailable(said('errors:vault.busy'));
     }
     let keytar: Keytar;
     try {
       keytar = await loadKeytar();
     } catch (error) {
-      throw new VaultUnavailable(`its library could not be loaded (${describe(error)})`, {
+      throw new VaultUnavailable(said('errors:vault.library', { detail: describe(error) }), {
         cause: error,
       });
     }
@@ -228,18 +225,15 @@ const VANISHED_SERVICE = /The name :[0-9.]+ was not provided by any \.service fi
 /** What keytar threw, as the VaultUnavailable the vault reports, with advice that fits it. */
 export function keychainFailure(error: unknown): VaultUnavailable {
   if (USES_SECRET_SERVICE && VANISHED_SERVICE.test(errorMessage(error))) {
-    return new VaultUnavailable(
-      'the keychain service was restarted after Callbar first used it, and this Callbar process cannot reach the new one',
-      {
-        cause: error,
-        fix: 'Quit Callbar and start it again: your sign-in is still in the keychain.',
-      },
-    );
+    return new VaultUnavailable(said('errors:vault.restarted'), {
+      cause: error,
+      fix: said('errors:vault.fixRestarted'),
+    });
   }
   if (USES_SECRET_SERVICE && /locked collection/i.test(errorMessage(error))) {
-    return new VaultUnavailable(`your keyring is locked (${describe(error)})`, {
+    return new VaultUnavailable(said('errors:vault.locked', { detail: describe(error) }), {
       cause: error,
-      fix: 'Unlock it in GNOME Keyring or KWallet (on GNOME: Passwords and Keys), then try again.',
+      fix: said('errors:vault.fixLocked'),
     });
   }
   return new VaultUnavailable(describe(error), { cause: error });

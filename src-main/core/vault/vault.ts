@@ -5,6 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CallbarError } from '../errors';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { StoredAccount } from './stored-account';
 
 /** Storage for the one account of a profile. */
@@ -28,19 +30,11 @@ export function newWebhookSecret(): string {
   return randomBytes(24).toString('base64url');
 }
 
-const KEYCHAIN_ADVICE: Partial<Record<NodeJS.Platform, { keychain: string; fix: string }>> = {
-  linux: {
-    keychain: 'the system keychain (Secret Service)',
-    fix: 'Install and unlock GNOME Keyring or KWallet (Callbar also needs the libsecret library), then try again.',
-  },
-  darwin: {
-    keychain: 'the macOS Keychain',
-    fix: 'Unlock your login keychain in Keychain Access and allow Callbar to use it, then try again.',
-  },
-  win32: {
-    keychain: 'Windows Credential Manager',
-    fix: 'Make sure you are signed in to Windows with your own account and that Credential Manager works, then try again.',
-  },
+/** Each platform's keychain and the usual advice (`errors:vault.keychain…`, `…fix…`). */
+const KEYCHAIN_ADVICE: Partial<Record<NodeJS.Platform, string>> = {
+  linux: 'Linux',
+  darwin: 'Darwin',
+  win32: 'Win32',
 };
 
 /**
@@ -52,24 +46,25 @@ export class VaultUnavailable extends CallbarError {
   readonly reason: string;
 
   constructor(
-    reason: string,
+    reason: string | Said,
     options: {
       cause?: unknown;
       platform?: NodeJS.Platform;
       /** What the user should do, when it is not the platform's usual advice. */
-      fix?: string;
+      fix?: Said;
     } = {},
   ) {
-    const advice = KEYCHAIN_ADVICE[options.platform ?? process.platform] ?? {
-      keychain: 'the system keychain (a Secret Service such as GNOME Keyring or KWallet)',
-      fix: 'Install and unlock a Secret Service provider such as GNOME Keyring or KWallet, then try again.',
-    };
+    const platform = KEYCHAIN_ADVICE[options.platform ?? process.platform] ?? 'Other';
     super(
       'vault_unavailable',
-      `Callbar keeps your sign-in in ${advice.keychain} and could not use it: ${reason.replace(/\.+$/, '')}. ${options.fix ?? advice.fix} Callbar never stores tokens in a file.`,
+      said('errors:vault.unavailable', {
+        keychain: said(`errors:vault.keychain${platform}`),
+        reason: typeof reason === 'string' ? reason.replace(/\.+$/, '') : reason,
+        fix: options.fix ?? said(`errors:vault.fix${platform}`),
+      }),
       { cause: options.cause },
     );
     this.name = 'VaultUnavailable';
-    this.reason = reason;
+    this.reason = typeof reason === 'string' ? reason : inEnglish(reason);
   }
 }

@@ -1,0 +1,38 @@
+/**
+ * A sentence by its catalog key and values, as core says it: worded where it is shown (the CLI's
+ * printer, the tray, a notification, the landing page) in the reader's language, while core keeps
+ * its stable codes. Keys are `namespace:path` into `src-shared/i18n/locales/<locale>/`; a value
+ * may itself be a Said (a phrase worded in the same language, e.g. "the contact id").
+ */
+import type { Locale } from '../../../src-shared/i18n/locales';
+
+export interface Said {
+  key: string;
+  values?: Record<string, SaidValue>;
+}
+
+export type SaidValue = string | number | Said;
+
+/** Words a key with values in one language (an i18next `t` bound to a locale and namespace). */
+export interface Translate {
+  (key: string, values?: Record<string, string | number>): string;
+  /** The locale it words in (`en`, `de`, a pseudo-locale). */
+  readonly locale: Locale;
+  /** Whether the catalog has the key (optional texts, such as a command's longer help). */
+  has(key: string): boolean;
+}
+
+/** A sentence for later wording. */
+export function said(key: string, values?: Record<string, SaidValue>): Said {
+  return values ? { key, values } : { key };
+}
+
+/** `text` in `t`'s language; a plain string (a platform's own words, a path) as it is. */
+export function sayWith(t: Translate, text: string | Said): string {
+  if (typeof text === 'string') return text;
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(text.values ?? {})) {
+    values[name] = typeof value === 'object' ? sayWith(t, value) : value;
+  }
+  return t(text.key, values);
+}

@@ -1,0 +1,92 @@
+/**
+ * Wording outside the window, under plain Node: the CLI's human output, the tray and
+ * notifications, the receiver's landing page, and core's English messages. One i18next instance
+ * per process, made on first use, configured as src-shared/i18n's `createI18n` (ICU, formatted in
+ * `intlLocale`), but with only the hand-written catalogs loaded: a pseudo-locale's are generated
+ * when it is asked for, not on every start of the CLI (generating them all costs more than the
+ * rest of the start-up's wording); `t` functions are bound to a locale and a namespace.
+ */
+import i18next, { type i18n } from 'i18next';
+import ICU from 'i18next-icu';
+import {
+  allCatalogs,
+  CATALOGS,
+  NAMESPACES,
+  type Namespace,
+} from '../../../src-shared/i18n/catalogs';
+import {
+  DEFAULT_LOCALE,
+  intlLocale,
+  isLocale,
+  type Locale,
+} from '../../../src-shared/i18n/locales';
+import { sayWith, type Said, type Translate } from './said';
+
+let instance: i18n | undefined;
+
+function wordsIn(locale: Locale): i18n {
+  if (!instance) {
+    instance = i18next.createInstance();
+    void instance
+      .use(new ICU({ parseLngForICU: (lng) => intlLocale(isLocale(lng) ? lng : DEFAULT_LOCALE) }))
+      .init({
+        initAsync: false,
+        lng: DEFAULT_LOCALE,
+        fallbackLng: DEFAULT_LOCALE,
+        resources: CATALOGS,
+        ns: [...NAMESPACES],
+        defaultNS: 'errors',
+        // A terminal, a menu, a text notification: never HTML (the landing page escapes itself).
+        interpolation: { escapeValue: false },
+        returnNull: false,
+      });
+  }
+  if (!instance.hasResourceBundle(locale, 'errors')) {
+    const generated = allCatalogs()[locale];
+    for (const namespace of NAMESPACES) {
+      instance.addResourceBundle(locale, namespace, generated[namespace]);
+    }
+  }
+  return instance;
+}
+
+/**
+ * `namespace`'s words in `locale` (`t('tray.open')`; another namespace's as `errors:…`); a
+ * locale Callbar does not speak is English, and so is a key missing in `locale`.
+ */
+export function translatorFor(locale: string, namespace: Namespace): Translate {
+  const lng: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
+  const words = wordsIn(lng);
+  const fixed = words.getFixedT(lng, namespace);
+  const t = (key: string, values?: Record<string, string | number>) => fixed(key, values ?? {});
+  return Object.assign(t, {
+    locale: lng,
+    has: (key: string) => words.exists(key, { lng, ns: namespace }),
+  });
+}
+
+let english: Translate | undefined;
+
+/**
+ * The Saids behind the English sentences this process made, the latest SPOKEN_MAX: where a
+ * contract carries only the sentence (an account status's message, a dial target's description,
+ * an error's message), the CLI and the shell in the same process word it again (`sayAgain`).
+ */
+const spoken = new Map<string, Said>();
+const SPOKEN_MAX = 500;
+
+/** A sentence in English: what an error's `message` holds (logs, `--json`, the IPC answer). */
+export function inEnglish(text: Said): string {
+  english ??= translatorFor(DEFAULT_LOCALE, 'errors');
+  const sentence = sayWith(english, text);
+  spoken.delete(sentence);
+  spoken.set(sentence, text);
+  if (spoken.size > SPOKEN_MAX) spoken.delete(spoken.keys().next().value!);
+  return sentence;
+}
+
+/** `sentence` in `t`'s language when this process said it by key; otherwise as it is. */
+export function sayAgain(t: Translate, sentence: string): string {
+  const text = spoken.get(sentence);
+  return text ? sayWith(t, text) : sentence;
+}

@@ -1,0 +1,119 @@
+/**
+ * The `callbar` CLI in the user's language: the real bin under `LANG=de_DE.UTF-8` (and the
+ * `language` setting, and LC_ALL over LANG) against the simulator, with the session in the real
+ * keychain of a throwaway profile. People read German (help, usage errors, tables, sentences and
+ * core's errors); programs read `--json`, byte for byte the same as under English.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../simulator/index';
+import { openVault } from '../../../src-main/core/vault/keytar-vault';
+import { runCallbar } from '../../support/cli-process';
+import { issuedSession, startSim } from '../../support/sim-harness';
+
+const GERMAN = { LANG: 'de_DE.UTF-8' };
+const ENGLISH = { LANG: 'en_US.UTF-8' };
+
+describe('callbar in German (LANG=de_DE.UTF-8)', () => {
+  let sim: RunningSimulator;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 30 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-locale-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  const run = (args: string[], language: NodeJS.ProcessEnv) =>
+    runCallbar(args, { ...env, ...language });
+
+  it('helps in German: usage, groups, summaries, exit codes', async () => {
+    const help = await run(['help'], GERMAN);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Aufruf: callbar BEFEHL \[ARGUMENTE\] \[--json\]\n/);
+    expect(help.stdout).toContain('\nTelefonbücher:\n');
+    expect(help.stdout).toContain('Ein Telefonbuch anlegen');
+    expect(help.stdout).toContain('Exit-Codes: 0 OK, 1 fehlgeschlagen');
+    const dial = await run(['help', 'dial'], GERMAN);
+    expect(dial.stdout).toContain('Erst Ihr Telefon klingeln lassen, dann ZIEL anrufen.');
+    // The values a help takes are filled in German too.
+    expect(dial.stdout).toContain('Die CLI empfängt die Anrufereignisse der Plattform nur');
+    const english = await run(['help'], ENGLISH);
+    expect(english.stdout).toMatch(/^Usage: callbar COMMAND \[ARGUMENTS\] \[--json\]\n/);
+  });
+
+  it('says a usage error in German (exit 2), with the suggestion', async () => {
+    const typo = await run(['phonebooks', 'lsit'], GERMAN);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'callbar: unbekannter Befehl „phonebooks lsit“. Meinten Sie „callbar phonebooks list“?\n' +
+        "Siehe 'callbar help'.\n",
+    );
+    const notANumber = await run(['contacts', 'show', 'abc'], GERMAN);
+    expect(notANumber.code).toBe(2);
+    expect(notANumber.stderr).toContain(
+      'callbar: Die Kontakt-ID muss eine ganze Zahl sein, nicht „abc“.',
+    );
+  });
+
+  it('shows the status, tables and counts in German; --json is the same bytes', async () => {
+    const status = await run(['status'], GERMAN);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^Verbunden als Nebenstelle \S+ \(\S+\)\./);
+    const books = await run(['phonebooks', 'list'], GERMAN);
+    expect(books.code).toBe(0);
+    expect(books.stdout.split('\n')[0]).toMatch(
+      /^ID\s+BEZEICHNUNG\s+PRIORITÄT\s+GETEILT\s+EIGENTÜMER$/,
+    );
+    expect(books.stdout).toMatch(/\n\d+ von \d+ Telefonbüch(?:ern|)$|Telefonbuch$/);
+
+    for (const args of [['status'], ['phonebooks', 'list', '--all'], ['contacts', 'list']]) {
+      const german = await run([...args, '--json'], GERMAN);
+      const english = await run([...args, '--json'], ENGLISH);
+      expect(german.code).toBe(english.code);
+      expect(german.stdout).toBe(english.stdout);
+    }
+  }, 60_000);
+
+  it("words core's errors in German; their --json stays English and the same", async () => {
+    // The platform's "No PhonebookContact matches the given query.", explained in German.
+    const missing = await run(['contacts', 'show', '999999'], GERMAN);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      'callbar: Dieser Kontakt existiert nicht (vielleicht wurde er gelöscht), oder Sie dürfen ihn nicht sehen.',
+    );
+    // A calls-service error by key: nothing to hang up.
+    const hangup = await run(['hangup'], GERMAN);
+    expect(hangup.code).toBe(1);
+    expect(hangup.stderr).toContain(
+      'callbar: Es gibt keinen laufenden Anruf, der aufgelegt werden könnte.',
+    );
+    for (const args of [['contacts', 'show', '999999'], ['hangup']]) {
+      const german = await run([...args, '--json'], GERMAN);
+      const english = await run([...args, '--json'], ENGLISH);
+      expect(german.stdout).toBe(english.stdout);
+      expect(german.stdout).not.toMatch(/[äöüß]/);
+    }
+  }, 60_000);
+
+  it('follows LC_ALL over LANG, and the language setting over both', async () => {
+    const overridden = await run(['help'], { LANG: 'de_DE.UTF-8', LC_ALL: 'en_GB.UTF-8' });
+    expect(overridden.stdout).toMatch(/^Usage: /);
+    const settings = join(dataDir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ language: 'de' }));
+    try {
+      const chosen = await run(['status'], ENGLISH);
+      expect(chosen.stdout).toMatch(/^Verbunden als Nebenstelle /);
+    } finally {
+      rmSync(settings, { force: true });
+    }
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * The window is answered in its language: an error core says by key reaches the renderer worded
+ * in the `language` setting's language as it is now (German, then English once it is switched),
+ * with the same stable code. A real core on a throwaway profile.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallbarCore } from '../../../../src-main/core/callbar-core';
+import { startTestCore } from '../../../support/test-core';
+
+describe('router errors in the window’s language', () => {
+  let core: CallbarCore;
+  beforeAll(async () => {
+    core = await startTestCore({ env: { CALLBAR_LANGUAGE: 'de' } });
+  });
+  afterAll(() => core.close());
+
+  it('words a keyed error in German, then in English after the setting changes', async () => {
+    const german = await core.router.invoke('calls.hangup', {});
+    expect(german).toMatchObject({ ok: false, error: { code: 'no_current_call' } });
+    expect(german.ok || german.error.message).toBe(
+      'Es gibt keinen laufenden Anruf, der aufgelegt werden könnte.',
+    );
+    core.profile.settings.language = 'en';
+    const english = await core.router.invoke('calls.hangup', {});
+    expect(english.ok || english.error.message).toBe('There is no call in progress to hang up.');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Core's sentences by key, worded where they are shown: an error's message stays English (logs,
+ * `--json`, the IPC answer) while the edge words it in German; a sentence a contract carries only
+ * as text (an account status's message) is worded again when this process said it by key.
+ */
+import { describe, expect, it } from 'vitest';
+import { accountSwitch } from '../../../../src-main/core/account/account-history';
+import { SESSION_ENDED_MESSAGE } from '../../../../src-main/core/account/token-manager';
+import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
+import { CallbarError, describeError } from '../../../../src-main/core/errors';
+import { said } from '../../../../src-main/core/text/said';
+import { sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
+import { VaultUnavailable } from '../../../../src-main/core/vault/vault';
+
+const de = translatorFor('de', 'errors');
+
+describe('errors said by key', () => {
+  it('keep their English message and code, and are worded in German at the edge', () => {
+    const error = new CallbarError(
+      'duplicate_dial',
+      said('errors:calls.duplicateDial', { display: '+49 30 1' }),
+    );
+    expect(error.message).toBe(
+      'Callbar is already calling +49 30 1: one click places one call. To call again, wait a moment and dial once more.',
+    );
+    expect(describeError(error)).toEqual({ code: 'duplicate_dial', message: error.message });
+    expect(describeError(error, de)).toEqual({
+      code: 'duplicate_dial',
+      message:
+        'Callbar ruft +49 30 1 bereits an: Ein Klick führt zu genau einem Anruf. Um erneut anzurufen, warten Sie einen Moment und wählen Sie noch einmal.',
+    });
+  });
+
+  it('nest: a keychain failure in German, the keychain’s own words kept', () => {
+    const error = new VaultUnavailable('No such interface', { platform: 'linux' });
+    expect(error.message).toBe(
+      'Callbar keeps your sign-in in the system keychain (Secret Service) and could not use it: No such interface. Install and unlock GNOME Keyring or KWallet (Callbar also needs the libsecret library), then try again. Callbar never stores tokens in a file.',
+    );
+    expect(describeError(error, de).message).toBe(
+      'Callbar bewahrt Ihre Anmeldung im Schlüsselbund des Systems (Secret Service) auf und konnte sie nicht verwenden: No such interface. Installieren und entsperren Sie GNOME Keyring oder KWallet (Callbar braucht außerdem die Bibliothek libsecret) und versuchen Sie es dann erneut. Callbar speichert Tokens nie in einer Datei.',
+    );
+    // Passed on as a plain message (as an account status carries it), it is still worded again.
+    const relayed = new CallbarError('vault_unavailable', error.message);
+    expect(describeError(relayed, de).message).toBe(describeError(error, de).message);
+  });
+});
+
+describe('sayAgain', () => {
+  it('words a sentence this process said by key; others stay as they are', () => {
+    expect(sayAgain(de, SESSION_ENDED_MESSAGE)).toBe(
+      'Ihre Callbar-Sitzung ist beendet: Die Plattform nimmt sie nicht mehr an (sie wurde widerrufen oder anderswo verwendet). Verbinden Sie Callbar neu, um fortzufahren.',
+    );
+    expect(sayAgain(de, 'The platform’s own words.')).toBe('The platform’s own words.');
+  });
+
+  it('an account switch: in the status as English, in a German notification as German', () => {
+    const change = accountSwitch(
+      {
+        tenant_id: 'acme',
+        user_extension: '202',
+        base_url: 'https://pbx.example',
+        connected_at: '2026-11-25T09:00:00Z',
+        replaced: {
+          tenant_id: 'acme',
+          user_extension: '201',
+          base_url: 'https://pbx.example',
+          connected_at: '2026-11-24T09:00:00Z',
+        },
+      },
+      { tenant_id: 'acme', user_extension: '202', base_url: 'https://pbx.example' },
+    )!;
+    expect(change.message).toBe(
+      'Callbar is now connected to extension 202 (acme), not to extension 201 as before. If you did not connect it to this account yourself, disconnect Callbar and connect it again.',
+    );
+    const planner = new NotificationPlanner(() => translatorFor('de', 'shell'));
+    expect(
+      planner.plan({
+        type: 'account.changed',
+        status: { state: 'connected', account_switch: change },
+      }),
+    ).toEqual([
+      {
+        title: 'Callbar ist mit einem anderen Konto verbunden',
+        body: 'Callbar ist jetzt mit der Nebenstelle 202 (acme) verbunden, nicht wie bisher mit der Nebenstelle 201. Wenn Sie es nicht selbst mit diesem Konto verbunden haben, trennen Sie Callbar und verbinden Sie es neu.',
+        onClick: 'open',
+      },
+    ]);
+  });
+});
