@@ -19,7 +19,8 @@ import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError } from '../errors';
 import type { Logger } from '../log/logger';
-import { isFinished, type CallRecord } from './call-log';
+import { isFinished } from './call-log';
+import type { CallRecord } from './call-log-format';
 import type { CallTracker } from './call-tracker';
 import {
   checkDialPolicy,

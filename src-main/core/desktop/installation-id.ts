@@ -7,15 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { fileFormat } from '../config/file-format';
 import { profileStateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 
-/** The file's format, version 1. */
-export const InstallationIdFile = z.strictObject({
-  version: z.literal(1),
-  id: z.uuid(),
+/** The file's format, version 1 (the first: no older shape). */
+export const InstallationIdFile = fileFormat({
+  version: 1,
+  content: z.strictObject({ id: z.uuid() }),
+  migrate: (old) => old,
 });
-export type InstallationIdFile = z.infer<typeof InstallationIdFile>;
 
 export const INSTALLATION_ID_FILE = 'update-id.json';
 
@@ -30,6 +31,6 @@ export async function installationId(dataDir: string, log: Logger): Promise<stri
   const stored = await file.read();
   if (stored) return stored.id;
   const id = randomUUID();
-  await file.write({ version: 1, id });
+  await file.write({ id });
   return id;
 }
