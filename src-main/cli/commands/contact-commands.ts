@@ -1,8 +1,13 @@
-/** `callbar contacts …`: list, show, create, update and delete phonebook contacts. */
-import type { Contact, ContactInput } from '../../core/api/schemas';
+/**
+ * `callbar contacts …`: list, show, create, update and delete phonebook contacts. The changes go
+ * through the editing layer the window uses (core/phonebooks/phonebook-editor.ts): the same
+ * checks, the same refusals in words, the same update of this computer's directory.
+ */
+import type { ContactFields } from '../../../src-shared/contract';
+import type { Contact } from '../../core/api/schemas';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
-import { updateLocalDirectory } from './directory-commands';
+import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
@@ -39,9 +44,11 @@ interface FieldValues {
   company?: string;
 }
 
-/** The contact as given; for an update, unchanged fields come from the current one. */
-function contactInput(values: FieldValues, current?: Contact): ContactInput {
-  const secondary = values.secondary ?? current?.secondary_number ?? null;
+/**
+ * The contact's fields as given (the editor checks them); for an update, unchanged fields come
+ * from the current one.
+ */
+function contactFields(values: FieldValues, current?: Contact): ContactFields {
   return {
     phonebook: required(
       integer(values.phonebook, '--phonebook') ?? current?.phonebook,
@@ -49,14 +56,12 @@ function contactInput(values: FieldValues, current?: Contact): ContactInput {
     ),
     display_name: required(values.name ?? current?.display_name, '--name is required.'),
     number: required(values.number ?? current?.number, '--number is required.'),
-    secondary_number: secondary === '' ? null : secondary,
+    secondary_number: values.secondary ?? current?.secondary_number ?? null,
     speed_dial: required(
       integer(values['speed-dial'], '--speed-dial') ?? current?.speed_dial ?? undefined,
       '--speed-dial is required.',
     ),
-    ...(values.company !== undefined || current?.company
-      ? { company: values.company ?? current?.company ?? '' }
-      : {}),
+    company: values.company ?? current?.company ?? '',
   };
 }
 
@@ -100,9 +105,8 @@ export const contactCommands: CommandGroup = {
       summary: 'Create a contact',
       options: fieldOptions,
       async run(ctx, { values }) {
-        const input = contactInput(values);
-        const contact = await (await ctx.platform()).phonebooks.createContact(input);
-        await updateLocalDirectory(ctx, { upsert: contact });
+        const fields = contactFields(values);
+        const contact = await (await cliPhonebookEditor(ctx)).createContact(fields);
         show(ctx, contact, () => `Created contact ${contact.id}.\n\n${contactRows([contact])}`);
       },
     }),
@@ -116,9 +120,8 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { values, args }) {
         const contactId = id(args);
         const api = await ctx.platform();
-        const input = contactInput(values, await api.phonebooks.getContact(contactId));
-        const contact = await api.phonebooks.updateContact(contactId, input);
-        await updateLocalDirectory(ctx, { upsert: contact });
+        const fields = contactFields(values, await api.phonebooks.getContact(contactId));
+        const contact = await (await cliPhonebookEditor(ctx)).updateContact(contactId, fields);
         show(ctx, contact, () => `Updated contact ${contact.id}.\n\n${contactRows([contact])}`);
       },
     }),
@@ -129,8 +132,7 @@ export const contactCommands: CommandGroup = {
       args: ID,
       async run(ctx, { args }) {
         const contactId = id(args);
-        await (await ctx.platform()).phonebooks.deleteContact(contactId);
-        await updateLocalDirectory(ctx, { remove: [contactId] });
+        await (await cliPhonebookEditor(ctx)).deleteContact(contactId);
         show(ctx, { deleted: contactId }, () => `Deleted contact ${contactId}.`);
       },
     }),
@@ -141,8 +143,7 @@ export const contactCommands: CommandGroup = {
       args: { name: 'ID', min: 1, max: Infinity },
       async run(ctx, { args }) {
         const ids = args.map((arg) => requiredInteger(arg, 'Every contact id'));
-        await (await ctx.platform()).phonebooks.bulkDeleteContacts(ids);
-        await updateLocalDirectory(ctx, { remove: ids });
+        await (await cliPhonebookEditor(ctx)).bulkDeleteContacts(ids);
         show(ctx, { deleted: ids }, () => `Deleted ${ids.length} contacts: ${ids.join(', ')}.`);
       },
     }),
