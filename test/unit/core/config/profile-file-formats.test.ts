@@ -13,6 +13,11 @@ import { RecentDialsFile } from '../../../../src-main/core/calls/dial-guard';
 import type { FileFormat } from '../../../../src-main/core/config/file-format';
 import { profileStateFile } from '../../../../src-main/core/config/state-file';
 import { InstallationIdFile } from '../../../../src-main/core/desktop/installation-id';
+import {
+  loadWindowBounds,
+  saveWindowBounds,
+  WINDOW_STATE_FILE,
+} from '../../../../src-main/core/desktop/window-state';
 import { LearntRateFile } from '../../../../src-main/core/directory/request-pacer';
 import { FavouritesFile } from '../../../../src-main/core/favourites/favourites';
 import { createLogger } from '../../../../src-main/core/log/logger';
@@ -112,5 +117,19 @@ describe.each(CASES)('$file', (testCase) => {
     expect(lines.join('\n')).toContain(
       'written in format version 2 by a newer Callbar; this one reads up to 1: kept aside',
     );
+  });
+});
+
+describe('window-state.json', () => {
+  it('an unversioned file is read; a save writes version 1; a newer version means default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-format-'));
+    const file = join(dir, WINDOW_STATE_FILE);
+    const bounds = { x: 10, y: 20, width: 400, height: 600 };
+    writeFileSync(file, JSON.stringify(bounds));
+    expect(loadWindowBounds(dir)).toEqual(bounds);
+    await saveWindowBounds(dir, bounds);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, ...bounds });
+    writeFileSync(file, JSON.stringify({ version: 2, ...bounds }));
+    expect(loadWindowBounds(dir)).toBeUndefined();
   });
 });
