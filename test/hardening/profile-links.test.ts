@@ -129,7 +129,7 @@ describe('symbolic links planted in the profile', () => {
     symlinkSync(target, join(profile, 'state.json'));
     const state = profileStateFile(
       join(profile, 'state.json'),
-      fileFormat({ version: 1, content: z.object({ a: z.number() }), migrate: (old) => old }),
+      fileFormat({ version: 1, content: z.object({ a: z.number() }) }),
       log,
       'x',
     );

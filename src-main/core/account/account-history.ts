@@ -32,7 +32,6 @@ export type AccountHistory = z.infer<typeof AccountHistory>;
 export const AccountHistoryFile = fileFormat({
   version: 1,
   content: AccountHistory,
-  migrate: (old) => old,
 });
 
 export type AccountHistoryStore = StateFile<AccountHistory>;

@@ -24,7 +24,6 @@ export type SessionEnded = z.infer<typeof SessionEnded>;
 export const SessionEndedFile = fileFormat({
   version: 1,
   content: SessionEnded,
-  migrate: (old) => old,
 });
 
 /** Where the marker is kept (read: undefined when there is none). */

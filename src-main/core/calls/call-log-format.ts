@@ -109,7 +109,7 @@ export const EMPTY_CALL_LOG: CallLog = {
 };
 
 /** `calls.json`, version 1. */
-export const CallLogFormat = fileFormat({ version: 1, content: CallLog, migrate: (old) => old });
+export const CallLogFormat = fileFormat({ version: 1, content: CallLog });
 
 /** True when A and B are exactly the same type (an optional field more or less counts). */
 type Same<A, B> =

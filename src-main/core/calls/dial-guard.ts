@@ -57,7 +57,6 @@ export type RecentDials = z.infer<typeof RecentDials>;
 export const RecentDialsFile = fileFormat({
   version: 1,
   content: RecentDials,
-  migrate: (old) => old,
 });
 
 export interface DialGuardOptions {

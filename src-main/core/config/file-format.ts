@@ -37,12 +37,13 @@ export interface FileFormat<T> {
 
 /**
  * The format `version` of a file whose content is `content`; `migrate` turns an older file (no
- * `version`, or a lower one; the object as read) into the current content.
+ * `version`, or a lower one; the object as read) into the current content (without it, older
+ * files had the same content).
  */
 export function fileFormat<Shape extends z.ZodRawShape>(spec: {
   version: number;
   content: z.ZodObject<Shape>;
-  migrate: (old: Record<string, unknown>) => unknown;
+  migrate?: (old: Record<string, unknown>) => unknown;
 }): FileFormat<z.infer<z.ZodObject<Shape>>> {
   type T = z.infer<z.ZodObject<Shape>>;
   const schema = spec.content.extend({ version: z.literal(spec.version) }) as unknown as z.ZodType<
@@ -62,7 +63,9 @@ export function fileFormat<Shape extends z.ZodRawShape>(spec: {
       }
       const content = { ...record };
       delete content.version;
-      return spec.content.parse(version === spec.version ? content : spec.migrate(content));
+      return spec.content.parse(
+        version === spec.version || !spec.migrate ? content : spec.migrate(content),
+      );
     },
     serialize(content) {
       return { version: spec.version, ...spec.content.parse(content) };

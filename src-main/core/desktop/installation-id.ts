@@ -15,7 +15,6 @@ import type { Logger } from '../log/logger';
 export const InstallationIdFile = fileFormat({
   version: 1,
   content: z.strictObject({ id: z.uuid() }),
-  migrate: (old) => old,
 });
 
 export const INSTALLATION_ID_FILE = 'update-id.json';

@@ -23,7 +23,6 @@ const WindowState = z.object({
 export const WindowStateFile = fileFormat({
   version: 1,
   content: WindowState,
-  migrate: (old) => old,
 });
 
 export const WINDOW_STATE_FILE = 'window-state.json';

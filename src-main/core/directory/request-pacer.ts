@@ -39,7 +39,6 @@ export type LearntRate = z.infer<typeof LearntRate>;
 export const LearntRateFile = fileFormat({
   version: 1,
   content: LearntRate,
-  migrate: (old) => old,
 });
 
 /** The profile's file of the learnt rate (see directory.ts). */

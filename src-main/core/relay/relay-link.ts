@@ -30,7 +30,6 @@ export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffse
 export const RelayCursorFile = fileFormat({
   version: 1,
   content: RelayCursor,
-  migrate: (old) => old,
 });
 export type RelayCursor = z.infer<typeof RelayCursor>;
 
