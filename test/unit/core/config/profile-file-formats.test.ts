@@ -102,6 +102,8 @@ describe.each(CASES)('$file', (testCase) => {
     await state.write(read);
     const written = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     expect(written).toEqual({ version: 1, ...(testCase.content as object) });
+    // The file validates against its own versioned disk schema.
+    expect(testCase.format.schema.parse(written)).toEqual(written);
     expect(await state.read()).toEqual(testCase.content);
   });
 
