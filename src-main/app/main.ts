@@ -27,7 +27,11 @@ import {
 import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
-import { POLICY_DIR_VARIABLE, readPolicies } from '../core/config/policy/policies';
+import {
+  POLICY_DIR_VARIABLE,
+  policyOnlyValues,
+  readPolicies,
+} from '../core/config/policy/policies';
 import { trayFavourites } from '../core/favourites/favourites';
 import { openProfile } from '../core/profile';
 import { translatorFor } from '../core/text/translators';
@@ -39,6 +43,7 @@ import { applyLoginItem } from './login-item';
 import { notify } from './notifications';
 import { CallbarTray } from './tray';
 import { offerLinkHandling, registerShortcut } from './os-integration';
+import { startUpdater } from './updater';
 import { WindowKeeper } from './window-keeper';
 import { preloadPath, type WindowContext } from './windows';
 
@@ -165,12 +170,14 @@ async function start(): Promise<void> {
   // receiver closed, settings and caches flushed, and a token pair the platform just issued
   // stored (core.close() waits for it, at most 10 s; the first sync may be refreshing already).
   let destroyTray = (): void => undefined;
+  let stopUpdater = (): void => undefined;
   let closed = false;
   app.on('will-quit', (event) => {
     if (closed) return;
     event.preventDefault();
     globalShortcut.unregisterAll();
     destroyTray();
+    stopUpdater();
     void core
       .close()
       .catch((error: unknown) => log.warn('closing the core failed', { error }))
@@ -291,6 +298,17 @@ async function start(): Promise<void> {
 
   await offerLinkHandling(settings.handle_links, dataDir, log, words());
   await applyLoginItem(settings.open_at_login, log);
+  // Updates as the organisation's policy says (core/desktop/update-plan.ts): off by default.
+  stopUpdater = await startUpdater({
+    policy: policyOnlyValues(profile.policies),
+    packaged: app.isPackaged,
+    currentVersion: app.getVersion(),
+    dataDir,
+    log,
+  }).catch((error: unknown) => {
+    log.warn('the updater could not start', { error });
+    return () => undefined;
+  });
 
   deliverLink = (link) => {
     void openDialLink(core.router, link, words()).then((plan) => {

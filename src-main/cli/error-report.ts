@@ -1,7 +1,7 @@
 /** A failed command, told once: a sentence per problem on stderr (or JSON on stdout), an exit code. */
 import { ApiError } from '../core/api/api-errors';
 import { explainDetail, explainPlatformError } from '../core/api/platform-messages';
-import { describeError } from '../core/errors';
+import { CallbarError, describeError } from '../core/errors';
 import { terminalField } from '../core/text/terminal-text';
 import { exitCodeForError, ExitCode } from './cli-io';
 import type { CommandContext } from './command';
@@ -12,14 +12,29 @@ const nextStep: Partial<Record<number, string>> = {
   [ExitCode.unreachable]: 'errors.unreachableHint',
 };
 
+/**
+ * The platform's refusal behind `error`: the error itself, or the one a core layer (the phonebook
+ * editor) only put into words, so its fields are told one per line; not one that layer explained
+ * further (its own sentence is told instead).
+ */
+function platformRefusal(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof CallbarError && error.cause instanceof ApiError) {
+    const plain = explainPlatformError(error.cause);
+    if (plain instanceof Error && plain.message === error.message) return error.cause;
+  }
+  return undefined;
+}
+
 export function reportError(ctx: CommandContext, error: unknown, state?: string): number {
   const exitCode = exitCodeForError(error);
-  const fieldErrors = error instanceof ApiError ? error.errors : [];
-  const explained = explainPlatformError(error);
+  const refusal = platformRefusal(error);
+  const fieldErrors = refusal?.errors ?? [];
+  const explained = explainPlatformError(refusal ?? error);
   if (ctx.json) {
     // The platform's details in words a person understands, with the fields they concern, as the
     // window gets them (the raw ones stay in `errors`); always in English, for programs.
-    const details = error instanceof ApiError ? { status: error.status, errors: fieldErrors } : {};
+    const details = refusal ? { status: refusal.status, errors: fieldErrors } : {};
     ctx.io.out(
       JSON.stringify({
         ...(state ? { state } : {}),

@@ -18,7 +18,7 @@ import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
-import { PhonebookEditor } from './phonebooks/phonebook-editor';
+import { contactView, PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
 
 export interface CoreOptions {
@@ -179,20 +179,22 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'calls.clearRecent': () => calls.clearRecent(),
     'calls.cancelDial': () => calls.cancelDial(),
     'phonebooks.list': (query) => editor.listPhonebooks(query),
-    'phonebooks.create': (fields) => editor.createPhonebook(fields),
-    'phonebooks.update': ({ id, ...fields }) => editor.updatePhonebook(id, fields),
+    'phonebooks.create': async (fields) => phonebookView(await editor.createPhonebook(fields)),
+    'phonebooks.update': async ({ id, ...fields }) =>
+      phonebookView(await editor.updatePhonebook(id, fields)),
     'phonebooks.delete': async ({ id }) => {
       await editor.deletePhonebook(id);
       return {};
     },
     'contacts.list': (query) => editor.listContacts(query),
     'contacts.create': async (fields) => {
-      const created = await editor.createContact(fields);
+      const created = contactView(await editor.createContact(fields));
       // A caller added from the call bar is named there at once.
       calls.tracker.reidentify();
       return created;
     },
-    'contacts.update': ({ id, ...fields }) => editor.updateContact(id, fields),
+    'contacts.update': async ({ id, ...fields }) =>
+      contactView(await editor.updateContact(id, fields)),
     'contacts.delete': async ({ id }) => {
       await editor.deleteContact(id);
       return {};

@@ -17,7 +17,7 @@ import { profileStateFile } from './config/state-file';
 import { parseHeaderList } from './http/header-list';
 import type { Settings } from './config/settings';
 import { createFileLogger, type Logger } from './log/logger';
-import { RelayCursor } from './relay/relay-link';
+import { RelayCursorFile } from './relay/relay-link';
 import { openVault } from './vault/keytar-vault';
 import type { Vault } from './vault/vault';
 
@@ -84,7 +84,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     history: profileAccountHistory(dataDir, log),
     relayCursor: profileStateFile(
       join(dataDir, 'relay-cursor.json'),
-      RelayCursor,
+      RelayCursorFile,
       log,
       'position in the relay stream',
     ),

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { profileSessionLock } from '../../src-main/core/account/session-lock';
 import { CallLogFile } from '../../src-main/core/calls/call-log';
+import { fileFormat } from '../../src-main/core/config/file-format';
 import { loadSettings } from '../../src-main/core/config/settings-store';
 import { profileStateFile } from '../../src-main/core/config/state-file';
 import { readCache } from '../../src-main/core/directory/directory-cache';
@@ -128,7 +129,7 @@ describe('symbolic links planted in the profile', () => {
     symlinkSync(target, join(profile, 'state.json'));
     const state = profileStateFile(
       join(profile, 'state.json'),
-      z.object({ a: z.number() }),
+      fileFormat({ version: 1, content: z.object({ a: z.number() }) }),
       log,
       'x',
     );

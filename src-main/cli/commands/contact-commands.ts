@@ -1,9 +1,14 @@
-/** `callbar contacts …`: list, show, create, update and delete phonebook contacts. */
-import type { Contact, ContactInput } from '../../core/api/schemas';
+/**
+ * `callbar contacts …`: list, show, create, update and delete phonebook contacts. The changes go
+ * through the editing layer the window uses (core/phonebooks/phonebook-editor.ts): the same
+ * checks, the same refusals in words, the same update of this computer's directory.
+ */
+import type { ContactFields } from '../../../src-shared/contract';
+import type { Contact } from '../../core/api/schemas';
 import { said, type Translate } from '../../core/text/said';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
-import { updateLocalDirectory } from './directory-commands';
+import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
@@ -41,9 +46,11 @@ interface FieldValues {
   company?: string;
 }
 
-/** The contact as given; for an update, unchanged fields come from the current one. */
-function contactInput(values: FieldValues, current?: Contact): ContactInput {
-  const secondary = values.secondary ?? current?.secondary_number ?? null;
+/**
+ * The contact's fields as given (the editor checks them); for an update, unchanged fields come
+ * from the current one.
+ */
+function contactFields(values: FieldValues, current?: Contact): ContactFields {
   return {
     phonebook: required(
       integer(values.phonebook, '--phonebook') ?? current?.phonebook,
@@ -51,14 +58,12 @@ function contactInput(values: FieldValues, current?: Contact): ContactInput {
     ),
     display_name: required(values.name ?? current?.display_name, isRequired('--name')),
     number: required(values.number ?? current?.number, isRequired('--number')),
-    secondary_number: secondary === '' ? null : secondary,
+    secondary_number: values.secondary ?? current?.secondary_number ?? null,
     speed_dial: required(
       integer(values['speed-dial'], '--speed-dial') ?? current?.speed_dial ?? undefined,
       isRequired('--speed-dial'),
     ),
-    ...(values.company !== undefined || current?.company
-      ? { company: values.company ?? current?.company ?? '' }
-      : {}),
+    company: values.company ?? current?.company ?? '',
   };
 }
 
@@ -101,9 +106,8 @@ export const contactCommands: CommandGroup = {
       usage: fieldUsage,
       options: fieldOptions,
       async run(ctx, { values }) {
-        const input = contactInput(values);
-        const contact = await (await ctx.platform()).phonebooks.createContact(input);
-        await updateLocalDirectory(ctx, { upsert: contact });
+        const fields = contactFields(values);
+        const contact = await (await cliPhonebookEditor(ctx)).createContact(fields);
         show(
           ctx,
           contact,
@@ -121,9 +125,8 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { values, args }) {
         const contactId = id(args);
         const api = await ctx.platform();
-        const input = contactInput(values, await api.phonebooks.getContact(contactId));
-        const contact = await api.phonebooks.updateContact(contactId, input);
-        await updateLocalDirectory(ctx, { upsert: contact });
+        const fields = contactFields(values, await api.phonebooks.getContact(contactId));
+        const contact = await (await cliPhonebookEditor(ctx)).updateContact(contactId, fields);
         show(
           ctx,
           contact,
@@ -138,8 +141,7 @@ export const contactCommands: CommandGroup = {
       args: ID,
       async run(ctx, { args }) {
         const contactId = id(args);
-        await (await ctx.platform()).phonebooks.deleteContact(contactId);
-        await updateLocalDirectory(ctx, { remove: [contactId] });
+        await (await cliPhonebookEditor(ctx)).deleteContact(contactId);
         show(ctx, { deleted: contactId }, () => ctx.t('contacts.deleted', { id: contactId }));
       },
     }),
@@ -149,8 +151,7 @@ export const contactCommands: CommandGroup = {
       args: { name: 'ID', min: 1, max: Infinity },
       async run(ctx, { args }) {
         const ids = args.map((arg) => requiredInteger(arg, said('cli:usage.everyContactId')));
-        await (await ctx.platform()).phonebooks.bulkDeleteContacts(ids);
-        await updateLocalDirectory(ctx, { remove: ids });
+        await (await cliPhonebookEditor(ctx)).bulkDeleteContacts(ids);
         show(ctx, { deleted: ids }, () =>
           ctx.t('contacts.bulkDeleted', { count: ids.length, ids: ids.join(', ') }),
         );

@@ -9,6 +9,7 @@ import type { Contact } from '../../core/api/schemas';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Directory } from '../../core/directory/directory';
 import { said, type Translate } from '../../core/text/said';
+import type { PhonebookEditor } from '../../core/phonebooks/phonebook-editor';
 import { terminalField } from '../../core/text/terminal-text';
 import { ExitCode } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
@@ -93,6 +94,21 @@ export async function updateLocalDirectory(
       }),
     );
   }
+}
+
+/**
+ * The one phonebook and contact editing layer (core/phonebooks/phonebook-editor.ts), as the window
+ * has it, for a command: contact changes go to this computer's directory through
+ * updateLocalDirectory (a failure only warns); a phonebook change waits for `callbar sync`.
+ */
+export async function cliPhonebookEditor(ctx: CommandContext): Promise<PhonebookEditor> {
+  const { PhonebookEditor } = await import('../../core/phonebooks/phonebook-editor');
+  const api = await ctx.platform();
+  return new PhonebookEditor(api.phonebooks, {
+    upsertLocal: (contact) => updateLocalDirectory(ctx, { upsert: contact }),
+    removeLocal: (ids) => updateLocalDirectory(ctx, { remove: [...ids] }),
+    sync: () => Promise.resolve(),
+  });
 }
 
 export const directoryCommands: CommandGroup = {

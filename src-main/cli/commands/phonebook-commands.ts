@@ -1,9 +1,14 @@
-/** `callbar phonebooks …`: list, show, create, update and delete phonebooks. */
-import type { Phonebook, PhonebookInput, WrittenPhonebook } from '../../core/api/schemas';
+/**
+ * `callbar phonebooks …`: list, show, create, update and delete phonebooks. The changes go
+ * through the editing layer the window uses (core/phonebooks/phonebook-editor.ts).
+ */
+import type { PhonebookFields } from '../../../src-shared/contract';
+import type { Phonebook, WrittenPhonebook } from '../../core/api/schemas';
 import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
 import { integer, required, requiredInteger } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
+import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
@@ -35,9 +40,11 @@ interface FieldValues {
   owner?: string[];
 }
 
-/** The phonebook as given; for an update, unchanged fields come from the current one. */
-function phonebookInput(values: FieldValues, current?: Phonebook): PhonebookInput {
-  const owners = values.owner?.map((owner) => requiredInteger(owner, '--owner'));
+/**
+ * The phonebook's fields as given (the editor checks them); for an update, unchanged fields come
+ * from the current one (and the owners stay unless --owner is given).
+ */
+function phonebookFields(values: FieldValues, current?: Phonebook): PhonebookFields {
   return {
     description: required(
       values.description ?? current?.description,
@@ -48,9 +55,11 @@ function phonebookInput(values: FieldValues, current?: Phonebook): PhonebookInpu
       said('cli:usage.isRequired', { what: '--priority' }),
     ),
     is_shared: required(values.shared ?? current?.is_shared, said('cli:usage.sayShared')),
-    ...(owners ? { owners } : current ? { owners: current.owners.map((owner) => owner.id) } : {}),
   };
 }
+
+const ownersOf = (values: FieldValues) =>
+  values.owner?.map((owner) => requiredInteger(owner, '--owner'));
 
 const ID = { name: 'ID', min: 1 } as const;
 const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.phonebookId'));
@@ -97,8 +106,9 @@ export const phonebookCommands: CommandGroup = {
       usage: '--description D --priority N --shared|--no-shared [--owner ID]…',
       options: fieldOptions,
       async run(ctx, { values }) {
-        const input = phonebookInput(values);
-        const book = await (await ctx.platform()).phonebooks.createPhonebook(input);
+        const fields = phonebookFields(values);
+        const owners = ownersOf(values);
+        const book = await (await cliPhonebookEditor(ctx)).createPhonebook(fields, owners);
         show(
           ctx,
           book,
@@ -114,9 +124,11 @@ export const phonebookCommands: CommandGroup = {
       args: ID,
       async run(ctx, { values, args }) {
         const bookId = id(args);
-        const api = await ctx.platform();
-        const input = phonebookInput(values, await api.phonebooks.getPhonebook(bookId));
-        const book = await api.phonebooks.updatePhonebook(bookId, input);
+        const given = ownersOf(values);
+        const current = await (await ctx.platform()).phonebooks.getPhonebook(bookId);
+        const owners = given ?? current.owners.map((owner) => owner.id);
+        const fields = phonebookFields(values, current);
+        const book = await (await cliPhonebookEditor(ctx)).updatePhonebook(bookId, fields, owners);
         show(
           ctx,
           book,
@@ -131,7 +143,7 @@ export const phonebookCommands: CommandGroup = {
       args: ID,
       async run(ctx, { args }) {
         const bookId = id(args);
-        await (await ctx.platform()).phonebooks.deletePhonebook(bookId);
+        await (await cliPhonebookEditor(ctx)).deletePhonebook(bookId);
         show(ctx, { deleted: bookId }, () => ctx.t('phonebooks.deleted', { id: bookId }));
       },
     }),

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AccountSwitch } from '../../../src-shared/contract';
+import { fileFormat } from '../config/file-format';
 import { profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
@@ -29,13 +30,19 @@ export const AccountHistory = ConnectedAccount.extend({
 });
 export type AccountHistory = z.infer<typeof AccountHistory>;
 
+/** `last-account.json`: version 1; files from before versions had the same content. */
+export const AccountHistoryFile = fileFormat({
+  version: 1,
+  content: AccountHistory,
+});
+
 export type AccountHistoryStore = StateFile<AccountHistory>;
 
 /** The record `last-account.json` of the profile in `dataDir`. */
 export function profileAccountHistory(dataDir: string, log: Logger): AccountHistoryStore {
   return profileStateFile(
     join(dataDir, 'last-account.json'),
-    AccountHistory,
+    AccountHistoryFile,
     log,
     'record of the last connected account',
   );

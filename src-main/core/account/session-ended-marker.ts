@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
+import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 
@@ -19,6 +20,12 @@ export const SessionEnded = z.object({
 });
 export type SessionEnded = z.infer<typeof SessionEnded>;
 
+/** `session-ended.json`: version 1; files from before versions had the same content. */
+export const SessionEndedFile = fileFormat({
+  version: 1,
+  content: SessionEnded,
+});
+
 /** Where the marker is kept (read: undefined when there is none). */
 export type SessionEndedMarker = StateFile<SessionEnded>;
 
@@ -29,7 +36,7 @@ export const memoryEndedMarker = (): SessionEndedMarker => memoryStateFile();
 export function profileEndedMarker(dataDir: string, log: Logger): SessionEndedMarker {
   return profileStateFile(
     join(dataDir, 'session-ended.json'),
-    SessionEnded,
+    SessionEndedFile,
     log,
     'session-ended marker',
   );

@@ -22,6 +22,26 @@ const PhonebookPage = Page(Phonebook);
 const ContactPage = Page(Contact);
 const CONTACTS = 'v3/phonebook/contact/';
 
+/** A collection of the phonebook API: where, what its ids are called, what a write sends and answers. */
+interface Items<I extends z.ZodType, W extends z.ZodType> {
+  path: string;
+  idName: string;
+  input: I;
+  written: W;
+}
+const PHONEBOOK_ITEMS = {
+  path: PHONEBOOKS,
+  idName: 'A phonebook id',
+  input: PhonebookInput,
+  written: WrittenPhonebook,
+};
+const CONTACT_ITEMS = {
+  path: CONTACTS,
+  idName: 'A contact id',
+  input: ContactInput,
+  written: Contact,
+};
+
 /** Validates what the caller wants to send; a bad input never reaches the platform. */
 function checkInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
@@ -86,42 +106,20 @@ export class PhonebookApi {
     return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), PhonebookPage);
   }
 
-  async getPhonebook(id: number): Promise<Phonebook> {
-    return this.#client.request({
-      method: 'get',
-      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
-      scope: 'phonebook',
-      schema: Phonebook,
-    });
+  getPhonebook(id: number): Promise<Phonebook> {
+    return this.#item(PHONEBOOK_ITEMS, 'get', id, Phonebook);
   }
 
-  async createPhonebook(input: PhonebookInput): Promise<WrittenPhonebook> {
-    return this.#client.request({
-      method: 'post',
-      path: PHONEBOOKS,
-      scope: 'phonebook',
-      json: checkInput(PhonebookInput, input),
-      schema: WrittenPhonebook,
-    });
+  createPhonebook(input: PhonebookInput): Promise<WrittenPhonebook> {
+    return this.#write(PHONEBOOK_ITEMS, undefined, input);
   }
 
-  async updatePhonebook(id: number, input: PhonebookInput): Promise<WrittenPhonebook> {
-    return this.#client.request({
-      method: 'put',
-      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
-      scope: 'phonebook',
-      json: checkInput(PhonebookInput, input),
-      schema: WrittenPhonebook,
-    });
+  updatePhonebook(id: number, input: PhonebookInput): Promise<WrittenPhonebook> {
+    return this.#write(PHONEBOOK_ITEMS, id, input);
   }
 
-  async deletePhonebook(id: number): Promise<undefined> {
-    return this.#client.request({
-      method: 'delete',
-      path: `${PHONEBOOKS}${positiveId(id, 'A phonebook id')}/`,
-      scope: 'phonebook',
-      schema: undefined,
-    });
+  deletePhonebook(id: number): Promise<undefined> {
+    return this.#item(PHONEBOOK_ITEMS, 'delete', id, undefined);
   }
 
   async listContacts(query: ContactListQuery = {}): Promise<Page<Contact>> {
@@ -153,41 +151,49 @@ export class PhonebookApi {
     return this.#walk(CONTACTS, checkInput(ContactListQuery, query), ContactPage);
   }
 
-  async getContact(id: number): Promise<Contact> {
+  getContact(id: number): Promise<Contact> {
+    return this.#item(CONTACT_ITEMS, 'get', id, Contact);
+  }
+
+  createContact(input: ContactInput): Promise<Contact> {
+    return this.#write(CONTACT_ITEMS, undefined, input);
+  }
+
+  updateContact(id: number, input: ContactInput): Promise<Contact> {
+    return this.#write(CONTACT_ITEMS, id, input);
+  }
+
+  deleteContact(id: number): Promise<undefined> {
+    return this.#item(CONTACT_ITEMS, 'delete', id, undefined);
+  }
+
+  /** A request about one item of `items` (get or delete). */
+  async #item<S extends z.ZodType | undefined>(
+    items: Items<z.ZodType, z.ZodType>,
+    method: 'get' | 'delete',
+    id: number,
+    schema: S,
+  ) {
     return this.#client.request({
-      method: 'get',
-      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
+      method,
+      path: `${items.path}${positiveId(id, items.idName)}/`,
       scope: 'phonebook',
-      schema: Contact,
+      schema,
     });
   }
 
-  async createContact(input: ContactInput): Promise<Contact> {
+  /** Creates an item of `items` (no id) or replaces one (PUT): the input is checked first. */
+  async #write<I extends z.ZodType, W extends z.ZodType>(
+    items: Items<I, W>,
+    id: number | undefined,
+    input: z.input<I>,
+  ) {
     return this.#client.request({
-      method: 'post',
-      path: CONTACTS,
+      method: id === undefined ? 'post' : 'put',
+      path: id === undefined ? items.path : `${items.path}${positiveId(id, items.idName)}/`,
       scope: 'phonebook',
-      json: checkInput(ContactInput, input),
-      schema: Contact,
-    });
-  }
-
-  async updateContact(id: number, input: ContactInput): Promise<Contact> {
-    return this.#client.request({
-      method: 'put',
-      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
-      scope: 'phonebook',
-      json: checkInput(ContactInput, input),
-      schema: Contact,
-    });
-  }
-
-  async deleteContact(id: number): Promise<undefined> {
-    return this.#client.request({
-      method: 'delete',
-      path: `${CONTACTS}${positiveId(id, 'A contact id')}/`,
-      scope: 'phonebook',
-      schema: undefined,
+      json: checkInput(items.input, input),
+      schema: items.written,
     });
   }
 

@@ -3,7 +3,7 @@
  * call-affinity.ts): how many calls each contact or number had and when the last one started.
  */
 import type { PartyCalls } from '../directory/call-affinity';
-import type { CallRecord } from './call-log';
+import type { CallRecord } from './call-log-format';
 
 /** Calls grouped by contact (when identified) or by number; failed dials count too. */
 export function partyCalls(records: readonly CallRecord[]): PartyCalls[] {

@@ -10,79 +10,12 @@ import { renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
-import { z } from 'zod';
-import { Call } from '../../../src-shared/contract';
-import { AccountOwner } from '../account/account-history';
 import { writeFileAtomic } from '../config/atomic-write';
+import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../config/no-follow-file';
+import { CallLogFormat, EMPTY_CALL_LOG, type CallLog, type CallRecord } from './call-log-format';
 import type { Logger } from '../log/logger';
 
-export const LegRecord = z.object({
-  id: z.string(),
-  state: z.enum(['ringing', 'answered', 'bridged', 'ended']).optional(),
-  /** Whether this is the user's own leg, when an event said so. */
-  own: z.boolean().optional(),
-  /** caller / callee, when an event said so. */
-  role: z.string().optional(),
-  /**
-   * Attached by the `{id}`-only attribution rule (an unknown leg that arrived within seconds of
-   * the call's news), not by an id the platform gave: such legs are capped per call.
-   */
-  guessed: z.boolean().optional(),
-  /** The highest event sequence applied to this leg (to ignore older deliveries). */
-  sequence: z.number().optional(),
-});
-export type LegRecord = z.infer<typeof LegRecord>;
-
-/** A call with what the tracker needs to follow it (times in ms since the epoch). */
-export const CallRecord = z.object({
-  call: Call,
-  /**
-   * Whose call this is: the account and platform connected when Callbar placed or first saw it.
-   * Only the calls of the account connected now are shown; calls without an owner (logs from
-   * before it was kept) are nobody's and stay hidden.
-   */
-  owner: AccountOwner.optional(),
-  /** The platform's id of the call, when the dial answer or an event gave one. */
-  platform_call_id: z.string().optional(),
-  /**
-   * The platform's events for this call name its call_id: a leg whose event names none is not
-   * taken to be one of its legs.
-   */
-  events_name_call: z.boolean().optional(),
-  legs: z.array(LegRecord),
-  started_ms: z.number(),
-  /** When anything about this call last changed (merging keeps the newest). */
-  updated_ms: z.number(),
-  /** When the platform last said something about it (for expiry). */
-  news_ms: z.number(),
-  /** Recent delivery keys, to recognise repeated deliveries. */
-  delivery_keys: z.array(z.string()),
-  /** The events as they arrived (the newest few), for diagnosis. */
-  events: z.array(z.unknown()),
-});
-export type CallRecord = z.infer<typeof CallRecord>;
-
-export const CallLog = z.object({
-  version: z.literal(1),
-  /** Newest first. */
-  calls: z.array(CallRecord),
-  /** Ended calls last changed at or before this time were cleared. */
-  cleared_ms: z.number().default(0),
-  /** Leg ids of calls no longer kept, so late events for them do not look like new calls. */
-  retired_legs: z.array(z.string()).default([]),
-  /** Ids of calls cleared or dropped, so an older copy elsewhere does not bring them back. */
-  removed_ids: z.array(z.string()).default([]),
-});
-export type CallLog = z.infer<typeof CallLog>;
-
-export const EMPTY_CALL_LOG: CallLog = {
-  version: 1,
-  calls: [],
-  cleared_ms: 0,
-  retired_legs: [],
-  removed_ids: [],
-};
 const MAX_RETIRED_LEGS = 500;
 /** Ended calls kept in the recent list. */
 export const MAX_RECENT_CALLS = 100;
@@ -132,7 +65,6 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     ]),
   ];
   return {
-    version: 1,
     calls,
     cleared_ms: cleared,
     retired_legs: retired.slice(-MAX_RETIRED_LEGS),
@@ -190,8 +122,21 @@ export class CallLogFile {
       return EMPTY_CALL_LOG;
     }
     try {
-      return CallLog.parse(JSON.parse(text));
-    } catch {
+      return CallLogFormat.parse(JSON.parse(text));
+    } catch (error) {
+      if (error instanceof NewerFileFormat) {
+        // A newer Callbar's log: kept whole under its own name, never merged into or overwritten.
+        const aside = setAsideName(this.path, error.version);
+        try {
+          renameSync(this.path, aside);
+        } catch {
+          // Another process set it aside first.
+        }
+        this.#log.warn(`the call log was ${error.message}: kept aside, a new one started`, {
+          file: aside,
+        });
+        return EMPTY_CALL_LOG;
+      }
       const aside = `${this.path}.damaged-${Date.now()}`;
       try {
         renameSync(this.path, aside);
@@ -219,7 +164,7 @@ export class CallLogFile {
       });
       try {
         const merged = mergeCallLogs(log, this.read());
-        await writeFileAtomic(this.path, JSON.stringify(merged) + '\n', {
+        await writeFileAtomic(this.path, JSON.stringify(CallLogFormat.serialize(merged)) + '\n', {
           mode: 0o600,
           dirMode: 0o700,
         });

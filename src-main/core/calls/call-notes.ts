@@ -13,6 +13,7 @@ import { processOnlyLock, profileSessionLock, type SessionLock } from '../accoun
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
+import { fileFormat } from '../config/file-format';
 
 /** Notes kept: the recent list's calls and some; beyond it the oldest notes go first. */
 export const MAX_CALL_NOTES = 200;
@@ -26,11 +27,13 @@ const StoredNote = z.object({
   noted_at: z.number(),
 });
 
-export const CallNotesFile = z.object({
-  format: z.literal(1),
+const CallNotesContent = z.object({
   notes: z.array(StoredNote).max(MAX_CALL_NOTES),
 });
-export type CallNotesFile = z.infer<typeof CallNotesFile>;
+type CallNotesContent = z.infer<typeof CallNotesContent>;
+
+/** `call-notes.json`: version 1 (config/file-format.ts). */
+export const CallNotesFile = fileFormat({ version: 1, content: CallNotesContent });
 
 /** Anything that acts instead of showing, except the line break a note may have. */
 // eslint-disable-next-line no-control-regex -- control characters are what is refused here
@@ -61,13 +64,13 @@ export function checkedNote(text: string): string {
 }
 
 export interface CallNotesOptions {
-  file: StateFile<CallNotesFile>;
+  file: StateFile<CallNotesContent>;
   lock: SessionLock;
   now?: () => number;
 }
 
 export class CallNotes {
-  readonly #file: StateFile<CallNotesFile>;
+  readonly #file: StateFile<CallNotesContent>;
   readonly #lock: SessionLock;
   readonly #now: () => number;
   #queue: Promise<unknown> = Promise.resolve();
@@ -101,7 +104,7 @@ export class CallNotes {
             .sort((a, b) => a.noted_at - b.noted_at)
             .slice(-MAX_CALL_NOTES)
         : others;
-      await this.#file.write({ format: 1, notes });
+      await this.#file.write({ notes });
       this.#remember(notes);
     });
   }
@@ -113,7 +116,7 @@ export class CallNotes {
     await this.#alone(async () => {
       const stored = (await this.#file.read())?.notes ?? [];
       const kept = stored.filter((entry) => !gone.has(entry.call_id));
-      if (kept.length !== stored.length) await this.#file.write({ format: 1, notes: kept });
+      if (kept.length !== stored.length) await this.#file.write({ notes: kept });
       this.#remember(kept);
     });
   }

@@ -30,16 +30,8 @@ import {
   legStateOf,
   type LegState,
 } from './call-event';
-import {
-  EMPTY_CALL_LOG,
-  isFinished,
-  MAX_RECENT_CALLS,
-  mergeCallLogs,
-  type CallLog,
-  type CallLogFile,
-  type CallRecord,
-  type LegRecord,
-} from './call-log';
+import { isFinished, MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
+import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
 import { TokenBucket, type Rate } from './token-bucket';
 
 export interface CallLimits {

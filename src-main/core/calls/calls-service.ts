@@ -20,7 +20,8 @@ import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError, sayingOf } from '../errors';
 import { said } from '../text/said';
 import type { Logger } from '../log/logger';
-import { isFinished, type CallRecord } from './call-log';
+import { isFinished } from './call-log';
+import type { CallRecord } from './call-log-format';
 import type { CallNotes } from './call-notes';
 import type { CallTracker } from './call-tracker';
 import {

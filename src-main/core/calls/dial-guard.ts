@@ -24,6 +24,7 @@ import {
   isRunning,
   type SessionLock,
 } from '../account/session-lock';
+import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
@@ -52,6 +53,12 @@ type DialRecord = z.infer<typeof DialRecord>;
 
 export const RecentDials = z.object({ dials: z.array(DialRecord).max(MAX_RECORDS) });
 export type RecentDials = z.infer<typeof RecentDials>;
+
+/** `last-dial.json`: version 1; files from before versions had the same content. */
+export const RecentDialsFile = fileFormat({
+  version: 1,
+  content: RecentDials,
+});
 
 export interface DialGuardOptions {
   file: StateFile<RecentDials>;
@@ -162,7 +169,7 @@ export function profileDialGuard(dataDir: string, log: Logger, now?: () => numbe
   return new DialGuard({
     file: profileStateFile(
       join(dataDir, 'last-dial.json'),
-      RecentDials,
+      RecentDialsFile,
       log,
       'record of recent dials',
     ),

@@ -1,12 +1,13 @@
 /**
  * A small non-secret JSON file of the profile that several processes read (who was connected, why
- * a session ended): parsed with its zod schema on the way in and out, replaced atomically, and
- * treated as absent when it is missing or unreadable (logged), never as an error.
+ * a session ended): read and written in its own versioned format (file-format.ts), replaced
+ * atomically, and treated as absent when it is missing or unreadable (logged), never as an error.
+ * A file a newer Callbar wrote is set aside under its own name (logged), not overwritten.
  */
-import { rm } from 'node:fs/promises';
-import type { z } from 'zod';
+import { rename, rm } from 'node:fs/promises';
 import type { Logger } from '../log/logger';
 import { writeFileAtomic } from './atomic-write';
+import { NewerFileFormat, setAsideName, type FileFormat } from './file-format';
 import { readFileNoFollow } from './no-follow-file';
 
 /** The profile's small state files hold a few lines of JSON. */
@@ -41,7 +42,7 @@ export function memoryStateFile<T>(): StateFile<T> {
  */
 export function profileStateFile<T>(
   file: string,
-  schema: z.ZodType<T>,
+  format: FileFormat<T>,
   log: Logger,
   what: string,
   maxBytes = MAX_STATE_FILE_BYTES,
@@ -58,14 +59,22 @@ export function profileStateFile<T>(
         return undefined;
       }
       try {
-        return schema.parse(JSON.parse(text));
-      } catch {
+        return format.parse(JSON.parse(text));
+      } catch (error) {
+        if (error instanceof NewerFileFormat) {
+          const aside = setAsideName(file, error.version);
+          await rename(file, aside).catch(() => undefined);
+          log.warn(`the ${what} was ${error.message}: kept aside, starting a new one`, {
+            file: aside,
+          });
+          return undefined;
+        }
         log.warn(`ignoring a malformed ${what}`);
         return undefined;
       }
     },
     write: (value) =>
-      writeFileAtomic(file, JSON.stringify(schema.parse(value)) + '\n', {
+      writeFileAtomic(file, JSON.stringify(format.serialize(value)) + '\n', {
         mode: 0o600,
         dirMode: 0o700,
       }),

@@ -2,11 +2,13 @@
  * The main window's remembered position and size (`<dataDir>/window-state.json`). State, not a
  * setting: it is written when the window moves, atomically, and a missing, unreadable or invalid
  * file simply means "centred at the default size". A remembered position on a screen that is no
- * longer attached is not used, so the window never opens off-screen.
+ * longer attached is not used, so the window never opens off-screen. Its own format, version 1
+ * (files from before versions had the same content); a newer version also means "default".
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-write';
+import { fileFormat } from '../config/file-format';
 import { readFileNoFollowSync } from '../config/no-follow-file';
 import type { WindowBounds } from './window-security';
 
@@ -17,21 +19,26 @@ const WindowState = z.object({
   height: z.int().min(100).max(20_000),
 });
 
+/** `window-state.json`, version 1. */
+export const WindowStateFile = fileFormat({
+  version: 1,
+  content: WindowState,
+});
+
 export const WINDOW_STATE_FILE = 'window-state.json';
 
 export function loadWindowBounds(dataDir: string): WindowBounds | undefined {
   try {
-    const parsed = WindowState.safeParse(
+    return WindowStateFile.parse(
       JSON.parse(readFileNoFollowSync(join(dataDir, WINDOW_STATE_FILE), 4096) ?? 'null'),
     );
-    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
 export async function saveWindowBounds(dataDir: string, bounds: WindowBounds): Promise<void> {
-  const checked = WindowState.parse({
+  const checked = WindowStateFile.serialize({
     x: Math.round(bounds.x),
     y: Math.round(bounds.y),
     width: Math.round(bounds.width),

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { RatePolicy } from '../api/rate-limit-gate';
 import { systemClock, type Clock } from '../clock';
+import { fileFormat } from '../config/file-format';
 import { profileStateFile, type StateFile } from '../config/state-file';
 import type { Logger } from '../log/logger';
 
@@ -34,12 +35,23 @@ export const LearntRate = z.object({
 });
 export type LearntRate = z.infer<typeof LearntRate>;
 
+/** `rate-limit.json`: version 1; files from before versions had the same content. */
+export const LearntRateFile = fileFormat({
+  version: 1,
+  content: LearntRate,
+});
+
 /** The profile's file of the learnt rate (see directory.ts). */
 export const LEARNT_RATE_FILE = 'rate-limit.json';
 
 /** The learnt rate of the profile in `dataDir`, shared by its processes. */
 export function learntRateFile(dataDir: string, log: Logger): StateFile<LearntRate> {
-  return profileStateFile(join(dataDir, LEARNT_RATE_FILE), LearntRate, log, 'learnt rate limit');
+  return profileStateFile(
+    join(dataDir, LEARNT_RATE_FILE),
+    LearntRateFile,
+    log,
+    'learnt rate limit',
+  );
 }
 
 /** A 429 with fewer of our requests in the window teaches nothing (see learnFromRefusal). */

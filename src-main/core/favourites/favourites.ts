@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { DirectoryContact, FavouriteContact } from '../../../src-shared/contract';
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
+import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import type { TrayDialEntry } from '../desktop/tray-model';
 import { said } from '../text/said';
@@ -28,11 +29,17 @@ const StoredFavourite = z.object({
   starred_at: z.number(),
 });
 
-export const FavouritesFile = z.object({
-  format: z.literal(1),
+const FavouritesContent = z.object({
   favourites: z.array(StoredFavourite).max(MAX_FAVOURITES),
 });
-export type FavouritesFile = z.infer<typeof FavouritesFile>;
+type FavouritesContent = z.infer<typeof FavouritesContent>;
+
+/** `favourites.json`: version 1; the files before it said `"format": 1` with the same content. */
+export const FavouritesFile = fileFormat({
+  version: 1,
+  content: FavouritesContent,
+  migrate: (old) => ({ favourites: old.favourites }),
+});
 
 /** Favourites someone else decides (read-only here): contacts named by number (E.164). */
 export interface FavouriteSource {
@@ -52,7 +59,7 @@ export interface FavouriteDirectory {
 }
 
 export interface FavouritesOptions {
-  file: StateFile<FavouritesFile>;
+  file: StateFile<FavouritesContent>;
   lock: SessionLock;
   directory: FavouriteDirectory;
   sources?: readonly FavouriteSource[];
@@ -60,7 +67,7 @@ export interface FavouritesOptions {
 }
 
 export class Favourites {
-  readonly #file: StateFile<FavouritesFile>;
+  readonly #file: StateFile<FavouritesContent>;
   readonly #lock: SessionLock;
   readonly #directory: FavouriteDirectory;
   readonly #sources: readonly FavouriteSource[];
@@ -110,7 +117,7 @@ export class Favourites {
       const others = stored.filter((entry) => entry.contact_id !== contactId);
       if (!starred) {
         if (others.length !== stored.length) {
-          await this.#file.write({ format: 1, favourites: others });
+          await this.#file.write({ favourites: others });
         }
         return;
       }
@@ -122,7 +129,6 @@ export class Favourites {
         );
       }
       await this.#file.write({
-        format: 1,
         favourites: [...stored, { contact_id: contactId, starred_at: this.#now() }],
       });
     });

@@ -1,7 +1,10 @@
 /**
- * Phonebooks and contacts managed from the window: the platform's list, create, edit and delete,
- * with its refusals turned into sentences next to the field concerned (one translation table,
- * shared with the CLI) and every contact change applied to the directory's search index at once.
+ * Phonebooks and contacts edited from the window and the CLI alike (one editing layer): the
+ * platform's list, create, edit and delete, the fields checked against the platform's rules
+ * first, its refusals turned into sentences next to the field concerned, and every contact change
+ * applied to the directory's search index at once. The writes answer with the platform's record
+ * (the CLI shows it whole); the window's router turns it into the contract's view (contactView,
+ * phonebookView).
  */
 import type { z } from 'zod';
 import type {
@@ -15,7 +18,13 @@ import type {
 import { ApiError } from '../api/api-errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { explainPlatformError } from '../api/platform-messages';
-import { ContactInput, PhonebookInput, type Contact, type Page } from '../api/schemas';
+import {
+  ContactInput,
+  PhonebookInput,
+  type Contact,
+  type Page,
+  type WrittenPhonebook,
+} from '../api/schemas';
 import type { Directory } from '../directory/directory';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
@@ -76,14 +85,16 @@ function listed<T, V>(page: Page<T>, number: number, view: (item: T) => V): List
   };
 }
 
-const phonebookView = (book: PhonebookView): PhonebookView => ({
+/** The window's view of a phonebook. */
+export const phonebookView = (book: PhonebookView): PhonebookView => ({
   id: book.id,
   description: book.description,
   priority: book.priority,
   is_shared: book.is_shared,
 });
 
-const contactView = (contact: Contact): ContactView => ({
+/** The window's view of a contact. */
+export const contactView = (contact: Contact): ContactView => ({
   id: contact.id,
   phonebook: contact.phonebook,
   display_name: contact.display_name,
@@ -109,11 +120,22 @@ async function inWords<T>(
   }
 }
 
+/**
+ * What the editor changes in this computer's directory: the window's live one; the CLI's opens
+ * the cache for one change and only warns when it cannot (the platform has the change).
+ */
+export interface EditedDirectory {
+  upsertLocal(contact: Contact): Promise<void>;
+  removeLocal(ids: readonly number[]): Promise<void>;
+  /** Brings a phonebook change in (a sync, in the background). */
+  sync(): Promise<unknown>;
+}
+
 export class PhonebookEditor {
   readonly #api: PhonebookApi;
-  readonly #directory: Directory;
+  readonly #directory: EditedDirectory;
 
-  constructor(api: PhonebookApi, directory: Directory) {
+  constructor(api: PhonebookApi, directory: EditedDirectory) {
     this.#api = api;
     this.#directory = directory;
   }
@@ -129,21 +151,29 @@ export class PhonebookEditor {
     return listed(page, query.page, phonebookView);
   }
 
-  async createPhonebook(fields: PhonebookFields): Promise<PhonebookView> {
+  /** `owners` (user ids) only from the CLI: the window leaves them to the platform. */
+  async createPhonebook(fields: PhonebookFields, owners?: number[]): Promise<WrittenPhonebook> {
     const input = this.#phonebookInput(fields);
-    const book = await inWords(() => this.#api.createPhonebook(input));
+    const book = await inWords(() =>
+      this.#api.createPhonebook({ ...input, ...(owners ? { owners } : {}) }),
+    );
     this.#resync();
-    return phonebookView(book);
+    return book;
   }
 
-  async updatePhonebook(id: number, fields: PhonebookFields): Promise<PhonebookView> {
+  /** Without `owners`, the phonebook keeps its owners. */
+  async updatePhonebook(
+    id: number,
+    fields: PhonebookFields,
+    owners?: number[],
+  ): Promise<WrittenPhonebook> {
     const input = this.#phonebookInput(fields);
-    // PUT replaces the whole phonebook: its owners are sent back as they are.
-    const current = await inWords(() => this.#api.getPhonebook(id));
-    const owners = current.owners.map((owner) => owner.id);
-    const book = await inWords(() => this.#api.updatePhonebook(id, { ...input, owners }));
+    // PUT replaces the whole phonebook: its owners are sent back as they are unless given.
+    const kept =
+      owners ?? (await inWords(() => this.#api.getPhonebook(id))).owners.map((owner) => owner.id);
+    const book = await inWords(() => this.#api.updatePhonebook(id, { ...input, owners: kept }));
     this.#resync();
-    return phonebookView(book);
+    return book;
   }
 
   async deletePhonebook(id: number): Promise<void> {
@@ -174,18 +204,18 @@ export class PhonebookEditor {
     return listed(page, query.page, contactView);
   }
 
-  async createContact(fields: ContactFields): Promise<ContactView> {
+  async createContact(fields: ContactFields): Promise<Contact> {
     const input = this.#contactInput(fields);
     const contact = await inWords(() => this.#api.createContact(input));
     await this.#directory.upsertLocal(contact);
-    return contactView(contact);
+    return contact;
   }
 
-  async updateContact(id: number, fields: ContactFields): Promise<ContactView> {
+  async updateContact(id: number, fields: ContactFields): Promise<Contact> {
     const input = this.#contactInput(fields);
     const contact = await inWords(() => this.#api.updateContact(id, input));
     await this.#directory.upsertLocal(contact);
-    return contactView(contact);
+    return contact;
   }
 
   async deleteContact(id: number): Promise<void> {
@@ -231,7 +261,7 @@ export class PhonebookEditor {
   }
 
   #resync(): void {
-    this.#directory.sync().catch(() => undefined);
+    void this.#directory.sync().catch(() => undefined);
   }
 }
 

@@ -8,6 +8,7 @@
  * addresses.
  */
 import { z } from 'zod';
+import { fileFormat } from '../config/file-format';
 import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
@@ -27,6 +28,12 @@ import { handoffKeyPair, openHandoff } from './sealed-handoff';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
 export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffset });
+
+/** `relay-cursor.json`: version 1; files from before versions had the same content. */
+export const RelayCursorFile = fileFormat({
+  version: 1,
+  content: RelayCursor,
+});
 export type RelayCursor = z.infer<typeof RelayCursor>;
 
 /** The relay addresses of a `relay_url` setting: one or more, separated by commas or spaces. */

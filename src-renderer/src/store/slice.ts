@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
-import type { AppState } from './app-store';
 
-/** A slice of the one store: it may read and write the whole state, and owns its own part. */
-export type SliceCreator<Slice> = StateCreator<AppState, [], [], Slice>;
+/**
+ * A slice of the one store (app-store.ts): it reads and writes only its own part, so it is typed
+ * on that part alone and knows nothing of the whole state (no import of app-store, no cycle).
+ */
+export type SliceCreator<Slice> = StateCreator<Slice, [], [], Slice>;

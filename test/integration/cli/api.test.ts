@@ -3,28 +3,11 @@
  * keychain of a throwaway profile. Dial and hangup, whose answers differ between the simulator's
  * profiles, run under both; the phonebook commands once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator, SimulatorOptions } from '../../../simulator/index';
-import { openVault } from '../../../src-main/core/vault/keytar-vault';
+import type { RunningSimulator } from '../../../simulator/index';
 import { runCallbar } from '../../support/cli-process';
-import { control, describeEachProfile, issuedSession, startSim } from '../../support/sim-harness';
-
-/** A simulator, and a throwaway profile whose keychain holds the first user's session. */
-async function signedInCli(options: SimulatorOptions) {
-  const sim = await startSim(options);
-  const dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-api-'));
-  await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
-  const env: NodeJS.ProcessEnv = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-  const close = async () => {
-    await openVault({ dataDir }).clear();
-    rmSync(dataDir, { recursive: true, force: true });
-    await sim.close();
-  };
-  return { sim, env, close };
-}
+import { control, describeEachProfile } from '../../support/sim-harness';
+import { signedInCli } from '../../support/signed-in-cli';
 
 describe('callbar CLI: phonebooks, contacts', () => {
   let sim: RunningSimulator;

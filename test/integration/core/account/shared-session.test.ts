@@ -137,6 +137,7 @@ describeEachProfile('one profile shared by several callbar processes', (simProfi
         'ended_at',
         'tenant_id',
         'user_extension',
+        'version',
       ]);
 
       // Forgetting the session clears the marker: back to "not connected".

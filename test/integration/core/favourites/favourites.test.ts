@@ -63,10 +63,10 @@ describe('favourites', () => {
       await again.set(3, false);
       expect((await favourites.list()).map((f) => f.id)).toEqual([1]);
       const file = JSON.parse(await readFile(join(dataDir, 'favourites.json'), 'utf8')) as {
-        format: number;
+        version: number;
         favourites: { contact_id: number; starred_at: number }[];
       };
-      expect(file.format).toBe(1);
+      expect(file.version).toBe(1);
       expect(file.favourites.map((entry) => entry.contact_id)).toEqual([1]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

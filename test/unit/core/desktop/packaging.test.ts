@@ -1,12 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Configuration } from 'app-builder-lib';
+import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { APP_ID, DESKTOP_FILE } from '../../../../src-main/core/desktop/app-identity';
 import { LINK_SCHEMES } from '../../../../src-main/core/desktop/launch-link';
 
-const root = join(import.meta.dirname, '../../../..');
+const root = join(import.meta.dirname, '../../../../../..');
 type Platforms = 'linux' | 'mac' | 'win';
 const config = JSON.parse(readFileSync(join(root, 'electron-builder.json'), 'utf8')) as Omit<
   Configuration,
@@ -36,6 +38,64 @@ const { PlatformPackager } = require('app-builder-lib') as {
 const { FuseV1Options } = require('@electron/fuses') as {
   FuseV1Options: Record<string, string | number>;
 };
+/** electron-builder's loader for a hook named in the configuration, and the EJS its MSI uses. */
+const { resolveFunction } = require('app-builder-lib/out/util/resolve.js') as {
+  resolveFunction: (
+    type: string,
+    executor: unknown,
+    name: string,
+    root: string,
+  ) => Promise<(path: string) => Promise<void>>;
+};
+const ejs = require('ejs') as {
+  compile: (template: string) => (data: Record<string, unknown>) => string;
+};
+
+/**
+ * The MSI's WiX project as electron-builder's MSI target writes it (its own template, compiled
+ * the way MsiTarget does) for a per-machine install of Callbar.exe.
+ */
+function msiProject(): string {
+  const template = readFileSync(
+    join(root, 'node_modules/app-builder-lib/templates/msi/template.xml'),
+    'utf8',
+  )
+    .replace(/{{/g, '<%')
+    .replace(/}}/g, '%>')
+    .replace(/\${([^}]+)}/g, '<%=$1%>');
+  return ejs.compile(template)({
+    productName: 'Callbar',
+    upgradeCode: 'D752FE43-5D44-44D5-9FC9-6DD1BF19D5CC',
+    version: '0.1.0.0',
+    manufacturer: 'Callbar',
+    compressionLevel: 'high',
+    iconPath: null,
+    iconId: 'CallbarIcon.exe',
+    isRunAfterFinish: false,
+    isAssisted: true,
+    isPerMachine: true,
+    menuCategory: null,
+    programFilesId: 'ProgramFiles64Folder',
+    installationDirectoryWixName: 'Callbar',
+    isCreateDesktopShortcut: false,
+    isCreateStartMenuShortcut: true,
+    dirs: '',
+    files:
+      '<Component>\n<File Name="Callbar.exe" Source="$(var.appDir)\\Callbar.exe" ReadOnly="yes" KeyPath="yes" Id="mainExecutable"/>\n</Component>',
+  });
+}
+
+interface WixRegistryKey {
+  Root?: string;
+  Key: string;
+  RegistryValue?: WixRegistryValue | WixRegistryValue[];
+  RegistryKey?: WixRegistryKey | WixRegistryKey[];
+}
+interface WixRegistryValue {
+  Name?: string;
+  Value: string;
+  KeyPath?: string;
+}
 
 describe('packaging configuration (electron-builder, checked without building)', () => {
   it('is valid for the installed electron-builder', async () => {
@@ -113,6 +173,74 @@ describe('packaging configuration (electron-builder, checked without building)',
     expect(include).toContain(
       `WriteRegStr SHCTX "Software\\Classes\\\${SCHEME}\\shell\\open\\command" "" '"$INSTDIR\\\${APP_EXECUTABLE_FILENAME}" -- "%1"'`,
     );
+  });
+
+  it('the MSI registers tel: and callto: for the machine through its msiProjectCreated hook', async () => {
+    // electron-builder's MSI template has no URL protocols and no include: the hook adds them to
+    // the project electron-builder generated, before WiX compiles it.
+    const hook = await resolveFunction(
+      'module',
+      config.msiProjectCreated,
+      'msiProjectCreated',
+      root,
+    );
+    const projectFile = join(mkdtempSync(join(tmpdir(), 'callbar-msi-')), 'project.wxs');
+    writeFileSync(projectFile, msiProject());
+    await hook(projectFile);
+    const wix = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      readFileSync(projectFile, 'utf8'),
+    ) as {
+      Wix: {
+        Product: {
+          Property: { Id: string; Value: string }[];
+          ComponentGroup: {
+            Id: string;
+            Component: { Id?: string; Guid?: string; RegistryKey?: WixRegistryKey }[];
+          };
+        };
+      };
+    };
+    const product = wix.Wix.Product;
+    // Per machine: HKMU is HKLM.
+    expect(product.Property).toContainEqual(
+      expect.objectContaining({ Id: 'ALLUSERS', Value: '1' }),
+    );
+    expect(product.ComponentGroup.Id).toBe('ProductComponents');
+    const components = product.ComponentGroup.Component.filter((c) => c.RegistryKey);
+    expect(components.map((c) => c.RegistryKey!.Key)).toEqual(
+      LINK_SCHEMES.map((scheme) => `Software\\Classes\\${scheme}`),
+    );
+    for (const component of components) {
+      const key = component.RegistryKey!;
+      expect(component.Guid).toMatch(/^[0-9A-F]{8}(-[0-9A-F]{4}){3}-[0-9A-F]{12}$/);
+      expect(key.Root).toBe('HKMU');
+      const values = [key.RegistryValue ?? []].flat();
+      expect(values).toContainEqual({ Name: 'URL Protocol', Type: 'string', Value: '' });
+      expect(values.find((value) => value.KeyPath === 'yes')).toBeDefined();
+      const command = [key.RegistryKey ?? []].flat().find((k) => k.Key === 'shell\\open\\command');
+      expect(command?.RegistryValue).toEqual({
+        Type: 'string',
+        Value: '"[#mainExecutable]" -- "%1"',
+      });
+    }
+    // Each GUID is fixed and its own (WiX component rules across versions).
+    expect(new Set(components.map((c) => c.Guid)).size).toBe(components.length);
+  });
+
+  it('the MSI hook stops the build when the project is not the shape it knows', async () => {
+    const hook = await resolveFunction(
+      'module',
+      config.msiProjectCreated,
+      'msiProjectCreated',
+      root,
+    );
+    const projectFile = join(mkdtempSync(join(tmpdir(), 'callbar-msi-')), 'project.wxs');
+    writeFileSync(projectFile, '<Wix><Product/></Wix>');
+    await expect(hook(projectFile)).rejects.toThrow(/tel:\/callto: would not be registered/);
+  });
+
+  it('ships the updater with the app (a dependency, not a devDependency)', () => {
+    expect(pkg.dependencies['electron-updater']).toBeDefined();
   });
 
   it('ships only the built bundles, with keytar rebuilt for Electron and unpacked', () => {

@@ -1,0 +1,137 @@
+/**
+ * Each small file of the profile has its own versioned format (config/file-format.ts): a file an
+ * older Callbar wrote (no `version`) is read and rewritten with the version; a file a newer
+ * Callbar wrote is refused, kept aside whole under its own name and said so, never overwritten.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AccountHistoryFile } from '../../../../src-main/core/account/account-history';
+import { SessionEndedFile } from '../../../../src-main/core/account/session-ended-marker';
+import { RecentDialsFile } from '../../../../src-main/core/calls/dial-guard';
+import type { FileFormat } from '../../../../src-main/core/config/file-format';
+import { profileStateFile } from '../../../../src-main/core/config/state-file';
+import { InstallationIdFile } from '../../../../src-main/core/desktop/installation-id';
+import {
+  loadWindowBounds,
+  saveWindowBounds,
+  WINDOW_STATE_FILE,
+} from '../../../../src-main/core/desktop/window-state';
+import { LearntRateFile } from '../../../../src-main/core/directory/request-pacer';
+import { FavouritesFile } from '../../../../src-main/core/favourites/favourites';
+import { createLogger } from '../../../../src-main/core/log/logger';
+import { RelayCursorFile } from '../../../../src-main/core/relay/relay-link';
+
+interface Case {
+  file: string;
+  format: FileFormat<unknown>;
+  /** The file as Callbar wrote it before formats had versions. */
+  old: Record<string, unknown>;
+  /** What reading it gives. */
+  content: unknown;
+}
+
+const account = {
+  tenant_id: 't1',
+  user_extension: '201',
+  base_url: 'https://pbx.example.com',
+  connected_at: '2026-01-02T03:04:05.000Z',
+};
+const CASES: Case[] = [
+  {
+    file: 'favourites.json',
+    format: FavouritesFile,
+    old: { format: 1, favourites: [{ contact_id: 7, starred_at: 1700000000000 }] },
+    content: { favourites: [{ contact_id: 7, starred_at: 1700000000000 }] },
+  },
+  {
+    file: 'last-account.json',
+    format: AccountHistoryFile,
+    old: { ...account, replaced: { ...account, user_extension: '202' } },
+    content: { ...account, replaced: { ...account, user_extension: '202' } },
+  },
+  {
+    file: 'session-ended.json',
+    format: SessionEndedFile,
+    old: { tenant_id: 't1', user_extension: '201', base_url: 'x', ended_at: '2026-01-02' },
+    content: { tenant_id: 't1', user_extension: '201', base_url: 'x', ended_at: '2026-01-02' },
+  },
+  {
+    file: 'last-dial.json',
+    format: RecentDialsFile,
+    old: { dials: [{ destination: '+4312345', at: 1, in_flight: false, pid: 42, host: 'desk' }] },
+    content: {
+      dials: [{ destination: '+4312345', at: 1, in_flight: false, pid: 42, host: 'desk' }],
+    },
+  },
+  {
+    file: 'rate-limit.json',
+    format: LearntRateFile,
+    old: { budget: 10, window_ms: 1000, learnt_at: '2026-01-02T03:04:05.000Z' },
+    content: { budget: 10, window_ms: 1000, learnt_at: '2026-01-02T03:04:05.000Z' },
+  },
+  {
+    file: 'relay-cursor.json',
+    format: RelayCursorFile,
+    old: { device_id: 'd1', offset: '1700000000000-0' },
+    content: { device_id: 'd1', offset: '1700000000000-0' },
+  },
+  {
+    file: 'update-id.json',
+    format: InstallationIdFile,
+    old: { id: '9b2f7a52-3c1e-4f0a-8d6b-1e2f3a4b5c6d' },
+    content: { id: '9b2f7a52-3c1e-4f0a-8d6b-1e2f3a4b5c6d' },
+  },
+];
+
+function open(testCase: Case) {
+  const dir = mkdtempSync(join(tmpdir(), 'callbar-format-'));
+  const lines: string[] = [];
+  const log = createLogger((line) => lines.push(line), 'debug');
+  const path = join(dir, testCase.file);
+  return { dir, path, lines, state: profileStateFile(path, testCase.format, log, testCase.file) };
+}
+
+describe.each(CASES)('$file', (testCase) => {
+  it('an older, unversioned file is read (migrated) and rewritten with its version', async () => {
+    const { path, state } = open(testCase);
+    writeFileSync(path, JSON.stringify(testCase.old));
+    const read = await state.read();
+    expect(read).toEqual(testCase.content);
+    await state.write(read);
+    const written = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    expect(written).toEqual({ version: 1, ...(testCase.content as object) });
+    // The file validates against its own versioned disk schema.
+    expect(testCase.format.schema.parse(written)).toEqual(written);
+    expect(await state.read()).toEqual(testCase.content);
+  });
+
+  it('a newer version is refused, kept aside whole and said so; never overwritten', async () => {
+    const { dir, path, lines, state } = open(testCase);
+    const future = JSON.stringify({ version: 2, what: 'a newer Callbar wrote this' });
+    writeFileSync(path, future);
+    expect(await state.read()).toBeUndefined();
+    expect(existsSync(path)).toBe(false);
+    const aside = readdirSync(dir).filter((name) => name.startsWith(`${testCase.file}.version-2-`));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(future);
+    expect(lines.join('\n')).toContain(
+      'written in format version 2 by a newer Callbar; this one reads up to 1: kept aside',
+    );
+  });
+});
+
+describe('window-state.json', () => {
+  it('an unversioned file is read; a save writes version 1; a newer version means default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-format-'));
+    const file = join(dir, WINDOW_STATE_FILE);
+    const bounds = { x: 10, y: 20, width: 400, height: 600 };
+    writeFileSync(file, JSON.stringify(bounds));
+    expect(loadWindowBounds(dir)).toEqual(bounds);
+    await saveWindowBounds(dir, bounds);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, ...bounds });
+    writeFileSync(file, JSON.stringify({ version: 2, ...bounds }));
+    expect(loadWindowBounds(dir)).toBeUndefined();
+  });
+});
