@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from '../../src-shared/i18n';
+import { Message } from './components/Message';
 import type { AccountStatus } from '../../src-shared/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
@@ -67,7 +68,7 @@ function Header({ children }: { children?: ReactNode }) {
       ) : null}
       {account?.relay ? (
         <span className="account-relay" data-testid="account-relay">
-          via relay <Name>{account.relay}</Name>
+          <Message id="account.viaRelay" values={{ relay: <Name>{account.relay}</Name> }} />
         </span>
       ) : null}
       {children}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { CrmParty } from '../../../src-shared/contract';
 import { useCrmLinks } from '../hooks/use-crm-links';
 
@@ -6,6 +7,7 @@ import { useCrmLinks } from '../hooks/use-crm-links';
  * link is set). The address is built and opened by core; a refusal is said beside the buttons.
  */
 export function CrmLinkButtons({ party, who }: { party: CrmParty; who: string }) {
+  const { t } = useTranslation();
   const { links, error, open } = useCrmLinks();
   if (links.length === 0) return null;
   return (
@@ -15,10 +17,10 @@ export function CrmLinkButtons({ party, who }: { party: CrmParty; who: string })
           key={link.index}
           type="button"
           className="link"
-          aria-label={`Open in ${link.label}: ${who}`}
+          aria-label={t('crm.openFor', { crm: link.label, who })}
           onClick={() => void open(link.index, party)}
         >
-          Open in {link.label}
+          {t('crm.open', { crm: link.label })}
         </button>
       ))}
       {error ? (

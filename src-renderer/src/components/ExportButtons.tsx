@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ExportRequest } from '../../../src-shared/contract';
 import { useExportDownload } from '../hooks/use-export-download';
 
@@ -10,6 +11,7 @@ export function ExportButtons({
 }: {
   requests: readonly { label: string; request: ExportRequest }[];
 }) {
+  const { t } = useTranslation();
   const { busy, error, save } = useExportDownload();
   return (
     <span className="export-buttons">
@@ -25,7 +27,7 @@ export function ExportButtons({
       ))}
       {busy ? (
         <span role="status" data-testid="export-progress">
-          Exporting… {busy.items}
+          {t('export.progress', { items: busy.items })}
         </span>
       ) : null}
       {error ? (

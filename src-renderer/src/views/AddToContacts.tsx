@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PhonebookView } from '../../../src-shared/contract';
 import { Modal } from '../components/Modal';
 import { Name } from '../components/Isolated';
@@ -10,11 +11,12 @@ import { ContactEditor } from './ContactEditor';
  * Once saved, the call shows the contact's name.
  */
 export function AddToContacts({ number }: { number: string }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" className="link" onClick={() => setOpen(true)}>
-        Add to contacts
+        {t('addToContacts.title')}
       </button>
       {open ? <AddToContactsDialog number={number} onClose={() => setOpen(false)} /> : null}
     </>
@@ -22,6 +24,7 @@ export function AddToContacts({ number }: { number: string }) {
 }
 
 function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [books, setBooks] = useState<PhonebookView[] | undefined>();
   const [chosen, setChosen] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -54,18 +57,18 @@ function AddToContactsDialog({ number, onClose }: { number: string; onClose: () 
           if (picked) setChosen(Number(picked));
         }}
       >
-        <h2 id="add-contact-title">Add to contacts</h2>
+        <h2 id="add-contact-title">{t('addToContacts.title')}</h2>
         {error ? (
           <p role="alert" className="error">
             {error}
           </p>
         ) : books === undefined ? (
-          <p aria-busy="true">Loading phonebooks…</p>
+          <p aria-busy="true">{t('addToContacts.loading')}</p>
         ) : books.length === 0 ? (
-          <p>There is no phonebook to add the contact to yet: create one under Phonebooks.</p>
+          <p>{t('addToContacts.noPhonebook')}</p>
         ) : (
           <fieldset className="settings-plain">
-            <legend>Phonebook</legend>
+            <legend>{t('addToContacts.phonebook')}</legend>
             {books.map((book, index) => (
               <label key={book.id} className="check">
                 <input
@@ -83,11 +86,11 @@ function AddToContactsDialog({ number, onClose }: { number: string; onClose: () 
         <div className="form-actions">
           {books && books.length > 0 ? (
             <button type="submit" className="primary">
-              Continue
+              {t('addToContacts.continue')}
             </button>
           ) : null}
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Call } from '../../../src-shared/contract';
+import { i18n } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { activeCall } from '../store/selectors';
 import { callStateWords, partyName } from './call-words';
@@ -21,7 +22,7 @@ export function CallAnnouncer() {
     const before = followed;
     setFollowed({ call, dialing });
     if (!before.call && !before.dialing && dialing !== undefined) {
-      setSaid(`Calling ${dialing}…`);
+      setSaid(i18n.t('call.announce.calling', { who: dialing }));
     } else if (!before.call && !before.dialing && call) {
       setSaid(startWords(call));
     } else if (before.call && !call) {
@@ -44,13 +45,16 @@ export function CallAnnouncer() {
 function startWords(call: Call): string {
   const name = partyName(call.party);
   return call.direction === 'incoming'
-    ? `Incoming call from ${name}`
-    : `${name}: ${callStateWords(call)}`;
+    ? i18n.t('call.announce.incoming', { name })
+    : i18n.t('call.announce.placed', { name, state: callStateWords(call) });
 }
 
 /** "Call with Ada Lovelace ended. You hung up.", "Call with +49 30 1234567 failed. Busy." */
 function endWords(call: Call): string {
   const name = partyName(call.party);
-  const said = call.state === 'failed' ? `Call with ${name} failed.` : `Call with ${name} ended.`;
+  const said =
+    call.state === 'failed'
+      ? i18n.t('call.announce.failed', { name })
+      : i18n.t('call.announce.ended', { name });
   return call.reason ? `${said} ${call.reason}` : said;
 }

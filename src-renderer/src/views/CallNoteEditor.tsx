@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 
@@ -7,6 +8,7 @@ const CALL_NOTE_CHARS = 500;
 
 /** The note on one recent call, edited in place: Save (an empty note removes it) or Cancel. */
 export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => void }) {
+  const { t } = useTranslation();
   const applyCallsEvent = useAppStore((state) => state.applyCallsEvent);
   const [text, setText] = useState(call.note ?? '');
   const [error, setError] = useState<string | undefined>();
@@ -29,7 +31,7 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
       }}
     >
       <textarea
-        aria-label="Note on this call"
+        aria-label={t('recent.note.label')}
         rows={2}
         maxLength={CALL_NOTE_CHARS}
         autoFocus
@@ -38,7 +40,7 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
         onChange={(event) => setText(event.target.value)}
       />
       <span className="setting-hint">
-        {text.length} / {CALL_NOTE_CHARS}. Kept on this computer only.
+        {t('recent.note.length', { length: text.length, max: CALL_NOTE_CHARS })}
       </span>
       {error ? (
         <span role="alert" className="error">
@@ -47,10 +49,10 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
       ) : null}
       <span className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
-          Save note
+          {t('recent.note.save')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </span>
     </form>

@@ -31,8 +31,7 @@ export function ViaRelay() {
   const relay = useAppStore((state) => state.account?.relay);
   return relay ? (
     <p className="hint" data-testid="via-relay">
-      Callbar connects via relay <Name>{relay}</Name>, your organisation’s server: nothing on this
-      computer listens for the platform.
+      <Message id="connect.viaRelay" values={{ relay: <Name>{relay}</Name> }} />
     </p>
   ) : null;
 }

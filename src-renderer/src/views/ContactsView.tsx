@@ -78,11 +78,11 @@ export function ContactsView({
           <ExportButtons
             requests={[
               {
-                label: 'Export CSV',
+                label: t('contacts.exportCsv'),
                 request: { what: 'contacts', phonebook: phonebook.id, format: 'csv' },
               },
               {
-                label: 'Export vCard',
+                label: t('contacts.exportVcard'),
                 request: { what: 'contacts', phonebook: phonebook.id, format: 'vcard' },
               },
             ]}
@@ -139,7 +139,7 @@ export function ContactsView({
                 label={t('common.moreActions', { name: contact.display_name })}
                 actions={[
                   ...crm.links.map((link) => ({
-                    label: `Open in ${link.label}`,
+                    label: t('crm.open', { crm: link.label }),
                     run: () =>
                       void crm.open(
                         link.index,

@@ -60,8 +60,11 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       tools={
         <ExportButtons
           requests={[
-            { label: 'Export all (CSV)', request: { what: 'contacts', format: 'csv' } },
-            { label: 'Export all (vCard)', request: { what: 'contacts', format: 'vcard' } },
+            { label: t('phonebooks.exportAllCsv'), request: { what: 'contacts', format: 'csv' } },
+            {
+              label: t('phonebooks.exportAllVcard'),
+              request: { what: 'contacts', format: 'vcard' },
+            },
           ]}
         />
       }

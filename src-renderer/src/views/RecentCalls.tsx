@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Call } from '../../../src-shared/contract';
+import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
 import { callStateWords, partyName } from './call-words';
@@ -48,13 +49,13 @@ export function RecentCalls() {
             <input
               type="search"
               className="recent-search"
-              aria-label="Search recent calls and notes"
-              placeholder="Search calls and notes"
+              aria-label={t('recent.search')}
+              placeholder={t('recent.searchPlaceholder')}
               maxLength={MAX_SEARCH_CHARS}
               value={search}
               onChange={(event) => setSearch(event.target.value)}
             />
-            <ExportButtons requests={[{ label: 'Export', request: { what: 'calls' } }]} />
+            <ExportButtons requests={[{ label: t('recent.export'), request: { what: 'calls' } }]} />
             <button type="button" className="link" onClick={() => void clear()}>
               {t('recent.clear')}
             </button>
@@ -65,7 +66,7 @@ export function RecentCalls() {
         <p className="hint">{t('recent.empty')}</p>
       ) : groups.length === 0 ? (
         <p className="hint" data-testid="recent-no-match">
-          No recent call matches “<Name>{search}</Name>”.
+          <Message id="recent.noMatch" values={{ search: <Name>{search}</Name> }} />
         </p>
       ) : (
         <ul className="recent-list">
@@ -106,10 +107,14 @@ export function RecentCalls() {
                       <button
                         type="button"
                         className="link"
-                        aria-label={`${call.note ? 'Edit note' : 'Add note'}: ${name}`}
+                        aria-label={
+                          call.note
+                            ? t('recent.editNoteName', { name })
+                            : t('recent.addNoteName', { name })
+                        }
                         onClick={() => setNoting(call.id)}
                       >
-                        {call.note ? 'Edit note' : 'Add note'}
+                        {call.note ? t('recent.editNote') : t('recent.addNote')}
                       </button>
                       {call.party.name ? null : <AddToContacts number={call.party.number} />}
                       <CrmLinkButtons
