@@ -1,7 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { createI18n, type Locale, type TFunction } from '../../src-shared/i18n';
-import { openConnected, screenshotPath, startApp, type E2eApp } from '../support/e2e-app';
+import {
+  openConnected,
+  placedCallBar,
+  screenshotPath,
+  startApp,
+  type E2eApp,
+} from '../support/e2e-app';
 
 /**
  * Issue 33: the window's languages. Switching the language in Settings changes every text of
@@ -111,14 +117,6 @@ async function dialTyped(page: Page, search: Locator) {
   await expect(first).toContainText('+49 30 1234567');
   await expect(first).toHaveAttribute('aria-selected', 'true');
   await search.press('Enter');
-}
-
-/** The call bar once the platform answered the dial (whatever the language). */
-async function placedCallBar(page: Page) {
-  const bar = page.getByTestId('call-bar');
-  await expect(bar).toBeVisible();
-  await expect(bar).not.toHaveAttribute('data-state', 'sending', { timeout: 20_000 });
-  return bar;
 }
 
 /** Connects (or is connected already) and says as whom. */

@@ -103,7 +103,8 @@ async function portalLinkBehind(opened: string, sim: RunningSimulator): Promise<
  * `sending`), and the simulator may not have the call yet, nor Esc a call to hang up.
  */
 export async function placedCallBar(page: Page) {
-  const bar = page.getByRole('region', { name: 'Current call' });
+  // By its test id: the same in every language (test/e2e/languages.spec.ts).
+  const bar = page.getByTestId('call-bar');
   await expect(bar).toBeVisible();
   await expect(bar).not.toHaveAttribute('data-state', 'sending', { timeout: 20_000 });
   return bar;

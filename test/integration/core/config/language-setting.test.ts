@@ -23,7 +23,7 @@ describe('the language setting', () => {
 
   it('is "system" on a fresh install and applies at once when saved', async () => {
     const fresh = await core.router.invoke('settings.get', undefined);
-    expect(fresh.ok && fresh.value.settings.language).toBe('system');
+    expect(fresh.ok && (fresh.value as SettingsView).settings.language).toBe('system');
     const saved = await core.router.invoke('settings.save', { language: 'de' });
     expect(saved.ok).toBe(true);
     const view = (saved as { value: SettingsView }).value;
