@@ -17,6 +17,9 @@ import libphonenumber from 'google-libphonenumber';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { DestinationClass } from '../../../src-shared/contract';
 import { CallbarError } from '../errors';
+import { regionName } from '../text/region-name';
+import { said } from '../text/said';
+import { inEnglish, spokenSaid } from '../text/translators';
 
 const shortNumbers = libphonenumber.ShortNumberInfo.getInstance();
 
@@ -34,38 +37,29 @@ export function isEmergencyNumber(digits: string, region: CountryCode): boolean 
   return /^\d{2,6}$/.test(digits) && shortNumbers.isEmergencyNumber(digits, region);
 }
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
-/** English country names that take "the" in a sentence (Intl gives names without an article). */
-const WITH_ARTICLE =
-  /^(United |Netherlands|Philippines|Bahamas|Gambia|Maldives)|Republic$|Islands$/;
-
 /** The country's English name as it reads in a sentence: "Germany", "the United States". */
-export function countryName(country: string): string {
-  const name = REGION_NAMES.of(country) ?? country;
-  return WITH_ARTICLE.test(name) ? `the ${name}` : name;
-}
+const countryName = (country: string) => regionName(country);
+
+/**
+ * The class in words, said by key (`errors:destination.<class>`): the description is its English,
+ * worded again in the user's language where it is shown (sayAgain).
+ */
+const describe = (kind: DestinationClass, country?: string) =>
+  inEnglish(said(`errors:destination.${kind}`, country ? { country: { region: country } } : {}));
 
 /** An emergency number of `region` (the region's: they are short numbers, not E.164). */
 export function emergencyClass(region: CountryCode): Classification {
-  return {
-    class: 'emergency',
-    country: region,
-    description: `This is an emergency number in ${countryName(region)}: it calls emergency services.`,
-  };
+  return { class: 'emergency', country: region, description: describe('emergency', region) };
 }
 
 /** A `*`/`#` code for the phone system (call forwarding, voicemail…). */
 export function serviceCodeClass(): Classification {
-  return {
-    class: 'service-code',
-    description:
-      'This is a service code: it changes settings of your phone line (such as call forwarding) or asks the phone system something.',
-  };
+  return { class: 'service-code', description: describe('service-code') };
 }
 
 /** A short number on the user's own phone system. */
 export function extensionClass(): Classification {
-  return { class: 'extension', description: 'This is an extension on your phone system.' };
+  return { class: 'extension', description: describe('extension') };
 }
 
 const TYPE_CLASS: Partial<
@@ -74,16 +68,6 @@ const TYPE_CLASS: Partial<
   PREMIUM_RATE: 'premium-rate',
   SHARED_COST: 'shared-cost',
   TOLL_FREE: 'toll-free',
-};
-
-/** How an outside number's class reads: "This is {noun} in {country}{tail}". */
-const EXTERNAL_WORDS: Partial<Record<DestinationClass, [noun: string, tail: string]>> = {
-  national: ['a number', '.'],
-  international: ['a number', ', not in your country.'],
-  'premium-rate': ['a premium-rate number', ': calls to it cost more.'],
-  'shared-cost': ['a shared-cost number', ': calls to it may cost more.'],
-  'toll-free': ['a toll-free number', '.'],
-  unknown: ['a number', ', of a kind Callbar cannot tell: it may cost more.'],
 };
 
 const CLASS_PLURAL: Record<DestinationClass, string> = {
@@ -105,8 +89,7 @@ export function externalClass(parsed: PhoneNumber, region: CountryCode): Classif
   const byType = type === undefined ? undefined : TYPE_CLASS[type];
   const kind: DestinationClass =
     byType ?? (!parsed.isValid() ? 'unknown' : country === region ? 'national' : 'international');
-  const [noun, tail] = EXTERNAL_WORDS[kind]!;
-  return { class: kind, country, description: `This is ${noun} in ${countryName(country)}${tail}` };
+  return { class: kind, country, description: describe(kind, country) };
 }
 
 /** The classes a link may never dial unasked, whatever "dial phone links without asking" says. */
@@ -124,7 +107,9 @@ const ALWAYS_ASK: ReadonlySet<DestinationClass> = new Set([
 export function linkAskReason(target: Classification, region: CountryCode): string | undefined {
   const abroad = target.country !== undefined && target.country !== region;
   if (!ALWAYS_ASK.has(target.class) && !abroad) return undefined;
-  return `${target.description} A link never dials such a number without asking you.`;
+  return inEnglish(
+    said('errors:destination.linkAsks', { description: spokenSaid(target.description) }),
+  );
 }
 
 /**

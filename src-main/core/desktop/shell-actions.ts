@@ -8,7 +8,7 @@ import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-shar
 import type { Router } from '../ipc/router';
 import { isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
-import { translatorFor } from '../text/translators';
+import { sayAgain, translatorFor } from '../text/translators';
 import { MAX_LINK_LENGTH } from './launch-link';
 
 type RouterLike = Pick<Router, 'invoke'>;
@@ -83,10 +83,10 @@ export async function planClipboardDial(
     detail: [
       t('actions.confirmDials', {
         who,
-        description: target.description,
+        description: sayAgain(t, target.description),
         digits: isolatedNumber(target.e164 ?? target.destination),
       }),
-      ...(target.note ? [target.note] : []),
+      ...(target.note ? [sayAgain(t, target.note)] : []),
       t('actions.confirmCopied'),
     ].join('\n'),
   };

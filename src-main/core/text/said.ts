@@ -5,13 +5,15 @@
  * may itself be a Said (a phrase worded in the same language, e.g. "the contact id").
  */
 import type { Locale } from '../../../src-shared/i18n/locales';
+import { regionName } from './region-name';
 
 export interface Said {
   key: string;
   values?: Record<string, SaidValue>;
 }
 
-export type SaidValue = string | number | Said;
+/** A value: text as it is, a number, a phrase worded the same way, or a country named in the language. */
+export type SaidValue = string | number | Said | { region: string };
 
 /** Words a key with values in one language (an i18next `t` bound to a locale and namespace). */
 export interface Translate {
@@ -32,7 +34,12 @@ export function sayWith(t: Translate, text: string | Said): string {
   if (typeof text === 'string') return text;
   const values: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(text.values ?? {})) {
-    values[name] = typeof value === 'object' ? sayWith(t, value) : value;
+    values[name] =
+      typeof value !== 'object'
+        ? value
+        : 'region' in value
+          ? regionName(value.region, t.locale)
+          : sayWith(t, value);
   }
   return t(text.key, values);
 }

@@ -85,6 +85,11 @@ export function inEnglish(text: Said): string {
   return sentence;
 }
 
+/** The Said behind `sentence` when this process said it by key; otherwise the sentence. */
+export function spokenSaid(sentence: string): Said | string {
+  return spoken.get(sentence) ?? sentence;
+}
+
 /** `sentence` in `t`'s language when this process said it by key; otherwise as it is. */
 export function sayAgain(t: Translate, sentence: string): string {
   const text = spoken.get(sentence);

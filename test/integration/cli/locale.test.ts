@@ -104,6 +104,16 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     }
   }, 60_000);
 
+  it('says what a dialled number is, and how the call goes, in German', async () => {
+    const dial = await run(['dial', '+12025550143'], GERMAN);
+    expect(dial.code, dial.stderr).toBe(0);
+    expect(dial.stdout).toMatch(
+      /^Anruf an .+: Zuerst klingelt Ihr Telefon; nehmen Sie ab, dann wählt die Plattform die Nummer\.\nDies ist eine Rufnummer (?:im Ausland )?\(Vereinigte Staaten\)\. Gewählt wird \+12025550143\.$/,
+    );
+    const hangup = await run(['hangup'], GERMAN);
+    expect(hangup).toMatchObject({ code: 0, stdout: 'Aufgelegt.' });
+  }, 60_000);
+
   it('follows LC_ALL over LANG, and the language setting over both', async () => {
     const overridden = await run(['help'], { LANG: 'de_DE.UTF-8', LC_ALL: 'en_GB.UTF-8' });
     expect(overridden.stdout).toMatch(/^Usage: /);

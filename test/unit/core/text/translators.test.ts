@@ -4,7 +4,13 @@
  * as text (an account status's message) is worded again when this process said it by key.
  */
 import { describe, expect, it } from 'vitest';
+import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { accountSwitch } from '../../../../src-main/core/account/account-history';
+import {
+  emergencyClass,
+  externalClass,
+  linkAskReason,
+} from '../../../../src-main/core/calls/destination-class';
 import { SESSION_ENDED_MESSAGE } from '../../../../src-main/core/account/token-manager';
 import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';
@@ -85,5 +91,25 @@ describe('sayAgain', () => {
         onClick: 'open',
       },
     ]);
+  });
+});
+
+describe('a destination in words', () => {
+  it('English as before in the contract; German where it is shown, the country named in German', () => {
+    const abroad = externalClass(parsePhoneNumber('+12025550143'), 'DE');
+    expect(abroad.description).toBe('This is a number in the United States, not in your country.');
+    expect(sayAgain(de, abroad.description)).toBe(
+      'Dies ist eine Rufnummer im Ausland (Vereinigte Staaten).',
+    );
+    const reason = linkAskReason(abroad, 'DE')!;
+    expect(reason).toBe(
+      'This is a number in the United States, not in your country. A link never dials such a number without asking you.',
+    );
+    expect(sayAgain(de, reason)).toBe(
+      'Dies ist eine Rufnummer im Ausland (Vereinigte Staaten). Ein Link wählt eine solche Nummer nie, ohne Sie zu fragen.',
+    );
+    expect(sayAgain(de, emergencyClass('DE').description)).toBe(
+      'Dies ist eine Notrufnummer (Deutschland): Sie verbindet mit dem Notruf.',
+    );
   });
 });
