@@ -139,7 +139,7 @@ async function start(): Promise<void> {
   }
   const { settings, dataDir } = profile;
   // The tray, notifications and dialogs speak as the window does: the language setting as it is
-  // now (the tray follows a change at its next update), else the operating system's.
+  // now (a settings.changed event redraws the tray at once), else the operating system's.
   const words = () => systemWords(settings.language).t;
   Menu.setApplicationMenu(
     process.platform === 'darwin'
@@ -280,7 +280,7 @@ async function start(): Promise<void> {
     else if (event.type === 'calls.changed') state.calls = event.calls;
     else if (event.type === 'favourites.changed')
       state.favourites = trayFavourites(event.favourites);
-    else return;
+    else if (event.type !== 'settings.changed') return;
     tray.update(state);
     for (const planned of planner.plan(event)) {
       notify(log, planned, () =>

@@ -224,7 +224,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return listed;
     },
     'settings.get': () => readSettingsView(profile),
-    'settings.save': (patch) => saveSettingsView(profile, patch),
+    'settings.save': async (patch) => {
+      const saved = await saveSettingsView(profile, patch);
+      events.publish({ type: 'settings.changed' });
+      return saved;
+    },
   };
   // The calls shown (window and tray) are the connected account's: another account shows others.
   let callsOwner = JSON.stringify(account.owner() ?? null);

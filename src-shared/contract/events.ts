@@ -43,6 +43,14 @@ export const FavouritesChangedEvent = z.object({
   favourites: z.array(FavouriteContact),
 });
 
+/**
+ * Settings were saved (in this window, another window or the CLI's process through the router):
+ * what follows a live setting (the window's language, the tray's words) reads them again.
+ */
+export const SettingsChangedEvent = z.object({
+  type: z.literal('settings.changed'),
+});
+
 export const CallbarEvent = z.discriminatedUnion('type', [
   NoticeEvent,
   FocusSearchEvent,
@@ -51,5 +59,6 @@ export const CallbarEvent = z.discriminatedUnion('type', [
   CallsChangedEvent,
   FavouritesChangedEvent,
   ImportsChangedEvent,
+  SettingsChangedEvent,
 ]);
 export type CallbarEvent = z.infer<typeof CallbarEvent>;

@@ -15,7 +15,12 @@ export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof E
   keyof Settings)[];
 
 /** Settings this running Callbar follows at once (the others apply at the next start). */
-const LIVE_SETTINGS = ['confirm_web_links', 'crm_links', 'crm_open_on_connect', 'language'] as const;
+const LIVE_SETTINGS = [
+  'confirm_web_links',
+  'crm_links',
+  'crm_open_on_connect',
+  'language',
+] as const;
 
 function editable(settings: Settings): EditableSettings {
   return Object.fromEntries(

@@ -25,7 +25,6 @@ import {
   type Page,
   type WrittenPhonebook,
 } from '../api/schemas';
-import type { Directory } from '../directory/directory';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
 

@@ -54,6 +54,10 @@ export const useAppStore = create<AppState>()((...args) => {
         case 'calls.changed':
           state.applyCallsEvent(event.calls);
           break;
+        case 'settings.changed':
+          // The language is live: a save anywhere (another window, Settings) speaks it here too.
+          void state.loadLanguage();
+          break;
         case 'favourites.changed':
         case 'imports.changed':
           // The views that show these follow the events themselves (use-favourites, ImportDialog).

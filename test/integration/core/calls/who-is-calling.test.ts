@@ -153,7 +153,7 @@ describeJourney('who is calling', (profile) => {
     const file = join(rig.dataDir, 'call-notes.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
-      format: 1,
+      version: 1,
       notes: [{ call_id: ended.id, note: 'Wants a callback Tuesday =SUM(A1)' }],
     });
     expect(await rig.invoke('calls.setNote', { call_id: 'nope', note: 'x' })).toMatchObject({

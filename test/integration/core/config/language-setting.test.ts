@@ -24,8 +24,13 @@ describe('the language setting', () => {
   it('is "system" on a fresh install and applies at once when saved', async () => {
     const fresh = await core.router.invoke('settings.get', undefined);
     expect(fresh.ok && (fresh.value as SettingsView).settings.language).toBe('system');
+    const published: string[] = [];
+    const unsubscribe = core.events.subscribe((event) => published.push(event.type));
     const saved = await core.router.invoke('settings.save', { language: 'de' });
+    unsubscribe();
     expect(saved.ok).toBe(true);
+    // Every window and the tray hear it and speak the new language.
+    expect(published).toContain('settings.changed');
     const view = (saved as { value: SettingsView }).value;
     expect(view.settings.language).toBe('de');
     expect(view.restart_needed).not.toContain('language');
@@ -35,8 +40,12 @@ describe('the language setting', () => {
 
   it('refuses a language Callbar does not speak, on its field, and writes nothing', async () => {
     const before = readFileSync(settingsFile(), 'utf8');
+    const published: string[] = [];
+    const unsubscribe = core.events.subscribe((event) => published.push(event.type));
     const refused = await core.router.invoke('settings.save', { language: 'fr' });
+    unsubscribe();
     expect(refused.ok).toBe(false);
+    expect(published).not.toContain('settings.changed');
     if (!refused.ok) {
       expect(refused.error.field ?? Object.keys(refused.error.fields ?? {})[0]).toBe('language');
       expect(refused.error.message).toMatch(/language/);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { APP_ID, DESKTOP_FILE } from '../../../../src-main/core/desktop/app-identity';
 import { LINK_SCHEMES } from '../../../../src-main/core/desktop/launch-link';
 
-const root = join(import.meta.dirname, '../../../../../..');
+const root = join(import.meta.dirname, '../../../..');
 type Platforms = 'linux' | 'mac' | 'win';
 const config = JSON.parse(readFileSync(join(root, 'electron-builder.json'), 'utf8')) as Omit<
   Configuration,
