@@ -24,7 +24,12 @@ import { coreInProcess } from './felt/core-in-process';
 import { feltProfile, type FeltProfile } from './felt/felt-profile';
 import { startPreview } from './felt/preview-start';
 import { showSpread, spread, type Spread } from './felt/spread';
-import { heapAfterScrolling, typeScript, type TypingFigures } from './felt/typing-run';
+import {
+  bridgeRoundTrips,
+  heapAfterScrolling,
+  typeScript,
+  type TypingFigures,
+} from './felt/typing-run';
 import { typingScript, type Keystroke } from './felt/typing';
 import { generateDirectory } from './search-data';
 
@@ -107,17 +112,25 @@ async function measureSize(
     await page.goto(preview.url);
     await page.locator('.search-box').waitFor();
     const callbar = await typeScript(page, keys);
+    const bridge = await bridgeRoundTrips(page, typedQueries(keys));
     const rendererHeap = await heapAfterScrolling(page, 'a');
     const rss = preview.rssMb();
     await page.close();
 
-    const baseline = await typeBaseline(browser, built, contacts, keys);
+    // The baseline at the largest size only (the machine's minutes are few).
+    const baseline =
+      size === 100_000 ? await typeBaseline(browser, built, contacts, keys) : undefined;
     const figures = {
       keystroke_paint_ms: spread(callbar.timings.map((timing) => timing.paintMs)),
       keystroke_dom_ms: spread(callbar.timings.map((timing) => timing.domMs)),
       keystrokes_unchanged: callbar.unchanged,
-      baseline_keystroke_paint_ms: spread(baseline.timings.map((timing) => timing.paintMs)),
-      baseline_keystrokes_unchanged: baseline.unchanged,
+      bridge_search_ms: spread(bridge),
+      ...(baseline
+        ? {
+            baseline_keystroke_paint_ms: spread(baseline.timings.map((timing) => timing.paintMs)),
+            baseline_keystrokes_unchanged: baseline.unchanged,
+          }
+        : {}),
       start_to_first_result_ms: startMs,
       start_to_address_ms: addressMs,
       cache_read_ms: readMs,
@@ -216,15 +229,21 @@ function typedQueries(keys: readonly Keystroke[]): string[] {
   return queries;
 }
 
-function report(figures: Record<string, unknown>, callbar: TypingFigures, baseline: TypingFigures) {
+function report(
+  figures: Record<string, unknown>,
+  callbar: TypingFigures,
+  baseline: TypingFigures | undefined,
+) {
   const show = (key: string) => showSpread(figures[key] as Spread);
   console.log(`  keystroke → painted, Callbar: ${show('keystroke_paint_ms')}`);
   console.log(
     `    (keystroke → list changed: ${show('keystroke_dom_ms')}; ${callbar.unchanged} keys changed nothing)`,
   );
-  console.log(
-    `  keystroke → painted, baseline (input + Array.filter): ${show('baseline_keystroke_paint_ms')}; ${baseline.unchanged} changed nothing`,
-  );
+  if (baseline) {
+    console.log(
+      `  keystroke → painted, baseline (input + Array.filter): ${show('baseline_keystroke_paint_ms')}; ${baseline.unchanged} changed nothing`,
+    );
+  }
   console.log(
     `  core RSS ${String(figures.core_rss_mb)} MB; renderer JS heap with the list scrolled end to end ${String(figures.renderer_heap_mb)} MB`,
   );

@@ -7,7 +7,6 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startCore } from '../../src-main/core/callbar-core';

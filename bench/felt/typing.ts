@@ -3,9 +3,10 @@
  * with the pauses between keys. Seeded, so every run (and both pages of a run) types the same.
  * Names (a first name's start, sometimes a space and the last name's start), companies, number
  * fragments typed with the spaces people put in them, a speed dial, and typos fixed with
- * Backspace. Each query ends with Escape (clears the box; not measured).
+ * Backspace, typed without accents. Each query ends with Escape (clears the box; not measured).
  */
 import type { DirectoryContact } from '../../src-shared/contract';
+import { foldText } from '../../src-main/core/directory/text-fold';
 import { seededRandom } from '../search-data';
 
 export interface Keystroke {
@@ -28,8 +29,9 @@ export function typingScript(
   // A person types ~150 ms apart when fluent, slower when hunting for keys.
   const pause = () => Math.round(90 + random() * 120);
   const keys: Keystroke[] = [];
+  // People type names without their accents (the search folds them): "Jürgen" as "jurgen".
   const type = (text: string) => {
-    for (const char of text) {
+    for (const char of foldText(text).replace(/[^a-z0-9 ]/g, '')) {
       keys.push({ key: char === ' ' ? 'Space' : char, pauseMs: pause(), measured: true });
     }
   };
