@@ -239,6 +239,9 @@ function report(
   console.log(
     `    (keystroke → list changed: ${show('keystroke_dom_ms')}; ${callbar.unchanged} keys changed nothing)`,
   );
+  console.log(
+    `  the search call from the page (bridge, HTTP, router, JSON): ${show('bridge_search_ms')}`,
+  );
   if (baseline) {
     console.log(
       `  keystroke → painted, baseline (input + Array.filter): ${show('baseline_keystroke_paint_ms')}; ${baseline.unchanged} changed nothing`,

@@ -42,8 +42,10 @@ export async function heapAfterScrolling(page: Page, query: string): Promise<num
   await page.locator('.search-box').fill(query);
   const list = page.getByTestId('results');
   await list.waitFor();
+  // Page by page to the last row (until the list scrolls no further), a frame each.
   await list.evaluate(async (element) => {
-    while (element.scrollTop + element.clientHeight < element.scrollHeight) {
+    for (let before = -1; element.scrollTop > before;) {
+      before = element.scrollTop;
       element.scrollTop += element.clientHeight;
       await new Promise((frame) => requestAnimationFrame(frame));
     }
