@@ -33,7 +33,8 @@ import {
 import { typingScript, type Keystroke } from './felt/typing';
 import { generateDirectory } from './search-data';
 
-const SIZES = [8_700, 100_000] as const;
+/** Directory sizes (CALLBAR_FELT_SIZES=100000: one of them, for a shorter run). */
+const SIZES = (process.env.CALLBAR_FELT_SIZES ?? '8700,100000').split(',').map(Number);
 /** Measured keystrokes per page and size (CALLBAR_FELT_KEYSTROKES: fewer, for a trial run). */
 const KEYSTROKES = Number(process.env.CALLBAR_FELT_KEYSTROKES ?? 500);
 /** Starts per size for the start → first result median. */
@@ -66,8 +67,9 @@ export async function feltSpeed(): Promise<FeltFigures> {
     await felt.close();
     built.remove();
   }
-  const at = (size: number, key: string) => (detail[size]![key] as Spread | number) ?? NaN;
-  const p99 = (size: number, key: string) => (at(size, key) as Spread).p99;
+  const at = (size: number, key: string) =>
+    (detail[size]?.[key] as Spread | number | undefined) ?? NaN;
+  const p99 = (size: number, key: string) => (at(size, key) as Partial<Spread>).p99 ?? NaN;
   return {
     keystroke_paint_p99_ms_8700: p99(8_700, 'keystroke_paint_ms'),
     keystroke_paint_p99_ms_100k: p99(100_000, 'keystroke_paint_ms'),
@@ -117,20 +119,11 @@ async function measureSize(
     const rss = preview.rssMb();
     await page.close();
 
-    // The baseline at the largest size only (the machine's minutes are few).
-    const baseline =
-      size === 100_000 ? await typeBaseline(browser, built, contacts, keys) : undefined;
-    const figures = {
+    const figures: Record<string, unknown> = {
       keystroke_paint_ms: spread(callbar.timings.map((timing) => timing.paintMs)),
       keystroke_dom_ms: spread(callbar.timings.map((timing) => timing.domMs)),
       keystrokes_unchanged: callbar.unchanged,
       bridge_search_ms: spread(bridge),
-      ...(baseline
-        ? {
-            baseline_keystroke_paint_ms: spread(baseline.timings.map((timing) => timing.paintMs)),
-            baseline_keystrokes_unchanged: baseline.unchanged,
-          }
-        : {}),
       start_to_first_result_ms: startMs,
       start_to_address_ms: addressMs,
       cache_read_ms: readMs,
@@ -138,7 +131,18 @@ async function measureSize(
       core_rss_mb: Math.round(rss),
       renderer_heap_mb: Number(rendererHeap.toFixed(1)),
     };
-    report(figures, callbar, baseline);
+    report(figures, callbar);
+    // The baseline at the largest size only (the machine's minutes are few).
+    if (size === 100_000) {
+      const baseline = await typeBaseline(browser, built, contacts, keys);
+      Object.assign(figures, {
+        baseline_keystroke_paint_ms: spread(baseline.timings.map((timing) => timing.paintMs)),
+        baseline_keystrokes_unchanged: baseline.unchanged,
+      });
+      console.log(
+        `  keystroke → painted, baseline (input + Array.filter): ${showSpread(figures.baseline_keystroke_paint_ms as Spread)}; ${baseline.unchanged} changed nothing`,
+      );
+    }
     await preview.stop();
     const inProcess = await coreInProcess(felt, typedQueries(keys), 200);
     console.log(
@@ -229,11 +233,7 @@ function typedQueries(keys: readonly Keystroke[]): string[] {
   return queries;
 }
 
-function report(
-  figures: Record<string, unknown>,
-  callbar: TypingFigures,
-  baseline: TypingFigures | undefined,
-) {
+function report(figures: Record<string, unknown>, callbar: TypingFigures) {
   const show = (key: string) => showSpread(figures[key] as Spread);
   console.log(`  keystroke → painted, Callbar: ${show('keystroke_paint_ms')}`);
   console.log(
@@ -242,11 +242,6 @@ function report(
   console.log(
     `  the search call from the page (bridge, HTTP, router, JSON): ${show('bridge_search_ms')}`,
   );
-  if (baseline) {
-    console.log(
-      `  keystroke → painted, baseline (input + Array.filter): ${show('baseline_keystroke_paint_ms')}; ${baseline.unchanged} changed nothing`,
-    );
-  }
   console.log(
     `  core RSS ${String(figures.core_rss_mb)} MB; renderer JS heap with the list scrolled end to end ${String(figures.renderer_heap_mb)} MB`,
   );
