@@ -24,8 +24,6 @@ import {
 } from './directory-cache-format';
 import type { PhonebookSummary } from './directory-sync';
 
-export { CACHE_FORMAT };
-
 /** A `directory.json` past this is refused unread (the largest tenants' caches are far smaller). */
 const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
