@@ -3,6 +3,8 @@
  * implementation with alternatives in the same run; nothing here is asserted by the tests.
  * `npm run bench -- --json` also prints every figure as one JSON object on the last line;
  * `npm run bench -- --only search` runs the benchmarks whose name holds "search" alone.
+ * The speed a person feels (bench/felt-speed.ts, ~8 minutes: Chromium, two directory sizes) runs
+ * last, its figures under `felt` in the JSON; `npm run bench -- --no-felt` leaves it out.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { bundleSize } from './bundle-size';
@@ -10,6 +12,7 @@ import { cliStartup } from './cli-startup';
 import { contactImport } from './contact-import';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
+import { feltSpeed } from './felt-speed';
 import { REDUCED_RUN, relayBench } from './relay-bench';
 import { searchEngines } from './search-engines';
 import { sessionRefresh } from './session-refresh';
@@ -18,6 +21,7 @@ import { syncDirectory } from './sync-directory';
 const json = process.argv.includes('--json');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1]?.toLowerCase() : undefined;
+const felt = !process.argv.includes('--no-felt');
 const figures: Record<string, unknown> = {};
 const machine = {
   cores: cpus().length,
@@ -30,7 +34,8 @@ const machine = {
 };
 figures.machine = machine;
 
-const benchmarks: { name: string; run: () => Promise<void> }[] = [
+/** `optIn`: left out by --no-felt (it takes minutes). */
+const benchmarks: { name: string; run: () => Promise<void>; optIn?: boolean }[] = [
   {
     name: 'Search: a keystroke at 100,000 contacts',
     run: async () => {
@@ -61,6 +66,13 @@ const benchmarks: { name: string; run: () => Promise<void> }[] = [
       figures.relay = await relayBench(REDUCED_RUN);
     },
   },
+  {
+    name: 'The speed a person feels (felt): keystroke to paint, start, memory',
+    optIn: true,
+    run: async () => {
+      figures.felt = await feltSpeed();
+    },
+  },
 ];
 
 console.log('Callbar benchmarks');
@@ -68,8 +80,8 @@ console.log(`node ${machine.node} on ${machine.platform}`);
 console.log(
   `${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB; load average ${machine.load_average} at the start`,
 );
-for (const benchmark of benchmarks.filter(
-  ({ name }) => !only || name.toLowerCase().includes(only),
+for (const benchmark of benchmarks.filter(({ name, optIn }) =>
+  only ? name.toLowerCase().includes(only) : !optIn || felt,
 )) {
   console.log(`\n## ${benchmark.name}`);
   await benchmark.run();

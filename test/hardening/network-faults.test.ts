@@ -69,9 +69,9 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
   const cachedContacts = (): number | undefined => {
     try {
       const cache = JSON.parse(readFileSync(join(rig.dataDir, 'directory.json'), 'utf8')) as {
-        contacts: unknown[];
+        contacts: { id: unknown[] };
       };
-      return cache.contacts.length;
+      return cache.contacts.id.length;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;

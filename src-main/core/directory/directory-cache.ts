@@ -1,47 +1,59 @@
 /**
  * The last complete directory, kept in the profile folder (`directory.json`, user-only, written
- * atomically) so search works at start, before the first sync and offline. A file that cannot be
- * read, is corrupt, has an older format or belongs to another account or platform is discarded:
- * the caller logs it and syncs again; it never stops Callbar. It is read only once the account is
- * known (a cache whose owner cannot be checked is not shown).
+ * atomically) so search works at start, before the first sync and offline. Its formats are in
+ * directory-cache-format: a file of the previous format is read and rewritten in the current one;
+ * a file that cannot be read, is corrupt, has a format Callbar no longer reads or belongs to
+ * another account or platform is discarded: the caller logs it and syncs again; it never stops
+ * Callbar. It is read only once the account is known (a cache whose owner cannot be checked is
+ * not shown).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { DirectoryContact } from '../../../src-shared/contract';
-import { AccountOwner, sameAccount } from '../account/account-history';
+import type { DirectoryContact } from '../../../src-shared/contract';
+import { type AccountOwner, sameAccount } from '../account/account-history';
 import { writeFileAtomic } from '../config/atomic-write';
 import { readFileNoFollow } from '../config/no-follow-file';
 import { errorMessage } from '../errors';
-
-/** 3: the owner is the account and its platform as fields (2 had them in one string). */
-export const CACHE_FORMAT = 3;
+import {
+  CACHE_FORMAT,
+  CacheFileV3,
+  CacheFileV4,
+  contactColumns,
+  contactRows,
+  contactsOfV3,
+} from './directory-cache-format';
+import type { PhonebookSummary } from './directory-sync';
 
 /** A `directory.json` past this is refused unread (the largest tenants' caches are far smaller). */
 const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
-export const CachedDirectory = z.object({
-  format: z.literal(CACHE_FORMAT),
+/** The cached directory as Callbar holds it (whatever the file's format). */
+export interface CachedDirectory {
   /** Whose directory this is: the account it was synced for and the platform (base_url). */
-  owner: AccountOwner,
-  synced_at: z.iso.datetime(),
-  phonebooks: z.array(
-    z.object({ id: z.number().int(), description: z.string(), priority: z.number().int() }),
-  ),
-  contacts: z.array(DirectoryContact),
-});
-export type CachedDirectory = z.infer<typeof CachedDirectory>;
+  owner: AccountOwner;
+  synced_at: string;
+  phonebooks: PhonebookSummary[];
+  contacts: DirectoryContact[];
+}
 
 export function cacheFile(dataDir: string): string {
   return join(dataDir, 'directory.json');
 }
 
 export type CacheRead =
-  | { status: 'ok'; cache: CachedDirectory }
+  | {
+      status: 'ok';
+      cache: CachedDirectory;
+      /** The format the file had when it was older than CACHE_FORMAT (it is rewritten). */
+      migratedFrom?: number;
+    }
   | { status: 'missing' }
   | { status: 'discarded'; reason: string };
 
-/** Reads the cache; it must have been written for `owner` (account and platform). */
+/**
+ * Reads the cache; it must have been written for `owner` (account and platform). A file of
+ * format 3 is rewritten in format 4 (if that fails, it is read again next time).
+ */
 export async function readCache(dataDir: string, owner: AccountOwner): Promise<CacheRead> {
   const file = cacheFile(dataDir);
   let text: string;
@@ -59,15 +71,29 @@ export async function readCache(dataDir: string, owner: AccountOwner): Promise<C
     return discard(file, 'it is not valid JSON');
   }
   const format = (raw as { format?: unknown } | null)?.format;
-  if (format !== CACHE_FORMAT) {
-    return discard(file, `it has format ${JSON.stringify(format ?? null)}, not ${CACHE_FORMAT}`);
+  let cache: CachedDirectory;
+  if (format === CACHE_FORMAT) {
+    const parsed = CacheFileV4.safeParse(raw);
+    if (!parsed.success) return discard(file, 'its content is not a directory');
+    const { owner: whose, synced_at, phonebooks, contacts } = parsed.data;
+    cache = { owner: whose, synced_at, phonebooks, contacts: contactRows(contacts) };
+  } else if (format === 3) {
+    const parsed = CacheFileV3.safeParse(raw);
+    if (!parsed.success) return discard(file, 'its content is not a directory');
+    const { owner: whose, synced_at, phonebooks } = parsed.data;
+    cache = { owner: whose, synced_at, phonebooks, contacts: contactsOfV3(parsed.data) };
+  } else {
+    return discard(
+      file,
+      `it has format ${JSON.stringify(format ?? null)}, which Callbar no longer reads (it writes ${CACHE_FORMAT})`,
+    );
   }
-  const parsed = CachedDirectory.safeParse(raw);
-  if (!parsed.success) return discard(file, 'its content is not a directory');
-  if (!sameAccount(parsed.data.owner, owner)) {
+  if (!sameAccount(cache.owner, owner)) {
     return discard(file, 'it belongs to another account or platform');
   }
-  return { status: 'ok', cache: parsed.data };
+  if (format === CACHE_FORMAT) return { status: 'ok', cache };
+  await writeCache(dataDir, cache).catch(() => undefined);
+  return { status: 'ok', cache, migratedFrom: format };
 }
 
 async function discard(file: string, reason: string): Promise<CacheRead> {
@@ -80,6 +106,22 @@ export async function removeCache(dataDir: string): Promise<void> {
   await rm(cacheFile(dataDir), { force: true });
 }
 
+/** Writes `cache` in the current format, replacing the file atomically. */
 export async function writeCache(dataDir: string, cache: CachedDirectory): Promise<void> {
-  await writeFileAtomic(cacheFile(dataDir), JSON.stringify(cache), { mode: 0o600, dirMode: 0o700 });
+  const file: CacheFileV4 = {
+    format: CACHE_FORMAT,
+    owner: {
+      tenant_id: cache.owner.tenant_id,
+      user_extension: cache.owner.user_extension,
+      base_url: cache.owner.base_url,
+    },
+    synced_at: cache.synced_at,
+    phonebooks: cache.phonebooks.map(({ id, description, priority }) => ({
+      id,
+      description,
+      priority,
+    })),
+    contacts: contactColumns(cache.contacts),
+  };
+  await writeFileAtomic(cacheFile(dataDir), JSON.stringify(file), { mode: 0o600, dirMode: 0o700 });
 }

@@ -24,7 +24,7 @@ import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
 import { ContactIndex } from './contact-index';
-import { CACHE_FORMAT, readCache, removeCache, writeCache } from './directory-cache';
+import { readCache, removeCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
 
@@ -271,6 +271,11 @@ export class Directory {
         reason: read.reason,
       });
     }
+    if (read.status === 'ok' && read.migratedFrom !== undefined) {
+      this.#options.log.info('the cached directory was converted to the current format', {
+        from: read.migratedFrom,
+      });
+    }
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
       this.#index = this.#build(read.cache.contacts);
@@ -347,7 +352,6 @@ export class Directory {
       const syncedAt = this.#clock.now();
       for (;;) {
         await writeCache(this.#options.dataDir, {
-          format: CACHE_FORMAT,
           owner,
           synced_at: new Date(syncedAt).toISOString(),
           phonebooks: fetched.phonebooks,
@@ -391,7 +395,6 @@ export class Directory {
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
     await writeCache(this.#options.dataDir, {
-      format: CACHE_FORMAT,
       owner,
       synced_at: new Date(this.#syncedAt).toISOString(),
       phonebooks: this.#phonebooks,

@@ -1,0 +1,248 @@
+/**
+ * The speed a person feels (issue 31), measured from outside in Debian's Chromium driving the
+ * real renderer against the real core through the web preview's transport:
+ *
+ * - keystroke → results painted: ≥ 500 keystrokes of realistic typing (felt/typing.ts) at the
+ *   contract's largest tenant (8,700 contacts) and at 100,000, beside a baseline page (a plain
+ *   input and Array.filter over the same contacts, rendered by the same ResultList);
+ * - start → first result: the bundled preview started on a profile whose directory is cached,
+ *   to the first search answered with hits; the cache read and the index build in process;
+ * - memory: the preview's RSS and the core's heap with the directory indexed, the renderer's JS
+ *   heap with the list scrolled end to end;
+ * - the IPC router alone, in process; a tel: link to the click-to-dial request leaving.
+ *
+ * `npm run bench -- --felt` (about 8 minutes on 2 cores; not part of the plain `npm run bench`).
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ContactIndex } from '../src-main/core/directory/contact-index';
+import { readCache } from '../src-main/core/directory/directory-cache';
+import { openVault } from '../src-main/core/vault/keytar-vault';
+import { buildFelt, type FeltBuild } from './felt/build';
+import { coreInProcess } from './felt/core-in-process';
+import { feltProfile, type FeltProfile } from './felt/felt-profile';
+import { startPreview } from './felt/preview-start';
+import { showSpread, spread, type Spread } from './felt/spread';
+import {
+  bridgeRoundTrips,
+  heapAfterScrolling,
+  typeScript,
+  type TypingFigures,
+} from './felt/typing-run';
+import { typingScript, type Keystroke } from './felt/typing';
+import { generateDirectory } from './search-data';
+
+/** Directory sizes (CALLBAR_FELT_SIZES=100000: one of them, for a shorter run). */
+const SIZES = (process.env.CALLBAR_FELT_SIZES ?? '8700,100000').split(',').map(Number);
+/** Measured keystrokes per page and size (CALLBAR_FELT_KEYSTROKES: fewer, for a trial run). */
+const KEYSTROKES = Number(process.env.CALLBAR_FELT_KEYSTROKES ?? 500);
+/** Starts per size for the start → first result median. */
+const STARTS = 3;
+const BASELINE_ORIGIN = 'http://baseline.felt.test';
+
+export interface FeltFigures {
+  keystroke_paint_p99_ms_8700: number;
+  keystroke_paint_p99_ms_100k: number;
+  baseline_keystroke_paint_p99_ms_100k: number;
+  start_to_first_result_ms_100k: number;
+  index_build_ms_100k: number;
+  core_rss_mb_100k: number;
+  /** Everything else measured, by size. */
+  detail: Record<string, unknown>;
+}
+
+export async function feltSpeed(): Promise<FeltFigures> {
+  const built = await buildFelt();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const felt = await feltProfile((dataDir) => openVault({ dataDir }));
+  const detail: Record<string, Record<string, unknown>> = {};
+  try {
+    for (const size of SIZES) detail[size] = await measureSize(size, built, felt, browser);
+  } finally {
+    await browser.close();
+    await felt.close();
+    built.remove();
+  }
+  const at = (size: number, key: string) =>
+    (detail[size]?.[key] as Spread | number | undefined) ?? NaN;
+  const p99 = (size: number, key: string) => (at(size, key) as Partial<Spread>).p99 ?? NaN;
+  return {
+    keystroke_paint_p99_ms_8700: p99(8_700, 'keystroke_paint_ms'),
+    keystroke_paint_p99_ms_100k: p99(100_000, 'keystroke_paint_ms'),
+    baseline_keystroke_paint_p99_ms_100k: p99(100_000, 'baseline_keystroke_paint_ms'),
+    start_to_first_result_ms_100k: at(100_000, 'start_to_first_result_ms') as number,
+    index_build_ms_100k: at(100_000, 'index_build_ms') as number,
+    core_rss_mb_100k: at(100_000, 'core_rss_mb') as number,
+    detail,
+  };
+}
+
+async function measureSize(
+  size: number,
+  built: FeltBuild,
+  felt: FeltProfile,
+  browser: Browser,
+): Promise<Record<string, unknown>> {
+  const { contacts, priorities } = generateDirectory(size);
+  await felt.cache(contacts, priorities);
+  const keys = typingScript(contacts, KEYSTROKES);
+  const label = size.toLocaleString('en');
+  console.log(`\n${label} contacts (${keys.filter((key) => key.measured).length} keystrokes)`);
+
+  // Start → first result: the cache read and the index built before the address is printed.
+  const starts: { address: number; first: number }[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const preview = await startPreview(built, felt.env, 'mar');
+    starts.push({ address: preview.addressMs, first: preview.firstResultMs });
+    await preview.stop();
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const startMs = Math.round(median(starts.map((start) => start.first)));
+  const addressMs = Math.round(median(starts.map((start) => start.address)));
+  const { readMs, buildMs } = await readAndBuild(felt, priorities);
+  console.log(
+    `  start → first result ${startMs} ms (median of ${STARTS}; address printed at ${addressMs} ms); in process: cache read ${readMs} ms, index build ${buildMs} ms (median of 3)`,
+  );
+
+  const preview = await startPreview(built, felt.env, 'mar');
+  try {
+    const page = await browser.newPage({ viewport: { width: 420, height: 640 } });
+    await page.goto(preview.url);
+    await page.locator('.search-box').waitFor();
+    const callbar = await typeScript(page, keys);
+    const bridge = await bridgeRoundTrips(page, typedQueries(keys));
+    const rendererHeap = await heapAfterScrolling(page, 'a');
+    const rss = preview.rssMb();
+    await page.close();
+
+    const figures: Record<string, unknown> = {
+      keystroke_paint_ms: spread(callbar.timings.map((timing) => timing.paintMs)),
+      keystroke_dom_ms: spread(callbar.timings.map((timing) => timing.domMs)),
+      keystrokes_unchanged: callbar.unchanged,
+      bridge_search_ms: spread(bridge),
+      start_to_first_result_ms: startMs,
+      start_to_address_ms: addressMs,
+      cache_read_ms: readMs,
+      index_build_ms: buildMs,
+      core_rss_mb: Math.round(rss),
+      renderer_heap_mb: Number(rendererHeap.toFixed(1)),
+    };
+    report(figures, callbar);
+    // The baseline at the largest size only (the machine's minutes are few).
+    if (size === 100_000) {
+      const baseline = await typeBaseline(browser, built, contacts, keys);
+      Object.assign(figures, {
+        baseline_keystroke_paint_ms: spread(baseline.timings.map((timing) => timing.paintMs)),
+        baseline_keystrokes_unchanged: baseline.unchanged,
+      });
+      console.log(
+        `  keystroke → painted, baseline (input + Array.filter): ${showSpread(figures.baseline_keystroke_paint_ms as Spread)}; ${baseline.unchanged} changed nothing`,
+      );
+    }
+    await preview.stop();
+    const inProcess = await coreInProcess(felt, typedQueries(keys), 200);
+    console.log(
+      `  in process: router.invoke('directory.search') ${showSpread(inProcess.router)}; directory.search alone ${showSpread(inProcess.direct)}`,
+    );
+    console.log(
+      `  core heap with the directory indexed ${inProcess.heapMb} MB; tel: link → click-to-dial request ${showSpread(inProcess.telToRequest)}`,
+    );
+    return {
+      ...figures,
+      router_ms: inProcess.router,
+      index_search_ms: inProcess.direct,
+      core_heap_mb: inProcess.heapMb,
+      tel_to_request_ms: inProcess.telToRequest,
+    };
+  } finally {
+    await preview.stop();
+  }
+}
+
+/** The cache read (file → contacts) and the index build, in this process, median of 3. */
+async function readAndBuild(felt: FeltProfile, priorities: Map<number, number>) {
+  const reads: number[] = [];
+  const builds: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    let started = performance.now();
+    const read = await readCache(felt.dataDir, {
+      tenant_id: felt.account.tenant_id,
+      user_extension: felt.account.user_extension,
+      base_url: felt.account.base_url,
+    });
+    reads.push(performance.now() - started);
+    if (read.status !== 'ok') throw new Error(`the cache was not read: ${read.status}`);
+    started = performance.now();
+    ContactIndex.build(read.cache.contacts, {
+      region: 'DE',
+      priorityOf: (phonebook) => priorities.get(phonebook),
+    });
+    builds.push(performance.now() - started);
+  }
+  const median = (values: number[]) =>
+    Math.round(values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+  return { readMs: median(reads), buildMs: median(builds) };
+}
+
+/** The baseline page, served from the build by the browser context itself. */
+async function typeBaseline(
+  browser: Browser,
+  built: FeltBuild,
+  contacts: unknown[],
+  keys: readonly Keystroke[],
+): Promise<TypingFigures> {
+  const context = await browser.newContext({ viewport: { width: 420, height: 640 } });
+  const contactsJson = JSON.stringify(contacts);
+  await context.route(`${BASELINE_ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/contacts.json') {
+      return route.fulfill({ body: contactsJson, contentType: 'application/json' });
+    }
+    const file = join(built.baselineDir, path === '/' ? 'index.html' : path);
+    const type = file.endsWith('.js')
+      ? 'text/javascript'
+      : file.endsWith('.css')
+        ? 'text/css'
+        : 'text/html';
+    return route.fulfill({ body: readFileSync(file), contentType: type });
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${BASELINE_ORIGIN}/`);
+    await page.locator('.search-box').waitFor();
+    return await typeScript(page, keys);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Every text the search box held while the script typed (what the router is asked). */
+function typedQueries(keys: readonly Keystroke[]): string[] {
+  const queries: string[] = [];
+  let text = '';
+  for (const { key, measured } of keys) {
+    if (!measured) text = '';
+    else if (key === 'Backspace') text = text.slice(0, -1);
+    else text += key === 'Space' ? ' ' : key;
+    if (measured && text.trim() !== '') queries.push(text.trim());
+  }
+  return queries;
+}
+
+function report(figures: Record<string, unknown>, callbar: TypingFigures) {
+  const show = (key: string) => showSpread(figures[key] as Spread);
+  console.log(`  keystroke → painted, Callbar: ${show('keystroke_paint_ms')}`);
+  console.log(
+    `    (keystroke → list changed: ${show('keystroke_dom_ms')}; ${callbar.unchanged} keys changed nothing)`,
+  );
+  console.log(
+    `  the search call from the page (bridge, HTTP, router, JSON): ${show('bridge_search_ms')}`,
+  );
+  console.log(
+    `  core RSS ${String(figures.core_rss_mb)} MB; renderer JS heap with the list scrolled end to end ${String(figures.renderer_heap_mb)} MB`,
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * What the felt benchmark runs, built into one folder under out/ (so the bundle finds
+ * node_modules): the renderer and the preview bridge as `npm run build` builds them, the web
+ * preview's main bundled with esbuild as the CLI is (a shipped app starts bundled JavaScript,
+ * never TypeScript compiled at start), and the baseline page.
+ */
+import { build as esbuild } from 'esbuild';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type InlineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import electronViteConfig from '../../electron.vite.config';
+import bridgeConfig from '../../vite.bridge.config';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface FeltBuild {
+  /** CALLBAR_OUT_DIR for the preview: renderer/ and preview/bridge.js. */
+  outDir: string;
+  /** The bundled `src-main/preview/main.ts`. */
+  previewMain: string;
+  /** The baseline page's folder (index.html, assets). */
+  baselineDir: string;
+  remove(): void;
+}
+
+export async function buildFelt(): Promise<FeltBuild> {
+  const outDir = join(ROOT, 'out', `felt-bench-${process.pid}`);
+  mkdirSync(outDir, { recursive: true });
+  const renderer = (electronViteConfig as { renderer: InlineConfig }).renderer;
+  const quiet = { configFile: false as const, logLevel: 'silent' as const };
+  await build({
+    ...renderer,
+    ...quiet,
+    root: join(ROOT, 'src-renderer'),
+    build: { ...renderer.build, outDir: join(outDir, 'renderer'), emptyOutDir: true },
+  });
+  const bridge = bridgeConfig as InlineConfig;
+  await build({
+    ...bridge,
+    ...quiet,
+    root: ROOT,
+    build: { ...bridge.build, outDir: join(outDir, 'preview'), emptyOutDir: true },
+  });
+  const baselineDir = join(outDir, 'baseline');
+  await build({
+    ...quiet,
+    root: join(ROOT, 'bench/felt/baseline'),
+    base: './',
+    plugins: [react()],
+    build: { outDir: baselineDir, emptyOutDir: true, minify: true, target: 'es2022' },
+  });
+  const previewMain = join(outDir, 'preview-main.mjs');
+  await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: ['src-main/preview/main.ts'],
+    outfile: previewMain,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: ['keytar', 'open'],
+    banner: {
+      js: "import { createRequire as __callbarRequire } from 'node:module'; const require = __callbarRequire(import.meta.url);",
+    },
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return {
+    outDir,
+    previewMain,
+    baselineDir,
+    remove: () => rmSync(outDir, { recursive: true, force: true }),
+  };
+}
