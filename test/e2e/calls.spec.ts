@@ -165,6 +165,8 @@ for (const profile of SUITE_PROFILES) {
         .getByRole('checkbox', { name: 'Always dial phone links without asking' })
         .check();
       await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
+      // Esc goes to an open dialog first: hang up once the confirmation has closed.
+      await expect(dialog).toBeHidden();
       await expect(bar).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(bar).toBeHidden();

@@ -178,6 +178,6 @@ describeJourney('who is calling', (profile) => {
     expect(cleared.recent[0]!.note).toBeUndefined();
     await value('calls.setNote', { call_id: ended.id, note: 'gone with Clear' });
     await value('calls.clearRecent');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ format: 1, notes: [] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, notes: [] });
   });
 });

@@ -457,7 +457,11 @@ describeJourney('sync faults, local changes and the cache', (profile) => {
 
   it.each([
     ['a corrupt cache', '{"format": 3, "contacts": [', /not valid JSON/],
-    ['an old-format cache', JSON.stringify({ format: 2, contacts: [] }), /format 2, which Callbar no longer reads/],
+    [
+      'an old-format cache',
+      JSON.stringify({ format: 2, contacts: [] }),
+      /format 2, which Callbar no longer reads/,
+    ],
     ['a cache of the wrong shape', JSON.stringify({ format: 3, contacts: 'x' }), /not a directory/],
   ])('discards %s with a log line, then syncs again', async (_what, content, reason) => {
     const { directory, dataDir, lines } = await openDirectory(api);
