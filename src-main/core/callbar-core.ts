@@ -5,7 +5,7 @@ import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
-import { translatorFor } from './text/translators';
+import { sayAgainIn, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import type { Directory } from './directory/directory';
@@ -231,9 +231,19 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
   };
   // The calls shown (window and tray) are the connected account's: another account shows others.
+  /** The window's language: the setting as it is now, else the system's. */
+  const windowWords = () =>
+    translatorFor(
+      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
+      'errors',
+    );
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
-    events.publish({ type: 'account.changed', status: withConnectLink(status) });
+    // Its message and warnings in the window's language (the tray speaks the same one).
+    events.publish({
+      type: 'account.changed',
+      status: sayAgainIn(windowWords(), withConnectLink(status)),
+    });
     const owner = JSON.stringify(account.owner() ?? null);
     if (owner !== callsOwner) {
       callsOwner = owner;
@@ -268,13 +278,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events.publish({ type: 'app.notice', level: 'error', message });
   });
   return {
-    // Errors in the window's language: the setting as it is now, else the system's.
-    router: new Router(handlers, log, () =>
-      translatorFor(
-        resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
-        'errors',
-      ),
-    ),
+    // Errors and core's sentences in the window's language (windowWords).
+    router: new Router(handlers, log, windowWords),
     events,
     profile,
     directory,

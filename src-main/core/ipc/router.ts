@@ -9,6 +9,7 @@ import {
 } from '../../../src-shared/contract';
 import { CallbarError, describeError } from '../errors';
 import type { Translate } from '../text/said';
+import { sayAgainIn } from '../text/translators';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
 
@@ -21,7 +22,8 @@ export type Handlers = {
  * The transport-neutral router: validates the channel and the request with the contract, runs the
  * handler, validates its answer, and always resolves with `{ok:true,value}` or
  * `{ok:false,error:{code,message}}`. No stack trace ever crosses the boundary. An error core
- * says by key is worded in the window's language (`words`, when given; else English).
+ * says by key, and the sentences core said by key in an answer (sayAgainIn), are worded in the
+ * window's language (`words`, when given; else English).
  */
 export class Router {
   readonly #handlers: Handlers;
@@ -62,7 +64,10 @@ export class Router {
         });
         return failure(internalError);
       }
-      return { ok: true, value: response.data };
+      const words = this.#words?.();
+      // Core's sentences in the answer (a number's description, a link's reason…) in the
+      // window's language too, not only its errors.
+      return { ok: true, value: words ? sayAgainIn(words, response.data) : response.data };
     } catch (error) {
       if (error instanceof CallbarError) return failure(describeError(error, this.#words?.()));
       this.#log.error('handler failed', { channel, error });

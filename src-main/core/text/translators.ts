@@ -95,3 +95,29 @@ export function sayAgain(t: Translate, sentence: string): string {
   const text = spoken.get(sentence);
   return text ? sayWith(t, text) : sentence;
 }
+
+/**
+ * The fields of the contract that carry a sentence core said (a dial target's description and
+ * note, a pending link's reason, an account status's message and warnings).
+ */
+const SENTENCE_FIELDS = new Set(['description', 'note', 'reason', 'message', 'warning']);
+
+/**
+ * `value` (an answer to the window) with every sentence field this process said by key worded
+ * again in `t`'s language; anything else, and sentences it did not say by key, as they are.
+ * Bounded by the answer itself (already checked against the contract).
+ */
+export function sayAgainIn<T>(t: Translate, value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => sayAgainIn(t, item)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      typeof field === 'string'
+        ? SENTENCE_FIELDS.has(key)
+          ? sayAgain(t, field)
+          : field
+        : sayAgainIn(t, field),
+    ]),
+  ) as T;
+}

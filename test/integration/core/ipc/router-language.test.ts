@@ -4,6 +4,7 @@
  * with the same stable code. A real core on a throwaway profile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialOutcome } from '../../../../src-shared/contract';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
 import { startTestCore } from '../../../support/test-core';
 
@@ -23,5 +24,24 @@ describe('router errors in the window’s language', () => {
     core.profile.settings.language = 'en';
     const english = await core.router.invoke('calls.hangup', {});
     expect(english.ok || english.error.message).toBe('There is no call in progress to hang up.');
+  });
+
+  it('words core’s sentences in an answer too: a link’s reason and what the number is', async () => {
+    core.profile.settings.language = 'de';
+    const german = await core.router.invoke('calls.openUrl', { url: 'tel:911' });
+    core.profile.settings.language = 'en';
+    const english = await core.router.invoke('calls.openUrl', { url: 'tel:911' });
+    if (!german.ok || !english.ok) throw new Error('the link was refused');
+    const [de, en] = [german.value as DialOutcome, english.value as DialOutcome];
+    if (de.status !== 'needs-confirmation' || en.status !== 'needs-confirmation') {
+      throw new Error('an emergency link must ask');
+    }
+    expect(en.pending.target.description).toMatch(/emergency number in the United States/);
+    expect(de.pending.target.description).not.toBe(en.pending.target.description);
+    expect(de.pending.target.description).toMatch(/Notruf/);
+    expect(de.pending.reason).not.toBe(en.pending.reason);
+    // The rest of the answer is the same: the number, its class, the link.
+    expect(de.pending.target.destination).toBe(en.pending.target.destination);
+    expect(de.pending.target.class).toBe('emergency');
   });
 });
