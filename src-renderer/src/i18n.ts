@@ -7,6 +7,7 @@
 import {
   createI18n,
   resolveLocale,
+  speak,
   textDirection,
   type LanguageChoice,
   type Locale,
@@ -26,7 +27,7 @@ export function currentLocale(): Locale {
 /** Speaks the locale `choice` resolves to (`system`: the OS's), at once; sets `lang` and `dir`. */
 export function applyLanguage(choice: LanguageChoice): Locale {
   const locale = resolveLocale({ setting: choice, system: systemLanguages() });
-  if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  speak(i18n, locale);
   followLocale(locale);
   return locale;
 }

@@ -30,17 +30,28 @@ export const CATALOGS: Record<CatalogLocale, Record<Namespace, Catalog>> = {
   de: { window: deWindow, cli: deCli, shell: deShell, landing: deLanding, errors: deErrors },
 };
 
-let pseudo: Record<string, Record<Namespace, Catalog>> | undefined;
+const generated = new Map<Locale, Record<Namespace, Catalog>>();
 
-/** Every locale's catalogs, the pseudo-locales generated (once, on first use) from English. */
+/**
+ * One locale's catalogs: the hand-written ones, or a pseudo-locale's generated from English (once,
+ * when first asked for: generating them all costs more than a CLI start's other wording).
+ */
+export function catalogsOf(locale: Locale): Record<Namespace, Catalog> {
+  if (locale === 'en' || locale === 'de') return CATALOGS[locale];
+  let catalogs = generated.get(locale);
+  if (!catalogs) {
+    catalogs = Object.fromEntries(
+      NAMESPACES.map((namespace) => [namespace, pseudoCatalog(CATALOGS.en[namespace], locale)]),
+    ) as Record<Namespace, Catalog>;
+    generated.set(locale, catalogs);
+  }
+  return catalogs;
+}
+
+/** Every locale's catalogs, the pseudo-locales generated from English. */
 export function allCatalogs(): Record<Locale, Record<Namespace, Catalog>> {
-  pseudo ??= Object.fromEntries(
-    PSEUDO_LOCALES.map((locale) => [
-      locale,
-      Object.fromEntries(
-        NAMESPACES.map((namespace) => [namespace, pseudoCatalog(CATALOGS.en[namespace], locale)]),
-      ) as Record<Namespace, Catalog>,
-    ]),
-  );
-  return { ...CATALOGS, ...pseudo } as Record<Locale, Record<Namespace, Catalog>>;
+  return {
+    ...CATALOGS,
+    ...Object.fromEntries(PSEUDO_LOCALES.map((locale) => [locale, catalogsOf(locale)])),
+  } as Record<Locale, Record<Namespace, Catalog>>;
 }

@@ -6,7 +6,7 @@
  */
 import i18next, { type i18n, type TFunction } from 'i18next';
 import ICU from 'i18next-icu';
-import { allCatalogs, NAMESPACES, type Namespace } from './catalogs';
+import { CATALOGS, catalogsOf, NAMESPACES, type Namespace } from './catalogs';
 import { DEFAULT_LOCALE, intlLocale, isLocale, SUPPORTED_LOCALES, type Locale } from './locales';
 
 export type { i18n as I18n, TFunction };
@@ -19,9 +19,10 @@ export interface I18nOptions {
 }
 
 /**
- * A new i18next instance in `locale` with every locale's catalogs loaded: `instance.t(key, values)`
- * formats a message; `instance.changeLanguage(locale)` switches (synchronously in effect); a key
- * missing in a locale falls back to English, a key missing everywhere shows as the key.
+ * A new i18next instance in `locale` with the hand-written catalogs and `locale`'s loaded:
+ * `instance.t(key, values)` formats a message; `speak(instance, locale)` switches (synchronously
+ * in effect); a key missing in a locale falls back to English, a key missing everywhere shows as
+ * the key.
  */
 export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions): i18n {
   const instance = i18next.createInstance();
@@ -36,7 +37,7 @@ export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions)
       lng: locale,
       fallbackLng: DEFAULT_LOCALE,
       supportedLngs: [...SUPPORTED_LOCALES],
-      resources: allCatalogs(),
+      resources: { ...CATALOGS, [locale]: catalogsOf(locale) },
       ns: [...NAMESPACES],
       defaultNS: defaultNamespace,
       // React and the terminal escape (or need no escaping); the messages are text, never HTML.
@@ -44,4 +45,19 @@ export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions)
       returnNull: false,
     });
   return instance;
+}
+
+/** Loads `locale`'s catalogs into `instance` when it has not got them yet (a pseudo-locale's). */
+export function loadCatalogs(instance: i18n, locale: Locale): void {
+  if (instance.hasResourceBundle(locale, NAMESPACES[0])) return;
+  const catalogs = catalogsOf(locale);
+  for (const namespace of NAMESPACES) {
+    instance.addResourceBundle(locale, namespace, catalogs[namespace]);
+  }
+}
+
+/** Switches `instance` to `locale`, its catalogs loaded first. */
+export function speak(instance: i18n, locale: Locale): void {
+  loadCatalogs(instance, locale);
+  if (instance.language !== locale) void instance.changeLanguage(locale);
 }

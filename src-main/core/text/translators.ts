@@ -1,52 +1,25 @@
 /**
  * Wording outside the window, under plain Node: the CLI's human output, the tray and
- * notifications, the receiver's landing page, and core's English messages. One i18next instance
- * per process, made on first use, configured as src-shared/i18n's `createI18n` (ICU, formatted in
- * `intlLocale`), but with only the hand-written catalogs loaded: a pseudo-locale's are generated
- * when it is asked for, not on every start of the CLI (generating them all costs more than the
- * rest of the start-up's wording); `t` functions are bound to a locale and a namespace.
+ * notifications, the receiver's landing page, and core's English messages. One src-shared/i18n
+ * instance per process, made on first use (a pseudo-locale's catalogs are loaded when it is asked
+ * for); `t` functions are bound to a locale and a namespace.
  */
-import i18next, { type i18n } from 'i18next';
-import ICU from 'i18next-icu';
 import {
-  allCatalogs,
-  CATALOGS,
-  NAMESPACES,
-  type Namespace,
-} from '../../../src-shared/i18n/catalogs';
-import {
+  createI18n,
   DEFAULT_LOCALE,
-  intlLocale,
   isLocale,
+  loadCatalogs,
+  type I18n,
   type Locale,
-} from '../../../src-shared/i18n/locales';
+  type Namespace,
+} from '../../../src-shared/i18n';
 import { sayWith, type Said, type Translate } from './said';
 
-let instance: i18n | undefined;
+let instance: I18n | undefined;
 
-function wordsIn(locale: Locale): i18n {
-  if (!instance) {
-    instance = i18next.createInstance();
-    void instance
-      .use(new ICU({ parseLngForICU: (lng) => intlLocale(isLocale(lng) ? lng : DEFAULT_LOCALE) }))
-      .init({
-        initAsync: false,
-        lng: DEFAULT_LOCALE,
-        fallbackLng: DEFAULT_LOCALE,
-        resources: CATALOGS,
-        ns: [...NAMESPACES],
-        defaultNS: 'errors',
-        // A terminal, a menu, a text notification: never HTML (the landing page escapes itself).
-        interpolation: { escapeValue: false },
-        returnNull: false,
-      });
-  }
-  if (!instance.hasResourceBundle(locale, 'errors')) {
-    const generated = allCatalogs()[locale];
-    for (const namespace of NAMESPACES) {
-      instance.addResourceBundle(locale, namespace, generated[namespace]);
-    }
-  }
+function wordsIn(locale: Locale): I18n {
+  instance ??= createI18n({ locale: DEFAULT_LOCALE, defaultNamespace: 'errors' });
+  loadCatalogs(instance, locale);
   return instance;
 }
 
