@@ -32,6 +32,7 @@ import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
 import { directoryUrl } from '../http/directory-url';
+import { RetryDelay } from '../http/retry-delay';
 import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-marker';
 import { processOnlyLock, type SessionLock } from './session-lock';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
@@ -87,7 +88,6 @@ export class TokenManager {
   readonly #monotonicExpiry = new WeakMap<StoredAccount, number>();
   readonly #marginMs: number;
   readonly #timeoutMs: number;
-  readonly #backoff: { initialMs: number; maxMs: number };
   readonly #lock: SessionLock;
   readonly #ended: SessionEndedMarker;
   readonly #platformUrl: string | undefined;
@@ -96,7 +96,7 @@ export class TokenManager {
   #unsaved = false;
   #refreshing: Promise<StoredAccount> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  #failures = 0;
+  readonly #retryDelay: RetryDelay;
   #health: TokenHealth = { kind: 'ok' };
   /** Session writes in flight (see {@link saving}), and who waits for them to end. */
   #saves = 0;
@@ -110,7 +110,7 @@ export class TokenManager {
     this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.#marginMs = options.refreshMarginMs ?? REFRESH_MARGIN_MS;
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.#backoff = options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 };
+    this.#retryDelay = new RetryDelay(options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 });
     this.#lock = options.lock ?? processOnlyLock;
     this.#ended = options.endedMarker ?? memoryEndedMarker();
     this.#platformUrl = options.platformUrl;
@@ -145,7 +145,7 @@ export class TokenManager {
     await this.#saving(() => this.#lock.hold(() => this.#inVault(() => this.#vault.save(account))));
     this.#account = this.#track(account);
     this.#unsaved = false;
-    this.#failures = 0;
+    this.#retryDelay.reset();
     this.#setHealth({ kind: 'ok' });
     await this.#clearEndedMarker();
   }
@@ -407,7 +407,7 @@ export class TokenManager {
     if (stored.refresh_token === account.refresh_token) return account;
     this.#log.info('using the session another Callbar process renewed or replaced');
     this.#account = this.#track(stored);
-    this.#failures = 0;
+    this.#retryDelay.reset();
     this.#stopRetrying();
     this.#setHealth({ kind: 'ok' });
     return this.#requireAccount();
@@ -431,7 +431,7 @@ export class TokenManager {
         this.#monotonicExpiry.set(next, answeredMonotonic + outcome.tokens.expires_in * 1000);
         // The old refresh token is spent now: keep the new pair whatever the vault says.
         this.#account = next;
-        this.#failures = 0;
+        this.#retryDelay.reset();
         this.#stopRetrying();
         await this.#persist(next);
         // The window in which a crash loses the new pair (the old one is already spent).
@@ -453,7 +453,7 @@ export class TokenManager {
         const message = inEnglish(offline);
         this.#log.warn('token refresh failed; will retry', {
           reason: outcome.reason,
-          failures: this.#failures + 1,
+          failures: this.#retryDelay.failures + 1,
         });
         this.#setHealth({ kind: 'offline', message });
         this.#scheduleRetry();
@@ -564,9 +564,7 @@ export class TokenManager {
 
   #scheduleRetry(): void {
     if (this.#retryTimer) return;
-    this.#failures += 1;
-    const base = Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (this.#failures - 1));
-    const delay = base / 2 + Math.random() * (base / 2);
+    const delay = this.#retryDelay.next();
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
       const account = this.#account;

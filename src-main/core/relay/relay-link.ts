@@ -23,7 +23,7 @@ import {
   type HandoffContent,
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
-import { ReconnectDelay } from './reconnect-delay';
+import { RetryDelay } from '../http/retry-delay';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
@@ -50,7 +50,7 @@ export interface RelayLinkOptions {
   log: Logger;
   /** Where the stream's offset is kept between processes of the profile. */
   cursor: StateFile<RelayCursor>;
-  /** Longest pause between reconnection attempts (default 5 s; jittered, see ReconnectDelay). */
+  /** Longest pause between reconnection attempts (default 5 s; jittered, see RetryDelay). */
   maxBackoffMs?: number;
   /** The jitter's random source (default Math.random). */
   random?: () => number;
@@ -80,8 +80,8 @@ export class RelayLink {
     this.#pause = options.pause ?? pause;
   }
 
-  #reconnectDelay(): ReconnectDelay {
-    return new ReconnectDelay({
+  #reconnectDelay(): RetryDelay {
+    return new RetryDelay({
       ...(this.#options.maxBackoffMs !== undefined ? { maxMs: this.#options.maxBackoffMs } : {}),
       ...(this.#options.random ? { random: this.#options.random } : {}),
     });

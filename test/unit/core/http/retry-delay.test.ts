@@ -3,12 +3,12 @@
  * back to the first step after a success. The random source is given, so no clock is involved.
  */
 import { expect, it } from 'vitest';
-import { ReconnectDelay } from '../../../../src-main/core/relay/reconnect-delay';
+import { RetryDelay } from '../../../../src-main/core/http/retry-delay';
 
 it('grows by doubling up to the cap, each pause a random point in the upper half of its step', () => {
   const draws = [0, 0.5, 0.999, 0, 0.5, 0.999, 0, 0.5];
   let index = 0;
-  const delay = new ReconnectDelay({
+  const delay = new RetryDelay({
     initialMs: 100,
     maxMs: 1000,
     random: () => draws[index++ % draws.length]!,
@@ -23,7 +23,7 @@ it('grows by doubling up to the cap, each pause a random point in the upper half
 });
 
 it('starts again from the first step after a success', () => {
-  const delay = new ReconnectDelay({ initialMs: 100, maxMs: 5000, random: () => 0.5 });
+  const delay = new RetryDelay({ initialMs: 100, maxMs: 5000, random: () => 0.5 });
   for (let index = 0; index < 10; index += 1) delay.next();
   expect(delay.next()).toBe(3750);
   delay.reset();
@@ -31,7 +31,7 @@ it('starts again from the first step after a success', () => {
 });
 
 it('two devices with different random draws do not come back at the same moment', () => {
-  const a = new ReconnectDelay({ random: () => 0.1 });
-  const b = new ReconnectDelay({ random: () => 0.9 });
+  const a = new RetryDelay({ random: () => 0.1 });
+  const b = new RetryDelay({ random: () => 0.9 });
   for (let index = 0; index < 6; index += 1) expect(a.next()).not.toBe(b.next());
 });

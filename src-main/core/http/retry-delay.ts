@@ -1,10 +1,11 @@
 /**
- * How long a relay link waits before its next attempt after a failure: exponential from
- * `initialMs`, capped at `maxMs`, with jitter (a random half of each step), so the devices of a
- * relay node that died do not all come back to the next node in the same instant. The random
- * source is the caller's, so a test can drive it.
+ * How long to wait before the next attempt after a failure (a relay link reconnecting, a token
+ * refresh retried while offline): exponential from `initialMs`, capped at `maxMs`, with jitter (a
+ * random half of each step), so the devices of a relay node that died, or every desk of an office
+ * whose network came back, do not all try again in the same instant. The random source is the
+ * caller's, so a test can drive it.
  */
-export interface ReconnectDelayOptions {
+export interface RetryDelayOptions {
   /** The first pause's upper bound (default 100 ms). */
   initialMs?: number;
   /** The longest pause (default 5 s). */
@@ -13,16 +14,21 @@ export interface ReconnectDelayOptions {
   random?: () => number;
 }
 
-export class ReconnectDelay {
+export class RetryDelay {
   readonly #initialMs: number;
   readonly #maxMs: number;
   readonly #random: () => number;
   #failures = 0;
 
-  constructor(options: ReconnectDelayOptions = {}) {
+  constructor(options: RetryDelayOptions = {}) {
     this.#initialMs = options.initialMs ?? 100;
     this.#maxMs = Math.max(options.maxMs ?? 5000, this.#initialMs);
     this.#random = options.random ?? Math.random;
+  }
+
+  /** How many failures in a row so far. */
+  get failures(): number {
+    return this.#failures;
   }
 
   /** The pause before the next attempt (between half the step and the step, at most maxMs). */
