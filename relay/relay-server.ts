@@ -41,6 +41,7 @@ import type { Logger } from '../src-main/core/log/logger';
 import {
   ACTIVATION_POLL_MS,
   ActivationConfirm,
+  ActivationCancel,
   ActivationWait,
   DEVICE_PATHS,
   keyName,
@@ -154,6 +155,11 @@ export async function startRelay(
     requestTimeout: 10_000,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    // A relay that stops ends every connection at once: its streams and long polls are retried
+    // by the desktops (at another node), and a connection a client opened without sending a
+    // request yet (a long poll aborted while connecting) would otherwise hold the close for a
+    // minute.
+    forceCloseConnections: true,
   });
   // Bodies are kept as text and parsed by the receiver's own bounded parser.
   app.addContentTypeParser(
@@ -373,6 +379,13 @@ export async function startRelay(
       title: 'Callbar stopped connecting',
       message: `${LINK_OPENED_TWICE} Start connecting again from Callbar.`,
     });
+  });
+
+  app.post(DEVICE_PATHS.cancel, async (request, reply) => {
+    const cancel = parsed(ActivationCancel, body(request, HANDSHAKE_LIMITS), 'The cancellation');
+    await store.takeWaiting(cancel.key_sha256);
+    await store.takeWaiting(connectName(cancel.connect_link_name));
+    return reply.code(204).send();
   });
 
   app.post(DEVICE_PATHS.confirm, async (request, reply) => {

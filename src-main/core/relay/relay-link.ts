@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { fileFormat } from '../config/file-format';
 import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
+import { RetryDelay } from '../http/retry-delay';
 import type { Logger } from '../log/logger';
 import {
   DEVICE_PATHS,
@@ -19,11 +20,11 @@ import {
   LINK_REUSED,
   SealedHandoff,
   StreamOffset,
+  type ActivationCancel,
   type ActivationConfirm,
   type HandoffContent,
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
-import { RetryDelay } from '../http/retry-delay';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
@@ -188,9 +189,29 @@ export class RelayLink {
         }
         await this.#pause(delay.next(), signal);
       }
+      await this.#cancelWait({ key_sha256: name, connect_link_name: link.name });
       return undefined;
     };
     return { browserUrl, awaitHandoff };
+  }
+
+  /**
+   * Tells the relay that nobody waits for the activation any more (best effort, once: a relay
+   * that cannot be reached drops the wait when it runs out).
+   */
+  async #cancelWait(cancel: ActivationCancel): Promise<void> {
+    try {
+      const response = await this.#request(DEVICE_PATHS.cancel, {
+        method: 'POST',
+        body: JSON.stringify(cancel),
+        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+      });
+      await response.body?.cancel();
+    } catch (error) {
+      this.#options.log.warn('the relay could not be told that the activation wait ended', {
+        reason: errorMessage(error),
+      });
+    }
   }
 
   /** Tells the relay whether the handed-over tokens were stored (it answers the platform so). */
@@ -329,6 +350,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     );
   });
 }
+
+/** How long the relay may take to hear that an activation wait ended. */
+const CANCEL_TIMEOUT_MS = 3_000;
 
 /** The longest line a relay may send (a message is a few KiB at most). */
 const MAX_LINE_CHARS = 64 * 1024;

@@ -23,6 +23,7 @@ import { HandshakeBody, WebhookEvent } from '../account/receiver';
 export const DEVICE_PATHS = {
   activation: '/device/activation',
   confirm: '/device/activation/confirm',
+  cancel: '/device/activation/cancel',
   stream: '/device/stream',
   dial: '/device/dial',
   device: '/device',
@@ -61,6 +62,18 @@ export const ActivationWait = z.strictObject({
   connect_link: z.strictObject({ name: sha256Hex, sealed: base64url }).optional(),
 });
 export type ActivationWait = z.infer<typeof ActivationWait>;
+
+/**
+ * The desktop no longer waits for an activation (cancelled, timed out, closing): the relay drops
+ * the wait and the connect link at once, so the platform's activation for the key is refused
+ * now rather than answered 504 once the wait ran out.
+ */
+export const ActivationCancel = z.strictObject({
+  key_sha256: sha256Hex,
+  /** The connect link's name given with the registration. */
+  connect_link_name: sha256Hex,
+});
+export type ActivationCancel = z.infer<typeof ActivationCancel>;
 
 /** HPKE's encapsulated key and the ciphertext, both base64url. */
 export const SealedHandoff = z.strictObject({ enc: base64url, ciphertext: base64url.max(65536) });

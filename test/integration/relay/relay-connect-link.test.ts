@@ -23,6 +23,7 @@ import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
+import { until } from '../../support/until';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import {
   completePortalFlow,
@@ -156,6 +157,32 @@ it('opened twice while the attempt waits: the attempt ends, the platform’s act
   expect(account.status().message).toBe(`${LINK_OPENED_TWICE} ${RELAY_ENDED_ATTEMPT_WARNING}`);
 
   // Whoever opened it first cannot use the portal link to connect this computer.
+  const alice = sim.users[0]!;
+  const consent = await completePortalFlow(started.portalLink, {
+    username: alice.username,
+    password: alice.password,
+    action: 'subscribe',
+  });
+  expect(consent.status).not.toBe(303);
+  const { attempts } = await new SimControl(sim.base_url).integration('callbar');
+  expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 403 });
+  expect(account.status().state).toBe('not-connected');
+});
+
+it('cancelled in Callbar: the relay drops the wait and the link at once, and refuses the platform’s activation', async () => {
+  const account = core.profile.account;
+  await account.deactivateLocal();
+  const started = await account.startActivation();
+  started.completion.catch(() => undefined);
+  // The portal link was handed out (someone may still use it); then the user cancels.
+  account.cancelActivation();
+  await expect(started.completion).rejects.toMatchObject({ code: 'activation_cancelled' });
+  await until('the relay holds no wait for the attempt', async () =>
+    (await redisContents()).includes('wait:') ? undefined : true,
+  );
+  expect((await open(started.browserUrl)).status).toBe(404);
+
+  // The platform's activation is refused now (403), not held until the wait runs out (504).
   const alice = sim.users[0]!;
   const consent = await completePortalFlow(started.portalLink, {
     username: alice.username,
