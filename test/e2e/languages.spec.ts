@@ -18,9 +18,9 @@ import {
 /**
  * Issue 33: the window's languages. Switching the language in Settings changes every text of
  * the window at once (no reload): on every main screen (settings, search, results, a call, recent
- * calls, phonebooks, contacts, a contact's edit form, a new contact, about, the menu, disconnect,
- * the connect view) no visible text, aria-label, title or placeholder is an English window
- * message that German says otherwise (englishLeft). The setting holds after a restart of the
+ * calls, phonebooks, a new phonebook, contacts, a contact's edit form, the import dialog, a new
+ * contact, about, the menu, disconnect, the connect view) no visible text, aria-label, title or
+ * placeholder is an English window message that German says otherwise (englishLeft). The setting holds after a restart of the
  * window; German screenshots for the docs. Every main screen in the pseudo-locales (`en-XA`: accented, 40 %
  * longer; `ar-XB`: right to left) at the window's size and at 1280×800: no text is clipped or
  * runs out of its box, the layout mirrors in `ar-XB` while numbers stay left to right.
@@ -165,6 +165,11 @@ test('switching to German in Settings changes the whole window at once, and it s
   await fromMenu(page, de, 'menu.phonebooks');
   await expect(page.getByRole('heading', { name: 'Telefonbücher' })).toBeVisible();
   await germanScreenshots(page, 'phonebooks');
+  await page.getByRole('button', { name: de('phonebooks.new'), exact: true }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAllGerman(page, 'a new phonebook');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
   await page.locator('.list-row-main').first().click();
   await expect(page.getByRole('button', { name: 'Neuer Kontakt' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^.+ anrufen$/ }).first()).toBeVisible();
@@ -173,6 +178,11 @@ test('switching to German in Settings changes the whole window at once, and it s
   await page.locator('.list-row-main').first().click();
   await expect(page.getByRole('dialog', { name: /bearbeiten/ })).toBeVisible();
   await expectAllGerman(page, 'a contact’s edit form');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await page.getByRole('button', { name: de('import.button'), exact: true }).click();
+  await expect(page.getByRole('dialog', { name: de('import.title') })).toBeVisible();
+  await expectAllGerman(page, 'the import dialog');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
   await page.getByRole('button', { name: 'Neuer Kontakt' }).click();
