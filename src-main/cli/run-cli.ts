@@ -4,6 +4,8 @@
  * only when needed, and turns every failure into one clear message and a documented exit code.
  */
 import { parseArgs } from 'node:util';
+import type { Policies } from '../core/config/policy/policies';
+import { mayHavePolicies } from '../core/config/policy/policy-location';
 import type { Profile } from '../core/profile';
 import { CallbarError, describeError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
@@ -38,8 +40,11 @@ export async function runCli(
     io.out(packageInfo.version);
     return ExitCode.ok;
   }
-  // People read the language of the `language` setting, else of LC_ALL / LC_MESSAGES / LANG.
-  const t = cliTranslator(env);
+  // The machine's policies, read once: they may lock the language, and the profile applies them.
+  const policies = await readMachinePolicies(env);
+  // People read the language of the `language` setting (a locked policy first), else of
+  // LC_ALL / LC_MESSAGES / LANG.
+  const t = cliTranslator(env, policies);
   if (words[0] === 'help') return showHelp(io, t, words.slice(1));
   if (words.length === 0) {
     if (argv.length > start) {
@@ -77,7 +82,19 @@ export async function runCli(
     io.out(commandHelp(t, command));
     return ExitCode.ok;
   }
-  return runCommand(command, input, io, t);
+  return runCommand(command, input, io, t, policies);
+}
+
+/**
+ * The machine's policies, or undefined when it has no policy source at all (then neither help
+ * nor a command loads the policy readers). Never throws: what cannot be read is a problem the
+ * profile reports.
+ */
+async function readMachinePolicies(env: NodeJS.ProcessEnv): Promise<Policies | undefined> {
+  if (!mayHavePolicies({ env })) return undefined;
+  const { readPolicies } = await import('../core/config/policy/policies');
+  // On Windows the registry is read without blocking.
+  return readPolicies({ env });
 }
 
 function parseCommandLine(command: CommandSpec, args: string[]) {
@@ -162,6 +179,7 @@ async function runCommand(
   input: ReturnType<typeof parseCommandLine>,
   io: CliIo,
   t: Translate,
+  policies: Policies | undefined,
 ): Promise<number> {
   let profile: Profile | undefined;
   // One opening, however many callers ask at once (a second profile would never be closed).
@@ -180,13 +198,9 @@ async function runCommand(
     t,
     profile() {
       opening ??= (async () => {
-        const [{ openProfile }, { readPolicies }] = await Promise.all([
-          import('../core/profile'),
-          import('../core/config/policy/policies'),
-        ]);
-        // The machine's policies first: on Windows the registry is read without blocking.
-        const policies = await readPolicies({ env: process.env });
-        return (profile = openProfile({ policies }));
+        const { openProfile } = await import('../core/profile');
+        // The policies read at the start (none: the profile finds none either).
+        return (profile = openProfile(policies ? { policies } : {}));
       })();
       return opening;
     },

@@ -6,11 +6,13 @@
 import deCli from './locales/de/cli.json' with { type: 'json' };
 import deErrors from './locales/de/errors.json' with { type: 'json' };
 import deLanding from './locales/de/landing.json' with { type: 'json' };
+import dePolicy from './locales/de/policy.json' with { type: 'json' };
 import deShell from './locales/de/shell.json' with { type: 'json' };
 import deWindow from './locales/de/window.json' with { type: 'json' };
 import enCli from './locales/en/cli.json' with { type: 'json' };
 import enErrors from './locales/en/errors.json' with { type: 'json' };
 import enLanding from './locales/en/landing.json' with { type: 'json' };
+import enPolicy from './locales/en/policy.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
 import enWindow from './locales/en/window.json' with { type: 'json' };
 import { PSEUDO_LOCALES, type CatalogLocale, type Locale } from './locales';
@@ -19,15 +21,30 @@ import { pseudoCatalog, type Catalog } from './pseudo-locale';
 /**
  * The namespaces, one per part of Callbar that speaks: `window` (the renderer), `cli` (the CLI's
  * human output), `shell` (tray menu and notifications), `landing` (the connect flow's pages in
- * the browser), `errors` (core's messages to a person).
+ * the browser), `errors` (core's messages to a person), `policy` (the administrators' policy
+ * templates: each policy's title and what it accepts).
  */
-export const NAMESPACES = ['window', 'cli', 'shell', 'landing', 'errors'] as const;
+export const NAMESPACES = ['window', 'cli', 'shell', 'landing', 'errors', 'policy'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** The hand-written catalogs, by locale and namespace. */
 export const CATALOGS: Record<CatalogLocale, Record<Namespace, Catalog>> = {
-  en: { window: enWindow, cli: enCli, shell: enShell, landing: enLanding, errors: enErrors },
-  de: { window: deWindow, cli: deCli, shell: deShell, landing: deLanding, errors: deErrors },
+  en: {
+    window: enWindow,
+    cli: enCli,
+    shell: enShell,
+    landing: enLanding,
+    errors: enErrors,
+    policy: enPolicy,
+  },
+  de: {
+    window: deWindow,
+    cli: deCli,
+    shell: deShell,
+    landing: deLanding,
+    errors: deErrors,
+    policy: dePolicy,
+  },
 };
 
 const generated = new Map<Locale, Record<Namespace, Catalog>>();

@@ -13,7 +13,7 @@
  *   i18next instance, initialised synchronously with every catalog bundled; `t('key', values)`
  *   formats an ICU message (`{count, plural, one {# call} other {# calls}}`), `t('cli:key')` one of
  *   another namespace; `changeLanguage(locale)` switches at once. Catalogs are JSON, one per
- *   locale and namespace: `locales/<en|de>/<window|cli|shell|landing|errors>.json`.
+ *   locale and namespace: `locales/<en|de>/<window|cli|shell|landing|errors|policy>.json`.
  * - Formatting (format.ts): `formatNumber`, `formatDateTime`, `formatList`, `formatDuration`
  *   (words), `formatClockDuration` (`1:02:03`), each through `Intl` in a locale.
  *

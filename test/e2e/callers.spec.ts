@@ -82,7 +82,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
     from: CALLER,
   });
   const bar = page.getByRole('region', { name: 'Current call' });
-  await expect(bar.getByRole('status')).toContainText('+1 202 555 0177');
+  await expect(bar.getByTestId('call-state')).toContainText('+1 202 555 0177');
   await expect(bar.getByRole('button', { name: 'Add to contacts' })).toBeVisible();
   await expectAccessibleInBothThemes(page, 'an unknown caller with Add to contacts');
   for (const scheme of ['light', 'dark'] as const) {
@@ -105,7 +105,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await editor.getByLabel('Speed dial').fill('7177');
   await editor.getByRole('button', { name: 'Create contact' }).click();
   await expect(editor).toBeHidden();
-  await expect(bar.getByRole('status')).toContainText(HOSTILE);
+  await expect(bar.getByTestId('call-state')).toContainText(HOSTILE);
   await expect(bar.getByRole('button', { name: 'Add to contacts' })).toHaveCount(0);
   await expect(page.locator('img')).toHaveCount(0);
 

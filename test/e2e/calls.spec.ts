@@ -54,18 +54,18 @@ for (const profile of SUITE_PROFILES) {
       await page.keyboard.press('Enter');
 
       const bar = await placedCallBar(page);
-      await expect(bar.getByRole('status')).toContainText('+49 30 1234567');
+      await expect(bar.getByTestId('call-state')).toContainText('+49 30 1234567');
       const { call, caller, callee } = await liveCall();
       expect(call.to).toBe('+49301234567');
 
       // Your phone rings first, then the other party's; events move the bar along.
       if (profile === 'rich') {
-        await expect(bar.getByRole('status')).toContainText('Your phone is ringing');
+        await expect(bar.getByTestId('call-state')).toContainText('Your phone is ringing');
       }
       await control.answerLeg(caller.id);
-      if (profile === 'rich') await expect(bar.getByRole('status')).toContainText('Ringing');
+      if (profile === 'rich') await expect(bar.getByTestId('call-state')).toContainText('Ringing');
       await control.answerLeg((await callee()).id);
-      await expect(bar.getByRole('status')).toContainText(
+      await expect(bar.getByTestId('call-state')).toContainText(
         profile === 'rich' ? 'Connected' : 'Call in progress',
       );
       await expect(page.getByTestId('call-duration')).toHaveText(/^\s*\d+:\d\d$/);

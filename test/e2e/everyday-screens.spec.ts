@@ -86,6 +86,7 @@ test('contacts are rows that fit: click or Enter edits, ⋯ deletes, Call dials,
   await expect(page.getByRole('heading', { name: 'Phonebooks' })).toBeFocused();
   await expectFitsWidth(page, page.getByRole('button', { name: /^More actions for / }));
   await expectAccessibleInBothThemes(page, 'phonebooks as rows');
+  await screenshots(page, 'phonebooks');
 
   await page.getByRole('button', { name: book.description, exact: true }).click();
   const rows = page.getByTestId('contact-row');
@@ -113,6 +114,7 @@ test('contacts are rows that fit: click or Enter edits, ⋯ deletes, Call dials,
   const editor = page.getByRole('dialog', { name: 'Edit contact' });
   await expect(editor).toBeVisible();
   await expect(editor.getByLabel('Name')).toHaveValue(name);
+  await screenshots(page, 'contact-editor');
   await editor.getByRole('button', { name: 'Cancel' }).click();
   await expect(editor).toBeHidden();
   await first.getByRole('button', { name: `Edit ${name}` }).focus();

@@ -77,7 +77,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expect.poll(async () => (await control.getCall(call.id)).legs.length).toBe(2);
   const callee = (await control.getCall(call.id)).legs.find((leg) => leg.leg === 'callee')!;
   await control.answerLeg(callee.id);
-  await expect(bar.getByRole('status')).toContainText('Connected');
+  await expect(bar.getByTestId('call-state')).toContainText('Connected');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.screenshot({ path: screenshotPath(`call-in-progress-${colorScheme}.png`) });
@@ -145,8 +145,8 @@ test('an incoming call shows the caller identified from the directory', async ({
     from: '+442071234567',
   });
   const bar = page.getByRole('region', { name: 'Current call' });
-  await expect(bar.getByRole('status')).toContainText('Ada Lovelace');
-  await expect(bar.getByRole('status')).toContainText('Incoming call');
+  await expect(bar.getByTestId('call-state')).toContainText('Ada Lovelace');
+  await expect(bar.getByTestId('call-state')).toContainText('Incoming call');
   await bar.getByRole('button', { name: /Hang up/ }).click();
   await expect(bar).toBeHidden();
 });

@@ -35,7 +35,7 @@ test('Enter on a slow platform says "Calling …" at once, and a second Enter di
   await search.press('Enter');
   const bar = page.getByRole('region', { name: 'Current call' });
   // Before the platform answers (the dial is still held back by the fault's delay).
-  await expect(bar.getByRole('status')).toContainText('+49 30 1234567');
+  await expect(bar.getByTestId('call-state')).toContainText('+49 30 1234567');
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
   await expect(bar).toHaveAttribute('data-state', 'sending');
   await page.screenshot({ path: screenshotPath('calling-slow-platform.png') });

@@ -154,7 +154,7 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
   await search.press('Enter');
   const bar = page.getByRole('region', { name: 'Current call' });
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
-  await expect(bar.getByRole('status')).toContainText('+49 30 7654321');
+  await expect(bar.getByTestId('call-state')).toContainText('+49 30 7654321');
   const cancel = bar.getByRole('button', { name: 'Cancel' });
   await cancel.click();
   await expect(bar.getByTestId('call-chip')).toHaveText('Cancelling…');

@@ -15,8 +15,8 @@ import { AddToContacts } from './AddToContacts';
 
 /**
  * The call in progress: who is on the other side (the only text cut short), the call's state on
- * a line of its own as a chip, with how long it has lasted (announced to screen readers, the
- * ticking duration excepted), notes and errors that wrap, and Hang up (the button, or Esc
+ * a line of its own as a chip, with how long it has lasted (CallAnnouncer, not the bar, tells
+ * screen readers what changed), notes and errors that wrap, and Hang up (the button, or Esc
  * anywhere in the window). While the dial is on its way to the platform: "Calling …" and Cancel.
  */
 export function CallBar() {
@@ -141,7 +141,8 @@ function CallBarFrame({
       data-state={state}
     >
       <div className="call-info">
-        <div className="call-state" role="status" aria-live="polite" aria-atomic="true">
+        {/* Not a live region: CallAnnouncer says each change once, as a sentence. */}
+        <div className="call-state" data-testid="call-state">
           <p className="call-who">
             <strong className="call-party">{who}</strong>
           </p>
@@ -150,7 +151,7 @@ function CallBarFrame({
             <span className="call-chip" data-testid="call-chip" data-state={state}>
               {chip}
               {duration ? (
-                // Its own live region, silent: the status is not read out again every second.
+                // A timer: a live region that is silent by default, never read out every second.
                 <span className="call-duration" role="timer" data-testid="call-duration">
                   {duration}
                 </span>

@@ -18,13 +18,13 @@
  * and everything else applies. Reading never throws.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parse as parsePlist } from 'plist';
 import { errorMessage } from '../../errors';
 import { describeValue } from '../settings-issues';
 import { describeJsonError } from '../settings-store';
 import type { PolicyLayer } from './policy-layer';
+import { policyFolder, policyPaths, readsRegistry, type PolicyLocation } from './policy-location';
 import {
   isPolicyName,
   POLICY_RULES,
@@ -38,17 +38,12 @@ import {
 import { decodeRegFile, parseRegFile } from './reg-file';
 import { registryLayers } from './registry-policy';
 
-/** The macOS bundle id (electron-builder's appId): the managed preferences' domain. */
-export const POLICY_DOMAIN = 'com.callbar.desktop';
-
-/** Where policies live by default, per platform. */
-export const SYSTEM_POLICY_DIRS: Partial<Record<NodeJS.Platform, string>> = {
-  linux: '/etc/callbar',
-  darwin: '/Library/Managed Preferences',
-};
-
-/** The variable that replaces the system location. */
-export const POLICY_DIR_VARIABLE = 'CALLBAR_POLICY_DIR';
+export {
+  POLICY_DIR_VARIABLE,
+  POLICY_DOMAIN,
+  SYSTEM_POLICY_DIRS,
+  type PolicyLocation,
+} from './policy-location';
 
 /** A policy file is a few kilobytes; anything past this is not one. */
 const MAX_POLICY_BYTES = 1024 * 1024;
@@ -71,16 +66,9 @@ export const NO_POLICIES: Policies = Object.freeze({
   problems: [],
 });
 
-export interface PolicyLocation {
-  env?: NodeJS.ProcessEnv;
-  platform?: NodeJS.Platform;
-}
-
 /** The machine's policies. Never throws: what cannot be read is a line in `problems`. */
 export async function readPolicies(location: PolicyLocation = {}): Promise<Policies> {
-  const platform = location.platform ?? process.platform;
-  const dir = location.env?.[POLICY_DIR_VARIABLE] || undefined;
-  if (platform === 'win32' && dir === undefined) {
+  if (readsRegistry(location)) {
     try {
       const { readWindowsPolicyRegistry } = await import('./windows-registry');
       return mergeLayers(registryLayers(await readWindowsPolicyRegistry()));
@@ -97,12 +85,13 @@ export async function readPolicies(location: PolicyLocation = {}): Promise<Polic
  */
 export function readPoliciesSync(location: PolicyLocation = {}): Policies {
   const platform = location.platform ?? process.platform;
-  const dir = location.env?.[POLICY_DIR_VARIABLE] || SYSTEM_POLICY_DIRS[platform];
+  const dir = policyFolder(location);
   if (dir === undefined) return NO_POLICIES;
   // Layers, and the sentences of what could not be read, in the order of the files.
   const found: Found = [];
+  const paths = policyPaths(dir, platform);
   if (platform === 'win32') {
-    const file = join(dir, 'policies.reg');
+    const file = paths[0]!;
     const bytes = readPolicyFile(file, found);
     if (bytes) {
       try {
@@ -112,10 +101,9 @@ export function readPoliciesSync(location: PolicyLocation = {}): Policies {
       }
     }
   } else if (platform === 'darwin') {
-    readPlist(join(dir, userInfo().username, `${POLICY_DOMAIN}.plist`), found);
-    readPlist(join(dir, `${POLICY_DOMAIN}.plist`), found);
+    for (const file of paths) readPlist(file, found);
   } else {
-    for (const file of linuxPolicyFiles(dir, found)) readJson(file, found);
+    for (const file of linuxPolicyFiles(paths, found)) readJson(file, found);
   }
   return mergeLayers(found);
 }
@@ -123,10 +111,10 @@ export function readPoliciesSync(location: PolicyLocation = {}): Policies {
 /** Policy layers, and sentences for what was ignored, in the order they were met. */
 type Found = (PolicyLayer | string)[];
 
-/** policies.json, then policies.d/*.json in name order; those that exist. */
-function linuxPolicyFiles(dir: string, found: Found): string[] {
-  const files = [join(dir, 'policies.json')];
-  const folder = join(dir, 'policies.d');
+/** policies.json, then policies.d/*.json in name order ({@link policyPaths}); those that exist. */
+function linuxPolicyFiles(paths: string[], found: Found): string[] {
+  const [file, folder] = paths as [string, string];
+  const files = [file];
   try {
     const names = readdirSync(folder).filter((name) => name.endsWith('.json'));
     files.push(...names.sort().map((name) => join(folder, name)));

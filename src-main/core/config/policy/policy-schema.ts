@@ -70,38 +70,6 @@ export const POLICY_RULES: Record<PolicyName, string> = {
   update_url: 'an https:// URL, such as https://updates.example.com/callbar',
 };
 
-/** A one-line title per policy, for the templates and `callbar policy`. */
-export const POLICY_TITLES: Record<PolicyName, string> = {
-  base_url: 'Platform API address',
-  portal_url: 'Platform portal address',
-  slug: 'Integration slug in portal links',
-  receiver_port: 'Port of the local event receiver',
-  accept_unauthenticated_events: 'Accept call events without the webhook secret',
-  region: 'Default dialling region',
-  client_id: 'Integration client id (the secret goes in CALLBAR_CLIENT_SECRET, never here)',
-  confirm_web_links: 'Ask before dialling a link from a web page',
-  vanity_numbers: 'Dial letters in numbers as keypad digits',
-  start_minimized: 'Start with the window hidden',
-  dial_shortcut: 'Global shortcut that opens the dial window',
-  clipboard_shortcut: 'Global shortcut that dials the number on the clipboard',
-  close_to_tray: 'Closing the window keeps Callbar in the tray',
-  sync_interval_minutes: 'Minutes between directory refreshes',
-  open_at_login: 'Start Callbar at login',
-  handle_links: 'Callbar handles tel: and callto: links',
-  dial_allowed_classes: 'Destination classes Callbar dials',
-  dial_allowed_countries: 'Countries numbers abroad may belong to',
-  relay_url: 'Relay address',
-  crm_links: 'CRM link-out address templates',
-  crm_open_on_connect: 'Open the first CRM link when a call connects',
-  language: 'Language of Callbar',
-  link_allowed_classes: 'Destination classes a tel:/callto: link may dial',
-  link_allowed_countries: 'Countries a number from a link may belong to',
-  favourites: 'Favourites for every user',
-  updates_enabled: 'Look for and install updates',
-  update_channel: 'Update channel',
-  update_url: 'Update feed address',
-};
-
 /** How a policy's value is written in stores without JSON types (registry, templates). */
 export type PolicyKind =
   | { kind: 'boolean' }

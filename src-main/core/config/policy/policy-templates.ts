@@ -1,22 +1,23 @@
 /**
  * The administrators' templates, generated from the policy schema (never edited by hand):
- * Windows ADMX + en-US ADML (each policy twice: locked under `Software\Policies\Callbar`,
- * recommended under its `Recommended` subkey), a macOS configuration profile and a Linux
- * policies.json example, each with every policy. `npm run policy-templates` writes them under
+ * Windows ADMX + one ADML per language, en-US and de-DE (each policy twice: locked under
+ * `Software\Policies\Callbar`, recommended under its `Recommended` subkey; the titles and
+ * explanations from the `policy` catalogs), a macOS configuration profile and a Linux
+ * policies.json example (English), each with every policy. `npm run policy-templates` writes them under
  * resources/policy/; a test checks the files there are what this generates.
  */
 import { build as buildPlist, type PlistValue } from 'plist';
+import { DestinationClass } from '../../../../src-shared/contract';
+import { LANGUAGE_CHOICES, type CatalogLocale } from '../../../../src-shared/i18n/locales';
 import { packageInfo } from '../../package-info';
-import { POLICY_DOMAIN } from './policies';
-import {
-  POLICY_NAMES,
-  POLICY_RULES,
-  POLICY_TITLES,
-  PolicySettings,
-  policyKind,
-  type PolicyName,
-} from './policy-schema';
+import type { Translate } from '../../text/said';
+import { translatorFor } from '../../text/translators';
+import { POLICY_DOMAIN } from './policy-location';
+import { POLICY_NAMES, PolicySettings, policyKind, type PolicyName } from './policy-schema';
 import { POLICY_KEY } from './registry-policy';
+
+/** The ADML languages: Callbar's catalog locale → the Windows language folder beside the ADMX. */
+export const ADML_LANGUAGES: Record<CatalogLocale, string> = { en: 'en-US', de: 'de-DE' };
 
 /** Values for the examples where a policy has no default. */
 const EXAMPLES: Partial<Record<PolicyName, unknown>> = {
@@ -42,7 +43,12 @@ function exampleValue(name: PolicyName): unknown {
 export function policyTemplates(): Record<string, string> {
   return {
     'windows/callbar.admx': admx(),
-    'windows/en-US/callbar.adml': adml(),
+    ...Object.fromEntries(
+      Object.entries(ADML_LANGUAGES).map(([locale, folder]) => [
+        `windows/${folder}/callbar.adml`,
+        policyAdml(translatorFor(locale, 'policy')),
+      ]),
+    ),
     'macos/com.callbar.desktop.mobileconfig': mobileconfig(),
     'linux/policies.example.json': linuxExample(),
   };
@@ -171,25 +177,45 @@ ${tail}`;
   }
 }
 
-function adml(): string {
+/** A policy's title in `t`'s language. */
+export function policyTitle(t: Translate, name: PolicyName): string {
+  return t(`titles.${name}`);
+}
+
+/** What a policy accepts, in `t`'s language, completing "… must be …". */
+export function policyRule(t: Translate, name: PolicyName): string {
+  return t(`rules.${name}`, {
+    classes: DestinationClass.options.join(', '),
+    choices: LANGUAGE_CHOICES.join(', '),
+  });
+}
+
+/** The ADML of `t`'s language: every string and presentation the ADMX names, XML-escaped. */
+export function policyAdml(t: Translate): string {
   const strings: [string, string][] = [
-    ['SUPPORTED_CALLBAR', `${packageInfo.name} ${packageInfo.version} and later`],
-    ['callbar', 'Callbar (locked: users cannot change these)'],
-    ['callbar_recommended', 'Callbar - Recommended (defaults users may change)'],
+    [
+      'SUPPORTED_CALLBAR',
+      t('templates.supportedOn', { name: packageInfo.name, version: packageInfo.version }),
+    ],
+    ['callbar', t('templates.locked')],
+    ['callbar_recommended', t('templates.recommended')],
   ];
   const presentations: string[] = [];
   for (const name of POLICY_NAMES) {
     const kind = policyKind(name);
-    strings.push([name, POLICY_TITLES[name]]);
-    const fallback = DEFAULTS[name] === undefined ? 'not set' : JSON.stringify(DEFAULTS[name]);
+    const title = policyTitle(t, name);
+    strings.push([name, title]);
+    const fallback =
+      DEFAULTS[name] === undefined ? t('templates.notSet') : JSON.stringify(DEFAULTS[name]);
+    const explain = kind.kind === 'list' ? 'templates.explainList' : 'templates.explain';
     strings.push([
       `${name}_explain`,
-      `${POLICY_TITLES[name]}. The setting "${name}": ${POLICY_RULES[name]}. Default: ${fallback}.${kind.kind === 'list' ? ' One item per line.' : ''}`,
+      t(explain, { title, name, rule: policyRule(t, name), fallback }),
     ]);
     if (kind.kind === 'choice') {
       for (const option of kind.options) strings.push([`${name}_${option}`, option]);
     }
-    const label = xmlEscape(POLICY_TITLES[name]);
+    const label = xmlEscape(title);
     const control = {
       boolean: '',
       integer: `<decimalTextBox refId="${name}">${label}</decimalTextBox>`,
@@ -207,7 +233,7 @@ function adml(): string {
 <!-- Generated from Callbar's policy schema by \`npm run policy-templates\`: do not edit. -->
 <policyDefinitionResources xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" revision="1.0" schemaVersion="1.0" xmlns="http://schemas.microsoft.com/GroupPolicy/2006/07/PolicyDefinitions">
   <displayName>Callbar</displayName>
-  <description>Policies for Callbar, the click-to-dial companion.</description>
+  <description>${xmlEscape(t('templates.description'))}</description>
   <resources>
     <stringTable>
 ${strings.map(([id, text]) => `      <string id="${id}">${xmlEscape(text)}</string>`).join('\n')}

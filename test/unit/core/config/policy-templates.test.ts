@@ -4,8 +4,19 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse as parsePlist } from 'plist';
 import { describe, expect, it } from 'vitest';
 import { mergeLayers } from '../../../../src-main/core/config/policy/policies';
-import { policyTemplates } from '../../../../src-main/core/config/policy/policy-templates';
-import { POLICY_NAMES, policyKind } from '../../../../src-main/core/config/policy/policy-schema';
+import {
+  ADML_LANGUAGES,
+  policyAdml,
+  policyRule,
+  policyTemplates,
+  policyTitle,
+} from '../../../../src-main/core/config/policy/policy-templates';
+import {
+  POLICY_NAMES,
+  POLICY_RULES,
+  policyKind,
+} from '../../../../src-main/core/config/policy/policy-schema';
+import { translatorFor } from '../../../../src-main/core/text/translators';
 
 const root = join(import.meta.dirname, '../../../../resources/policy');
 const templates = policyTemplates();
@@ -16,6 +27,24 @@ const xml = new XMLParser({
   attributeNamePrefix: '',
   isArray: () => false,
 });
+
+interface Adml {
+  policyDefinitionResources: {
+    description: string;
+    resources: {
+      stringTable: { string: { id: string; '#text': string }[] };
+      presentationTable: { presentation: { id: string }[] };
+    };
+  };
+}
+
+/** An ADML's strings by id, as Group Policy reads them (entities decoded). */
+function admlStrings(text: string): Map<string, string> {
+  const adml = xml.parse(text) as Adml;
+  return new Map(
+    adml.policyDefinitionResources.resources.stringTable.string.map((s) => [s.id, s['#text']]),
+  );
+}
 
 interface AdmxPolicy {
   name: string;
@@ -71,6 +100,51 @@ describe('the administrators’ templates', () => {
         expect(presentations.has(name), name).toBe(true);
       }
     }
+  });
+
+  it('has an ADML per language (en-US, de-DE) with the same strings and presentations', () => {
+    expect(Object.values(ADML_LANGUAGES)).toEqual(['en-US', 'de-DE']);
+    const [english, german] = (['en-US', 'de-DE'] as const).map(
+      (folder) => templates[`windows/${folder}/callbar.adml`]!,
+    );
+    expect(XMLValidator.validate(german!)).toBe(true);
+    const ids = (text: string) => {
+      const { resources } = (xml.parse(text) as Adml).policyDefinitionResources;
+      return {
+        strings: resources.stringTable.string.map((s) => s.id),
+        presentations: resources.presentationTable.presentation.map((p) => p.id),
+      };
+    };
+    expect(ids(german!)).toEqual(ids(english!));
+  });
+
+  it('words the German ADML from the German catalog, every text intact after XML parsing', () => {
+    const t = translatorFor('de', 'policy');
+    const strings = admlStrings(templates['windows/de-DE/callbar.adml']!);
+    expect(strings.get('callbar')).toBe('Callbar (festgelegt: Benutzer können diese nicht ändern)');
+    expect(strings.get('language')).toBe('Sprache von Callbar');
+    for (const name of POLICY_NAMES) {
+      expect(strings.get(name)).toBe(policyTitle(t, name));
+      expect(strings.get(name)).not.toBe(policyTitle(translatorFor('en', 'policy'), name));
+      // Quotes („…“ and "…") survive the escaping.
+      expect(strings.get(`${name}_explain`)).toContain(`„${name}“: ${policyRule(t, name)}.`);
+    }
+  });
+
+  it('says in English exactly what the settings and policy checks say a policy accepts', () => {
+    const t = translatorFor('en', 'policy');
+    for (const name of POLICY_NAMES) expect(policyRule(t, name), name).toBe(POLICY_RULES[name]);
+  });
+
+  it('escapes every text it writes into XML', () => {
+    const hostile = '<b>&amp; "x" \'y\' </string><string id="z">';
+    const t = Object.assign(() => hostile, { locale: 'en' as const, has: () => true });
+    const text = policyAdml(t);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const strings = admlStrings(text);
+    expect(strings.get('base_url')).toBe(hostile);
+    expect(strings.has('z')).toBe(false);
+    expect((xml.parse(text) as Adml).policyDefinitionResources.description).toBe(hostile);
   });
 
   it('every example (Linux JSON, macOS profile) sets every policy, and each is valid', () => {
