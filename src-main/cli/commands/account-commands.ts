@@ -4,6 +4,7 @@ import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
 import { said } from '../../core/text/said';
+import { sayAgain } from '../../core/text/translators';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
 
@@ -97,7 +98,12 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
           platform: report,
           ...(problems.length > 0 ? { policy_problems: problems } : {}),
         })
-      : [...lines, ...problems.map((problem) => t('status.policyProblem', { problem }))].join('\n'),
+      : [
+          ...lines,
+          ...problems.map((problem) =>
+            t('status.policyProblem', { problem: sayAgain(t, problem) }),
+          ),
+        ].join('\n'),
   );
   return exitCode;
 }
@@ -216,7 +222,7 @@ export const accountCommands: CommandGroup = {
         // Ignored policy files or values: the administrator's mistake, said where it is.
         if (!ctx.json) {
           for (const problem of policies.problems) {
-            ctx.io.out(ctx.t('status.policyProblem', { problem }));
+            ctx.io.out(ctx.t('status.policyProblem', { problem: sayAgain(ctx.t, problem) }));
           }
         }
         if (current.account_switch && !ctx.json) {

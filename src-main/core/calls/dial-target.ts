@@ -9,6 +9,8 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { DialTarget, DirectoryContact } from '../../../src-shared/contract';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import {
   emergencyClass,
   extensionClass,
@@ -64,25 +66,25 @@ const KEYPAD: Record<string, string> = Object.fromEntries(
  * @throws CallbarError `invalid_number` (field `target`) with a sentence saying what is wrong.
  */
 export function parseDialTarget(input: string, options: DialTargetOptions): DialTarget {
-  if (typeof input !== 'string') throw notANumber(String(input), 'it is not text');
+  if (typeof input !== 'string') throw notANumber(String(input), said('errors:number.notText'));
   if (input.length > MAX_INPUT_LENGTH) {
-    throw notANumber(input, `it is longer than ${MAX_INPUT_LENGTH} characters`);
+    throw notANumber(input, said('errors:number.tooLong', { max: MAX_INPUT_LENGTH }));
   }
   if (CONTROL.test(input.replace(/[\t\n\r]/g, ' '))) {
-    throw notANumber(visible(input), 'it contains control or invisible characters');
+    throw notANumber(visible(input), said('errors:number.controlCharacters'));
   }
   const text = input.normalize('NFKC').trim();
-  if (text === '') throw notANumber(input, 'it is empty; type a number or an extension');
+  if (text === '') throw notANumber(input, said('errors:number.empty'));
   const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
   if (CONTROL.test(link.number)) {
-    throw notANumber(visible(text), 'it contains control or invisible characters');
+    throw notANumber(visible(text), said('errors:number.controlCharacters'));
   }
   const compact = toKeypad(
     link.number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''),
     text,
     options,
   );
-  if (compact === '') throw notANumber(text, 'it has no digits');
+  if (compact === '') throw notANumber(text, said('errors:number.noDigits'));
   if (link.phoneContext !== undefined) return inContext(compact, link, text, options);
   return classify(compact, link.extension, text, options);
 }
@@ -101,13 +103,10 @@ function visible(text: string): string {
 /** Digits, an optional leading + and * or #; letters only as keypad letters when allowed. */
 function toKeypad(number: string, input: string, options: DialTargetOptions): string {
   const odd = /[^0-9+*#a-z]/i.exec(number);
-  if (odd) throw notANumber(input, `it contains “${odd[0]}”`);
+  if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
   if (/[a-z]/i.test(number)) {
     if (!options.vanityNumbers) {
-      throw notANumber(
-        input,
-        'it contains letters; to dial numbers like 1-800-FLOWERS, turn on vanity numbers in the settings',
-      );
+      throw notANumber(input, said('errors:number.letters'));
     }
     return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
   }
@@ -124,12 +123,12 @@ function inContext(
   const context = link.phoneContext!.replace(VISUAL_SEPARATORS, '');
   if (context.startsWith('+')) {
     if (!/^\+\d{1,14}$/.test(context) || !/^\d+$/.test(compact)) {
-      throw notANumber(input, 'its phone-context is not a number prefix');
+      throw notANumber(input, said('errors:number.contextNotPrefix'));
     }
     return classify(`${context}${compact}`, link.extension, input, options);
   }
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(context)) {
-    throw notANumber(input, 'its phone-context is neither a number prefix nor a domain');
+    throw notANumber(input, said('errors:number.contextNeither'));
   }
   return classify(compact, link.extension, input, options);
 }
@@ -150,12 +149,12 @@ function classify(
     return emergency(number, shadowed, options);
   }
   if (number.startsWith('00')) number = `+${number.slice(2)}`;
-  if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
+  if (number.lastIndexOf('+') > 0) throw notANumber(input, said('errors:number.plusFirst'));
   if (number.startsWith('+')) return external(number, extension, input, options);
   if (/[*#]/.test(number)) {
     // Up to 15 digits after the code: call forwarding carries a whole number (*21*number#).
     if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,15}#?$/.test(number)) {
-      throw notANumber(input, '* and # belong only in service codes such as *97 or *21*number#');
+      throw notANumber(input, said('errors:number.starHashCodes'));
     }
     return {
       destination: number,
@@ -165,7 +164,7 @@ function classify(
     };
   }
   if (number.length <= MAX_EXTENSION_DIGITS) {
-    if (number.length < 2) throw notANumber(input, 'it is too short');
+    if (number.length < 2) throw notANumber(input, said('errors:number.tooShort'));
     const contact = /^\d{3,4}$/.test(number)
       ? options.directory?.findBySpeedDial(Number(number))
       : undefined;
@@ -202,7 +201,9 @@ function emergency(
     ...emergencyClass(options.region),
     ...(shadowed
       ? {
-          note: `Speed dial ${number} (${shadowed.display_name}) is also the emergency number: dialling ${number} calls emergency services, not ${shadowed.display_name}.`,
+          note: inEnglish(
+            said('errors:number.speedDialIsEmergency', { number, name: shadowed.display_name }),
+          ),
         }
       : {}),
   };
@@ -235,23 +236,23 @@ function external(
   options: DialTargetOptions,
 ): DialTarget {
   const digits = number.replace(/^\+/, '');
-  if (digits === '') throw notANumber(input, 'it has no digits');
-  if (!/^\d+$/.test(digits)) throw notANumber(input, '* and # do not belong in a phone number');
+  if (digits === '') throw notANumber(input, said('errors:number.noDigits'));
+  if (!/^\d+$/.test(digits)) throw notANumber(input, said('errors:number.starHash'));
   if (digits.length > MAX_E164_DIGITS) {
-    throw notANumber(input, `a phone number has at most ${MAX_E164_DIGITS} digits`);
+    throw notANumber(input, said('errors:number.tooManyDigits', { max: MAX_E164_DIGITS }));
   }
   const parsed = parsePhoneNumberFromString(number, { defaultCountry: options.region });
   if (!parsed?.isPossible()) {
     throw notANumber(
       input,
       number.startsWith('+')
-        ? 'the country code or the length is wrong'
-        : `it is not a complete number in region ${options.region}; add the country code (+…)`,
+        ? said('errors:number.countryCodeOrLength')
+        : said('errors:number.incomplete', { region: options.region }),
     );
   }
   const destination = parsed.number;
   if (destination.length > MAX_E164_DIGITS + 1) {
-    throw notANumber(input, `with the country code it has more than ${MAX_E164_DIGITS} digits`);
+    throw notANumber(input, said('errors:number.tooManyWithCountry', { max: MAX_E164_DIGITS }));
   }
   const contact = options.directory?.lookupByNumber(destination);
   return {

@@ -12,8 +12,12 @@ export interface Said {
   values?: Record<string, SaidValue>;
 }
 
-/** A value: text as it is, a number, a phrase worded the same way, or a country named in the language. */
-export type SaidValue = string | number | Said | { region: string };
+/**
+ * A value: text as it is, a number, a phrase worded the same way, a country named in the
+ * language, or several texts and phrases joined (`{ joined: [a, b], by: '; ' }`).
+ */
+export type SaidValue =
+  string | number | Said | { region: string } | { joined: readonly (string | Said)[]; by: string };
 
 /** Words a key with values in one language (an i18next `t` bound to a locale and namespace). */
 export interface Translate {
@@ -39,7 +43,9 @@ export function sayWith(t: Translate, text: string | Said): string {
         ? value
         : 'region' in value
           ? regionName(value.region, t.locale)
-          : sayWith(t, value);
+          : 'joined' in value
+            ? value.joined.map((each) => sayWith(t, each)).join(value.by)
+            : sayWith(t, value);
   }
   return t(text.key, values);
 }

@@ -7,6 +7,7 @@
  */
 import { build as buildPlist, type PlistValue } from 'plist';
 import { packageInfo } from '../../package-info';
+import { inEnglish } from '../../text/translators';
 import { POLICY_DOMAIN } from './policies';
 import {
   POLICY_NAMES,
@@ -184,7 +185,7 @@ function adml(): string {
     const fallback = DEFAULTS[name] === undefined ? 'not set' : JSON.stringify(DEFAULTS[name]);
     strings.push([
       `${name}_explain`,
-      `${POLICY_TITLES[name]}. The setting "${name}": ${POLICY_RULES[name]}. Default: ${fallback}.${kind.kind === 'list' ? ' One item per line.' : ''}`,
+      `${POLICY_TITLES[name]}. The setting "${name}": ${inEnglish(POLICY_RULES[name])}. Default: ${fallback}.${kind.kind === 'list' ? ' One item per line.' : ''}`,
     ]);
     if (kind.kind === 'choice') {
       for (const option of kind.options) strings.push([`${name}_${option}`, option]);
