@@ -9,7 +9,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { DialTarget, DirectoryContact } from '../../../src-shared/contract';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import {
   emergencyClass,
@@ -74,7 +74,11 @@ export function parseDialTarget(input: string, options: DialTargetOptions): Dial
     throw notANumber(visible(input), said('errors:number.controlCharacters'));
   }
   const text = input.normalize('NFKC').trim();
-  if (text === '') throw notANumber(input, said('errors:number.empty'));
+  if (text === '')
+    throw notANumber(
+      input,
+      advised(said('errors:number.empty'), said('errors:number.typeANumber')),
+    );
   const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
   if (CONTROL.test(link.number)) {
     throw notANumber(visible(text), said('errors:number.controlCharacters'));
@@ -96,6 +100,11 @@ function plainNumber(text: string): LinkNumber {
   return { scheme: 'tel', number: text };
 }
 
+/** What is wrong, then what to do about it, as one phrase ("it is empty; type a number…"). */
+function advised(problem: Said, advice: Said): Said {
+  return said('errors:number.advised', { problem, advice });
+}
+
 function visible(text: string): string {
   return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
 }
@@ -106,7 +115,10 @@ function toKeypad(number: string, input: string, options: DialTargetOptions): st
   if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
   if (/[a-z]/i.test(number)) {
     if (!options.vanityNumbers) {
-      throw notANumber(input, said('errors:number.letters'));
+      throw notANumber(
+        input,
+        advised(said('errors:number.letters'), said('errors:number.turnOnVanity')),
+      );
     }
     return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
   }
@@ -247,7 +259,10 @@ function external(
       input,
       number.startsWith('+')
         ? said('errors:number.countryCodeOrLength')
-        : said('errors:number.incomplete', { region: options.region }),
+        : advised(
+            said('errors:number.incomplete', { region: options.region }),
+            said('errors:number.addCountryCode'),
+          ),
     );
   }
   const destination = parsed.number;
