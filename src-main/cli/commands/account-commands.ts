@@ -157,14 +157,14 @@ export const accountCommands: CommandGroup = {
           }
         }
         const stopCancelling = ctx.onSignal(() =>
-          account.cancelActivation('Cancelled from the command line.'),
+          account.cancelActivation(said('errors:attempt.cancelledFromCli')),
         );
         // A refused activation call is said as it happens (the attempt keeps waiting).
-        let said: string | undefined;
+        let told: string | undefined;
         const stopTelling = account.onStatus((status) => {
-          if (status.state !== 'activating' || !status.message || status.message === said) return;
-          said = status.message;
-          ctx.io.err(status.message);
+          if (status.state !== 'activating' || !status.message || status.message === told) return;
+          told = status.message;
+          ctx.io.err(sayAgain(ctx.t, status.message));
         });
         let answered = true;
         try {

@@ -235,10 +235,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (route === '/done' || route.startsWith('/connect/')) {
       if (request.method !== 'GET') throw new ReceiverRejection(405, 'Method not allowed.');
       if (route.startsWith('/connect/') && !openedByTheBrowserItself(request.headers)) {
-        throw new ReceiverRejection(
-          403,
-          'This connect link works only when your browser opens it directly, not from a web page. Start connecting again from Callbar.',
-        );
+        // Read in the browser: in its language, as the landing page is.
+        const t = translatorFor(landingLocale(request.headers['accept-language']), 'landing');
+        throw new ReceiverRejection(403, t('browserOnly'));
       }
       const answer =
         route === '/done'

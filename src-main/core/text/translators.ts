@@ -98,8 +98,8 @@ export function sayAgain(t: Translate, sentence: string): string {
 
 /**
  * The fields of the contract that carry a sentence core said (a dial target's description and
- * note, a pending link's, a finished call's or an import row's reason, an account status's message
- * and warnings, why an import stopped), or a list of them (the settings' policy problems).
+ * note, a pending link's, a finished call's or an import row's reason, an account status's title,
+ * message and warnings, why an import stopped), or a list of them (the settings' policy problems).
  */
 const SENTENCE_FIELDS = new Set([
   'description',
@@ -107,6 +107,8 @@ const SENTENCE_FIELDS = new Set([
   'reason',
   'message',
   'warning',
+  'events_warning',
+  'title',
   'stopped',
   'policy_problems',
 ]);
