@@ -458,7 +458,9 @@ export class AccountService {
       this.#webhookSecret = await this.#options.vault.webhookSecret();
       this.#webhookProblem = undefined;
     } catch (error) {
-      this.#webhookProblem = `Callbar refuses call events until it can read its webhook secret from the keychain: ${errorMessage(error)}`;
+      this.#webhookProblem = inEnglish(
+        said('errors:account.noWebhookSecret', { reason: spokenSaid(errorMessage(error)) }),
+      );
       this.#log.warn('the webhook secret is unavailable; call events are refused', {
         reason: errorMessage(error),
       });

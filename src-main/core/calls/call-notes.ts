@@ -145,7 +145,7 @@ export function profileCallNotes(dataDir: string, log: Logger): CallNotes {
     lock: profileSessionLock(dataDir, {
       log,
       name: 'call-notes.lock',
-      holding: 'saving a call note',
+      holding: said('errors:lock.savingNote'),
       staleMs: 5_000,
       waitMs: 10_000,
     }),

@@ -176,7 +176,7 @@ export function profileDialGuard(dataDir: string, log: Logger, now?: () => numbe
     lock: profileSessionLock(dataDir, {
       log,
       name: 'dial.lock',
-      holding: 'checking a dial',
+      holding: said('errors:lock.checkingDial'),
       staleMs: 5_000,
       waitMs: 10_000,
     }),
