@@ -47,7 +47,7 @@ describe('router errors in the window’s language', () => {
 
   /** The error the window gets for `channel`, asked in German and in English. */
   async function refusedInBoth(channel: string, request: unknown): Promise<[ErrorInfo, ErrorInfo]> {
-    const ask = async (language: string) => {
+    const ask = async (language: 'de' | 'en') => {
       core.profile.settings.language = language;
       const answer = await core.router.invoke(channel, request);
       if (answer.ok) throw new Error(`${channel} was not refused`);
@@ -62,7 +62,7 @@ describe('router errors in the window’s language', () => {
       env: { CALLBAR_LANGUAGE: 'de', CALLBAR_DIAL_ALLOWED_CLASSES: 'extension' },
     });
     try {
-      const ask = async (language: string) => {
+      const ask = async (language: 'de' | 'en') => {
         strict.profile.settings.language = language;
         // A link, as a web page hands it over: refused before anything is dialled.
         const answer = await strict.router.invoke('calls.openUrl', { url: 'tel:+49301234567' });
@@ -100,7 +100,7 @@ describe('router errors in the window’s language', () => {
   });
 
   it('words an import error in German', async () => {
-    const preview = async (language: string) => {
+    const preview = async (language: 'de' | 'en') => {
       core.profile.settings.language = language;
       const upload = await core.router.invoke('imports.upload', {
         file_name: 'contacts.csv',
