@@ -138,7 +138,7 @@ export function checkDialPolicy(
       'dial_not_allowed',
       said('errors:dialPolicy.classRefused', {
         kind: said(`errors:dialPolicy.classes.${target.class}`),
-        display: target.display,
+        display: spokenSaid(target.display),
         description: spokenSaid(target.description),
         setting: names.classes,
         allowed: policy.dial_allowed_classes.length,
@@ -158,7 +158,7 @@ export function checkDialPolicy(
       'dial_not_allowed',
       said('errors:dialPolicy.countryRefused', {
         country: { region: country },
-        display: target.display,
+        display: spokenSaid(target.display),
         setting: names.countries,
         countries: policy.dial_allowed_countries.join(', '),
       }),

@@ -170,7 +170,7 @@ function classify(
     }
     return {
       destination: number,
-      display: `Code ${number}`,
+      display: inEnglish(said('errors:display.code', { number })),
       kind: 'extension',
       ...serviceCodeClass(),
     };
@@ -191,7 +191,7 @@ function classify(
 function internal(number: string): DialTarget {
   return {
     destination: number,
-    display: `Extension ${number}`,
+    display: inEnglish(said('errors:display.extension', { number })),
     kind: 'extension',
     ...extensionClass(),
   };
@@ -208,7 +208,7 @@ function emergency(
 ): DialTarget {
   return {
     destination: number,
-    display: `Emergency ${number}`,
+    display: inEnglish(said('errors:display.emergency', { number })),
     kind: 'extension',
     ...emergencyClass(options.region),
     ...(shadowed
@@ -235,7 +235,7 @@ function speedDial(
   }
   return {
     ...(resolved ?? internal(code)),
-    display: `${contact.display_name} (speed dial ${code})`,
+    display: inEnglish(said('errors:display.speedDial', { name: contact.display_name, code })),
     kind: 'speed-dial',
     contact,
   };
@@ -272,7 +272,14 @@ function external(
   const contact = options.directory?.lookupByNumber(destination);
   return {
     destination,
-    display: `${parsed.formatInternational()}${extension ? ` ext. ${extension}` : ''}`,
+    display: extension
+      ? inEnglish(
+          said('errors:display.withExtension', {
+            number: parsed.formatInternational(),
+            extension,
+          }),
+        )
+      : parsed.formatInternational(),
     kind: 'external',
     e164: destination,
     ...(extension ? { extension } : {}),

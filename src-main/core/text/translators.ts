@@ -99,7 +99,8 @@ export function sayAgain(t: Translate, sentence: string): string {
 /**
  * The fields of the contract that carry a sentence core said (a dial target's description and
  * note, a pending link's, a finished call's or an import row's reason, an account status's title,
- * message and warnings, why an import stopped), or a list of them (the settings' policy problems).
+ * message and warnings, why an import stopped, the label core gives a number: "Extension 204"),
+ * or a list of them (the settings' policy problems).
  */
 const SENTENCE_FIELDS = new Set([
   'description',
@@ -109,6 +110,7 @@ const SENTENCE_FIELDS = new Set([
   'warning',
   'events_warning',
   'title',
+  'display',
   'stopped',
   'policy_problems',
 ]);
