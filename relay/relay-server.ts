@@ -24,11 +24,12 @@ import {
   parseBody,
   WebhookEvent,
 } from '../src-main/core/account/receiver';
+import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
 import {
-  ATTEMPT_LIFETIME_MS,
-  LINK_OPENED_TWICE,
-} from '../src-main/core/account/activation-attempts';
-import { renderLandingPage, type LandingPage } from '../src-main/core/account/landing-page';
+  landingLocale,
+  renderLandingPage,
+  type LandingPage,
+} from '../src-main/core/account/landing-page';
 import { secretsEqual } from '../src-main/core/account/secret-compare';
 import {
   checkEventsRoute,
@@ -57,6 +58,8 @@ import {
   openConnectLink,
 } from '../src-main/core/relay/connect-link';
 import { sealHandoff } from '../src-main/core/relay/sealed-handoff';
+import { said } from '../src-main/core/text/said';
+import { translatorFor } from '../src-main/core/text/translators';
 import type { DeviceRecord, RelayStore } from './relay-store';
 
 export interface RelayOptions {
@@ -99,9 +102,6 @@ const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetc
 /** A leg routed once keeps its devices this long (its later events need no dial note). */
 const LEG_ROUTE_MS = 6 * 60 * 60_000;
 
-const LANDING_PAGE = `<!doctype html><meta charset="utf-8"><title>Callbar</title>
-<p>The portal has answered. Return to Callbar: it says whether it is connected.</p>`;
-
 /** A connect link at the relay: the attempt it belongs to, and its seal until its first use. */
 interface ConnectLinkRecord {
   key_sha256: string;
@@ -110,17 +110,21 @@ interface ConnectLinkRecord {
 const connectName = (name: string) => `connect:${name}`;
 /** A connect link used after its attempt is over (or never issued). */
 const LINK_SPENT = {
-  title: 'This connect link is no longer valid',
-  message: 'Links that start connecting Callbar work once. Start connecting again from Callbar.',
+  title: said('landing:linkUsed.title'),
+  message: said('landing:linkUsed.message'),
 };
 
-/** An HTML page for the browser (the connect link's refusals). */
-function page(reply: FastifyReply, status: number, landing: Omit<LandingPage, 'ok'>) {
+/**
+ * An HTML page for the browser (where the portal sends it, the connect link's refusals), in the
+ * language the browser asks for (Accept-Language), as the receiver's landing page is.
+ */
+function page(request: FastifyRequest, reply: FastifyReply, status: number, landing: LandingPage) {
+  const locale = landingLocale(request.headers['accept-language']);
   return reply
     .code(status)
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
     .type('text/html; charset=utf-8')
-    .send(renderLandingPage({ ...landing, ok: false }));
+    .send(renderLandingPage(landing, translatorFor(locale, 'landing')));
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -320,11 +324,12 @@ export async function startRelay(
   app.post('/events', onEvent);
   app.post('/events/*', onEvent);
 
-  app.get(RELAY_LANDING_PATH, async (_request, reply) =>
-    reply
-      .header('content-security-policy', "default-src 'none'")
-      .type('text/html; charset=utf-8')
-      .send(LANDING_PAGE),
+  app.get(RELAY_LANDING_PATH, async (request, reply) =>
+    page(request, reply, 200, {
+      ok: true,
+      title: said('landing:relayAnswered.title'),
+      message: said('landing:relayAnswered.message'),
+    }),
   );
 
   // --- The desktops ------------------------------------------------------------------------
@@ -359,7 +364,7 @@ export async function startRelay(
     const record = name ? await store.takeWaiting(name) : undefined;
     const link = record ? (JSON.parse(record) as ConnectLinkRecord) : undefined;
     if (!name || !link) {
-      return page(reply, 404, LINK_SPENT);
+      return page(request, reply, 404, { ok: false, ...LINK_SPENT });
     }
     if (link.sealed) {
       const portalLink = openConnectLink(nonce, link.sealed);
@@ -371,13 +376,14 @@ export async function startRelay(
     // Opened twice while the attempt waits: someone else may have the portal link. The
     // platform's activation for it is refused from now on, and the desktop ends the attempt.
     if ((await store.takeWaiting(link.key_sha256)) === undefined) {
-      return page(reply, 404, LINK_SPENT);
+      return page(request, reply, 404, { ok: false, ...LINK_SPENT });
     }
     await store.push(`handoff:${link.key_sha256}`, LINK_REUSED, handoffTimeoutMs);
     log.warn('a connect link was opened twice; the activation attempt ends');
-    return page(reply, 400, {
-      title: 'Callbar stopped connecting',
-      message: `${LINK_OPENED_TWICE} Start connecting again from Callbar.`,
+    return page(request, reply, 400, {
+      ok: false,
+      title: said('landing:stopped.title'),
+      message: said('landing:relayOpenedTwice', { reason: said('landing:stopped.openedTwice') }),
     });
   });
 

@@ -20,6 +20,7 @@ import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
 import { contactView, PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
+import { said } from './text/said';
 
 export interface CoreOptions {
   runtime: Runtime;
@@ -112,7 +113,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     openOnConnect: () => profile.settings.crm_open_on_connect,
     open:
       options.openCrmUrl ??
-      (() => Promise.reject(new CallbarError('not_available', 'CRM links cannot open here.'))),
+      (() => Promise.reject(new CallbarError('not_available', said('errors:crm.cannotOpenHere')))),
     log,
   });
   const exports = new WindowExports();
@@ -155,7 +156,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'directory.status': () => directory.status(),
     'directory.sync': () => {
       if (!account.status().tenant_id) {
-        throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+        throw new CallbarError('not_connected', said('errors:directory.connectFirst'));
       }
       // Progress and the outcome arrive as directory.changed events.
       directory.sync().catch(() => undefined);

@@ -93,7 +93,15 @@ export function describeError(
           ? sayWith(t, error.said)
           : sayAgain(t, error.message),
       ...(error.field ? { field: error.field } : {}),
-      ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.fields
+        ? {
+            fields: !t
+              ? error.fields
+              : Object.fromEntries(
+                  Object.entries(error.fields).map(([name, text]) => [name, sayAgain(t, text)]),
+                ),
+          }
+        : {}),
       ...(error.details ? { details: error.details } : {}),
     };
   }

@@ -32,6 +32,11 @@ export const AccountStatus = z.object({
   user_extension: z.string().optional(),
   /** When the current access token expires (ISO 8601); Callbar refreshes it by itself. */
   access_token_expires_at: z.string().optional(),
+  /**
+   * A headline of its own when the state's usual one does not fit (a computer the relay
+   * disconnected, rather than "Your session ended").
+   */
+  title: z.string().optional(),
   /** A sentence for the user when the state needs explaining (offline, keychain locked…). */
   message: z.string().optional(),
   /**

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
 import { said } from '../../core/text/said';
+import { sayAgain } from '../../core/text/translators';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
 
@@ -97,7 +98,12 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
           platform: report,
           ...(problems.length > 0 ? { policy_problems: problems } : {}),
         })
-      : [...lines, ...problems.map((problem) => t('status.policyProblem', { problem }))].join('\n'),
+      : [
+          ...lines,
+          ...problems.map((problem) =>
+            t('status.policyProblem', { problem: sayAgain(t, problem) }),
+          ),
+        ].join('\n'),
   );
   return exitCode;
 }
@@ -151,14 +157,14 @@ export const accountCommands: CommandGroup = {
           }
         }
         const stopCancelling = ctx.onSignal(() =>
-          account.cancelActivation('Cancelled from the command line.'),
+          account.cancelActivation(said('errors:attempt.cancelledFromCli')),
         );
         // A refused activation call is said as it happens (the attempt keeps waiting).
-        let said: string | undefined;
+        let told: string | undefined;
         const stopTelling = account.onStatus((status) => {
-          if (status.state !== 'activating' || !status.message || status.message === said) return;
-          said = status.message;
-          ctx.io.err(status.message);
+          if (status.state !== 'activating' || !status.message || status.message === told) return;
+          told = status.message;
+          ctx.io.err(sayAgain(ctx.t, status.message));
         });
         let answered = true;
         try {
@@ -216,7 +222,7 @@ export const accountCommands: CommandGroup = {
         // Ignored policy files or values: the administrator's mistake, said where it is.
         if (!ctx.json) {
           for (const problem of policies.problems) {
-            ctx.io.out(ctx.t('status.policyProblem', { problem }));
+            ctx.io.out(ctx.t('status.policyProblem', { problem: sayAgain(ctx.t, problem) }));
           }
         }
         if (current.account_switch && !ctx.json) {

@@ -26,7 +26,7 @@ import {
 import {
   ActivationAttempts,
   ATTEMPT_LIFETIME_MS,
-  LINK_OPENED_TWICE,
+  OPENED_TWICE,
   deliveryFingerprint,
   type ActivationAttempt,
 } from './activation-attempts';
@@ -46,7 +46,8 @@ import { secretFingerprint, secretsEqual } from './secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
+import { inEnglish, spokenSaid } from '../text/translators';
 import {
   receiverRegistration,
   UNAUTHENTICATED_EVENTS_WARNING,
@@ -58,19 +59,22 @@ import {
  * quitting, a replaced or reused link): the platform still accepts the attempt's portal link, and
  * once nothing of Callbar's listens on the receiver port, whoever binds it gets the tokens.
  */
-export const ENDED_ATTEMPT_WARNING =
-  'Do not use the portal link from this attempt any more: the platform still accepts it and would hand access to your phone account to whatever program listens on Callbar’s port at that moment. Start connecting again instead.';
+const ENDED_WARNING = said('errors:attempt.endedWarning');
+/** The warning's English (what tests and the docs quote). */
+export const ENDED_ATTEMPT_WARNING = inEnglish(ENDED_WARNING);
 
 /**
  * The same in relay mode: nothing listens on this computer, and the relay hands the platform's
  * tokens only to the key pair of the attempt, which ended; the platform still counts the link.
  */
-export const RELAY_ENDED_ATTEMPT_WARNING =
-  'Do not use the portal link from this attempt any more: Callbar no longer waits for it. Start connecting again instead.';
+const RELAY_ENDED_WARNING = said('errors:attempt.relayEndedWarning');
+/** Its English. */
+export const RELAY_ENDED_ATTEMPT_WARNING = inEnglish(RELAY_ENDED_WARNING);
 
 /** Said while an attempt waits after a refused activation call. */
-export const REFUSAL_HINT =
-  'Fix the setting it names (in Callbar or at the platform), then press Subscribe in the portal again: Callbar keeps waiting.';
+const REFUSAL_HINT_SAID = said('errors:attempt.refusalHint');
+/** Its English. */
+export const REFUSAL_HINT = inEnglish(REFUSAL_HINT_SAID);
 
 /** The refusal line of a waiting attempt changes at most this often (see #activationRefused). */
 const REFUSAL_LINE_INTERVAL_MS = 1000;
@@ -88,7 +92,8 @@ const ACTIVATION_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** The receiver's answer when an activation's tokens could not be stored. */
 function notStored(): ReceiverRejection {
-  return new ReceiverRejection(503, 'Callbar could not store the tokens safely; nothing was kept.');
+  // An answer to the platform (a program), not to a person: English, like the log.
+  return new ReceiverRejection(503, inEnglish(said('errors:attempt.notStored')));
 }
 
 export interface AccountSettings {
@@ -152,9 +157,16 @@ interface Waiter {
   relayWait?: AbortController;
 }
 
-/** Relay mode: the relay refused this device's credential (revoked by an administrator). */
-export const RELAY_REVOKED_MESSAGE =
-  'The relay no longer knows this computer (an administrator revoked it, or the session ended): call events cannot arrive. Connect again.';
+/**
+ * Relay mode: the relay refused this device's credential (revoked by an administrator): the
+ * status's own headline and its sentence.
+ */
+export const RELAY_REVOKED = {
+  title: said('errors:account.relayRevokedTitle'),
+  message: said('errors:account.relayRevoked'),
+};
+/** Its sentence in English. */
+export const RELAY_REVOKED_MESSAGE = inEnglish(RELAY_REVOKED.message);
 
 /** How long `listen()` in relay mode waits for the relay's backlog before going on. */
 const RELAY_CATCH_UP_MS = 5000;
@@ -180,7 +192,7 @@ export class AccountService {
   /** The record of the connected account, as last read or written. */
   #history: AccountHistory | undefined;
   /** Why the awaited attempt's last activation call was refused (see #activationRefused). */
-  #activationRefusal: string | undefined;
+  #activationRefusal: Said | undefined;
   /** When #activationRefusal last changed. */
   #refusalSaidAt = -Infinity;
   /** How the last activation attempt ended without connecting, until the next one starts. */
@@ -192,7 +204,7 @@ export class AccountService {
   /** Relay mode: the device's open stream, while there is a session with a device identity. */
   #relayStream: RelayStream | undefined;
   /** Relay mode: why events cannot arrive (the relay revoked this device). */
-  #relayProblem: string | undefined;
+  #relayProblem: { title: string; message: string } | undefined;
   /** Relay mode: the wait for an activation's handoff, until the relay has the confirmation. */
   #relayHandoff: Promise<void> | undefined;
   #closing = false;
@@ -339,7 +351,10 @@ export class AccountService {
       device,
       (message) => this.#relayMessage(relay, message),
       () => {
-        this.#relayProblem = RELAY_REVOKED_MESSAGE;
+        this.#relayProblem = {
+          title: inEnglish(RELAY_REVOKED.title),
+          message: inEnglish(RELAY_REVOKED.message),
+        };
         this.#log.warn('the relay refused this device');
         this.#closeRelayStream();
         this.#publish();
@@ -412,8 +427,7 @@ export class AccountService {
         headers: {},
         authentication: 'none',
         accepts_unauthenticated: false,
-        problem:
-          'Callbar uses the relay: its administrator registers these addresses with the platform (the Webhook URL ends in the relay’s secret, which this computer does not know).',
+        problem: inEnglish(said('errors:attempt.relayRegistration')),
       };
     }
     await this.#loadWebhookSecret();
@@ -444,7 +458,9 @@ export class AccountService {
       this.#webhookSecret = await this.#options.vault.webhookSecret();
       this.#webhookProblem = undefined;
     } catch (error) {
-      this.#webhookProblem = `Callbar refuses call events until it can read its webhook secret from the keychain: ${errorMessage(error)}`;
+      this.#webhookProblem = inEnglish(
+        said('errors:account.noWebhookSecret', { reason: spokenSaid(errorMessage(error)) }),
+      );
       this.#log.warn('the webhook secret is unavailable; call events are refused', {
         reason: errorMessage(error),
       });
@@ -481,7 +497,7 @@ export class AccountService {
     if (this.#waiter?.attempt.outcome.kind === 'claimed') {
       throw new CallbarError('activation_finishing', said('errors:account.activationFinishing'));
     }
-    this.cancelActivation('A new connection attempt replaced this one.');
+    this.cancelActivation(said('errors:attempt.replaced'));
     this.#endedAttempt = undefined;
     this.#activationRefusal = undefined;
     this.#refusalSaidAt = -Infinity;
@@ -505,7 +521,7 @@ export class AccountService {
       const timer = setTimeout(() => {
         const refusal = this.#activationRefusal;
         this.cancelActivation(
-          refusal ?? 'No confirmation arrived from the portal in time.',
+          refusal ?? said('errors:attempt.timedOut'),
           refusal ? 'activation_refused' : 'activation_timeout',
         );
       }, timeoutMs);
@@ -544,7 +560,7 @@ export class AccountService {
       const handoff = await awaitHandoff(abort.signal);
       if (!handoff) return;
       if (handoff === LINK_REUSED) {
-        this.cancelActivation(LINK_OPENED_TWICE, 'activation_link_reused');
+        this.cancelActivation(OPENED_TWICE, 'activation_link_reused');
         return;
       }
       const device = { device_id: handoff.device_id, credential: handoff.credential };
@@ -570,7 +586,10 @@ export class AccountService {
    * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
    * carries ENDED_ATTEMPT_WARNING (in relay mode RELAY_ENDED_ATTEMPT_WARNING) after `reason`.
    */
-  cancelActivation(reason = 'Connecting was cancelled.', code = 'activation_cancelled'): void {
+  cancelActivation(
+    reason: string | Said = said('errors:attempt.cancelled'),
+    code = 'activation_cancelled',
+  ): void {
     // The platform's tokens have arrived and are being stored: the attempt is not abandoned (nor
     // its link "ended"); it completes connected a moment later, and closing waits for the write.
     if (this.#waiter?.attempt.outcome.kind === 'claimed') {
@@ -579,12 +598,12 @@ export class AccountService {
     }
     const waiter = this.#takeWaiter(this.#waiter?.attempt);
     if (!waiter) return;
-    const warning = this.#relay ? RELAY_ENDED_ATTEMPT_WARNING : ENDED_ATTEMPT_WARNING;
-    const message = `${reason} ${warning}`;
+    const warning = this.#relay ? RELAY_ENDED_WARNING : ENDED_WARNING;
+    const message = said('errors:attempt.ended', { reason, warning });
     if (waiter.attempt.outcome.kind === 'pending') {
       this.#attempts.settle(waiter.attempt, { kind: 'failed', message });
     }
-    this.#endedAttempt = message;
+    this.#endedAttempt = inEnglish(message);
     this.#log.info('activation attempt ended without connecting', {
       attempt: waiter.attempt.id,
       code,
@@ -614,7 +633,7 @@ export class AccountService {
   /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
   async close(): Promise<void> {
     this.#closing = true;
-    this.cancelActivation('Callbar is shutting down.');
+    this.cancelActivation(said('errors:attempt.shuttingDown'));
     await this.#relayHandoff;
     this.#closeRelayStream();
     await this.tokens.close();
@@ -650,10 +669,10 @@ export class AccountService {
       (refusal.confirmationKey !== undefined &&
         secretsEqual(refusal.confirmationKey, attempt.confirmationKey));
     if (!own) return;
-    const message = `The platform's activation reached Callbar but was refused: ${refusal.reason}`;
+    const message = said('errors:attempt.refused', { reason: spokenSaid(refusal.reason) });
     const now = this.#now();
     if (
-      message === this.#activationRefusal ||
+      JSON.stringify(message) === JSON.stringify(this.#activationRefusal) ||
       now - this.#refusalSaidAt < REFUSAL_LINE_INTERVAL_MS
     ) {
       return;
@@ -674,8 +693,7 @@ export class AccountService {
       return { redirect: waiter.portalLink };
     }
     if (use.kind === 'refused' && use.attempt.outcome.kind === 'pending') {
-      const message =
-        use.reason === 'again' ? LINK_OPENED_TWICE : 'The connect link was opened too late.';
+      const message = use.reason === 'again' ? OPENED_TWICE : said('landing:stopped.openedLate');
       this.#log.warn('connect link refused; the activation attempt ends', {
         attempt: use.attempt.id,
         reason: use.reason,
@@ -886,7 +904,9 @@ export class AccountService {
   /** What is wrong with the keychain, as the token manager's health says after a failure. */
   #vaultMessage(): string {
     const health = this.tokens.health;
-    return health.kind === 'vault-unavailable' ? health.message : 'The system keychain failed.';
+    return health.kind === 'vault-unavailable'
+      ? health.message
+      : inEnglish(said('errors:attempt.keychainFailed'));
   }
 
   #computeStatus(): AccountStatus {
@@ -896,11 +916,18 @@ export class AccountService {
       this.#endedAttempt &&
       (status.state === 'not-connected' || status.state === 'needs-activation')
     ) {
-      const message = [status.message, this.#endedAttempt].filter(Boolean).join(' ');
+      const message = status.message
+        ? inEnglish(
+            said('errors:attempt.twoSentences', {
+              first: spokenSaid(status.message),
+              second: spokenSaid(this.#endedAttempt),
+            }),
+          )
+        : this.#endedAttempt;
       return { ...status, message };
     }
     // A receiver that cannot listen concerns every state; say so unless something else is said.
-    const problem = this.#relay ? this.#relayProblem : this.#receiverProblem;
+    const problem = this.#relay ? this.#relayProblem?.message : this.#receiverProblem;
     const withProblem = problem && !status.message ? { ...status, message: problem } : status;
     const withReceiver = this.#relay ? { ...withProblem, relay: this.#relay.host } : withProblem;
     // A keychain that cannot give the webhook secret: said once, by the vault-unavailable state.
@@ -937,14 +964,20 @@ export class AccountService {
     if (this.#waiter) {
       const refusal = this.#activationRefusal;
       return refusal
-        ? { state: 'activating', ...identity, message: `${refusal} ${REFUSAL_HINT}` }
+        ? {
+            state: 'activating',
+            ...identity,
+            message: inEnglish(
+              said('errors:attempt.waiting', { refusal, hint: REFUSAL_HINT_SAID }),
+            ),
+          }
         : { state: 'activating', ...identity };
     }
     const otherPlatform = this.tokens.otherPlatform;
     if (otherPlatform) return { state: 'needs-activation', ...identity, message: otherPlatform };
     // Revoked at the relay: no call event can arrive until the person connects again.
     if (session && this.#relayProblem) {
-      return { state: 'needs-activation', ...identity, message: this.#relayProblem };
+      return { state: 'needs-activation', ...identity, ...this.#relayProblem };
     }
     if (health.kind === 'revoked') {
       return { state: 'needs-activation', ...health.identity, message: health.message };

@@ -1,12 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { secretFingerprint, secretsEqual } from './secret-compare';
 
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 
 /** Why an attempt ended when its one-time connect link was opened a second time. */
-export const LINK_OPENED_TWICE =
-  'The connect link was opened twice, so Callbar stopped this attempt to keep your account safe.';
+export const OPENED_TWICE: Said = said('landing:stopped.openedTwice');
+/** Its English (what tests quote). */
+export const LINK_OPENED_TWICE = inEnglish(OPENED_TWICE);
 
 /** How long the loopback link the browser is started with may wait for its one use. */
 export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
@@ -17,7 +20,7 @@ export type AttemptOutcome =
   | { kind: 'claimed' }
   | { kind: 'connected'; tenant_id: string; user_extension: string }
   | { kind: 'disconnected' }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string | Said };
 
 /** One activation handshake in flight: the key in the portal link and what became of it. */
 export interface ActivationAttempt {

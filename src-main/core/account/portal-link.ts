@@ -1,5 +1,6 @@
 import { CallbarError } from '../errors';
 import { directoryUrl } from '../http/directory-url';
+import { said } from '../text/said';
 
 export interface PortalLinkInput {
   portalUrl: string;
@@ -23,7 +24,7 @@ export function buildPortalLink(input: PortalLinkInput): string {
     if (!PARAM_NAME.test(name)) {
       throw new CallbarError(
         'invalid_tenant_param',
-        `Tenant metadata names may hold only letters, digits and "_": "${name}" does not.`,
+        said('errors:account.tenantParamName', { name }),
         { field: 'tenant_params' },
       );
     }

@@ -29,7 +29,7 @@ import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
 import { signatureMatches } from './body-signature';
-import { translatorFor } from '../text/translators';
+import { inEnglish, translatorFor } from '../text/translators';
 import { landingLocale, renderLandingPage, type LandingPage } from './landing-page';
 import { secretsEqual } from './secret-compare';
 import {
@@ -38,6 +38,7 @@ import {
   withoutWebhookSecret,
   type WebhookAuth,
 } from './webhook-auth';
+import { said } from '../text/said';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -213,13 +214,14 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       if (typeof given !== 'string') {
         throw new ReceiverRejection(
           401,
-          `The signature header ${auth.signature.header} is missing.`,
+          // Also why a waiting activation was refused, which the person reads: said by key.
+          inEnglish(said('errors:receiver.signatureMissing', { header: auth.signature.header })),
         );
       }
       if (!signatureMatches(auth.signature, body, given)) {
         throw new ReceiverRejection(
           401,
-          `The signature in ${auth.signature.header} does not match the body (check CALLBAR_RECEIVER_HMAC and its secret against the platform's).`,
+          inEnglish(said('errors:receiver.signatureWrong', { header: auth.signature.header })),
         );
       }
     }
@@ -235,10 +237,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     if (route === '/done' || route.startsWith('/connect/')) {
       if (request.method !== 'GET') throw new ReceiverRejection(405, 'Method not allowed.');
       if (route.startsWith('/connect/') && !openedByTheBrowserItself(request.headers)) {
-        throw new ReceiverRejection(
-          403,
-          'This connect link works only when your browser opens it directly, not from a web page. Start connecting again from Callbar.',
-        );
+        // Read in the browser: in its language, as the landing page is.
+        const t = translatorFor(landingLocale(request.headers['accept-language']), 'landing');
+        throw new ReceiverRejection(403, t('browserOnly'));
       }
       const answer =
         route === '/done'
@@ -363,7 +364,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
         error.code === 'EADDRINUSE'
           ? new CallbarError(
               'receiver_port_in_use',
-              `Port ${options.port} on 127.0.0.1 is already in use, so Callbar cannot receive the platform's calls. Is another Callbar running? Close it, or set CALLBAR_RECEIVER_PORT (and register the new address with the platform).`,
+              said('errors:receiver.portInUse', { port: options.port }),
               { field: 'receiver_port' },
             )
           : error,

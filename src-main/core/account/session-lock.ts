@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { CallbarError, errorMessage } from '../errors';
 import { readFileNoFollow, replaceFileNoFollow } from '../config/no-follow-file';
 import type { Logger } from '../log/logger';
+import { said, type Said } from '../text/said';
 
 /** Runs tasks one at a time with every other holder of the same lock. */
 export interface SessionLock {
@@ -44,7 +45,7 @@ export interface ProfileLockOptions {
    */
   name?: string;
   /** What a holder does, for the message when the wait runs out (default: renewing the session). */
-  holding?: string;
+  holding?: Said;
 }
 
 /** Who holds the lock: which process on which computer, and the lock directory it created. */
@@ -62,7 +63,7 @@ const ATTEMPT_MS = 1_000;
 /** The lock of the profile in `dataDir` (created when missing). */
 export function profileSessionLock(dataDir: string, options: ProfileLockOptions): SessionLock {
   const lockPath = join(dataDir, options.name ?? 'session.lock');
-  const holding = options.holding ?? 'renewing the session';
+  const holding = options.holding ?? said('errors:lock.renewingSession');
   const holderPath = `${lockPath}.holder`;
   const staleMs = options.staleMs ?? 10_000;
   const waitMs = options.waitMs ?? 60_000;
@@ -161,7 +162,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
           options.log.warn('could not take a profile lock', { lock: lockPath, error });
           throw new CallbarError(
             'session_busy',
-            `Another Callbar process has been ${holding} for too long (${errorMessage(error)}). Try again in a minute.`,
+            said('errors:lock.busy', { holding, reason: errorMessage(error) }),
             { cause: error },
           );
         }

@@ -186,7 +186,9 @@ export class TokenManager {
     if (!account || !this.#platformUrl || samePlatform(account.base_url, this.#platformUrl)) {
       return undefined;
     }
-    return `Callbar is connected to the platform at ${account.base_url}, but its settings now name ${this.#platformUrl}. Connect Callbar to that platform (or set CALLBAR_BASE_URL back); no sign-in is sent to a platform that did not issue it.`;
+    return inEnglish(
+      said('errors:account.otherPlatform', { url: account.base_url, setting: this.#platformUrl }),
+    );
   }
 
   onHealth(listener: (health: TokenHealth) => void): () => void {
@@ -349,10 +351,7 @@ export class TokenManager {
     }
     if (this.#closing) {
       // Its new pair might not be stored before the process ends; the next start refreshes.
-      throw new CallbarError(
-        'closing',
-        'Callbar is closing; the session is renewed when it starts again.',
-      );
+      throw new CallbarError('closing', said('errors:account.closing'));
     }
     // From here until the new pair is stored, the platform may hold a pair the vault does not.
     return this.#saving(async () => {
@@ -555,7 +554,7 @@ export class TokenManager {
       if (error instanceof CallbarError) message = error.message;
       else {
         this.#log.error('unexpected keychain failure', { error });
-        message = 'The system keychain failed unexpectedly.';
+        message = inEnglish(said('errors:account.keychainUnexpected'));
       }
       this.#setHealth({ kind: 'vault-unavailable', message });
       throw error;

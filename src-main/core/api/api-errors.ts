@@ -154,13 +154,19 @@ export class RedirectError extends CallbarError {
   }
 }
 
-function redirectMessage(endpoint: string, origin: string, target: URL | undefined): string {
-  const start = `The platform answered ${endpoint} with a redirect`;
-  if (!target) return `${start} without a valid address; Callbar did not follow it.`;
+function redirectMessage(endpoint: string, origin: string, target: URL | undefined): Said {
+  if (!target) return said('errors:platformAnswer.redirectNowhere', { endpoint });
   if (target.origin !== origin) {
-    return `${start} to another server (${target.origin.slice(0, 200)}). Callbar does not follow it: nothing of your session leaves ${origin}. Check base_url, or ask the platform's administrator.`;
+    return said('errors:platformAnswer.redirectElsewhere', {
+      endpoint,
+      target: target.origin.slice(0, 200),
+      origin,
+    });
   }
-  return `${start} (to ${target.pathname.slice(0, 200)}) that Callbar does not follow (only reads follow a few redirects on the same server). Check base_url.`;
+  return said('errors:platformAnswer.redirectRefused', {
+    endpoint,
+    path: target.pathname.slice(0, 200),
+  });
 }
 
 /** The platform answered outside the contract. */
@@ -170,7 +176,9 @@ export class ProtocolError extends CallbarError {
   constructor(endpoint: string, problem: string, path?: string) {
     super(
       'protocol',
-      `The platform's answer to ${endpoint} is not what Callbar expects${path ? ` (field ${path})` : ''}: ${problem}.`,
+      path
+        ? said('errors:platformAnswer.unexpectedField', { endpoint, path, problem })
+        : said('errors:platformAnswer.unexpected', { endpoint, problem }),
     );
     this.name = 'ProtocolError';
     this.endpoint = endpoint;

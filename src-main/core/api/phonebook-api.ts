@@ -25,19 +25,19 @@ const CONTACTS = 'v3/phonebook/contact/';
 /** A collection of the phonebook API: where, what its ids are called, what a write sends and answers. */
 interface Items<I extends z.ZodType, W extends z.ZodType> {
   path: string;
-  idName: string;
+  idName: 'phonebook' | 'contact';
   input: I;
   written: W;
 }
 const PHONEBOOK_ITEMS = {
   path: PHONEBOOKS,
-  idName: 'A phonebook id',
+  idName: 'phonebook' as const,
   input: PhonebookInput,
   written: WrittenPhonebook,
 };
 const CONTACT_ITEMS = {
   path: CONTACTS,
-  idName: 'A contact id',
+  idName: 'contact' as const,
   input: ContactInput,
   written: Contact,
 };
@@ -52,9 +52,10 @@ function checkInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S>
   });
 }
 
-function positiveId(value: number, what: string): number {
+/** `value` as an id; `what` names it (`phonebook`, `contact`, `every` contact id). */
+function positiveId(value: number, what: 'phonebook' | 'contact' | 'every'): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new CallbarError('invalid_input', `${what} must be a positive whole number.`, {
+    throw new CallbarError('invalid_input', said('errors:phonebookEdit.badId', { what }), {
       field: 'id',
     });
   }
@@ -207,7 +208,7 @@ export class PhonebookApi {
         field: 'contact_ids',
       });
     }
-    for (const id of ids) positiveId(id, 'Every contact id');
+    for (const id of ids) positiveId(id, 'every');
     return this.#client.request({
       method: 'delete',
       path: `${CONTACTS}bulk_delete/`,

@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger';
 import { CallControlApi, type CallIdentity } from './call-control-api';
 import { PhonebookApi } from './phonebook-api';
 import { PlatformClient, type PlatformClientOptions } from './platform-client';
+import { said } from '../text/said';
 
 /** The whole platform API for the connected account: phonebooks, contacts, call control. */
 export interface PlatformApi {
@@ -33,7 +34,7 @@ export function createPlatformApi(options: {
 export function callIdentity(tokens: Pick<TokenManager, 'session'>): CallIdentity {
   const session = tokens.session;
   if (!session) {
-    throw new CallbarError('not_connected', 'Connect Callbar to your phone account first.');
+    throw new CallbarError('not_connected', said('errors:directory.connectFirst'));
   }
   return { tenant_id: session.tenant_id, user_extension: session.user_extension };
 }

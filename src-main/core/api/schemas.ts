@@ -4,6 +4,8 @@
  * be missing or null; a response that lacks what the contract requires is a ProtocolError.
  */
 import { z } from 'zod';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 const id = z.number().int();
 
@@ -78,7 +80,10 @@ export type WrittenPhonebook = z.infer<typeof WrittenPhonebook>;
 
 /** What create and update send. */
 export const PhonebookInput = z.object({
-  description: z.string().trim().min(1, 'Enter a description.'),
+  description: z
+    .string()
+    .trim()
+    .min(1, inEnglish(said('errors:phonebookEdit.enterDescription'))),
   priority: z.number().int(),
   is_shared: z.boolean(),
   owners: z.array(id).optional(),
@@ -103,18 +108,24 @@ export type Contact = z.infer<typeof Contact>;
 /** speed_dial: 200–999 or 2000–9999, never 9191 (contract 2.5). */
 export const SpeedDial = z
   .number()
-  .int('A speed dial is a whole number.')
+  .int(inEnglish(said('errors:phonebookEdit.speedDialWhole')))
   .refine(
     (value) =>
       ((value >= 200 && value <= 999) || (value >= 2000 && value <= 9999)) && value !== 9191,
-    'A speed dial must be 200–999 or 2000–9999, and not 9191.',
+    inEnglish(said('errors:phonebookEdit.speedDialRange')),
   );
 
 /** What contact create and update send. */
 export const ContactInput = z.object({
   phonebook: id,
-  display_name: z.string().trim().min(1, 'Enter a name.'),
-  number: z.string().trim().min(1, 'Enter a number.'),
+  display_name: z
+    .string()
+    .trim()
+    .min(1, inEnglish(said('errors:phonebookEdit.enterName'))),
+  number: z
+    .string()
+    .trim()
+    .min(1, inEnglish(said('errors:phonebookEdit.enterNumber'))),
   secondary_number: z.string().trim().nullable(),
   speed_dial: SpeedDial,
   company: z.string().optional(),

@@ -4,6 +4,8 @@
  * unknown shape is still a leg id and never an error.
  */
 import { z } from 'zod';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 /** Leg ids are short platform identifiers; anything longer is not one. */
 export const MAX_LEG_ID_LENGTH = 128;
@@ -72,19 +74,30 @@ export function directionOf(event: CallEventFields): 'incoming' | 'outgoing' | u
   return undefined;
 }
 
+/** The hangup causes Callbar words itself, by their key in `errors:callEnd`. */
 const CAUSES: Record<string, string> = {
-  normal_clearing: 'The call ended normally.',
-  originator_cancel: 'Cancelled before it was answered.',
-  call_rejected: 'The call was declined.',
-  user_busy: 'The line was busy.',
-  no_answer: 'Nobody answered.',
-  no_user_response: 'Nobody answered.',
+  normal_clearing: 'normal',
+  originator_cancel: 'cancelled',
+  call_rejected: 'declined',
+  user_busy: 'busy',
+  no_answer: 'noAnswer',
+  no_user_response: 'noAnswer',
 };
 
-/** Why a leg ended, in words. */
+/**
+ * Why a leg ended, in words (English, said by key: the window words it again in its language);
+ * a cause Callbar does not know is named as the platform gave it.
+ */
 export function describeHangupCause(cause: string | undefined): string | undefined {
   if (!cause) return undefined;
-  return CAUSES[cause.toLowerCase()] ?? `The call ended (${cause.replace(/_/g, ' ')}).`;
+  const known = Object.hasOwn(CAUSES, cause.toLowerCase())
+    ? CAUSES[cause.toLowerCase()]
+    : undefined;
+  return inEnglish(
+    known
+      ? said(`errors:callEnd.${known}`)
+      : said('errors:callEnd.other', { cause: cause.replace(/_/g, ' ') }),
+  );
 }
 
 /**

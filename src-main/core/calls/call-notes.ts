@@ -12,6 +12,7 @@ import { CALL_NOTE_CHARS } from '../../../src-shared/contract';
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import type { Logger } from '../log/logger';
 import { fileFormat } from '../config/file-format';
 
@@ -49,16 +50,14 @@ export function checkedNote(text: string): string {
   if (note.length > CALL_NOTE_CHARS) {
     throw new CallbarError(
       'note_invalid',
-      `A note has at most ${CALL_NOTE_CHARS} characters; this one has ${note.length}.`,
+      said('errors:callNotes.tooLong', { max: CALL_NOTE_CHARS, length: note.length }),
       { field: 'note' },
     );
   }
   if (REFUSED_CHARACTERS.test(note)) {
-    throw new CallbarError(
-      'note_invalid',
-      'A note cannot contain control or text-direction characters.',
-      { field: 'note' },
-    );
+    throw new CallbarError('note_invalid', said('errors:callNotes.controlCharacters'), {
+      field: 'note',
+    });
   }
   return note;
 }
@@ -146,7 +145,7 @@ export function profileCallNotes(dataDir: string, log: Logger): CallNotes {
     lock: profileSessionLock(dataDir, {
       log,
       name: 'call-notes.lock',
-      holding: 'saving a call note',
+      holding: said('errors:lock.savingNote'),
       staleMs: 5_000,
       waitMs: 10_000,
     }),

@@ -5,6 +5,8 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 export function identifyParty(
   number: string,
@@ -23,7 +25,7 @@ export function identifyParty(
   const display = external
     ? external.formatInternational()
     : /^\d{2,6}$/.test(number)
-      ? `Extension ${number}`
+      ? inEnglish(said('errors:display.extension', { number }))
       : number;
   return {
     number: normalized,

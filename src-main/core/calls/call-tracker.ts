@@ -20,6 +20,8 @@ import type {
 } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import {
@@ -344,8 +346,8 @@ export class CallTracker {
         record,
         now,
         unconfirmed
-          ? 'No call events arrived from the platform, so Callbar cannot follow this call.'
-          : `No news from the platform for ${Math.round(silent / 60_000)} minutes; Callbar stopped following this call.`,
+          ? inEnglish(said('errors:callEnd.noEvents'))
+          : inEnglish(said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) })),
       );
       changed = true;
     }
@@ -480,7 +482,7 @@ export class CallTracker {
     const from = otherParty(event);
     const party: CallParty = from
       ? this.#options.identify(from)
-      : { number: '', display: 'Unknown caller' };
+      : { number: '', display: inEnglish(said('errors:callEnd.unknownCaller')) };
     const record = this.#newRecord(now, {
       direction: directionOf(event) ?? 'incoming',
       state: 'in-progress',
@@ -530,11 +532,7 @@ export class CallTracker {
       .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
       .slice(0, Math.max(0, current.length - this.#limits.current));
     for (const stale of givingUp) {
-      this.#finish(
-        stale,
-        record.started_ms,
-        'Too many calls at once; Callbar stopped following this one.',
-      );
+      this.#finish(stale, record.started_ms, inEnglish(said('errors:callEnd.tooMany')));
     }
     const finished = calls.filter(isFinished);
     const dropped = new Set(finished.slice(MAX_RECENT_CALLS));
@@ -563,7 +561,7 @@ export class CallTracker {
   #settle(record: CallRecord, now: number, cause: string | undefined): void {
     const state = this.#derive(record);
     if (state === 'ended') {
-      this.#finish(record, now, cause ?? 'The call ended.');
+      this.#finish(record, now, cause ?? inEnglish(said('errors:callEnd.ended')));
       return;
     }
     if (state === 'connected' && !record.call.connected_at) {

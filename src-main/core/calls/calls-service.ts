@@ -19,6 +19,7 @@ import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, describeError, sayingOf } from '../errors';
 import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
 import { isFinished } from './call-log';
 import type { CallRecord } from './call-log-format';
@@ -160,14 +161,12 @@ export class CallsService {
    */
   async setNote(callId: string, note: string): Promise<CallsSnapshot> {
     const notes = this.#options.notes;
-    if (!notes) throw new CallbarError('not_available', 'Call notes are not kept here.');
+    if (!notes) throw new CallbarError('not_available', said('errors:callNotes.notKept'));
     this.tracker.reload();
     if (!this.tracker.records().some((record) => record.call.id === callId)) {
-      throw new CallbarError(
-        'call_not_found',
-        'That call is no longer in your recent calls (cleared, or another account’s).',
-        { field: 'call_id' },
-      );
+      throw new CallbarError('call_not_found', said('errors:callNotes.callGone'), {
+        field: 'call_id',
+      });
     }
     await notes.set(callId, note);
     this.#emit();
@@ -225,7 +224,7 @@ export class CallsService {
   /** A tel:, callto: or sip: link handed over by the OS (the shell and `callbar open-url`). */
   openUrl(url: string): Promise<DialOutcome> {
     if (!isDialLink(url)) {
-      throw notANumber(url, 'Callbar opens only tel:, callto: and sip: links');
+      throw notANumber(url, said('errors:number.linkSchemes'));
     }
     return this.dial(url, 'tel-link', url.trim());
   }
@@ -275,7 +274,7 @@ export class CallsService {
     for (const leg of legs) {
       try {
         await this.#hangupLeg(leg);
-        this.tracker.end(record.call.id, 'You hung up.');
+        this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.youHungUp')));
         return this.snapshot();
       } catch (error) {
         if (error instanceof RateLimitedError) {
@@ -293,7 +292,7 @@ export class CallsService {
         });
       }
     }
-    this.tracker.end(record.call.id, 'The platform said the call had already ended.');
+    this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.alreadyEnded')));
     throw new CallbarError('call_not_active', said('errors:calls.callNotActive'));
   }
 
@@ -305,11 +304,11 @@ export class CallsService {
       await this.#hangupLeg(legId);
     } catch (error) {
       if (record && error instanceof CallbarError && error.code === 'call_not_active') {
-        this.tracker.end(record.call.id, 'The platform said the call had already ended.');
+        this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.alreadyEnded')));
       }
       throw error;
     }
-    if (record) this.tracker.end(record.call.id, 'You hung up.');
+    if (record) this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.youHungUp')));
     return this.snapshot();
   }
 

@@ -17,7 +17,6 @@ import libphonenumber from 'google-libphonenumber';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { DestinationClass } from '../../../src-shared/contract';
 import { CallbarError } from '../errors';
-import { regionName } from '../text/region-name';
 import { said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
 
@@ -36,9 +35,6 @@ export interface Classification {
 export function isEmergencyNumber(digits: string, region: CountryCode): boolean {
   return /^\d{2,6}$/.test(digits) && shortNumbers.isEmergencyNumber(digits, region);
 }
-
-/** The country's English name as it reads in a sentence: "Germany", "the United States". */
-const countryName = (country: string) => regionName(country);
 
 /**
  * The class in words, said by key (`errors:destination.<class>`): the description is its English,
@@ -68,18 +64,6 @@ const TYPE_CLASS: Partial<
   PREMIUM_RATE: 'premium-rate',
   SHARED_COST: 'shared-cost',
   TOLL_FREE: 'toll-free',
-};
-
-const CLASS_PLURAL: Record<DestinationClass, string> = {
-  extension: 'extensions',
-  national: 'numbers in your own country',
-  international: 'numbers in other countries',
-  'premium-rate': 'premium-rate numbers',
-  'shared-cost': 'shared-cost numbers',
-  'toll-free': 'toll-free numbers',
-  emergency: 'emergency numbers',
-  'service-code': 'service codes',
-  unknown: 'numbers of a kind it cannot tell',
 };
 
 /** An outside number (parsed with libphonenumber-js's max metadata), judged from the user's region. */
@@ -121,7 +105,7 @@ export function refuseServiceCodeLink(target: Classification & { destination: st
   if (target.class !== 'service-code') return;
   throw new CallbarError(
     'link_refused',
-    `Callbar never dials a service code from a link: ${target.destination} could change settings of your phone line, such as forwarding your calls. If you meant it, type it into Callbar yourself.`,
+    said('errors:dialPolicy.serviceCodeLink', { destination: target.destination }),
     { field: 'target' },
   );
 }
@@ -152,7 +136,14 @@ export function checkDialPolicy(
   if (!policy.dial_allowed_classes.includes(target.class)) {
     throw new CallbarError(
       'dial_not_allowed',
-      `Callbar is set not to dial ${CLASS_PLURAL[target.class]}, so it did not dial ${target.display}. ${target.description} (Setting ${names.classes}: ${policy.dial_allowed_classes.join(', ') || 'none'}.)`,
+      said('errors:dialPolicy.classRefused', {
+        kind: said(`errors:dialPolicy.classes.${target.class}`),
+        display: spokenSaid(target.display),
+        description: spokenSaid(target.description),
+        setting: names.classes,
+        allowed: policy.dial_allowed_classes.length,
+        classes: policy.dial_allowed_classes.join(', '),
+      }),
       { field: 'target' },
     );
   }
@@ -165,7 +156,12 @@ export function checkDialPolicy(
   ) {
     throw new CallbarError(
       'dial_not_allowed',
-      `Callbar is set not to dial numbers in ${countryName(country)}, so it did not dial ${target.display}. (Setting ${names.countries}: ${policy.dial_allowed_countries.join(', ')}.)`,
+      said('errors:dialPolicy.countryRefused', {
+        country: { region: country },
+        display: spokenSaid(target.display),
+        setting: names.countries,
+        countries: policy.dial_allowed_countries.join(', '),
+      }),
       { field: 'target' },
     );
   }

@@ -28,6 +28,7 @@ import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
+import { spokenSaid } from '../text/translators';
 import type { Logger } from '../log/logger';
 
 /** A second dial of the same destination this soon after the first is taken as the same click. */
@@ -92,7 +93,10 @@ export class DialGuard {
       const recent = await this.#recent(now);
       const previous = recent.find((record) => record.destination === destination);
       if (previous && blocks(previous, now)) {
-        throw new CallbarError('duplicate_dial', said('errors:calls.duplicateDial', { display }));
+        throw new CallbarError(
+          'duplicate_dial',
+          said('errors:calls.duplicateDial', { display: spokenSaid(display) }),
+        );
       }
       const record: DialRecord = {
         destination,
@@ -176,7 +180,7 @@ export function profileDialGuard(dataDir: string, log: Logger, now?: () => numbe
     lock: profileSessionLock(dataDir, {
       log,
       name: 'dial.lock',
-      holding: 'checking a dial',
+      holding: said('errors:lock.checkingDial'),
       staleMs: 5_000,
       waitMs: 10_000,
     }),

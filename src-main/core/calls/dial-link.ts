@@ -4,6 +4,7 @@
  * is `parseDialTarget`'s job.
  */
 import { CallbarError } from '../errors';
+import { said, type Said } from '../text/said';
 
 /** What a link says: the number as written, and the parameters that change its meaning. */
 export interface LinkNumber {
@@ -23,9 +24,10 @@ export function isDialLink(input: string): boolean {
   return SCHEME.test(input.trim());
 }
 
-export function notANumber(input: string, why: string): CallbarError {
+/** `invalid_number` for `input` (its first 40 characters), saying `why`. */
+export function notANumber(input: string, why: Said): CallbarError {
   const shown = input.length > 40 ? `${input.slice(0, 40)}…` : input;
-  return new CallbarError('invalid_number', `That is not a phone number: ${shown} (${why}).`, {
+  return new CallbarError('invalid_number', said('errors:number.notANumber', { shown, why }), {
     field: 'target',
   });
 }
@@ -34,7 +36,7 @@ function decode(part: string, input: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw notANumber(input, 'its percent-encoding is broken');
+    throw notANumber(input, said('errors:number.percentEncoding'));
   }
 }
 
@@ -45,7 +47,7 @@ function readParams(text: string, input: string): Map<string, string> {
     if (param === '') continue;
     const eq = param.indexOf('=');
     const name = (eq < 0 ? param : param.slice(0, eq)).toLowerCase();
-    if (params.has(name)) throw notANumber(input, `the parameter ${name} repeats`);
+    if (params.has(name)) throw notANumber(input, said('errors:number.parameterRepeats', { name }));
     params.set(name, eq < 0 ? '' : decode(param.slice(eq + 1), input));
   }
   return params;
@@ -58,12 +60,12 @@ function readParams(text: string, input: string): Map<string, string> {
 export function parseDialLink(input: string): LinkNumber {
   const text = input.trim();
   const match = SCHEME.exec(text);
-  if (!match) throw notANumber(input, 'Callbar opens only tel:, callto: and sip: links');
+  if (!match) throw notANumber(input, said('errors:number.linkSchemes'));
   const scheme = match[1]!.toLowerCase() as LinkNumber['scheme'];
   let rest = text.slice(match[0].length);
   if (scheme === 'callto' || scheme === 'tel') rest = rest.replace(/^\/\//, '');
   // A fragment or a query has no meaning in a number link.
-  if (/[?#]/.test(rest)) throw notANumber(input, 'the link has a query or fragment');
+  if (/[?#]/.test(rest)) throw notANumber(input, said('errors:number.queryOrFragment'));
   if (scheme === 'sip' || scheme === 'sips') return parseSip(scheme, rest, input);
   const semicolon = rest.indexOf(';');
   const numberPart = semicolon < 0 ? rest : rest.slice(0, semicolon);
@@ -90,7 +92,7 @@ function parseSip(scheme: 'sip' | 'sips', rest: string, input: string): LinkNumb
   const numberPart = decode(semicolon < 0 ? user : user.slice(0, semicolon), input);
   const params = readParams(semicolon < 0 ? '' : user.slice(semicolon), input);
   if (!/\d/.test(numberPart) || /[a-z]/i.test(numberPart.replace(/^\+/, ''))) {
-    throw notANumber(input, 'this SIP address names a person or a device, not a number');
+    throw notANumber(input, said('errors:number.sipPerson'));
   }
   return withParams({ scheme, number: numberPart }, params);
 }

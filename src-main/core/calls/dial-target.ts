@@ -9,6 +9,8 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import type { DialTarget, DirectoryContact } from '../../../src-shared/contract';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import {
   emergencyClass,
   extensionClass,
@@ -64,25 +66,29 @@ const KEYPAD: Record<string, string> = Object.fromEntries(
  * @throws CallbarError `invalid_number` (field `target`) with a sentence saying what is wrong.
  */
 export function parseDialTarget(input: string, options: DialTargetOptions): DialTarget {
-  if (typeof input !== 'string') throw notANumber(String(input), 'it is not text');
+  if (typeof input !== 'string') throw notANumber(String(input), said('errors:number.notText'));
   if (input.length > MAX_INPUT_LENGTH) {
-    throw notANumber(input, `it is longer than ${MAX_INPUT_LENGTH} characters`);
+    throw notANumber(input, said('errors:number.tooLong', { max: MAX_INPUT_LENGTH }));
   }
   if (CONTROL.test(input.replace(/[\t\n\r]/g, ' '))) {
-    throw notANumber(visible(input), 'it contains control or invisible characters');
+    throw notANumber(visible(input), said('errors:number.controlCharacters'));
   }
   const text = input.normalize('NFKC').trim();
-  if (text === '') throw notANumber(input, 'it is empty; type a number or an extension');
+  if (text === '')
+    throw notANumber(
+      input,
+      advised(said('errors:number.empty'), said('errors:number.typeANumber')),
+    );
   const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
   if (CONTROL.test(link.number)) {
-    throw notANumber(visible(text), 'it contains control or invisible characters');
+    throw notANumber(visible(text), said('errors:number.controlCharacters'));
   }
   const compact = toKeypad(
     link.number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''),
     text,
     options,
   );
-  if (compact === '') throw notANumber(text, 'it has no digits');
+  if (compact === '') throw notANumber(text, said('errors:number.noDigits'));
   if (link.phoneContext !== undefined) return inContext(compact, link, text, options);
   return classify(compact, link.extension, text, options);
 }
@@ -94,6 +100,11 @@ function plainNumber(text: string): LinkNumber {
   return { scheme: 'tel', number: text };
 }
 
+/** What is wrong, then what to do about it, as one phrase ("it is empty; type a number…"). */
+function advised(problem: Said, advice: Said): Said {
+  return said('errors:number.advised', { problem, advice });
+}
+
 function visible(text: string): string {
   return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
 }
@@ -101,12 +112,12 @@ function visible(text: string): string {
 /** Digits, an optional leading + and * or #; letters only as keypad letters when allowed. */
 function toKeypad(number: string, input: string, options: DialTargetOptions): string {
   const odd = /[^0-9+*#a-z]/i.exec(number);
-  if (odd) throw notANumber(input, `it contains “${odd[0]}”`);
+  if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
   if (/[a-z]/i.test(number)) {
     if (!options.vanityNumbers) {
       throw notANumber(
         input,
-        'it contains letters; to dial numbers like 1-800-FLOWERS, turn on vanity numbers in the settings',
+        advised(said('errors:number.letters'), said('errors:number.turnOnVanity')),
       );
     }
     return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
@@ -124,12 +135,12 @@ function inContext(
   const context = link.phoneContext!.replace(VISUAL_SEPARATORS, '');
   if (context.startsWith('+')) {
     if (!/^\+\d{1,14}$/.test(context) || !/^\d+$/.test(compact)) {
-      throw notANumber(input, 'its phone-context is not a number prefix');
+      throw notANumber(input, said('errors:number.contextNotPrefix'));
     }
     return classify(`${context}${compact}`, link.extension, input, options);
   }
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(context)) {
-    throw notANumber(input, 'its phone-context is neither a number prefix nor a domain');
+    throw notANumber(input, said('errors:number.contextNeither'));
   }
   return classify(compact, link.extension, input, options);
 }
@@ -150,22 +161,22 @@ function classify(
     return emergency(number, shadowed, options);
   }
   if (number.startsWith('00')) number = `+${number.slice(2)}`;
-  if (number.lastIndexOf('+') > 0) throw notANumber(input, 'a + may only come first');
+  if (number.lastIndexOf('+') > 0) throw notANumber(input, said('errors:number.plusFirst'));
   if (number.startsWith('+')) return external(number, extension, input, options);
   if (/[*#]/.test(number)) {
     // Up to 15 digits after the code: call forwarding carries a whole number (*21*number#).
     if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,15}#?$/.test(number)) {
-      throw notANumber(input, '* and # belong only in service codes such as *97 or *21*number#');
+      throw notANumber(input, said('errors:number.starHashCodes'));
     }
     return {
       destination: number,
-      display: `Code ${number}`,
+      display: inEnglish(said('errors:display.code', { number })),
       kind: 'extension',
       ...serviceCodeClass(),
     };
   }
   if (number.length <= MAX_EXTENSION_DIGITS) {
-    if (number.length < 2) throw notANumber(input, 'it is too short');
+    if (number.length < 2) throw notANumber(input, said('errors:number.tooShort'));
     const contact = /^\d{3,4}$/.test(number)
       ? options.directory?.findBySpeedDial(Number(number))
       : undefined;
@@ -180,7 +191,7 @@ function classify(
 function internal(number: string): DialTarget {
   return {
     destination: number,
-    display: `Extension ${number}`,
+    display: inEnglish(said('errors:display.extension', { number })),
     kind: 'extension',
     ...extensionClass(),
   };
@@ -197,12 +208,14 @@ function emergency(
 ): DialTarget {
   return {
     destination: number,
-    display: `Emergency ${number}`,
+    display: inEnglish(said('errors:display.emergency', { number })),
     kind: 'extension',
     ...emergencyClass(options.region),
     ...(shadowed
       ? {
-          note: `Speed dial ${number} (${shadowed.display_name}) is also the emergency number: dialling ${number} calls emergency services, not ${shadowed.display_name}.`,
+          note: inEnglish(
+            said('errors:number.speedDialIsEmergency', { number, name: shadowed.display_name }),
+          ),
         }
       : {}),
   };
@@ -222,7 +235,7 @@ function speedDial(
   }
   return {
     ...(resolved ?? internal(code)),
-    display: `${contact.display_name} (speed dial ${code})`,
+    display: inEnglish(said('errors:display.speedDial', { name: contact.display_name, code })),
     kind: 'speed-dial',
     contact,
   };
@@ -235,28 +248,38 @@ function external(
   options: DialTargetOptions,
 ): DialTarget {
   const digits = number.replace(/^\+/, '');
-  if (digits === '') throw notANumber(input, 'it has no digits');
-  if (!/^\d+$/.test(digits)) throw notANumber(input, '* and # do not belong in a phone number');
+  if (digits === '') throw notANumber(input, said('errors:number.noDigits'));
+  if (!/^\d+$/.test(digits)) throw notANumber(input, said('errors:number.starHash'));
   if (digits.length > MAX_E164_DIGITS) {
-    throw notANumber(input, `a phone number has at most ${MAX_E164_DIGITS} digits`);
+    throw notANumber(input, said('errors:number.tooManyDigits', { max: MAX_E164_DIGITS }));
   }
   const parsed = parsePhoneNumberFromString(number, { defaultCountry: options.region });
   if (!parsed?.isPossible()) {
     throw notANumber(
       input,
       number.startsWith('+')
-        ? 'the country code or the length is wrong'
-        : `it is not a complete number in region ${options.region}; add the country code (+…)`,
+        ? said('errors:number.countryCodeOrLength')
+        : advised(
+            said('errors:number.incomplete', { region: options.region }),
+            said('errors:number.addCountryCode'),
+          ),
     );
   }
   const destination = parsed.number;
   if (destination.length > MAX_E164_DIGITS + 1) {
-    throw notANumber(input, `with the country code it has more than ${MAX_E164_DIGITS} digits`);
+    throw notANumber(input, said('errors:number.tooManyWithCountry', { max: MAX_E164_DIGITS }));
   }
   const contact = options.directory?.lookupByNumber(destination);
   return {
     destination,
-    display: `${parsed.formatInternational()}${extension ? ` ext. ${extension}` : ''}`,
+    display: extension
+      ? inEnglish(
+          said('errors:display.withExtension', {
+            number: parsed.formatInternational(),
+            extension,
+          }),
+        )
+      : parsed.formatInternational(),
     kind: 'external',
     e164: destination,
     ...(extension ? { extension } : {}),

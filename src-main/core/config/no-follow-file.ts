@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { CallbarError } from '../errors';
+import { said, type Said } from '../text/said';
 
 /** 0 where the platform has no O_NOFOLLOW (Windows): the lstat check then does the job. */
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -89,23 +90,22 @@ function checkReadable(
   stats: { isFile(): boolean; size: number },
   maxBytes: number,
 ): void {
-  if (!stats.isFile()) throw refused(path, 'it is not a regular file');
+  if (!stats.isFile()) throw refused(path, said('errors:profile.notRegular'));
   if (stats.size > maxBytes) {
-    throw refused(path, `it holds ${stats.size} bytes, more than the ${maxBytes} allowed`);
+    throw refused(path, said('errors:profile.tooLarge', { size: stats.size, max: maxBytes }));
   }
 }
 
 function openFailure(path: string, error: unknown): undefined {
   if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  if (isLinkRefusal(error)) throw refused(path, 'it is a symbolic link');
+  if (isLinkRefusal(error)) throw refused(path, said('errors:profile.symlink'));
   throw error;
 }
 
 /** Joins the chunks read so far; past `maxBytes` (the file grew meanwhile) it is refused. */
 function joinChunks(path: string, chunks: Buffer[], maxBytes: number): string {
   const whole = Buffer.concat(chunks);
-  if (whole.length > maxBytes)
-    throw refused(path, `it holds more than the ${maxBytes} bytes allowed`);
+  if (whole.length > maxBytes) throw refused(path, said('errors:profile.grew', { max: maxBytes }));
   return whole.toString('utf8');
 }
 
@@ -167,9 +167,9 @@ export function readFileNoFollowSync(path: string, maxBytes: number): string | u
   }
 }
 
-function refused(path: string, why: string): CallbarError {
+function refused(path: string, why: Said): CallbarError {
   return new CallbarError(
     'profile_file_refused',
-    `Callbar did not read ${path}: ${why}. Remove or replace that file; Callbar writes a new one.`,
+    said('errors:profile.fileRefused', { path, why }),
   );
 }

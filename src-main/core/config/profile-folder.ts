@@ -8,6 +8,7 @@
  */
 import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 
 /** What {@link secureProfileFolder} found and did. */
 export interface ProfileFolderCheck {
@@ -31,17 +32,12 @@ export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
   if (process.platform === 'win32' || uid === undefined) return {};
   const stats = statSync(dataDir);
   if (!stats.isDirectory()) {
-    throw new CallbarError(
-      'profile_unsafe',
-      `Callbar's profile ${dataDir} is not a folder. Move that file away, or set CALLBAR_DATA_DIR to a folder of your own.`,
-    );
+    throw new CallbarError('profile_unsafe', said('errors:profile.notAFolder', { path: dataDir }));
   }
   if (stats.uid !== uid) {
     throw new CallbarError(
       'profile_unsafe',
-      `Callbar's profile folder ${dataDir} belongs to another user (uid ${stats.uid}, you are ${uid}). ` +
-        'Callbar keeps your settings, call log and session lock there, so it will not use it. ' +
-        'Set CALLBAR_DATA_DIR to a folder of your own, or remove this one.',
+      said('errors:profile.otherOwner', { path: dataDir, owner: stats.uid, uid }),
     );
   }
   const mode = stats.mode & 0o777;

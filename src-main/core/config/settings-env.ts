@@ -4,6 +4,7 @@
  * touching its settings file. An empty variable counts as unset; a list is comma-separated (`DE,FR`), `-` being the empty list.
  */
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import { describeValue } from './settings-issues';
 import { SETTING_NAMES, SETTING_RULES, Settings, type SettingName } from './settings';
 
@@ -55,10 +56,15 @@ export function readEnvOverrides(env: NodeJS.ProcessEnv): Partial<Settings> {
     const parsed = Settings.shape[name].safeParse(convert(raw, KINDS[name]));
     if (!parsed.success) {
       const rule =
-        KINDS[name] === 'boolean' ? 'true or false (or 1/0, yes/no)' : SETTING_RULES[name];
+        KINDS[name] === 'boolean' ? said('errors:settings.envBoolean') : SETTING_RULES[name];
       throw new CallbarError(
         'settings_invalid',
-        `The environment variable ${settingEnvName(name)} is ${describeValue(raw)}, but the setting "${name}" must be ${rule}. Fix or unset the variable and try again.`,
+        said('errors:settings.envInvalid', {
+          variable: settingEnvName(name),
+          value: describeValue(raw),
+          name,
+          rule,
+        }),
         { field: name },
       );
     }

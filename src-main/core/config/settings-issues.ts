@@ -5,15 +5,19 @@
  */
 import type { z } from 'zod';
 import { SAYS_WHY } from '../validation-issues';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
 
 /** The sentences describing what is wrong, and the first setting concerned. */
 export interface SettingsProblems {
-  problems: string[];
+  /** Each as a catalog key and values, or as a check worded it (`issue.message`). */
+  problems: (string | Said)[];
   field: string | undefined;
   /**
    * One sentence per invalid setting, for a form that shows it under that setting's own field:
-   * what it must be and what it was, without the setting's name ("Must be a whole number…").
+   * what it must be and what it was, without the setting's name ("Must be a whole number…"),
+   * in English, said by key (worded again in the window's language).
    */
   fields: Record<string, string>;
 }
@@ -22,7 +26,7 @@ const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
 
 /** Describes every issue of `error`, raised while validating `input` (a parsed JSON object). */
 export function describeSettingsIssues(error: z.ZodError, input: unknown): SettingsProblems {
-  const problems: string[] = [];
+  const problems: (string | Said)[] = [];
   const fields: Record<string, string> = {};
   let field: string | undefined;
   for (const issue of error.issues) {
@@ -46,16 +50,18 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
       field ??= name;
       continue;
     }
-    problems.push(`"${name}" is ${describeValue(value)}, but it must be ${SETTING_RULES[name]}`);
-    fields[name] ??= `Must be ${SETTING_RULES[name]} (not ${describeValue(value)}).`;
+    const values = { name, value: describeValue(value), rule: SETTING_RULES[name] };
+    problems.push(said('errors:settings.mustBe', values));
+    fields[name] ??= inEnglish(said('errors:settings.fieldMustBe', values));
     field ??= name;
   }
-  return { problems: [...new Set(problems)], field, fields };
+  const unique = new Map(problems.map((each) => [JSON.stringify(each), each]));
+  return { problems: [...unique.values()], field, fields };
 }
 
 /** A short rendering of a (non-secret) setting value for an error message. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'missing';
+export function describeValue(value: unknown): string | Said {
+  if (value === undefined) return said('errors:settings.missing');
   const text = JSON.stringify(value) ?? typeof value;
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
@@ -64,13 +70,11 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function describeUnknownKey(key: string): string {
-  if (SECRET_KEYS.has(key)) {
-    return `"${key}" is a secret, not a setting: remove it from here (Callbar keeps secrets in the system keychain; the client secret comes from the CALLBAR_CLIENT_SECRET environment variable)`;
-  }
+function describeUnknownKey(key: string): Said {
+  if (SECRET_KEYS.has(key)) return said('errors:settings.secretKey', { key });
   const suggestion = closestSettingName(key);
-  if (suggestion) return `"${key}" is not a setting (did you mean "${suggestion}"?)`;
-  return `"${key}" is not a setting (the settings are ${SETTING_NAMES.join(', ')})`;
+  if (suggestion) return said('errors:settings.didYouMean', { key, suggestion });
+  return said('errors:settings.unknownKey', { key, names: SETTING_NAMES.join(', ') });
 }
 
 function valueAt(input: unknown, name: string): unknown {

@@ -11,6 +11,7 @@
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
  */
 import { CallbarError, errorMessage } from '../errors';
+import { said, type Said } from '../text/said';
 import { writeFileAtomic } from './atomic-write';
 import { settingsFilePath } from './data-dir';
 import { readFileNoFollowSync } from './no-follow-file';
@@ -76,11 +77,9 @@ export function saveSettings(
     const origin = options.policies?.origins.locked[name as SettingName];
     if (origin !== undefined) {
       return Promise.reject(
-        new CallbarError(
-          'setting_locked',
-          `"${name}" is set by your organisation (locked in ${origin}), so Callbar did not change it; nothing was saved.`,
-          { field: name },
-        ),
+        new CallbarError('setting_locked', said('errors:settings.locked', { name, origin }), {
+          field: name,
+        }),
       );
     }
   }
@@ -97,7 +96,7 @@ export function saveSettings(
       const { problems, field, fields } = describeSettingsIssues(parsed.error, merged);
       throw new CallbarError(
         'settings_invalid',
-        `The settings were not saved: ${problems.join('; ')}.`,
+        said('errors:settings.notSaved', { problems: { joined: problems, by: '; ' } }),
         { field, fields },
       );
     }
@@ -123,13 +122,12 @@ export function readStoredSettings(dataDir: string): StoredSettings {
       'settings_unreadable',
       // A link, a non-file or an oversized file: the refusal's own sentence names it.
       error instanceof CallbarError
-        ? error.message
-        : `Callbar could not read its settings file ${file}: ${errorMessage(error)}. Check that it is a readable file.`,
+        ? error.saying
+        : said('errors:settings.unreadable', { file, reason: errorMessage(error) }),
       { cause: error },
     );
   }
-  const fix =
-    'Fix the file (or delete it to go back to the defaults) and try again; Callbar has left it as it is.';
+  const fix = said('errors:settings.fixFile');
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -137,13 +135,13 @@ export function readStoredSettings(dataDir: string): StoredSettings {
     const problem = describeJsonError(error, text);
     throw new CallbarError(
       'settings_invalid',
-      `The settings file ${file} is not valid JSON: ${problem}. ${fix}`,
+      said('errors:settings.notJson', { file, problem, fix }),
     );
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new CallbarError(
       'settings_invalid',
-      `The settings file ${file} must contain a JSON object such as {"region": "GB"}. ${fix}`,
+      said('errors:settings.notObject', { file, example: '{"region": "GB"}', fix }),
     );
   }
   const parsed = Settings.safeParse(raw);
@@ -151,7 +149,7 @@ export function readStoredSettings(dataDir: string): StoredSettings {
     const { problems, field } = describeSettingsIssues(parsed.error, raw);
     throw new CallbarError(
       'settings_invalid',
-      `The settings file ${file} is invalid: ${problems.join('; ')}. ${fix}`,
+      said('errors:settings.invalidFile', { file, problems: { joined: problems, by: '; ' }, fix }),
       { field },
     );
   }
@@ -170,17 +168,17 @@ function serialize(values: Record<string, unknown>): string {
  * Where the JSON broke, without quoting the file (V8's messages sometimes quote the input, and a
  * misplaced secret could be in it).
  */
-export function describeJsonError(error: unknown, text: string): string {
+export function describeJsonError(error: unknown, text: string): Said {
   const message = error instanceof Error ? error.message : '';
   const located = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (located?.[1] !== undefined && located[2] !== undefined) {
     const before = text.slice(0, Number(located[2]));
     const line = before.split('\n').length;
     const column = before.length - before.lastIndexOf('\n');
-    return `${located[1]} (line ${line}, column ${column})`;
+    return said('errors:settings.jsonAt', { problem: located[1], line, column });
   }
-  if (message.startsWith('Unexpected end of JSON input')) return 'it ends too early';
-  return 'it is not a JSON document';
+  if (message.startsWith('Unexpected end of JSON input')) return said('errors:settings.jsonEnds');
+  return said('errors:settings.notJsonDocument');
 }
 
 const queues = new Map<string, Promise<unknown>>();

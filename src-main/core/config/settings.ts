@@ -1,6 +1,6 @@
 /**
  * Callbar's non-secret settings. The zod schema is the single source of the type, the defaults
- * and the validation; `SETTING_RULES` says in words what each field accepts, for error messages.
+ * and the validation; `SETTING_RULES` says in words (by catalog key) what each field accepts, for error messages.
  * Secrets (client_secret, tokens) are not settings: they live in the vault only.
  */
 import { isSupportedCountry } from 'libphonenumber-js';
@@ -10,6 +10,7 @@ import { CrmTemplate } from '../crm/crm-template';
 import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
 import { relayUrls } from '../relay/relay-link';
 import { isElectronAccelerator } from './accelerator';
+import { said, type Said } from '../text/said';
 
 /**
  * Whether `url` may carry the session: https anywhere, plain http only to this computer (the
@@ -143,38 +144,47 @@ export const SETTING_NAMES = Object.keys(Settings.shape) as SettingName[];
 /** The settings of a fresh install. */
 export const DEFAULT_SETTINGS: Settings = Settings.parse({});
 
-/** The https rule in words (tokens never travel in clear over a network). */
-const PLATFORM_URL_RULE =
-  'an https:// URL (plain http:// only on this computer: localhost, 127.x.x.x or [::1], since tokens would travel in clear)';
+/** The https rule in words (tokens never travel in clear over a network), with examples. */
+const platformUrlRule = (examples: string) => said('errors:settingRules.platformUrl', { examples });
 
-/** What each setting accepts, in words, completing "… must be …". */
-export const SETTING_RULES: Record<SettingName, string> = {
-  base_url: `${PLATFORM_URL_RULE}, such as https://pbx.example.com or http://127.0.0.1:8089`,
-  portal_url: `${PLATFORM_URL_RULE}, such as https://pbx.example.com/portal or http://127.0.0.1:8089/portal`,
-  slug: 'a slug of lowercase letters, digits, "-" and "_" (up to 100 characters), such as callbar',
-  receiver_port: 'a whole number from 1024 to 65535',
-  accept_unauthenticated_events: 'true or false',
-  region: 'a two-letter country code (ISO 3166-1 alpha-2, any case), such as US, GB or DE',
-  client_id: 'a non-empty text',
-  confirm_web_links: 'true or false',
-  vanity_numbers: 'true or false',
-  start_minimized: 'true or false',
-  dial_shortcut:
-    'an Electron accelerator such as CommandOrControl+Shift+D (modifiers joined by "+", then one key), or "" for none',
-  clipboard_shortcut:
-    'an Electron accelerator such as CommandOrControl+Shift+V (modifiers joined by "+", then one key), or "" for none',
-  close_to_tray: 'true or false',
-  sync_interval_minutes: 'a whole number of minutes from 1 to 1440',
-  open_at_login: 'true or false',
-  handle_links: 'one of ask, yes or no',
-  dial_allowed_classes: `a list of destination classes from ${DestinationClass.options.join(', ')}`,
-  dial_allowed_countries:
-    'a list of two-letter country codes such as ["DE", "FR"], or [] for every country',
-  crm_links:
-    'a list of up to 5 https:// address templates such as ["https://crm.example.com/search?phone={e164}"] (placeholders {e164} {number} {name} {company} {extension}, not in the host; no user name or password)',
-  crm_open_on_connect: 'true or false',
-  relay_url: `"" for none, or the relay's address: ${PLATFORM_URL_RULE}, such as https://relay.example.com (several separated by commas)`,
-  language: `one of ${LANGUAGE_CHOICES.join(', ')}`,
+const BOOLEAN_RULE = said('errors:settingRules.boolean');
+
+/**
+ * What each setting accepts, in words, completing "… must be …" (said by key: worded where the
+ * sentence around it is).
+ */
+export const SETTING_RULES: Record<SettingName, Said> = {
+  base_url: platformUrlRule('https://pbx.example.com or http://127.0.0.1:8089'),
+  portal_url: platformUrlRule('https://pbx.example.com/portal or http://127.0.0.1:8089/portal'),
+  slug: said('errors:settingRules.slug'),
+  receiver_port: said('errors:settingRules.receiverPort'),
+  accept_unauthenticated_events: BOOLEAN_RULE,
+  region: said('errors:settingRules.region'),
+  client_id: said('errors:settingRules.clientId'),
+  confirm_web_links: BOOLEAN_RULE,
+  vanity_numbers: BOOLEAN_RULE,
+  start_minimized: BOOLEAN_RULE,
+  dial_shortcut: said('errors:settingRules.shortcut', { example: 'CommandOrControl+Shift+D' }),
+  clipboard_shortcut: said('errors:settingRules.shortcut', {
+    example: 'CommandOrControl+Shift+V',
+  }),
+  close_to_tray: BOOLEAN_RULE,
+  sync_interval_minutes: said('errors:settingRules.syncInterval'),
+  open_at_login: BOOLEAN_RULE,
+  handle_links: said('errors:settingRules.handleLinks'),
+  dial_allowed_classes: said('errors:settingRules.classes', {
+    classes: DestinationClass.options.join(', '),
+  }),
+  dial_allowed_countries: said('errors:settingRules.countries'),
+  crm_links: said('errors:settingRules.crmLinks', {
+    example: '["https://crm.example.com/search?phone={e164}"]',
+    placeholders: '{e164} {number} {name} {company} {extension}',
+  }),
+  crm_open_on_connect: BOOLEAN_RULE,
+  relay_url: said('errors:settingRules.relayUrl', {
+    rule: platformUrlRule('https://relay.example.com'),
+  }),
+  language: said('errors:settingRules.language', { choices: LANGUAGE_CHOICES.join(', ') }),
 };
 
 /** True when `name` is one of the settings. */

@@ -6,6 +6,7 @@
  * the CLI's --map).
  */
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import { RECORD_FIELDS, type RecordField } from './contact-record';
 
 /** Field → column index in the table. */
@@ -89,7 +90,7 @@ export function adjustMapping(
     if (!(RECORD_FIELDS as readonly string[]).includes(field)) {
       throw new CallbarError(
         'invalid_input',
-        `"${field}" is not a contact field; the fields are ${RECORD_FIELDS.join(', ')}.`,
+        said('errors:import.notAField', { field, fields: RECORD_FIELDS.join(', ') }),
       );
     }
     const key = field as RecordField;
@@ -105,7 +106,10 @@ export function adjustMapping(
     if (index < 0) {
       throw new CallbarError(
         'invalid_input',
-        `The file has no column "${heading}"; its columns are ${headers.map((each) => `"${each}"`).join(', ')}.`,
+        said('errors:import.noColumn', {
+          heading,
+          columns: headers.map((each) => `"${each}"`).join(', '),
+        }),
       );
     }
     mapping[key] = index;

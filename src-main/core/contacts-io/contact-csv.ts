@@ -10,6 +10,7 @@
  */
 import Papa from 'papaparse';
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import { FIELD_HEADINGS, RECORD_FIELDS, type ContactRecord } from './contact-record';
 
 /** What starts a formula in a spreadsheet; such a cell is written after an apostrophe. */
@@ -76,23 +77,29 @@ export function parseCsv(text: string, bounds: CsvBounds): CsvTable {
   if (fatal) {
     throw new CallbarError(
       'import_unreadable',
-      `The CSV file is not well formed: ${fatal.message.toLowerCase()} (row ${(fatal.row ?? 0) + 1}).`,
+      said('errors:import.csvMalformed', {
+        problem: fatal.message.toLowerCase(),
+        row: (fatal.row ?? 0) + 1,
+      }),
     );
   }
   const [headers = [], ...rows] = parsed.data;
   if (headers.length === 0 || headers.every((cell) => cell.trim() === '')) {
-    throw new CallbarError('import_unreadable', 'The CSV file has no heading line.');
+    throw new CallbarError('import_unreadable', said('errors:import.noHeadings'));
   }
   if (headers.length > bounds.maxColumns) {
     throw new CallbarError(
       'import_too_large',
-      `The CSV file has ${headers.length} columns; Callbar reads at most ${bounds.maxColumns}.`,
+      said('errors:import.tooManyColumns', {
+        columns: headers.length,
+        max: bounds.maxColumns,
+      }),
     );
   }
   if (rows.length > bounds.maxRows) {
     throw new CallbarError(
       'import_too_large',
-      `The file has more than ${bounds.maxRows.toLocaleString('en-US')} contacts; import it in parts.`,
+      said('errors:import.tooManyContacts', { max: bounds.maxRows }),
     );
   }
   return {
@@ -101,7 +108,11 @@ export function parseCsv(text: string, bounds: CsvBounds): CsvTable {
       if (row.length > headers.length) {
         throw new CallbarError(
           'import_unreadable',
-          `Row ${index + 2} of the CSV file has ${row.length} cells, more than its ${headers.length} headings.`,
+          said('errors:import.tooManyCells', {
+            row: index + 2,
+            cells: row.length,
+            headings: headers.length,
+          }),
         );
       }
       const cells = row.map(restoreCell);

@@ -30,6 +30,8 @@ import { systemClock, type Clock } from '../clock';
 import { RequestPacer } from '../directory/request-pacer';
 import { SYNC_BUDGET } from '../directory/directory';
 import { describeError } from '../errors';
+import { said } from '../text/said';
+import { inEnglish, spokenSaid } from '../text/translators';
 import type { ContactRecord, RecordField } from './contact-record';
 import type { ImportPlan, PlannedRow } from './import-plan';
 
@@ -233,7 +235,7 @@ export async function runImport(
           outcome: 'failed',
           record,
           reason: mayExist
-            ? `No answer came (${stopped}); the platform may have created it. Import the file again: contacts already there are skipped.`
+            ? inEnglish(said('errors:import.noAnswer', { problem: spokenSaid(stopped) }))
             : stopped,
         });
         break;

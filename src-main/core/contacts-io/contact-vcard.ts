@@ -12,6 +12,7 @@
  */
 import ICAL from 'ical.js';
 import { CallbarError, errorMessage } from '../errors';
+import { said } from '../text/said';
 import type { CsvTable } from './contact-csv';
 import { FIELD_HEADINGS, RECORD_FIELDS, type ContactRecord } from './contact-record';
 
@@ -50,7 +51,7 @@ export function parseVcards(text: string, maxRows: number): CsvTable {
   } catch (error) {
     throw new CallbarError(
       'import_unreadable',
-      `The vCard file is not well formed: ${errorMessage(error)}.`,
+      said('errors:import.vcardMalformed', { problem: errorMessage(error) }),
     );
   }
   // One card parses as one jCard, several as a list of them.
@@ -58,13 +59,16 @@ export function parseVcards(text: string, maxRows: number): CsvTable {
   if (jcards.length > maxRows) {
     throw new CallbarError(
       'import_too_large',
-      `The file has more than ${maxRows.toLocaleString('en-US')} contacts; import it in parts.`,
+      said('errors:import.tooManyContacts', { max: maxRows }),
     );
   }
   const rows = jcards.map((jcard) => {
     const card = new ICAL.Component(jcard);
     if (card.name !== 'vcard') {
-      throw new CallbarError('import_unreadable', `The file holds a ${card.name}, not vCards.`);
+      throw new CallbarError(
+        'import_unreadable',
+        said('errors:import.notVcards', { name: card.name }),
+      );
     }
     const record = recordOfCard(card);
     return RECORD_FIELDS.map((field) => record[field]);

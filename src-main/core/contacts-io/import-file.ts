@@ -7,6 +7,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
+import { said } from '../text/said';
 import { parseCsv, type CsvTable } from './contact-csv';
 import { parseVcards } from './contact-vcard';
 
@@ -34,14 +35,15 @@ export async function readImportFile(path: string): Promise<ImportTable> {
     throw new CallbarError(
       'import_unreadable',
       (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? `There is no file ${path}.`
-        : `Callbar could not open ${path}: ${errorMessage(error)}.`,
+        ? said('errors:import.noFile', { path })
+        : said('errors:import.cannotOpen', { path, reason: errorMessage(error) }),
     );
   }
   let bytes: Buffer;
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new CallbarError('import_unreadable', `${path} is not a file.`);
+    if (!stats.isFile())
+      throw new CallbarError('import_unreadable', said('errors:import.notAFile', { path }));
     if (stats.size > IMPORT_LIMITS.maxBytes) throw tooLarge(stats.size);
     const buffer = Buffer.alloc(IMPORT_LIMITS.maxBytes + 1);
     let length = 0;
@@ -66,12 +68,9 @@ export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new CallbarError(
-      'import_unreadable',
-      'The file is not UTF-8 text. Save it as "CSV UTF-8" (or a vCard in UTF-8) and try again.',
-    );
+    throw new CallbarError('import_unreadable', said('errors:import.notUtf8'));
   }
-  if (text.trim() === '') throw new CallbarError('import_unreadable', 'The file is empty.');
+  if (text.trim() === '') throw new CallbarError('import_unreadable', said('errors:import.empty'));
   const format: ImportFormat =
     extension === '.vcf' || extension === '.vcard'
       ? 'vcard'
@@ -88,6 +87,6 @@ export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
 function tooLarge(size: number): CallbarError {
   return new CallbarError(
     'import_too_large',
-    `The file holds ${size.toLocaleString('en-US')} bytes; Callbar imports files of at most ${IMPORT_LIMITS.maxBytes / 1024 / 1024} MB. Split it into parts.`,
+    said('errors:import.tooManyBytes', { size, max: IMPORT_LIMITS.maxBytes / 1024 / 1024 }),
   );
 }

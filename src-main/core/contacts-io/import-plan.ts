@@ -11,7 +11,9 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { parseDialTarget } from '../calls/dial-target';
-import { CallbarError, errorMessage } from '../errors';
+import { CallbarError } from '../errors';
+import { said, type Said, type SaidValue } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { ColumnMapping } from './column-mapping';
 import { FIELD_HEADINGS, recordOf, type ContactRecord, type RecordField } from './contact-record';
 import { IMPORT_LIMITS, type ImportTable } from './import-file';
@@ -30,7 +32,7 @@ export interface PlannedRow {
   record?: ContactRecord;
   /** The phonebook's contact with this number (update, skip). */
   existing?: Contact;
-  /** Why a row is skipped or fails, in a sentence. */
+  /** Why a row is skipped or fails, in a sentence (English, said by key: worded again where shown). */
   reason?: string;
   /** The speed dial was chosen by Callbar (another one may be chosen if the platform refuses it). */
   assignedSpeedDial?: boolean;
@@ -38,7 +40,7 @@ export interface PlannedRow {
 
 /** What the platform's numbers cannot hold (an extension after a number), said per row. */
 class RowNotes {
-  readonly notes: string[] = [];
+  readonly notes: Said[] = [];
 }
 
 export interface ImportPlan {
@@ -60,16 +62,31 @@ export interface PlanOptions {
 /** Control and invisible format characters, which no name, company or number holds. */
 const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
-const FIELD_WORDS: Record<RecordField, string> = {
-  display_name: 'name',
-  number: 'number',
-  secondary_number: 'secondary number',
-  speed_dial: 'speed dial',
-  company: 'company',
+/** A field as a row's sentence names it ("the name", "the secondary number"). */
+const FIELD_WORDS: Record<RecordField, Said> = {
+  display_name: said('errors:import.field.display_name'),
+  number: said('errors:import.field.number'),
+  secondary_number: said('errors:import.field.secondary_number'),
+  speed_dial: said('errors:import.field.speed_dial'),
+  company: said('errors:import.field.company'),
 };
 
-/** A row that cannot be imported, with the sentence why. */
-class RowProblem extends Error {}
+/** A row that cannot be imported, with the phrase why (said by key). */
+class RowProblem extends Error {
+  readonly phrase: Said;
+
+  constructor(phrase: Said) {
+    super(inEnglish(phrase));
+    this.phrase = phrase;
+  }
+}
+
+/** A row's phrases as its reason: one sentence, capitalised, in English (said by key). */
+function rowReason(phrases: readonly Said[]): string {
+  return inEnglish(
+    said('errors:import.rowReason', { phrases: { capitalised: { joined: phrases, by: '; ' } } }),
+  );
+}
 
 /** The phonebook's contacts now (its id checked first, so a wrong one fails clearly). */
 export async function phonebookContacts(api: PhonebookApi, phonebook: number): Promise<Contact[]> {
@@ -90,7 +107,11 @@ export function planImport(
     if (mapping[field] === undefined) {
       throw new CallbarError(
         'import_unmapped',
-        `No column of the file holds the ${FIELD_WORDS[field]} (columns: ${table.headers.map((h) => `"${h}"`).join(', ')}). Name it in a heading such as "${FIELD_HEADINGS[field]}", or map it.`,
+        said('errors:import.unmapped', {
+          field: FIELD_WORDS[field],
+          columns: table.headers.map((h) => `"${h}"`).join(', '),
+          heading: FIELD_HEADINGS[field],
+        }),
       );
     }
   }
@@ -113,16 +134,21 @@ export function planImport(
       const record = readRecord(cells, options, notes);
       const existing = byNumber.get(record.number);
       const first = numbersInFile.get(record.number);
-      if (first !== undefined) throw new RowProblem(`row ${first} has the same number`);
+      if (first !== undefined)
+        throw new RowProblem(said('errors:import.row.sameNumber', { row: first }));
       numbersInFile.set(record.number, row);
       if (record.speed_dial !== null) {
         const other = speedDialsInFile.get(record.speed_dial);
         if (other !== undefined) {
-          throw new RowProblem(`row ${other} has the same speed dial ${record.speed_dial}`);
+          throw new RowProblem(
+            said('errors:import.row.sameSpeedDial', { row: other, code: record.speed_dial }),
+          );
         }
         const holder = speedDialHolders.get(record.speed_dial);
         if (holder !== undefined && existing?.speed_dial !== record.speed_dial) {
-          throw new RowProblem(`speed dial ${record.speed_dial} belongs to ${holder}`);
+          throw new RowProblem(
+            said('errors:import.row.speedDialTaken', { code: record.speed_dial, holder }),
+          );
         }
         speedDialsInFile.set(record.speed_dial, row);
         pool.markTaken(record.speed_dial);
@@ -131,10 +157,10 @@ export function planImport(
         ? duplicateRow(row, cells, record, existing, options.onDuplicate)
         : { row, cells, action: 'create' as const, record };
       if (notes.notes.length === 0 || planned.action === 'skip') return planned;
-      return { ...planned, reason: capitalised(notes.notes.join('; ')) };
+      return { ...planned, reason: rowReason(notes.notes) };
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
-      return { row, cells, action: 'fail', reason: capitalised(error.message) };
+      return { row, cells, action: 'fail', reason: rowReason([error.phrase]) };
     }
   });
   // Speed dials for the rows without one, once every code the file gives is known.
@@ -143,7 +169,10 @@ export function planImport(
     if (!needsOne || planned.record!.speed_dial !== null) continue;
     const code = pool.take();
     if (code === undefined) {
-      Object.assign(planned, { action: 'fail', reason: 'No speed dial is left to give it.' });
+      Object.assign(planned, {
+        action: 'fail',
+        reason: inEnglish(said('errors:import.noSpeedDialLeft')),
+      });
       delete planned.record;
       continue;
     }
@@ -167,7 +196,7 @@ function duplicateRow(
       action: 'skip',
       record,
       existing,
-      reason: `The phonebook has this number already (${existing.display_name}).`,
+      reason: inEnglish(said('errors:import.alreadyThere', { name: existing.display_name })),
     };
   }
   const wanted: ContactRecord = {
@@ -179,7 +208,14 @@ function duplicateRow(
     (field) => wanted[field] === current[field],
   );
   return unchanged
-    ? { row, cells, action: 'skip', record: wanted, existing, reason: 'Unchanged.' }
+    ? {
+        row,
+        cells,
+        action: 'skip',
+        record: wanted,
+        existing,
+        reason: inEnglish(said('errors:import.unchanged')),
+      }
     : { row, cells, action: 'update', record: wanted, existing };
 }
 
@@ -210,22 +246,27 @@ function readRecord(
     const value = cells[field];
     if (value.length > IMPORT_LIMITS.maxCellChars) {
       throw new RowProblem(
-        `the ${FIELD_WORDS[field]} is longer than ${IMPORT_LIMITS.maxCellChars} characters`,
+        said('errors:import.row.tooLong', {
+          field: FIELD_WORDS[field],
+          max: IMPORT_LIMITS.maxCellChars,
+        }),
       );
     }
     if (CONTROL.test(value)) {
-      throw new RowProblem(`the ${FIELD_WORDS[field]} contains control or invisible characters`);
+      throw new RowProblem(
+        said('errors:import.row.controlCharacters', { field: FIELD_WORDS[field] }),
+      );
     }
   }
-  if (cells.display_name === '') throw new RowProblem('it has no name');
-  if (cells.number === '') throw new RowProblem('it has no number');
+  if (cells.display_name === '') throw new RowProblem(said('errors:import.row.noName'));
+  if (cells.number === '') throw new RowProblem(said('errors:import.row.noNumber'));
   return {
     display_name: cells.display_name,
     number: phoneNumber(cells.number, 'number', options, notes),
     secondary_number:
       cells.secondary_number === ''
         ? null
-        : phoneNumber(cells.secondary_number, 'secondary number', options, notes),
+        : phoneNumber(cells.secondary_number, 'secondary_number', options, notes),
     speed_dial: speedDial(cells.speed_dial),
     company: cells.company,
   };
@@ -239,7 +280,7 @@ function readRecord(
  */
 function phoneNumber(
   text: string,
-  what: string,
+  field: 'number' | 'secondary_number',
   options: { region: CountryCode },
   notes?: RowNotes,
 ): string {
@@ -248,29 +289,38 @@ function phoneNumber(
     target = parseDialTarget(text, { region: options.region });
   } catch (error) {
     // The reason alone: dial advice ("turn on vanity numbers…") does not apply to a file.
-    const reason = /\(([^)]*)\)\.?$/.exec(errorMessage(error))?.[1] ?? 'it cannot be read';
-    const why = reason.split(';')[0]!;
-    throw new RowProblem(`the ${what} "${text}" is not a phone number: ${why}`);
+    const reason = error instanceof CallbarError ? error.said?.values?.why : undefined;
+    const why: SaidValue =
+      typeof reason !== 'object'
+        ? said('errors:import.row.unreadable')
+        : 'key' in reason && reason.key === 'errors:number.advised'
+          ? reason.values!.problem!
+          : reason;
+    throw new RowProblem(
+      said('errors:import.row.notANumber', { field: FIELD_WORDS[field], text, why }),
+    );
   }
   if (target.kind === 'external') {
     if (target.extension) {
       notes?.notes.push(
-        `the ${what}'s extension ${target.extension} is not kept (the platform stores numbers without extensions): ${target.e164!} is imported`,
+        said('errors:import.row.extensionDropped', {
+          field: FIELD_WORDS[field],
+          extension: target.extension,
+          number: target.e164!,
+        }),
       );
     }
     return target.e164!;
   }
   if (/^\d+$/.test(target.destination)) return target.destination;
-  throw new RowProblem(`the ${what} ${text} is a service code, not a phone number`);
+  throw new RowProblem(said('errors:import.row.serviceCode', { field: FIELD_WORDS[field], text }));
 }
 
 function speedDial(text: string): number | null {
   if (text === '') return null;
   const code = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!SpeedDialPool.allows(code)) {
-    throw new RowProblem(
-      `speed dial "${text}" is not 200–999 or 2000–9999 (and not 9191), as the platform requires`,
-    );
+    throw new RowProblem(said('errors:import.row.badSpeedDial', { text }));
   }
   return code;
 }
@@ -282,9 +332,4 @@ function comparable(number: string, options: { region: CountryCode }): string {
   } catch {
     return number;
   }
-}
-
-function capitalised(text: string): string {
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return sentence.endsWith('.') ? sentence : `${sentence}.`;
 }

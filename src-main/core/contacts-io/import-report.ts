@@ -6,6 +6,8 @@
 import { csvTable } from './contact-csv';
 import { FIELD_HEADINGS, RECORD_FIELDS } from './contact-record';
 import type { ImportResult } from './contact-import';
+import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 export function failuresCsv(result: ImportResult): string {
   const rows = result.rows
@@ -13,7 +15,7 @@ export function failuresCsv(result: ImportResult): string {
     .map((row) => [
       row.row,
       ...RECORD_FIELDS.map((field) => row.cells[field]),
-      row.reason ?? (row.outcome === 'not_sent' ? 'Not sent: the import stopped before it.' : ''),
+      row.reason ?? (row.outcome === 'not_sent' ? inEnglish(said('errors:import.notSent')) : ''),
     ]);
   return csvTable([
     ['Row', ...RECORD_FIELDS.map((field) => FIELD_HEADINGS[field]), 'Reason'],

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { CountryCode } from 'libphonenumber-js';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import { adjustMapping, guessMapping, type ColumnMapping } from './column-mapping';
 import { dryRun, runImport, type ImportProgress, type ImportResult } from './contact-import';
 import type { RECORD_FIELDS } from './contact-record';
@@ -77,7 +78,7 @@ export class WindowImports {
       this.#pending.delete(id);
       throw new CallbarError(
         'import_too_large',
-        `The file is larger than ${IMPORT_LIMITS.maxBytes / 1024 / 1024} MB; Callbar imports files of at most that size. Split it into parts.`,
+        said('errors:import.uploadTooLarge', { max: IMPORT_LIMITS.maxBytes / 1024 / 1024 }),
       );
     }
     pending.chunks.push(request.text);
@@ -133,16 +134,10 @@ export class WindowImports {
   start(importId: string): void {
     const pending = this.#get(importId);
     if (!pending.plan) {
-      throw new CallbarError(
-        'import_not_previewed',
-        'Check the file (preview) before importing it.',
-      );
+      throw new CallbarError('import_not_previewed', said('errors:import.notPreviewed'));
     }
     if (this.#running) {
-      throw new CallbarError(
-        'import_running',
-        'Another import is running; wait for it or cancel it.',
-      );
+      throw new CallbarError('import_running', said('errors:import.running'));
     }
     this.#running = true;
     const abort = new AbortController();
@@ -184,16 +179,15 @@ export class WindowImports {
 
   /** Stops a running import after the row being sent. */
   cancel(importId: string): void {
-    this.#pending.get(importId)?.abort?.abort(new CallbarError('import_cancelled', 'Cancelled.'));
+    this.#pending
+      .get(importId)
+      ?.abort?.abort(new CallbarError('import_cancelled', said('errors:import.cancelled')));
   }
 
   #get(id: string): Pending {
     const pending = this.#pending.get(id);
     if (!pending) {
-      throw new CallbarError(
-        'import_unknown',
-        'This import is no longer open; pick the file again.',
-      );
+      throw new CallbarError('import_unknown', said('errors:import.notOpen'));
     }
     return pending;
   }

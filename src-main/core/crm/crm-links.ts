@@ -13,6 +13,7 @@ import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import { crmLinkLabel, crmUrl, type CrmValues } from './crm-template';
+import { said } from '../text/said';
 
 /** Links opened by themselves: two at once, then one a minute. */
 export const AUTO_OPEN_RATE: Rate = { burst: 2, perSecond: 1 / 60 };
@@ -70,16 +71,16 @@ export class CrmLinks {
   async open(index: number, party: CrmParty): Promise<void> {
     const template = this.#options.templates()[index];
     if (template === undefined) {
-      throw new CallbarError(
-        'crm_link_unknown',
-        'That CRM link is no longer in the settings; reopen the window to see the links set now.',
-      );
+      throw new CallbarError('crm_link_unknown', said('errors:crm.unknownLink'));
     }
     const url = crmUrl(template, crmValues(party));
     if (url === undefined) {
       throw new CallbarError(
         'crm_link_unusable',
-        `The CRM link to ${crmLinkLabel(template)} cannot be opened for this ${party.name ? 'contact' : 'number'}: the address would be too long or the template is not valid (see Settings).`,
+        said('errors:crm.unusable', {
+          label: crmLinkLabel(template),
+          party: party.name ? 'contact' : 'number',
+        }),
       );
     }
     this.#options.log.info('opening a CRM link', { to: originForLog(url) });

@@ -18,6 +18,7 @@ import type { PhonebookApi } from '../api/phonebook-api';
 import { callHistoryCsv } from '../calls/call-history-csv';
 import { exportContacts } from '../contacts-io/contact-export';
 import { CallbarError } from '../errors';
+import { said } from '../text/said';
 
 /** Exports open at once; starting another closes the oldest. */
 export const MAX_OPEN_EXPORTS = 3;
@@ -95,10 +96,7 @@ export class WindowExports {
   async read(id: string): Promise<ExportPiece> {
     const open = this.#exports.get(id);
     if (!open) {
-      throw new CallbarError(
-        'export_unknown',
-        'This export is no longer open (finished, or left unread for a while); export again.',
-      );
+      throw new CallbarError('export_unknown', said('errors:export.notOpen'));
     }
     open.read_at = this.#now();
     let done = false;

@@ -160,7 +160,7 @@ export function profileFavourites(
     lock: profileSessionLock(dataDir, {
       log,
       name: 'favourites.lock',
-      holding: 'saving favourites',
+      holding: said('errors:lock.savingFavourites'),
       staleMs: 5_000,
       waitMs: 10_000,
     }),

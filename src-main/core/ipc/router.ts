@@ -12,6 +12,7 @@ import type { Translate } from '../text/said';
 import { sayAgainIn } from '../text/translators';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
+import { said } from '../text/said';
 
 /** One handler per channel, receiving the parsed request. */
 export type Handlers = {
@@ -62,7 +63,7 @@ export class Router {
           channel,
           issues: describeIssues(response.error).message,
         });
-        return failure(internalError);
+        return failure(internalError(this.#words?.()));
       }
       const words = this.#words?.();
       // Core's sentences in the answer (a number's description, a link's reason…) in the
@@ -71,15 +72,14 @@ export class Router {
     } catch (error) {
       if (error instanceof CallbarError) return failure(describeError(error, this.#words?.()));
       this.#log.error('handler failed', { channel, error });
-      return failure(internalError);
+      return failure(internalError(this.#words?.()));
     }
   }
 }
 
-const internalError: ErrorInfo = {
-  code: 'internal',
-  message: 'Something went wrong inside Callbar. The details are in its log.',
-};
+/** A bug's answer: a sentence of its own (the stack stays in the log), in the window's language. */
+const internalError = (words: Translate | undefined): ErrorInfo =>
+  describeError(new CallbarError('internal', said('errors:ipc.internal')), words);
 
 function failure(error: ErrorInfo): Result<never> {
   return { ok: false, error };

@@ -27,6 +27,7 @@ import {
 } from '../api/schemas';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
+import { inEnglish, spokenSaid } from '../text/translators';
 
 /** Rows per page of the window's lists. */
 export const LIST_PAGE_SIZE = 50;
@@ -39,7 +40,7 @@ export interface ListedPage<T> {
   results: T[];
 }
 
-const SPEED_DIAL_RULE = 'A speed dial is 200–999 or 2000–9999, and not 9191.';
+const SPEED_DIAL_RULE = inEnglish(said('errors:phonebookEdit.speedDialRule'));
 
 /** A number field as typed: a whole number, or undefined (its field then says `sentence`). */
 function wholeNumber(value: number | string): number | undefined {
@@ -182,7 +183,7 @@ export class PhonebookEditor {
         error.code === 'phonebook_in_use'
           ? new CallbarError(
               'phonebook_in_use',
-              `${explainedMessage(error)} Take it off those phones in the platform's portal first, then delete it.`,
+              said('errors:phonebookEdit.inUse', { problem: spokenSaid(explainedMessage(error)) }),
               { cause: error },
             )
           : undefined,
@@ -232,9 +233,13 @@ export class PhonebookEditor {
           ? new CallbarError('forbidden', said('errors:phonebooks.deleteForbidden'), {
               cause: error,
             })
-          : new CallbarError(error.code, `Nothing was deleted. ${explainedMessage(error)}`, {
-              cause: error,
-            }),
+          : new CallbarError(
+              error.code,
+              said('errors:phonebookEdit.nothingDeleted', {
+                problem: spokenSaid(explainedMessage(error)),
+              }),
+              { cause: error },
+            ),
     );
     await this.#directory.removeLocal(unique);
     return unique.length;
@@ -245,7 +250,9 @@ export class PhonebookEditor {
     return checked(
       PhonebookInput,
       { ...fields, priority: priority ?? fields.priority },
-      priority === undefined ? { priority: 'The priority is a whole number.' } : {},
+      priority === undefined
+        ? { priority: inEnglish(said('errors:phonebookEdit.priorityWhole')) }
+        : {},
     );
   }
 

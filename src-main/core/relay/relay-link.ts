@@ -26,6 +26,7 @@ import {
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
+import { said } from '../text/said';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
 export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffset });
@@ -158,7 +159,7 @@ export class RelayLink {
     if (!registered?.ok) {
       throw new CallbarError(
         'relay_unreachable',
-        `Callbar could not reach the relay (${this.host}) to wait for the portal's confirmation. Check relay_url and your network, then connect again.`,
+        said('errors:relay.unreachable', { host: this.host }),
       );
     }
     // The relay that took the registration serves the link (any node: the store is shared).
@@ -225,7 +226,7 @@ export class RelayLink {
     if (!response.ok) {
       throw new CallbarError(
         'relay_unreachable',
-        `The relay refused the confirmation (${response.status}).`,
+        said('errors:relay.refusedConfirmation', { status: response.status }),
       );
     }
   }

@@ -12,8 +12,18 @@ export interface Said {
   values?: Record<string, SaidValue>;
 }
 
-/** A value: text as it is, a number, a phrase worded the same way, or a country named in the language. */
-export type SaidValue = string | number | Said | { region: string };
+/**
+ * A value: text as it is, a number, a phrase worded the same way, a country named in the
+ * language, several texts and phrases joined (`{ joined: [a, b], by: '; ' }`), or a value with
+ * its first letter capitalised (a sentence made of phrases).
+ */
+export type SaidValue =
+  | string
+  | number
+  | Said
+  | { region: string }
+  | { joined: readonly (string | Said)[]; by: string }
+  | { capitalised: SaidValue };
 
 /** Words a key with values in one language (an i18next `t` bound to a locale and namespace). */
 export interface Translate {
@@ -33,13 +43,17 @@ export function said(key: string, values?: Record<string, SaidValue>): Said {
 export function sayWith(t: Translate, text: string | Said): string {
   if (typeof text === 'string') return text;
   const values: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(text.values ?? {})) {
-    values[name] =
-      typeof value !== 'object'
-        ? value
-        : 'region' in value
-          ? regionName(value.region, t.locale)
-          : sayWith(t, value);
-  }
+  for (const [name, value] of Object.entries(text.values ?? {})) values[name] = wordValue(t, value);
   return t(text.key, values);
+}
+
+function wordValue(t: Translate, value: SaidValue): string | number {
+  if (typeof value !== 'object') return value;
+  if ('region' in value) return regionName(value.region, t.locale);
+  if ('joined' in value) return value.joined.map((each) => sayWith(t, each)).join(value.by);
+  if ('capitalised' in value) {
+    const text = String(wordValue(t, value.capitalised));
+    return text.charAt(0).toLocaleUpperCase(t.locale) + text.slice(1);
+  }
+  return sayWith(t, value);
 }

@@ -5,10 +5,12 @@
  * for); `t` functions are bound to a locale and a namespace.
  */
 import {
+  CATALOGS,
   createI18n,
   DEFAULT_LOCALE,
   isLocale,
   loadCatalogs,
+  type Catalog,
   type I18n,
   type Locale,
   type Namespace,
@@ -58,22 +60,60 @@ export function inEnglish(text: Said): string {
   return sentence;
 }
 
-/** The Said behind `sentence` when this process said it by key; otherwise the sentence. */
-export function spokenSaid(sentence: string): Said | string {
-  return spoken.get(sentence) ?? sentence;
+let fixedSentences: Map<string, Said> | undefined;
+
+/**
+ * The `errors` catalog's English sentences without placeholders, by their text: a sentence
+ * another process said and stored (a finished call's reason in the call log) is worded again
+ * although this process never said it.
+ */
+function fixedSentence(sentence: string): Said | undefined {
+  if (!fixedSentences) {
+    fixedSentences = new Map();
+    const add = (catalog: Catalog, prefix: string) => {
+      for (const [key, value] of Object.entries(catalog)) {
+        if (typeof value !== 'string') add(value, `${prefix}${key}.`);
+        else if (!value.includes('{') && !fixedSentences!.has(value))
+          fixedSentences!.set(value, { key: `errors:${prefix}${key}` });
+      }
+    };
+    add(CATALOGS[DEFAULT_LOCALE].errors, '');
+  }
+  return fixedSentences.get(sentence);
 }
 
-/** `sentence` in `t`'s language when this process said it by key; otherwise as it is. */
+/** The Said behind `sentence` when this process said it by key; otherwise the sentence. */
+export function spokenSaid(sentence: string): Said | string {
+  return spoken.get(sentence) ?? fixedSentence(sentence) ?? sentence;
+}
+
+/**
+ * `sentence` in `t`'s language when this process said it by key (or it is one of the catalog's
+ * sentences without placeholders); otherwise as it is.
+ */
 export function sayAgain(t: Translate, sentence: string): string {
-  const text = spoken.get(sentence);
-  return text ? sayWith(t, text) : sentence;
+  const text = spokenSaid(sentence);
+  return typeof text === 'object' ? sayWith(t, text) : sentence;
 }
 
 /**
  * The fields of the contract that carry a sentence core said (a dial target's description and
- * note, a pending link's reason, an account status's message and warnings).
+ * note, a pending link's, a finished call's or an import row's reason, an account status's title,
+ * message and warnings, why an import stopped, the label core gives a number: "Extension 204"),
+ * or a list of them (the settings' policy problems).
  */
-const SENTENCE_FIELDS = new Set(['description', 'note', 'reason', 'message', 'warning']);
+const SENTENCE_FIELDS = new Set([
+  'description',
+  'note',
+  'reason',
+  'message',
+  'warning',
+  'events_warning',
+  'title',
+  'display',
+  'stopped',
+  'policy_problems',
+]);
 
 /**
  * `value` (an answer to the window) with every sentence field this process said by key worded
@@ -86,11 +126,15 @@ export function sayAgainIn<T>(t: Translate, value: T): T {
   return Object.fromEntries(
     Object.entries(value).map(([key, field]) => [
       key,
-      typeof field === 'string'
-        ? SENTENCE_FIELDS.has(key)
+      !SENTENCE_FIELDS.has(key)
+        ? typeof field === 'string'
+          ? field
+          : sayAgainIn(t, field)
+        : typeof field === 'string'
           ? sayAgain(t, field)
-          : field
-        : sayAgainIn(t, field),
+          : Array.isArray(field)
+            ? field.map((each: unknown) => (typeof each === 'string' ? sayAgain(t, each) : each))
+            : sayAgainIn(t, field),
     ]),
   ) as T;
 }

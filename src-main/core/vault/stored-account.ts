@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CallbarError } from '../errors';
 import { describeIssues } from '../validation-issues';
+import { said } from '../text/said';
 
 export const StoredAccount = z.object({
   access_token: z.string().min(1),
@@ -48,7 +49,7 @@ export function serializeAccount(account: unknown): string {
     const { message, field } = describeIssues(parsed.error, 'the account');
     throw new CallbarError(
       'account_invalid',
-      `Callbar refused to store an incomplete or malformed sign-in (${message}). This is a bug; nothing was written to the keychain.`,
+      said('errors:storedAccount.refused', { problem: message }),
       { field },
     );
   }
@@ -60,21 +61,21 @@ export function serializeAccount(account: unknown): string {
  * @throws CallbarError `vault_corrupt` when it is not a valid account (the content is not quoted).
  */
 export function parseStoredAccount(text: string): StoredAccount {
-  const fix = 'Connect Callbar to your phone account again to replace it.';
+  const fix = said('errors:storedAccount.fix');
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new CallbarError(
-      'vault_corrupt',
-      `The Callbar sign-in stored in the system keychain is unreadable (it is not JSON). ${fix}`,
-    );
+    throw new CallbarError('vault_corrupt', said('errors:storedAccount.notJson', { fix }));
   }
   const parsed = StoredAccount.safeParse(raw);
   if (!parsed.success) {
     throw new CallbarError(
       'vault_corrupt',
-      `The Callbar sign-in stored in the system keychain is incomplete or malformed (${describeIssues(parsed.error, 'the account').message}). ${fix}`,
+      said('errors:storedAccount.malformed', {
+        problem: describeIssues(parsed.error, 'the account').message,
+        fix,
+      }),
     );
   }
   return parsed.data;

@@ -153,6 +153,7 @@ it('the desktop: says the session needs connecting again, and does not ask the r
     expect(status).toMatchObject({
       state: 'needs-activation',
       user_extension: alice.extension,
+      title: 'This computer was disconnected from the relay.',
       message: RELAY_REVOKED_MESSAGE,
     });
     expect(refusedStreams() - before).toBe(1);

@@ -10,10 +10,17 @@
  * Non-text (symbols like `⋯`, `+`, key names, CSS classes, test ids) passes; the few exceptions
  * are listed in ALLOWED with why.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import {
+  hasLetter,
+  isCode as isCodeIn,
+  readsLikeWords,
+  sourceFiles,
+  templateText,
+} from '../../support/sentence-scan';
 
 const ROOT = join(import.meta.dirname, '../../../src-renderer/src');
 
@@ -57,48 +64,22 @@ const NOT_TEXT = [
   /^(Enter|Escape|Home|End|Tab|Backspace|Delete|Space|Shift|Control|Alt|Meta|CommandOrControl|Command|Super|F\d+)$/,
 ];
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? files(join(dir, entry.name))
-      : /\.tsx?$/.test(entry.name)
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+/** Calls whose first string argument names something: `t('key')`, `includes('x')`, selectors. */
+const NAMING_CALLS = new Set([
+  't',
+  'require',
+  'querySelector',
+  'getElementById',
+  'includes',
+  'startsWith',
+  'endsWith',
+  'get',
+  'getItem',
+  'setItem',
+]);
 
-const hasLetter = (text: string) => /\p{L}/u.test(text);
-const readsLikeWords = (text: string) =>
-  /^\p{Lu}\p{Ll}/u.test(text) || (/\p{L}+\s+\p{L}+/u.test(text) && /[.…?!:]$/u.test(text));
-
-/** Whether a string literal is code, not text: an import, a type, a key, a comparison. */
-function isCode(node: ts.Node): boolean {
-  const parent = node.parent;
-  if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) return true;
-  if (ts.isLiteralTypeNode(parent)) return true;
-  if (ts.isPropertyAssignment(parent) && parent.name === node) return true;
-  if (ts.isElementAccessExpression(parent)) return true;
-  if (ts.isCaseClause(parent)) return true;
-  if (
-    ts.isBinaryExpression(parent) &&
-    [
-      ts.SyntaxKind.EqualsEqualsEqualsToken,
-      ts.SyntaxKind.ExclamationEqualsEqualsToken,
-      ts.SyntaxKind.InKeyword,
-    ].includes(parent.operatorToken.kind)
-  )
-    return true;
-  // t('key'), i18n keys and other calls whose first argument names something.
-  if (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression)) {
-    return ['t', 'require', 'querySelector', 'getElementById'].includes(parent.expression.text);
-  }
-  if (ts.isCallExpression(parent) && ts.isPropertyAccessExpression(parent.expression)) {
-    return ['t', 'includes', 'startsWith', 'endsWith', 'get', 'getItem', 'setItem'].includes(
-      parent.expression.name.text,
-    );
-  }
-  return false;
-}
+/** Whether a string literal is code, not text: an import, a type, a key, a comparison, a key. */
+const isCode = (node: ts.Node) => isCodeIn(node, NAMING_CALLS);
 
 /** The hardcoded texts of one file (`name` relative to src-renderer/src), as `name:line: text`. */
 function hardcodedTexts(name: string, text: string): string[] {
@@ -127,9 +108,7 @@ function hardcodedTexts(name: string, text: string): string[] {
           report(node, node.text);
       }
     } else if (ts.isTemplateExpression(node) && !isCode(node)) {
-      const text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(
-        ' ',
-      );
+      const text = templateText(node);
       if (readsLikeWords(text.trim())) report(node, node.getText(source));
     }
     ts.forEachChild(node, visit);
@@ -140,7 +119,7 @@ function hardcodedTexts(name: string, text: string): string[] {
 
 describe('the window has no text written in its code', () => {
   it('takes every text a person reads from the window catalog', () => {
-    const found = files(ROOT).flatMap((path) =>
+    const found = sourceFiles(ROOT).flatMap((path) =>
       hardcodedTexts(relative(ROOT, path), readFileSync(path, 'utf8')),
     );
     expect(found).toEqual([]);

@@ -20,7 +20,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parsePlist } from 'plist';
-import { errorMessage } from '../../errors';
+import { errorMessage, sayingOf } from '../../errors';
+import { said, type Said } from '../../text/said';
+import { inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
 import { describeJsonError } from '../settings-store';
 import type { PolicyLayer } from './policy-layer';
@@ -73,7 +75,9 @@ export async function readPolicies(location: PolicyLocation = {}): Promise<Polic
       const { readWindowsPolicyRegistry } = await import('./windows-registry');
       return mergeLayers(registryLayers(await readWindowsPolicyRegistry()));
     } catch (error) {
-      return mergeLayers([`The policy registry keys could not be read: ${errorMessage(error)}.`]);
+      return mergeLayers([
+        inEnglish(said('errors:policy.registryUnreadable', { reason: errorMessage(error) })),
+      ]);
     }
   }
   return readPoliciesSync(location);
@@ -97,7 +101,7 @@ export function readPoliciesSync(location: PolicyLocation = {}): Policies {
       try {
         found.push(...registryLayers(parseRegFile(decodeRegFile(bytes), file)));
       } catch (error) {
-        found.push(`${errorMessage(error)} Callbar ignores this file.`);
+        found.push(inEnglish(said('errors:policy.ignoresFile', { problem: sayingOf(error) })));
       }
     }
   } else if (platform === 'darwin') {
@@ -120,7 +124,9 @@ function linuxPolicyFiles(paths: string[], found: Found): string[] {
     files.push(...names.sort().map((name) => join(folder, name)));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      found.push(`The policy folder ${folder} could not be read: ${errorMessage(error)}.`);
+      found.push(
+        inEnglish(said('errors:policy.folderUnreadable', { folder, reason: errorMessage(error) })),
+      );
     }
   }
   return files;
@@ -130,12 +136,16 @@ function linuxPolicyFiles(paths: string[], found: Found): string[] {
 function readPolicyFile(file: string, found: Found): Buffer | undefined {
   try {
     const stat = statSync(file);
-    if (!stat.isFile()) throw new Error('it is not a file');
-    if (stat.size > MAX_POLICY_BYTES) throw new Error('it is larger than 1 MB');
+    if (!stat.isFile()) throw new Error(inEnglish(said('errors:policy.notAFile')));
+    if (stat.size > MAX_POLICY_BYTES) throw new Error(inEnglish(said('errors:policy.tooLarge')));
     return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    found.push(`The policy file ${file} could not be read: ${errorMessage(error)}.`);
+    found.push(
+      inEnglish(
+        said('errors:policy.fileUnreadable', { file, reason: spokenSaid(errorMessage(error)) }),
+      ),
+    );
     return undefined;
   }
 }
@@ -150,25 +160,25 @@ function readJson(file: string, found: Found): void {
     raw = JSON.parse(text);
   } catch (error) {
     found.push(
-      `The policy file ${file} is not valid JSON: ${describeJsonError(error, text)}. Callbar ignores this file.`,
+      inEnglish(said('errors:policy.notJson', { file, problem: describeJsonError(error, text) })),
     );
     return;
   }
   if (!isPlainObject(raw)) {
     found.push(
-      `The policy file ${file} must hold a JSON object such as {"locked": {"region": "AT"}}. Callbar ignores this file.`,
+      inEnglish(said('errors:policy.notObject', { file, example: '{"locked": {"region": "AT"}}' })),
     );
     return;
   }
   const layers: PolicyLayer[] = [];
   for (const [level, values] of Object.entries(raw)) {
     if (!Object.hasOwn(PolicyDocument.shape, level)) {
-      found.push(
-        `${file}: "${level}" is not a policy level (the file holds "locked" and "recommended"); Callbar ignores it.`,
-      );
+      found.push(inEnglish(said('errors:policy.notALevel', { file, level })));
     } else if (!isPlainObject(values)) {
       found.push(
-        `${file}: "${level}" must be an object of settings such as {"region": "AT"}; Callbar ignores it.`,
+        inEnglish(
+          said('errors:policy.levelNotObject', { file, level, example: '{"region": "AT"}' }),
+        ),
       );
     } else {
       layers.push({ origin: file, level: level as PolicyLevel, values });
@@ -188,12 +198,12 @@ function readPlist(file: string, found: Found): void {
     raw = parsePlist(isBinaryPlist(bytes) ? new Uint8Array(bytes) : bytes.toString('utf8'));
   } catch (error) {
     found.push(
-      `The managed preferences ${file} could not be parsed: ${errorMessage(error)}. Callbar ignores this file.`,
+      inEnglish(said('errors:policy.plistUnparsed', { file, reason: errorMessage(error) })),
     );
     return;
   }
   if (!isPlainObject(raw)) {
-    found.push(`The managed preferences ${file} must hold a dictionary; Callbar ignores it.`);
+    found.push(inEnglish(said('errors:policy.plistNotDictionary', { file })));
     return;
   }
   const { Recommended: recommended, ...rest } = raw;
@@ -205,7 +215,7 @@ function readPlist(file: string, found: Found): void {
     if (isPlainObject(recommended)) {
       found.push({ origin: file, level: 'recommended', values: recommended });
     } else {
-      found.push(`${file}: "Recommended" must be a dictionary; Callbar ignores it.`);
+      found.push(inEnglish(said('errors:policy.recommendedNotDictionary', { file })));
     }
   }
   found.push({ origin: file, level: 'locked', values: locked });
@@ -241,13 +251,25 @@ export function mergeLayers(found: Found): Policies {
     const { origin, level, values } = layer;
     for (const [name, value] of Object.entries(values)) {
       if (!isPolicyName(name)) {
-        problems.push(`${origin}: ${describeUnknownPolicy(name)}; Callbar ignores it.`);
+        problems.push(
+          inEnglish(
+            said('errors:policy.unknown', { origin, problem: describeUnknownPolicy(name) }),
+          ),
+        );
         continue;
       }
       const parsed = PolicySettings.shape[name].safeParse(value);
       if (!parsed.success || parsed.data === undefined) {
         problems.push(
-          `${origin}: the ${level} policy "${name}" is ${describeValue(value)}, but it must be ${POLICY_RULES[name]}; Callbar ignores it.`,
+          inEnglish(
+            said('errors:policy.invalidValue', {
+              origin,
+              level,
+              name,
+              value: describeValue(value),
+              rule: POLICY_RULES[name],
+            }),
+          ),
         );
         continue;
       }
@@ -260,11 +282,9 @@ export function mergeLayers(found: Found): Policies {
 
 const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token']);
 
-function describeUnknownPolicy(name: string): string {
-  if (SECRET_KEYS.has(name.toLowerCase())) {
-    return `"${name}" is a secret and never a policy (the client secret comes from the CALLBAR_CLIENT_SECRET environment variable; tokens stay in each user's keychain): remove it`;
-  }
-  return `"${name}" is not a Callbar policy (the names are those of the generated templates and docs/administration.md)`;
+function describeUnknownPolicy(name: string): Said {
+  if (SECRET_KEYS.has(name.toLowerCase())) return said('errors:policy.secret', { name });
+  return said('errors:policy.notAPolicy', { name });
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DestinationClass } from '../../../../src-shared/contract';
+import { said, type Said } from '../../text/said';
 import { SETTING_RULES, Settings } from '../settings';
 
 /** Keys only an administrator sets: no user setting stands behind them. */
@@ -59,15 +60,17 @@ export function isPolicyName(name: string): name is PolicyName {
   return Object.hasOwn(PolicySettings.shape, name);
 }
 
-/** What each policy accepts, in words, completing "… must be …". */
-export const POLICY_RULES: Record<PolicyName, string> = {
+/** What each policy accepts, in words (by catalog key), completing "… must be …". */
+export const POLICY_RULES: Record<PolicyName, Said> = {
   ...SETTING_RULES,
   link_allowed_classes: SETTING_RULES.dial_allowed_classes,
   link_allowed_countries: SETTING_RULES.dial_allowed_countries,
-  favourites: 'a list of up to 100 phone numbers, such as ["+493012345678"]',
-  updates_enabled: 'true or false',
-  update_channel: 'one of stable or beta',
-  update_url: 'an https:// URL, such as https://updates.example.com/callbar',
+  favourites: said('errors:settingRules.favourites', { example: '["+493012345678"]' }),
+  updates_enabled: SETTING_RULES.open_at_login,
+  update_channel: said('errors:settingRules.updateChannel'),
+  update_url: said('errors:settingRules.updateUrl', {
+    example: 'https://updates.example.com/callbar',
+  }),
 };
 
 /** How a policy's value is written in stores without JSON types (registry, templates). */

@@ -7,13 +7,18 @@
  * resources/policy/; a test checks the files there are what this generates.
  */
 import { build as buildPlist, type PlistValue } from 'plist';
-import { DestinationClass } from '../../../../src-shared/contract';
-import { LANGUAGE_CHOICES, type CatalogLocale } from '../../../../src-shared/i18n/locales';
+import type { CatalogLocale } from '../../../../src-shared/i18n/locales';
 import { packageInfo } from '../../package-info';
-import type { Translate } from '../../text/said';
+import { sayWith, type Translate } from '../../text/said';
 import { translatorFor } from '../../text/translators';
 import { POLICY_DOMAIN } from './policy-location';
-import { POLICY_NAMES, PolicySettings, policyKind, type PolicyName } from './policy-schema';
+import {
+  POLICY_NAMES,
+  POLICY_RULES,
+  PolicySettings,
+  policyKind,
+  type PolicyName,
+} from './policy-schema';
 import { POLICY_KEY } from './registry-policy';
 
 /** The ADML languages: Callbar's catalog locale → the Windows language folder beside the ADMX. */
@@ -182,12 +187,12 @@ export function policyTitle(t: Translate, name: PolicyName): string {
   return t(`titles.${name}`);
 }
 
-/** What a policy accepts, in `t`'s language, completing "… must be …". */
+/**
+ * What a policy accepts, in `t`'s language, completing "… must be …": the very words the
+ * settings and policy checks use in their messages (POLICY_RULES).
+ */
 export function policyRule(t: Translate, name: PolicyName): string {
-  return t(`rules.${name}`, {
-    classes: DestinationClass.options.join(', '),
-    choices: LANGUAGE_CHOICES.join(', '),
-  });
+  return sayWith(translatorFor(t.locale, 'errors'), POLICY_RULES[name]);
 }
 
 /** The ADML of `t`'s language: every string and presentation the ADMX names, XML-escaped. */

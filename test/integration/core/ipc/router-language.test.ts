@@ -4,7 +4,7 @@
  * with the same stable code. A real core on a throwaway profile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DialOutcome } from '../../../../src-shared/contract';
+import type { DialOutcome, ErrorInfo } from '../../../../src-shared/contract';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
 import { startTestCore } from '../../../support/test-core';
 
@@ -43,5 +43,83 @@ describe('router errors in the window’s language', () => {
     // The rest of the answer is the same: the number, its class, the link.
     expect(de.pending.target.destination).toBe(en.pending.target.destination);
     expect(de.pending.target.class).toBe('emergency');
+  });
+
+  /** The error the window gets for `channel`, asked in German and in English. */
+  async function refusedInBoth(channel: string, request: unknown): Promise<[ErrorInfo, ErrorInfo]> {
+    const ask = async (language: 'de' | 'en') => {
+      core.profile.settings.language = language;
+      const answer = await core.router.invoke(channel, request);
+      if (answer.ok) throw new Error(`${channel} was not refused`);
+      return answer.error;
+    };
+    return [await ask('de'), await ask('en')];
+  }
+
+  it('words a dial the policy refuses in German, with the same code', async () => {
+    // A core whose dialling policy allows extensions only (read when calls start).
+    const strict = await startTestCore({
+      env: { CALLBAR_LANGUAGE: 'de', CALLBAR_DIAL_ALLOWED_CLASSES: 'extension' },
+    });
+    try {
+      const ask = async (language: 'de' | 'en') => {
+        strict.profile.settings.language = language;
+        // A link, as a web page hands it over: refused before anything is dialled.
+        const answer = await strict.router.invoke('calls.openUrl', { url: 'tel:+49301234567' });
+        if (answer.ok) throw new Error('the policy let the number through');
+        return answer.error;
+      };
+      const [de, en] = [await ask('de'), await ask('en')];
+      expect(de.code).toBe('dial_not_allowed');
+      expect(en.code).toBe('dial_not_allowed');
+      expect(en.message).toMatch(/^Callbar is set not to dial numbers in other countries, /);
+      expect(de.message).toMatch(
+        /^Callbar ist so eingestellt, dass es keine Nummern in anderen Ländern wählt, daher hat es \+49 30 1234567 nicht gewählt\. Dies ist eine Rufnummer im Ausland \(Deutschland\)\. \(Einstellung dial_allowed_classes: extension\.\)$/,
+      );
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('words a refused settings save in German, its field’s sentence too', async () => {
+    const [de, en] = await refusedInBoth('settings.save', { receiver_port: 80 });
+    expect(en).toMatchObject({
+      code: 'settings_invalid',
+      field: 'receiver_port',
+      message:
+        'The settings were not saved: "receiver_port" is 80, but it must be a whole number from 1024 to 65535.',
+      fields: { receiver_port: 'Must be a whole number from 1024 to 65535 (not 80).' },
+    });
+    expect(de).toMatchObject({
+      code: 'settings_invalid',
+      field: 'receiver_port',
+      message:
+        'Die Einstellungen wurden nicht gespeichert: „receiver_port“ ist 80, muss aber eine ganze Zahl von 1024 bis 65535 sein.',
+      fields: { receiver_port: 'Muss eine ganze Zahl von 1024 bis 65535 sein (nicht 80).' },
+    });
+  });
+
+  it('words an import error in German', async () => {
+    const preview = async (language: 'de' | 'en') => {
+      core.profile.settings.language = language;
+      const upload = await core.router.invoke('imports.upload', {
+        file_name: 'contacts.csv',
+        text: 'Name,Number\nAda,+4930123,extra\n',
+      });
+      if (!upload.ok) throw new Error('the upload was refused');
+      const { import_id } = upload.value as { import_id: string };
+      const answer = await core.router.invoke('imports.preview', { import_id, phonebook: 1 });
+      if (answer.ok) throw new Error('a row with a cell too many was accepted');
+      return answer.error;
+    };
+    const [de, en] = [await preview('de'), await preview('en')];
+    expect(en).toMatchObject({
+      code: 'import_unreadable',
+      message: 'Row 2 of the CSV file has 3 cells, more than its 2 headings.',
+    });
+    expect(de).toMatchObject({
+      code: 'import_unreadable',
+      message: 'Zeile 2 der CSV-Datei hat 3 Zellen, mehr als ihre 2 Überschriften.',
+    });
   });
 });
