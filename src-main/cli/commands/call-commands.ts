@@ -190,7 +190,7 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
   try {
     const answer = (
       await prompt.question(
-        t('calls.ask', { display: terminalField(pending.target.display), choices }),
+        t('calls.ask', { display: terminalField(sayAgain(t, pending.target.display)), choices }),
       )
     )
       .trim()
@@ -214,7 +214,9 @@ function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
           party: partyText(outcome.call),
           lines: destinationLines(t, outcome.target),
         })
-      : t('calls.linkAsks', { display: terminalField(outcome.pending.target.display) }),
+      : t('calls.linkAsks', {
+          display: terminalField(sayAgain(t, outcome.pending.target.display)),
+        }),
   );
 }
 

@@ -12,7 +12,8 @@ export function SessionBanner() {
     return (
       <div className="banner banner-error" role="alert" data-testid="session-banner">
         <p>
-          <strong>{t('session.ended')}</strong> {account.message ?? t('session.endedExplained')}
+          <strong>{account.title ?? t('session.ended')}</strong>{' '}
+          {account.message ?? t('session.endedExplained')}
           {error ? <span className="error"> {error.message}</span> : null}
         </p>
         <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
