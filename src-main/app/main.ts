@@ -195,6 +195,7 @@ async function start(): Promise<void> {
     dataDir,
     log,
     openExternal,
+    title: (kind) => words()(`window.${kind}Title`),
   };
   const windows = new WindowKeeper(core, context, settings.close_to_tray, () => quitting);
   showMainWindow = () => windows.showMain();

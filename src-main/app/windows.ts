@@ -18,6 +18,8 @@ export interface WindowContext {
   log: Logger;
   /** The allow-listed system-browser opener. */
   openExternal: (url: string) => Promise<void>;
+  /** A window's title in the user's language. */
+  title: (kind: WindowKind) => string;
 }
 
 /**
@@ -33,7 +35,13 @@ export function createWindow(kind: WindowKind, context: WindowContext): BrowserW
         )
       : undefined;
   const window = new BrowserWindow(
-    windowOptions({ kind, preloadFile: context.preloadFile, icon, bounds }),
+    windowOptions({
+      kind,
+      preloadFile: context.preloadFile,
+      title: context.title(kind),
+      icon,
+      bounds,
+    }),
   );
   const { webContents } = window;
   webContents.on('will-navigate', (event, url) => {

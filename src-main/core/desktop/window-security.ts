@@ -71,6 +71,8 @@ const SIZES: Record<
 export function windowOptions(options: {
   kind: WindowKind;
   preloadFile: string;
+  /** The window's title in the user's language until its page sets one (default "Callbar"). */
+  title?: string;
   icon?: string;
   bounds?: WindowBounds;
 }) {
@@ -79,7 +81,7 @@ export function windowOptions(options: {
     ...size,
     ...(options.kind === 'main' && options.bounds ? options.bounds : {}),
     show: false,
-    title: options.kind === 'setup' ? 'Set up Callbar' : 'Callbar',
+    title: options.title ?? 'Callbar',
     ...(options.icon ? { icon: options.icon } : {}),
     ...(options.kind === 'setup'
       ? { resizable: false, maximizable: false, minimizable: false }

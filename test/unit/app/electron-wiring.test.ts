@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../src-main/core/log/logger';
+import { translatorFor } from '../../../src-main/core/text/translators';
 import {
   APP_ORIGIN,
   CONTENT_SECURITY_POLICY,
@@ -42,6 +43,7 @@ describe('windows the shell opens', () => {
       opened.push(url);
       return Promise.resolve();
     },
+    title: (kind: 'main' | 'setup') => translatorFor('de', 'shell')(`window.${kind}Title`),
   };
 
   it('are built from core’s windowOptions: isolated, sandboxed, no Node, web security, no webview', () => {
@@ -51,9 +53,12 @@ describe('windows the shell opens', () => {
       const expected = windowOptions({
         kind,
         preloadFile: context.preloadFile,
+        title: context.title(kind),
         icon: window.options.icon as string,
       });
       expect(window.options).toEqual(expected);
+      // Titled in the user's language (German here).
+      expect(window.options.title).toBe(kind === 'setup' ? 'Callbar einrichten' : 'Callbar');
       expect(window.options.webPreferences).toEqual(secureWebPreferences(context.preloadFile));
       expect(window.loaded).toBe(
         kind === 'setup' ? `${context.rendererUrl}#setup` : context.rendererUrl,

@@ -64,7 +64,6 @@ const ALLOWED: Record<string, [number, string]> = {
 const NOT_YET: Record<string, [number, string]> = {
   'directory/directory.ts': [6, 'the directory is another change’s (search, index); said later'],
   'directory/directory-sync.ts': [1, 'the directory is another change’s; said later'],
-  'desktop/window-security.ts': [1, 'the setup window’s OS title, set before a language is known'],
 };
 
 /** Whether `node` is a log call, `details:` or an error class's name: not for the person. */
