@@ -8,6 +8,10 @@
  * account), and a connection to another account or platform drops the directory at once
  * (deleting its cache) and syncs the new one. Every change of its status goes to `onChange`
  * listeners (the core publishes them as `directory.changed` events).
+ *
+ * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
+ * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
+ * index's own ranking), so the first answer after a start waits for no index build.
  */
 import type {
   DirectoryContact,
@@ -23,7 +27,8 @@ import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
-import { ContactIndex } from './contact-index';
+import { ContactIndex, type ContactIndexOptions } from './contact-index';
+import { ContactScan } from './contact-scan';
 import { readCache, removeCache, writeCache } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
@@ -46,7 +51,35 @@ export interface DirectoryOptions {
    * (default: the process's real time).
    */
   clock?: Clock;
+  /**
+   * Builds an index in slices (default: ContactIndex.buildGradually); the directory runs one
+   * slice at a time, letting requests in between. Tests wrap it to see the slices.
+   */
+  buildIndex?: GradualBuild;
+  /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
+  gradualFrom?: number;
 }
+
+/** An index built in slices: each `next()` builds one; the last returns the index. */
+export type GradualBuild = (
+  contacts: readonly DirectoryContact[],
+  options: ContactIndexOptions,
+) => Generator<void, ContactIndex>;
+
+/**
+ * Stand-in for ContactIndex.buildGradually (issue 31, worktree 31-build), which yields between
+ * the slices of the build: here the whole build is one slice, after one yield.
+ */
+export function* buildGradually(
+  contacts: readonly DirectoryContact[],
+  options: ContactIndexOptions,
+): Generator<void, ContactIndex> {
+  yield;
+  return ContactIndex.build(contacts, options);
+}
+
+/** Below this many contacts an index is built at once (a few milliseconds). */
+const GRADUAL_FROM = 2_000;
 
 /** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
 export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
@@ -59,12 +92,24 @@ export interface SyncOutcome {
 
 type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
 
+/** Contacts whose index is being built in slices, and the scan that answers meanwhile. */
+interface PendingIndex {
+  contacts: readonly DirectoryContact[];
+  options: ContactIndexOptions;
+  scan: ContactScan;
+  steps: Generator<void, ContactIndex>;
+}
+
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
   #index: ContactIndex;
+  /** The contacts being indexed (searched by a scan until their index replaces #index). */
+  #pending: PendingIndex | undefined;
+  /** Resolved once no index is being built (indexReady). */
+  #ready: { promise: Promise<void>; resolve: () => void } | undefined;
   #phonebooks: PhonebookSummary[] = [];
   #syncedAt: number | undefined;
   #running:
@@ -83,6 +128,8 @@ export class Directory {
   #loaded = false;
   /** The user's own calls per party, which rank the search (kept for every new index). */
   #callHistory: readonly PartyCalls[] = [];
+  /** When #callHistory was given (its calls' recency is counted from then). */
+  #callHistoryAt = 0;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
@@ -95,6 +142,11 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#index = this.#build([]);
+  }
+
+  /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
+  indexReady(): Promise<void> {
+    return this.#ready?.promise ?? Promise.resolve();
   }
 
   /**
@@ -148,7 +200,7 @@ export class Directory {
           : 'ready';
     return {
       state,
-      contacts: this.#index.size,
+      contacts: this.#pending?.contacts.length ?? this.#index.size,
       phonebooks: this.#phonebooks.length,
       ...(this.#syncedAt !== undefined
         ? { synced_at: new Date(this.#syncedAt).toISOString() }
@@ -162,7 +214,8 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
-    return { query, hits: this.#index.search(query, limit) };
+    const hits = this.#pending?.scan.search(query, limit);
+    return { query, hits: hits ?? this.#indexed().search(query, limit) };
   }
 
   /**
@@ -171,21 +224,23 @@ export class Directory {
    */
   setCallHistory(parties: readonly PartyCalls[]): void {
     this.#callHistory = parties;
-    this.#index.setCallHistory(parties, this.#clock.now());
+    this.#callHistoryAt = this.#clock.now();
+    this.#index.setCallHistory(parties, this.#callHistoryAt);
+    this.#pending?.scan.setCallHistory(parties, this.#callHistoryAt);
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
-    return this.#index.lookupByNumber(number);
+    return this.#indexed().lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
-    return this.#index.findBySpeedDial(code);
+    return this.#indexed().findBySpeedDial(code);
   }
 
   /** Every contact of the directory (favourites, the speed dials an import avoids). */
   get contacts(): readonly DirectoryContact[] {
-    return this.#index.contacts;
+    return this.#indexed().contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -228,6 +283,7 @@ export class Directory {
     const running = this.#running;
     this.cancelSync('Callbar is closing.');
     await running?.promise.catch(() => undefined);
+    this.#abandonPending();
   }
 
   #due(): boolean {
@@ -278,7 +334,7 @@ export class Directory {
     }
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
-      this.#index = this.#build(read.cache.contacts);
+      this.#install(read.cache.contacts);
       this.#syncedAt = Date.parse(read.cache.synced_at);
       this.#indexOwner = owner;
     }
@@ -311,7 +367,7 @@ export class Directory {
   /** An empty directory of nobody's. */
   #reset(): void {
     this.#phonebooks = [];
-    this.#index = this.#build([]);
+    this.#install([]);
     this.#syncedAt = undefined;
     this.#lastError = undefined;
     this.#lastErrorDetails = undefined;
@@ -363,7 +419,7 @@ export class Directory {
         applied = this.#localDuringSync.length;
       }
       this.#phonebooks = fetched.phonebooks;
-      this.#index = this.#build(contacts);
+      this.#install(contacts);
       this.#syncedAt = syncedAt;
       this.#indexOwner = owner;
       this.#lastError = undefined;
@@ -389,8 +445,8 @@ export class Directory {
 
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
-    const contacts = applyChanges([...this.#index.contacts], [change]);
-    this.#index = this.#build(contacts);
+    const contacts = applyChanges([...(this.#pending?.contacts ?? this.#index.contacts)], [change]);
+    this.#install(contacts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
@@ -402,14 +458,90 @@ export class Directory {
     });
   }
 
-  #build(contacts: readonly DirectoryContact[]): ContactIndex {
+  #indexOptions(): ContactIndexOptions {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
-    const index = ContactIndex.build(contacts, {
-      region: this.#options.region,
-      priorityOf: (phonebook) => priorities.get(phonebook),
-    });
-    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#clock.now());
+    return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
+  }
+
+  #build(contacts: readonly DirectoryContact[]): ContactIndex {
+    return this.#withCallHistory(ContactIndex.build(contacts, this.#indexOptions()));
+  }
+
+  #withCallHistory(index: ContactIndex): ContactIndex {
+    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#callHistoryAt);
     return index;
+  }
+
+  /**
+   * Makes `contacts` the directory's: indexed at once when they are few; else a scan answers
+   * while their index is built in slices, one per turn of the event loop (requests come first).
+   */
+  #install(contacts: readonly DirectoryContact[]): void {
+    this.#pending?.steps.return(this.#index);
+    this.#pending = undefined;
+    if (contacts.length < (this.#options.gradualFrom ?? GRADUAL_FROM)) {
+      this.#index = this.#build(contacts);
+      this.#settled();
+      return;
+    }
+    const options = this.#indexOptions();
+    const scan = new ContactScan(contacts, options);
+    if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
+    const build = this.#options.buildIndex ?? buildGradually;
+    const pending: PendingIndex = { contacts, options, scan, steps: build(contacts, options) };
+    this.#pending = pending;
+    if (!this.#ready) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#ready = { promise, resolve };
+    }
+    const slice = () => {
+      if (this.#pending === pending && !this.#step(pending)) setImmediate(slice);
+    };
+    setImmediate(slice);
+  }
+
+  /**
+   * Builds one slice of a pending index; true once it is the directory's index (a build that
+   * fails in slices is done at once: the failure, if it is the index's, is thrown then).
+   */
+  #step(pending: PendingIndex): boolean {
+    let index: ContactIndex;
+    try {
+      const step = pending.steps.next();
+      if (!step.done) return false;
+      index = step.value;
+    } catch (error) {
+      this.#options.log.warn('the directory could not be indexed in slices; it is built at once', {
+        error,
+      });
+      this.#pending = undefined;
+      index = ContactIndex.build(pending.contacts, pending.options);
+    }
+    this.#index = this.#withCallHistory(index);
+    this.#pending = undefined;
+    this.#settled();
+    return true;
+  }
+
+  /** The index of the directory's contacts: a pending one is finished now (caller lookup, lists). */
+  #indexed(): ContactIndex {
+    const pending = this.#pending;
+    if (pending) while (!this.#step(pending));
+    return this.#index;
+  }
+
+  /** Stops building an index no longer wanted. */
+  #abandonPending(): void {
+    this.#pending?.steps.return(this.#index);
+    this.#pending = undefined;
+    this.#settled();
+  }
+
+  #settled(): void {
+    if (this.#pending) return;
+    this.#ready?.resolve();
+    this.#ready = undefined;
   }
 
   #changed(): DirectoryStatus {

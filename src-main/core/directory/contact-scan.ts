@@ -1,0 +1,191 @@
+/**
+ * Search before the contact index is built: a linear scan over the contacts keeps those a query
+ * could match (a cheap test that never leaves out a hit of the index: see `couldMatch`), and a
+ * contact index of those alone ranks them. The index's own matching and ranking decide every
+ * hit, so the scan answers exactly as the index over all contacts would (a test compares them),
+ * while the index of all contacts is built in slices between requests (the directory switches
+ * to it once it is ready). A query few contacts could match costs one pass over the contacts'
+ * folded words (read once, on the first query) and the index of a handful; one most contacts
+ * could match ("a", "1") is left to the index (`search` says so by answering undefined).
+ *
+ * Why a subset ranks as the whole does: a hit's tier depends on the contact and the query alone
+ * (its words and numbers, a typo judged word by word), and the ranking order of a subset is the
+ * whole's order restricted to it (phonebook priority, name words, id). The index searches for
+ * typos only when fewer than `limit` contacts match without one: the scan keeps every contact
+ * that matches without a typo, so it can tell (`needsTypos`), and then keeps every contact one
+ * typo could match. A call logged by number boosts the contact whose number ends the same way:
+ * every contact sharing those last 7 digits is kept, so the subset's index picks the same one.
+ */
+import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
+import type { PartyCalls } from './call-affinity';
+import { ContactIndex, type ContactIndexOptions } from './contact-index';
+import { DialingPlan } from './number-forms';
+import { parseQuery, type ParsedQuery } from './parsed-query';
+import { foldedWords } from './text-fold';
+
+/** Above this share of all contacts kept, ranking them costs about what the whole index does. */
+const MOST_CONTACTS = 1 / 3;
+/** Typed words shorter than this never match with a typo (word-postings' shortest). */
+const TYPO_MIN_LENGTH = 3;
+/** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
+const ENDING_DIGITS = 7;
+
+export class ContactScan {
+  readonly #contacts: readonly DirectoryContact[];
+  readonly #options: ContactIndexOptions;
+  readonly #plan: DialingPlan;
+  #history: { parties: readonly PartyCalls[]; now: number } | undefined;
+  /** Each contact's folded words, " "-joined with a leading " " (read on the first query). */
+  #words: string[] | undefined;
+  /** Each contact's numbers as digit texts (index's forms), " "-joined. */
+  #numbers: string[] | undefined;
+
+  constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
+    this.#contacts = contacts;
+    this.#options = options;
+    this.#plan = new DialingPlan(options.region);
+  }
+
+  /** The user's calls per party, as ContactIndex.setCallHistory takes them. */
+  setCallHistory(parties: readonly PartyCalls[], now: number): void {
+    this.#history = parties.length > 0 ? { parties, now } : undefined;
+  }
+
+  /**
+   * The index's hits for `query`, or undefined when most contacts could match it (the index of
+   * all of them answers that sooner).
+   */
+  search(query: string, limit = 50): SearchHit[] | undefined {
+    const parsed = parseQuery(query);
+    if (parsed.words.length === 0 && parsed.digits === '') return [];
+    if (parsed.words.length === 0)
+      return this.#indexOf(this.#holdsDigits(parsed))?.search(query, limit);
+    const words = this.#indexOf(this.#hasWords(parsed, false));
+    if (!words) return undefined;
+    const typos = this.#needsTypos(words, parsed, limit);
+    if (!typos && parsed.digitWords.length === 0) return words.search(query, limit);
+    const test = this.#hasWords(parsed, typos);
+    const numbers = parsed.digitWords.map((digits) => this.#holdsDigitWord(digits));
+    return this.#indexOf((i) => test(i) && numbers.every((holds) => holds(i)))?.search(
+      query,
+      limit,
+    );
+  }
+
+  /**
+   * Whether the index searches `parsed` with typos: fewer than `limit` contacts match its words
+   * without one (`index` holds every contact that does).
+   */
+  #needsTypos(index: ContactIndex, parsed: ParsedQuery, limit: number): boolean {
+    if (!parsed.words.some((word) => word.length >= TYPO_MIN_LENGTH)) return false;
+    const hits = index.search(parsed.words.join(' '), limit);
+    return hits.length < limit || hits.some((hit) => hit.match === 'fuzzy');
+  }
+
+  /** The index of the contacts `keep` says yes to (undefined: most contacts). */
+  #indexOf(keep: (contact: number) => boolean): ContactIndex | undefined {
+    const boosted = this.#boostedEndings();
+    const kept: DirectoryContact[] = [];
+    const most = this.#contacts.length * MOST_CONTACTS;
+    for (let i = 0; i < this.#contacts.length; i++) {
+      if (keep(i) || (boosted !== undefined && this.#endsLike(i, boosted))) {
+        kept.push(this.#contacts[i]!);
+        if (kept.length > most) return undefined;
+      }
+    }
+    const index = ContactIndex.build(kept, this.#options);
+    if (this.#history) index.setCallHistory(this.#history.parties, this.#history.now);
+    return index;
+  }
+
+  /**
+   * A test no contact the index matches for the words of `parsed` fails: every word starts one
+   * of the contact's words; with `typos`, for each word of 3+ characters, its first half starts
+   * a word or its second half is inside one (a typo at position i leaves the first i characters
+   * starting a word and the characters from i + 2 on inside it).
+   */
+  #hasWords(parsed: ParsedQuery, typos: boolean): (contact: number) => boolean {
+    const words = this.#foldedWords();
+    const parts = parsed.words.map((word) => {
+      if (!typos || word.length < TYPO_MIN_LENGTH) return [` ${word}`];
+      const half = (word.length - 1) >> 1;
+      return [` ${word.slice(0, half)}`, word.slice(half + 1)];
+    });
+    return (contact) => {
+      const text = words[contact]!;
+      return parts.every((either) => either.some((part) => text.includes(part)));
+    };
+  }
+
+  /**
+   * A test no contact the index matches for the digits of `parsed` fails: they are inside one of
+   * its numbers, or from the second digit on (typed with a trunk prefix), or in international
+   * form, or start its speed dial.
+   */
+  #holdsDigits(parsed: ParsedQuery): (contact: number) => boolean {
+    const numbers = this.#numberTexts();
+    const digits = parsed.digits;
+    const inside = [digits.length > 1 ? digits.slice(1) : digits, this.#plan.forms(digits).text];
+    return (contact) =>
+      inside.some((part) => part !== '' && numbers[contact]!.includes(part)) ||
+      this.#speedDialStarts(contact, digits);
+  }
+
+  /**
+   * Exactly the index's filter by a word of digits next to letter words: one of the contact's
+   * numbers holds them, or its speed dial starts with them. (Exact, not merely wide: the index
+   * stops at a page of word matches before filtering them, so every contact kept must pass.)
+   */
+  #holdsDigitWord(digits: string): (contact: number) => boolean {
+    const numbers = this.#numberTexts();
+    return (contact) =>
+      numbers[contact]!.includes(digits) || this.#speedDialStarts(contact, digits);
+  }
+
+  #speedDialStarts(contact: number, digits: string): boolean {
+    const speedDial = this.#contacts[contact]!.speed_dial;
+    return speedDial !== null && String(speedDial).startsWith(digits);
+  }
+
+  /** The last 7 digits of the numbers of calls not identified as a contact (or undefined). */
+  #boostedEndings(): Set<string> | undefined {
+    const endings = new Set<string>();
+    for (const party of this.#history?.parties ?? []) {
+      if (party.contact_id !== undefined) continue;
+      const text = this.#plan.forms(party.number).text;
+      if (text.length >= ENDING_DIGITS) endings.add(text.slice(-ENDING_DIGITS));
+    }
+    return endings.size > 0 ? endings : undefined;
+  }
+
+  #endsLike(contact: number, endings: Set<string>): boolean {
+    return this.#numberTexts()
+      [contact]!.split(' ')
+      .some((text) => endings.has(text.slice(-ENDING_DIGITS)));
+  }
+
+  #foldedWords(): string[] {
+    if (this.#words) return this.#words;
+    // Companies repeat: each is folded once.
+    const companies = new Map<string, string>();
+    this.#words = this.#contacts.map((contact) => {
+      let company = companies.get(contact.company);
+      if (company === undefined) {
+        company = foldedWords(contact.company).join(' ');
+        companies.set(contact.company, company);
+      }
+      return ` ${foldedWords(contact.display_name).join(' ')} ${company}`;
+    });
+    return this.#words;
+  }
+
+  #numberTexts(): string[] {
+    this.#numbers ??= this.#contacts.map((contact) =>
+      [contact.number, contact.secondary_number ?? '']
+        .filter((number) => number !== '')
+        .map((number) => this.#plan.forms(number).text)
+        .join(' '),
+    );
+    return this.#numbers;
+  }
+}
