@@ -159,9 +159,8 @@ export class ContactScan {
   }
 
   #endsLike(contact: number, endings: Set<string>): boolean {
-    return this.#numberTexts()
-      [contact]!.split(' ')
-      .some((text) => endings.has(text.slice(-ENDING_DIGITS)));
+    const numbers = this.#numberTexts()[contact]!.split(' ');
+    return numbers.some((text) => endings.has(text.slice(-ENDING_DIGITS)));
   }
 
   #foldedWords(): string[] {

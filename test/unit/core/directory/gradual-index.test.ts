@@ -116,7 +116,7 @@ describe('a large directory read from the cache', () => {
 
   it('answers a search that arrives during the build between two of its slices', async () => {
     const events: string[] = [];
-    let directory!: Directory;
+    const opened: { directory?: Directory } = {};
     const answers: unknown[] = [];
     let asked = false;
     const build = recorded(events, () => {
@@ -124,11 +124,11 @@ describe('a large directory read from the cache', () => {
       asked = true;
       // A request arriving while the build runs: handled in the next turn of the event loop.
       setImmediate(() => {
-        answers.push(directory.search('mar').hits);
+        answers.push(opened.directory!.search('mar').hits);
         events.push('search answered');
       });
     });
-    directory = await cachedDirectory(build);
+    const directory = (opened.directory = await cachedDirectory(build));
     await directory.load();
     await directory.indexReady();
     expect(events.indexOf('search answered')).toBeGreaterThan(events.indexOf('slice'));
