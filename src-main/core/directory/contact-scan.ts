@@ -21,7 +21,7 @@ import type { PartyCalls } from './call-affinity';
 import { ContactIndex, type ContactIndexOptions } from './contact-index';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
-import { foldedWords } from './text-fold';
+import { foldText } from './text-fold';
 
 /** Above this share of all contacts kept, ranking them costs about what the whole index does. */
 const MOST_CONTACTS = 1 / 3;
@@ -35,8 +35,8 @@ export class ContactScan {
   readonly #options: ContactIndexOptions;
   readonly #plan: DialingPlan;
   #history: { parties: readonly PartyCalls[]; now: number } | undefined;
-  /** Each contact's folded words, " "-joined with a leading " " (read on the first query). */
-  #words: string[] | undefined;
+  /** Each contact's name and company, folded, on two lines (read on the first query). */
+  #texts: string[] | undefined;
   /** Each contact's numbers as digit texts (index's forms), " "-joined. */
   #numbers: string[] | undefined;
 
@@ -105,16 +105,14 @@ export class ContactScan {
    * starting a word and the characters from i + 2 on inside it).
    */
   #hasWords(parsed: ParsedQuery, typos: boolean): (contact: number) => boolean {
-    const words = this.#foldedWords();
-    const parts = parsed.words.map((word) => {
-      if (!typos || word.length < TYPO_MIN_LENGTH) return [` ${word}`];
+    const texts = this.#foldedTexts();
+    const tests = parsed.words.map((word): ((text: string) => boolean) => {
+      if (!typos || word.length < TYPO_MIN_LENGTH) return (text) => startsWord(text, word);
       const half = (word.length - 1) >> 1;
-      return [` ${word.slice(0, half)}`, word.slice(half + 1)];
+      const [head, tail] = [word.slice(0, half), word.slice(half + 1)];
+      return (text) => text.includes(tail) || startsWord(text, head);
     });
-    return (contact) => {
-      const text = words[contact]!;
-      return parts.every((either) => either.some((part) => text.includes(part)));
-    };
+    return (contact) => tests.every((test) => test(texts[contact]!));
   }
 
   /**
@@ -163,19 +161,19 @@ export class ContactScan {
     return numbers.some((text) => endings.has(text.slice(-ENDING_DIGITS)));
   }
 
-  #foldedWords(): string[] {
-    if (this.#words) return this.#words;
+  #foldedTexts(): string[] {
+    if (this.#texts) return this.#texts;
     // Companies repeat: each is folded once.
     const companies = new Map<string, string>();
-    this.#words = this.#contacts.map((contact) => {
+    this.#texts = this.#contacts.map((contact) => {
       let company = companies.get(contact.company);
       if (company === undefined) {
-        company = foldedWords(contact.company).join(' ');
+        company = foldText(contact.company);
         companies.set(contact.company, company);
       }
-      return ` ${foldedWords(contact.display_name).join(' ')} ${company}`;
+      return `${foldText(contact.display_name)}\n${company}`;
     });
-    return this.#words;
+    return this.#texts;
   }
 
   #numberTexts(): string[] {
@@ -187,4 +185,23 @@ export class ContactScan {
     );
     return this.#numbers;
   }
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether a word of folded `text` starts with `part` (a word is a run of letters and digits, as
+ * text-fold reads them; a character it cannot tell counts as a separator, which only keeps more).
+ */
+function startsWord(text: string, part: string): boolean {
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+    if (at === 0) return true;
+    const code = text.charCodeAt(at - 1);
+    const wordChar =
+      code < 128
+        ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
+        : WORD_CHAR.test(text[at - 1]!);
+    if (!wordChar) return true;
+  }
+  return false;
 }

@@ -58,6 +58,8 @@ export interface DirectoryOptions {
   buildIndex?: GradualBuild;
   /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
   gradualFrom?: number;
+  /** How long a build waits for the first search before it starts anyway (default 300 ms). */
+  buildAfterMs?: number;
 }
 
 /** An index built in slices: each `next()` builds one; the last returns the index. */
@@ -77,6 +79,9 @@ export function* buildGradually(
   yield;
   return ContactIndex.build(contacts, options);
 }
+
+/** An index waits this long for a first search (answered by the scan) before its build starts. */
+const BUILD_AFTER_MS = 300;
 
 /** Below this many contacts an index is built at once (a few milliseconds). */
 const GRADUAL_FROM = 2_000;
@@ -98,6 +103,8 @@ interface PendingIndex {
   options: ContactIndexOptions;
   scan: ContactScan;
   steps: Generator<void, ContactIndex>;
+  /** Starts building (once; later calls do nothing). */
+  start: () => void;
 }
 
 export class Directory {
@@ -214,7 +221,9 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
-    const hits = this.#pending?.scan.search(query, limit);
+    const pending = this.#pending;
+    const hits = pending?.scan.search(query, limit);
+    pending?.start();
     return { query, hits: hits ?? this.#indexed().search(query, limit) };
   }
 
@@ -488,7 +497,13 @@ export class Directory {
     const scan = new ContactScan(contacts, options);
     if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
     const build = this.#options.buildIndex ?? buildGradually;
-    const pending: PendingIndex = { contacts, options, scan, steps: build(contacts, options) };
+    const pending: PendingIndex = {
+      contacts,
+      options,
+      scan,
+      steps: build(contacts, options),
+      start: () => undefined,
+    };
     this.#pending = pending;
     if (!this.#ready) {
       let resolve!: () => void;
@@ -498,7 +513,15 @@ export class Directory {
     const slice = () => {
       if (this.#pending === pending && !this.#step(pending)) setImmediate(slice);
     };
-    setImmediate(slice);
+    // Nothing heavy before the first answer: the build starts once a search was answered (the
+    // window's first), or after a moment when none comes.
+    const timer = setTimeout(() => pending.start(), this.#options.buildAfterMs ?? BUILD_AFTER_MS);
+    timer.unref();
+    pending.start = () => {
+      pending.start = () => undefined;
+      clearTimeout(timer);
+      setImmediate(slice);
+    };
   }
 
   /**

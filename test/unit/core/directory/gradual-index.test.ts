@@ -11,6 +11,7 @@ import { writeCache } from '../../../../src-main/core/directory/directory-cache'
 import {
   buildGradually,
   Directory,
+  type DirectoryOptions,
   type GradualBuild,
 } from '../../../../src-main/core/directory/directory';
 import { silentLogger } from '../../../../src-main/core/log/logger';
@@ -50,7 +51,10 @@ function recorded(events: string[], onSlice?: () => void): GradualBuild {
   };
 }
 
-async function cachedDirectory(buildIndex: GradualBuild): Promise<Directory> {
+async function cachedDirectory(
+  buildIndex: GradualBuild,
+  more: Partial<DirectoryOptions> = {},
+): Promise<Directory> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-gradual-'));
   dirs.push(dataDir);
   await writeCache(dataDir, {
@@ -71,6 +75,7 @@ async function cachedDirectory(buildIndex: GradualBuild): Promise<Directory> {
     owner: () => owner,
     intervalMs: 3_600_000,
     buildIndex,
+    ...more,
   });
 }
 
@@ -87,6 +92,30 @@ describe('a large directory read from the cache', () => {
     events.push('searched');
     await directory.indexReady();
     expect(events.indexOf('searched')).toBeLessThan(events.indexOf('index built'));
+    await directory.close();
+  });
+
+  it('starts building only once the first search is answered', async () => {
+    const events: string[] = [];
+    // No search would come for a minute: only the search starts the build.
+    const directory = await cachedDirectory(recorded(events), { buildAfterMs: 60_000 });
+    await directory.load();
+    await new Promise((turned) => setImmediate(turned));
+    await new Promise((turned) => setImmediate(turned));
+    expect(events).toEqual([]);
+    expect(directory.search('mar').hits).toEqual(whole.search('mar'));
+    events.push('searched');
+    await directory.indexReady();
+    expect(events.slice(0, 2)).toEqual(['searched', 'slice']);
+    await directory.close();
+  });
+
+  it('starts building after a moment when no search comes', async () => {
+    const events: string[] = [];
+    const directory = await cachedDirectory(recorded(events), { buildAfterMs: 1 });
+    await directory.load();
+    await directory.indexReady();
+    expect(events.at(-1)).toBe('index built');
     await directory.close();
   });
 
