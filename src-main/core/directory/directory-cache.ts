@@ -17,10 +17,11 @@ import { errorMessage } from '../errors';
 import {
   CACHE_FORMAT,
   CacheFileV3,
-  CacheFileV4,
+  type CacheFileV4,
   contactColumns,
   contactRows,
   contactsOfV3,
+  readCacheFileV4,
 } from './directory-cache-format';
 import type { PhonebookSummary } from './directory-sync';
 
@@ -73,9 +74,9 @@ export async function readCache(dataDir: string, owner: AccountOwner): Promise<C
   const format = (raw as { format?: unknown } | null)?.format;
   let cache: CachedDirectory;
   if (format === CACHE_FORMAT) {
-    const parsed = CacheFileV4.safeParse(raw);
-    if (!parsed.success) return discard(file, 'its content is not a directory');
-    const { owner: whose, synced_at, phonebooks, contacts } = parsed.data;
+    const parsed = readCacheFileV4(raw);
+    if (!parsed) return discard(file, 'its content is not a directory');
+    const { owner: whose, synced_at, phonebooks, contacts } = parsed;
     cache = { owner: whose, synced_at, phonebooks, contacts: contactRows(contacts) };
   } else if (format === 3) {
     const parsed = CacheFileV3.safeParse(raw);
