@@ -29,7 +29,13 @@ import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
 import { ContactIndex, type ContactIndexOptions } from './contact-index';
 import { ContactScan } from './contact-scan';
-import { readCache, removeCache, writeCache } from './directory-cache';
+import {
+  ownCache,
+  readCacheFile,
+  removeCache,
+  writeCache,
+  type CacheFileRead,
+} from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
 
@@ -133,6 +139,8 @@ export class Directory {
   #localDuringSync: LocalChange[] = [];
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
+  /** The cache file read ahead (prefetch), for load to take. */
+  #prefetched: Promise<CacheFileRead> | undefined;
   /** The user's own calls per party, which rank the search (kept for every new index). */
   #callHistory: readonly PartyCalls[] = [];
   /** When #callHistory was given (its calls' recency is counted from then). */
@@ -162,9 +170,24 @@ export class Directory {
    * nothing is loaded: whose the cache is cannot be checked.
    */
   async load(): Promise<DirectoryStatus> {
-    await this.#serially(() => this.#adopt(this.#options.owner(), { reread: true }));
+    const prefetched = this.#prefetched;
+    this.#prefetched = undefined;
+    await this.#serially(() =>
+      this.#adopt(this.#options.owner(), { reread: true, ...(prefetched ? { prefetched } : {}) }),
+    );
     this.#loaded = true;
     return this.#changed();
+  }
+
+  /**
+   * Starts reading the cache file before the account is known (at start, while the keychain is
+   * read): `load` then checks whose it is and takes it.
+   */
+  prefetch(): void {
+    if (this.#prefetched) return;
+    this.#prefetched = readCacheFile(this.#options.dataDir);
+    // Unused when nobody is connected: its failure is load's to say, never an unhandled one.
+    this.#prefetched.catch(() => undefined);
   }
 
   /**
@@ -181,14 +204,20 @@ export class Directory {
     });
   }
 
-  /** Refreshes every interval while connected, and now when the directory is empty or stale. */
+  /**
+   * Refreshes every interval while connected, and when the directory is empty or stale: at once
+   * when it is empty, else once its index is built (after the first search: a start answers first).
+   */
   startRefresh(isConnected: () => boolean): void {
     const tick = () => {
       if (isConnected() && !this.#running && this.#due()) this.#background();
     };
     this.#timer = setInterval(tick, Math.min(this.#options.intervalMs, 60_000));
     this.#timer.unref();
-    tick();
+    const timer = this.#timer;
+    void this.indexReady().then(() => {
+      if (this.#timer === timer) tick();
+    });
   }
 
   onChange(listener: (status: DirectoryStatus) => void): () => void {
@@ -288,6 +317,7 @@ export class Directory {
 
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
     this.#listeners.clear();
     const running = this.#running;
     this.cancelSync('Callbar is closing.');
@@ -321,7 +351,7 @@ export class Directory {
    */
   async #adopt(
     owner: AccountOwner | undefined,
-    { reread = false }: { reread?: boolean } = {},
+    { reread = false, prefetched }: { reread?: boolean; prefetched?: Promise<CacheFileRead> } = {},
   ): Promise<boolean> {
     const running = this.#running;
     const held = (whose: AccountOwner | undefined) =>
@@ -330,7 +360,10 @@ export class Directory {
     if (foreign) await this.#drop(owner === undefined ? 'disconnected' : 'another account');
     if (owner === undefined) return false;
     if (!reread && this.#indexOwner && sameAccount(this.#indexOwner, owner)) return false;
-    const read = await readCache(this.#options.dataDir, owner);
+    const { dataDir } = this.#options;
+    // A read ahead of a drop would show a file the drop deleted: it is read again then.
+    const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
+    const read = await ownCache(dataDir, file, owner);
     if (read.status === 'discarded') {
       this.#options.log.warn('the cached directory was discarded; it is synced again', {
         reason: read.reason,

@@ -117,6 +117,36 @@ describe('directory cache formats', () => {
     expect(await readCache(dataDir, owner)).toEqual({ status: 'missing' });
   });
 
+  it('reads the file ahead of the account (prefetch), and shows it to its owner alone', async () => {
+    let connected: typeof owner | undefined;
+    const open = (dataDir: string) =>
+      new Directory({
+        dataDir,
+        region: 'DE',
+        log: createLogger(() => undefined, 'error'),
+        phonebooks: () => undefined,
+        owner: () => connected,
+        intervalMs: 60_000,
+      });
+    const mine = profile();
+    writeFileSync(cacheFile(mine), JSON.stringify(fileOfFour()));
+    const directory = open(mine);
+    directory.prefetch();
+    connected = owner;
+    expect((await directory.load()).contacts).toBe(2);
+    await directory.close();
+
+    const theirs = profile();
+    writeFileSync(cacheFile(theirs), JSON.stringify(fileOfFour()));
+    connected = undefined;
+    const other = open(theirs);
+    other.prefetch();
+    connected = { ...owner, user_extension: '202' };
+    expect((await other.load()).contacts).toBe(0);
+    expect(await readCache(theirs, owner)).toEqual({ status: 'missing' });
+    await other.close();
+  });
+
   it("does not read another account's file of either format", async () => {
     for (const content of [formatThree, fileOfFour()]) {
       const dataDir = profile();

@@ -54,12 +54,13 @@ function recorded(events: string[], onSlice?: () => void): GradualBuild {
 async function cachedDirectory(
   buildIndex: GradualBuild,
   more: Partial<DirectoryOptions> = {},
+  syncedAt = new Date(),
 ): Promise<Directory> {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-gradual-'));
   dirs.push(dataDir);
   await writeCache(dataDir, {
     owner,
-    synced_at: new Date().toISOString(),
+    synced_at: syncedAt.toISOString(),
     phonebooks: [...priorities].map(([id, priority]) => ({
       id,
       description: `Phonebook ${id}`,
@@ -107,6 +108,30 @@ describe('a large directory read from the cache', () => {
     events.push('searched');
     await directory.indexReady();
     expect(events.slice(0, 2)).toEqual(['searched', 'slice']);
+    await directory.close();
+  });
+
+  it('checks whether a stale directory needs a sync only after the first answer', async () => {
+    const events: string[] = [];
+    const directory = await cachedDirectory(
+      recorded(events),
+      { buildAfterMs: 60_000 },
+      new Date(Date.now() - 86_400_000),
+    );
+    const syncs: string[] = [];
+    directory.onChange((status) => {
+      if (status.state === 'syncing') syncs.push('sync started');
+    });
+    await directory.load();
+    directory.startRefresh(() => true);
+    await new Promise((turned) => setImmediate(turned));
+    await new Promise((turned) => setImmediate(turned));
+    expect(syncs).toEqual([]);
+    directory.search('mar');
+    await directory.indexReady();
+    await new Promise((turned) => setImmediate(turned));
+    // No platform here: the sync fails at once; that it started is what counts.
+    expect(syncs).toEqual(['sync started']);
     await directory.close();
   });
 
