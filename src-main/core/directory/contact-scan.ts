@@ -60,7 +60,14 @@ export class ContactScan {
     if (parsed.words.length === 0 && parsed.digits === '') return [];
     if (parsed.words.length === 0)
       return this.#indexOf(this.#holdsDigits(parsed))?.search(query, limit);
-    const words = this.#indexOf(this.#hasWords(parsed, false));
+    // One word alone: when `limit` names start with it, those are the page's candidates (a name
+    // starting with the query ranks before any other match of it).
+    const [word] = parsed.words;
+    const startsName =
+      parsed.words.length === 1 && parsed.digitWords.length === 0 && !SURROGATE.test(word!)
+        ? this.#startsName(word!)
+        : undefined;
+    const words = this.#indexOf(this.#hasWords(parsed, false), startsName && { limit, startsName });
     if (!words) return undefined;
     const typos = this.#needsTypos(words, parsed, limit);
     if (!typos && parsed.digitWords.length === 0) return words.search(query, limit);
@@ -83,17 +90,30 @@ export class ContactScan {
   }
 
   /** The index of the contacts `keep` says yes to (undefined: most contacts). */
-  #indexOf(keep: (contact: number) => boolean): ContactIndex | undefined {
+  /**
+   * With `narrower`: the contacts it says yes to alone, when they are `limit` or more (those
+   * `keep` says yes to beside them cannot make the page).
+   */
+  #indexOf(
+    keep: (contact: number) => boolean,
+    narrower?: { limit: number; startsName: (contact: number) => boolean },
+  ): ContactIndex | undefined {
     const boosted = this.#boostedEndings();
     const kept: DirectoryContact[] = [];
+    const narrow: DirectoryContact[] = [];
     const most = this.#contacts.length * MOST_CONTACTS;
     for (let i = 0; i < this.#contacts.length; i++) {
-      if (keep(i) || (boosted !== undefined && this.#endsLike(i, boosted))) {
+      if (boosted !== undefined && this.#endsLike(i, boosted)) {
         kept.push(this.#contacts[i]!);
-        if (kept.length > most) return undefined;
+        narrow.push(this.#contacts[i]!);
+      } else if (keep(i)) {
+        kept.push(this.#contacts[i]!);
+        if (narrower?.startsName(i)) narrow.push(this.#contacts[i]!);
       }
     }
-    const index = ContactIndex.build(kept, this.#options);
+    const chosen = narrower && narrow.length >= narrower.limit ? narrow : kept;
+    if (chosen.length > most) return undefined;
+    const index = ContactIndex.build(chosen, this.#options);
     if (this.#history) index.setCallHistory(this.#history.parties, this.#history.now);
     return index;
   }
@@ -145,6 +165,20 @@ export class ContactScan {
     return speedDial !== null && String(speedDial).startsWith(digits);
   }
 
+  /** Whether the first word of the contact's name starts with `word`. */
+  #startsName(word: string): (contact: number) => boolean {
+    const texts = this.#foldedTexts();
+    return (contact) => {
+      const text = texts[contact]!;
+      for (let at = 0; at < text.length; at++) {
+        const code = text.charCodeAt(at);
+        if (code === NEW_LINE) return false;
+        if (isWordChar(text, at)) return text.startsWith(word, at);
+      }
+      return false;
+    };
+  }
+
   /** The last 7 digits of the numbers of calls not identified as a contact (or undefined). */
   #boostedEndings(): Set<string> | undefined {
     const endings = new Set<string>();
@@ -171,7 +205,8 @@ export class ContactScan {
         company = foldText(contact.company);
         companies.set(contact.company, company);
       }
-      return `${foldText(contact.display_name)}\n${company}`;
+      // No line break in a folded name: it separates the name from the company.
+      return `${foldText(contact.display_name).replaceAll('\n', ' ')}\n${company}`;
     });
     return this.#texts;
   }
@@ -195,13 +230,18 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  */
 function startsWord(text: string, part: string): boolean {
   for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
-    if (at === 0) return true;
-    const code = text.charCodeAt(at - 1);
-    const wordChar =
-      code < 128
-        ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
-        : WORD_CHAR.test(text[at - 1]!);
-    if (!wordChar) return true;
+    if (at === 0 || !isWordChar(text, at - 1)) return true;
   }
   return false;
+}
+
+const NEW_LINE = 10;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Whether text[at] is a letter or digit (a surrogate counts as a separator). */
+function isWordChar(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code < 128
+    ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
+    : WORD_CHAR.test(text[at]!);
 }

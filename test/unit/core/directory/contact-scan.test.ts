@@ -118,6 +118,33 @@ describe('the scan before the index is built', () => {
     }
   });
 
+  it('reads where a name starts as the index does: punctuation, accents, no name', () => {
+    const names = [
+      '"Anne" Smith',
+      '(Dr) Anne Meyer',
+      '',
+      'Ännette Roy',
+      '-anna',
+      'Bo Anne',
+      '1 Anne',
+    ];
+    const odd = names.map((display_name, i) => ({
+      ...contacts[i]!,
+      id: 900_000 + i,
+      display_name,
+      company: i % 2 ? 'Anne GmbH' : 'Annex\nLtd',
+    }));
+    const all = [...odd, ...contacts.slice(0, 500)];
+    const oddIndex = ContactIndex.build(all, options);
+    const oddScan = new ContactScan(all, options);
+    for (const query of ['anne', 'an', 'ann', 'dr', '1', 'bo', 'annex', 'ltd']) {
+      for (const limit of [1, 2, 3, 50]) {
+        const scanned = oddScan.search(query, limit);
+        if (scanned !== undefined) expect(scanned).toEqual(oddIndex.search(query, limit));
+      }
+    }
+  });
+
   it('ranks as the index does without any calls too', () => {
     const plainIndex = ContactIndex.build(contacts, options);
     const plainScan = new ContactScan(contacts, options);
