@@ -80,6 +80,21 @@ export class ContactScan {
   }
 
   /**
+   * Caller identification as the index does it (the same number, else the longest common ending
+   * of 7+ digits): among the contacts whose numbers end in the same 7 digits, which hold its
+   * answer.
+   */
+  lookupByNumber(number: string): DirectoryContact | undefined {
+    const text = this.#plan.forms(number).text;
+    if (text.length < ENDING_DIGITS) return undefined;
+    const endings = new Set([text.slice(-ENDING_DIGITS)]);
+    const kept = this.#contacts.filter((_, i) => this.#endsLike(i, endings));
+    return kept.length === 0
+      ? undefined
+      : ContactIndex.build(kept, this.#options).lookupByNumber(number);
+  }
+
+  /**
    * Whether the index searches `parsed` with typos: fewer than `limit` contacts match its words
    * without one (`index` holds every contact that does).
    */

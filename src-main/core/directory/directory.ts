@@ -269,16 +269,20 @@ export class Directory {
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
-    return this.#indexed().lookupByNumber(number);
+    const pending = this.#pending;
+    return pending ? pending.scan.lookupByNumber(number) : this.#index.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
     return this.#indexed().findBySpeedDial(code);
   }
 
-  /** Every contact of the directory (favourites, the speed dials an import avoids). */
+  /**
+   * Every contact of the directory (favourites, the speed dials an import avoids): in ranking
+   * order once indexed, in the order read while the index is being built.
+   */
   get contacts(): readonly DirectoryContact[] {
-    return this.#indexed().contacts;
+    return this.#pending?.contacts ?? this.#index.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */

@@ -191,14 +191,25 @@ describe('a large directory read from the cache', () => {
     await directory.close();
   });
 
-  it('finishes the index at once when a caller must be identified before it is built', async () => {
+  it('identifies callers and lists its contacts before the index is built, as the index does', async () => {
     const events: string[] = [];
-    const directory = await cachedDirectory(recorded(events));
+    const directory = await cachedDirectory(recorded(events), { buildAfterMs: 60_000 });
     await directory.load();
-    const caller = contacts[77]!;
-    expect(directory.lookupByNumber(caller.number)).toEqual(whole.lookupByNumber(caller.number));
-    expect(events.at(-1)).toBe('index built');
+    const numbers = [0, 77, 1_234, 4_999].flatMap((at) => {
+      const digits = contacts[at]!.number.replace(/\D/g, '');
+      // As stored, as digits, with another ending digit (the longest common ending), unknown.
+      return [contacts[at]!.number, digits, `${digits.slice(0, -1)}9`, '+1 555 0100'];
+    });
+    for (const number of numbers) {
+      expect(directory.lookupByNumber(number), number).toEqual(whole.lookupByNumber(number));
+    }
+    const ids = (listed: readonly DirectoryContact[]) =>
+      listed.map((c) => c.id).sort((a, b) => a - b);
+    expect(ids(directory.contacts)).toEqual(ids(whole.contacts));
+    expect(events).toEqual([]);
+    directory.search('mar');
     await directory.indexReady();
+    expect(events.at(-1)).toBe('index built');
     await directory.close();
   });
 });
