@@ -64,7 +64,7 @@ export interface DirectoryOptions {
   buildIndex?: GradualBuild;
   /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
   gradualFrom?: number;
-  /** How long a build waits for the first search before it starts anyway (default 300 ms). */
+  /** How long a build waits for the first search before it starts anyway (default 2 s). */
   buildAfterMs?: number;
 }
 
@@ -86,8 +86,12 @@ export function* buildGradually(
   return ContactIndex.build(contacts, options);
 }
 
-/** An index waits this long for a first search (answered by the scan) before its build starts. */
-const BUILD_AFTER_MS = 300;
+/**
+ * An index waits this long for a first search (answered by the scan) before its build starts:
+ * long enough for a start to print its address and answer the window's first search (a build
+ * started before would stand in their way), short beside a person's first keystrokes.
+ */
+const BUILD_AFTER_MS = 2_000;
 
 /** Below this many contacts an index is built at once (a few milliseconds). */
 const GRADUAL_FROM = 2_000;
