@@ -1,11 +1,11 @@
 /**
  * Search before the contact index is built: a linear scan over the contacts keeps those a query
- * could match (a cheap test that never leaves out a hit of the index: see `couldMatch`), and a
+ * could match (a cheap test that never leaves out a hit of the index: #hasWords, #holdsDigits), and a
  * contact index of those alone ranks them. The index's own matching and ranking decide every
  * hit, so the scan answers exactly as the index over all contacts would (a test compares them),
  * while the index of all contacts is built in slices between requests (the directory switches
  * to it once it is ready). A query few contacts could match costs one pass over the contacts'
- * folded words (read once, on the first query) and the index of a handful; one most contacts
+ * folded names (folded once, on the first query) and the index of a few; one most contacts
  * could match ("a", "1") is left to the index (`search` says so by answering undefined).
  *
  * Why a subset ranks as the whole does: a hit's tier depends on the contact and the query alone
@@ -104,10 +104,10 @@ export class ContactScan {
     return hits.length < limit || hits.some((hit) => hit.match === 'fuzzy');
   }
 
-  /** The index of the contacts `keep` says yes to (undefined: most contacts). */
   /**
-   * With `narrower`: the contacts it says yes to alone, when they are `limit` or more (those
-   * `keep` says yes to beside them cannot make the page).
+   * The index of the contacts `keep` says yes to (undefined: most contacts). With `narrower`: of
+   * those whose name starts with the word alone, when they are `limit` or more (the others
+   * cannot make the page). Contacts a call logged by number may name are always in.
    */
   #indexOf(
     keep: (contact: number) => boolean,
@@ -116,17 +116,19 @@ export class ContactScan {
     const boosted = this.#boostedEndings();
     const kept: DirectoryContact[] = [];
     const narrow: DirectoryContact[] = [];
+    let namesStarting = 0;
     const most = this.#contacts.length * MOST_CONTACTS;
     for (let i = 0; i < this.#contacts.length; i++) {
-      if (boosted !== undefined && this.#endsLike(i, boosted)) {
-        kept.push(this.#contacts[i]!);
-        narrow.push(this.#contacts[i]!);
-      } else if (keep(i)) {
-        kept.push(this.#contacts[i]!);
-        if (narrower?.startsName(i)) narrow.push(this.#contacts[i]!);
-      }
+      const called = boosted !== undefined && this.#endsLike(i, boosted);
+      const matches = keep(i);
+      if (!called && !matches) continue;
+      const contact = this.#contacts[i]!;
+      kept.push(contact);
+      const startsName = matches && narrower !== undefined && narrower.startsName(i);
+      if (startsName) namesStarting++;
+      if (called || startsName) narrow.push(contact);
     }
-    const chosen = narrower && narrow.length >= narrower.limit ? narrow : kept;
+    const chosen = narrower && namesStarting >= narrower.limit ? narrow : kept;
     if (chosen.length > most) return undefined;
     const index = ContactIndex.build(chosen, this.#options);
     if (this.#history) index.setCallHistory(this.#history.parties, this.#history.now);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PartyCalls } from '../../../../src-main/core/directory/call-affinity';
 import { ContactIndex } from '../../../../src-main/core/directory/contact-index';
 import { ContactScan } from '../../../../src-main/core/directory/contact-scan';
+import { foldedWords } from '../../../../src-main/core/directory/text-fold';
 import { generateDirectory, seededRandom } from '../../../../bench/search-data';
 
 /**
@@ -115,6 +116,18 @@ describe('the scan before the index is built', () => {
     const declined = QUERIES.filter((query) => scan.search(query) === undefined);
     for (const query of ['mar', 'anne marie', 'acme', 'schmdit', '030', '+49 30', someone.number]) {
       expect(declined).not.toContain(query);
+    }
+  });
+
+  it('gives the index’s page when about `limit` names start with the word', () => {
+    for (const word of ['mar', 'jo', 'pe', 'ann']) {
+      const starting = contacts.filter((contact) =>
+        foldedWords(contact.display_name)[0]?.startsWith(word),
+      ).length;
+      for (const limit of [starting - 1, starting, starting + 1, starting + 3]) {
+        const scanned = scan.search(word, limit);
+        if (scanned !== undefined) expect(scanned).toEqual(index.search(word, limit));
+      }
     }
   });
 
