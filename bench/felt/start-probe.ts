@@ -19,7 +19,11 @@ const runs = Number(process.argv[3] ?? 5);
 const keep = process.env.CALLBAR_PROBE_OUT;
 const built =
   keep && existsSync(join(keep, 'preview-main.mjs'))
-    ? { outDir: keep, previewMain: join(keep, process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs'), remove: () => undefined }
+    ? {
+        outDir: keep,
+        previewMain: join(keep, process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs'),
+        remove: () => undefined,
+      }
     : await buildFelt();
 if (keep) console.log(`build: ${built.outDir}`);
 const felt = await feltProfile((dataDir) => openVault({ dataDir }));
