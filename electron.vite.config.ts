@@ -5,7 +5,10 @@ import { resolve } from 'node:path';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve('src-main/app/main.ts') } },
+      // start.js (package.json's main) turns the V8 code cache on, then loads index.js, the shell.
+      rollupOptions: {
+        input: { index: resolve('src-main/app/main.ts'), start: resolve('src-main/app/start.ts') },
+      },
     },
   },
   preload: {

@@ -25,11 +25,13 @@ export async function startPreview(
   built: Pick<FeltBuild, 'previewMain' | 'outDir'>,
   env: NodeJS.ProcessEnv,
   firstQuery: string,
+  /** Node flags for the preview (the start probe's --cpu-prof). */
+  nodeArgs: readonly string[] = [],
 ): Promise<RunningPreview> {
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [built.previewMain, '--port', '0', '--no-open', '--json'],
+    [...nodeArgs, built.previewMain, '--port', '0', '--no-open', '--json'],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, CALLBAR_OUT_DIR: built.outDir },

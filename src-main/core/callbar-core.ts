@@ -265,6 +265,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     crm.callsChanged(snapshot);
     events.publish({ type: 'calls.changed', calls: snapshot });
   });
+  // The cache file is read beside the call log and the keychain; whose it is is checked once the
+  // account is known (directory.load).
+  directory.prefetch();
   await calls.reload();
   crm.seed(calls.snapshot());
   calls.startExpiry();

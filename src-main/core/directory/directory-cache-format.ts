@@ -54,16 +54,40 @@ export const CacheFileV3 = z.object({
 });
 export type CacheFileV3 = z.infer<typeof CacheFileV3>;
 
+/**
+ * The values of each column: the zod schema, and the same test as a plain predicate, which reads
+ * 100,000 contacts' columns in a few milliseconds where zod takes about a hundred (a test checks
+ * that both accept and refuse the same values).
+ */
+const integer = { schema: z.number().int(), is: Number.isSafeInteger };
+const text = { schema: z.string(), is: (value: unknown) => typeof value === 'string' };
+const COLUMN_VALUES = {
+  id: integer,
+  phonebook: integer,
+  phonebook_name: text,
+  display_name: text,
+  company: text,
+  number: text,
+  secondary_number: {
+    schema: text.schema.nullable(),
+    is: (value: unknown) => value === null || text.is(value),
+  },
+  speed_dial: {
+    schema: integer.schema.nullable(),
+    is: (value: unknown) => value === null || integer.is(value),
+  },
+};
+
 const ContactColumns = z
   .object({
-    id: z.array(z.number().int()),
-    phonebook: z.array(z.number().int()),
-    phonebook_name: z.array(z.string()),
-    display_name: z.array(z.string()),
-    company: z.array(z.string()),
-    number: z.array(z.string()),
-    secondary_number: z.array(z.string().nullable()),
-    speed_dial: z.array(z.number().int().nullable()),
+    id: z.array(COLUMN_VALUES.id.schema),
+    phonebook: z.array(COLUMN_VALUES.phonebook.schema),
+    phonebook_name: z.array(COLUMN_VALUES.phonebook_name.schema),
+    display_name: z.array(COLUMN_VALUES.display_name.schema),
+    company: z.array(COLUMN_VALUES.company.schema),
+    number: z.array(COLUMN_VALUES.number.schema),
+    secondary_number: z.array(COLUMN_VALUES.secondary_number.schema),
+    speed_dial: z.array(COLUMN_VALUES.speed_dial.schema),
   })
   .refine(
     (columns) => Object.values(columns).every((column) => column.length === columns.id.length),
@@ -80,6 +104,36 @@ export const CacheFileV4 = z.object({
   contacts: ContactColumns,
 });
 export type CacheFileV4 = z.infer<typeof CacheFileV4>;
+
+/** Format 4 without its columns: what zod reads of a file (readCacheFileV4). */
+const CacheFileV4Header = CacheFileV4.omit({ contacts: true });
+
+/**
+ * A format-4 file's content, or undefined when it is not one: what `CacheFileV4.safeParse`
+ * accepts, read faster. The header goes through zod; the columns through COLUMN_VALUES'
+ * predicates, one pass each (unknown keys are left out, as zod does).
+ */
+export function readCacheFileV4(raw: unknown): CacheFileV4 | undefined {
+  const header = CacheFileV4Header.safeParse(raw);
+  if (!header.success) return undefined;
+  const contacts = checkedColumns((raw as { contacts?: unknown }).contacts);
+  return contacts && { ...header.data, contacts };
+}
+
+/** `value` as contact columns, when every column holds one valid value per contact. */
+function checkedColumns(value: unknown): ContactColumns | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const length = Array.isArray(record.id) ? record.id.length : -1;
+  const columns: Record<string, unknown[]> = {};
+  for (const [key, { is }] of Object.entries(COLUMN_VALUES)) {
+    const column = record[key];
+    if (!Array.isArray(column) || column.length !== length) return undefined;
+    for (let i = 0; i < length; i++) if (!is(column[i])) return undefined;
+    columns[key] = column;
+  }
+  return columns as ContactColumns;
+}
 
 /** `contacts` as the columns of format 4. */
 export function contactColumns(contacts: readonly DirectoryContact[]): ContactColumns {

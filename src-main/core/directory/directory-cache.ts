@@ -17,10 +17,11 @@ import { errorMessage } from '../errors';
 import {
   CACHE_FORMAT,
   CacheFileV3,
-  CacheFileV4,
+  type CacheFileV4,
   contactColumns,
   contactRows,
   contactsOfV3,
+  readCacheFileV4,
 } from './directory-cache-format';
 import type { PhonebookSummary } from './directory-sync';
 
@@ -50,11 +51,26 @@ export type CacheRead =
   | { status: 'missing' }
   | { status: 'discarded'; reason: string };
 
+/** The cache file read, not yet checked for its owner (readCacheFile). */
+export type CacheFileRead =
+  | { status: 'ok'; cache: CachedDirectory; format: number }
+  | { status: 'missing' }
+  | { status: 'discarded'; reason: string };
+
 /**
  * Reads the cache; it must have been written for `owner` (account and platform). A file of
  * format 3 is rewritten in format 4 (if that fails, it is read again next time).
  */
 export async function readCache(dataDir: string, owner: AccountOwner): Promise<CacheRead> {
+  return ownCache(dataDir, await readCacheFile(dataDir), owner);
+}
+
+/**
+ * Reads and checks the cache file before whose it is can be known (at start, beside the
+ * keychain's read): a file that is corrupt or of a format Callbar no longer reads is discarded.
+ * `ownCache` then says whether it is `owner`'s.
+ */
+export async function readCacheFile(dataDir: string): Promise<CacheFileRead> {
   const file = cacheFile(dataDir);
   let text: string;
   try {
@@ -73,9 +89,9 @@ export async function readCache(dataDir: string, owner: AccountOwner): Promise<C
   const format = (raw as { format?: unknown } | null)?.format;
   let cache: CachedDirectory;
   if (format === CACHE_FORMAT) {
-    const parsed = CacheFileV4.safeParse(raw);
-    if (!parsed.success) return discard(file, 'its content is not a directory');
-    const { owner: whose, synced_at, phonebooks, contacts } = parsed.data;
+    const parsed = readCacheFileV4(raw);
+    if (!parsed) return discard(file, 'its content is not a directory');
+    const { owner: whose, synced_at, phonebooks, contacts } = parsed;
     cache = { owner: whose, synced_at, phonebooks, contacts: contactRows(contacts) };
   } else if (format === 3) {
     const parsed = CacheFileV3.safeParse(raw);
@@ -88,15 +104,29 @@ export async function readCache(dataDir: string, owner: AccountOwner): Promise<C
       `it has format ${JSON.stringify(format ?? null)}, which Callbar no longer reads (it writes ${CACHE_FORMAT})`,
     );
   }
+  return { status: 'ok', cache, format };
+}
+
+/** The cache file read, when it is `owner`'s (a file of format 3 is rewritten in format 4). */
+export async function ownCache(
+  dataDir: string,
+  read: CacheFileRead,
+  owner: AccountOwner,
+): Promise<CacheRead> {
+  if (read.status !== 'ok') return read;
+  const { cache, format } = read;
   if (!sameAccount(cache.owner, owner)) {
-    return discard(file, 'it belongs to another account or platform');
+    return discard(cacheFile(dataDir), 'it belongs to another account or platform');
   }
   if (format === CACHE_FORMAT) return { status: 'ok', cache };
   await writeCache(dataDir, cache).catch(() => undefined);
   return { status: 'ok', cache, migratedFrom: format };
 }
 
-async function discard(file: string, reason: string): Promise<CacheRead> {
+async function discard(
+  file: string,
+  reason: string,
+): Promise<{ status: 'discarded'; reason: string }> {
   await rm(file, { force: true });
   return { status: 'discarded', reason };
 }

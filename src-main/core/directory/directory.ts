@@ -8,6 +8,10 @@
  * account), and a connection to another account or platform drops the directory at once
  * (deleting its cache) and syncs the new one. Every change of its status goes to `onChange`
  * listeners (the core publishes them as `directory.changed` events).
+ *
+ * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
+ * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
+ * index's own ranking), so the first answer after a start waits for no index build.
  */
 import type {
   DirectoryContact,
@@ -23,8 +27,15 @@ import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
-import { ContactIndex } from './contact-index';
-import { readCache, removeCache, writeCache } from './directory-cache';
+import { ContactIndex, type ContactIndexOptions } from './contact-index';
+import { ContactScan } from './contact-scan';
+import {
+  ownCache,
+  readCacheFile,
+  removeCache,
+  writeCache,
+  type CacheFileRead,
+} from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
 
@@ -46,7 +57,44 @@ export interface DirectoryOptions {
    * (default: the process's real time).
    */
   clock?: Clock;
+  /**
+   * Builds an index in slices (default: ContactIndex.buildGradually); the directory runs one
+   * slice at a time, letting requests in between. Tests wrap it to see the slices.
+   */
+  buildIndex?: GradualBuild;
+  /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
+  gradualFrom?: number;
+  /** How long a build waits for the first search before it starts anyway (default 2 s). */
+  buildAfterMs?: number;
 }
+
+/** An index built in slices: each `next()` builds one; the last returns the index. */
+export type GradualBuild = (
+  contacts: readonly DirectoryContact[],
+  options: ContactIndexOptions,
+) => Generator<void, ContactIndex>;
+
+/**
+ * Stand-in for ContactIndex.buildGradually (issue 31, worktree 31-build), which yields between
+ * the slices of the build: here the whole build is one slice, after one yield.
+ */
+export function* buildGradually(
+  contacts: readonly DirectoryContact[],
+  options: ContactIndexOptions,
+): Generator<void, ContactIndex> {
+  yield;
+  return ContactIndex.build(contacts, options);
+}
+
+/**
+ * An index waits this long for a first search (answered by the scan) before its build starts:
+ * long enough for a start to print its address and answer the window's first search (a build
+ * started before would stand in their way), short beside a person's first keystrokes.
+ */
+const BUILD_AFTER_MS = 2_000;
+
+/** Below this many contacts an index is built at once (a few milliseconds). */
+const GRADUAL_FROM = 2_000;
 
 /** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
 export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
@@ -59,12 +107,26 @@ export interface SyncOutcome {
 
 type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
 
+/** Contacts whose index is being built in slices, and the scan that answers meanwhile. */
+interface PendingIndex {
+  contacts: readonly DirectoryContact[];
+  options: ContactIndexOptions;
+  scan: ContactScan;
+  steps: Generator<void, ContactIndex>;
+  /** Starts building (once; later calls do nothing). */
+  start: () => void;
+}
+
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
   #index: ContactIndex;
+  /** The contacts being indexed (searched by a scan until their index replaces #index). */
+  #pending: PendingIndex | undefined;
+  /** Resolved once no index is being built (indexReady). */
+  #ready: { promise: Promise<void>; resolve: () => void } | undefined;
   #phonebooks: PhonebookSummary[] = [];
   #syncedAt: number | undefined;
   #running:
@@ -81,8 +143,12 @@ export class Directory {
   #localDuringSync: LocalChange[] = [];
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
+  /** The cache file read ahead (prefetch), for load to take. */
+  #prefetched: Promise<CacheFileRead> | undefined;
   /** The user's own calls per party, which rank the search (kept for every new index). */
   #callHistory: readonly PartyCalls[] = [];
+  /** When #callHistory was given (its calls' recency is counted from then). */
+  #callHistoryAt = 0;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
@@ -97,15 +163,35 @@ export class Directory {
     this.#index = this.#build([]);
   }
 
+  /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
+  indexReady(): Promise<void> {
+    return this.#ready?.promise ?? Promise.resolve();
+  }
+
   /**
    * Loads the cached directory of the account connected now (a bad cache, or one of another
    * account or platform, is logged and dropped; a sync replaces it). Without a connected account
    * nothing is loaded: whose the cache is cannot be checked.
    */
   async load(): Promise<DirectoryStatus> {
-    await this.#serially(() => this.#adopt(this.#options.owner(), { reread: true }));
+    const prefetched = this.#prefetched;
+    this.#prefetched = undefined;
+    await this.#serially(() =>
+      this.#adopt(this.#options.owner(), { reread: true, ...(prefetched ? { prefetched } : {}) }),
+    );
     this.#loaded = true;
     return this.#changed();
+  }
+
+  /**
+   * Starts reading the cache file before the account is known (at start, while the keychain is
+   * read): `load` then checks whose it is and takes it.
+   */
+  prefetch(): void {
+    if (this.#prefetched) return;
+    this.#prefetched = readCacheFile(this.#options.dataDir);
+    // Unused when nobody is connected: its failure is load's to say, never an unhandled one.
+    this.#prefetched.catch(() => undefined);
   }
 
   /**
@@ -122,14 +208,20 @@ export class Directory {
     });
   }
 
-  /** Refreshes every interval while connected, and now when the directory is empty or stale. */
+  /**
+   * Refreshes every interval while connected, and when the directory is empty or stale: at once
+   * when it is empty, else once its index is built (after the first search: a start answers first).
+   */
   startRefresh(isConnected: () => boolean): void {
     const tick = () => {
       if (isConnected() && !this.#running && this.#due()) this.#background();
     };
     this.#timer = setInterval(tick, Math.min(this.#options.intervalMs, 60_000));
     this.#timer.unref();
-    tick();
+    const timer = this.#timer;
+    void this.indexReady().then(() => {
+      if (this.#timer === timer) tick();
+    });
   }
 
   onChange(listener: (status: DirectoryStatus) => void): () => void {
@@ -148,7 +240,7 @@ export class Directory {
           : 'ready';
     return {
       state,
-      contacts: this.#index.size,
+      contacts: this.#pending?.contacts.length ?? this.#index.size,
       phonebooks: this.#phonebooks.length,
       ...(this.#syncedAt !== undefined
         ? { synced_at: new Date(this.#syncedAt).toISOString() }
@@ -162,7 +254,10 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
-    return { query, hits: this.#index.search(query, limit) };
+    const pending = this.#pending;
+    const hits = pending?.scan.search(query, limit);
+    pending?.start();
+    return { query, hits: hits ?? this.#indexed().search(query, limit) };
   }
 
   /**
@@ -171,21 +266,27 @@ export class Directory {
    */
   setCallHistory(parties: readonly PartyCalls[]): void {
     this.#callHistory = parties;
-    this.#index.setCallHistory(parties, this.#clock.now());
+    this.#callHistoryAt = this.#clock.now();
+    this.#index.setCallHistory(parties, this.#callHistoryAt);
+    this.#pending?.scan.setCallHistory(parties, this.#callHistoryAt);
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
-    return this.#index.lookupByNumber(number);
+    const pending = this.#pending;
+    return pending ? pending.scan.lookupByNumber(number) : this.#index.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
-    return this.#index.findBySpeedDial(code);
+    return this.#indexed().findBySpeedDial(code);
   }
 
-  /** Every contact of the directory (favourites, the speed dials an import avoids). */
+  /**
+   * Every contact of the directory (favourites, the speed dials an import avoids): in ranking
+   * order once indexed, in the order read while the index is being built.
+   */
   get contacts(): readonly DirectoryContact[] {
-    return this.#index.contacts;
+    return this.#pending?.contacts ?? this.#index.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -224,10 +325,12 @@ export class Directory {
 
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
     this.#listeners.clear();
     const running = this.#running;
     this.cancelSync('Callbar is closing.');
     await running?.promise.catch(() => undefined);
+    this.#abandonPending();
   }
 
   #due(): boolean {
@@ -256,7 +359,7 @@ export class Directory {
    */
   async #adopt(
     owner: AccountOwner | undefined,
-    { reread = false }: { reread?: boolean } = {},
+    { reread = false, prefetched }: { reread?: boolean; prefetched?: Promise<CacheFileRead> } = {},
   ): Promise<boolean> {
     const running = this.#running;
     const held = (whose: AccountOwner | undefined) =>
@@ -265,7 +368,10 @@ export class Directory {
     if (foreign) await this.#drop(owner === undefined ? 'disconnected' : 'another account');
     if (owner === undefined) return false;
     if (!reread && this.#indexOwner && sameAccount(this.#indexOwner, owner)) return false;
-    const read = await readCache(this.#options.dataDir, owner);
+    const { dataDir } = this.#options;
+    // A read ahead of a drop would show a file the drop deleted: it is read again then.
+    const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
+    const read = await ownCache(dataDir, file, owner);
     if (read.status === 'discarded') {
       this.#options.log.warn('the cached directory was discarded; it is synced again', {
         reason: read.reason,
@@ -278,7 +384,7 @@ export class Directory {
     }
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
-      this.#index = this.#build(read.cache.contacts);
+      this.#install(read.cache.contacts);
       this.#syncedAt = Date.parse(read.cache.synced_at);
       this.#indexOwner = owner;
     }
@@ -311,7 +417,7 @@ export class Directory {
   /** An empty directory of nobody's. */
   #reset(): void {
     this.#phonebooks = [];
-    this.#index = this.#build([]);
+    this.#install([]);
     this.#syncedAt = undefined;
     this.#lastError = undefined;
     this.#lastErrorDetails = undefined;
@@ -363,7 +469,7 @@ export class Directory {
         applied = this.#localDuringSync.length;
       }
       this.#phonebooks = fetched.phonebooks;
-      this.#index = this.#build(contacts);
+      this.#install(contacts);
       this.#syncedAt = syncedAt;
       this.#indexOwner = owner;
       this.#lastError = undefined;
@@ -389,8 +495,8 @@ export class Directory {
 
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
-    const contacts = applyChanges([...this.#index.contacts], [change]);
-    this.#index = this.#build(contacts);
+    const contacts = applyChanges([...(this.#pending?.contacts ?? this.#index.contacts)], [change]);
+    this.#install(contacts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
@@ -402,14 +508,104 @@ export class Directory {
     });
   }
 
-  #build(contacts: readonly DirectoryContact[]): ContactIndex {
+  #indexOptions(): ContactIndexOptions {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
-    const index = ContactIndex.build(contacts, {
-      region: this.#options.region,
-      priorityOf: (phonebook) => priorities.get(phonebook),
-    });
-    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#clock.now());
+    return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
+  }
+
+  #build(contacts: readonly DirectoryContact[]): ContactIndex {
+    return this.#withCallHistory(ContactIndex.build(contacts, this.#indexOptions()));
+  }
+
+  #withCallHistory(index: ContactIndex): ContactIndex {
+    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#callHistoryAt);
     return index;
+  }
+
+  /**
+   * Makes `contacts` the directory's: indexed at once when they are few; else a scan answers
+   * while their index is built in slices, one per turn of the event loop (requests come first).
+   */
+  #install(contacts: readonly DirectoryContact[]): void {
+    this.#pending?.steps.return(this.#index);
+    this.#pending = undefined;
+    if (contacts.length < (this.#options.gradualFrom ?? GRADUAL_FROM)) {
+      this.#index = this.#build(contacts);
+      this.#settled();
+      return;
+    }
+    const options = this.#indexOptions();
+    const scan = new ContactScan(contacts, options);
+    if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
+    const build = this.#options.buildIndex ?? buildGradually;
+    const pending: PendingIndex = {
+      contacts,
+      options,
+      scan,
+      steps: build(contacts, options),
+      start: () => undefined,
+    };
+    this.#pending = pending;
+    if (!this.#ready) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#ready = { promise, resolve };
+    }
+    const slice = () => {
+      if (this.#pending === pending && !this.#step(pending)) setImmediate(slice);
+    };
+    // Nothing heavy before the first answer: the build starts once a search was answered (the
+    // window's first), or after a moment when none comes.
+    const timer = setTimeout(() => pending.start(), this.#options.buildAfterMs ?? BUILD_AFTER_MS);
+    timer.unref();
+    pending.start = () => {
+      pending.start = () => undefined;
+      clearTimeout(timer);
+      setImmediate(slice);
+    };
+  }
+
+  /**
+   * Builds one slice of a pending index; true once it is the directory's index (a build that
+   * fails in slices is done at once: the failure, if it is the index's, is thrown then).
+   */
+  #step(pending: PendingIndex): boolean {
+    let index: ContactIndex;
+    try {
+      const step = pending.steps.next();
+      if (!step.done) return false;
+      index = step.value;
+    } catch (error) {
+      this.#options.log.warn('the directory could not be indexed in slices; it is built at once', {
+        error,
+      });
+      this.#pending = undefined;
+      index = ContactIndex.build(pending.contacts, pending.options);
+    }
+    this.#index = this.#withCallHistory(index);
+    this.#pending = undefined;
+    this.#settled();
+    return true;
+  }
+
+  /** The index of the directory's contacts: a pending one is finished now (caller lookup, lists). */
+  #indexed(): ContactIndex {
+    const pending = this.#pending;
+    if (pending) while (!this.#step(pending));
+    return this.#index;
+  }
+
+  /** Stops building an index no longer wanted. */
+  #abandonPending(): void {
+    this.#pending?.steps.return(this.#index);
+    this.#pending = undefined;
+    this.#settled();
+  }
+
+  #settled(): void {
+    if (this.#pending) return;
+    this.#ready?.resolve();
+    this.#ready = undefined;
   }
 
   #changed(): DirectoryStatus {

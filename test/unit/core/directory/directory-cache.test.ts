@@ -10,6 +10,10 @@ import {
   type CachedDirectory,
 } from '../../../../src-main/core/directory/directory-cache';
 import { Directory } from '../../../../src-main/core/directory/directory';
+import {
+  CacheFileV4,
+  readCacheFileV4,
+} from '../../../../src-main/core/directory/directory-cache-format';
 import { createLogger } from '../../../../src-main/core/log/logger';
 
 /**
@@ -113,6 +117,36 @@ describe('directory cache formats', () => {
     expect(await readCache(dataDir, owner)).toEqual({ status: 'missing' });
   });
 
+  it('reads the file ahead of the account (prefetch), and shows it to its owner alone', async () => {
+    let connected: typeof owner | undefined;
+    const open = (dataDir: string) =>
+      new Directory({
+        dataDir,
+        region: 'DE',
+        log: createLogger(() => undefined, 'error'),
+        phonebooks: () => undefined,
+        owner: () => connected,
+        intervalMs: 60_000,
+      });
+    const mine = profile();
+    writeFileSync(cacheFile(mine), JSON.stringify(fileOfFour()));
+    const directory = open(mine);
+    directory.prefetch();
+    connected = owner;
+    expect((await directory.load()).contacts).toBe(2);
+    await directory.close();
+
+    const theirs = profile();
+    writeFileSync(cacheFile(theirs), JSON.stringify(fileOfFour()));
+    connected = undefined;
+    const other = open(theirs);
+    other.prefetch();
+    connected = { ...owner, user_extension: '202' };
+    expect((await other.load()).contacts).toBe(0);
+    expect(await readCache(theirs, owner)).toEqual({ status: 'missing' });
+    await other.close();
+  });
+
   it("does not read another account's file of either format", async () => {
     for (const content of [formatThree, fileOfFour()]) {
       const dataDir = profile();
@@ -121,6 +155,72 @@ describe('directory cache formats', () => {
         status: 'discarded',
         reason: 'it belongs to another account or platform',
       });
+    }
+  });
+});
+
+describe('the format-4 read without zod for every value', () => {
+  type Columns = ReturnType<typeof columnsOf>;
+  const column = (key: keyof Columns, values: unknown[]) => ({
+    ...fileOfFour(),
+    contacts: { ...columnsOf(), [key]: values },
+  });
+  const keys = Object.keys(columnsOf()) as (keyof Columns)[];
+  /** Values that break a column of each kind somewhere in the middle. */
+  const wrong: Record<string, unknown[]> = {
+    integer: [1.5, '7', null, 2 ** 53, -(2 ** 60), true, {}, [7]],
+    nullableInteger: [1.5, '7', 2 ** 53, false, {}, [], 'null'],
+    text: [7, null, true, {}, ['Ada'], undefined],
+    nullableText: [7, true, {}, ['Ada']],
+  };
+  const kindOf = (key: keyof Columns): string =>
+    key === 'id' || key === 'phonebook'
+      ? 'integer'
+      : key === 'speed_dial'
+        ? 'nullableInteger'
+        : key === 'secondary_number'
+          ? 'nullableText'
+          : 'text';
+  const broken: [string, unknown][] = [
+    ['nothing', null],
+    ['an array', [fileOfFour()]],
+    ['another format', { ...fileOfFour(), format: 3 }],
+    ['no owner', { ...fileOfFour(), owner: undefined }],
+    ['a sync time that is no date', { ...fileOfFour(), synced_at: 'yesterday' }],
+    [
+      'a phonebook without priority',
+      { ...fileOfFour(), phonebooks: [{ id: 1, description: 'x' }] },
+    ],
+    ['no columns', { ...fileOfFour(), contacts: undefined }],
+    ['columns as an array', { ...fileOfFour(), contacts: [columnsOf()] }],
+    ['columns as rows', { ...fileOfFour(), contacts: [{ id: 7 }] }],
+    ...keys.flatMap((key): [string, unknown][] => [
+      [`no ${key} column`, { ...fileOfFour(), contacts: { ...columnsOf(), [key]: undefined } }],
+      [`${key} as a value`, column(key, columnsOf()[key][0] as never)],
+      [`${key} one short`, column(key, columnsOf()[key].slice(1))],
+      [`${key} one long`, column(key, [...columnsOf()[key], columnsOf()[key][0]])],
+      ...wrong[kindOf(key)]!.map((value): [string, unknown] => [
+        `${key} holding ${JSON.stringify(value) ?? 'undefined'}`,
+        column(key, [columnsOf()[key][0], value]),
+      ]),
+    ]),
+  ];
+
+  it.each(broken)('refuses %s, as the zod schema does', (_what, content) => {
+    // Through JSON, as the file is read (undefined values vanish, as in a file).
+    const raw: unknown = JSON.parse(JSON.stringify(content) ?? 'null');
+    expect(CacheFileV4.safeParse(raw).success).toBe(false);
+    expect(readCacheFileV4(raw)).toBeUndefined();
+  });
+
+  it('reads a valid file as the zod schema does, leaving unknown keys out', () => {
+    const valid = [
+      fileOfFour(),
+      { ...fileOfFour(), extra: 1, contacts: { ...columnsOf(), extra: [1, 2] } },
+      { ...fileOfFour(), contacts: Object.fromEntries(keys.map((key) => [key, []])) },
+    ];
+    for (const content of valid) {
+      expect(readCacheFileV4(content)).toEqual(CacheFileV4.parse(content));
     }
   });
 });

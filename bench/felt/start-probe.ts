@@ -1,0 +1,53 @@
+/**
+ * The felt benchmark's start part alone, for profiling: builds the preview once (kept in
+ * CALLBAR_PROBE_OUT when given), caches `size` contacts on a profile, then starts the bundled
+ * preview `runs` times and prints spawn → address and spawn → first result. Extra node flags for
+ * the preview (e.g. --cpu-prof) come from CALLBAR_PROBE_NODE_ARGS.
+ *
+ *   bash scripts/with-keyring.sh tsx bench/felt/start-probe.ts [size] [runs]
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { openVault } from '../../src-main/core/vault/keytar-vault';
+import { generateDirectory } from '../search-data';
+import { buildFelt, ROOT } from './build';
+import { feltProfile } from './felt-profile';
+import { startPreview } from './preview-start';
+
+const size = Number(process.argv[2] ?? 100_000);
+const runs = Number(process.argv[3] ?? 5);
+const keep = process.env.CALLBAR_PROBE_OUT;
+const built =
+  keep && existsSync(join(keep, 'preview-main.mjs'))
+    ? {
+        outDir: keep,
+        previewMain: join(keep, process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs'),
+        remove: () => undefined,
+      }
+    : await buildFelt();
+if (keep) console.log(`build: ${built.outDir}`);
+const felt = await feltProfile((dataDir) => openVault({ dataDir }));
+try {
+  const { contacts, priorities } = generateDirectory(size);
+  await felt.cache(contacts, priorities);
+  const nodeArgs = (process.env.CALLBAR_PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const results: { address: number; first: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    const preview = await startPreview(built, felt.env, 'mar', nodeArgs);
+    results.push({ address: preview.addressMs, first: preview.firstResultMs });
+    await preview.stop();
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(
+    JSON.stringify({
+      size,
+      runs: results.map((r) => [Math.round(r.address), Math.round(r.first)]),
+      address_ms: Math.round(median(results.map((r) => r.address))),
+      first_result_ms: Math.round(median(results.map((r) => r.first))),
+      root: ROOT,
+    }),
+  );
+} finally {
+  await felt.close();
+  if (!keep) built.remove();
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { PartyCalls } from '../../../../src-main/core/directory/call-affinity';
+import { ContactIndex } from '../../../../src-main/core/directory/contact-index';
+import { ContactScan } from '../../../../src-main/core/directory/contact-scan';
+import { foldedWords } from '../../../../src-main/core/directory/text-fold';
+import { generateDirectory, seededRandom } from '../../../../bench/search-data';
+
+/**
+ * The scan that answers before the index is built (issue 31) gives the index's hits, in the
+ * index's order, for names, companies, typos, digit fragments in every form, speed dials and
+ * mixes, with the user's calls ranking contacts (by id and by number alone).
+ */
+const { contacts, priorities } = generateDirectory(6_000, 7);
+const options = { region: 'DE', priorityOf: (phonebook: number) => priorities.get(phonebook) };
+const now = Date.parse('2026-11-26T00:00:00Z');
+
+/** A few contacts the user called: some identified by id, some known only by a number. */
+const calls: PartyCalls[] = [0, 40, 400, 1_200, 2_500, 3_999].map((at, i) => ({
+  ...(i % 2 === 0 ? { contact_id: contacts[at]!.id } : {}),
+  number: contacts[at]!.number,
+  calls: 1 + i,
+  last_ms: now - i * 86_400_000 * 3,
+}));
+
+const someone = contacts[123]!;
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+const QUERIES = [
+  // Names, surnames, several words, accents.
+  'mar',
+  'maria',
+  'anne marie',
+  'müller',
+  'muller',
+  'schm',
+  'jo',
+  'lopez',
+  someone.display_name,
+  someone.display_name.split(' ')[0]!.slice(0, 3),
+  // Companies.
+  'acme',
+  'gmbh',
+  'bäckerei',
+  'brauerei schmidt',
+  // Typos (one character swapped, left out, added, wrong).
+  'marco rsosi',
+  'muler',
+  'schmdit',
+  'wod',
+  'eme',
+  'gonzalex',
+  'xqzv',
+  // Digit fragments, national and international forms, whole numbers, speed dials.
+  '030',
+  '4930',
+  '+49 30',
+  '0049 30',
+  '555 01',
+  '617',
+  '0171',
+  '12',
+  '7',
+  '123',
+  '0',
+  digitsOf(someone.number),
+  digitsOf(someone.number).slice(-7),
+  someone.number,
+  String(contacts.find((contact) => contact.speed_dial !== null)!.speed_dial),
+  // Words with digits (a filter by number or speed dial).
+  `${someone.display_name.split(' ')[0]!} ${digitsOf(someone.number).slice(-4)}`,
+  'mar 49',
+  // Nothing to search.
+  '',
+  ' - ',
+];
+
+/** What people type, drawn from the contacts: starts of words, pieces of numbers, speed dials. */
+function drawnQueries(count: number): string[] {
+  const random = seededRandom(31);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const contact = pick(contacts);
+    const words = `${contact.display_name} ${contact.company}`.split(/\s+/).filter(Boolean);
+    const digits = digitsOf(pick([contact.number, contact.secondary_number ?? contact.number]));
+    const from = Math.floor(random() * Math.max(1, digits.length - 4));
+    switch (i % 4) {
+      case 0:
+        return pick(words).slice(0, 2 + Math.floor(random() * 4));
+      case 1:
+        return `${pick(words).slice(0, 3)} ${pick(words).slice(0, 2)}`;
+      case 2:
+        return digits.slice(from, from + 3 + Math.floor(random() * 4));
+      default:
+        return contact.speed_dial === null ? digits.slice(-5) : String(contact.speed_dial);
+    }
+  });
+}
+
+describe('the scan before the index is built', () => {
+  const index = ContactIndex.build(contacts, options);
+  index.setCallHistory(calls, now);
+  const scan = new ContactScan(contacts, options);
+  scan.setCallHistory(calls, now);
+
+  it.each([...QUERIES, ...drawnQueries(80)])(
+    'gives the index’s hits for %j, in its order',
+    (query) => {
+      for (const limit of [50, 5]) {
+        const scanned = scan.search(query, limit);
+        // Undefined: most contacts could match it (one or two digits, a short typo), left to the index.
+        if (scanned !== undefined) expect(scanned).toEqual(index.search(query, limit));
+      }
+    },
+  );
+
+  it('answers names, companies, typos of longer words and number fragments itself', () => {
+    const declined = QUERIES.filter((query) => scan.search(query) === undefined);
+    for (const query of ['mar', 'anne marie', 'acme', 'schmdit', '030', '+49 30', someone.number]) {
+      expect(declined).not.toContain(query);
+    }
+  });
+
+  it('gives the index’s page when about `limit` names start with the word', () => {
+    for (const word of ['mar', 'jo', 'pe', 'ann']) {
+      const starting = contacts.filter((contact) =>
+        foldedWords(contact.display_name)[0]?.startsWith(word),
+      ).length;
+      for (const limit of [starting - 1, starting, starting + 1, starting + 3]) {
+        const scanned = scan.search(word, limit);
+        if (scanned !== undefined) expect(scanned).toEqual(index.search(word, limit));
+      }
+    }
+  });
+
+  it('reads where a name starts as the index does: punctuation, accents, no name', () => {
+    const names = [
+      '"Anne" Smith',
+      '(Dr) Anne Meyer',
+      '',
+      'Ännette Roy',
+      '-anna',
+      'Bo Anne',
+      '1 Anne',
+    ];
+    const odd = names.map((display_name, i) => ({
+      ...contacts[i]!,
+      id: 900_000 + i,
+      display_name,
+      company: i % 2 ? 'Anne GmbH' : 'Annex\nLtd',
+    }));
+    const all = [...odd, ...contacts.slice(0, 500)];
+    const oddIndex = ContactIndex.build(all, options);
+    const oddScan = new ContactScan(all, options);
+    for (const query of ['anne', 'an', 'ann', 'dr', '1', 'bo', 'annex', 'ltd']) {
+      for (const limit of [1, 2, 3, 50]) {
+        const scanned = oddScan.search(query, limit);
+        if (scanned !== undefined) expect(scanned).toEqual(oddIndex.search(query, limit));
+      }
+    }
+  });
+
+  it('ranks as the index does without any calls too', () => {
+    const plainIndex = ContactIndex.build(contacts, options);
+    const plainScan = new ContactScan(contacts, options);
+    for (const query of ['mar', 'schmdit', '030', someone.number]) {
+      expect(plainScan.search(query)).toEqual(plainIndex.search(query));
+    }
+  });
+});
