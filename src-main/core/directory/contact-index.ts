@@ -41,6 +41,39 @@ export interface ContactIndexOptions {
   priorityOf?: PriorityOf;
 }
 
+/** Options of a gradual build: those of a build, and the size of a slice. */
+export interface GradualBuildOptions extends ContactIndexOptions {
+  /** About how many contacts (or numbers) a slice reads; default DEFAULT_SLICE. */
+  slice?: number;
+}
+
+/** Contacts (or numbers) a slice of a gradual build reads by default (a few ms when cold). */
+export const DEFAULT_SLICE = 2_000;
+
+/**
+ * The phases of a build, in order: a gradual build yields at the end of each (and within them,
+ * between slices), so with an infinite slice it yields once a phase, after all but the last.
+ */
+export const BUILD_PHASES = [
+  'words',
+  'order',
+  'word postings',
+  'numbers',
+  'digit grams',
+  'caller suffixes + speed dials',
+] as const;
+
+/** The structures of an index, built by ContactIndex.buildGradually. */
+interface IndexParts {
+  plan: DialingPlan;
+  contacts: DirectoryContact[];
+  words: WordPostings;
+  numbers: NumberTable;
+  grams: DigitGrams;
+  suffixes: CallerSuffixes;
+  speedDials: SpeedDials;
+}
+
 export class ContactIndex {
   readonly plan: DialingPlan;
   /** Contacts in ranking order. */
@@ -52,10 +85,41 @@ export class ContactIndex {
   readonly #suffixes: CallerSuffixes;
   readonly #speedDials: SpeedDials;
 
-  private constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
-    this.plan = new DialingPlan(options.region);
-    this.#candidates = new RankedCandidates(contacts.length);
+  private constructor(parts: IndexParts) {
+    this.plan = parts.plan;
+    this.#contacts = parts.contacts;
+    this.#candidates = new RankedCandidates(parts.contacts.length);
+    this.#words = parts.words;
+    this.#numbers = parts.numbers;
+    this.#grams = parts.grams;
+    this.#suffixes = parts.suffixes;
+    this.#speedDials = parts.speedDials;
+  }
+
+  /** Indexes `contacts` (any order; the index ranks them). */
+  static build(contacts: readonly DirectoryContact[], options: ContactIndexOptions): ContactIndex {
+    const building = ContactIndex.buildGradually(contacts, {
+      ...options,
+      slice: Number.POSITIVE_INFINITY,
+    });
+    for (;;) {
+      const step = building.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same build as `build`, in slices: the generator yields between slices of work (about
+   * `slice` contacts or numbers each, and after every phase of BUILD_PHASES), so a caller can
+   * answer other requests between slices; its return value is the index.
+   */
+  static *buildGradually(
+    contacts: readonly DirectoryContact[],
+    options: GradualBuildOptions,
+  ): Generator<void, ContactIndex> {
+    const plan = new DialingPlan(options.region);
     const read = new ContactWords(contacts);
+    yield;
     // Ranking order: higher phonebook priority, then the name's words, then id.
     const { order, groupStart } = rankingOrder(
       contacts,
@@ -63,17 +127,25 @@ export class ContactIndex {
       (i, k) => read.nameWord(i, k),
       read.sorted.length + 1,
     );
-    this.#contacts = Array.from(order, (i) => contacts[i]!);
-    this.#words = new WordPostings(read, order, groupStart);
-    this.#numbers = new NumberTable(contacts, order, this.plan);
-    this.#grams = new DigitGrams(this.#numbers);
-    this.#suffixes = new CallerSuffixes(this.#numbers);
-    this.#speedDials = new SpeedDials(this.#contacts);
-  }
-
-  /** Indexes `contacts` (any order; the index ranks them). */
-  static build(contacts: readonly DirectoryContact[], options: ContactIndexOptions): ContactIndex {
-    return new ContactIndex(contacts, options);
+    const ranked = Array.from(order, (i) => contacts[i]!);
+    yield;
+    const words = new WordPostings(read, order, groupStart);
+    yield;
+    const numbers = new NumberTable(contacts, order, plan);
+    yield;
+    const grams = new DigitGrams(numbers);
+    yield;
+    const suffixes = new CallerSuffixes(numbers);
+    const speedDials = new SpeedDials(ranked);
+    return new ContactIndex({
+      plan,
+      contacts: ranked,
+      words,
+      numbers,
+      grams,
+      suffixes,
+      speedDials,
+    });
   }
 
   get size(): number {

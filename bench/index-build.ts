@@ -1,0 +1,177 @@
+/**
+ * The contact index build at 100,000 contacts as a person meets it: the first build in a freshly
+ * started process (cold: V8 has compiled nothing of the index yet, which is what happens at start),
+ * then warm builds in the same process; the heap the index holds; where the cold build's time goes
+ * (its phases, timed between the gradual build's yields with one slice a phase); and the gradual
+ * build's slices (what a caller answering searches between them waits at most). Each sample is a
+ * fresh child process (`node --import tsx` on this file with --child), so no sample warms another.
+ * `npm run bench -- --only build` runs it alone; `--json` prints it under `index_build`.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BUILD_PHASES, ContactIndex } from '../src-main/core/directory/contact-index';
+import { generateDirectory } from './search-data';
+
+const SIZE = 100_000;
+const CHILDREN = 3;
+const WARM_BUILDS = 5;
+
+export interface IndexBuildFigures {
+  contacts: number;
+  /** Median over the fresh processes of their first build, ms (wall; CPU beside). */
+  cold_ms: number;
+  cold_cpu_ms: number;
+  /** Median of the warm builds (after the first), over all processes, ms. */
+  warm_ms: number;
+  warm_cpu_ms: number;
+  /** Heap + typed-array buffers the index holds after a collection, MB. */
+  heap_mb: number;
+  /** The cold build's phases, ms (median over the processes). */
+  cold_phases_ms: Record<string, number>;
+  /** The gradual build with its default slices, warm: how many slices, the longest, ms. */
+  slices: number;
+  longest_slice_ms: number;
+  /** The longest slice of a gradual build run first in a fresh process (cold), ms. */
+  cold_longest_slice_ms: number;
+}
+
+interface ChildFigures {
+  cold: number;
+  coldCpu: number;
+  phases: number[];
+  warm: number[];
+  warmCpu: number[];
+  heap: number;
+  slices: number;
+  longestSlice: number;
+  coldLongestSlice: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round = (value: number) => Number(value.toFixed(1));
+
+/** Runs the gradual build to its end, timing each slice (wall ms). */
+function timeSlices(generator: Generator<void, ContactIndex>): {
+  index: ContactIndex;
+  slices: number[];
+} {
+  const slices: number[] = [];
+  for (;;) {
+    const started = performance.now();
+    const step = generator.next();
+    slices.push(performance.now() - started);
+    if (step.done) return { index: step.value, slices };
+  }
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+/** One fresh process's figures: `coldGradual` runs the default slices first instead. */
+function child(coldGradual: boolean): ChildFigures {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heapInUse = () => {
+    gc();
+    gc();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return (heapUsed + arrayBuffers) / 2 ** 20;
+  };
+  const { contacts, priorities } = generateDirectory(SIZE);
+  const options = { region: 'DE', priorityOf: (id: number) => priorities.get(id) };
+  const before = heapInUse();
+  let coldLongestSlice = 0;
+  if (coldGradual) {
+    coldLongestSlice = Math.max(
+      ...timeSlices(ContactIndex.buildGradually(contacts, options)).slices,
+    );
+  }
+  const cpuBefore = process.cpuUsage();
+  // One slice a phase: the time between yields is each phase's.
+  const cold = timeSlices(
+    ContactIndex.buildGradually(contacts, { ...options, slice: Number.POSITIVE_INFINITY }),
+  );
+  const coldCpu = cpuMs(cpuBefore);
+  let index: ContactIndex | undefined = cold.index;
+  const heap = heapInUse() - before;
+  index = undefined;
+  const warm: number[] = [];
+  const warmCpu: number[] = [];
+  for (let i = 0; i < WARM_BUILDS; i++) {
+    const since = process.cpuUsage();
+    const started = performance.now();
+    index = ContactIndex.build(contacts, options);
+    warm.push(performance.now() - started);
+    warmCpu.push(cpuMs(since));
+    index = undefined;
+  }
+  const gradual = timeSlices(ContactIndex.buildGradually(contacts, options));
+  void index;
+  return {
+    cold: cold.slices.reduce((sum, ms) => sum + ms, 0),
+    coldCpu,
+    phases: cold.slices,
+    warm,
+    warmCpu,
+    heap,
+    slices: gradual.slices.length,
+    longestSlice: Math.max(...gradual.slices),
+    coldLongestSlice,
+  };
+}
+
+/** Spawns fresh processes, prints the figures, returns them. */
+export function indexBuild(): IndexBuildFigures {
+  const runs: ChildFigures[] = [];
+  for (let i = 0; i < CHILDREN + 1; i++) {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', i === CHILDREN ? 'gradual' : 'whole'],
+      { encoding: 'utf8', maxBuffer: 2 ** 24 },
+    );
+    if (run.status !== 0) throw new Error(`index build child failed: ${run.stderr}`);
+    runs.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as ChildFigures);
+  }
+  const whole = runs.slice(0, CHILDREN);
+  const figures: IndexBuildFigures = {
+    contacts: SIZE,
+    cold_ms: round(median(whole.map((run) => run.cold))),
+    cold_cpu_ms: round(median(whole.map((run) => run.coldCpu))),
+    warm_ms: round(median(whole.flatMap((run) => run.warm))),
+    warm_cpu_ms: round(median(whole.flatMap((run) => run.warmCpu))),
+    heap_mb: round(median(whole.map((run) => run.heap))),
+    cold_phases_ms: Object.fromEntries(
+      BUILD_PHASES.map((phase, i) => [phase, round(median(whole.map((run) => run.phases[i]!)))]),
+    ),
+    slices: runs[CHILDREN]!.slices,
+    longest_slice_ms: round(median(whole.map((run) => run.longestSlice))),
+    cold_longest_slice_ms: round(runs[CHILDREN]!.coldLongestSlice),
+  };
+  console.log(
+    `${SIZE} contacts; ${CHILDREN} fresh processes, the first build in each (cold), then ${WARM_BUILDS} more (warm)`,
+  );
+  console.log(
+    `cold ${figures.cold_ms} ms (CPU ${figures.cold_cpu_ms} ms), warm ${figures.warm_ms} ms (CPU ${figures.warm_cpu_ms} ms); the index holds ${figures.heap_mb} MB (heap + typed arrays)`,
+  );
+  console.log(
+    `cold phases: ${Object.entries(figures.cold_phases_ms)
+      .map(([phase, ms]) => `${phase} ${ms}`)
+      .join(', ')} ms`,
+  );
+  console.log(
+    `gradual build: ${figures.slices} slices, the longest ${figures.longest_slice_ms} ms warm, ${figures.cold_longest_slice_ms} ms cold (first build of a fresh process)`,
+  );
+  return figures;
+}
+
+if (process.argv.includes('--child')) {
+  console.log(JSON.stringify(child(process.argv.includes('gradual'))));
+}
