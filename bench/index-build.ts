@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { BUILD_PHASES, ContactIndex } from '../src-main/core/directory/contact-index';
+import type { DirectoryContact } from '../src-shared/contract';
 import { generateDirectory } from './search-data';
 
 const SIZE = 100_000;
@@ -28,8 +29,9 @@ export interface IndexBuildFigures {
   warm_cpu_ms: number;
   /** Heap + typed-array buffers the index holds after a collection, MB. */
   heap_mb: number;
-  /** The cold build's phases, ms (median over the processes). */
+  /** The cold build's phases, ms (median over the processes), wall and CPU. */
   cold_phases_ms: Record<string, number>;
+  cold_phases_cpu_ms: Record<string, number>;
   /** The gradual build with its default slices, warm: how many slices, the longest, ms. */
   slices: number;
   longest_slice_ms: number;
@@ -41,6 +43,7 @@ interface ChildFigures {
   cold: number;
   coldCpu: number;
   phases: number[];
+  phasesCpu: number[];
   warm: number[];
   warmCpu: number[];
   heap: number;
@@ -60,13 +63,17 @@ const round = (value: number) => Number(value.toFixed(1));
 function timeSlices(generator: Generator<void, ContactIndex>): {
   index: ContactIndex;
   slices: number[];
+  cpu: number[];
 } {
   const slices: number[] = [];
+  const cpu: number[] = [];
   for (;;) {
+    const since = process.cpuUsage();
     const started = performance.now();
     const step = generator.next();
     slices.push(performance.now() - started);
-    if (step.done) return { index: step.value, slices };
+    cpu.push(cpuMs(since));
+    if (step.done) return { index: step.value, slices, cpu };
   }
 }
 
@@ -85,7 +92,11 @@ function child(coldGradual: boolean): ChildFigures {
     const { heapUsed, arrayBuffers } = process.memoryUsage();
     return (heapUsed + arrayBuffers) / 2 ** 20;
   };
-  const { contacts, priorities } = generateDirectory(SIZE);
+  const generated = generateDirectory(SIZE);
+  const { priorities } = generated;
+  // As the directory cache gives them at start: parsed from JSON (flat strings, not the
+  // generator's concatenations).
+  const contacts = JSON.parse(JSON.stringify(generated.contacts)) as DirectoryContact[];
   const options = { region: 'DE', priorityOf: (id: number) => priorities.get(id) };
   const before = heapInUse();
   let coldLongestSlice = 0;
@@ -100,25 +111,22 @@ function child(coldGradual: boolean): ChildFigures {
     ContactIndex.buildGradually(contacts, { ...options, slice: Number.POSITIVE_INFINITY }),
   );
   const coldCpu = cpuMs(cpuBefore);
-  let index: ContactIndex | undefined = cold.index;
   const heap = heapInUse() - before;
-  index = undefined;
   const warm: number[] = [];
   const warmCpu: number[] = [];
   for (let i = 0; i < WARM_BUILDS; i++) {
     const since = process.cpuUsage();
     const started = performance.now();
-    index = ContactIndex.build(contacts, options);
+    ContactIndex.build(contacts, options);
     warm.push(performance.now() - started);
     warmCpu.push(cpuMs(since));
-    index = undefined;
   }
   const gradual = timeSlices(ContactIndex.buildGradually(contacts, options));
-  void index;
   return {
     cold: cold.slices.reduce((sum, ms) => sum + ms, 0),
     coldCpu,
     phases: cold.slices,
+    phasesCpu: cold.cpu,
     warm,
     warmCpu,
     heap,
@@ -134,7 +142,13 @@ export function indexBuild(): IndexBuildFigures {
   for (let i = 0; i < CHILDREN + 1; i++) {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', i === CHILDREN ? 'gradual' : 'whole'],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--child',
+        i === CHILDREN ? 'gradual' : 'whole',
+      ],
       { encoding: 'utf8', maxBuffer: 2 ** 24 },
     );
     if (run.status !== 0) throw new Error(`index build child failed: ${run.stderr}`);
@@ -151,6 +165,9 @@ export function indexBuild(): IndexBuildFigures {
     cold_phases_ms: Object.fromEntries(
       BUILD_PHASES.map((phase, i) => [phase, round(median(whole.map((run) => run.phases[i]!)))]),
     ),
+    cold_phases_cpu_ms: Object.fromEntries(
+      BUILD_PHASES.map((phase, i) => [phase, round(median(whole.map((run) => run.phasesCpu[i]!)))]),
+    ),
     slices: runs[CHILDREN]!.slices,
     longest_slice_ms: round(median(whole.map((run) => run.longestSlice))),
     cold_longest_slice_ms: round(runs[CHILDREN]!.coldLongestSlice),
@@ -164,7 +181,7 @@ export function indexBuild(): IndexBuildFigures {
   console.log(
     `cold phases: ${Object.entries(figures.cold_phases_ms)
       .map(([phase, ms]) => `${phase} ${ms}`)
-      .join(', ')} ms`,
+      .join(', ')} ms; CPU ${Object.values(figures.cold_phases_cpu_ms).join(', ')} ms`,
   );
   console.log(
     `gradual build: ${figures.slices} slices, the longest ${figures.longest_slice_ms} ms warm, ${figures.cold_longest_slice_ms} ms cold (first build of a fresh process)`,

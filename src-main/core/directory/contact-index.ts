@@ -117,8 +117,9 @@ export class ContactIndex {
     contacts: readonly DirectoryContact[],
     options: GradualBuildOptions,
   ): Generator<void, ContactIndex> {
+    const slice = Math.max(1, options.slice ?? DEFAULT_SLICE);
     const plan = new DialingPlan(options.region);
-    const read = new ContactWords(contacts);
+    const read = yield* ContactWords.read(contacts, slice);
     yield;
     // Ranking order: higher phonebook priority, then the name's words, then id.
     const { order, groupStart } = rankingOrder(
@@ -131,7 +132,7 @@ export class ContactIndex {
     yield;
     const words = new WordPostings(read, order, groupStart);
     yield;
-    const numbers = new NumberTable(contacts, order, plan);
+    const numbers = yield* NumberTable.read(contacts, order, plan, slice);
     yield;
     const grams = new DigitGrams(numbers);
     yield;

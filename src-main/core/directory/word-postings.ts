@@ -9,7 +9,7 @@
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import { SortedWords } from './sorted-words';
-import { foldedWords } from './text-fold';
+import { WordFolder } from './text-fold';
 
 /** Fewest typed characters of a word before one typo is tolerated. */
 const TYPO_MIN_LENGTH = 4;
@@ -94,43 +94,12 @@ export class ContactWords {
   /** How many of contact i's words are its name's (at most 255). */
   readonly nameLengths: Uint8Array;
 
-  constructor(contacts: readonly DirectoryContact[]) {
-    const size = contacts.length;
-    const wordIds = new Map<string, number>();
-    const companyWords = new Map<string, number[]>();
-    const idOf = (word: string): number => {
-      let id = wordIds.get(word);
-      if (id === undefined) wordIds.set(word, (id = wordIds.size));
-      return id;
-    };
-    let ids = new Int32Array(size * 6);
-    let count = 0;
-    const push = (id: number) => {
-      if (count === ids.length) {
-        const grown = new Int32Array(ids.length * 2);
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[count++] = id;
-    };
-    this.wordStart = new Int32Array(size + 1);
-    this.nameLengths = new Uint8Array(size);
-    for (let i = 0; i < size; i++) {
-      const contact = contacts[i]!;
-      const name = foldedWords(contact.display_name);
-      for (const word of name) push(idOf(word));
-      this.nameLengths[i] = Math.min(name.length, 255);
-      // Companies repeat: their words are read once.
-      let company = companyWords.get(contact.company);
-      if (!company) {
-        company = foldedWords(contact.company).map(idOf);
-        companyWords.set(contact.company, company);
-      }
-      for (const id of company) push(id);
-      this.wordStart[i + 1] = count;
-    }
-    this.ids = ids.subarray(0, count);
-    const distinct = [...wordIds.keys()];
+  /** Sorts the words read. */
+  private constructor(reader: WordReader) {
+    this.ids = reader.ids.subarray(0, reader.count);
+    this.wordStart = reader.wordStart;
+    this.nameLengths = reader.nameLengths;
+    const distinct = reader.folder.words;
     const wordOrder = Int32Array.from(distinct.keys()).sort((a, b) =>
       distinct[a]! < distinct[b]! ? -1 : 1,
     );
@@ -139,9 +108,69 @@ export class ContactWords {
     this.sorted = new SortedWords(Array.from(wordOrder, (id) => distinct[id]!));
   }
 
+  /** Reads the contacts' words, yielding after every `slice` contacts. */
+  static *read(
+    contacts: readonly DirectoryContact[],
+    slice: number,
+  ): Generator<void, ContactWords> {
+    const reader = new WordReader(contacts);
+    for (let from = 0; from < contacts.length; from += slice) {
+      reader.read(from, Math.min(contacts.length, from + slice));
+      if (from + slice < contacts.length) yield;
+    }
+    return new ContactWords(reader);
+  }
+
   /** Contact i's k-th name word as its rank + 1; 0 when its name has fewer words. */
   nameWord(i: number, k: number): number {
     return k < this.nameLengths[i]! ? this.rankOfId[this.ids[this.wordStart[i]! + k]!]! + 1 : 0;
+  }
+}
+
+/** Reads the words of the contacts, contact by contact (see ContactWords). */
+class WordReader {
+  readonly folder = new WordFolder();
+  ids: Int32Array;
+  count = 0;
+  readonly wordStart: Int32Array;
+  readonly nameLengths: Uint8Array;
+  readonly #contacts: readonly DirectoryContact[];
+  /** Companies repeat: their words are read once. */
+  readonly #companyWords = new Map<string, Int32Array>();
+
+  constructor(contacts: readonly DirectoryContact[]) {
+    const size = contacts.length;
+    this.#contacts = contacts;
+    this.ids = new Int32Array(size * 6);
+    this.wordStart = new Int32Array(size + 1);
+    this.nameLengths = new Uint8Array(size);
+  }
+
+  /** Reads contacts [from, to). */
+  read(from: number, to: number): void {
+    const folder = this.folder;
+    for (let i = from; i < to; i++) {
+      const contact = this.#contacts[i]!;
+      const nameLength = folder.read(contact.display_name);
+      this.#push(folder.ids, nameLength);
+      this.nameLengths[i] = Math.min(nameLength, 255);
+      let company = this.#companyWords.get(contact.company);
+      if (!company) {
+        company = folder.ids.slice(0, folder.read(contact.company));
+        this.#companyWords.set(contact.company, company);
+      }
+      this.#push(company, company.length);
+      this.wordStart[i + 1] = this.count;
+    }
+  }
+
+  #push(ids: Int32Array, length: number): void {
+    if (this.count + length > this.ids.length) {
+      const grown = new Int32Array((this.count + length) * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    for (let k = 0; k < length; k++) this.ids[this.count++] = ids[k]!;
   }
 }
 
