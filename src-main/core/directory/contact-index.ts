@@ -122,21 +122,23 @@ export class ContactIndex {
     const read = yield* ContactWords.read(contacts, slice);
     yield;
     // Ranking order: higher phonebook priority, then the name's words, then id.
-    const { order, groupStart } = rankingOrder(
+    const { order, groupStart } = yield* rankingOrder(
       contacts,
       options.priorityOf,
       (i, k) => read.nameWord(i, k),
       read.sorted.length + 1,
+      slice < contacts.length,
     );
-    const ranked = Array.from(order, (i) => contacts[i]!);
+    const ranked = new Array<DirectoryContact>(order.length);
+    for (let index = 0; index < order.length; index++) ranked[index] = contacts[order[index]!]!;
     yield;
     const words = new WordPostings(read, order, groupStart);
     yield;
     const numbers = yield* NumberTable.read(contacts, order, plan, slice);
     yield;
-    const grams = new DigitGrams(numbers);
+    const grams = yield* DigitGrams.build(numbers, slice);
     yield;
-    const suffixes = new CallerSuffixes(numbers);
+    const suffixes = yield* CallerSuffixes.build(numbers, slice);
     const speedDials = new SpeedDials(ranked);
     return new ContactIndex({
       plan,

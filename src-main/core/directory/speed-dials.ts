@@ -24,13 +24,13 @@ export class SpeedDials {
     this.#values = new Int32Array(byValue[CODES]!);
     this.#contacts = new Int32Array(byValue[CODES]!);
     const fill = byValue.slice(0, CODES);
-    contacts.forEach((contact, index) => {
-      const value = contact.speed_dial;
-      if (value === null || value < 0 || value >= CODES) return;
+    for (let index = 0; index < contacts.length; index++) {
+      const value = contacts[index]!.speed_dial;
+      if (value === null || value < 0 || value >= CODES) continue;
       const at = fill[value]!++;
       this.#values[at] = value;
       this.#contacts[at] = index;
-    });
+    }
   }
 
   /** The contact (its number in ranking order) with this code, or -1. */
