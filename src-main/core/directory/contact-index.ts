@@ -132,7 +132,7 @@ export class ContactIndex {
     const ranked = new Array<DirectoryContact>(order.length);
     for (let index = 0; index < order.length; index++) ranked[index] = contacts[order[index]!]!;
     yield;
-    const words = new WordPostings(read, order, groupStart);
+    const words = yield* WordPostings.build(read, order, groupStart, slice);
     yield;
     const numbers = yield* NumberTable.read(contacts, order, plan, slice);
     yield;

@@ -193,45 +193,74 @@ export class WordPostings {
    */
   readonly #groupStart: Int32Array;
 
-  /**
-   * `order[index]`: the position in the contacts read of contact `index` (ranking order);
-   * `groupStart`: where each priority starts in that order (see rankingOrder).
-   */
-  constructor(read: ContactWords, order: Int32Array, groupStart: Int32Array) {
+  /** The arrays for the words read, filled by `build`. */
+  private constructor(read: ContactWords, groupStart: Int32Array) {
     this.words = read.sorted;
     this.#groupStart = groupStart;
-    const size = order.length;
+    const size = groupStart[groupStart.length - 1]!;
     const wordCount = read.sorted.length;
-    const { ids, wordStart, rankOfId, nameLengths } = read;
     this.#contactWordStart = new Int32Array(size + 1);
-    this.#contactWords = new Int32Array(ids.length);
+    this.#contactWords = new Int32Array(read.ids.length);
     this.#firstWord = new Int32Array(size).fill(-1);
     this.#postStart = new Int32Array(wordCount + 1);
     this.#namePostings = new Int32Array(wordCount + 1);
-    let at = 0;
-    for (let index = 0; index < size; index++) {
+    this.#postings = new Int32Array(read.ids.length);
+  }
+
+  /**
+   * `order[index]`: the position in the contacts read of contact `index` (ranking order);
+   * `groupStart`: where each priority starts in that order (see rankingOrder). Yields after
+   * every `slice` contacts.
+   */
+  static *build(
+    read: ContactWords,
+    order: Int32Array,
+    groupStart: Int32Array,
+    slice: number,
+  ): Generator<void, WordPostings> {
+    const postings = new WordPostings(read, groupStart);
+    const size = order.length;
+    for (let from = 0; from < size; from += slice) {
+      postings.#readContacts(read, order, from, Math.min(size, from + slice));
+      if (from + slice < size) yield;
+    }
+    for (let w = 0; w < read.sorted.length; w++) {
+      postings.#postStart[w + 1]! += postings.#postStart[w]!;
+      postings.#namePostings[w + 1]! += postings.#namePostings[w]!;
+    }
+    const fill = postings.#postStart.slice(0, read.sorted.length);
+    for (let from = 0; from < size; from += slice) {
+      if (slice < size) yield;
+      postings.#post(fill, from, Math.min(size, from + slice));
+    }
+    return postings;
+  }
+
+  /** Contacts [from, to)'s words, in ranking order, and how many postings each word has. */
+  #readContacts(read: ContactWords, order: Int32Array, from: number, to: number): void {
+    const { ids, wordStart, rankOfId, nameLengths } = read;
+    let at = this.#contactWordStart[from]!;
+    for (let index = from; index < to; index++) {
       const position = order[index]!;
-      const from = wordStart[position]!;
-      const to = wordStart[position + 1]!;
-      const nameEnd = from + nameLengths[position]!;
-      for (let i = from; i < to; i++) {
+      const first = wordStart[position]!;
+      const end = wordStart[position + 1]!;
+      const nameEnd = first + nameLengths[position]!;
+      for (let i = first; i < end; i++) {
         const rank = rankOfId[ids[i]!]!;
         const place =
-          i === from && i < nameEnd ? FIRST_NAME_WORD : i < nameEnd ? NAME_WORD : COMPANY_WORD;
+          i === first && i < nameEnd ? FIRST_NAME_WORD : i < nameEnd ? NAME_WORD : COMPANY_WORD;
         this.#contactWords[at++] = rank | (place << PLACE_SHIFT);
         this.#postStart[rank + 1]!++;
         if (place !== COMPANY_WORD) this.#namePostings[rank + 1]!++;
       }
-      if (nameEnd > from) this.#firstWord[index] = rankOfId[ids[from]!]!;
+      if (nameEnd > first) this.#firstWord[index] = rankOfId[ids[first]!]!;
       this.#contactWordStart[index + 1] = at;
     }
-    for (let w = 0; w < wordCount; w++) {
-      this.#postStart[w + 1]! += this.#postStart[w]!;
-      this.#namePostings[w + 1]! += this.#namePostings[w]!;
-    }
-    this.#postings = new Int32Array(ids.length);
-    const fill = this.#postStart.slice(0, wordCount);
-    for (let index = 0; index < size; index++) {
+  }
+
+  /** Contacts [from, to)'s postings, once every word's count is known (`fill`: where next). */
+  #post(fill: Int32Array, from: number, to: number): void {
+    for (let index = from; index < to; index++) {
       for (let i = this.#contactWordStart[index]!; i < this.#contactWordStart[index + 1]!; i++) {
         const word = this.#contactWords[i]!;
         this.#postings[fill[word & VALUE_OF]!++] = index | (word & ~VALUE_OF);
