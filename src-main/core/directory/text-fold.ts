@@ -120,9 +120,9 @@ function isWordPoint(point: number): boolean {
  * word known by an id, in the order first met: `foldedWords` of every text, without its strings.
  * A text's words are found by scanning its characters; a word met before as written is found by
  * its hash, so it is folded once and no string is made for it again. Folding a text word by word
- * gives the words of folding it whole, as folding works character by character, but for the
- * capital sigma (its lower case depends on the next letter, maybe across a separator): a text
- * with one is folded whole.
+ * gives the words of folding it whole, as folding works character by character (combining marks,
+ * which folding removes, belong to the word around them), but for the capital sigma (its lower
+ * case depends on the next letter, maybe across a separator): a text with one is folded whole.
  */
 export class WordFolder {
   /** The folded words by id. */
@@ -153,7 +153,10 @@ export class WordFolder {
         }
       }
       if (code === CAPITAL_SIGMA) return this.#readWhole(text);
-      if (isWordPoint(code)) {
+      if (code >= 0x300 && code <= 0x36f) {
+        // A combining mark: folding removes it, so it neither ends nor starts a word.
+        if (start >= 0) hash = Math.imul(hash ^ code, 0x01000193);
+      } else if (isWordPoint(code)) {
         if (start < 0) {
           start = index;
           hash = 0x811c9dc5;
