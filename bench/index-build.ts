@@ -8,6 +8,7 @@
  * `npm run bench -- --only build` runs it alone; `--json` prints it under `index_build`.
  */
 import { spawnSync } from 'node:child_process';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -29,6 +30,8 @@ export interface IndexBuildFigures {
   warm_cpu_ms: number;
   /** Heap + typed-array buffers the index holds after a collection, MB. */
   heap_mb: number;
+  /** Garbage collection during the cold build: pauses, ms in all. */
+  cold_gc_ms: number;
   /** The cold build's phases, ms (median over the processes), wall and CPU. */
   cold_phases_ms: Record<string, number>;
   cold_phases_cpu_ms: Record<string, number>;
@@ -47,6 +50,7 @@ interface ChildFigures {
   warm: number[];
   warmCpu: number[];
   heap: number;
+  gc: number;
   slices: number;
   longestSlice: number;
   coldLongestSlice: number;
@@ -83,7 +87,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** One fresh process's figures: `coldGradual` runs the default slices first instead. */
-function child(coldGradual: boolean): ChildFigures {
+async function child(coldGradual: boolean): Promise<ChildFigures> {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const heapInUse = () => {
@@ -99,6 +103,9 @@ function child(coldGradual: boolean): ChildFigures {
   const contacts = JSON.parse(JSON.stringify(generated.contacts)) as DirectoryContact[];
   const options = { region: 'DE', priorityOf: (id: number) => priorities.get(id) };
   const before = heapInUse();
+  const pauses: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
   let coldLongestSlice = 0;
   if (coldGradual) {
     coldLongestSlice = Math.max(
@@ -106,11 +113,19 @@ function child(coldGradual: boolean): ChildFigures {
     );
   }
   const cpuBefore = process.cpuUsage();
+  const coldStart = performance.now();
   // One slice a phase: the time between yields is each phase's.
   const cold = timeSlices(
     ContactIndex.buildGradually(contacts, { ...options, slice: Number.POSITIVE_INFINITY }),
   );
   const coldCpu = cpuMs(cpuBefore);
+  const coldEnd = performance.now();
+  // The collector's entries arrive a little later, on a turn of the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  observer.disconnect();
+  const gcMs = pauses
+    .filter((pause) => pause.startTime >= coldStart && pause.startTime < coldEnd)
+    .reduce((sum, pause) => sum + pause.duration, 0);
   const heap = heapInUse() - before;
   const warm: number[] = [];
   const warmCpu: number[] = [];
@@ -130,6 +145,7 @@ function child(coldGradual: boolean): ChildFigures {
     warm,
     warmCpu,
     heap,
+    gc: gcMs,
     slices: gradual.slices.length,
     longestSlice: Math.max(...gradual.slices),
     coldLongestSlice,
@@ -162,6 +178,7 @@ export function indexBuild(): IndexBuildFigures {
     warm_ms: round(median(whole.flatMap((run) => run.warm))),
     warm_cpu_ms: round(median(whole.flatMap((run) => run.warmCpu))),
     heap_mb: round(median(whole.map((run) => run.heap))),
+    cold_gc_ms: round(median(whole.map((run) => run.gc))),
     cold_phases_ms: Object.fromEntries(
       BUILD_PHASES.map((phase, i) => [phase, round(median(whole.map((run) => run.phases[i]!)))]),
     ),
@@ -176,7 +193,7 @@ export function indexBuild(): IndexBuildFigures {
     `${SIZE} contacts; ${CHILDREN} fresh processes, the first build in each (cold), then ${WARM_BUILDS} more (warm)`,
   );
   console.log(
-    `cold ${figures.cold_ms} ms (CPU ${figures.cold_cpu_ms} ms), warm ${figures.warm_ms} ms (CPU ${figures.warm_cpu_ms} ms); the index holds ${figures.heap_mb} MB (heap + typed arrays)`,
+    `cold ${figures.cold_ms} ms (CPU ${figures.cold_cpu_ms} ms), warm ${figures.warm_ms} ms (CPU ${figures.warm_cpu_ms} ms); the index holds ${figures.heap_mb} MB (heap + typed arrays); collector pauses in the cold build ${figures.cold_gc_ms} ms`,
   );
   console.log(
     `cold phases: ${Object.entries(figures.cold_phases_ms)
@@ -190,5 +207,7 @@ export function indexBuild(): IndexBuildFigures {
 }
 
 if (process.argv.includes('--child')) {
-  console.log(JSON.stringify(child(process.argv.includes('gradual'))));
+  void child(process.argv.includes('gradual')).then((figures) => {
+    console.log(JSON.stringify(figures));
+  });
 }

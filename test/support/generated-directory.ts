@@ -95,7 +95,7 @@ export function generatedDirectory(count: number, seed = 31): DirectoryContact[]
       phonebook_name: 'Directory',
       display_name: name,
       company: pick(COMPANIES),
-      number: number(),
+      number: number() ?? '',
       secondary_number: random() < 0.3 ? number() : null,
       speed_dial: random() < 0.1 ? Math.floor(random() * 10_000) : null,
     });

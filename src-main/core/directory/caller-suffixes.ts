@@ -23,7 +23,7 @@ export class CallerSuffixes {
 
   /**
    * Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one;
-   * yields after every `slice` numbers read and, when that is fewer than all, between passes.
+   * yields after every `slice` numbers of a pass and, when that is fewer than all, between passes.
    */
   static *build(numbers: NumberTable, slice: number): Generator<void, CallerSuffixes> {
     const count = numbers.contact.length;
@@ -39,7 +39,12 @@ export class CallerSuffixes {
       bySuffix = sortByDigits(suffixOf, bySuffix, shift);
     }
     const suffixes = new Float64Array(count);
-    for (let i = 0; i < count; i++) suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
+    for (let from = 0; from < count; from += slice) {
+      if (slice < count) yield;
+      for (let i = from; i < Math.min(count, from + slice); i++) {
+        suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
+      }
+    }
     return new CallerSuffixes(numbers, suffixes);
   }
 

@@ -48,7 +48,7 @@ export interface GradualBuildOptions extends ContactIndexOptions {
 }
 
 /** Contacts (or numbers) a slice of a gradual build reads by default (a few ms when cold). */
-export const DEFAULT_SLICE = 2_000;
+export const DEFAULT_SLICE = 1_000;
 
 /**
  * The phases of a build, in order: a gradual build yields at the end of each (and within them,
@@ -118,6 +118,7 @@ export class ContactIndex {
     options: GradualBuildOptions,
   ): Generator<void, ContactIndex> {
     const slice = Math.max(1, options.slice ?? DEFAULT_SLICE);
+    const sliced = slice < contacts.length;
     const plan = new DialingPlan(options.region);
     const read = yield* ContactWords.read(contacts, slice);
     yield;
@@ -127,8 +128,9 @@ export class ContactIndex {
       options.priorityOf,
       (i, k) => read.nameWord(i, k),
       read.sorted.length + 1,
-      slice < contacts.length,
+      sliced,
     );
+    if (sliced) yield;
     const ranked = new Array<DirectoryContact>(order.length);
     for (let index = 0; index < order.length; index++) ranked[index] = contacts[order[index]!]!;
     yield;
@@ -139,7 +141,7 @@ export class ContactIndex {
     const grams = yield* DigitGrams.build(numbers, slice);
     yield;
     const suffixes = yield* CallerSuffixes.build(numbers, slice);
-    const speedDials = new SpeedDials(ranked);
+    const speedDials = yield* SpeedDials.build(ranked, slice);
     return new ContactIndex({
       plan,
       contacts: ranked,

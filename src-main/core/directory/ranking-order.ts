@@ -75,10 +75,12 @@ export function* rankingOrder(
     priorities[contact] = priority;
     rankOf.set(priority, 0);
   }
+  if (sliced) yield;
   const distinct = [...rankOf.keys()].sort((a, b) => b - a);
   distinct.forEach((priority, rank) => rankOf.set(priority, rank));
   for (let contact = 0; contact < size; contact++)
     keys[contact] = rankOf.get(priorities[contact]!)!;
+  if (sliced) yield;
   sortBy(keys, distinct.length);
   const groupStart = new Int32Array(distinct.length + 1);
   for (let i = 0; i < size; i++) groupStart[keys[order[i]!]! + 1]!++;
