@@ -20,6 +20,11 @@
  * The contacts of an index never change: a change (sync, or a contact written through Callbar)
  * builds a new one, which takes a few milliseconds at a tenant's size. Only the call history it
  * ranks by is replaced in place (setCallHistory).
+ *
+ * A build reads every contact's strings once, in the contacts' order in memory, into typed arrays
+ * (numbers as character codes, words as ids of words folded once), so it makes almost no garbage;
+ * buildGradually runs it in slices of about a thousand contacts, so a caller can answer requests
+ * between them (at start, the 100,000-contact build runs cold, before V8 has optimised it).
  */
 import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
 import { frecency, type PartyCalls } from './call-affinity';
