@@ -131,7 +131,7 @@ export class ContactIndex {
     const { order, groupStart } = yield* rankingOrder(
       contacts,
       options.priorityOf,
-      (i, k) => read.nameWord(i, k),
+      (k, into) => read.nameWords(k, into),
       read.sorted.length + 1,
       sliced,
     );

@@ -14,6 +14,15 @@ const PACK = 2 ** 20;
 
 /** Contact positions by id: one numeric sort of (id, position) packed in a number, when ids fit. */
 function orderById(contacts: readonly DirectoryContact[]): Int32Array {
+  // Contacts often come in id order already (the platform pages them so): nothing to sort.
+  let sorted = true;
+  for (let i = 1; i < contacts.length && sorted; i++)
+    sorted = contacts[i - 1]!.id <= contacts[i]!.id;
+  if (sorted) {
+    const order = new Int32Array(contacts.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    return order;
+  }
   const keys = new Float64Array(contacts.length);
   for (let i = 0; i < contacts.length; i++) {
     const id = contacts[i]!.id;
@@ -38,13 +47,14 @@ export interface RankingOrder {
 
 /**
  * The contacts' positions in ranking order: by priority, then their first three name words (as
- * word ranks from `nameWord(contact, k)`, 0 for none; `words` bounds them), then id. Yields
+ * word ranks: `nameWords(k, into)` puts every contact's k-th, 0 for none; `words` bounds them),
+ * then id. Yields
  * between its passes when `sliced`.
  */
 export function* rankingOrder(
   contacts: readonly DirectoryContact[],
   priorityOf: PriorityOf | undefined,
-  nameWord: (contact: number, k: number) => number,
+  nameWords: (k: number, into: Int32Array) => void,
   words: number,
   sliced: boolean,
 ): Generator<void, RankingOrder> {
@@ -64,7 +74,7 @@ export function* rankingOrder(
   const keys = new Int32Array(size);
   for (let k = 2; k >= 0; k--) {
     if (sliced) yield;
-    for (let contact = 0; contact < size; contact++) keys[contact] = nameWord(contact, k);
+    nameWords(k, keys);
     sortBy(keys, words);
   }
   if (sliced) yield;

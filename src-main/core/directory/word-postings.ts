@@ -121,9 +121,12 @@ export class ContactWords {
     return new ContactWords(reader);
   }
 
-  /** Contact i's k-th name word as its rank + 1; 0 when its name has fewer words. */
-  nameWord(i: number, k: number): number {
-    return k < this.nameLengths[i]! ? this.rankOfId[this.ids[this.wordStart[i]! + k]!]! + 1 : 0;
+  /** Every contact's k-th name word as its rank + 1 (0 when its name has fewer words). */
+  nameWords(k: number, into: Int32Array): void {
+    const { ids, wordStart, rankOfId, nameLengths } = this;
+    for (let i = 0; i < nameLengths.length; i++) {
+      into[i] = k < nameLengths[i]! ? rankOfId[ids[wordStart[i]! + k]!]! + 1 : 0;
+    }
   }
 }
 
