@@ -36,7 +36,7 @@ export class CallerSuffixes {
     for (let n = 0; n < count; n++) bySuffix[n] = n;
     for (const shift of [0, 12]) {
       if (slice < count) yield;
-      bySuffix = sortByDigits(suffixOf, bySuffix, shift);
+      bySuffix = yield* sortByDigits(suffixOf, bySuffix, shift, slice);
     }
     const suffixes = new Float64Array(count);
     for (let from = 0; from < count; from += slice) {
@@ -118,16 +118,32 @@ function readSuffixes(numbers: NumberTable, suffixOf: Int32Array, from: number, 
   }
 }
 
-/** One stable counting pass of a radix sort: `order` by the 12 bits of the keys from `shift`. */
-function sortByDigits(keyOf: Int32Array, order: Int32Array, shift: number): Int32Array {
+/**
+ * One stable counting pass of a radix sort: `order` by the 12 bits of the keys from `shift`,
+ * yielding after every `slice` numbers counted or placed.
+ */
+function* sortByDigits(
+  keyOf: Int32Array,
+  order: Int32Array,
+  shift: number,
+  slice: number,
+): Generator<void, Int32Array> {
   const count = order.length;
   const buckets = new Int32Array(4097);
-  for (let n = 0; n < count; n++) buckets[((keyOf[n]! >>> shift) & 4095) + 1]!++;
+  for (let from = 0; from < count; from += slice) {
+    const to = Math.min(count, from + slice);
+    for (let n = from; n < to; n++) buckets[((keyOf[n]! >>> shift) & 4095) + 1]!++;
+    if (to < count) yield;
+  }
   for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
   const sorted = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const n = order[i]!;
-    sorted[buckets[(keyOf[n]! >>> shift) & 4095]!++] = n;
+  for (let from = 0; from < count; from += slice) {
+    if (slice < count) yield;
+    const to = Math.min(count, from + slice);
+    for (let i = from; i < to; i++) {
+      const n = order[i]!;
+      sorted[buckets[(keyOf[n]! >>> shift) & 4095]!++] = n;
+    }
   }
   return sorted;
 }

@@ -38,6 +38,9 @@ interface Term {
   postings: number;
 }
 
+/** The contacts of a gradual build's first slice (the next ones double up to the slice asked). */
+const FIRST_SLICE = 100;
+
 /** Where a word stands in a contact: the name's first word, another name word, the company. */
 const FIRST_NAME_WORD = 0;
 const NAME_WORD = 1;
@@ -114,9 +117,13 @@ export class ContactWords {
     slice: number,
   ): Generator<void, ContactWords> {
     const reader = new WordReader(contacts);
-    for (let from = 0; from < contacts.length; from += slice) {
-      reader.read(from, Math.min(contacts.length, from + slice));
-      if (from + slice < contacts.length) yield;
+    // The first slices run before V8 has compiled the reading: they start small and double.
+    for (let from = 0, step = Math.min(slice, FIRST_SLICE); from < contacts.length;) {
+      const to = Math.min(contacts.length, from + step);
+      reader.read(from, to);
+      from = to;
+      step = Math.min(slice, step * 2);
+      if (from < contacts.length) yield;
     }
     return new ContactWords(reader);
   }
