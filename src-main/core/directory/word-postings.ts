@@ -118,7 +118,8 @@ export class ContactWords {
   ): Generator<void, ContactWords> {
     const reader = new WordReader(contacts);
     // The first slices run before V8 has compiled the reading: they start small and double.
-    for (let from = 0, step = Math.min(slice, FIRST_SLICE); from < contacts.length;) {
+    let step = slice < contacts.length ? Math.min(slice, FIRST_SLICE) : slice;
+    for (let from = 0; from < contacts.length;) {
       const to = Math.min(contacts.length, from + step);
       reader.read(from, to);
       from = to;
