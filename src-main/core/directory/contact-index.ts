@@ -48,7 +48,10 @@ export interface ContactIndexOptions {
 
 /** Options of a gradual build: those of a build, and the size of a slice. */
 export interface GradualBuildOptions extends ContactIndexOptions {
-  /** About how many contacts (or numbers) a slice reads; default DEFAULT_SLICE. */
+  /**
+   * About how many contacts (or numbers) a slice reads: a whole number ≥ 1 or Infinity (one
+   * slice a phase); anything else means DEFAULT_SLICE.
+   */
   slice?: number;
 }
 
@@ -122,7 +125,9 @@ export class ContactIndex {
     contacts: readonly DirectoryContact[],
     options: GradualBuildOptions,
   ): Generator<void, ContactIndex> {
-    const slice = Math.max(1, options.slice ?? DEFAULT_SLICE);
+    // Whole contacts a slice; no number (NaN, 0, negative) falls back to the default.
+    const asked = Math.floor(options.slice ?? DEFAULT_SLICE);
+    const slice = asked >= 1 ? asked : DEFAULT_SLICE;
     const sliced = slice < contacts.length;
     const plan = new DialingPlan(options.region);
     const read = yield* ContactWords.read(contacts, slice);

@@ -83,6 +83,17 @@ describe('ContactIndex.buildGradually', () => {
     );
   });
 
+  it('reads a slice size that is no whole number as the default or whole contacts', () => {
+    const small = contacts.slice(0, 1_500);
+    const byDefault = runGradually(small, options).yields;
+    for (const slice of [Number.NaN, 0, -5]) {
+      expect(runGradually(small, { ...options, slice }).yields).toBe(byDefault);
+    }
+    const { index, yields } = runGradually(small, { ...options, slice: 2.5 });
+    expect(yields).toBe(runGradually(small, { ...options, slice: 2 }).yields);
+    expect(index.size).toBe(small.length);
+  });
+
   it('yields many times at 20,000 contacts with the default slice, and works on an empty set', () => {
     const many = generatedDirectory(20_000, 5);
     const { index, yields } = runGradually(many, options);
