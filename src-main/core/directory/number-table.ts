@@ -4,8 +4,7 @@
  * grams and the caller suffixes are built from it; a number is known by its position here.
  */
 import type { DirectoryContact } from '../../../src-shared/contract';
-import { Buffer } from 'node:buffer';
-import { TEXT_GROWTH, type DialingPlan, type WrittenForms } from './number-forms';
+import { TEXT_GROWTH, textOf, type DialingPlan, type WrittenForms } from './number-forms';
 import { Tier } from './ranked-candidates';
 
 /** What follows each number's text in the table's string. */
@@ -209,7 +208,7 @@ class NumberReader {
     const bytes = this.#bytes ?? new Uint8Array(0);
     return {
       // The texts each followed by a space, but for the last one.
-      digits: Buffer.from(bytes.buffer, 0, Math.max(0, this.#offset - 1)).toString('latin1'),
+      digits: textOf(bytes, 0, Math.max(0, this.#offset - 1)),
       start: this.#starts.slice(0, count + 1),
       ccLen: this.#ccLens.slice(0, count),
       trunk: this.#trunk.slice(0, count),
