@@ -7,6 +7,7 @@
  * "+49 30 1234567"). The country codes and trunk prefixes come from libphonenumber-js's metadata;
  * no per-number parse is needed, which keeps indexing 100,000 contacts fast.
  */
+import { Buffer } from 'node:buffer';
 import { Metadata, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import metadata from 'libphonenumber-js/min/metadata';
 
@@ -74,19 +75,13 @@ export interface WrittenForms {
 /** The most a digit text is longer than the stored number (a home country code put in front). */
 export const TEXT_GROWTH = 3;
 
-/** Character codes per String.fromCharCode call (its arguments are limited). */
-const CODES_A_CALL = 8192;
-
 /**
- * The string of character codes `codes[from, to)`: an ordinary string in V8's heap (a large
- * Buffer decoded to latin1 would be an external string, slower to search).
+ * The string of the ASCII codes `codes[from, to)`, made in V8's heap: decoded as UTF-8 (the same
+ * for ASCII, and fast); a large Buffer decoded to latin1 would be an external string, which the
+ * heap figures do not count and V8 reads through one more step.
  */
 export function textOf(codes: Uint8Array, from: number, to: number): string {
-  const parts: string[] = [];
-  for (let at = from; at < to; at += CODES_A_CALL) {
-    parts.push(String.fromCharCode(...codes.subarray(at, Math.min(to, at + CODES_A_CALL))));
-  }
-  return parts.join('');
+  return Buffer.from(codes.buffer, codes.byteOffset + from, to - from).toString('utf8');
 }
 
 /** Reads numbers for one default region (numbers written without a country code). */
