@@ -141,8 +141,9 @@ export class ContactIndex {
       sliced,
     );
     if (sliced) yield;
-    const ranked = new Array<DirectoryContact>(order.length);
-    for (let index = 0; index < order.length; index++) ranked[index] = contacts[order[index]!]!;
+    // Pushed, not preallocated: `new Array(100_000)` is a dictionary, slow to read a hit from.
+    const ranked: DirectoryContact[] = [];
+    for (let index = 0; index < order.length; index++) ranked.push(contacts[order[index]!]!);
     yield;
     const words = yield* WordPostings.build(read, order, groupStart, slice);
     yield;

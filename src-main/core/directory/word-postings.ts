@@ -196,8 +196,6 @@ export class WordPostings {
   /** Each contact's words (ranks, with their place), contact by contact. */
   readonly #contactWordStart: Int32Array;
   readonly #contactWords: Int32Array;
-  /** Each contact's first name word (its rank, -1 for none). */
-  readonly #firstWord: Int32Array;
   /**
    * Where each phonebook priority starts, in ranking order: inside one, contacts go by their
    * first name word, so the names starting with a prefix are one range of contacts there.
@@ -212,7 +210,6 @@ export class WordPostings {
     const wordCount = read.sorted.length;
     this.#contactWordStart = new Int32Array(size + 1);
     this.#contactWords = new Int32Array(read.ids.length);
-    this.#firstWord = new Int32Array(size).fill(-1);
     this.#postStart = new Int32Array(wordCount + 1);
     this.#namePostings = new Int32Array(wordCount + 1);
     this.#postings = new Int32Array(read.ids.length);
@@ -264,7 +261,6 @@ export class WordPostings {
         this.#postStart[rank + 1]!++;
         if (place !== COMPANY_WORD) this.#namePostings[rank + 1]!++;
       }
-      if (nameEnd > first) this.#firstWord[index] = rankOfId[ids[first]!]!;
       this.#contactWordStart[index + 1] = at;
     }
   }
@@ -457,10 +453,18 @@ export class WordPostings {
     let hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#firstWord[mid]! < word) lo = mid + 1;
+      if (this.#firstWordOf(mid) < word) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  /** The rank of the contact's first name word, -1 for none (its first word, if in its name). */
+  #firstWordOf(contact: number): number {
+    const at = this.#contactWordStart[contact]!;
+    if (at === this.#contactWordStart[contact + 1]) return -1;
+    const word = this.#contactWords[at]!;
+    return word >>> PLACE_SHIFT === FIRST_NAME_WORD ? word & VALUE_OF : -1;
   }
 
   /** Adds the boosted contacts the terms match (they rank first in their tier). */
