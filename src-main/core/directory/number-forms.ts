@@ -72,6 +72,8 @@ export interface WrittenForms {
   nsnStart: number;
 }
 
+const NOT_DIGITS = /[^0-9]/g;
+
 /** The most a digit text is longer than the stored number (a home country code put in front). */
 export const TEXT_GROWTH = 3;
 
@@ -90,6 +92,9 @@ export class DialingPlan {
   readonly #home: Plan;
   /** The home country code's digits. */
   readonly #homeDigits: Uint8Array;
+  /** Where forms() writes. */
+  #scratch = new Uint8Array(32);
+  readonly #written: WrittenForms = { length: 0, ccLen: 0, trunk: '', nsnStart: 0 };
 
   constructor(region: string) {
     this.region = region.toUpperCase() as CountryCode;
@@ -100,19 +105,26 @@ export class DialingPlan {
 
   /** The digit forms of a number as it is stored or typed ("+49 30 1234567", "030 1234567"). */
   forms(number: string): NumberForms {
-    const out = new Uint8Array(number.length + TEXT_GROWTH);
-    const written: WrittenForms = { length: 0, ccLen: 0, trunk: '', nsnStart: 0 };
-    this.writeText(number, out, 0, written);
-    const { length, ...forms } = written;
-    return { text: textOf(out, 0, length), ...forms };
+    if (this.#scratch.length < number.length + TEXT_GROWTH) {
+      this.#scratch = new Uint8Array(number.length + TEXT_GROWTH);
+    }
+    const written = this.#written;
+    const homeAdded = this.writeText(number, this.#scratch, 0, written);
+    // The same text as a string, from the number's digits (one native pass).
+    const digits = number.replace(NOT_DIGITS, '');
+    const text = homeAdded
+      ? this.#home.cc + digits.slice(written.nsnStart)
+      : digits.slice(digits.length - written.length);
+    return { text, ccLen: written.ccLen, trunk: written.trunk, nsnStart: written.nsnStart };
   }
 
   /**
    * Writes a number's digit text (NumberForms.text) as character codes into `out` from `at`
    * (which must have room for number.length + TEXT_GROWTH of them) and says what it is in
-   * `written`: building the index this way allocates nothing per number.
+   * `written`: building the index this way allocates nothing per number. True when the text is
+   * the home country code and the number's significant digits (a national number).
    */
-  writeText(number: string, out: Uint8Array, at: number, written: WrittenForms): void {
+  writeText(number: string, out: Uint8Array, at: number, written: WrittenForms): boolean {
     // The digits go after room for the home country code, then move to their place.
     const home = this.#homeDigits;
     const from = at + home.length;
@@ -160,9 +172,10 @@ export class DialingPlan {
       written.nsnStart = nsnStart;
       written.length = home.length + count - nsnStart;
       out.copyWithin(at + home.length, from + nsnStart, from + count);
-      return;
+      return true;
     }
     written.length = count - skip;
     out.copyWithin(at, from + skip, from + count);
+    return false;
   }
 }
