@@ -141,7 +141,7 @@ export class ContactIndex {
       sliced,
     );
     if (sliced) yield;
-    // Pushed, not preallocated: `new Array(100_000)` is a dictionary, slow to read a hit from.
+    // Pushed: a packed array (a preallocated one is holey).
     const ranked: DirectoryContact[] = [];
     for (let index = 0; index < order.length; index++) ranked.push(contacts[order[index]!]!);
     yield;
