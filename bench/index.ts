@@ -13,6 +13,7 @@ import { contactImport } from './contact-import';
 import { contactWalk } from './contact-walk';
 import { dialTargetParse } from './dial-target';
 import { feltSpeed } from './felt-speed';
+import { indexBuild } from './index-build';
 import { REDUCED_RUN, relayBench } from './relay-bench';
 import { searchEngines } from './search-engines';
 import { sessionRefresh } from './session-refresh';
@@ -40,6 +41,12 @@ const benchmarks: { name: string; run: () => Promise<void>; optIn?: boolean }[] 
     name: 'Search: a keystroke at 100,000 contacts',
     run: async () => {
       figures.search = await Promise.resolve(searchEngines());
+    },
+  },
+  {
+    name: 'Index build at 100,000 contacts: cold in a fresh process, warm, heap, slices',
+    run: async () => {
+      figures.index_build = await Promise.resolve(indexBuild());
     },
   },
   {

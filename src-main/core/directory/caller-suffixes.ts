@@ -16,32 +16,36 @@ export class CallerSuffixes {
   /** suffix × PACK + number, sorted. */
   readonly #suffixes: Float64Array;
 
-  /** Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one. */
-  constructor(numbers: NumberTable) {
+  private constructor(numbers: NumberTable, suffixes: Float64Array) {
     this.#numbers = numbers;
-    const { digits, start } = numbers;
+    this.#suffixes = suffixes;
+  }
+
+  /**
+   * Suffixes (< 10^7 < 2^24) sorted by two 12-bit counting passes, numbers in order within one;
+   * yields after every `slice` numbers of a pass and, when that is fewer than all, between passes.
+   */
+  static *build(numbers: NumberTable, slice: number): Generator<void, CallerSuffixes> {
     const count = numbers.contact.length;
     const suffixOf = new Int32Array(count);
-    for (let n = 0; n < count; n++) {
-      const end = start[n + 1]! - 1;
-      let suffix = 0;
-      for (let i = Math.max(start[n]!, end - SUFFIX_DIGITS); i < end; i++) {
-        suffix = suffix * 10 + digits.charCodeAt(i) - 48;
-      }
-      suffixOf[n] = suffix;
+    for (let from = 0; from < count; from += slice) {
+      readSuffixes(numbers, suffixOf, from, Math.min(count, from + slice));
+      if (from + slice < count) yield;
     }
-    let bySuffix = Int32Array.from({ length: count }, (_, n) => n);
+    let bySuffix: Int32Array = new Int32Array(count);
+    for (let n = 0; n < count; n++) bySuffix[n] = n;
     for (const shift of [0, 12]) {
-      const buckets = new Int32Array(4097);
-      for (let n = 0; n < count; n++) buckets[((suffixOf[n]! >>> shift) & 4095) + 1]!++;
-      for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
-      const sorted = new Int32Array(count);
-      for (const n of bySuffix) sorted[buckets[(suffixOf[n]! >>> shift) & 4095]!++] = n;
-      bySuffix = sorted;
+      if (slice < count) yield;
+      bySuffix = yield* sortByDigits(suffixOf, bySuffix, shift, slice);
     }
-    this.#suffixes = new Float64Array(count);
-    for (let i = 0; i < count; i++)
-      this.#suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
+    const suffixes = new Float64Array(count);
+    for (let from = 0; from < count; from += slice) {
+      if (slice < count) yield;
+      for (let i = from; i < Math.min(count, from + slice); i++) {
+        suffixes[i] = suffixOf[bySuffix[i]!]! * PACK + bySuffix[i]!;
+      }
+    }
+    return new CallerSuffixes(numbers, suffixes);
   }
 
   /**
@@ -99,6 +103,49 @@ export class CallerSuffixes {
     }
     return lo;
   }
+}
+
+/** The last 7 digits of numbers [from, to), as numbers. */
+function readSuffixes(numbers: NumberTable, suffixOf: Int32Array, from: number, to: number): void {
+  const { digits, start } = numbers;
+  for (let n = from; n < to; n++) {
+    const end = start[n + 1]! - 1;
+    let suffix = 0;
+    for (let i = Math.max(start[n]!, end - SUFFIX_DIGITS); i < end; i++) {
+      suffix = suffix * 10 + digits.charCodeAt(i) - 48;
+    }
+    suffixOf[n] = suffix;
+  }
+}
+
+/**
+ * One stable counting pass of a radix sort: `order` by the 12 bits of the keys from `shift`,
+ * yielding after every `slice` numbers counted or placed.
+ */
+function* sortByDigits(
+  keyOf: Int32Array,
+  order: Int32Array,
+  shift: number,
+  slice: number,
+): Generator<void, Int32Array> {
+  const count = order.length;
+  const buckets = new Int32Array(4097);
+  for (let from = 0; from < count; from += slice) {
+    const to = Math.min(count, from + slice);
+    for (let n = from; n < to; n++) buckets[((keyOf[n]! >>> shift) & 4095) + 1]!++;
+    if (to < count) yield;
+  }
+  for (let b = 0; b < 4096; b++) buckets[b + 1]! += buckets[b]!;
+  const sorted = new Int32Array(count);
+  for (let from = 0; from < count; from += slice) {
+    if (slice < count) yield;
+    const to = Math.min(count, from + slice);
+    for (let i = from; i < to; i++) {
+      const n = order[i]!;
+      sorted[buckets[(keyOf[n]! >>> shift) & 4095]!++] = n;
+    }
+  }
+  return sorted;
 }
 
 /** A digit text's last 7 digits, as a number. */

@@ -20,6 +20,11 @@
  * The contacts of an index never change: a change (sync, or a contact written through Callbar)
  * builds a new one, which takes a few milliseconds at a tenant's size. Only the call history it
  * ranks by is replaced in place (setCallHistory).
+ *
+ * A build reads every contact's strings once, in the contacts' order in memory, into typed arrays
+ * (numbers as character codes, words as ids of words folded once), so it makes almost no garbage;
+ * buildGradually runs it in slices of about a thousand contacts, so a caller can answer requests
+ * between them (at start, the 100,000-contact build runs cold, before V8 has optimised it).
  */
 import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
 import { frecency, type PartyCalls } from './call-affinity';
@@ -41,6 +46,42 @@ export interface ContactIndexOptions {
   priorityOf?: PriorityOf;
 }
 
+/** Options of a gradual build: those of a build, and the size of a slice. */
+export interface GradualBuildOptions extends ContactIndexOptions {
+  /**
+   * About how many contacts (or numbers) a slice reads: a whole number ≥ 1 or Infinity (one
+   * slice a phase); anything else means DEFAULT_SLICE.
+   */
+  slice?: number;
+}
+
+/** Contacts (or numbers) a slice of a gradual build reads by default (a few ms when cold). */
+export const DEFAULT_SLICE = 1_000;
+
+/**
+ * The phases of a build, in order: a gradual build yields at the end of each (and within them,
+ * between slices), so with an infinite slice it yields once a phase, after all but the last.
+ */
+export const BUILD_PHASES = [
+  'words',
+  'order',
+  'word postings',
+  'numbers',
+  'digit grams',
+  'caller suffixes + speed dials',
+] as const;
+
+/** The structures of an index, built by ContactIndex.buildGradually. */
+interface IndexParts {
+  plan: DialingPlan;
+  contacts: DirectoryContact[];
+  words: WordPostings;
+  numbers: NumberTable;
+  grams: DigitGrams;
+  suffixes: CallerSuffixes;
+  speedDials: SpeedDials;
+}
+
 export class ContactIndex {
   readonly plan: DialingPlan;
   /** Contacts in ranking order. */
@@ -52,28 +93,75 @@ export class ContactIndex {
   readonly #suffixes: CallerSuffixes;
   readonly #speedDials: SpeedDials;
 
-  private constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
-    this.plan = new DialingPlan(options.region);
-    this.#candidates = new RankedCandidates(contacts.length);
-    const read = new ContactWords(contacts);
-    // Ranking order: higher phonebook priority, then the name's words, then id.
-    const { order, groupStart } = rankingOrder(
-      contacts,
-      options.priorityOf,
-      (i, k) => read.nameWord(i, k),
-      read.sorted.length + 1,
-    );
-    this.#contacts = Array.from(order, (i) => contacts[i]!);
-    this.#words = new WordPostings(read, order, groupStart);
-    this.#numbers = new NumberTable(contacts, order, this.plan);
-    this.#grams = new DigitGrams(this.#numbers);
-    this.#suffixes = new CallerSuffixes(this.#numbers);
-    this.#speedDials = new SpeedDials(this.#contacts);
+  private constructor(parts: IndexParts) {
+    this.plan = parts.plan;
+    this.#contacts = parts.contacts;
+    this.#candidates = new RankedCandidates(parts.contacts.length);
+    this.#words = parts.words;
+    this.#numbers = parts.numbers;
+    this.#grams = parts.grams;
+    this.#suffixes = parts.suffixes;
+    this.#speedDials = parts.speedDials;
   }
 
   /** Indexes `contacts` (any order; the index ranks them). */
   static build(contacts: readonly DirectoryContact[], options: ContactIndexOptions): ContactIndex {
-    return new ContactIndex(contacts, options);
+    const building = ContactIndex.buildGradually(contacts, {
+      ...options,
+      slice: Number.POSITIVE_INFINITY,
+    });
+    for (;;) {
+      const step = building.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same build as `build`, in slices: the generator yields between slices of work (about
+   * `slice` contacts or numbers each, and after every phase of BUILD_PHASES), so a caller can
+   * answer other requests between slices; its return value is the index.
+   */
+  static *buildGradually(
+    contacts: readonly DirectoryContact[],
+    options: GradualBuildOptions,
+  ): Generator<void, ContactIndex> {
+    // Whole contacts a slice; no number (NaN, 0, negative) falls back to the default.
+    const asked = Math.floor(options.slice ?? DEFAULT_SLICE);
+    const slice = asked >= 1 ? asked : DEFAULT_SLICE;
+    const sliced = slice < contacts.length;
+    const plan = new DialingPlan(options.region);
+    const read = yield* ContactWords.read(contacts, slice);
+    yield;
+    // Ranking order: higher phonebook priority, then the name's words, then id.
+    const { order, groupStart } = yield* rankingOrder(
+      contacts,
+      options.priorityOf,
+      (k, into) => read.nameWords(k, into),
+      read.sorted.length + 1,
+      sliced,
+    );
+    if (sliced) yield;
+    // Pushed: a packed array (a preallocated one is holey).
+    const ranked: DirectoryContact[] = [];
+    for (let index = 0; index < order.length; index++) ranked.push(contacts[order[index]!]!);
+    yield;
+    const words = yield* WordPostings.build(read, order, groupStart, slice);
+    yield;
+    const numbers = yield* NumberTable.read(contacts, order, plan, slice);
+    yield;
+    const grams = yield* DigitGrams.build(numbers, slice);
+    yield;
+    const suffixes = yield* CallerSuffixes.build(numbers, slice);
+    const speedDials = yield* SpeedDials.build(ranked, slice);
+    return new ContactIndex({
+      plan,
+      contacts: ranked,
+      words,
+      numbers,
+      grams,
+      suffixes,
+      speedDials,
+    });
   }
 
   get size(): number {

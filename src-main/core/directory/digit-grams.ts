@@ -75,87 +75,36 @@ export class DigitGrams {
   /** Trunk digit * 110 + the 1–2 digits after it (a national form typed). */
   readonly #shortNational: Int32Array[];
 
-  /** Reads the digit texts in place, from the table's one flat string. */
-  constructor(numbers: NumberTable) {
+  private constructor(numbers: NumberTable, reader: GramReader) {
     this.#numbers = numbers;
-    const { digits, start: starts } = numbers;
-    const count = numbers.contact.length;
-    const ccLens = numbers.ccLen;
-    // One pass reads every number's distinct grams (flagged when a gram is the one at the
-    // number's start or national start) and counts them; a second lays them out by gram.
-    const gramCounts = new Int32Array(1001);
-    const lastNumber = new Int32Array(1000).fill(-1);
-    const seen = new Int16Array(digits.length);
-    const seenEnd = new Int32Array(count);
-    let k = 0;
-    for (let n = 0; n < count; n++) {
-      const at = starts[n]!;
-      const length = starts[n + 1]! - 1 - at;
-      const ccLen = ccLens[n]!;
-      const startGram = length >= 3 ? gramAt(digits, at) : -1;
-      const nationalGram = ccLen > 0 && length >= ccLen + 3 ? gramAt(digits, at + ccLen) : -1;
-      for (let i = 0; i + 3 <= length; i++) {
-        const gram = gramAt(digits, at + i);
-        if (lastNumber[gram] === n) continue;
-        lastNumber[gram] = n;
-        gramCounts[gram + 1]!++;
-        seen[k++] = gram === startGram || gram === nationalGram ? gram | SEEN_AT_START : gram;
-      }
-      seenEnd[n] = k;
-    }
-    for (let g = 0; g < 1000; g++) gramCounts[g + 1]! += gramCounts[g]!;
-    this.#gramStart = gramCounts;
-    this.#postings = new Int32Array(gramCounts[1000]!);
-    const gramFill = gramCounts.slice(0, 1000);
-    for (let n = 0, i = 0; n < count; n++) {
-      for (; i < seenEnd[n]!; i++) {
-        const gram = seen[i]! & ~SEEN_AT_START;
-        this.#postings[gramFill[gram]!++] = seen[i]! & SEEN_AT_START ? n | AT_START : n;
-      }
-    }
+    this.#gramStart = reader.gramStart;
+    this.#postings = reader.postings;
+    this.#shortPrefix = reader.shortPrefix.lists();
+    this.#shortInfix = reader.shortInfix.lists();
+    this.#shortNational = reader.shortNational.lists();
+  }
 
-    const shortPrefix = new CappedLists(110);
-    const shortInfix = new CappedLists(110);
-    let infixOpen = 110;
-    const shortNational = new CappedLists(1100);
-    for (let n = 0; n < count; n++) {
-      const at = starts[n]!;
-      const length = starts[n + 1]! - 1 - at;
-      const ccLen = ccLens[n]!;
-      const contact = numbers.contact[n]!;
-      // -1: the number is too short to have it (the next character is the separator).
-      const first = length > 0 ? digits.charCodeAt(at) - 48 : -1;
-      const firstPair = length > 1 ? 10 + first * 10 + digits.charCodeAt(at + 1) - 48 : -1;
-      const national = ccLen > 0 && length > ccLen ? digits.charCodeAt(at + ccLen) - 48 : -1;
-      const nationalPair =
-        national >= 0 && length > ccLen + 1
-          ? 10 + national * 10 + digits.charCodeAt(at + ccLen + 1) - 48
-          : -1;
-      if (first >= 0) shortPrefix.add(first, contact);
-      if (firstPair >= 0) shortPrefix.add(firstPair, contact);
-      if (national >= 0) shortPrefix.add(national, contact);
-      if (nationalPair >= 0) shortPrefix.add(nationalPair, contact);
-      // Every digit and pair is inside some number early on: these lists fill within the first
-      // few thousand numbers, after which this loop is skipped.
-      for (let i = 0; infixOpen > 0 && i < length; i++) {
-        const digit = digits.charCodeAt(at + i) - 48;
-        if (digit !== first && digit !== national && shortInfix.add(digit, contact)) infixOpen--;
-        if (i + 1 < length) {
-          const pair = 10 + digit * 10 + digits.charCodeAt(at + i + 1) - 48;
-          if (pair !== firstPair && pair !== nationalPair && shortInfix.add(pair, contact)) {
-            infixOpen--;
-          }
-        }
-      }
-      const trunk = numbers.trunk[n]!;
-      if (trunk !== NO_TRUNK && national >= 0) {
-        shortNational.add(trunk * 110 + national, contact);
-        if (nationalPair >= 0) shortNational.add(trunk * 110 + nationalPair, contact);
+  /**
+   * Reads the digit texts in place, from the table's one flat string, yielding after every
+   * `slice` numbers. One pass reads every number's distinct grams (flagged when a gram is the one
+   * at the number's start or national start) and counts them; a second lays them out by gram; a
+   * third fills the short lists.
+   */
+  static *build(numbers: NumberTable, slice: number): Generator<void, DigitGrams> {
+    const reader = new GramReader(numbers);
+    const count = numbers.contact.length;
+    const steps = [
+      (from: number, to: number) => reader.count(from, to),
+      (from: number, to: number) => reader.fill(from, to),
+      (from: number, to: number) => reader.short(from, to),
+    ];
+    for (const step of steps) {
+      for (let from = 0; from < count; from += slice) {
+        step(from, Math.min(count, from + slice));
+        if (from + slice < count) yield;
       }
     }
-    this.#shortPrefix = shortPrefix.lists();
-    this.#shortInfix = shortInfix.lists();
-    this.#shortNational = shortNational.lists();
+    return new DigitGrams(numbers, reader);
   }
 
   /**
@@ -307,6 +256,123 @@ export class DigitGrams {
       if (contact !== last) {
         last = contact;
         found++;
+      }
+    }
+  }
+}
+
+/** The work of a DigitGrams build, number by number (see DigitGrams.build). */
+class GramReader {
+  readonly #numbers: NumberTable;
+  /** Counts per gram, then where each gram's postings start (gram + 1: where they end). */
+  readonly gramStart = new Int32Array(1001);
+  #postings: Int32Array | undefined;
+  #gramFill: Int32Array | undefined;
+  readonly #lastNumber = new Int32Array(1000).fill(-1);
+  /** Number n's distinct grams (maybe SEEN_AT_START) are #seen[#seenEnd[n - 1]…#seenEnd[n]]. */
+  readonly #seen: Int16Array;
+  readonly #seenEnd: Int32Array;
+  #seenCount = 0;
+  readonly shortPrefix = new CappedLists(110);
+  readonly shortInfix = new CappedLists(110);
+  #infixOpen = 110;
+  readonly shortNational = new CappedLists(1100);
+
+  constructor(numbers: NumberTable) {
+    this.#numbers = numbers;
+    this.#seen = new Int16Array(numbers.digits.length);
+    this.#seenEnd = new Int32Array(numbers.contact.length);
+  }
+
+  get postings(): Int32Array {
+    return this.#postings ?? new Int32Array(0);
+  }
+
+  /** Reads the distinct grams of numbers [from, to) and counts them. */
+  count(from: number, to: number): void {
+    const { digits, start: starts, ccLen: ccLens } = this.#numbers;
+    const gramCounts = this.gramStart;
+    const lastNumber = this.#lastNumber;
+    const seen = this.#seen;
+    let k = this.#seenCount;
+    for (let n = from; n < to; n++) {
+      const at = starts[n]!;
+      const length = starts[n + 1]! - 1 - at;
+      const ccLen = ccLens[n]!;
+      const startGram = length >= 3 ? gramAt(digits, at) : -1;
+      const nationalGram = ccLen > 0 && length >= ccLen + 3 ? gramAt(digits, at + ccLen) : -1;
+      // The gram ending at i, rolled on digit by digit.
+      let gram = 0;
+      for (let i = 0; i < length; i++) {
+        gram = (gram * 10 + digits.charCodeAt(at + i) - 48) % 1000;
+        if (i < 2 || lastNumber[gram] === n) continue;
+        lastNumber[gram] = n;
+        gramCounts[gram + 1]!++;
+        seen[k++] = gram === startGram || gram === nationalGram ? gram | SEEN_AT_START : gram;
+      }
+      this.#seenEnd[n] = k;
+    }
+    this.#seenCount = k;
+  }
+
+  /** Lays out the postings of numbers [from, to), once all are counted. */
+  fill(from: number, to: number): void {
+    if (!this.#postings) {
+      for (let g = 0; g < 1000; g++) this.gramStart[g + 1]! += this.gramStart[g]!;
+      this.#postings = new Int32Array(this.gramStart[1000]!);
+      this.#gramFill = this.gramStart.slice(0, 1000);
+    }
+    const postings = this.#postings;
+    const gramFill = this.#gramFill!;
+    const seen = this.#seen;
+    for (let n = from, i = n > 0 ? this.#seenEnd[n - 1]! : 0; n < to; n++) {
+      for (; i < this.#seenEnd[n]!; i++) {
+        const gram = seen[i]! & ~SEEN_AT_START;
+        postings[gramFill[gram]!++] = seen[i]! & SEEN_AT_START ? n | AT_START : n;
+      }
+    }
+  }
+
+  /** Adds numbers [from, to) to the 1–2 digit lists. */
+  short(from: number, to: number): void {
+    const numbers = this.#numbers;
+    const { digits, start: starts, ccLen: ccLens } = numbers;
+    const { shortPrefix, shortInfix, shortNational } = this;
+    for (let n = from; n < to; n++) {
+      const at = starts[n]!;
+      const length = starts[n + 1]! - 1 - at;
+      const ccLen = ccLens[n]!;
+      const contact = numbers.contact[n]!;
+      // -1: the number is too short to have it (the next character is the separator).
+      const first = length > 0 ? digits.charCodeAt(at) - 48 : -1;
+      const firstPair = length > 1 ? 10 + first * 10 + digits.charCodeAt(at + 1) - 48 : -1;
+      const national = ccLen > 0 && length > ccLen ? digits.charCodeAt(at + ccLen) - 48 : -1;
+      const nationalPair =
+        national >= 0 && length > ccLen + 1
+          ? 10 + national * 10 + digits.charCodeAt(at + ccLen + 1) - 48
+          : -1;
+      if (first >= 0) shortPrefix.add(first, contact);
+      if (firstPair >= 0) shortPrefix.add(firstPair, contact);
+      if (national >= 0) shortPrefix.add(national, contact);
+      if (nationalPair >= 0) shortPrefix.add(nationalPair, contact);
+      // Every digit and pair is inside some number early on: these lists fill within the first
+      // few thousand numbers, after which this loop is skipped.
+      for (let i = 0; this.#infixOpen > 0 && i < length; i++) {
+        const digit = digits.charCodeAt(at + i) - 48;
+        if (digit !== first && digit !== national && shortInfix.add(digit, contact)) {
+          this.#infixOpen--;
+        }
+        if (i + 1 < length) {
+          const pair = 10 + digit * 10 + digits.charCodeAt(at + i + 1) - 48;
+          if (pair !== firstPair && pair !== nationalPair && shortInfix.add(pair, contact)) {
+            this.#infixOpen--;
+          }
+        }
+      }
+      const trunk = numbers.trunk[n]!;
+      if (trunk !== NO_TRUNK && national >= 0) {
+        shortNational.add(trunk * 110 + national, contact);
+        if (nationalPair >= 0) shortNational.add(trunk * 110 + nationalPair, contact);
       }
     }
   }

@@ -7,6 +7,7 @@
  * "+49 30 1234567"). The country codes and trunk prefixes come from libphonenumber-js's metadata;
  * no per-number parse is needed, which keeps indexing 100,000 contacts fast.
  */
+import { Buffer } from 'node:buffer';
 import { Metadata, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import metadata from 'libphonenumber-js/min/metadata';
 
@@ -52,54 +53,129 @@ function trunkOf(cc: string): string {
   return trunk;
 }
 
-/** The country code at the start of international digits (codes are prefix-free). */
-function callingCodeOf(digits: string): string | undefined {
-  for (let length = 1; length <= 3 && length < digits.length; length++) {
-    const cc = digits.slice(0, length);
-    if (callingCodes.has(cc)) return cc;
-  }
-  return undefined;
+/** A country code (1–3 digits) as one key: its length × 1000 + its value. */
+const codeKey = (length: number, value: number) => length * 1000 + value;
+/** Whether each key is a country code. */
+const isCallingCode = new Uint8Array(4000);
+for (const cc of callingCodes) isCallingCode[codeKey(cc.length, Number(cc))] = 1;
+/** The trunk prefix of each country code key, once asked for. */
+const trunkByKey: (string | undefined)[] = [];
+
+/**
+ * Where a number's digit text was written (DialingPlan.writeText), and what it is: the fields of
+ * NumberForms with the text's length in place of the text.
+ */
+export interface WrittenForms {
+  length: number;
+  ccLen: number;
+  trunk: string;
+  nsnStart: number;
 }
 
 const NOT_DIGITS = /[^0-9]/g;
-const DIGIT = /[0-9]/;
+
+/** The most a digit text is longer than the stored number (a home country code put in front). */
+export const TEXT_GROWTH = 3;
+
+/**
+ * The string of the ASCII codes `codes[from, to)`, made in V8's heap: decoded as UTF-8 (the same
+ * for ASCII, and fast); a large Buffer decoded to latin1 would be an external string, which the
+ * heap figures do not count and V8 reads through one more step.
+ */
+export function textOf(codes: Uint8Array, from: number, to: number): string {
+  return Buffer.from(codes.buffer, codes.byteOffset + from, to - from).toString('utf8');
+}
 
 /** Reads numbers for one default region (numbers written without a country code). */
 export class DialingPlan {
   readonly region: CountryCode;
   readonly #home: Plan;
+  /** The home country code's digits. */
+  readonly #homeDigits: Uint8Array;
+  /** Where forms() writes. */
+  #scratch = new Uint8Array(32);
+  readonly #written: WrittenForms = { length: 0, ccLen: 0, trunk: '', nsnStart: 0 };
 
   constructor(region: string) {
     this.region = region.toUpperCase() as CountryCode;
     const cc = getCountryCallingCode(this.region);
     this.#home = { cc, trunk: trunkOf(cc) };
+    this.#homeDigits = Uint8Array.from(cc, (char) => char.charCodeAt(0));
   }
 
   /** The digit forms of a number as it is stored or typed ("+49 30 1234567", "030 1234567"). */
   forms(number: string): NumberForms {
-    // One native pass each (a character-by-character concatenation allocated a string a digit).
-    const digits = number.replace(NOT_DIGITS, '');
-    const plusAt = number.indexOf('+');
-    const firstDigit = number.search(DIGIT);
-    const plus = plusAt >= 0 && (firstDigit < 0 || plusAt < firstDigit); // "+" before the first digit
-    // "+49…" or "0049…": international.
-    const intlStart = plus ? 0 : digits.startsWith('00') ? 2 : -1;
-    if (intlStart >= 0) {
-      const intl = digits.slice(intlStart);
-      const cc = callingCodeOf(intl);
-      if (cc)
-        return {
-          text: intl,
-          ccLen: cc.length,
-          trunk: trunkOf(cc),
-          nsnStart: intlStart + cc.length,
-        };
-      return { text: intl, ccLen: 0, trunk: '', nsnStart: intlStart };
+    if (this.#scratch.length < number.length + TEXT_GROWTH) {
+      this.#scratch = new Uint8Array(number.length + TEXT_GROWTH);
     }
-    // Extensions and short codes stay bare digits.
-    if (digits.length < 7) return { text: digits, ccLen: 0, trunk: '', nsnStart: 0 };
-    const { cc, trunk } = this.#home;
-    const nsnStart = trunk && digits.startsWith(trunk) ? trunk.length : 0;
-    return { text: cc + digits.slice(nsnStart), ccLen: cc.length, trunk, nsnStart };
+    const written = this.#written;
+    const homeAdded = this.writeText(number, this.#scratch, 0, written);
+    // The same text as a string, from the number's digits (one native pass).
+    const digits = number.replace(NOT_DIGITS, '');
+    const text = homeAdded
+      ? this.#home.cc + digits.slice(written.nsnStart)
+      : digits.slice(digits.length - written.length);
+    return { text, ccLen: written.ccLen, trunk: written.trunk, nsnStart: written.nsnStart };
+  }
+
+  /**
+   * Writes a number's digit text (NumberForms.text) as character codes into `out` from `at`
+   * (which must have room for number.length + TEXT_GROWTH of them) and says what it is in
+   * `written`: building the index this way allocates nothing per number. True when the text is
+   * the home country code and the number's significant digits (a national number).
+   */
+  writeText(number: string, out: Uint8Array, at: number, written: WrittenForms): boolean {
+    // The digits go after room for the home country code, then move to their place.
+    const home = this.#homeDigits;
+    const from = at + home.length;
+    let count = 0;
+    let plus = false;
+    for (let i = 0; i < number.length; i++) {
+      const code = number.charCodeAt(i);
+      if (code >= 48 && code <= 57) out[from + count++] = code;
+      else if (code === 43 && count === 0) plus = true; // "+" before the first digit
+    }
+    // "+49…" or "0049…": international.
+    const intlStart = plus ? 0 : count >= 2 && out[from] === 48 && out[from + 1] === 48 ? 2 : -1;
+    let skip = 0;
+    if (intlStart >= 0) {
+      const intl = count - intlStart;
+      let ccLen = 0;
+      let trunk = '';
+      for (let length = 1, value = 0; length <= 3 && length < intl; length++) {
+        value = value * 10 + out[from + intlStart + length - 1]! - 48;
+        const key = codeKey(length, value);
+        if (isCallingCode[key]) {
+          ccLen = length;
+          trunk = trunkByKey[key] ??= trunkOf(String(value).padStart(length, '0'));
+          break;
+        }
+      }
+      written.ccLen = ccLen;
+      written.trunk = trunk;
+      written.nsnStart = intlStart + ccLen;
+      skip = intlStart;
+    } else if (count < 7) {
+      // Extensions and short codes stay bare digits.
+      written.ccLen = 0;
+      written.trunk = '';
+      written.nsnStart = 0;
+    } else {
+      const { trunk } = this.#home;
+      let nsnStart = trunk.length > 0 && trunk.length <= count ? trunk.length : 0;
+      for (let i = 0; i < nsnStart; i++) {
+        if (out[from + i] !== trunk.charCodeAt(i)) nsnStart = 0;
+      }
+      out.set(home, at);
+      written.ccLen = home.length;
+      written.trunk = trunk;
+      written.nsnStart = nsnStart;
+      written.length = home.length + count - nsnStart;
+      out.copyWithin(at + home.length, from + nsnStart, from + count);
+      return true;
+    }
+    written.length = count - skip;
+    out.copyWithin(at, from + skip, from + count);
+    return false;
   }
 }

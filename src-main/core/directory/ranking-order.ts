@@ -14,6 +14,15 @@ const PACK = 2 ** 20;
 
 /** Contact positions by id: one numeric sort of (id, position) packed in a number, when ids fit. */
 function orderById(contacts: readonly DirectoryContact[]): Int32Array {
+  // Contacts often come in id order already (the platform pages them so): nothing to sort.
+  let sorted = true;
+  for (let i = 1; i < contacts.length && sorted; i++)
+    sorted = contacts[i - 1]!.id <= contacts[i]!.id;
+  if (sorted) {
+    const order = new Int32Array(contacts.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    return order;
+  }
   const keys = new Float64Array(contacts.length);
   for (let i = 0; i < contacts.length; i++) {
     const id = contacts[i]!.id;
@@ -38,36 +47,53 @@ export interface RankingOrder {
 
 /**
  * The contacts' positions in ranking order: by priority, then their first three name words (as
- * word ranks from `nameWord(contact, k)`, 0 for none; `words` bounds them), then id.
+ * word ranks: `nameWords(k, into)` puts every contact's k-th, 0 for none; `words` bounds them),
+ * then id. Yields
+ * between its passes when `sliced`.
  */
-export function rankingOrder(
+export function* rankingOrder(
   contacts: readonly DirectoryContact[],
   priorityOf: PriorityOf | undefined,
-  nameWord: (contact: number, k: number) => number,
+  nameWords: (k: number, into: Int32Array) => void,
   words: number,
-): RankingOrder {
+  sliced: boolean,
+): Generator<void, RankingOrder> {
+  const size = contacts.length;
   let order = orderById(contacts);
   const sortBy = (keys: Int32Array, buckets: number) => {
     const counts = new Int32Array(buckets + 1);
-    for (const contact of order) counts[keys[contact]! + 1]!++;
+    for (let i = 0; i < size; i++) counts[keys[order[i]!]! + 1]!++;
     for (let b = 0; b < buckets; b++) counts[b + 1]! += counts[b]!;
-    const sorted = new Int32Array(order.length);
-    for (const contact of order) sorted[counts[keys[contact]!]!++] = contact;
+    const sorted = new Int32Array(size);
+    for (let i = 0; i < size; i++) {
+      const contact = order[i]!;
+      sorted[counts[keys[contact]!]!++] = contact;
+    }
     order = sorted;
   };
-  const keys = new Int32Array(contacts.length);
+  const keys = new Int32Array(size);
   for (let k = 2; k >= 0; k--) {
-    for (let contact = 0; contact < contacts.length; contact++)
-      keys[contact] = nameWord(contact, k);
+    if (sliced) yield;
+    nameWords(k, keys);
     sortBy(keys, words);
   }
-  const priorities = contacts.map((contact) => priorityOf?.(contact.phonebook) ?? -Infinity);
-  const distinct = [...new Set(priorities)].sort((a, b) => b - a);
-  const rankOf = new Map(distinct.map((priority, rank) => [priority, rank]));
-  priorities.forEach((priority, contact) => (keys[contact] = rankOf.get(priority)!));
+  if (sliced) yield;
+  const priorities = new Float64Array(size);
+  const rankOf = new Map<number, number>();
+  for (let contact = 0; contact < size; contact++) {
+    const priority = priorityOf?.(contacts[contact]!.phonebook) ?? -Infinity;
+    priorities[contact] = priority;
+    rankOf.set(priority, 0);
+  }
+  if (sliced) yield;
+  const distinct = [...rankOf.keys()].sort((a, b) => b - a);
+  distinct.forEach((priority, rank) => rankOf.set(priority, rank));
+  for (let contact = 0; contact < size; contact++)
+    keys[contact] = rankOf.get(priorities[contact]!)!;
+  if (sliced) yield;
   sortBy(keys, distinct.length);
   const groupStart = new Int32Array(distinct.length + 1);
-  for (const contact of order) groupStart[keys[contact]! + 1]!++;
+  for (let i = 0; i < size; i++) groupStart[keys[order[i]!]! + 1]!++;
   for (let g = 0; g < distinct.length; g++) groupStart[g + 1]! += groupStart[g]!;
   return { order, groupStart };
 }

@@ -13,24 +13,40 @@ export class SpeedDials {
   /** The contact of each code. */
   readonly #contacts: Int32Array;
 
-  /** Indexes the codes of `contacts` (in ranking order): a counting sort. */
-  constructor(contacts: readonly DirectoryContact[]) {
+  private constructor(values: Int32Array, contacts: Int32Array) {
+    this.#values = values;
+    this.#contacts = contacts;
+  }
+
+  /**
+   * Indexes the codes of `contacts` (in ranking order): a counting sort, yielding before each of
+   * its two passes and after every `slice` contacts.
+   */
+  static *build(contacts: readonly DirectoryContact[], slice: number): Generator<void, SpeedDials> {
+    const size = contacts.length;
     const byValue = new Int32Array(CODES + 1);
-    for (const contact of contacts) {
-      const value = contact.speed_dial;
-      if (value !== null && value >= 0 && value < CODES) byValue[value + 1]!++;
+    for (let from = 0; from < size; from += slice) {
+      if (slice < size) yield;
+      for (let index = from; index < Math.min(size, from + slice); index++) {
+        const value = contacts[index]!.speed_dial;
+        if (value !== null && value >= 0 && value < CODES) byValue[value + 1]!++;
+      }
     }
     for (let v = 0; v < CODES; v++) byValue[v + 1]! += byValue[v]!;
-    this.#values = new Int32Array(byValue[CODES]!);
-    this.#contacts = new Int32Array(byValue[CODES]!);
+    const values = new Int32Array(byValue[CODES]!);
+    const indexes = new Int32Array(byValue[CODES]!);
     const fill = byValue.slice(0, CODES);
-    contacts.forEach((contact, index) => {
-      const value = contact.speed_dial;
-      if (value === null || value < 0 || value >= CODES) return;
-      const at = fill[value]!++;
-      this.#values[at] = value;
-      this.#contacts[at] = index;
-    });
+    for (let from = 0; from < size; from += slice) {
+      if (slice < size) yield;
+      for (let index = from; index < Math.min(size, from + slice); index++) {
+        const value = contacts[index]!.speed_dial;
+        if (value === null || value < 0 || value >= CODES) continue;
+        const at = fill[value]!++;
+        values[at] = value;
+        indexes[at] = index;
+      }
+    }
+    return new SpeedDials(values, indexes);
   }
 
   /** The contact (its number in ranking order) with this code, or -1. */

@@ -9,7 +9,7 @@
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import { SortedWords } from './sorted-words';
-import { foldedWords } from './text-fold';
+import { WordFolder } from './text-fold';
 
 /** Fewest typed characters of a word before one typo is tolerated. */
 const TYPO_MIN_LENGTH = 4;
@@ -37,6 +37,9 @@ interface Term {
   /** How many postings all its ranges hold. */
   postings: number;
 }
+
+/** The contacts of a gradual build's first slice (the next ones double up to the slice asked). */
+const FIRST_SLICE = 100;
 
 /** Where a word stands in a contact: the name's first word, another name word, the company. */
 const FIRST_NAME_WORD = 0;
@@ -94,43 +97,12 @@ export class ContactWords {
   /** How many of contact i's words are its name's (at most 255). */
   readonly nameLengths: Uint8Array;
 
-  constructor(contacts: readonly DirectoryContact[]) {
-    const size = contacts.length;
-    const wordIds = new Map<string, number>();
-    const companyWords = new Map<string, number[]>();
-    const idOf = (word: string): number => {
-      let id = wordIds.get(word);
-      if (id === undefined) wordIds.set(word, (id = wordIds.size));
-      return id;
-    };
-    let ids = new Int32Array(size * 6);
-    let count = 0;
-    const push = (id: number) => {
-      if (count === ids.length) {
-        const grown = new Int32Array(ids.length * 2);
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[count++] = id;
-    };
-    this.wordStart = new Int32Array(size + 1);
-    this.nameLengths = new Uint8Array(size);
-    for (let i = 0; i < size; i++) {
-      const contact = contacts[i]!;
-      const name = foldedWords(contact.display_name);
-      for (const word of name) push(idOf(word));
-      this.nameLengths[i] = Math.min(name.length, 255);
-      // Companies repeat: their words are read once.
-      let company = companyWords.get(contact.company);
-      if (!company) {
-        company = foldedWords(contact.company).map(idOf);
-        companyWords.set(contact.company, company);
-      }
-      for (const id of company) push(id);
-      this.wordStart[i + 1] = count;
-    }
-    this.ids = ids.subarray(0, count);
-    const distinct = [...wordIds.keys()];
+  /** Sorts the words read. */
+  private constructor(reader: WordReader) {
+    this.ids = reader.ids.subarray(0, reader.count);
+    this.wordStart = reader.wordStart;
+    this.nameLengths = reader.nameLengths;
+    const distinct = reader.folder.words;
     const wordOrder = Int32Array.from(distinct.keys()).sort((a, b) =>
       distinct[a]! < distinct[b]! ? -1 : 1,
     );
@@ -139,9 +111,77 @@ export class ContactWords {
     this.sorted = new SortedWords(Array.from(wordOrder, (id) => distinct[id]!));
   }
 
-  /** Contact i's k-th name word as its rank + 1; 0 when its name has fewer words. */
-  nameWord(i: number, k: number): number {
-    return k < this.nameLengths[i]! ? this.rankOfId[this.ids[this.wordStart[i]! + k]!]! + 1 : 0;
+  /** Reads the contacts' words, yielding after every `slice` contacts. */
+  static *read(
+    contacts: readonly DirectoryContact[],
+    slice: number,
+  ): Generator<void, ContactWords> {
+    const reader = new WordReader(contacts);
+    // The first slices run before V8 has compiled the reading: they start small and double.
+    let step = slice < contacts.length ? Math.min(slice, FIRST_SLICE) : slice;
+    for (let from = 0; from < contacts.length;) {
+      const to = Math.min(contacts.length, from + step);
+      reader.read(from, to);
+      from = to;
+      step = Math.min(slice, step * 2);
+      if (from < contacts.length) yield;
+    }
+    return new ContactWords(reader);
+  }
+
+  /** Every contact's k-th name word as its rank + 1 (0 when its name has fewer words). */
+  nameWords(k: number, into: Int32Array): void {
+    const { ids, wordStart, rankOfId, nameLengths } = this;
+    for (let i = 0; i < nameLengths.length; i++) {
+      into[i] = k < nameLengths[i]! ? rankOfId[ids[wordStart[i]! + k]!]! + 1 : 0;
+    }
+  }
+}
+
+/** Reads the words of the contacts, contact by contact (see ContactWords). */
+class WordReader {
+  readonly folder = new WordFolder();
+  ids: Int32Array;
+  count = 0;
+  readonly wordStart: Int32Array;
+  readonly nameLengths: Uint8Array;
+  readonly #contacts: readonly DirectoryContact[];
+  /** Companies repeat: their words are read once. */
+  readonly #companyWords = new Map<string, Int32Array>();
+
+  constructor(contacts: readonly DirectoryContact[]) {
+    const size = contacts.length;
+    this.#contacts = contacts;
+    this.ids = new Int32Array(size * 6);
+    this.wordStart = new Int32Array(size + 1);
+    this.nameLengths = new Uint8Array(size);
+  }
+
+  /** Reads contacts [from, to). */
+  read(from: number, to: number): void {
+    const folder = this.folder;
+    for (let i = from; i < to; i++) {
+      const contact = this.#contacts[i]!;
+      const nameLength = folder.read(contact.display_name);
+      this.#push(folder.ids, nameLength);
+      this.nameLengths[i] = Math.min(nameLength, 255);
+      let company = this.#companyWords.get(contact.company);
+      if (!company) {
+        company = folder.ids.slice(0, folder.read(contact.company));
+        this.#companyWords.set(contact.company, company);
+      }
+      this.#push(company, company.length);
+      this.wordStart[i + 1] = this.count;
+    }
+  }
+
+  #push(ids: Int32Array, length: number): void {
+    if (this.count + length > this.ids.length) {
+      const grown = new Int32Array((this.count + length) * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    for (let k = 0; k < length; k++) this.ids[this.count++] = ids[k]!;
   }
 }
 
@@ -156,53 +196,78 @@ export class WordPostings {
   /** Each contact's words (ranks, with their place), contact by contact. */
   readonly #contactWordStart: Int32Array;
   readonly #contactWords: Int32Array;
-  /** Each contact's first name word (its rank, -1 for none). */
-  readonly #firstWord: Int32Array;
   /**
    * Where each phonebook priority starts, in ranking order: inside one, contacts go by their
    * first name word, so the names starting with a prefix are one range of contacts there.
    */
   readonly #groupStart: Int32Array;
 
-  /**
-   * `order[index]`: the position in the contacts read of contact `index` (ranking order);
-   * `groupStart`: where each priority starts in that order (see rankingOrder).
-   */
-  constructor(read: ContactWords, order: Int32Array, groupStart: Int32Array) {
+  /** The arrays for the words read, filled by `build`. */
+  private constructor(read: ContactWords, groupStart: Int32Array) {
     this.words = read.sorted;
     this.#groupStart = groupStart;
-    const size = order.length;
+    const size = groupStart[groupStart.length - 1]!;
     const wordCount = read.sorted.length;
-    const { ids, wordStart, rankOfId, nameLengths } = read;
     this.#contactWordStart = new Int32Array(size + 1);
-    this.#contactWords = new Int32Array(ids.length);
-    this.#firstWord = new Int32Array(size).fill(-1);
+    this.#contactWords = new Int32Array(read.ids.length);
     this.#postStart = new Int32Array(wordCount + 1);
     this.#namePostings = new Int32Array(wordCount + 1);
-    let at = 0;
-    for (let index = 0; index < size; index++) {
+    this.#postings = new Int32Array(read.ids.length);
+  }
+
+  /**
+   * `order[index]`: the position in the contacts read of contact `index` (ranking order);
+   * `groupStart`: where each priority starts in that order (see rankingOrder). Yields after
+   * every `slice` contacts.
+   */
+  static *build(
+    read: ContactWords,
+    order: Int32Array,
+    groupStart: Int32Array,
+    slice: number,
+  ): Generator<void, WordPostings> {
+    const postings = new WordPostings(read, groupStart);
+    const size = order.length;
+    for (let from = 0; from < size; from += slice) {
+      postings.#readContacts(read, order, from, Math.min(size, from + slice));
+      if (from + slice < size) yield;
+    }
+    for (let w = 0; w < read.sorted.length; w++) {
+      postings.#postStart[w + 1]! += postings.#postStart[w]!;
+      postings.#namePostings[w + 1]! += postings.#namePostings[w]!;
+    }
+    const fill = postings.#postStart.slice(0, read.sorted.length);
+    for (let from = 0; from < size; from += slice) {
+      if (slice < size) yield;
+      postings.#post(fill, from, Math.min(size, from + slice));
+    }
+    return postings;
+  }
+
+  /** Contacts [from, to)'s words, in ranking order, and how many postings each word has. */
+  #readContacts(read: ContactWords, order: Int32Array, from: number, to: number): void {
+    const { ids, wordStart, rankOfId, nameLengths } = read;
+    let at = this.#contactWordStart[from]!;
+    for (let index = from; index < to; index++) {
       const position = order[index]!;
-      const from = wordStart[position]!;
-      const to = wordStart[position + 1]!;
-      const nameEnd = from + nameLengths[position]!;
-      for (let i = from; i < to; i++) {
+      const first = wordStart[position]!;
+      const end = wordStart[position + 1]!;
+      const nameEnd = first + nameLengths[position]!;
+      for (let i = first; i < end; i++) {
         const rank = rankOfId[ids[i]!]!;
         const place =
-          i === from && i < nameEnd ? FIRST_NAME_WORD : i < nameEnd ? NAME_WORD : COMPANY_WORD;
+          i === first && i < nameEnd ? FIRST_NAME_WORD : i < nameEnd ? NAME_WORD : COMPANY_WORD;
         this.#contactWords[at++] = rank | (place << PLACE_SHIFT);
         this.#postStart[rank + 1]!++;
         if (place !== COMPANY_WORD) this.#namePostings[rank + 1]!++;
       }
-      if (nameEnd > from) this.#firstWord[index] = rankOfId[ids[from]!]!;
       this.#contactWordStart[index + 1] = at;
     }
-    for (let w = 0; w < wordCount; w++) {
-      this.#postStart[w + 1]! += this.#postStart[w]!;
-      this.#namePostings[w + 1]! += this.#namePostings[w]!;
-    }
-    this.#postings = new Int32Array(ids.length);
-    const fill = this.#postStart.slice(0, wordCount);
-    for (let index = 0; index < size; index++) {
+  }
+
+  /** Contacts [from, to)'s postings, once every word's count is known (`fill`: where next). */
+  #post(fill: Int32Array, from: number, to: number): void {
+    for (let index = from; index < to; index++) {
       for (let i = this.#contactWordStart[index]!; i < this.#contactWordStart[index + 1]!; i++) {
         const word = this.#contactWords[i]!;
         this.#postings[fill[word & VALUE_OF]!++] = index | (word & ~VALUE_OF);
@@ -388,10 +453,18 @@ export class WordPostings {
     let hi = to;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#firstWord[mid]! < word) lo = mid + 1;
+      if (this.#firstWordOf(mid) < word) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  /** The rank of the contact's first name word, -1 for none (its first word, if in its name). */
+  #firstWordOf(contact: number): number {
+    const at = this.#contactWordStart[contact]!;
+    if (at === this.#contactWordStart[contact + 1]) return -1;
+    const word = this.#contactWords[at]!;
+    return word >>> PLACE_SHIFT === FIRST_NAME_WORD ? word & VALUE_OF : -1;
   }
 
   /** Adds the boosted contacts the terms match (they rank first in their tier). */
