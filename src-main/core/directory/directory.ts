@@ -74,17 +74,9 @@ export type GradualBuild = (
   options: ContactIndexOptions,
 ) => Generator<void, ContactIndex>;
 
-/**
- * Stand-in for ContactIndex.buildGradually (issue 31, worktree 31-build), which yields between
- * the slices of the build: here the whole build is one slice, after one yield.
- */
-export function* buildGradually(
-  contacts: readonly DirectoryContact[],
-  options: ContactIndexOptions,
-): Generator<void, ContactIndex> {
-  yield;
-  return ContactIndex.build(contacts, options);
-}
+/** The index's own gradual build: it yields every thousand contacts or so and after each phase. */
+export const buildGradually: GradualBuild = (contacts, options) =>
+  ContactIndex.buildGradually(contacts, options);
 
 /**
  * An index waits this long for a first search (answered by the scan) before its build starts:
