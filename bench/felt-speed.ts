@@ -23,6 +23,7 @@ import { buildFelt, type FeltBuild } from './felt/build';
 import { coreInProcess } from './felt/core-in-process';
 import { feltProfile, type FeltProfile } from './felt/felt-profile';
 import { startPreview } from './felt/preview-start';
+import { keystrokeSplit, showSplit } from './felt/split';
 import { showSpread, spread, type Spread } from './felt/spread';
 import {
   bridgeRoundTrips,
@@ -122,6 +123,7 @@ async function measureSize(
     const figures: Record<string, unknown> = {
       keystroke_paint_ms: spread(callbar.timings.map((timing) => timing.paintMs)),
       keystroke_dom_ms: spread(callbar.timings.map((timing) => timing.domMs)),
+      keystroke_split_ms: keystrokeSplit(callbar.timings),
       keystrokes_unchanged: callbar.unchanged,
       bridge_search_ms: spread(bridge),
       start_to_first_result_ms: startMs,
@@ -239,6 +241,7 @@ function report(figures: Record<string, unknown>, callbar: TypingFigures) {
   console.log(
     `    (keystroke → list changed: ${show('keystroke_dom_ms')}; ${callbar.unchanged} keys changed nothing)`,
   );
+  console.log(`    where the time goes:\n${showSplit(keystrokeSplit(callbar.timings), '      ')}`);
   console.log(
     `  the search call from the page (bridge, HTTP, router, JSON): ${show('bridge_search_ms')}`,
   );

@@ -25,7 +25,8 @@ export interface FeltBuild {
   remove(): void;
 }
 
-export async function buildFelt(): Promise<FeltBuild> {
+/** `readable`: the renderer not minified (for a profile with the functions' own names). */
+export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
   const outDir = join(ROOT, 'out', `felt-bench-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
   const renderer = (electronViteConfig as { renderer: InlineConfig }).renderer;
@@ -34,7 +35,12 @@ export async function buildFelt(): Promise<FeltBuild> {
     ...renderer,
     ...quiet,
     root: join(ROOT, 'src-renderer'),
-    build: { ...renderer.build, outDir: join(outDir, 'renderer'), emptyOutDir: true },
+    build: {
+      ...renderer.build,
+      outDir: join(outDir, 'renderer'),
+      emptyOutDir: true,
+      ...(readable ? { minify: false } : {}),
+    },
   });
   const bridge = bridgeConfig as InlineConfig;
   await build({

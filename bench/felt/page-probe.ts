@@ -3,6 +3,11 @@
  * event's own timestamp) to the frame that shows the changed list: the first DOM change of the
  * search section after the key (the list, its highlights, the "no match" line), then the next
  * `requestAnimationFrame`. A keystroke that changes nothing within the wait is counted apart.
+ *
+ * On the way it notes where the time goes (the split): the `input` event, the end of its handling
+ * (a listener on the window, bubbling: after React's handler and its render of the typed text), and
+ * for the page's search call (window.fetch of `directory.search`, wrapped) when it was sent,
+ * when its answer's headers and its parsed body arrived.
  * Plain JavaScript source (page.evaluate of a string): a compiled function could carry the
  * bundler's helpers, which the page does not have.
  */
@@ -13,6 +18,16 @@ export interface KeyTiming {
   domMs: number;
   /** keydown → the frame showing it (requestAnimationFrame), ms. */
   paintMs: number;
+  /** keydown → the `input` event, ms. */
+  inputMs?: number;
+  /** keydown → the `input` event handled (React's handler and render done), ms. */
+  inputDoneMs?: number;
+  /** keydown → the search request sent (fetch called), ms. */
+  sentMs?: number;
+  /** keydown → the search answer's headers (fetch resolved), ms. */
+  answeredMs?: number;
+  /** keydown → the search answer's body parsed (response.json resolved), ms. */
+  parsedMs?: number;
 }
 
 /** Installs `window.__feltProbe` watching `section` (a CSS selector). */
@@ -21,18 +36,39 @@ export function probeSource(section: string): string {
     const root = document.querySelector(${JSON.stringify(section)});
     if (!root) throw new Error('no ${section} in the page');
     let pending, done, result;
+    const since = (key) => performance.now() - key.at;
     addEventListener('keydown', (event) => {
       if (event.key === 'Escape') return;
-      pending = { key: event.key, at: event.timeStamp };
+      pending = { key: event.key, at: event.timeStamp, split: {} };
       result = undefined;
     }, true);
+    addEventListener('input', () => {
+      if (pending) pending.split.inputMs = since(pending);
+    }, true);
+    // Last on the event's way (window, bubbling): after the page's handlers and their microtasks.
+    addEventListener('input', () => {
+      if (pending) pending.split.inputDoneMs = since(pending);
+    });
+    const fetched = window.fetch;
+    window.fetch = (input, init) => {
+      const key = pending;
+      const timed = key && String(input).endsWith('/directory.search') && key.split.sentMs === undefined;
+      if (!timed) return fetched(input, init);
+      key.split.sentMs = since(key);
+      return fetched(input, init).then((response) => {
+        key.split.answeredMs = since(key);
+        const json = response.json.bind(response);
+        response.json = () => json().then((body) => { key.split.parsedMs = since(key); return body; });
+        return response;
+      });
+    };
     new MutationObserver(() => {
       const key = pending;
       if (!key) return;
       pending = undefined;
-      const domMs = performance.now() - key.at;
+      const domMs = since(key);
       requestAnimationFrame(() => {
-        result = { key: key.key, domMs, paintMs: performance.now() - key.at };
+        result = { key: key.key, domMs, paintMs: since(key), ...key.split };
         if (done) done(result);
       });
     }).observe(root, { childList: true, subtree: true, characterData: true });

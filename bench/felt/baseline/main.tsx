@@ -7,6 +7,7 @@
 import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
+import { FIRST_LIMIT } from '../../../src-renderer/src/store/directory-slice';
 import { resultRows } from '../../../src-renderer/src/store/selectors';
 import { ResultList } from '../../../src-renderer/src/views/ResultList';
 import '../../../src-renderer/src/styles.css';
@@ -20,15 +21,15 @@ const texts = contacts.map((contact) =>
 );
 
 /**
- * The first 200 contacts whose text holds the query (as many as Callbar's search asks for), in
- * file order; the name's match highlighted.
+ * The first contacts whose text holds the query (as many as Callbar's search asks for with a
+ * keystroke), in file order; the name's match highlighted.
  */
 function filterContacts(query: string): SearchHit[] {
   const wanted = query.trim().toLowerCase();
   if (wanted === '') return [];
   return contacts
     .filter((_, index) => texts[index]!.includes(wanted))
-    .slice(0, 200)
+    .slice(0, FIRST_LIMIT)
     .map((contact): SearchHit => {
       const start = contact.display_name.toLowerCase().indexOf(wanted);
       return {
@@ -64,6 +65,7 @@ function Baseline() {
       />
       {query.trim() === '' ? null : rows.length > 0 ? (
         <ResultList
+          query={query.trim()}
           rows={rows}
           selected={selected}
           onSelect={setSelected}

@@ -6,7 +6,12 @@ import type {
 } from '../../../src-shared/contract';
 import type { SliceCreator } from './slice';
 
-/** How many hits one search asks for (the list is virtualized; the contract allows 500). */
+/**
+ * How many hits a keystroke's search asks for: a few pages of the list, so the answer is small
+ * to send, parse and keep (the felt benchmark: 200 hits are ~57 KB of JSON, 50 are ~15 KB).
+ */
+export const FIRST_LIMIT = 50;
+/** How many hits the list holds when scrolled towards the end (the contract allows 500). */
 export const SEARCH_LIMIT = 200;
 
 /** A typed number (digits and what people put between them) or a pasted phone link. */
@@ -16,9 +21,14 @@ const DIALABLE = /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*
 export interface DirectorySlice {
   directory: DirectoryStatus | undefined;
   directoryError: ErrorInfo | undefined;
+  /** The text in the search box (only the box follows it: each key re-renders the box alone). */
   query: string;
+  /** The query (trimmed) the shown answer is for: the list shows it, not the typed text. */
+  answered: string;
   /** The answer to the latest query (older answers that arrive late are dropped). */
   hits: SearchHit[];
+  /** The answer holds every hit there is (it had fewer than it asked for). */
+  allHits: boolean;
   /** What the typed text would dial, when it reads as a number ("Dial +49 30 …"). */
   dialRow: DialTarget | undefined;
   searchError: ErrorInfo | undefined;
@@ -27,6 +37,8 @@ export interface DirectorySlice {
   loadDirectory: () => Promise<void>;
   syncDirectory: () => Promise<void>;
   setQuery: (query: string) => Promise<void>;
+  /** Asks for the shown query's further hits (the list nears the end of a partial answer). */
+  moreHits: () => Promise<void>;
   /** Moves the highlighted row by `delta`, staying inside the list. */
   moveSelection: (delta: number) => void;
   select: (index: number) => void;
@@ -34,31 +46,68 @@ export interface DirectorySlice {
 }
 
 export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => {
+  // Each search takes a ticket; an answer is shown only while its ticket is the latest, so a
+  // slow answer to an older query never replaces a newer one (the last typed text wins).
   let latest = 0;
   const search = async (query: string) => {
     const ticket = ++latest;
     const trimmed = query.trim();
     if (trimmed === '') {
-      set({ hits: [], dialRow: undefined, searchError: undefined, selected: 0 });
+      set({
+        answered: '',
+        hits: [],
+        allHits: true,
+        dialRow: undefined,
+        searchError: undefined,
+        selected: 0,
+      });
       return;
     }
     const [found, parsed] = await Promise.all([
-      window.callbar.directory.search({ query: trimmed, limit: SEARCH_LIMIT }),
+      window.callbar.directory.search({ query: trimmed, limit: FIRST_LIMIT }),
       DIALABLE.test(trimmed) ? window.callbar.calls.parse({ input: trimmed }) : undefined,
     ]);
     if (ticket !== latest) return;
+    const hits = found.ok ? found.value.hits : [];
     set({
-      hits: found.ok ? found.value.hits : [],
+      answered: trimmed,
+      hits,
+      allHits: hits.length < FIRST_LIMIT,
       searchError: found.ok ? undefined : found.error,
       dialRow: parsed?.ok ? parsed.value : undefined,
       selected: 0,
     });
   };
+  let asking: string | undefined;
+  const moreHits = async () => {
+    const { answered, allHits } = get();
+    if (allHits || answered === '' || asking === answered) return;
+    const ticket = latest;
+    asking = answered;
+    try {
+      const found = await window.callbar.directory.search({ query: answered, limit: SEARCH_LIMIT });
+      if (ticket !== latest || !found.ok) return;
+      // The highlighted contact stays highlighted (a longer answer may rank its first hits apart).
+      const { hits, selected, dialRow } = get();
+      const first = dialRow ? 1 : 0;
+      const chosen = hits[selected - first]?.contact.id;
+      const at = found.value.hits.findIndex((hit) => hit.contact.id === chosen);
+      set({
+        hits: found.value.hits,
+        allHits: true,
+        selected: at >= 0 ? at + first : selected,
+      });
+    } finally {
+      asking = undefined;
+    }
+  };
   return {
     directory: undefined,
     directoryError: undefined,
     query: '',
+    answered: '',
     hits: [],
+    allHits: true,
     dialRow: undefined,
     searchError: undefined,
     selected: 0,
@@ -76,6 +125,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       set({ query });
       await search(query);
     },
+    moreHits,
     moveSelection: (delta) => {
       const count = get().hits.length + (get().dialRow ? 1 : 0);
       if (count === 0) return;

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Message } from '../components/Message';
 import type { SearchHit } from '../../../src-shared/contract';
@@ -10,6 +10,10 @@ import { shownText } from './shown-text';
 
 /** Every row has the same height, so the virtualizer needs no measuring. */
 const ROW_HEIGHT = 56;
+/** Rows rendered beyond the visible ones on each side (each costs render time per answer). */
+const OVERSCAN = 3;
+/** The list asks for more hits when it shows a row this close to the end of a partial answer. */
+const MORE_WITHIN = 12;
 
 export const RESULTS_ID = 'search-results';
 
@@ -19,18 +23,26 @@ export function rowId(index: number): string {
 
 /**
  * The search results as a listbox driven from the search box (aria-activedescendant): only the
- * rows in view are in the DOM, however many hits there are.
+ * rows in view are in the DOM, however many hits there are. A new answer re-renders only the rows
+ * whose content changed (Row is memoised on it), reads no layout while it renders (the scroll
+ * position it resets is the virtualizer's own, not the element's), and clicks are handled once
+ * for the whole list. Near the end of a partial answer it calls `onNearEnd` (more hits).
  */
 export function ResultList({
+  query,
   rows,
   selected,
   onSelect,
   onDial,
+  onNearEnd,
 }: {
+  /** The query the rows answer. */
+  query: string;
   rows: ResultRow[];
   selected: number;
   onSelect: (index: number) => void;
   onDial: (row: ResultRow, secondary: boolean) => void;
+  onNearEnd?: () => void;
 }) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
@@ -39,12 +51,33 @@ export function ResultList({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
+    overscan: OVERSCAN,
   });
+  // An answer to another query starts at its top; a moved selection is scrolled into view.
+  // Scrolling to an index reads the list's layout, so it is done only when the selection moved.
+  const shown = useRef({ query, selected });
   useEffect(() => {
-    if (rows.length > 0) virtualizer.scrollToIndex(selected, { align: 'auto' });
-  }, [selected, rows.length, virtualizer]);
+    const before = shown.current;
+    shown.current = { query, selected };
+    if (before.query !== query) {
+      const element = scroller.current;
+      if (element && (virtualizer.scrollOffset ?? 0) > 0) element.scrollTop = 0;
+    } else if (before.selected !== selected && rows.length > 0) {
+      virtualizer.scrollToIndex(selected, { align: 'auto' });
+    }
+  }, [query, selected, rows.length, virtualizer]);
 
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (onNearEnd && lastShown >= rows.length - MORE_WITHIN) onNearEnd();
+  }, [lastShown, rows.length, onNearEnd]);
+
+  const rowAt = (event: MouseEvent) => {
+    const option = (event.target as Element).closest<HTMLElement>('[role="option"]');
+    const index = Number(option?.dataset.index ?? NaN);
+    return Number.isInteger(index) && rows[index] ? index : undefined;
+  };
   return (
     // The scrolling element is the listbox the search box controls (axe's
     // scrollable-region-focusable: a combobox's popup scrolls with the keys of its combobox).
@@ -55,39 +88,98 @@ export function ResultList({
       aria-label={t('results.label')}
       className="results"
       data-testid="results"
+      onMouseDown={(event) => {
+        if (rowAt(event) !== undefined) event.preventDefault();
+      }}
+      onClick={(event) => {
+        const index = rowAt(event);
+        if (index !== undefined) onSelect(index);
+      }}
+      onDoubleClick={(event) => {
+        const index = rowAt(event);
+        if (index !== undefined) onDial(rows[index]!, false);
+      }}
     >
       <div className="results-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
-          return (
-            <div
-              key={item.key}
-              id={rowId(item.index)}
-              role="option"
-              aria-selected={item.index === selected}
-              aria-setsize={rows.length}
-              aria-posinset={item.index + 1}
-              className="result"
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => onSelect(item.index)}
-              onDoubleClick={() => onDial(row, false)}
-            >
-              {row.kind === 'dial' ? (
-                <DialRow
-                  display={row.target.display}
-                  detail={
-                    row.target.note ?? row.target.contact?.display_name ?? row.target.description
-                  }
-                />
-              ) : (
-                <HitRow hit={row.hit} />
-              )}
-            </div>
-          );
-        })}
+        {items.map((item) => (
+          <Row
+            key={item.key}
+            row={rows[item.index]!}
+            index={item.index}
+            start={item.start}
+            count={rows.length}
+            selected={item.index === selected}
+          />
+        ))}
       </div>
     </div>
+  );
+}
+
+interface RowProps {
+  row: ResultRow;
+  index: number;
+  start: number;
+  count: number;
+  selected: boolean;
+}
+
+/** One option; re-rendered only when what it shows changed (sameRow). */
+const Row = memo(function Row({ row, index, start, count, selected }: RowProps) {
+  return (
+    <div
+      id={rowId(index)}
+      data-index={index}
+      role="option"
+      aria-selected={selected}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      className="result"
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+    >
+      {row.kind === 'dial' ? (
+        <DialRow
+          display={row.target.display}
+          detail={row.target.note ?? row.target.contact?.display_name ?? row.target.description}
+        />
+      ) : (
+        <HitRow hit={row.hit} />
+      )}
+    </div>
+  );
+}, sameRow);
+
+/**
+ * Two renders of a row show the same: the same place and state, and the same hit (the same
+ * contact's same text, the same characters marked), though each answer is a new object.
+ */
+function sameRow(before: RowProps, after: RowProps): boolean {
+  if (
+    before.index !== after.index ||
+    before.start !== after.start ||
+    before.count !== after.count ||
+    before.selected !== after.selected
+  ) {
+    return false;
+  }
+  if (before.row === after.row) return true;
+  if (before.row.kind !== 'hit' || after.row.kind !== 'hit') return false;
+  const [a, b] = [before.row.hit, after.row.hit];
+  return (
+    a.contact.id === b.contact.id &&
+    a.contact.display_name === b.contact.display_name &&
+    a.contact.company === b.contact.company &&
+    a.contact.phonebook_name === b.contact.phonebook_name &&
+    a.contact.number === b.contact.number &&
+    a.contact.secondary_number === b.contact.secondary_number &&
+    a.contact.speed_dial === b.contact.speed_dial &&
+    a.ranges.length === b.ranges.length &&
+    a.ranges.every(
+      (range, at) =>
+        range.field === b.ranges[at]!.field &&
+        range.start === b.ranges[at]!.start &&
+        range.end === b.ranges[at]!.end,
+    )
   );
 }
 

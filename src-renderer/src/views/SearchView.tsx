@@ -7,7 +7,8 @@ import { FirstRunHint } from './FirstRunHint';
 import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
 import { StarToggle } from '../components/StarToggle';
-import { ResultList, RESULTS_ID, rowId } from './ResultList';
+import { ResultList, rowId } from './ResultList';
+import { SearchBox } from './SearchBox';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
@@ -27,15 +28,19 @@ function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string
   return secondary ? (row.hit.contact.secondary_number ?? undefined) : row.hit.contact.number;
 }
 
-/** The main view: search the directory, pick with ↑/↓, Enter dials, Alt+Enter the secondary. */
+/**
+ * The main view: search the directory, pick with ↑/↓, Enter dials, Alt+Enter the secondary. It
+ * follows the answer (`answered`, its hits), not the typed text: a key re-renders the box alone.
+ */
 export function SearchView() {
   const { t } = useTranslation();
-  const query = useAppStore((state) => state.query);
+  const answered = useAppStore((state) => state.answered);
   const hits = useAppStore((state) => state.hits);
   const dialRow = useAppStore((state) => state.dialRow);
   const selected = useAppStore((state) => state.selected);
   const searchError = useAppStore((state) => state.searchError);
   const setQuery = useAppStore((state) => state.setQuery);
+  const moreHits = useAppStore((state) => state.moreHits);
   const moveSelection = useAppStore((state) => state.moveSelection);
   const select = useAppStore((state) => state.select);
   const dial = useAppStore((state) => state.dial);
@@ -76,7 +81,7 @@ export function SearchView() {
   }, [hasCall, input]);
   // A second Enter (or click) while a dial is in flight is ignored by the store's dial.
   const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
-    const target = row && dialTargetOf(row, query, secondary);
+    const target = row && dialTargetOf(row, answered, secondary);
     if (!target || !row) return;
     const label = row.kind === 'dial' ? row.target.display : row.hit.contact.display_name;
     if (await dial(target, 'ui', label)) input.current?.select();
@@ -96,7 +101,7 @@ export function SearchView() {
         break;
       case 'Escape':
         // With a call in progress Esc hangs up (the call bar listens); otherwise it clears.
-        if (query !== '' && !hasCall) {
+        if (useAppStore.getState().query !== '' && !hasCall) {
           event.preventDefault();
           void setQuery('');
         }
@@ -105,7 +110,7 @@ export function SearchView() {
   };
 
   const current = rows[selected];
-  const searching = query.trim() !== '';
+  const searching = answered !== '';
   // The first sync of this account is running: nothing to find yet, which is not "no match".
   const loading = directory?.state === 'syncing' && directory.contacts === 0;
   return (
@@ -113,21 +118,10 @@ export function SearchView() {
       <h1 id="search-title" className="visually-hidden">
         {t('search.title')}
       </h1>
-      <input
+      <SearchBox
         ref={input}
-        className="search-box"
-        type="search"
-        role="combobox"
-        aria-label={t('search.label')}
-        placeholder={t('search.placeholder')}
-        aria-expanded={searching && rows.length > 0}
-        aria-controls={RESULTS_ID}
-        aria-autocomplete="list"
-        aria-activedescendant={searching && current ? rowId(selected) : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        value={query}
-        onChange={(event) => void setQuery(event.target.value)}
+        expanded={searching && rows.length > 0}
+        activeDescendant={searching && current ? rowId(selected) : undefined}
         onKeyDown={onKeyDown}
       />
       <SyncStatus />
@@ -147,10 +141,12 @@ export function SearchView() {
         rows.length > 0 ? (
           <>
             <ResultList
+              query={answered}
               rows={rows}
               selected={selected}
               onSelect={select}
               onDial={(row, secondary) => void dialRowAt(row, secondary)}
+              onNearEnd={() => void moreHits()}
             />
             <SelectedActions
               row={current}
@@ -159,11 +155,11 @@ export function SearchView() {
           </>
         ) : loading ? (
           <p className="empty" role="status" data-testid="search-loading">
-            {t('search.loading', { query: query.trim() })}
+            {t('search.loading', { query: answered })}
           </p>
         ) : (
           <p className="empty" role="status">
-            {t('search.noMatch', { query: query.trim() })}
+            {t('search.noMatch', { query: answered })}
           </p>
         )
       ) : (

@@ -1,10 +1,14 @@
+import { memo } from 'react';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { formatTime } from './format-time';
 
-/** One line about the local contact index: loading, how many, how fresh, what went wrong. */
-export function SyncStatus() {
+/**
+ * One line about the local contact index: loading, how many, how fresh, what went wrong. Memoised:
+ * it follows the store, not the search view it sits in (which re-renders with each answer).
+ */
+export const SyncStatus = memo(function SyncStatus() {
   const { t, locale } = useLocale();
   const directory = useAppStore((state) => state.directory);
   const error = useAppStore((state) => state.directoryError);
@@ -86,4 +90,4 @@ export function SyncStatus() {
         </div>
       );
   }
-}
+});
