@@ -16,7 +16,7 @@
 import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact, Page } from '../api/schemas';
@@ -126,8 +126,7 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     for (let waits = 0; ; waits++) {
       signal.throwIfAborted();
       if (failure) throw failure;
-      if (clock.now() > deadline)
-        throw beyondBound(`it took longer than ${minutes(limits.deadlineMs)}`);
+      if (clock.now() > deadline) throw beyondBound(tookLonger(limits.deadlineMs));
       await pacer.take(signal);
       requests++;
       try {
@@ -199,14 +198,10 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
         contacts.set(contact.id, entry);
       }
       if (contacts.size > limits.maxContacts) {
-        throw beyondBound(
-          `the platform lists more than ${count(limits.maxContacts)} contacts, the most Callbar keeps`,
-        );
+        throw beyondBound(said('errors:directory.moreContacts', { max: limits.maxContacts }));
       }
       if (chars > limits.maxChars) {
-        throw beyondBound(
-          `the contacts hold more than ${count(limits.maxChars)} characters of text, the most Callbar keeps`,
-        );
+        throw beyondBound(said('errors:directory.moreText', { max: limits.maxChars }));
       }
       report();
       const next = page.next;
@@ -266,17 +261,13 @@ function textLength(contact: DirectoryContact): number {
 }
 
 /** A sync stopped at one of its bounds. */
-function beyondBound(why: string): CallbarError {
-  return new CallbarError(
-    'sync_limit',
-    `Callbar stopped the directory sync: ${why}. The previous directory stays in use.`,
-  );
+function beyondBound(why: Said): CallbarError {
+  return new CallbarError('sync_limit', said('errors:directory.syncLimit', { why }));
 }
 
-function count(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-function minutes(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`;
+/** "it took longer than 15 minutes" (or seconds, for a bound under a minute). */
+function tookLonger(ms: number): Said {
+  return ms >= 60_000
+    ? said('errors:directory.tookLongerMinutes', { minutes: Math.round(ms / 60_000) })
+    : said('errors:directory.tookLongerSeconds', { seconds: Math.round(ms / 1000) });
 }

@@ -23,6 +23,7 @@ import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
+import { inEnglish, spokenSaid } from '../text/translators';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
@@ -298,7 +299,7 @@ export class Directory {
   }
 
   /** Stops a running sync; the directory in use stays. */
-  cancelSync(reason: string | Said = 'The sync was cancelled.'): void {
+  cancelSync(reason: string | Said = said('errors:directory.syncCancelled')): void {
     this.#running?.abort.abort(new CallbarError('sync_cancelled', reason));
   }
 
@@ -306,7 +307,11 @@ export class Directory {
   async upsertLocal(contact: Contact): Promise<void> {
     const book = this.#phonebooks.find((entry) => entry.id === contact.phonebook);
     await this.#applyLocal({
-      upsert: toDirectoryContact(contact, book?.description ?? `Phonebook ${contact.phonebook}`),
+      upsert: toDirectoryContact(
+        contact,
+        book?.description ??
+          inEnglish(said('errors:directory.phonebookFallback', { id: contact.phonebook })),
+      ),
     });
   }
 
@@ -320,7 +325,7 @@ export class Directory {
     this.#timer = undefined;
     this.#listeners.clear();
     const running = this.#running;
-    this.cancelSync('Callbar is closing.');
+    this.cancelSync(said('errors:directory.closing'));
     await running?.promise.catch(() => undefined);
     this.#abandonPending();
   }
@@ -393,9 +398,9 @@ export class Directory {
     this.#reset();
     this.#changed();
     this.cancelSync(
-      why === 'disconnected'
-        ? 'Callbar was disconnected.'
-        : 'Callbar was connected to another account.',
+      said(
+        why === 'disconnected' ? 'errors:directory.disconnected' : 'errors:directory.otherAccount',
+      ),
     );
     await running?.promise.catch(() => undefined);
     this.#reset();
@@ -476,7 +481,9 @@ export class Directory {
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
       const { message, details } = describeError(reason);
-      this.#lastError = `The last sync did not complete: ${message}`;
+      this.#lastError = inEnglish(
+        said('errors:directory.syncIncomplete', { reason: spokenSaid(message) }),
+      );
       this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
       throw reason;

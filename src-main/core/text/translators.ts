@@ -113,6 +113,7 @@ const SENTENCE_FIELDS = new Set([
   'display',
   'stopped',
   'policy_problems',
+  'last_error',
 ]);
 
 /**

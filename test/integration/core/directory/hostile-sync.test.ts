@@ -20,6 +20,13 @@ import { Directory } from '../../../../src-main/core/directory/directory';
 import { fetchDirectory } from '../../../../src-main/core/directory/directory-sync';
 import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { said } from '../../../../src-main/core/text/said';
+import {
+  inEnglish,
+  sayAgainIn,
+  spokenSaid,
+  translatorFor,
+} from '../../../../src-main/core/text/translators';
 import { apiFor } from '../../../support/api-rig';
 import { describeEachProfile, startSim } from '../../../support/sim-harness';
 import { failure } from '../../../support/failure';
@@ -156,6 +163,15 @@ describe("a sync's own bounds", () => {
     expect(error.code).toBe('sync_limit');
     expect(error.message).toBe(
       'Callbar stopped the directory sync: the platform lists more than 25 contacts, the most Callbar keeps. The previous directory stays in use.',
+    );
+    // The window in German reads it in German (the sync status's last_error carries it).
+    const status = sayAgainIn(translatorFor('de', 'errors'), {
+      last_error: inEnglish(
+        said('errors:directory.syncIncomplete', { reason: spokenSaid(error.message) }),
+      ),
+    });
+    expect(status.last_error).toBe(
+      'Die letzte Synchronisierung wurde nicht abgeschlossen: Callbar hat den Verzeichnisabgleich angehalten: die Plattform führt mehr als 25 Kontakte, mehr als Callbar behält. Das bisherige Verzeichnis bleibt in Gebrauch.',
     );
     await expect(sync({ maxContacts: 30 })).resolves.toMatchObject({ contacts: { length: 30 } });
   });
