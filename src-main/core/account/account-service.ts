@@ -285,6 +285,12 @@ export class AccountService {
     };
   }
 
+  /** Whether the platform's call events reach this process now: its receiver or relay stream. */
+  hearsCallEvents(): boolean {
+    if (this.#relay) return this.#relayStream !== undefined;
+    return this.#receiver !== undefined && this.#receiverProblem === undefined;
+  }
+
   /**
    * Starts the loopback receiver on the configured port (once), after reading the webhook secret
    * its Webhook URL contains (see webhook-auth.ts).

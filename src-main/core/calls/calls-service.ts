@@ -62,6 +62,8 @@ export interface CallsServiceOptions {
   callEvents?: (listener: (event: unknown) => void) => () => void;
   /** Starts receiving call events (the receiver), for a process that does not yet. */
   listen?: () => Promise<unknown>;
+  /** Whether call events reach this process now (its receiver runs, or its relay stream). */
+  hearsEvents?: () => boolean;
   /** Just before a dial is sent (relay mode: announces it, so events naming nobody arrive). */
   beforeDial?: () => Promise<void>;
   log: Logger;
@@ -267,7 +269,13 @@ export class CallsService {
         said(callId ? 'errors:calls.callGone' : 'errors:calls.noCallToHangUp'),
       );
     }
-    const legs = legsToTry(record);
+    let legs = legsToTry(record);
+    if (legs.length === 0 && isPlaced(record) && this.#options.hearsEvents?.()) {
+      // Hang up pressed right after the dial: its answer named no leg (all the contract
+      // guarantees) and the platform's first event, which names one, is on its way.
+      await this.firstLeg(record.call.id, FIRST_LEG_WAIT_MS);
+      legs = legsToTry(this.tracker.current(record.call.id) ?? record);
+    }
     if (legs.length === 0) {
       throw new CallbarError('no_call_leg', said('errors:calls.noCallLeg'));
     }
@@ -457,6 +465,12 @@ function isForbidden(error: unknown): boolean {
 }
 
 /** Whether the user placed the call (a dial from Callbar), rather than received it. */
+/**
+ * How long Hang up waits for the platform's first event about a call it just placed, when this
+ * process hears events (an event names the leg to end; seconds after the dial it has come).
+ */
+const FIRST_LEG_WAIT_MS = 5_000;
+
 function isPlaced(record: CallRecord): boolean {
   return record.call.source !== undefined;
 }

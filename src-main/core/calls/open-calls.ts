@@ -73,6 +73,7 @@ export function openCalls(options: {
     },
     directory,
     callEvents: (listener) => account.onCallEvent(listener),
+    hearsEvents: () => account.hearsCallEvents(),
     ...(options.listen ? { listen: options.listen } : {}),
     beforeDial: () => account.announceDial(),
     log,

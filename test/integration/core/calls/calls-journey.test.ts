@@ -6,7 +6,8 @@
  * through the real directory, synced from the simulator after Ada was added to a phonebook.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -223,6 +224,59 @@ describeJourney('calls', (profile) => {
     expect(after.recent[0]).toMatchObject({ id: outcome.call.id, state: 'ended' });
     const none = await invoke('calls.hangup');
     expect(none).toMatchObject({ ok: false, error: { code: 'no_current_call' } });
+  });
+
+  it('Hang up right after the dial, before the platform said anything: it waits for the first event and ends the call', async () => {
+    // The platform's events reach Callbar 400 ms late (a slow network): a delaying proxy is
+    // registered as the Webhook URL for this test.
+    const late = createServer((incoming, answer) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        setTimeout(() => {
+          const forwarded = httpRequest(
+            webhookUrl,
+            // Its own Host: the receiver answers only to its own address.
+            {
+              method: incoming.method,
+              headers: { ...incoming.headers, host: new URL(webhookUrl).host },
+            },
+            (reply) => {
+              answer.writeHead(reply.statusCode ?? 502);
+              reply.pipe(answer);
+            },
+          );
+          forwarded.on('error', () => answer.writeHead(502).end());
+          forwarded.end(Buffer.concat(chunks));
+        }, 400);
+      });
+    });
+    await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve));
+    const { port } = late.address() as AddressInfo;
+    const registration = await core.profile.account.receiverRegistration();
+    const path = new URL(webhookUrl);
+    await registerReceiver(sim, {
+      ...registration,
+      webhook_url: `http://127.0.0.1:${port}${path.pathname}${path.search}`,
+    });
+    try {
+      await value('calls.clearRecent');
+      const outcome = await value<{ call: { id: string; leg_ids: string[] } }>('calls.dial', {
+        target: '+1 202 555 0146',
+      });
+      if (outcome.call.leg_ids.length === 0) {
+        expect((await snapshot()).current[0]?.leg_ids).toEqual([]);
+      }
+      const hungUp = await invoke<CallsSnapshot>('calls.hangup');
+      expect(hungUp).toMatchObject({ ok: true });
+      const call = await until('the simulator call', () => simCall('+12025550146'));
+      await until('the call ended at the platform', async () =>
+        (await control.getCall(call.id)).state === 'ended' ? true : undefined,
+      );
+    } finally {
+      await registerReceiver(sim, registration);
+      await new Promise((resolve) => late.close(resolve));
+    }
   });
 
   it('places one call for a double click', async () => {
