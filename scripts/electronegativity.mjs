@@ -13,7 +13,7 @@
 // syntax. The sources (TypeScript) it parses with Babel's TypeScript plugin and walks fine.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -91,11 +91,14 @@ try {
         entryPoints: [join(out, entry)],
         outfile: join(built, outfile),
         target: 'es2019',
-        supported: { 'import-meta': true },
+        supported: { 'import-meta': true, 'top-level-await': true },
         format,
         logLevel: 'error',
       });
-    await lower('main/index.js', 'main/index.js', 'esm');
+    // The shell, its entry (start.js) and the chunks the bundler split off: every file of main.
+    for (const file of readdirSync(join(out, 'main'), { recursive: true })) {
+      if (String(file).endsWith('.js')) await lower(`main/${file}`, `main/${file}`, 'esm');
+    }
     await lower('preload/index.cjs', 'preload/index.js', 'cjs');
     cpSync(join(out, 'renderer'), join(built, 'renderer'), { recursive: true });
     cpSync(join(root, 'package.json'), join(built, 'package.json'));
