@@ -96,3 +96,31 @@ test('typing a name asks for one search per key at most, and nothing the window 
   expect(count(typed, 'settings.get'), typed.join(', ')).toBe(0);
   expect(typed.filter((each) => each !== 'directory.search')).toEqual([]);
 });
+
+test('typing a number asks for one search and one reading of the number per key at most', async ({
+  page,
+}) => {
+  await recordBridgeCalls(page);
+  await openConnected(page, app);
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+    timeout: 30_000,
+  });
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await expect(search).toBeFocused();
+  await callsSince(page);
+
+  const number = '2025550143';
+  await search.pressSequentially(number);
+  await expect(page.getByRole('option').first()).toContainText('Dial');
+  await expect(page.getByRole('listbox')).toContainText('Grace Hopper');
+  const typed = await callsSince(page);
+
+  // The dial row ("Dial …") is core's reading of the typed text: a call of its own (the search's
+  // answer does not say what Enter would dial; folding it in would change the contract).
+  expect(count(typed, 'directory.search')).toBeLessThanOrEqual(number.length);
+  expect(count(typed, 'calls.parse')).toBeLessThanOrEqual(number.length);
+  expect(
+    typed.filter((each) => each !== 'directory.search' && each !== 'calls.parse'),
+    typed.join(', '),
+  ).toEqual([]);
+});
