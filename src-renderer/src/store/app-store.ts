@@ -7,8 +7,9 @@ import { createFavouritesSlice, type FavouritesSlice } from './favourites-slice'
 import { createUiSlice, type UiSlice } from './ui-slice';
 
 /**
- * The renderer's one store, in slices (account, directory, calls, favourites, ui). It holds only what core
- * said, never a token or a raw platform response; everything derived is computed by selectors.
+ * The renderer's one store, in slices (account, directory, calls, favourites, ui). It holds only
+ * what core said, never a token or a raw platform response; everything derived is computed by
+ * selectors.
  */
 export type AppState = AccountSlice &
   DirectorySlice &

@@ -16,7 +16,8 @@ export interface FavouritesSlice {
 }
 
 export const createFavouritesSlice: SliceCreator<FavouritesSlice> = (set) => {
-  // A list asked for before a newer answer (a star, an event) must not replace it when it lands.
+  // Each list asked for, star answered and event counts: a list is shown only if nothing newer
+  // came while it was on its way (a late answer never replaces a newer star, event or list).
   let version = 0;
   const replace = (favourites: FavouriteContact[]) => {
     version += 1;
@@ -25,9 +26,9 @@ export const createFavouritesSlice: SliceCreator<FavouritesSlice> = (set) => {
   return {
     favourites: [],
     loadFavourites: async () => {
-      const asked = version;
+      const asked = ++version;
       const result = await window.callbar.favourites.list();
-      if (result.ok && asked === version) replace(result.value);
+      if (result.ok && asked === version) set({ favourites: result.value });
     },
     setStarred: async (contactId, starred) => {
       const result = await window.callbar.favourites.set({ contact_id: contactId, starred });
