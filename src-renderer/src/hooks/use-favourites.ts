@@ -1,32 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { FavouriteContact } from '../../../src-shared/contract';
+import { useCallback, useState } from 'react';
+import { useAppStore } from '../store/app-store';
 
 /**
- * The favourites as core lists them, kept current by `favourites.changed` events, and a star
- * toggle. A refusal (a policy favourite, the limit) comes back as its sentence in `error`.
+ * The favourites from the store (no call to core: the store keeps them current) and a star
+ * toggle. A refusal (a policy favourite, the limit) comes back as its sentence in `error`, shown
+ * by the component that asked.
  */
 export function useFavourites() {
-  const [favourites, setFavourites] = useState<FavouriteContact[]>([]);
+  const favourites = useAppStore((state) => state.favourites);
+  const star = useAppStore((state) => state.setStarred);
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    let live = true;
-    void window.callbar.favourites.list().then((result) => {
-      if (live && result.ok) setFavourites(result.value);
-    });
-    const unsubscribe = window.callbar.onEvent((event) => {
-      if (event.type === 'favourites.changed') setFavourites(event.favourites);
-    });
-    return () => {
-      live = false;
-      unsubscribe();
-    };
-  }, []);
-  const setStarred = useCallback(async (contactId: number, starred: boolean) => {
-    const result = await window.callbar.favourites.set({ contact_id: contactId, starred });
-    if (result.ok) {
-      setFavourites(result.value);
-      setError(undefined);
-    } else setError(result.error.message);
-  }, []);
+  const setStarred = useCallback(
+    async (contactId: number, starred: boolean) => {
+      setError((await star(contactId, starred))?.message);
+    },
+    [star],
+  );
   return { favourites, error, setStarred };
 }

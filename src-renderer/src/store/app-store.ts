@@ -2,16 +2,19 @@ import { create } from 'zustand';
 import type { CallbarEvent } from '../../../src-shared/contract';
 import { createAccountSlice, type AccountSlice } from './account-slice';
 import { createCallsSlice, type CallsSlice } from './calls-slice';
-import { createDirectorySlice, type DirectorySlice } from './directory-slice';
+import { createDirectorySlice, indexChanged, type DirectorySlice } from './directory-slice';
+import { createFavouritesSlice, type FavouritesSlice } from './favourites-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
 /**
- * The renderer's one store, in slices (account, directory, calls, ui). It holds only what core
- * said, never a token or a raw platform response; everything derived is computed by selectors.
+ * The renderer's one store, in slices (account, directory, calls, favourites, ui). It holds only
+ * what core said, never a token or a raw platform response; everything derived is computed by
+ * selectors.
  */
 export type AppState = AccountSlice &
   DirectorySlice &
   CallsSlice &
+  FavouritesSlice &
   UiSlice & {
     /** Loads everything once and follows core's events; returns the unsubscribe. */
     start: () => () => void;
@@ -24,15 +27,17 @@ export const useAppStore = create<AppState>()((...args) => {
     ...createAccountSlice(...args),
     ...createDirectorySlice(...args),
     ...createCallsSlice(...args),
+    ...createFavouritesSlice(...args),
     ...createUiSlice(...args),
     start: () => {
       const state = get();
       const unsubscribe = window.callbar.onEvent((event) => get().receive(event));
-      void state.loadLanguage();
+      void state.loadSettings();
       void state.loadInfo();
       void state.loadAccount();
       void state.loadDirectory();
       void state.loadCalls();
+      void state.loadFavourites();
       return unsubscribe;
     },
     receive: (event) => {
@@ -45,22 +50,31 @@ export const useAppStore = create<AppState>()((...args) => {
           state.requestSearchFocus();
           void state.setQuery(event.query);
           break;
-        case 'account.changed':
+        case 'account.changed': {
+          const before = state.account?.state;
           state.applyAccountEvent(event.status);
+          if (event.status.state !== before) void state.loadFavourites();
           break;
-        case 'directory.changed':
+        }
+        case 'directory.changed': {
+          // A star is listed only while its contact is in the index: a new index may list others.
+          const before = state.directory;
           state.applyDirectoryEvent(event.status);
+          if (indexChanged(before, event.status)) void state.loadFavourites();
           break;
+        }
         case 'calls.changed':
           state.applyCallsEvent(event.calls);
           break;
         case 'settings.changed':
           // The language is live: a save anywhere (another window, Settings) speaks it here too.
-          void state.loadLanguage();
+          void state.loadSettings();
           break;
         case 'favourites.changed':
+          state.applyFavouritesEvent(event.favourites);
+          break;
         case 'imports.changed':
-          // The views that show these follow the events themselves (use-favourites, ImportDialog).
+          // The import dialog follows these events itself.
           break;
       }
     },

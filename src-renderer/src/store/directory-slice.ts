@@ -45,6 +45,11 @@ export interface DirectorySlice {
   applyDirectoryEvent: (status: DirectoryStatus) => void;
 }
 
+/** The index in use changed (other contacts, or a sync completed): what it answered may differ. */
+export function indexChanged(before: DirectoryStatus | undefined, after: DirectoryStatus): boolean {
+  return after.contacts !== before?.contacts || after.synced_at !== before.synced_at;
+}
+
 export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => {
   // Each search takes a ticket; an answer is shown only while its ticket is the latest, so a
   // slow answer to an older query never replaces a newer one (the last typed text wins).
@@ -133,8 +138,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     },
     select: (index) => set({ selected: index }),
     applyDirectoryEvent: (status) => {
-      const before = get().directory;
-      const changed = status.contacts !== before?.contacts || status.synced_at !== before.synced_at;
+      const changed = indexChanged(get().directory, status);
       set({ directory: status, directoryError: undefined });
       // The index changed while something is typed: ask again so the list shows it.
       if (changed && get().query.trim() !== '') void search(get().query);

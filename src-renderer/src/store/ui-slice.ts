@@ -27,14 +27,16 @@ export interface UiSlice {
   language: LanguageChoice;
   /** Why the language could not be saved. */
   languageError: ErrorInfo | undefined;
+  /** The global dial shortcut as saved in the settings, "" when there is none or it is unknown. */
+  dialShortcut: string;
   confirmingDisconnect: boolean;
   /** Counts requests to put the focus in the search box (the global shortcut opened the window). */
   searchFocusRequests: number;
   notices: Notice[];
   show: (view: View) => void;
   setTheme: (theme: ThemeChoice) => void;
-  /** Reads the `language` setting and speaks it. */
-  loadLanguage: () => Promise<void>;
+  /** Reads the settings the window follows (the language, spoken at once; the dial shortcut). */
+  loadSettings: () => Promise<void>;
   /** Saves the `language` setting and speaks it at once (every view re-renders in it). */
   setLanguage: (language: LanguageChoice) => Promise<void>;
   setConfirmingDisconnect: (open: boolean) => void;
@@ -52,6 +54,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   theme: storedTheme(),
   language: 'system',
   languageError: undefined,
+  dialShortcut: '',
   confirmingDisconnect: false,
   searchFocusRequests: 0,
   notices: [],
@@ -61,11 +64,12 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     else globalThis.localStorage?.setItem(THEME_KEY, theme);
     set({ theme });
   },
-  loadLanguage: async () => {
+  loadSettings: async () => {
     const result = await window.callbar.settings.get();
     if (!result.ok) return;
-    applyLanguage(result.value.settings.language);
-    set({ language: result.value.settings.language });
+    const { language, dial_shortcut } = result.value.settings;
+    applyLanguage(language);
+    set({ language, dialShortcut: dial_shortcut });
   },
   setLanguage: async (language) => {
     const result = await window.callbar.settings.save({ language });

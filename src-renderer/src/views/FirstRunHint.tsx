@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/app-store';
 import { shortcutLabel } from './shortcut-label';
-import { useDialShortcut } from '../hooks/use-dial-shortcut';
 
 const DISMISSED_KEY = 'callbar.first-run-hint';
 
@@ -13,7 +12,7 @@ const DISMISSED_KEY = 'callbar.first-run-hint';
 export function FirstRunHint() {
   const { t } = useTranslation();
   const platform = useAppStore((state) => state.info?.platform);
-  const shortcut = useDialShortcut();
+  const shortcut = useAppStore((state) => state.dialShortcut);
   const [dismissed, setDismissed] = useState(
     () => globalThis.localStorage?.getItem(DISMISSED_KEY) === 'dismissed',
   );

@@ -3,7 +3,6 @@ import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { ConnectView, ViaRelay } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
-import { useDialShortcut } from '../hooks/use-dial-shortcut';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { PhoneNumber } from '../components/Isolated';
 
@@ -22,7 +21,7 @@ function SetupDone() {
   const platform = useAppStore((store) => store.info?.platform);
   const openMain = useAppStore((store) => store.openMain);
   const error = useAppStore((store) => store.setupError);
-  const shortcut = useDialShortcut();
+  const shortcut = useAppStore((store) => store.dialShortcut);
   const button = useFocusOnMount<HTMLButtonElement>();
   return (
     <section className="panel" aria-labelledby="setup-done-title" data-testid="setup-done">
