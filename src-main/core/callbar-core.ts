@@ -1,10 +1,12 @@
-import type { AccountStatus, AppInfo, Runtime } from '../../src-shared/contract';
+import { DIALABLE_INPUT } from '../../src-shared/contract';
+import type { AccountStatus, AppInfo, DialTarget, Runtime } from '../../src-shared/contract';
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
 import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
+import type { CallsService } from './calls/calls-service';
 import { sayAgainIn, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
@@ -152,7 +154,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.forget': () => account.deactivateLocal(),
     'account.acknowledgeSwitch': () => account.acknowledgeSwitch(),
     'account.receiverRegistration': () => account.receiverRegistration(),
-    'directory.search': ({ query, limit }) => directory.search(query, limit),
+    'directory.search': ({ query, limit }) => {
+      const found = directory.search(query, limit);
+      const dial = dialRowFor(calls, query);
+      return dial ? { ...found, dial } : found;
+    },
     'directory.status': () => directory.status(),
     'directory.sync': () => {
       if (!account.status().tenant_id) {
@@ -299,4 +305,18 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       await profile.close();
     },
   };
+}
+
+/**
+ * What Enter dials for `query` when it reads as a number (the window's "Dial …" row), answered
+ * with the search; a number Callbar cannot read or may not dial offers no row.
+ */
+function dialRowFor(calls: CallsService, query: string): DialTarget | undefined {
+  const typed = query.trim();
+  if (!DIALABLE_INPUT.test(typed)) return undefined;
+  try {
+    return calls.parse(typed);
+  } catch {
+    return undefined;
+  }
 }

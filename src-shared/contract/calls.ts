@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isoTime } from './common';
-import { DirectoryContact } from './directory';
+import { DirectoryContact, SearchResult } from './directory';
 
 export const CallSource = z.enum(['ui', 'tray', 'tel-link', 'shortcut', 'cli']);
 export type CallSource = z.infer<typeof CallSource>;
@@ -57,6 +57,17 @@ export const DialTarget = z.object({
   contact: DirectoryContact.optional(),
 });
 export type DialTarget = z.infer<typeof DialTarget>;
+
+/** A typed number (digits and what people put between them) or a pasted phone link. */
+export const DIALABLE_INPUT =
+  /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*#]*)$/i;
+
+/**
+ * A search's answer: the directory's hits and, when the query reads as a number
+ * (DIALABLE_INPUT), what Enter would dial (the "Dial +49 30 …" row), in one round trip.
+ */
+export const SearchAnswer = SearchResult.extend({ dial: DialTarget.optional() });
+export type SearchAnswer = z.infer<typeof SearchAnswer>;
 
 /** The other side of a call, identified through the directory when possible. */
 export const CallParty = z.object({

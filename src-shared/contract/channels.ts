@@ -12,9 +12,10 @@ import {
   DialOutcome,
   DialTarget,
   dialInput,
+  SearchAnswer,
 } from './calls';
 import { AppInfo, NoRequest } from './common';
-import { DirectoryStatus, FavouriteContact, SearchRequest, SearchResult } from './directory';
+import { DirectoryStatus, FavouriteContact, SearchRequest } from './directory';
 import { IMPORT_UPLOAD_CHARS, ImportField, ImportPreview, importId } from './imports';
 import { CrmLinkOffer, CrmParty, ExportPiece, ExportRequest, exportId } from './links';
 import {
@@ -54,7 +55,8 @@ export const channels = {
   /** The exact URLs and headers to register with the platform (Settings, on request only). */
   'account.receiverRegistration': { request: NoRequest, response: ReceiverRegistration },
   /** Ranked search of the local contact index (never a platform round trip). */
-  'directory.search': { request: SearchRequest, response: SearchResult },
+  /** The hits, and what Enter dials when the query reads as a number. */
+  'directory.search': { request: SearchRequest, response: SearchAnswer },
   'directory.status': { request: NoRequest, response: DirectoryStatus },
   /** Starts a full sync now (progress arrives as directory.changed events). */
   'directory.sync': { request: NoRequest, response: DirectoryStatus },

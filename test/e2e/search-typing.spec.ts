@@ -35,10 +35,11 @@ async function openWithContacts(page: Page) {
 }
 
 /** The search calls the page makes, each held until `release` lets it through. */
-function holdSearches(page: Page, held: (query: string) => boolean) {
+async function holdSearches(page: Page, held: (query: string) => boolean) {
   const waiting: { query: string; route: Route }[] = [];
   const arrived: string[] = [];
-  void page.route('**/__callbar/invoke/directory.search', async (route) => {
+  // Installed before the caller types: a key typed earlier would go by unseen.
+  await page.route('**/__callbar/invoke/directory.search', async (route) => {
     const { query } = route.request().postDataJSON() as { query: string };
     arrived.push(query);
     if (held(query)) waiting.push({ query, route });
@@ -80,7 +81,7 @@ test('a late answer to an older query never replaces the answer to the newer one
   page,
 }) => {
   const search = await openWithContacts(page);
-  const calls = holdSearches(page, (query) => query === 'lov');
+  const calls = await holdSearches(page, (query) => query === 'lov');
   await page.keyboard.type('lov');
   await expect.poll(() => calls.arrived).toContain('lov');
   await page.keyboard.type('el');
@@ -99,7 +100,7 @@ test('while an answer is on its way the list stays as it was; it never says "no 
 }) => {
   const search = await openWithContacts(page);
   await expect(page.getByRole('region', { name: 'Recent calls' })).toBeVisible();
-  const calls = holdSearches(page, (query) => query === 'l');
+  const calls = await holdSearches(page, (query) => query === 'l');
   await page.keyboard.type('l');
   await expect.poll(() => calls.arrived).toContain('l');
   // The box shows the key at once; the view waits for the answer (no "No contact matches “l”").

@@ -14,9 +14,6 @@ export const FIRST_LIMIT = 50;
 /** How many hits the list holds when scrolled towards the end (the contract allows 500). */
 export const SEARCH_LIMIT = 200;
 
-/** A typed number (digits and what people put between them) or a pasted phone link. */
-const DIALABLE = /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*#]*)$/i;
-
 /** The search box, its answers and the directory's sync state. */
 export interface DirectorySlice {
   directory: DirectoryStatus | undefined;
@@ -68,10 +65,8 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       });
       return;
     }
-    const [found, parsed] = await Promise.all([
-      window.callbar.directory.search({ query: trimmed, limit: FIRST_LIMIT }),
-      DIALABLE.test(trimmed) ? window.callbar.calls.parse({ input: trimmed }) : undefined,
-    ]);
+    // One round trip: the answer also says what Enter dials when the text reads as a number.
+    const found = await window.callbar.directory.search({ query: trimmed, limit: FIRST_LIMIT });
     if (ticket !== latest) return;
     const hits = found.ok ? found.value.hits : [];
     set({
@@ -79,7 +74,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       hits,
       allHits: hits.length < FIRST_LIMIT,
       searchError: found.ok ? undefined : found.error,
-      dialRow: parsed?.ok ? parsed.value : undefined,
+      dialRow: found.ok ? found.value.dial : undefined,
       selected: 0,
     });
   };
