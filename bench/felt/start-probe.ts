@@ -34,12 +34,18 @@ try {
   await felt.cache(contacts, priorities);
   const nodeArgs = (process.env.CALLBAR_PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const mains = (process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs').split(',');
-  const results = new Map(mains.map((main) => [main, [] as { address: number; first: number }[]]));
+  const results = new Map(
+    mains.map((main) => [main, [] as { address: number; first: number; cpu: number }[]]),
+  );
   for (let i = 0; i < runs; i++) {
     for (const main of mains) {
       const bundle = { ...built, previewMain: join(built.outDir, main) };
       const preview = await startPreview(bundle, felt.env, 'mar', nodeArgs);
-      results.get(main)!.push({ address: preview.addressMs, first: preview.firstResultMs });
+      results.get(main)!.push({
+        address: preview.addressMs,
+        first: preview.firstResultMs,
+        cpu: preview.firstResultCpuMs,
+      });
       await preview.stop();
     }
   }
@@ -49,9 +55,10 @@ try {
       JSON.stringify({
         size,
         main,
-        runs: starts.map((r) => [Math.round(r.address), Math.round(r.first)]),
+        runs: starts.map((r) => [Math.round(r.address), Math.round(r.first), r.cpu]),
         address_ms: Math.round(median(starts.map((r) => r.address))),
         first_result_ms: Math.round(median(starts.map((r) => r.first))),
+        first_result_cpu_ms: median(starts.map((r) => r.cpu)),
         root: ROOT,
       }),
     );
