@@ -16,6 +16,11 @@ export interface RunningPreview {
   addressMs: number;
   /** spawn → the first search answered with hits, ms. */
   firstResultMs: number;
+  /**
+   * CPU time (user + system, all threads; Linux /proc, 10 ms ticks) the preview spent until then:
+   * what a loaded machine's waiting for the CPU leaves out. NaN elsewhere.
+   */
+  firstResultCpuMs: number;
   /** The process's resident memory now (Linux /proc), MB. */
   rssMb(): number;
   stop(): Promise<void>;
@@ -60,12 +65,14 @@ export async function startPreview(
       if (performance.now() - started > 60_000) throw new Error('no search answer in 60 s');
     }
     const firstResultMs = performance.now() - started;
+    const firstResultCpuMs = cpuMs(child.pid!);
     return {
       url,
       origin,
       token,
       addressMs,
       firstResultMs,
+      firstResultCpuMs,
       rssMb: () => {
         const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
         return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
@@ -87,4 +94,16 @@ export async function invokeSearch(origin: string, token: string, query: string)
   });
   const result = (await response.json()) as { ok: boolean; value?: { hits: unknown[] } };
   return result.ok ? (result.value?.hits.length ?? 0) : 0;
+}
+
+/** User + system CPU time of process `pid` so far, ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }

@@ -2,7 +2,9 @@
  * The felt benchmark's start part alone, for profiling: builds the preview once (kept in
  * CALLBAR_PROBE_OUT when given), caches `size` contacts on a profile, then starts the bundled
  * preview `runs` times and prints spawn → address and spawn → first result. Extra node flags for
- * the preview (e.g. --cpu-prof) come from CALLBAR_PROBE_NODE_ARGS.
+ * the preview (e.g. --cpu-prof) come from CALLBAR_PROBE_NODE_ARGS. Several bundles of a kept build
+ * (CALLBAR_PROBE_MAIN=before.mjs,after.mjs) are started in turn, one start each, `runs` times, so
+ * they are compared in the same machine state.
  *
  *   bash scripts/with-keyring.sh tsx bench/felt/start-probe.ts [size] [runs]
  */
@@ -21,7 +23,7 @@ const built =
   keep && existsSync(join(keep, 'preview-main.mjs'))
     ? {
         outDir: keep,
-        previewMain: join(keep, process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs'),
+        previewMain: join(keep, 'preview-main.mjs'),
         remove: () => undefined,
       }
     : await buildFelt();
@@ -31,22 +33,36 @@ try {
   const { contacts, priorities } = generateDirectory(size);
   await felt.cache(contacts, priorities);
   const nodeArgs = (process.env.CALLBAR_PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const results: { address: number; first: number }[] = [];
+  const mains = (process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs').split(',');
+  const results = new Map(
+    mains.map((main) => [main, [] as { address: number; first: number; cpu: number }[]]),
+  );
   for (let i = 0; i < runs; i++) {
-    const preview = await startPreview(built, felt.env, 'mar', nodeArgs);
-    results.push({ address: preview.addressMs, first: preview.firstResultMs });
-    await preview.stop();
+    for (const main of mains) {
+      const bundle = { ...built, previewMain: join(built.outDir, main) };
+      const preview = await startPreview(bundle, felt.env, 'mar', nodeArgs);
+      results.get(main)!.push({
+        address: preview.addressMs,
+        first: preview.firstResultMs,
+        cpu: preview.firstResultCpuMs,
+      });
+      await preview.stop();
+    }
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(
-    JSON.stringify({
-      size,
-      runs: results.map((r) => [Math.round(r.address), Math.round(r.first)]),
-      address_ms: Math.round(median(results.map((r) => r.address))),
-      first_result_ms: Math.round(median(results.map((r) => r.first))),
-      root: ROOT,
-    }),
-  );
+  for (const [main, starts] of results) {
+    console.log(
+      JSON.stringify({
+        size,
+        main,
+        runs: starts.map((r) => [Math.round(r.address), Math.round(r.first), r.cpu]),
+        address_ms: Math.round(median(starts.map((r) => r.address))),
+        first_result_ms: Math.round(median(starts.map((r) => r.first))),
+        first_result_cpu_ms: median(starts.map((r) => r.cpu)),
+        root: ROOT,
+      }),
+    );
+  }
 } finally {
   await felt.close();
   if (!keep) built.remove();

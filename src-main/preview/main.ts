@@ -71,7 +71,9 @@ const openUrl = async (url: string) => {
   else if (canOpenBrowser) await open(url);
   else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
 };
-const core = (started.core = await startCore({
+// The server listens and the address is printed while the core starts (its cache read, the
+// keychain): the page loads meanwhile, and its requests wait for the core.
+const coreStart = startCore({
   runtime: 'preview',
   profile,
   openUrl,
@@ -80,9 +82,14 @@ const core = (started.core = await startCore({
     isCrmUrl(url, profile.settings.crm_links)
       ? openUrl(url)
       : Promise.reject(new Error(refusedExternalUrl(url))),
-}));
+});
+// Stopping while it starts closes the profile; a start that fails is thrown below.
+coreStart.then(
+  (core) => (started.core = core),
+  () => undefined,
+);
 const server = (started.server = await startPreviewServer({
-  core,
+  core: coreStart,
   rendererDir,
   bridgeFile,
   port: Number(values.port),
@@ -94,6 +101,7 @@ if (values.json) {
 } else {
   process.stdout.write(`Callbar preview running at\n\n  ${server.url}\n\nPress Ctrl+C to stop.\n`);
 }
+const core = await coreStart;
 
 if (canOpenBrowser) {
   // Not server.url: a command line is readable by every local user.

@@ -25,7 +25,11 @@ import { readRequestBody } from '../core/http/request-body';
 import type { Logger } from '../core/log/logger';
 
 export interface PreviewServerOptions {
-  core: CallbarCore;
+  /**
+   * The core, or its start under way: the server listens (and serves the page) meanwhile, and
+   * the page's requests and event stream wait for it.
+   */
+  core: CallbarCore | Promise<CallbarCore>;
   /** The built renderer (electron-vite's out/renderer). */
   rendererDir: string;
   /** The built bridge script (out/preview/bridge.js). */
@@ -112,16 +116,19 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     send(response, 200, body, CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
   };
 
-  const serveEvents = (request: IncomingMessage, response: ServerResponse) => {
+  const serveEvents = async (request: IncomingMessage, response: ServerResponse) => {
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       'content-type': 'text/event-stream',
       connection: 'keep-alive',
     });
-    response.write(': connected\n\n');
-    const unsubscribe = options.core.events.subscribe((event) => {
+    const core = await options.core;
+    // The page went away while the core was starting: nothing to subscribe.
+    if (request.socket.destroyed) return;
+    const unsubscribe = core.events.subscribe((event) => {
       response.write(`data: ${JSON.stringify(event)}\n\n`);
     });
+    response.write(': connected\n\n');
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), 15_000);
     request.on('close', () => {
       clearInterval(heartbeat);
@@ -185,7 +192,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       } catch {
         return send(response, 400, 'The channel name is not valid percent-encoding.');
       }
-      const result = await options.core.router.invoke(channel, payload);
+      const result = await (await options.core).router.invoke(channel, payload);
       return send(response, 200, JSON.stringify(result), 'application/json');
     }
     if (request.method === 'GET' && url.pathname === '/__callbar/events') {

@@ -14,7 +14,8 @@
  * - Redirects: only reads follow, and only on base_url's origin (platform-fetch.ts); any other
  *   3xx is a RedirectError naming where it pointed, and its body is never used.
  */
-import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import type * as Ky from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import type { z } from 'zod';
 import type { TokenManager } from '../account/token-manager';
 import { CallbarError } from '../errors';
@@ -73,8 +74,15 @@ export interface RateSignal {
   policy?: RatePolicy;
 }
 
+/** ky's module and the client made with it. */
+interface Http {
+  ky: typeof Ky;
+  client: KyInstance;
+}
+
 export class PlatformClient {
-  readonly #http: KyInstance;
+  readonly #httpOptions: KyOptions;
+  #http: Promise<Http> | undefined;
   readonly #tokens: Pick<TokenManager, 'authorized'>;
   readonly #log: Logger;
   readonly #gate = new RateLimitGate();
@@ -84,7 +92,7 @@ export class PlatformClient {
     const retry = options.retry ?? { limit: 3, baseDelayMs: 300, maxDelayMs: 5000 };
     this.#tokens = options.tokens;
     this.#log = options.log;
-    this.#http = ky.create({
+    this.#httpOptions = {
       prefixUrl: options.baseUrl,
       fetch: platformFetch,
       timeout: options.timeoutMs ?? 15_000,
@@ -99,7 +107,20 @@ export class PlatformClient {
         // Full jitter: a random delay up to the exponential bound.
         delay: (attempt) => Math.random() * retry.baseDelayMs * 2 ** (attempt - 1),
       },
-    });
+    };
+  }
+
+  /**
+   * ky and the client, loaded at the first request, not with the core: importing ky builds a
+   * Request to probe fetch (loading undici, ~100 ms), which a start answering its first search
+   * from the cache would pay before that answer.
+   */
+  #loadHttp(): Promise<Http> {
+    this.#http ??= import('ky').then((ky) => ({
+      ky,
+      client: ky.default.create(this.#httpOptions),
+    }));
+    return this.#http;
   }
 
   /**
@@ -179,8 +200,9 @@ export class PlatformClient {
     const searchParams = Object.fromEntries(
       Object.entries(spec.searchParams ?? {}).filter(([, value]) => value !== undefined),
     ) as Record<string, string | number>;
+    const { ky, client } = await this.#loadHttp();
     const send = () =>
-      this.#http(spec.path, {
+      client(spec.path, {
         // The platform that issued the token, never another (the TokenManager checked that it is
         // the one the settings name).
         prefixUrl: baseUrl,
@@ -200,8 +222,8 @@ export class PlatformClient {
       try {
         return await send();
       } catch (error) {
-        if (error instanceof HTTPError) return error.response;
-        if (error instanceof KyTimeoutError) throw new TimeoutError(endpoint, { cause: error });
+        if (error instanceof ky.HTTPError) return error.response;
+        if (error instanceof ky.TimeoutError) throw new TimeoutError(endpoint, { cause: error });
         // A refused connection carried nothing: the one case where a write is sent again, once.
         const resend =
           attempt === 1 &&

@@ -102,14 +102,29 @@ function openFailure(path: string, error: unknown): undefined {
   throw error;
 }
 
-/** Joins the chunks read so far; past `maxBytes` (the file grew meanwhile) it is refused. */
-function joinChunks(path: string, chunks: Buffer[], maxBytes: number): string {
-  const whole = Buffer.concat(chunks);
-  if (whole.length > maxBytes) throw refused(path, said('errors:profile.grew', { max: maxBytes }));
-  return whole.toString('utf8');
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The buffer to read the file into: one of its fstat size and a byte more (so the read that
+ * finds its end needs no room), bounded by `maxBytes` + 1.
+ */
+function bufferFor(size: number, maxBytes: number): Buffer {
+  return Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
 }
 
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * `buffer` while it has room after `filled` bytes; else (the file grew since its fstat) one twice
+ * as large holding them, at most `maxBytes` + 1: a file grown past `maxBytes` is refused.
+ */
+function roomToRead(path: string, buffer: Buffer, filled: number, maxBytes: number): Buffer {
+  if (filled < buffer.length) return buffer;
+  if (filled > maxBytes) throw refused(path, said('errors:profile.grew', { max: maxBytes }));
+  const larger = Buffer.allocUnsafe(
+    Math.min(Math.max(2 * buffer.length, CHUNK_BYTES), maxBytes + 1),
+  );
+  buffer.copy(larger, 0, 0, filled);
+  return larger;
+}
 
 /**
  * The text of the profile file `path`, or undefined when there is none. A symbolic link, a file
@@ -124,17 +139,17 @@ export async function readFileNoFollow(
   const handle = await open(path, READ_FLAGS).catch((error: unknown) => openFailure(path, error));
   if (!handle) return undefined;
   try {
-    checkReadable(path, await handle.stat(), maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const stats = await handle.stat();
+    checkReadable(path, stats, maxBytes);
+    let buffer = bufferFor(stats.size, maxBytes);
+    let filled = 0;
     for (;;) {
-      const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES);
+      buffer = roomToRead(path, buffer, filled, maxBytes);
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) break;
+      filled += bytesRead;
     }
-    return joinChunks(path, chunks, maxBytes);
+    return buffer.toString('utf8', 0, filled);
   } finally {
     await handle.close();
   }
@@ -150,18 +165,17 @@ export function readFileNoFollowSync(path: string, maxBytes: number): string | u
     return openFailure(path, error);
   }
   try {
-    checkReadable(path, fstatSync(fd), maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const stats = fstatSync(fd);
+    checkReadable(path, stats, maxBytes);
+    let buffer = bufferFor(stats.size, maxBytes);
+    let filled = 0;
     for (;;) {
-      const buffer = Buffer.alloc(CHUNK_BYTES);
-      const bytesRead = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      buffer = roomToRead(path, buffer, filled, maxBytes);
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) break;
+      filled += bytesRead;
     }
-    return joinChunks(path, chunks, maxBytes);
+    return buffer.toString('utf8', 0, filled);
   } finally {
     closeSync(fd);
   }

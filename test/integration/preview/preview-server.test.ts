@@ -185,6 +185,65 @@ describe('web preview server', () => {
   });
 });
 
+describe('a preview server started before its core', () => {
+  it('serves the page at once; calls and the event stream wait for the core, then answer', async () => {
+    let coreStarted!: (core: CallbarCore) => void;
+    const coreStart = new Promise<CallbarCore>((resolve) => (coreStarted = resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-preview-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer/index.html'), '<html><head></head><body>shell</body></html>');
+    writeFileSync(join(dir, 'bridge.js'), '');
+    const server = await startPreviewServer({
+      core: coreStart,
+      rendererDir: join(dir, 'renderer'),
+      bridgeFile: join(dir, 'bridge.js'),
+      log: capturingLogger().log,
+    });
+    const core = await startTestCore();
+    const controller = new AbortController();
+    try {
+      const session = new URLSearchParams(new URL(server.url).hash.slice(1)).get('token')!;
+      const page = await raw(`${server.origin}/`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('shell');
+      const order: string[] = [];
+      const call = raw(`${server.origin}/__callbar/invoke/app.info`, {
+        method: 'POST',
+        headers: {
+          'x-callbar-session': session,
+          origin: server.origin,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      }).then((answer) => {
+        order.push('answered');
+        return answer;
+      });
+      const events = fetch(`${server.origin}/__callbar/events`, {
+        headers: { 'x-callbar-session': session },
+        signal: controller.signal,
+      });
+      // A request the page sent before the core started, seen by the server (a later page load
+      // is served), is still unanswered.
+      expect((await raw(`${server.origin}/`)).status).toBe(200);
+      order.push('core started');
+      coreStarted(core);
+      const answer = await call;
+      expect(order).toEqual(['core started', 'answered']);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ ok: true, value: { runtime: 'preview' } });
+      const reader = (await events).body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('connected');
+      core.events.publish({ type: 'app.notice', level: 'info', message: 'after the start' });
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('after the start');
+    } finally {
+      controller.abort();
+      await server.close();
+      await core.close();
+    }
+  });
+});
+
 describe('the browser start address of the preview', () => {
   it('leads to the session once; opened twice, the session ends for everyone', async () => {
     const core = await startTestCore();
