@@ -175,7 +175,6 @@ async function main(): Promise<void> {
     profile: sim.profile,
     users: sim.users,
   };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -191,6 +190,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Printed once the handlers are in place: whoever reads the line may stop it at once (a
+  // SIGTERM that came before them ended the process with the default action, status 143).
+  process.stdout.write(`${JSON.stringify(info)}\n`);
 }
 
 main().catch((error: unknown) => {
