@@ -21,10 +21,6 @@ async function main(args: string[]): Promise<number> {
   if (args.length === 0) {
     const store = config.redisUrl ? redisStore(config.redisUrl, log) : memoryStore();
     const relay = await startRelay({ ...config, store, log });
-    log.info('relay listening', {
-      origin: relay.origin,
-      store: config.redisUrl ? 'redis' : 'embedded (single node)',
-    });
     const stop = () => {
       void relay
         .close()
@@ -33,6 +29,11 @@ async function main(args: string[]): Promise<number> {
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    // Said once the handlers are in place: whoever waits for this line may stop it at once.
+    log.info('relay listening', {
+      origin: relay.origin,
+      store: config.redisUrl ? 'redis' : 'embedded (single node)',
+    });
     return new Promise(() => undefined);
   }
   if (args[0] !== 'devices' || !['list', 'revoke'].includes(args[1] ?? '')) {
