@@ -39,6 +39,8 @@ export class ContactScan {
   #texts: string[] | undefined;
   /** Each contact's numbers as digit texts (index's forms), " "-joined. */
   #numbers: string[] | undefined;
+  /** The contacts (in order) by the last 7 digits of each of their numbers (on first use). */
+  #endings: Map<string, number[]> | undefined;
 
   constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
     this.#contacts = contacts;
@@ -87,8 +89,9 @@ export class ContactScan {
   lookupByNumber(number: string): DirectoryContact | undefined {
     const text = this.#plan.forms(number).text;
     if (text.length < ENDING_DIGITS) return undefined;
-    const endings = new Set([text.slice(-ENDING_DIGITS)]);
-    const kept = this.#contacts.filter((_, i) => this.#endsLike(i, endings));
+    const kept = (this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []).map(
+      (i) => this.#contacts[i]!,
+    );
     return kept.length === 0
       ? undefined
       : ContactIndex.build(kept, this.#options).lookupByNumber(number);
@@ -113,13 +116,13 @@ export class ContactScan {
     keep: (contact: number) => boolean,
     narrower?: { limit: number; startsName: (contact: number) => boolean },
   ): ContactIndex | undefined {
-    const boosted = this.#boostedEndings();
+    const boosted = this.#boostedContacts();
     const kept: DirectoryContact[] = [];
     const narrow: DirectoryContact[] = [];
     let namesStarting = 0;
     const most = this.#contacts.length * MOST_CONTACTS;
     for (let i = 0; i < this.#contacts.length; i++) {
-      const called = boosted !== undefined && this.#endsLike(i, boosted);
+      const called = boosted?.has(i) ?? false;
       const matches = keep(i);
       if (!called && !matches) continue;
       const contact = this.#contacts[i]!;
@@ -197,19 +200,36 @@ export class ContactScan {
   }
 
   /** The last 7 digits of the numbers of calls not identified as a contact (or undefined). */
-  #boostedEndings(): Set<string> | undefined {
-    const endings = new Set<string>();
+  #boostedContacts(): Set<number> | undefined {
+    const contacts = new Set<number>();
     for (const party of this.#history?.parties ?? []) {
       if (party.contact_id !== undefined) continue;
       const text = this.#plan.forms(party.number).text;
-      if (text.length >= ENDING_DIGITS) endings.add(text.slice(-ENDING_DIGITS));
+      if (text.length < ENDING_DIGITS) continue;
+      for (const i of this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []) contacts.add(i);
     }
-    return endings.size > 0 ? endings : undefined;
+    return contacts.size > 0 ? contacts : undefined;
   }
 
-  #endsLike(contact: number, endings: Set<string>): boolean {
-    const numbers = this.#numberTexts()[contact]!.split(' ');
-    return numbers.some((text) => endings.has(text.slice(-ENDING_DIGITS)));
+  /**
+   * Contacts by the last 7 digits of their numbers, made once: a call log of hundreds of
+   * numbers looked up at start is hundreds of map reads, not hundreds of passes over them all.
+   */
+  #byEnding(): Map<string, number[]> {
+    if (this.#endings) return this.#endings;
+    const endings = new Map<string, number[]>();
+    const texts = this.#numberTexts();
+    for (let i = 0; i < texts.length; i++) {
+      for (const text of texts[i]!.split(' ')) {
+        if (text.length < ENDING_DIGITS) continue;
+        const ending = text.slice(-ENDING_DIGITS);
+        const contacts = endings.get(ending);
+        if (!contacts) endings.set(ending, [i]);
+        else if (contacts.at(-1) !== i) contacts.push(i);
+      }
+    }
+    this.#endings = endings;
+    return endings;
   }
 
   #foldedTexts(): string[] {
