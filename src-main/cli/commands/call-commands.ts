@@ -39,7 +39,7 @@ const FIRST_LEG_WAIT_MS = 5000;
  * light), closing it (and flushing the call log) afterwards. Parties and speed dials are looked up
  * in this computer's copy of the directory.
  */
-async function withCalls<T>(
+export async function withCalls<T>(
   ctx: CommandContext,
   use: (calls: CallsService) => Promise<T>,
   options: { listen?: boolean } = {},
