@@ -43,7 +43,12 @@ function onKeyDown(event: KeyboardEvent): void {
   if (link) dial(event, link);
 }
 
+/** Callbar's own window (the web preview in a tab): its numbers are Callbar's already. */
+const isCallbarWindow = () =>
+  document.querySelector('meta[name="application-name"][content="Callbar"]') !== null;
+
 async function start(): Promise<void> {
+  if (isCallbarWindow()) return;
   const request: ContentRequest = { type: 'status' };
   const status = (await api.runtime.sendMessage(request).catch(() => undefined)) as
     PageStatus | undefined;
