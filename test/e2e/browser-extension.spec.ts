@@ -125,7 +125,7 @@ test('numbers in text, in an iframe and added later are marked; none where the u
   await page.close();
 });
 
-test('a page script’s click or key press dials nothing; a person’s click places the call', async () => {
+test('a page script’s click or key press dials nothing; a person’s click on a number or a tel: link places the call', async () => {
   const page = await context.newPage();
   await page.goto(origin);
   const office = found(page, '+1 212-555-0123');
@@ -146,6 +146,13 @@ test('a page script’s click or key press dials nothing; a person’s click pla
     .poll(async () => (await control.calls()).length, { timeout: 20_000 })
     .toBe(before + 1);
   expect((await control.calls()).at(-1)!.to).toBe('+12125550123');
+  // The page's own tel: link, clicked by a person, dials through Callbar too.
+  await advanceClock(app.sim, 61);
+  await page.locator('#tel').click();
+  await expect
+    .poll(async () => (await control.calls()).length, { timeout: 20_000 })
+    .toBe(before + 2);
+  expect((await control.calls()).at(-1)!.to).toBe('+12125550177');
   await office.focus();
   await page.screenshot({ path: screenshotPath('browser-extension-page.png') });
   await page.close();
