@@ -138,9 +138,18 @@ test('a page script’s click or key press dials nothing; a person’s click on 
     mark.click();
     mark.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     document.querySelector<HTMLElement>('#tel')!.click();
+    // A mark of the page's own making, for a person to click.
+    const forged = document.createElement('span');
+    forged.id = 'forged';
+    forged.textContent = 'Call us: (212) 555-0100';
+    forged.setAttribute('data-callbar-number', 'tel:+12125550100');
+    forged.setAttribute('role', 'button');
+    document.body.prepend(forged);
   });
-  // A person's click (Playwright's input is the browser's own, trusted).
+  // A person's clicks (Playwright's input is the browser's own, trusted): the forged mark dials
+  // nothing (it would have come first), the real one places the call.
   await page.bringToFront();
+  await page.locator('#forged').click();
   await office.click();
   await expect
     .poll(async () => (await control.calls()).length, { timeout: 20_000 })

@@ -7,6 +7,7 @@
  * answer goes to a notification, never into the page.
  */
 import { api, MAX_LINK, type ContentRequest, type PageStatus } from '../extension-api';
+import { markedLinks } from './number-marks';
 import { PageScanner } from './page-scanner';
 import { MARK_ATTRIBUTE } from './text-walk';
 
@@ -16,7 +17,8 @@ const DIAL_LINK = /^(tel|callto):/i;
 function linkAt(target: EventTarget | null): string | undefined {
   if (!(target instanceof Element)) return undefined;
   const mark = target.closest(`[${MARK_ATTRIBUTE}]`);
-  if (mark) return mark.getAttribute(MARK_ATTRIBUTE) ?? undefined;
+  // A mark the page made itself is not in markedLinks: it dials nothing.
+  if (mark) return markedLinks.get(mark);
   const href = target.closest('a[href]')?.getAttribute('href')?.trim();
   return href && DIAL_LINK.test(href) && href.length <= MAX_LINK ? href : undefined;
 }
@@ -38,8 +40,7 @@ function onKeyDown(event: KeyboardEvent): void {
   if (!event.isTrusted || (event.key !== 'Enter' && event.key !== ' ')) return;
   // Keys only for the marks: a link's Enter arrives as a (trusted) click.
   const target = event.target;
-  if (!(target instanceof Element) || !target.hasAttribute(MARK_ATTRIBUTE)) return;
-  const link = target.getAttribute(MARK_ATTRIBUTE);
+  const link = target instanceof Element ? markedLinks.get(target) : undefined;
   if (link) dial(event, link);
 }
 

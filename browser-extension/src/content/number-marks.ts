@@ -3,10 +3,15 @@
  * page: the number's own text goes into an inline span (no box, margin or font of its own; the
  * extension's style sheet adds only a dotted underline, a pointer and a focus outline, none of
  * which takes room), with role=button, a place in the tab order and the accessible name
- * "Call <number>" in the user's language. The span keeps the tel: link Callbar dials.
+ * "Call <number>" in the user's language. The tel: link Callbar dials stays in the content
+ * script's own world (a WeakMap), not in the page's DOM: the page cannot read it (the region it
+ * was read in) nor forge a mark that dials a number of its choosing.
  */
 import type { FoundNumber } from './number-finder';
 import { MARK_ATTRIBUTE } from './text-walk';
+
+/** The link each mark dials, by mark: only marks this script made are in it. */
+export const markedLinks = new WeakMap<Element, string>();
 
 /** The accessible name: `{number}` in the label replaced by the number as the page writes it. */
 export function callLabel(label: string, number: string): string {
@@ -24,7 +29,8 @@ export function markNumbers(node: Text, numbers: readonly FoundNumber[], label: 
     const middle = rest.splitText(start);
     const after = middle.splitText(number.end - number.start);
     const mark = node.ownerDocument.createElement('span');
-    mark.setAttribute(MARK_ATTRIBUTE, `tel:${number.e164}`);
+    mark.setAttribute(MARK_ATTRIBUTE, '');
+    markedLinks.set(mark, `tel:${number.e164}`);
     mark.setAttribute('role', 'button');
     mark.setAttribute('tabindex', '0');
     mark.setAttribute('aria-label', callLabel(label, middle.data));
