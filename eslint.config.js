@@ -79,6 +79,27 @@ export default tseslint.config(
     },
   },
   {
+    // The browser extension runs in web pages and the browser: no Node, nothing of the app but
+    // the native host's message types.
+    files: ['browser-extension/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'The extension runs in the browser.' },
+            {
+              group: ['**/src-main/**'],
+              allowTypeImports: true,
+              message: 'The extension shares only types (the host protocol’s) with Callbar.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -7,6 +7,7 @@
  * last, its figures under `felt` in the JSON; `npm run bench -- --no-felt` leaves it out.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { browserExtension } from './browser-extension';
 import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
 import { contactImport } from './contact-import';
@@ -63,6 +64,12 @@ const benchmarks: { name: string; run: () => Promise<void>; optIn?: boolean }[] 
     },
   },
   { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
+  {
+    name: 'Browser extension: content script weight, scan of 10,000 text nodes',
+    run: async () => {
+      Object.assign(figures, await browserExtension());
+    },
+  },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
   { name: 'Parsing a dial target', run: () => dialTargetParse() },
