@@ -1,7 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
-import { WINDOW_PARSER_ALIAS, windowCatalogs } from './scripts/window-catalogs';
+import {
+  WINDOW_PARSER_ALIAS,
+  windowCatalogs,
+  windowChunkFileName,
+} from './scripts/window-catalogs';
 import { startChunkName } from './scripts/window-chunks';
 
 export default defineConfig({
@@ -42,7 +46,10 @@ export default defineConfig({
             !id.includes('/src-shared/i18n/') && !id.includes('/node_modules/i18next-icu/'),
         },
         // What the window loads at start in one chunk (scripts/window-chunks.ts).
-        output: { codeSplitting: { groups: [{ name: startChunkName() }] } },
+        output: {
+          codeSplitting: { groups: [{ name: startChunkName() }] },
+          chunkFileNames: windowChunkFileName,
+        },
       },
     },
   },

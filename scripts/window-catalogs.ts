@@ -101,6 +101,16 @@ export function windowCatalogs(): Plugin {
 }
 
 /**
+ * The file name of a window chunk: `assets/catalog-<locale>[-screens]-<hash>.js` for a catalog,
+ * else Vite's `assets/<name>-<hash>.js` (rolldown's `output.chunkFileNames`).
+ */
+export function windowChunkFileName(chunk: { facadeModuleId: string | null }): string {
+  const id = chunk.facadeModuleId ?? '';
+  if (!id.startsWith(RESOLVED)) return 'assets/[name]-[hash].js';
+  return `assets/catalog-${id.slice(RESOLVED.length).replace('/', '-')}-[hash].js`;
+}
+
+/**
  * The renderer's resolve aliases: the ICU parser replaced by formatjs's `no-parser` build (every
  * message reaches intl-messageformat already compiled).
  */
