@@ -43,7 +43,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The renderer talks only to window.callbar.' }],
+          paths: [
+            { name: 'electron', message: 'The renderer talks only to window.callbar.' },
+            // The window's text engine is src-renderer/src/i18n.ts (compiled catalogs, no parser).
+            { name: 'react-i18next', message: "Use useTranslation from the window's i18n.ts." },
+            { name: 'i18next', message: "Use the window's i18n.ts." },
+          ],
           patterns: [
             {
               group: ['**/src-main/**', 'node:*'],

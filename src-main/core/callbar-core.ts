@@ -261,10 +261,21 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       log.warn('the directory could not follow the account change', { error });
     });
   });
+  // A contact added (or synced) since a call came names its party now, once the index is
+  // ready: at start the call log's numbers are looked up after the first answers, not before
+  // them (through the scan, that would read every contact's numbers first).
+  let reidentifying = false;
+  const reidentifyWhenIndexed = () => {
+    if (reidentifying) return;
+    reidentifying = true;
+    void directory.indexReady().then(() => {
+      reidentifying = false;
+      calls.tracker.reidentify();
+    });
+  };
   const unsubscribeDirectory = directory.onChange((status) => {
     events.publish({ type: 'directory.changed', status });
-    // A contact added (or synced) since a call came names its party now.
-    calls.tracker.reidentify();
+    reidentifyWhenIndexed();
   });
   const unsubscribeCalls = calls.onChange((snapshot) => {
     rankByCalls();

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { resultRows, type ResultRow } from '../store/selectors';
