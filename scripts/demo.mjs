@@ -202,6 +202,7 @@ async function runDemo() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   } else if (
     !existsSync('out/cli/callbar.js') ||
+    !existsSync('out/preview-server/main.js') ||
     !existsSync(join(process.env.CALLBAR_OUT_DIR ?? 'out', 'renderer/index.html'))
   ) {
     usageError('there is no build to use yet: run `npm run build` first, or leave out --no-build.');
@@ -323,9 +324,7 @@ then e.g. \`npm run -s callbar -- search smi luk\` once Callbar shows Connected.
     : spawn(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'src-main/preview/main.ts',
+          'out/preview-server/main.js',
           '--port',
           String(previewPort),
           ...(options.open ? [] : ['--no-open']),
