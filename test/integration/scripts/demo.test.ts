@@ -169,7 +169,6 @@ describe('npm run demo: the ports it is given, and a second terminal', () => {
         cwd: root,
         env: { HOME: process.env.HOME, PATH: process.env.PATH, LANG: 'C.UTF-8' },
         encoding: 'utf8',
-        timeout: 30_000,
       });
 
     // Before connecting: the demo's profile, not an empty one or a missing keychain.
