@@ -5,6 +5,7 @@
  * again). Device administration needs the shared store (RELAY_REDIS_URL).
  */
 import { createLogger } from '../src-main/core/log/logger';
+import { terminalField, terminalOutput } from '../src-main/core/text/terminal-text';
 import { memoryStore } from './memory-store';
 import { relayConfig } from './relay-config';
 import { startRelay } from './relay-server';
@@ -14,6 +15,9 @@ const USAGE = `Usage:
   npm run relay                              serve (see docs/relay.md for the environment)
   npm run relay -- devices list              list the devices (needs RELAY_REDIS_URL)
   npm run relay -- devices revoke DEVICE_ID  remove a device`;
+
+/** Writes `text` as the terminal should get it: what came from outside cannot steer it. */
+const print = (stream: NodeJS.WriteStream, text: string) => stream.write(terminalOutput(text));
 
 async function main(args: string[]): Promise<number> {
   const config = relayConfig(process.env);
@@ -50,11 +54,17 @@ async function main(args: string[]): Promise<number> {
   try {
     if (args[1] === 'list') {
       const devices = await store.listDevices();
-      if (devices.length === 0) process.stdout.write('No devices.\n');
+      if (devices.length === 0) print(process.stdout, 'No devices.\n');
       for (const device of devices) {
-        process.stdout.write(
-          `${device.device_id}  ${device.tenant_id}/${device.user_extension}  activated ${device.created_at}\n`,
-        );
+        // Each value as one line of plain text (terminal-text.ts): a tenant or extension stored
+        // before the relay checked their shape cannot set a title or clear the screen.
+        const [id, tenant, extension, at] = [
+          device.device_id,
+          device.tenant_id,
+          device.user_extension,
+          device.created_at,
+        ].map(terminalField);
+        print(process.stdout, `${id}  ${tenant}/${extension}  activated ${at}\n`);
       }
       return 0;
     }
@@ -64,10 +74,10 @@ async function main(args: string[]): Promise<number> {
       return 2;
     }
     if (!(await store.removeDevice(id))) {
-      process.stderr.write(`No device ${id}.\n`);
+      print(process.stderr, `No device ${terminalField(id)}.\n`);
       return 1;
     }
-    process.stdout.write(`Revoked ${id}.\n`);
+    print(process.stdout, `Revoked ${terminalField(id)}.\n`);
     return 0;
   } finally {
     await store.close();
@@ -77,7 +87,7 @@ async function main(args: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    print(process.stderr, `${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

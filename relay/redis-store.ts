@@ -2,13 +2,18 @@
  * The shared store: Redis, for any number of stateless relay nodes. Per device: a hash with its
  * record, a stream (XADD, bounded with MAXLEN ~) as its queue with replay by offset, and a
  * pub/sub channel that tells every node "something was appended", so the node holding the
- * device's connection reads it at once. Mailboxes are lists read with BLPOP (on a connection of
- * their own while they block). After Redis comes back, every watcher is woken once to read what
- * it may have missed (ioredis reconnects and subscribes again by itself).
+ * device's connection reads it at once. Mailboxes are lists with a pub/sub channel of their own:
+ * a wait pops when woken, on the node's one subscriber connection (redis-wakeups.ts), so however
+ * many clients wait a node holds two connections to Redis. Waits (activation registrations) are
+ * strings with a life, set only if absent; caps are sorted sets of members by expiry, counted and
+ * filled atomically by a script.
  */
 import { Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
+import { redisWakeups, takeWhenWoken } from './redis-wakeups';
 import {
+  DIAL_NOTES_KEPT_MS,
+  LEGS_PER_DIAL,
   QUEUE_MAX_LENGTH,
   type DeviceRecord,
   type QueuedMessage,
@@ -42,33 +47,50 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / per_second * 1000) + 1000)
 return taken
 `;
 
-/** Dial notes older than this are dropped (the fallback looks back seconds, not hours). */
-const DIAL_NOTES_KEPT_MS = 10 * 60_000;
+/**
+ * A cap: KEYS[1] a sorted set of members scored by when they stop counting; ARGV member, cap,
+ * now (ms), ttl (ms). Answers 1 when the member counts (it was counted already, or there was
+ * room), 0 when the pool is full.
+ */
+const ADMIT = `
+local now = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false and
+   redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+local until_ms = now + tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], until_ms, ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], math.max(until_ms, tonumber(last[2])))
+return 1
+`;
 
-/** The connection with the script defined above. */
-type TokenRedis = Redis & {
+/** One more leg for a device that noted a dial (KEYS[1] its count; ARGV the most): 1 or 0. */
+const GRANT_LEG = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('INCR', KEYS[1]) > tonumber(ARGV[1]) then return 0 end
+return 1
+`;
+
+/** The connection with the scripts defined above. */
+type ScriptedRedis = Redis & {
   takeToken(key: string, burst: number, perSecond: number, atMs: number): Promise<number>;
+  admit(key: string, member: string, cap: number, atMs: number, ttlMs: number): Promise<number>;
+  grantLeg(key: string, most: number): Promise<number>;
 };
 
 export function redisStore(url: string, log: Logger): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
-  const redis = new Redis(url, options);
+  const redis = new Redis(url, options) as ScriptedRedis;
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+  redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
+  redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
   const subscriber = new Redis(url, options);
-  const watchers = new Map<string, Set<() => void>>();
-  const blocking = new Set<Redis>();
-  let wasConnected = false;
   for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => log.warn('redis connection problem', { error }));
   }
-  subscriber.on('message', (channel: string) => {
-    for (const watcher of watchers.get(channel) ?? []) watcher();
-  });
-  subscriber.on('ready', () => {
-    // Appends made while this node was cut off from Redis were announced to nobody here.
-    if (wasConnected) for (const set of watchers.values()) for (const watcher of set) watcher();
-    wasConnected = true;
-  });
+  const wakeups = redisWakeups(subscriber, log);
 
   const deviceFrom = (fields: Record<string, string>): DeviceRecord | undefined =>
     fields.device_id
@@ -81,27 +103,37 @@ export function redisStore(url: string, log: Logger): RelayStore {
         }
       : undefined;
   const device = async (id: string) => deviceFrom(await redis.hgetall(key('device', id)));
+  const dials = (tenant: string) => key('dials', tenant);
 
   return {
-    putWaiting: async (name, publicKey, ttlMs) => {
-      await redis.set(key('wait', name), publicKey, 'PX', ttlMs);
+    putWaiting: async (name, value, ttlMs) => {
+      // Redis 7: set only if absent, and say what was there.
+      const before = await redis.call('SET', key('wait', name), value, 'PX', ttlMs, 'NX', 'GET');
+      return typeof before === 'string' ? before : undefined;
+    },
+    readWaiting: async (name) => (await redis.get(key('wait', name))) ?? undefined,
+    updateWaiting: async (name, value) =>
+      (await redis.set(key('wait', name), value, 'KEEPTTL', 'XX')) === 'OK',
+    renewWaiting: async (name, ttlMs) => {
+      await redis.pexpire(key('wait', name), ttlMs);
     },
     takeWaiting: async (name) => (await redis.getdel(key('wait', name))) ?? undefined,
+    admit: async (pool, member, cap, ttlMs, atMs) =>
+      (await redis.admit(key('cap', pool), member, cap, atMs, ttlMs)) === 1,
+    release: async (pool, member) => {
+      await redis.zrem(key('cap', pool), member);
+    },
     push: async (box, value, ttlMs) => {
       await redis.multi().rpush(key('box', box), value).pexpire(key('box', box), ttlMs).exec();
+      await redis.publish(key('pushed', box), '');
     },
-    pop: async (box, timeoutMs) => {
-      // BLPOP blocks its connection: one of its own for the wait.
-      const connection = redis.duplicate();
-      blocking.add(connection);
-      try {
-        const answer = await connection.blpop(key('box', box), timeoutMs / 1000);
-        return answer?.[1];
-      } finally {
-        blocking.delete(connection);
-        connection.disconnect();
-      }
-    },
+    pop: (box, timeoutMs) =>
+      takeWhenWoken(
+        wakeups,
+        key('pushed', box),
+        async () => (await redis.lpop(key('box', box))) ?? undefined,
+        timeoutMs,
+      ),
     addDevice: async (record) => {
       await redis
         .multi()
@@ -129,9 +161,15 @@ export function redisStore(url: string, log: Logger): RelayStore {
       if (!record) return false;
       await redis
         .multi()
-        .del(key('device', id), key('queue', id), key('credential', record.credential_sha256))
+        .del(
+          key('device', id),
+          key('queue', id),
+          key('credential', record.credential_sha256),
+          key('legs', id),
+        )
         .srem(userKey(record.tenant_id, record.user_extension), id)
         .srem(key('devices'), id)
+        .zrem(dials(record.tenant_id), id)
         .exec();
       return true;
     },
@@ -155,51 +193,30 @@ export function redisStore(url: string, log: Logger): RelayStore {
         data: fields[1] ?? '',
       }));
     },
-    watch: (id, onAppend) => {
-      const channel = key('appended', id);
-      let set = watchers.get(channel);
-      if (!set) {
-        set = new Set();
-        watchers.set(channel, set);
-        subscriber.subscribe(channel).catch((error: unknown) => {
-          log.warn('redis subscribe failed', { error });
-        });
-      }
-      set.add(onAppend);
-      return () => {
-        set.delete(onAppend);
-        if (set.size === 0 && watchers.get(channel) === set) {
-          watchers.delete(channel);
-          subscriber.unsubscribe(channel).catch(() => undefined);
-        }
-      };
-    },
-    noteDial: async (id, at) => {
+    watch: (id, onAppend) => wakeups.watch(key('appended', id), onAppend).stop,
+    noteDial: async (id, tenant, at, windowMs) => {
       await redis
         .multi()
-        .zadd(key('dials'), at, id)
-        .zremrangebyscore(key('dials'), '-inf', at - DIAL_NOTES_KEPT_MS)
+        .zadd(dials(tenant), at, id)
+        .zremrangebyscore(dials(tenant), '-inf', at - DIAL_NOTES_KEPT_MS)
+        .pexpire(dials(tenant), DIAL_NOTES_KEPT_MS)
+        .set(key('legs', id), 0, 'PX', windowMs)
         .exec();
     },
-    dialledSince: (since) => redis.zrangebyscore(key('dials'), since, '+inf'),
-    legRoute: async (leg) => {
-      const value = await redis.get(key('leg', leg));
+    dialledSince: (tenant, since) => redis.zrangebyscore(dials(tenant), since, '+inf'),
+    grantLeg: async (id) => (await redis.grantLeg(key('legs', id), LEGS_PER_DIAL)) === 1,
+    legRoute: async (tenant, leg) => {
+      const value = await redis.get(key('leg', JSON.stringify([tenant, leg])));
       return value ? (JSON.parse(value) as string[]) : undefined;
     },
-    setLegRoute: async (leg, ids, ttlMs) => {
-      await redis.set(key('leg', leg), JSON.stringify(ids), 'PX', ttlMs);
+    setLegRoute: async (tenant, leg, ids, ttlMs) => {
+      await redis.set(key('leg', JSON.stringify([tenant, leg])), JSON.stringify(ids), 'PX', ttlMs);
     },
     takeToken: async (name, rate, atMs) => {
-      const taken = await (redis as TokenRedis).takeToken(
-        key('rate', name),
-        rate.burst,
-        rate.perSecond,
-        atMs,
-      );
+      const taken = await redis.takeToken(key('rate', name), rate.burst, rate.perSecond, atMs);
       return taken === 1;
     },
     close: async () => {
-      for (const connection of blocking) connection.disconnect();
       subscriber.disconnect();
       await redis.quit().catch(() => undefined);
     },

@@ -4,12 +4,17 @@
  * - RELAY_PORT (8090), RELAY_HOST (127.0.0.1: the reverse proxy in front terminates TLS)
  * - RELAY_REDIS_URL: redis://… shared by every node; unset, the embedded store (one node only)
  * - RELAY_PLATFORM_HEADERS: the platform's extra headers, "Name: value" lines, checked on each
- *   of its calls; RELAY_WEBHOOK_SECRET: otherwise the Webhook URL's last segment
+ *   of its calls; RELAY_WEBHOOK_SECRET: the last segment of all three of its addresses. One of
+ *   them at least (platform-auth.ts)
  * - RELAY_DIAL_WINDOW_SECONDS (10): how far back the fallback for events that name nobody looks
- * - RELAY_TRUST_PROXY (false): take client addresses from X-Forwarded-For (behind the proxy)
+ * - RELAY_TRUST_PROXY (none): the reverse proxies' addresses (IP or CIDR, comma-separated) whose
+ *   X-Forwarded-For is believed; never `true` or a hop count (a client would choose its address)
  * - RELAY_RATE_BURST (200), RELAY_RATE_PER_SECOND (100): the token bucket per client address,
  *   shared by every node (in the store)
+ * - RELAY_WAITS_PER_ADDRESS (20), RELAY_WAITS_TOTAL (2000): activation waits a client address
+ *   may keep registered (all nodes) and hold open (each node); the same in total
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { Rate } from '../src-main/core/calls/token-bucket';
 import { parseHeaderList } from '../src-main/core/http/header-list';
@@ -22,12 +27,51 @@ export const RelayEnv = z.object({
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
   RELAY_PLATFORM_HEADERS: z.string().optional(),
-  RELAY_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
+  RELAY_WEBHOOK_SECRET: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .regex(/^[A-Za-z0-9._~-]+$/, 'may hold only letters, digits and . _ ~ - (it ends a URL path)')
+    .optional(),
   RELAY_DIAL_WINDOW_SECONDS: z.coerce.number().min(1).max(120).default(10),
-  RELAY_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  RELAY_TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine((value) => !/^\s*(true|\d+)\s*$/i.test(value), {
+      message:
+        'must list the reverse proxies’ addresses (e.g. 127.0.0.1 or 10.0.0.0/8), not true or a hop count: either would let a client choose its own address',
+    })
+    .refine((value) => proxyList(value).every(isProxyAddress), {
+      message: 'must be IP addresses or CIDR ranges separated by commas (or false)',
+    }),
   RELAY_RATE_BURST: z.coerce.number().int().min(1).default(200),
   RELAY_RATE_PER_SECOND: z.coerce.number().positive().default(100),
+  RELAY_WAITS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  RELAY_WAITS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(2000),
 });
+
+/** The proxies of RELAY_TRUST_PROXY (`false` or empty: none). */
+function proxyList(value: string): string[] {
+  if (/^\s*false\s*$/i.test(value)) return [];
+  return value
+    .split(',')
+    .map((each) => each.trim())
+    .filter(Boolean);
+}
+
+/** An IP address, or one with a prefix length (CIDR). */
+function isProxyAddress(value: string): boolean {
+  const [address = '', prefix, extra] = value.split('/');
+  if (extra !== undefined || isIP(address) === 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (isIP(address) === 4 ? 32 : 128);
+}
+
+/** How many activation waits clients may keep and hold (see RELAY_WAITS_*). */
+export interface WaitCaps {
+  perAddress: number;
+  total: number;
+}
 
 export interface RelayConfig {
   port: number;
@@ -36,8 +80,10 @@ export interface RelayConfig {
   platformHeaders: Record<string, string>;
   webhookSecret: string | undefined;
   dialWindowMs: number;
-  trustProxy: boolean;
+  /** The reverse proxies whose X-Forwarded-For is believed (IP or CIDR); empty: none. */
+  trustProxy: string[];
   rate: Rate;
+  waits: WaitCaps;
 }
 
 /** The configuration in `env`; throws an Error naming each bad variable. */
@@ -48,14 +94,16 @@ export function relayConfig(env: NodeJS.ProcessEnv): RelayConfig {
     throw new Error(`The relay's environment is not valid:\n${lines.join('\n')}`);
   }
   const value = result.data;
+  const platformHeaders = parseHeaderList(value.RELAY_PLATFORM_HEADERS, 'RELAY_PLATFORM_HEADERS');
   return {
     port: value.RELAY_PORT,
     host: value.RELAY_HOST,
     redisUrl: value.RELAY_REDIS_URL,
-    platformHeaders: parseHeaderList(value.RELAY_PLATFORM_HEADERS, 'RELAY_PLATFORM_HEADERS'),
+    platformHeaders,
     webhookSecret: value.RELAY_WEBHOOK_SECRET,
     dialWindowMs: value.RELAY_DIAL_WINDOW_SECONDS * 1000,
-    trustProxy: value.RELAY_TRUST_PROXY === 'true',
+    trustProxy: proxyList(value.RELAY_TRUST_PROXY),
     rate: { burst: value.RELAY_RATE_BURST, perSecond: value.RELAY_RATE_PER_SECOND },
+    waits: { perAddress: value.RELAY_WAITS_PER_ADDRESS, total: value.RELAY_WAITS_TOTAL },
   };
 }
