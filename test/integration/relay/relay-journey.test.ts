@@ -21,6 +21,7 @@ import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { relayAddresses } from '../../support/relay-addresses';
 import { until } from '../../support/until';
 import {
   advanceClock,
@@ -71,11 +72,16 @@ forEachProfile((profile) => {
     sim = await startSim({ profile });
     control = new SimControl(sim.base_url);
     // The integration's three addresses, on different nodes: any node serves any call.
-    await simRequest(sim, 'PUT', 'integrations/callbar', {
-      activation_url: `${a.origin}/activate`,
-      deactivation_url: `${b.origin}/deactivate`,
-      webhook_url: `${b.origin}/events/${WEBHOOK_SECRET}`,
-    });
+    await simRequest(
+      sim,
+      'PUT',
+      'integrations/callbar',
+      relayAddresses(
+        { activate: a.origin, deactivate: b.origin, events: b.origin },
+        WEBHOOK_SECRET,
+        sim.tenant_id,
+      ),
+    );
     vault = new MemoryVault();
     core = await startCore({
       runtime: 'preview',
