@@ -135,6 +135,8 @@ export interface AccountServiceOptions {
   history?: AccountHistoryStore;
   /** Relay mode: where the profile's relay stream stopped (this process only by default). */
   relayCursor?: StateFile<RelayCursor>;
+  /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
+  relayCatchUpMs?: number;
 }
 
 export interface ActivationStart {
@@ -339,9 +341,15 @@ export class AccountService {
     const stream = this.#openRelayStream(relay);
     if (stream) {
       let timer: NodeJS.Timeout | undefined;
+      // The backlog served, or the stream over before it (a queued deactivation applied, the
+      // device revoked): either way there is nothing more to wait for.
       await Promise.race([
         stream.ready,
-        new Promise((resolve) => (timer = setTimeout(resolve, RELAY_CATCH_UP_MS))),
+        stream.ended,
+        new Promise(
+          (resolve) =>
+            (timer = setTimeout(resolve, this.#options.relayCatchUpMs ?? RELAY_CATCH_UP_MS)),
+        ),
       ]);
       clearTimeout(timer);
     }
