@@ -59,26 +59,39 @@ export function activationRoutes(
     return reply.code(204).send();
   });
 
-  app.post(DEVICE_PATHS.wait, async (request, reply) =>
-    open.hold(request.ip, async () => {
-      const proof = parsed(ActivationProof, body(request, HANDSHAKE_LIMITS), 'The wait');
-      const record = await waits.proven(proof.key_sha256, proof.proof);
-      if (record === 'wrong') throw new HttpRejection(403, 'This is not your attempt.');
-      if (!record) return reply.code(410).type('text/plain').send('unknown');
-      // Ended (and now heard by its desktop): nothing of it is kept any longer.
-      const over = async (reason: string) => {
-        await waits.remove(proof.key_sha256);
-        return reply.code(410).type('text/plain').send(reason);
-      };
-      if (record.ended) return over(record.ended);
-      await waits.renew(proof.key_sha256, record);
-      const sealed = await store.pop(`handoff:${proof.key_sha256}`, context.pollMs);
-      if (sealed === undefined) return reply.code(204).send();
-      const ended = AttemptEnd.safeParse(sealed);
-      if (ended.success) return over(ended.data);
-      return reply.type('application/json').send(sealed);
-    }),
-  );
+  app.post(DEVICE_PATHS.wait, async (request, reply) => {
+    if (context.draining.aborted) {
+      throw new HttpRejection(503, 'This relay node is stopping; ask again.');
+    }
+    context.metrics?.activationWaitsOpen.inc();
+    try {
+      return await open.hold(request.ip, async () => {
+        const proof = parsed(ActivationProof, body(request, HANDSHAKE_LIMITS), 'The wait');
+        const record = await waits.proven(proof.key_sha256, proof.proof);
+        if (record === 'wrong') throw new HttpRejection(403, 'This is not your attempt.');
+        if (!record) return reply.code(410).type('text/plain').send('unknown');
+        // Ended (and now heard by its desktop): nothing of it is kept any longer.
+        const over = async (reason: string) => {
+          await waits.remove(proof.key_sha256);
+          return reply.code(410).type('text/plain').send(reason);
+        };
+        if (record.ended) return over(record.ended);
+        await waits.renew(proof.key_sha256, record);
+        // A draining node ends the poll at once (204: the desktop asks again, at another node).
+        const sealed = await store.pop(
+          `handoff:${proof.key_sha256}`,
+          context.pollMs,
+          context.draining,
+        );
+        if (sealed === undefined) return reply.code(204).send();
+        const ended = AttemptEnd.safeParse(sealed);
+        if (ended.success) return over(ended.data);
+        return reply.type('application/json').send(sealed);
+      });
+    } finally {
+      context.metrics?.activationWaitsOpen.dec();
+    }
+  });
 
   // The browser's one-time link to the portal (connect-link.ts), as the loopback receiver's.
   app.get(`${CONNECT_PATH}:nonce`, async (request, reply) => {

@@ -9,11 +9,17 @@ import { DEVICE_PATHS, StreamOffset } from '../src-main/core/relay/relay-protoco
 import { SECURITY_HEADERS, sha256, type RelayContext } from './relay-context';
 import type { DeviceRecord } from './relay-store';
 
-/** Ends every open stream of the node (when it closes). */
-export type StreamEnders = Set<() => void>;
+/**
+ * Ends every open stream of the node; with `reconnect`, after an `event: reconnect` line that
+ * tells the desktop to connect again at once (the proxy sends it to another node).
+ */
+export type StreamEnders = Set<(reconnect?: boolean) => void>;
+
+/** What a stream says before a draining node ends it. */
+export const RECONNECT_HINT = 'event: reconnect\ndata: {}\n\n';
 
 export function deviceRoutes(app: FastifyInstance, context: RelayContext): StreamEnders {
-  const { store, log, now } = context;
+  const { store, log, now, metrics } = context;
   const streams: StreamEnders = new Set();
 
   /** The device a request's bearer credential belongs to. */
@@ -27,6 +33,8 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
         'This device is not known to the relay (revoked or deactivated).',
       );
     }
+    // Its log lines name it from here on.
+    request.log = request.log.child({ device: record.device_id });
     return record;
   };
 
@@ -44,6 +52,9 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
   });
 
   app.get(DEVICE_PATHS.stream, async (request, reply) => {
+    if (context.draining.aborted) {
+      throw new HttpRejection(503, 'This relay node is stopping; connect again.');
+    }
     const record = await device(request);
     const given = request.headers['last-event-id'];
     let cursor = typeof given === 'string' && given !== '' ? given : '0-0';
@@ -60,7 +71,9 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
     let closed = false;
     let reading: Promise<void> | undefined;
     let again = false;
+    let backlog: number | undefined;
     const drain = async (): Promise<void> => {
+      let sent = 0;
       do {
         again = false;
         for (;;) {
@@ -69,10 +82,19 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
             if (closed) return;
             raw.write(`id: ${message.id}\ndata: ${message.data}\n\n`);
             cursor = message.id;
+            sent += 1;
+            metrics?.eventsDelivered.inc();
+            // The offset's first part is when the message was queued.
+            const queuedAt = Number(message.id.split('-')[0]);
+            metrics?.deliverySeconds.observe(Math.max(0, Date.now() - queuedAt) / 1000);
           }
           if (batch.length < 100) break;
         }
       } while (again && !closed);
+      if (backlog === undefined) {
+        backlog = sent;
+        metrics?.streamBacklog.observe(sent);
+      }
     };
     const wake = () => {
       if (reading) {
@@ -92,16 +114,21 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
         () => undefined,
       );
     }, context.keepAliveMs);
-    const end = () => {
+    const end = (reconnect = false) => {
       if (closed) return;
       closed = true;
       unwatch();
       clearInterval(keepAlive);
       streams.delete(end);
+      metrics?.devicesConnected.dec();
+      request.log.info({ reconnect }, 'device stream ended');
+      if (reconnect) raw.write(RECONNECT_HINT);
       raw.end();
     };
     streams.add(end);
-    request.raw.on('close', end);
+    metrics?.devicesConnected.inc();
+    request.log.info({ after: cursor }, 'device stream opened');
+    request.raw.on('close', () => end());
     wake();
     await reading;
     if (!closed) raw.write('event: ready\ndata: {}\n\n');

@@ -7,7 +7,8 @@
 import { createLogger } from '../src-main/core/log/logger';
 import { terminalField, terminalOutput } from '../src-main/core/text/terminal-text';
 import { memoryStore } from './memory-store';
-import { relayConfig } from './relay-config';
+import { relayConfig, type RelayConfig } from './relay-config';
+import { relayMetrics, serveMetrics } from './relay-metrics';
 import { startRelay } from './relay-server';
 import { redisStore } from './redis-store';
 
@@ -19,27 +20,53 @@ const USAGE = `Usage:
 /** Writes `text` as the terminal should get it: what came from outside cannot steer it. */
 const print = (stream: NodeJS.WriteStream, text: string) => stream.write(terminalOutput(text));
 
+/** How long a stopping relay may take (the orchestrator's grace period is longer: 30 s). */
+const STOP_DEADLINE_MS = 10_000;
+
+/**
+ * Serves until SIGTERM or SIGINT, then drains (relay-server.ts) and exits within 10 s: whatever
+ * is still under way then is cut (the desktops resume at another node, from their offset).
+ */
+async function serve(config: RelayConfig): Promise<number> {
+  const metrics = relayMetrics();
+  const early = createLogger();
+  const store = config.redisUrl
+    ? redisStore(config.redisUrl, early, { onError: () => metrics.redisErrors.inc() })
+    : memoryStore();
+  const relay = await startRelay({
+    ...config,
+    store,
+    log: early,
+    metrics,
+    logLevel: config.logLevel,
+  });
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(metrics, config.metricsPort, config.host);
+  const stop = () => {
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS - 500).unref();
+    void relay
+      .drain(STOP_DEADLINE_MS - 2000)
+      .then(() => metricsServer?.close())
+      .then(() => store.close())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  // Said once the handlers are in place: whoever waits for this line may stop it at once.
+  relay.log.info('relay listening', {
+    origin: relay.origin,
+    store: config.redisUrl ? 'redis' : 'embedded (single node)',
+    ...(metricsServer ? { metrics: `${metricsServer.origin}/metrics` } : {}),
+  });
+  return new Promise(() => undefined);
+}
+
 async function main(args: string[]): Promise<number> {
   const config = relayConfig(process.env);
-  const log = createLogger();
-  if (args.length === 0) {
-    const store = config.redisUrl ? redisStore(config.redisUrl, log) : memoryStore();
-    const relay = await startRelay({ ...config, store, log });
-    const stop = () => {
-      void relay
-        .close()
-        .then(() => store.close())
-        .finally(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    // Said once the handlers are in place: whoever waits for this line may stop it at once.
-    log.info('relay listening', {
-      origin: relay.origin,
-      store: config.redisUrl ? 'redis' : 'embedded (single node)',
-    });
-    return new Promise(() => undefined);
-  }
+  const log = createLogger(undefined, 'warn');
+  if (args.length === 0) return serve(config);
   if (args[0] !== 'devices' || !['list', 'revoke'].includes(args[1] ?? '')) {
     process.stderr.write(`${USAGE}\n`);
     return 2;

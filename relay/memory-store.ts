@@ -128,7 +128,7 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       boxes.set(box, list);
       appended.emit(`box:${box}`);
     },
-    pop: (box, timeoutMs) =>
+    pop: (box, timeoutMs, signal) =>
       new Promise((resolve) => {
         const take = () => {
           const list = boxes.get(box) ?? [];
@@ -148,11 +148,15 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
           appended.off(`box:${box}`, onPush);
           resolve(value);
         };
-        const timer = setTimeout(() => {
+        const expire = () => {
+          clearTimeout(timer);
           appended.off(`box:${box}`, onPush);
           resolve(undefined);
-        }, timeoutMs);
+        };
+        const timer = setTimeout(expire, timeoutMs);
+        signal?.addEventListener('abort', expire, { once: true });
         appended.on(`box:${box}`, onPush);
+        if (signal?.aborted) expire();
       }),
     addDevice: async (device) => {
       devices.set(device.device_id, device);
@@ -226,6 +230,7 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       entry.until = atMs + Math.ceil((rate.burst / rate.perSecond) * 1000) + 1000;
       return entry.value.take();
     },
+    ping: async () => undefined,
     entries: () => {
       sweep(true);
       let total = waiting.size + legs.size + legGrants.size + buckets.size;

@@ -136,6 +136,7 @@ export function platformRoutes(
       );
     }
     const event = result.data;
+    context.metrics?.eventsReceived.inc();
     const tenant = eventTenant(event.tenant_id, (request.query as { tenant?: unknown }).tenant);
     const extension = identifier(UserExtension, event.user_extension, 'user_extension');
     let targets: string[] = [];

@@ -80,7 +80,11 @@ type ScriptedRedis = Redis & {
   grantLeg(key: string, most: number): Promise<number>;
 };
 
-export function redisStore(url: string, log: Logger): RelayStore {
+export function redisStore(
+  url: string,
+  log: Logger,
+  hooks: { onError?: () => void } = {},
+): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
   const redis = new Redis(url, options) as ScriptedRedis;
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
@@ -88,7 +92,10 @@ export function redisStore(url: string, log: Logger): RelayStore {
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
   const subscriber = new Redis(url, options);
   for (const connection of [redis, subscriber]) {
-    connection.on('error', (error: Error) => log.warn('redis connection problem', { error }));
+    connection.on('error', (error: Error) => {
+      hooks.onError?.();
+      log.warn('redis connection problem', { error });
+    });
   }
   const wakeups = redisWakeups(subscriber, log);
 
@@ -127,12 +134,13 @@ export function redisStore(url: string, log: Logger): RelayStore {
       await redis.multi().rpush(key('box', box), value).pexpire(key('box', box), ttlMs).exec();
       await redis.publish(key('pushed', box), '');
     },
-    pop: (box, timeoutMs) =>
+    pop: (box, timeoutMs, signal) =>
       takeWhenWoken(
         wakeups,
         key('pushed', box),
         async () => (await redis.lpop(key('box', box))) ?? undefined,
         timeoutMs,
+        signal,
       ),
     addDevice: async (record) => {
       await redis
@@ -215,6 +223,9 @@ export function redisStore(url: string, log: Logger): RelayStore {
     takeToken: async (name, rate, atMs) => {
       const taken = await redis.takeToken(key('rate', name), rate.burst, rate.perSecond, atMs);
       return taken === 1;
+    },
+    ping: async () => {
+      await redis.ping();
     },
     close: async () => {
       subscriber.disconnect();

@@ -65,6 +65,7 @@ export function takeWhenWoken(
   channel: string,
   take: () => Promise<string | undefined>,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
     let settled = false;
@@ -99,12 +100,15 @@ export function takeWhenWoken(
         });
     };
     const watcher = wakeups.watch(channel, attempt);
-    const timer = setTimeout(() => {
+    const expire = () => {
       expiring = true;
       // A take under way may bring a value: it is given, not dropped.
       if (taking) void taking.then(() => finish(undefined));
       else finish(undefined);
-    }, timeoutMs);
+    };
+    const timer = setTimeout(expire, timeoutMs);
+    if (signal?.aborted) expire();
+    signal?.addEventListener('abort', expire, { once: true });
     void watcher.ready.then(attempt);
   });
 }

@@ -19,6 +19,7 @@ import type { Logger } from '../src-main/core/log/logger';
 import { translatorFor } from '../src-main/core/text/translators';
 import type { WaitCaps } from './relay-config';
 import type { PlatformAuth } from './platform-auth';
+import type { RelayMetrics } from './relay-metrics';
 import type { RelayStore } from './relay-store';
 
 export interface RelayOptions {
@@ -42,6 +43,13 @@ export interface RelayOptions {
   waits?: WaitCaps;
   /** Seconds between keep-alive comments on a device stream. */
   keepAliveMs?: number;
+  /** Prometheus metrics to keep (relay-metrics.ts); none by default. */
+  metrics?: RelayMetrics;
+  /**
+   * JSON log lines through Fastify's logger (pino) at this level, to stderr: requests with their
+   * id, the relay's own lines; off by default (the relay's lines then go to `log`).
+   */
+  logLevel?: string;
   now?: () => number;
 }
 
@@ -56,6 +64,9 @@ export interface RelayContext {
   pollMs: number;
   waits: WaitCaps;
   keepAliveMs: number;
+  metrics: RelayMetrics | undefined;
+  /** Aborts once the node drains: open polls end, new streams and polls are refused. */
+  draining: AbortSignal;
 }
 
 export const SECURITY_HEADERS = {

@@ -14,7 +14,8 @@
  * capped (activation-waits.ts, open-waits.ts); no CORS headers at all; nothing secret in a log
  * line (paths without the secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Logger, LogFields } from '../src-main/core/log/logger';
 import { MAX_BODY_BYTES } from '../src-main/core/account/receiver';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import { ACTIVATION_POLL_MS } from '../src-main/core/relay/relay-protocol';
@@ -32,8 +33,23 @@ export interface RunningRelay {
   readonly origin: string;
   /** The activation polls this node holds open now. */
   readonly openWaits: number;
+  /** The relay's own log lines (through Fastify's logger when `logLevel` is set). */
+  readonly log: Logger;
+  /**
+   * Stops taking work and closes, within `deadlineMs`: /readyz answers 503 at once, each device
+   * stream ends with a reconnect hint (the desktop goes on at another node, from its offset),
+   * open activation polls end (204: asked again elsewhere), new streams and polls are refused
+   * (503); the platform's calls under way may finish (a second at least, so that the proxy sees
+   * /readyz refuse), then the node closes. Nothing queued is lost: it waits in the store.
+   */
+  drain(deadlineMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long /readyz waits for the store's answer. */
+const READY_TIMEOUT_MS = 2000;
+/** A draining node keeps serving the calls under way at least this long (probes see 503). */
+const DRAIN_GRACE_MS = 1000;
 
 /** Headers only a browser sends; a POST carrying one came from a web page. */
 const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'];
@@ -41,12 +57,13 @@ const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetc
 export async function startRelay(
   options: RelayOptions & { port: number; host?: string },
 ): Promise<RunningRelay> {
-  const { store, log } = options;
+  const { store } = options;
   const now = options.now ?? Date.now;
   const rate = options.rate ?? { burst: 200, perSecond: 100 };
+  const draining = new AbortController();
   const context: RelayContext = {
     store,
-    log,
+    log: options.log,
     now,
     auth: platformAuth(options.platformHeaders, options.webhookSecret),
     dialWindowMs: options.dialWindowMs ?? 10_000,
@@ -54,11 +71,32 @@ export async function startRelay(
     pollMs: options.pollMs ?? ACTIVATION_POLL_MS,
     waits: options.waits ?? { perAddress: 20, total: 2000 },
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    metrics: options.metrics,
+    draining: draining.signal,
   };
   const proxies = options.trustProxy ?? [];
 
   const app = Fastify({
-    logger: false,
+    logger: options.logLevel
+      ? {
+          level: options.logLevel,
+          // stderr, as every log of Callbar's (stdout is for what a command prints).
+          stream: process.stderr,
+          // Never a body, a header or a query: the method, the path without its secret, the
+          // client address, the status.
+          serializers: {
+            req: (request: { method: string; url: string; ip?: string }) => ({
+              method: request.method,
+              path: loggedPath(request.url),
+              address: request.ip,
+            }),
+            res: (reply: { statusCode: number }) => ({ status: reply.statusCode }),
+          },
+          messageKey: 'message',
+          timestamp: () => `,"time":"${new Date().toISOString()}"`,
+          formatters: { level: (label: string) => ({ level: label }) },
+        }
+      : false,
     bodyLimit: MAX_BODY_BYTES,
     connectionTimeout: 0,
     requestTimeout: 10_000,
@@ -78,9 +116,25 @@ export async function startRelay(
     { parseAs: 'string' },
     (_request, body, done) => done(null, body),
   );
+  if (options.logLevel) context.log = pinoLogger(app.log);
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(SECURITY_HEADERS);
     done(null, payload);
+  });
+  /** Calls under way (a stream is not one: it ends when the node drains). */
+  let underWay = 0;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method !== 'GET') underWay += 1;
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'GET') underWay -= 1;
+    options.metrics?.httpRequests.inc({ status: String(reply.statusCode) });
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    if (request.method !== 'GET') underWay -= 1;
+    done();
   });
   app.addHook('onRequest', async (request) => {
     if (request.method === 'GET') return;
@@ -101,11 +155,29 @@ export async function startRelay(
           : 500;
     const path = loggedPath(request.url);
     if (status >= 500 && !(error instanceof HttpRejection)) {
-      log.error('relay failed', { path, error });
+      context.log.error('relay failed', { path, error });
       return reply.code(500).type('text/plain').send('The relay could not handle this request.');
     }
-    log.warn('relay refused a request', { path, status, reason: error.message });
+    context.log.warn('relay refused a request', { path, status, reason: error.message });
     return reply.code(status).type('text/plain; charset=utf-8').send(error.message);
+  });
+
+  // Health: the process serves; readiness: it takes streams and the store answers.
+  app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('OK'));
+  app.get('/readyz', async (_request, reply) => {
+    if (draining.signal.aborted) return reply.code(503).type('text/plain').send('draining');
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      store.ping().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    return answered
+      ? reply.type('text/plain').send('OK')
+      : reply.code(503).type('text/plain').send('the store does not answer');
   });
 
   const waits = activationWaits(context);
@@ -116,14 +188,44 @@ export async function startRelay(
   await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      for (const end of [...streams]) end();
+      await app.close();
+    })());
   return {
     origin: `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`,
     get openWaits() {
       return open.size;
     },
-    close: async () => {
-      for (const end of [...streams]) end();
-      await app.close();
+    get log() {
+      return context.log;
     },
+    drain: async (deadlineMs = 8000) => {
+      if (draining.signal.aborted) return close();
+      const started = Date.now();
+      draining.abort();
+      context.log.info('relay draining', { streams: streams.size });
+      for (const end of [...streams]) end(true);
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+      while (Date.now() - started < DRAIN_GRACE_MS) await pause();
+      while (underWay > 0 && Date.now() - started < deadlineMs) await pause();
+      await close();
+    },
+    close,
   };
+}
+
+/** The core's Logger over Fastify's pino logger: the relay's own lines as the same JSON. */
+function pinoLogger(pino: FastifyBaseLogger): Logger {
+  const at =
+    (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: LogFields) =>
+      pino[level](
+        fields?.error instanceof Error
+          ? { ...fields, error: { name: fields.error.name, message: fields.error.message } }
+          : (fields ?? {}),
+        message,
+      );
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

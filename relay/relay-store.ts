@@ -52,10 +52,11 @@ export interface RelayStore {
   /** Puts `value` in the mailbox `box` (kept `ttlMs`), for one `pop` on any node. */
   push(box: string, value: string, ttlMs: number): Promise<void>;
   /**
-   * Takes the oldest value of `box`, waiting up to `timeoutMs`; undefined when none came. A wait
-   * costs no connection of its own: pushes wake it.
+   * Takes the oldest value of `box`, waiting up to `timeoutMs` (or until `signal` aborts: a node
+   * that drains); undefined when none came. A wait costs no connection of its own: pushes wake
+   * it, and a value taken is never dropped.
    */
-  pop(box: string, timeoutMs: number): Promise<string | undefined>;
+  pop(box: string, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined>;
 
   addDevice(device: DeviceRecord): Promise<void>;
   deviceByCredential(credentialSha256: string): Promise<DeviceRecord | undefined>;
@@ -90,6 +91,9 @@ export interface RelayStore {
    * its rate by the number of nodes.
    */
   takeToken(name: string, rate: Rate, atMs: number): Promise<boolean>;
+
+  /** Resolves when the store answers (Redis: PING). */
+  ping(): Promise<void>;
 
   close(): Promise<void>;
 }

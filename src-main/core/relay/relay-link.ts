@@ -309,9 +309,16 @@ export class RelayLink {
             await response.body?.cancel();
             throw new Error(`the relay answered ${response.status}`);
           }
+          let moveOn = false;
           for await (const event of serverSentEvents(response.body, controller.signal)) {
             // Closed: what comes now is for the next process (the offset stays where it was).
             if (controller.signal.aborted) break;
+            // The relay node is stopping: connect again at once (the proxy, or the next
+            // address, leads to another node), from the saved offset.
+            if (event.event === 'reconnect') {
+              moveOn = true;
+              break;
+            }
             if (event.event === 'ready') {
               // Only a stream that served its backlog counts as a success (one the relay or a
               // proxy ends at once keeps the pauses growing).
@@ -328,6 +335,11 @@ export class RelayLink {
             if (StreamOffset.safeParse(event.id).success) {
               await cursor.write({ device_id: device.device_id, offset: event.id! });
             }
+          }
+          if (moveOn && !controller.signal.aborted) {
+            log.info('the relay node is stopping; connecting again', { relay: this.host });
+            this.#failover();
+            continue;
           }
           if (!controller.signal.aborted) throw new Error('the relay ended the stream');
         } catch (error) {
