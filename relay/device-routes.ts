@@ -108,6 +108,8 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
     const unwatch = store.watch(record.device_id, wake);
     const keepAlive = setInterval(() => {
       raw.write(': keep-alive\n\n');
+      // A wake-up lost in a Redis failover is made up for here.
+      wake();
       // A revoked or removed device's stream ends here.
       store.deviceByCredential(record.credential_sha256).then(
         (still) => (still ? undefined : end()),

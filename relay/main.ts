@@ -10,7 +10,7 @@ import { memoryStore } from './memory-store';
 import { relayConfig, type RelayConfig } from './relay-config';
 import { relayMetrics, serveMetrics } from './relay-metrics';
 import { startRelay } from './relay-server';
-import { redisStore } from './redis-store';
+import { redisStore, type RedisTarget } from './redis-store';
 
 const USAGE = `Usage:
   npm run relay                              serve (see docs/relay.md for the environment)
@@ -19,6 +19,10 @@ const USAGE = `Usage:
 
 /** Writes `text` as the terminal should get it: what came from outside cannot steer it. */
 const print = (stream: NodeJS.WriteStream, text: string) => stream.write(terminalOutput(text));
+
+/** The shared store configured: a cluster, one Redis, or none (the embedded store). */
+const redisTarget = (config: RelayConfig): RedisTarget | undefined =>
+  config.redisCluster ? { cluster: config.redisCluster } : config.redisUrl;
 
 /** How long a stopping relay may take (the orchestrator's grace period is longer: 30 s). */
 const STOP_DEADLINE_MS = 10_000;
@@ -30,8 +34,9 @@ const STOP_DEADLINE_MS = 10_000;
 async function serve(config: RelayConfig): Promise<number> {
   const metrics = relayMetrics();
   const early = createLogger();
-  const store = config.redisUrl
-    ? redisStore(config.redisUrl, early, { onError: () => metrics.redisErrors.inc() })
+  const target = redisTarget(config);
+  const store = target
+    ? redisStore(target, early, { onError: () => metrics.redisErrors.inc() })
     : memoryStore();
   const relay = await startRelay({
     ...config,
@@ -57,7 +62,11 @@ async function serve(config: RelayConfig): Promise<number> {
   // Said once the handlers are in place: whoever waits for this line may stop it at once.
   relay.log.info('relay listening', {
     origin: relay.origin,
-    store: config.redisUrl ? 'redis' : 'embedded (single node)',
+    store: config.redisCluster
+      ? 'redis cluster'
+      : config.redisUrl
+        ? 'redis'
+        : 'embedded (single node)',
     ...(metricsServer ? { metrics: `${metricsServer.origin}/metrics` } : {}),
   });
   return new Promise(() => undefined);
@@ -71,13 +80,14 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  if (!config.redisUrl) {
+  const target = redisTarget(config);
+  if (!target) {
     process.stderr.write(
-      'Set RELAY_REDIS_URL: the embedded store lives inside the running relay only.\n',
+      'Set RELAY_REDIS_URL or RELAY_REDIS_CLUSTER_NODES: the embedded store lives inside the running relay only.\n',
     );
     return 2;
   }
-  const store = redisStore(config.redisUrl, log);
+  const store = redisStore(target, log);
   try {
     if (args[1] === 'list') {
       const devices = await store.listDevices();

@@ -1,14 +1,19 @@
 /**
- * The shared store: Redis, for any number of stateless relay nodes. Per device: a hash with its
- * record, a stream (XADD, bounded with MAXLEN ~) as its queue with replay by offset, and a
- * pub/sub channel that tells every node "something was appended", so the node holding the
- * device's connection reads it at once. Mailboxes are lists with a pub/sub channel of their own:
- * a wait pops when woken, on the node's one subscriber connection (redis-wakeups.ts), so however
- * many clients wait a node holds two connections to Redis. Waits (activation registrations) are
- * strings with a life, set only if absent; caps are sorted sets of members by expiry, counted and
- * filled atomically by a script.
+ * The shared store: Redis (one server, RELAY_REDIS_URL) or a Redis Cluster
+ * (RELAY_REDIS_CLUSTER_NODES, through ioredis's Cluster client), for any number of stateless relay
+ * nodes. Per device, in one hash slot (the `{device id}` hash tag): a hash with its record, a
+ * stream (XADD, bounded with MAXLEN ~) as its queue with replay by offset, its leg count, and a
+ * sharded pub/sub channel (SPUBLISH/SSUBSCRIBE, Redis 7) that tells the node holding the device's
+ * connection "something was appended". Per tenant, in the tenant's slot: its users' device sets,
+ * its devices, its dial notes. Mailboxes are lists with a sharded channel of their own: a wait
+ * pops when woken, on the node's subscriber connections (redis-wakeups.ts: one, or one per shard),
+ * so however many clients wait a node holds a fixed number of connections. Waits (activation
+ * registrations) are strings with a life, set only if absent; caps are sorted sets of members by
+ * expiry, counted and filled atomically by a script. No command spans two slots. On a cluster each
+ * append waits for a replica's acknowledgement (WAIT 1) before the platform is answered, so a
+ * master lost right after keeps the event.
  */
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
 import { redisWakeups, takeWhenWoken } from './redis-wakeups';
 import {
@@ -22,8 +27,13 @@ import {
 
 const PREFIX = 'callbar:relay:';
 const key = (...parts: string[]) => PREFIX + parts.join(':');
+/** A device's keys share its slot. */
+const deviceKey = (kind: string, id: string) => key(kind, `{${id}}`);
+/** A tenant's keys share its slot. */
+const tenantKey = (kind: string, tenant: string, ...rest: string[]) =>
+  key(kind, `{tenant:${tenant}}`, ...rest);
 const userKey = (tenant: string, extension: string) =>
-  key('user', JSON.stringify([tenant, extension]));
+  tenantKey('user', tenant, JSON.stringify(extension));
 /**
  * A token bucket in Redis (TokenBucket's rule, atomically, for every node): KEYS[1] the bucket;
  * ARGV burst, per second, now (ms). Answers 1 when a token was taken. The bucket expires once it
@@ -74,24 +84,42 @@ return 1
 `;
 
 /** The connection with the scripts defined above. */
-type ScriptedRedis = Redis & {
+type ScriptedRedis = (Redis | Cluster) & {
   takeToken(key: string, burst: number, perSecond: number, atMs: number): Promise<number>;
   admit(key: string, member: string, cap: number, atMs: number, ttlMs: number): Promise<number>;
   grantLeg(key: string, most: number): Promise<number>;
 };
 
+/** One Redis (`redis://…`), or a Redis Cluster given by some of its nodes (`host:port`). */
+export type RedisTarget = string | { cluster: string[] };
+
+/** How long an append waits for a replica's acknowledgement (a cluster only). */
+const REPLICA_WAIT_MS = 1000;
+
 export function redisStore(
-  url: string,
+  target: RedisTarget,
   log: Logger,
   hooks: { onError?: () => void } = {},
 ): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
-  const redis = new Redis(url, options) as ScriptedRedis;
+  const cluster = typeof target === 'string' ? undefined : target.cluster;
+  const redis = (
+    cluster
+      ? new Cluster(
+          cluster.map((node) => {
+            const [host = '127.0.0.1', port = '6379'] = node.split(':');
+            return { host, port: Number(port) };
+          }),
+          { redisOptions: options, shardedSubscribers: true },
+        )
+      : new Redis(target as string, options)
+  ) as ScriptedRedis;
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
-  const subscriber = new Redis(url, options);
-  for (const connection of [redis, subscriber]) {
+  // A cluster client subscribes on a connection per shard of its own; one server, on a second.
+  const subscriber = cluster ? redis : new Redis(target as string, options);
+  for (const connection of new Set([redis, subscriber])) {
     connection.on('error', (error: Error) => {
       hooks.onError?.();
       log.warn('redis connection problem', { error });
@@ -109,8 +137,10 @@ export function redisStore(
           created_at: fields.created_at ?? '',
         }
       : undefined;
-  const device = async (id: string) => deviceFrom(await redis.hgetall(key('device', id)));
-  const dials = (tenant: string) => key('dials', tenant);
+  const device = async (id: string) => deviceFrom(await redis.hgetall(deviceKey('device', id)));
+  const dials = (tenant: string) => tenantKey('dials', tenant);
+  const present = (records: (DeviceRecord | undefined)[]) =>
+    records.filter((record) => record !== undefined);
 
   return {
     putWaiting: async (name, value, ttlMs) => {
@@ -132,7 +162,7 @@ export function redisStore(
     },
     push: async (box, value, ttlMs) => {
       await redis.multi().rpush(key('box', box), value).pexpire(key('box', box), ttlMs).exec();
-      await redis.publish(key('pushed', box), '');
+      await redis.spublish(key('pushed', box), '');
     },
     pop: (box, timeoutMs, signal) =>
       takeWhenWoken(
@@ -143,76 +173,69 @@ export function redisStore(
         signal,
       ),
     addDevice: async (record) => {
-      await redis
-        .multi()
-        .hset(key('device', record.device_id), { ...record })
-        .set(key('credential', record.credential_sha256), record.device_id)
-        .sadd(userKey(record.tenant_id, record.user_extension), record.device_id)
-        .sadd(key('devices'), record.device_id)
-        .exec();
+      // Each in its own slot; the credential last: a device is found by it once it is whole.
+      await redis.hset(deviceKey('device', record.device_id), { ...record });
+      await redis.sadd(userKey(record.tenant_id, record.user_extension), record.device_id);
+      await redis.sadd(tenantKey('devices', record.tenant_id), record.device_id);
+      await redis.sadd(key('tenants'), record.tenant_id);
+      await redis.set(key('credential', record.credential_sha256), record.device_id);
     },
     deviceByCredential: async (hash) => {
       const id = await redis.get(key('credential', hash));
       return id ? device(id) : undefined;
     },
-    devicesOf: async (tenant, extension) => {
-      const ids = await redis.smembers(userKey(tenant, extension));
-      const records = await Promise.all(ids.map(device));
-      return records.filter((record) => record !== undefined);
-    },
+    devicesOf: async (tenant, extension) =>
+      present(await Promise.all((await redis.smembers(userKey(tenant, extension))).map(device))),
     listDevices: async () => {
-      const records = await Promise.all((await redis.smembers(key('devices'))).map(device));
-      return records.filter((record) => record !== undefined);
+      const tenants = await redis.smembers(key('tenants'));
+      const ids = await Promise.all(
+        tenants.map((tenant) => redis.smembers(tenantKey('devices', tenant))),
+      );
+      return present(await Promise.all(ids.flat().map(device)));
     },
     removeDevice: async (id) => {
       const record = await device(id);
       if (!record) return false;
-      await redis
-        .multi()
-        .del(
-          key('device', id),
-          key('queue', id),
-          key('credential', record.credential_sha256),
-          key('legs', id),
-        )
-        .srem(userKey(record.tenant_id, record.user_extension), id)
-        .srem(key('devices'), id)
-        .zrem(dials(record.tenant_id), id)
-        .exec();
+      // The credential first: from then on the device is unknown.
+      await redis.del(key('credential', record.credential_sha256));
+      await redis.del(deviceKey('device', id), deviceKey('queue', id), deviceKey('legs', id));
+      await redis.srem(userKey(record.tenant_id, record.user_extension), id);
+      await redis.srem(tenantKey('devices', record.tenant_id), id);
+      await redis.zrem(dials(record.tenant_id), id);
       return true;
     },
     append: async (id, data) => {
-      const offset = await redis.xadd(
-        key('queue', id),
-        'MAXLEN',
-        '~',
-        QUEUE_MAX_LENGTH,
-        '*',
-        'data',
-        data,
-      );
-      await redis.publish(key('appended', id), '');
-      return offset ?? '';
+      const queue = deviceKey('queue', id);
+      const add = redis.pipeline().xadd(queue, 'MAXLEN', '~', QUEUE_MAX_LENGTH, '*', 'data', data);
+      // On a cluster, WAIT goes with the XADD to the slot's master (a pipeline keeps to one node).
+      const results = await (cluster ? add.wait(1, REPLICA_WAIT_MS) : add).exec();
+      const [error, offset] = results?.[0] ?? [new Error('no answer'), null];
+      if (error) throw error;
+      if (cluster && results?.[1]?.[1] === 0) {
+        log.warn('an event was queued before a replica acknowledged it');
+      }
+      await redis.spublish(deviceKey('appended', id), '');
+      return typeof offset === 'string' ? offset : '';
     },
     readAfter: async (id, after, count) => {
-      const entries = await redis.xrange(key('queue', id), `(${after}`, '+', 'COUNT', count);
+      const entries = await redis.xrange(deviceKey('queue', id), `(${after}`, '+', 'COUNT', count);
       return entries.map(([offset, fields]): QueuedMessage => ({
         id: offset,
         data: fields[1] ?? '',
       }));
     },
-    watch: (id, onAppend) => wakeups.watch(key('appended', id), onAppend).stop,
+    watch: (id, onAppend) => wakeups.watch(deviceKey('appended', id), onAppend).stop,
     noteDial: async (id, tenant, at, windowMs) => {
       await redis
         .multi()
         .zadd(dials(tenant), at, id)
         .zremrangebyscore(dials(tenant), '-inf', at - DIAL_NOTES_KEPT_MS)
         .pexpire(dials(tenant), DIAL_NOTES_KEPT_MS)
-        .set(key('legs', id), 0, 'PX', windowMs)
         .exec();
+      await redis.set(deviceKey('legs', id), 0, 'PX', windowMs);
     },
     dialledSince: (tenant, since) => redis.zrangebyscore(dials(tenant), since, '+inf'),
-    grantLeg: async (id) => (await redis.grantLeg(key('legs', id), LEGS_PER_DIAL)) === 1,
+    grantLeg: async (id) => (await redis.grantLeg(deviceKey('legs', id), LEGS_PER_DIAL)) === 1,
     legRoute: async (tenant, leg) => {
       const value = await redis.get(key('leg', JSON.stringify([tenant, leg])));
       return value ? (JSON.parse(value) as string[]) : undefined;
@@ -228,7 +251,7 @@ export function redisStore(
       await redis.ping();
     },
     close: async () => {
-      subscriber.disconnect();
+      if (subscriber !== redis) subscriber.disconnect();
       await redis.quit().catch(() => undefined);
     },
   };

@@ -1,10 +1,12 @@
 /**
- * Wake-ups over Redis pub/sub on ONE subscriber connection per node, however many clients wait:
- * a device stream waits for appends to its queue, an activation poll for its mailbox. A channel
- * is subscribed while someone on this node waits on it. After the connection comes back, every
- * waiter is woken once to look for what it may have missed (ioredis subscribes again by itself).
+ * Wake-ups over Redis sharded pub/sub (SSUBSCRIBE, Redis 7) on the node's subscriber connections
+ * (one for one server; one per shard for a cluster, ioredis's sharded subscribers), however many
+ * clients wait: a device stream waits for appends to its queue, an activation poll for its
+ * mailbox. A channel is subscribed while someone on this node waits on it. After a connection
+ * comes back (a restart, a failover), every waiter is woken once to look for what it may have
+ * missed (ioredis subscribes again by itself); a waiting take also looks again every few seconds.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
 
 export interface Wakeups {
@@ -15,10 +17,10 @@ export interface Wakeups {
   watch(channel: string, onWake: () => void): { ready: Promise<void>; stop: () => void };
 }
 
-export function redisWakeups(subscriber: Redis, log: Logger): Wakeups {
+export function redisWakeups(subscriber: Redis | Cluster, log: Logger): Wakeups {
   const watchers = new Map<string, { set: Set<() => void>; ready: Promise<void> }>();
   let wasConnected = false;
-  subscriber.on('message', (channel: string) => {
+  subscriber.on('smessage', (channel: string) => {
     for (const watcher of watchers.get(channel)?.set ?? []) watcher();
   });
   subscriber.on('ready', () => {
@@ -32,7 +34,7 @@ export function redisWakeups(subscriber: Redis, log: Logger): Wakeups {
     watch: (channel, onWake) => {
       let entry = watchers.get(channel);
       if (!entry) {
-        const ready = subscriber.subscribe(channel).then(
+        const ready = subscriber.ssubscribe(channel).then(
           () => undefined,
           (error: unknown) => log.warn('redis subscribe failed', { error }),
         );
@@ -47,13 +49,16 @@ export function redisWakeups(subscriber: Redis, log: Logger): Wakeups {
           current.set.delete(onWake);
           if (current.set.size === 0 && watchers.get(channel) === current) {
             watchers.delete(channel);
-            subscriber.unsubscribe(channel).catch(() => undefined);
+            subscriber.sunsubscribe(channel).catch(() => undefined);
           }
         },
       };
     },
   };
 }
+
+/** How often a waiting take looks again without a wake-up. */
+const RETAKE_MS = 2000;
 
 /**
  * Takes one value with `take` as soon as there is one, trying at once (once `watch` is in
@@ -77,6 +82,7 @@ export function takeWhenWoken(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(retaking);
       watcher.stop();
       resolve(value);
     };
@@ -102,11 +108,14 @@ export function takeWhenWoken(
     const watcher = wakeups.watch(channel, attempt);
     const expire = () => {
       expiring = true;
+      clearInterval(retaking);
       // A take under way may bring a value: it is given, not dropped.
       if (taking) void taking.then(() => finish(undefined));
       else finish(undefined);
     };
     const timer = setTimeout(expire, timeoutMs);
+    // A wake-up lost in a failover is not waited out.
+    const retaking = setInterval(attempt, RETAKE_MS);
     if (signal?.aborted) expire();
     signal?.addEventListener('abort', expire, { once: true });
     void watcher.ready.then(attempt);

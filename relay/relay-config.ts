@@ -2,7 +2,8 @@
  * The relay's configuration, from its environment (one schema, one message per bad variable):
  *
  * - RELAY_PORT (8090), RELAY_HOST (127.0.0.1: the reverse proxy in front terminates TLS)
- * - RELAY_REDIS_URL: redis://… shared by every node; unset, the embedded store (one node only)
+ * - RELAY_REDIS_URL: redis://… shared by every node; RELAY_REDIS_CLUSTER_NODES: host:port,… seed
+ *   nodes of a Redis Cluster instead; neither, the embedded store (one node only)
  * - RELAY_PLATFORM_HEADERS: the platform's extra headers, "Name: value" lines, checked on each
  *   of its calls; RELAY_WEBHOOK_SECRET: the last segment of all three of its addresses. One of
  *   them at least (platform-auth.ts)
@@ -29,6 +30,10 @@ export const RelayEnv = z.object({
   RELAY_REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  RELAY_REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be host:port,host:port,…')
     .optional(),
   RELAY_PLATFORM_HEADERS: z.string().optional(),
   RELAY_WEBHOOK_SECRET: z
@@ -85,6 +90,8 @@ export interface RelayConfig {
   port: number;
   host: string;
   redisUrl: string | undefined;
+  /** Seed nodes of a Redis Cluster (host:port). */
+  redisCluster: string[] | undefined;
   platformHeaders: Record<string, string>;
   webhookSecret: string | undefined;
   dialWindowMs: number;
@@ -104,11 +111,17 @@ export function relayConfig(env: NodeJS.ProcessEnv): RelayConfig {
     throw new Error(`The relay's environment is not valid:\n${lines.join('\n')}`);
   }
   const value = result.data;
+  if (value.RELAY_REDIS_URL && value.RELAY_REDIS_CLUSTER_NODES) {
+    throw new Error(
+      "The relay's environment is not valid:\nRELAY_REDIS_URL and RELAY_REDIS_CLUSTER_NODES: set one of them.",
+    );
+  }
   const platformHeaders = parseHeaderList(value.RELAY_PLATFORM_HEADERS, 'RELAY_PLATFORM_HEADERS');
   return {
     port: value.RELAY_PORT,
     host: value.RELAY_HOST,
     redisUrl: value.RELAY_REDIS_URL,
+    redisCluster: value.RELAY_REDIS_CLUSTER_NODES?.split(','),
     platformHeaders,
     webhookSecret: value.RELAY_WEBHOOK_SECRET,
     dialWindowMs: value.RELAY_DIAL_WINDOW_SECONDS * 1000,
