@@ -13,7 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { redisStore } from '../../relay/redis-store';
 import { secretFingerprint } from '../../src-main/core/account/secret-compare';
+import { silentLogger } from '../../src-main/core/log/logger';
 import { MAX_SEALED_LINK_CHARS } from '../../src-main/core/relay/relay-protocol';
 import { freePort } from '../support/free-port';
 import { relayProcess, type RelayProcess } from '../support/relay-process';
@@ -292,14 +294,15 @@ it('refuses identifiers outside the contract’s shape, and devices list escapes
   });
   expect(refused.status).toBe(400);
   // A device stored before the relay checked identifiers (or by hand in Redis).
-  await client.hset('callbar:relay:device:dev-hostile', {
+  const store = redisStore(redis.url, silentLogger);
+  await store.addDevice({
     device_id: 'dev-hostile',
     tenant_id: hostile.tenant_id,
     user_extension: hostile.user_extension,
     credential_sha256: 'x',
     created_at: '2026-01-01T00:00:00.000Z',
   });
-  await client.sadd('callbar:relay:devices', 'dev-hostile');
+  await store.close();
   const listed = await relayProcess(['devices', 'list'], env(0, {})).exit;
   expect(listed.code).toBe(0);
   // eslint-disable-next-line no-control-regex -- what must not reach the terminal
