@@ -5,12 +5,13 @@
  * master the way a crash does (SIGKILL): its replica is promoted after the node timeout (1 s).
  * One per test file: start it in beforeAll, stop it in afterAll.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port';
+import { redisServer } from './redis-server';
 import { until } from './until';
 
 const run = promisify(execFile);
@@ -26,52 +27,30 @@ export interface RunningCluster {
 const NODE_TIMEOUT_MS = 1000;
 
 function launch(port: number, busPort: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--cluster-port',
-      String(busPort),
-      '--bind',
-      '127.0.0.1',
-      '--cluster-enabled',
-      'yes',
-      '--cluster-config-file',
-      `nodes-${port}.conf`,
-      '--cluster-node-timeout',
-      String(NODE_TIMEOUT_MS),
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--appendfilename',
-      `append-${port}.aof`,
-      '--appenddirname',
-      `aof-${port}`,
-      '--save',
-      '',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error(`redis-server did not start:\n${output}`)),
-      20_000,
-    );
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+  return redisServer([
+    '--port',
+    String(port),
+    '--cluster-port',
+    String(busPort),
+    '--bind',
+    '127.0.0.1',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    `nodes-${port}.conf`,
+    '--cluster-node-timeout',
+    String(NODE_TIMEOUT_MS),
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfilename',
+    `append-${port}.aof`,
+    '--appenddirname',
+    `aof-${port}`,
+    '--save',
+    '',
+  ]);
 }
 
 const cli = async (port: number, ...args: string[]) =>
