@@ -46,6 +46,8 @@ export interface ProfileOptions {
   policies?: Policies;
   /** How long to wait for the keychain (a desktop prompt may need a person). */
   keychainTimeoutMs?: number;
+  /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
+  relayCatchUpMs?: number;
 }
 
 export function openProfile(options: ProfileOptions = {}): Profile {
@@ -76,6 +78,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
         ...(options.keychainTimeoutMs ? { timeoutMs: options.keychainTimeoutMs } : {}),
       }),
     log,
+    ...(options.relayCatchUpMs === undefined ? {} : { relayCatchUpMs: options.relayCatchUpMs }),
     // The app, the CLI and the demo of one profile share its session: one refresh at a time.
     coordination: {
       lock: profileSessionLock(dataDir, { log }),
