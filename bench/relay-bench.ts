@@ -97,6 +97,8 @@ export interface SetupFigures {
     events: number;
     lost: number;
     duplicated: number;
+    /** Calls the simulator's control API did not place (a reset connection). */
+    skipped: number;
     p50_ms: number;
     p99_ms: number;
   };
@@ -288,6 +290,7 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
         events: coresAfter.events,
         lost: coresAfter.lost,
         duplicated: coresAfter.duplicated,
+        skipped: coresAfter.skipped,
         p50_ms: percentile(coresSteady.latencies, 50),
         p99_ms: percentile(coresSteady.latencies, 99),
       },

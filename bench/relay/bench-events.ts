@@ -171,7 +171,8 @@ export function benchPlatform(options: {
         ledger.accepted(id);
         return;
       }
-      if (status >= 400 && status < 500 && status !== 429) {
+      // 408 (a node too busy to read the request in time) and 429 are worth another try.
+      if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
         throw new Error(`the relay refused the bench's event (${status})`);
       }
       ledger.retried(phase);

@@ -164,8 +164,8 @@ export function printRelayFigures(figures: RelayFigures, options: RelayBenchOpti
       (s) => `${s.steady.lost} / ${s.steady.duplicated} of ${s.steady.accepted}`,
     ],
     [
-      'cores: events, lost / duplicated',
-      (s) => `${s.cores.events}, ${s.cores.lost} / ${s.cores.duplicated}`,
+      'cores: events, lost / duplicated (calls not placed)',
+      (s) => `${s.cores.events}, ${s.cores.lost} / ${s.cores.duplicated} (${s.cores.skipped})`,
     ],
     ['cores: ring → first event p50 / p99', (s) => `${s.cores.p50_ms} / ${s.cores.p99_ms} ms`],
     ['relay SIGKILL: lost / duplicated', (s) => failureCell(s.relay_sigkill)],
