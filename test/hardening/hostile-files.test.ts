@@ -110,7 +110,7 @@ describe('files a coworker shares', () => {
         started_at: '2026-11-25T10:00:00.000Z',
         ended_at: '2026-11-25T10:01:00.000Z',
         leg_ids: [],
-        party: { number: '+4930123456', name: text, company: text },
+        party: { number: '+4930123456', display: text, name: text, company: text },
         reason: text,
         note: text,
       })),

@@ -36,6 +36,7 @@ import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
   startReceiver,
+  type DeactivationBody,
   type HandshakeBody,
   type ReceiverHandlers,
   type RefusedActivation,
@@ -830,7 +831,7 @@ export class AccountService {
    * The platform's deactivation. `anyKey`: it came through the relay, which routed it to every
    * device of the user, so its key may be another device's activation (the user still matches).
    */
-  async #deactivate(body: HandshakeBody, options: { anyKey?: boolean } = {}): Promise<void> {
+  async #deactivate(body: DeactivationBody, options: { anyKey?: boolean } = {}): Promise<void> {
     const session = this.tokens.session;
     const attempt = this.#attempts.findPending(body.confirmation_key);
     const keyOfActivation =

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import { secretFingerprint } from '../account/secret-compare';
-import { HandshakeBody, WebhookEvent } from '../account/receiver';
+import { DeactivationBody, HandshakeBody, WebhookEvent } from '../account/receiver';
 
 export const DEVICE_PATHS = {
   activation: '/device/activation',
@@ -98,8 +98,8 @@ export type ActivationConfirm = z.infer<typeof ActivationConfirm>;
 /** One message of a device's stream. */
 export const DeviceMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('event'), event: WebhookEvent }),
-  /** The platform's deactivation call as it came (its tokens are empty). */
-  z.strictObject({ type: z.literal('deactivate'), body: HandshakeBody }),
+  /** The platform's deactivation call: its user and key (its tokens, empty, are dropped). */
+  z.strictObject({ type: z.literal('deactivate'), body: DeactivationBody }),
 ]);
 export type DeviceMessage = z.infer<typeof DeviceMessage>;
 
