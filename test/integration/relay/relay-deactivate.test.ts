@@ -1,7 +1,7 @@
 /**
  * The platform's deactivation through the relay (issue 39): identified by tenant, extension and
  * confirmation key alone, so a call whose tokens are "", null or left out is relayed all the same
- * to the user's devices (a real node, embedded store, and Callbar's relay link as the device).
+ * to the user's devices (as the key's hash: the relay keeps no confirmation key) (a real node, embedded store, and Callbar's relay link as the device).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,16 +10,23 @@ import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
-import type { DeviceMessage } from '../../../src-main/core/relay/relay-protocol';
+import { keyName, type DeviceMessage } from '../../../src-main/core/relay/relay-protocol';
 import { until } from '../../support/until';
 
+const SECRET = 'relay-deactivate-secret-0123456789abcdef';
 const store = memoryStore();
 let node: RunningRelay;
 let stream: { close(): void } | undefined;
 const received: DeviceMessage[] = [];
 
 beforeAll(async () => {
-  node = await startRelay({ port: 0, store, log: silentLogger, keepAliveMs: 60_000 });
+  node = await startRelay({
+    port: 0,
+    store,
+    log: silentLogger,
+    keepAliveMs: 60_000,
+    webhookSecret: SECRET,
+  });
   const credential = randomBytes(32).toString('base64url');
   await store.addDevice({
     device_id: 'device-601',
@@ -72,7 +79,7 @@ it('relays a deactivation whose tokens are null, left out or empty, by user and 
     ],
   ];
   for (const [type, body] of calls) {
-    const answer = await fetch(`${node.origin}/deactivate`, {
+    const answer = await fetch(`${node.origin}/deactivate/${SECRET}`, {
       method: 'POST',
       headers: { 'content-type': type },
       body,
@@ -83,7 +90,8 @@ it('relays a deactivation whose tokens are null, left out or empty, by user and 
   expect(received).toEqual(
     ['k-null', 'k-absent', 'k-empty'].map((key) => ({
       type: 'deactivate',
-      body: { ...user, confirmation_key: key },
+      // Never the key itself: only its hash waits in the queue of a device that is off.
+      body: { ...user, key_sha256: keyName(key) },
     })),
   );
 });
