@@ -74,6 +74,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
     log,
+    dataDir: profile.dataDir,
     ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
   });
   const directory = openDirectory(profile, api.phonebooks, options.clock);

@@ -37,6 +37,7 @@ import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
   startReceiver,
+  type DeactivationBody,
   type HandshakeBody,
   type ReceiverHandlers,
   type RefusedActivation,
@@ -860,7 +861,7 @@ export class AccountService {
    * session (`keySha256`: its SHA-256, when only that is known), and this session's user.
    */
   async #deactivate(
-    body: Pick<HandshakeBody, 'tenant_id' | 'user_extension' | 'confirmation_key'>,
+    body: DeactivationBody,
     keySha256 = secretFingerprint(body.confirmation_key),
   ): Promise<void> {
     const session = this.tokens.session;
