@@ -104,11 +104,16 @@ export async function updateLocalDirectory(
 export async function cliPhonebookEditor(ctx: CommandContext): Promise<PhonebookEditor> {
   const { PhonebookEditor } = await import('../../core/phonebooks/phonebook-editor');
   const api = await ctx.platform();
-  return new PhonebookEditor(api.phonebooks, {
-    upsertLocal: (contact) => updateLocalDirectory(ctx, { upsert: contact }),
-    removeLocal: (ids) => updateLocalDirectory(ctx, { remove: [...ids] }),
-    sync: () => Promise.resolve(),
-  });
+  const profile = await ctx.profile();
+  return new PhonebookEditor(
+    api.phonebooks,
+    {
+      upsertLocal: (contact) => updateLocalDirectory(ctx, { upsert: contact }),
+      removeLocal: (ids) => updateLocalDirectory(ctx, { remove: [...ids] }),
+      sync: () => Promise.resolve(),
+    },
+    () => profile.region.current(),
+  );
 }
 
 export const directoryCommands: CommandGroup = {

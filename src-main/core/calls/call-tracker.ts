@@ -9,6 +9,13 @@
  * Whoever can post to the receiver can send anything, so everything is bounded: events taken
  * per second (a token bucket; the excess is dropped and logged once per interval), calls a leg
  * of no known call may start, legs per call, events and event bytes per call, calls followed.
+ *
+ * One call is one record in every process of the profile: an event of a leg this process does not
+ * know first reads the call log again when another process changed it (`callbar dial` while the
+ * window hears the events), and while another process's dial is in flight or just answered, such
+ * events wait (OTHER_DIAL_WAIT_MS at most) for that dial's record to reach the log, so its legs
+ * attach to it rather than start a second record of the same call (call-log.ts merges any that
+ * still do).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -19,7 +26,7 @@ import type {
   DialTarget,
 } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
-import { errorMessage } from '../errors';
+import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
@@ -32,7 +39,13 @@ import {
   legStateOf,
   type LegState,
 } from './call-event';
-import { isFinished, MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
+import {
+  hiddenByClearing,
+  isFinished,
+  MAX_RECENT_CALLS,
+  mergeCallLogs,
+  type CallLogFile,
+} from './call-log';
 import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
 import { TokenBucket, type Rate } from './token-bucket';
 
@@ -91,6 +104,10 @@ const MAX_EVENT_BYTES = 2 * 1024;
 const MAX_DELIVERY_KEYS = 64;
 /** Events of unknown legs held while a dial is in flight. */
 const MAX_HELD_EVENTS = 20;
+/** How long events of unknown legs wait for another process's dial to reach the call log. */
+export const OTHER_DIAL_WAIT_MS = 3_000;
+/** How often the call log is looked at meanwhile. */
+const OTHER_DIAL_POLL_MS = 50;
 
 export interface CallTrackerOptions {
   /** Where calls persist; without it they live in memory only. */
@@ -104,6 +121,11 @@ export interface CallTrackerOptions {
   owner: () => AccountOwner | undefined;
   /** Who a number belongs to (the directory), as a party to show. */
   identify: (number: string) => CallParty;
+  /**
+   * Whether another process of the profile has a dial in flight or just answered (dial-guard.ts):
+   * events of legs nobody knows then wait for its record. Without it they never wait.
+   */
+  dialElsewhere?: () => Promise<boolean>;
   log: Logger;
   now?: () => number;
   limits?: Partial<CallLimits>;
@@ -126,6 +148,9 @@ export class CallTracker {
   /** Dials sent and not yet answered: events of unknown legs wait for them. */
   #dialsInFlight = 0;
   #held: unknown[] = [];
+  /** Events of unknown legs waiting for another process's dial (OTHER_DIAL_WAIT_MS). */
+  #waiting: unknown[] = [];
+  #closed = false;
   readonly #eventRate: TokenBucket;
   readonly #newCallRate: TokenBucket;
   /** Events dropped by a bound: the first is logged, the rest summed once per interval. */
@@ -158,7 +183,11 @@ export class CallTracker {
   records(): readonly CallRecord[] {
     const owner = this.#options.owner();
     if (!owner) return [];
-    return this.#state.calls.filter((record) => record.owner && sameAccount(record.owner, owner));
+    const { clearing } = this.#state;
+    return this.#state.calls.filter(
+      (record) =>
+        record.owner && sameAccount(record.owner, owner) && !hiddenByClearing(record, clearing),
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -300,6 +329,7 @@ export class CallTracker {
 
   /** Writes the pending summary of dropped events (on shutdown). */
   close(): void {
+    this.#closed = true;
     this.#dropped.flush();
   }
 
@@ -309,23 +339,90 @@ export class CallTracker {
    */
   ingest(raw: unknown): void {
     try {
-      this.#ingest(raw);
+      this.#ingest(raw, false);
     } catch (error) {
       this.#log.error('a call event could not be handled', { error: errorMessage(error) });
     }
   }
 
-  clearRecent(): void {
+  /** Takes in what another process wrote to the call log since this one last read or wrote it. */
+  #catchUp(): void {
+    const changed = this.#options.file?.readIfChanged();
+    if (changed) this.#absorb(changed);
+  }
+
+  /**
+   * Clears the recent calls, undoably: they are hidden, and kept in the log (so a crash loses
+   * nothing) until `undoMs` from now; then settleClearing drops them. A clear still pending is
+   * settled first. Returns the ids of the calls a settled clear dropped.
+   */
+  clearRecent(undoMs: number): string[] {
+    const settled = this.settleClearing(true);
+    const now = this.#now();
     const cleared = this.#state.calls.filter(isFinished);
-    // Another process's clock may be behind: the clear covers every call it removes.
-    const clearedMs = Math.max(this.#now(), ...cleared.map((record) => record.updated_ms));
+    if (cleared.length === 0) return settled;
+    // Another process's clock may be behind: the clear covers every call it hides.
+    const covers = Math.max(now, ...cleared.map((record) => record.updated_ms));
+    const at = Math.max(now, (this.#state.clearing?.at_ms ?? 0) + 1);
     this.#state = {
       ...this.#state,
-      calls: this.#state.calls.filter((record) => !isFinished(record)),
-      cleared_ms: clearedMs,
+      clearing: { at_ms: at, covers_ms: covers, until_ms: now + undoMs, state: 'pending' },
+    };
+    this.#changed();
+    return settled;
+  }
+
+  /**
+   * Brings back the calls of the clear that can still be undone.
+   * @throws CallbarError `nothing_to_undo` when there is none (never cleared, undone, or too late).
+   */
+  undoClear(): void {
+    const clearing = this.#state.clearing;
+    const now = this.#now();
+    if (clearing?.state !== 'pending' || now >= clearing.until_ms) {
+      throw new CallbarError('nothing_to_undo', said('errors:calls.nothingToUndo'));
+    }
+    this.#state = {
+      ...this.#state,
+      clearing: { ...clearing, at_ms: Math.max(now, clearing.at_ms + 1), state: 'undone' },
+    };
+    this.#changed();
+  }
+
+  /** The clear that can still be undone: how many calls it hides and until when. */
+  pendingClear(): { count: number; until_ms: number } | undefined {
+    const clearing = this.#state.clearing;
+    if (clearing?.state !== 'pending' || this.#now() >= clearing.until_ms) return undefined;
+    const owner = this.#options.owner();
+    const count = this.#state.calls.filter(
+      (record) =>
+        record.owner &&
+        owner &&
+        sameAccount(record.owner, owner) &&
+        hiddenByClearing(record, clearing),
+    ).length;
+    return { count, until_ms: clearing.until_ms };
+  }
+
+  /**
+   * Drops the calls of a clear whose undo time is over (`now`: at once); returns their ids (the
+   * notes on them go too).
+   */
+  settleClearing(now = false): string[] {
+    const clearing = this.#state.clearing;
+    if (clearing?.state !== 'pending') return [];
+    const at = this.#now();
+    if (!now && at < clearing.until_ms) return [];
+    const cleared = this.#state.calls.filter((record) => hiddenByClearing(record, clearing));
+    this.#state = {
+      ...this.#state,
+      calls: this.#state.calls.filter((record) => !cleared.includes(record)),
+      cleared_ms: Math.max(this.#state.cleared_ms, clearing.covers_ms),
+      clearing: { ...clearing, at_ms: Math.max(at, clearing.at_ms + 1), state: 'done' },
     };
     this.#retire(cleared);
     this.#changed();
+    return cleared.map((record) => record.call.id);
   }
 
   /** Gives up calls the platform has said nothing about for too long. */
@@ -354,7 +451,7 @@ export class CallTracker {
     if (changed) this.#changed();
   }
 
-  #ingest(raw: unknown): void {
+  #ingest(raw: unknown, waited: boolean): void {
     const parsed = CallEventFields.safeParse(raw);
     if (!parsed.success) {
       this.#dropped.warn('no_leg_id', 'a call event without a usable leg id was ignored');
@@ -362,10 +459,17 @@ export class CallTracker {
     }
     const event = parsed.data;
     const now = this.#now();
-    let record = this.byLeg(event.id);
+    // A leg this process does not know may be of a call another process wrote meanwhile.
+    if (!this.byLeg(event.id)) this.#catchUp();
+    let record = this.#known(event);
     if (!record && this.#state.retired_legs.includes(event.id)) return;
-    if (!record && event.call_id) {
-      record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+    // A late event of a call just cleared does not bring it back (Undo does).
+    if (record && hiddenByClearing(record, this.#state.clearing)) return;
+    // Events of unknown legs keep their order behind those waiting for another process's dial.
+    if (!record && !waited && this.#waiting.length > 0) {
+      if (this.#waiting.length < MAX_HELD_EVENTS) this.#waiting.push(raw);
+      else this.#dropped.warn('held', 'too many call events wait for a dial; one was dropped');
+      return;
     }
     // Events of calls Callbar follows are taken at a bounded rate; unknown legs are bounded by
     // the attribution rule (a handful per call) and by the rate of new calls.
@@ -385,6 +489,12 @@ export class CallTracker {
     if (!record) {
       record = this.#claimingCall(event, now);
       guessed = true;
+    }
+    if (!record && !waited && this.#options.dialElsewhere) {
+      // Maybe a leg of a dial another process placed, whose record is not in the log yet.
+      this.#waiting.push(raw);
+      void this.#waitForOtherDial();
+      return;
     }
     if (!record) {
       if (!this.#newCallRate.take()) {
@@ -442,6 +552,47 @@ export class CallTracker {
       this.#settle(record, now, describeHangupCause(event.hangup_cause));
     }
     this.#changed();
+  }
+
+  /** The record an event's leg (or its call_id) belongs to, if known. */
+  #known(event: CallEventFields): CallRecord | undefined {
+    const record = this.byLeg(event.id);
+    if (record || !event.call_id) return record;
+    return this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+  }
+
+  /**
+   * Holds the waiting events while another process's dial is in flight or just answered, until a
+   * record of the call log claims the first of them (that dial's, written by the other process),
+   * or OTHER_DIAL_WAIT_MS passed; then takes them in, in order.
+   */
+  async #waitForOtherDial(): Promise<void> {
+    if (this.#waiting.length !== 1) return; // one wait at a time: the first event's
+    const until = Date.now() + OTHER_DIAL_WAIT_MS;
+    try {
+      while (!this.#closed && Date.now() < until && (await this.#options.dialElsewhere!())) {
+        this.#catchUp();
+        const first = CallEventFields.safeParse(this.#waiting[0]);
+        if (!first.success) break;
+        if (this.#known(first.data) ?? this.#claimingCall(first.data, this.#now())) break;
+        await new Promise((resolve) => setTimeout(resolve, OTHER_DIAL_POLL_MS));
+      }
+    } catch (error) {
+      this.#log.warn('could not tell whether another process is dialling', {
+        error: errorMessage(error),
+      });
+    }
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    if (this.#closed) return;
+    this.#catchUp();
+    for (const event of waiting) {
+      try {
+        this.#ingest(event, true);
+      } catch (error) {
+        this.#log.error('a call event could not be handled', { error: errorMessage(error) });
+      }
+    }
   }
 
   /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */

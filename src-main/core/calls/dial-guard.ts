@@ -122,6 +122,22 @@ export class DialGuard {
       });
   }
 
+  /**
+   * Whether another process of the profile has a dial in flight, or had one answered within
+   * `withinMs` (its call may not be in the call log yet): call events of legs nobody knows may
+   * be that dial's (call-tracker.ts waits for its record).
+   */
+  async dialElsewhere(withinMs: number): Promise<boolean> {
+    const now = this.#now();
+    const stored = await this.#file.read();
+    return (stored?.dials ?? []).some(
+      (record) =>
+        (record.pid !== process.pid || record.host !== hostname()) &&
+        Math.abs(now - record.at) < (record.in_flight ? IN_FLIGHT_MAX_MS : withinMs) &&
+        (!record.in_flight || record.host !== hostname() || isRunning(record.pid)),
+    );
+  }
+
   /** Runs `task` alone: after this process's earlier claims, holding the profile's dial lock. */
   #alone<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => this.#lock.hold(task));
