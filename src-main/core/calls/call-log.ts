@@ -23,9 +23,11 @@ import {
   EMPTY_CALL_LOG,
   type CallLog,
   type CallRecord,
-  type Clearing,
   type LegRecord,
 } from './call-log-format';
+import { isFinished, laterClearing } from './recent-clearing';
+
+export { isFinished, hiddenByClearing } from './recent-clearing';
 import type { Logger } from '../log/logger';
 
 const MAX_RETIRED_LEGS = 500;
@@ -42,10 +44,6 @@ const MAX_CALLS_BYTES = MAX_CALL_LOG_BYTES - 96 * 1024;
 
 /** A `calls.json` larger than this is not read into memory (refused, and set aside below). */
 const MAX_CALL_LOG_FILE_BYTES = 16 * 1024 * 1024;
-
-export function isFinished(record: CallRecord): boolean {
-  return record.call.state === 'ended' || record.call.state === 'failed';
-}
 
 /**
  * Two versions of the log as one: per call the newer version, the later clear, both retirements,
@@ -89,20 +87,6 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
       -MAX_RETIRED_LEGS,
     ),
   };
-}
-
-/** Of two versions of the last clear, the later (on a tie, the one no longer pending). */
-function laterClearing(a: Clearing | undefined, b: Clearing | undefined): Clearing | undefined {
-  if (!a || !b) return a ?? b;
-  if (a.at_ms !== b.at_ms) return a.at_ms > b.at_ms ? a : b;
-  return a.state === 'pending' ? b : a;
-}
-
-/** Whether a pending clear hides `record` (an ended call it covers). */
-export function hiddenByClearing(record: CallRecord, clearing: Clearing | undefined): boolean {
-  return (
-    clearing?.state === 'pending' && isFinished(record) && record.updated_ms <= clearing.covers_ms
-  );
 }
 
 /**

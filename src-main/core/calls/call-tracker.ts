@@ -13,9 +13,8 @@
  * One call is one record in every process of the profile: an event of a leg this process does not
  * know first reads the call log again when another process changed it (`callbar dial` while the
  * window hears the events), and while another process's dial is in flight or just answered, such
- * events wait (OTHER_DIAL_WAIT_MS at most) for that dial's record to reach the log, so its legs
- * attach to it rather than start a second record of the same call (call-log.ts merges any that
- * still do).
+ * events wait for that dial's record to reach the log (other-dial-wait.ts), so its legs attach
+ * to it rather than start a second record of the same call (call-log.ts merges any that still do).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -26,7 +25,7 @@ import type {
   DialTarget,
 } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
-import { CallbarError, errorMessage } from '../errors';
+import { errorMessage } from '../errors';
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
@@ -39,14 +38,17 @@ import {
   legStateOf,
   type LegState,
 } from './call-event';
+import { MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
 import {
   hiddenByClearing,
   isFinished,
-  MAX_RECENT_CALLS,
-  mergeCallLogs,
-  type CallLogFile,
-} from './call-log';
+  pendingClearing,
+  settleClearing,
+  startClearing,
+  undoClearing,
+} from './recent-clearing';
 import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
+import { OtherDialWait } from './other-dial-wait';
 import { TokenBucket, type Rate } from './token-bucket';
 
 export interface CallLimits {
@@ -104,10 +106,6 @@ const MAX_EVENT_BYTES = 2 * 1024;
 const MAX_DELIVERY_KEYS = 64;
 /** Events of unknown legs held while a dial is in flight. */
 const MAX_HELD_EVENTS = 20;
-/** How long events of unknown legs wait for another process's dial to reach the call log. */
-export const OTHER_DIAL_WAIT_MS = 3_000;
-/** How often the call log is looked at meanwhile. */
-const OTHER_DIAL_POLL_MS = 50;
 
 export interface CallTrackerOptions {
   /** Where calls persist; without it they live in memory only. */
@@ -123,9 +121,10 @@ export interface CallTrackerOptions {
   identify: (number: string) => CallParty;
   /**
    * Whether another process of the profile has a dial in flight or just answered (dial-guard.ts):
-   * events of legs nobody knows then wait for its record. Without it they never wait.
+   * events of legs nobody knows then wait for its record (`false`: known at once that none has).
+   * Without it they never wait.
    */
-  dialElsewhere?: () => Promise<boolean>;
+  dialElsewhere?: () => false | Promise<boolean>;
   log: Logger;
   now?: () => number;
   limits?: Partial<CallLimits>;
@@ -148,9 +147,8 @@ export class CallTracker {
   /** Dials sent and not yet answered: events of unknown legs wait for them. */
   #dialsInFlight = 0;
   #held: unknown[] = [];
-  /** Events of unknown legs waiting for another process's dial (OTHER_DIAL_WAIT_MS). */
-  #waiting: unknown[] = [];
-  #closed = false;
+  /** Events of unknown legs waiting for another process's dial (other-dial-wait.ts). */
+  readonly #otherDial: OtherDialWait | undefined;
   readonly #eventRate: TokenBucket;
   readonly #newCallRate: TokenBucket;
   /** Events dropped by a bound: the first is logged, the rest summed once per interval. */
@@ -165,6 +163,28 @@ export class CallTracker {
     this.#eventRate = new TokenBucket(this.#limits.events, this.#now);
     this.#newCallRate = new TokenBucket(this.#limits.newCalls, this.#now);
     this.#dropped = summarizedWarnings(options.log, 'call events dropped (summary)');
+    const { dialElsewhere } = options;
+    this.#otherDial = dialElsewhere
+      ? new OtherDialWait({
+          dialElsewhere,
+          claimed: (raw) => {
+            this.#catchUp();
+            const event = CallEventFields.safeParse(raw);
+            return (
+              !event.success ||
+              (this.#known(event.data) ?? this.#claimingCall(event.data, this.#now())) !== undefined
+            );
+          },
+          release: (events) => {
+            this.#catchUp();
+            for (const event of events) this.#ingestSafely(event, true);
+          },
+          max: MAX_HELD_EVENTS,
+          dropped: () =>
+            this.#dropped.warn('held', 'too many call events wait for a dial; one was dropped'),
+          log: options.log,
+        })
+      : undefined;
   }
 
   view(): CallsView {
@@ -329,7 +349,7 @@ export class CallTracker {
 
   /** Writes the pending summary of dropped events (on shutdown). */
   close(): void {
-    this.#closed = true;
+    this.#otherDial?.close();
     this.#dropped.flush();
   }
 
@@ -338,8 +358,12 @@ export class CallTracker {
    * logged (a flood once per interval) and dropped.
    */
   ingest(raw: unknown): void {
+    this.#ingestSafely(raw, false);
+  }
+
+  #ingestSafely(raw: unknown, waited: boolean): void {
     try {
-      this.#ingest(raw, false);
+      this.#ingest(raw, waited);
     } catch (error) {
       this.#log.error('a call event could not be handled', { error: errorMessage(error) });
     }
@@ -353,22 +377,16 @@ export class CallTracker {
 
   /**
    * Clears the recent calls, undoably: they are hidden, and kept in the log (so a crash loses
-   * nothing) until `undoMs` from now; then settleClearing drops them. A clear still pending is
-   * settled first. Returns the ids of the calls a settled clear dropped.
+   * nothing) until `undoMs` from now; then settleClearing drops them (recent-clearing.ts). A clear
+   * still pending is settled first. Returns the ids of the calls that settling dropped.
    */
   clearRecent(undoMs: number): string[] {
     const settled = this.settleClearing(true);
-    const now = this.#now();
-    const cleared = this.#state.calls.filter(isFinished);
-    if (cleared.length === 0) return settled;
-    // Another process's clock may be behind: the clear covers every call it hides.
-    const covers = Math.max(now, ...cleared.map((record) => record.updated_ms));
-    const at = Math.max(now, (this.#state.clearing?.at_ms ?? 0) + 1);
-    this.#state = {
-      ...this.#state,
-      clearing: { at_ms: at, covers_ms: covers, until_ms: now + undoMs, state: 'pending' },
-    };
-    this.#changed();
+    const cleared = startClearing(this.#state, this.#now(), undoMs);
+    if (cleared !== this.#state) {
+      this.#state = cleared;
+      this.#changed();
+    }
     return settled;
   }
 
@@ -377,31 +395,13 @@ export class CallTracker {
    * @throws CallbarError `nothing_to_undo` when there is none (never cleared, undone, or too late).
    */
   undoClear(): void {
-    const clearing = this.#state.clearing;
-    const now = this.#now();
-    if (clearing?.state !== 'pending' || now >= clearing.until_ms) {
-      throw new CallbarError('nothing_to_undo', said('errors:calls.nothingToUndo'));
-    }
-    this.#state = {
-      ...this.#state,
-      clearing: { ...clearing, at_ms: Math.max(now, clearing.at_ms + 1), state: 'undone' },
-    };
+    this.#state = undoClearing(this.#state, this.#now());
     this.#changed();
   }
 
   /** The clear that can still be undone: how many calls it hides and until when. */
   pendingClear(): { count: number; until_ms: number } | undefined {
-    const clearing = this.#state.clearing;
-    if (clearing?.state !== 'pending' || this.#now() >= clearing.until_ms) return undefined;
-    const owner = this.#options.owner();
-    const count = this.#state.calls.filter(
-      (record) =>
-        record.owner &&
-        owner &&
-        sameAccount(record.owner, owner) &&
-        hiddenByClearing(record, clearing),
-    ).length;
-    return { count, until_ms: clearing.until_ms };
+    return pendingClearing(this.#state, this.#now(), this.#options.owner());
   }
 
   /**
@@ -409,20 +409,12 @@ export class CallTracker {
    * notes on them go too).
    */
   settleClearing(now = false): string[] {
-    const clearing = this.#state.clearing;
-    if (clearing?.state !== 'pending') return [];
-    const at = this.#now();
-    if (!now && at < clearing.until_ms) return [];
-    const cleared = this.#state.calls.filter((record) => hiddenByClearing(record, clearing));
-    this.#state = {
-      ...this.#state,
-      calls: this.#state.calls.filter((record) => !cleared.includes(record)),
-      cleared_ms: Math.max(this.#state.cleared_ms, clearing.covers_ms),
-      clearing: { ...clearing, at_ms: Math.max(at, clearing.at_ms + 1), state: 'done' },
-    };
-    this.#retire(cleared);
+    const settled = settleClearing(this.#state, this.#now(), now);
+    if (!settled) return [];
+    this.#state = settled.log;
+    this.#retire(settled.dropped);
     this.#changed();
-    return cleared.map((record) => record.call.id);
+    return settled.dropped.map((record) => record.call.id);
   }
 
   /** Gives up calls the platform has said nothing about for too long. */
@@ -466,9 +458,8 @@ export class CallTracker {
     // A late event of a call just cleared does not bring it back (Undo does).
     if (record && hiddenByClearing(record, this.#state.clearing)) return;
     // Events of unknown legs keep their order behind those waiting for another process's dial.
-    if (!record && !waited && this.#waiting.length > 0) {
-      if (this.#waiting.length < MAX_HELD_EVENTS) this.#waiting.push(raw);
-      else this.#dropped.warn('held', 'too many call events wait for a dial; one was dropped');
+    if (!record && !waited && this.#otherDial?.holding) {
+      this.#otherDial.queue(raw);
       return;
     }
     // Events of calls Callbar follows are taken at a bounded rate; unknown legs are bounded by
@@ -490,12 +481,8 @@ export class CallTracker {
       record = this.#claimingCall(event, now);
       guessed = true;
     }
-    if (!record && !waited && this.#options.dialElsewhere) {
-      // Maybe a leg of a dial another process placed, whose record is not in the log yet.
-      this.#waiting.push(raw);
-      void this.#waitForOtherDial();
-      return;
-    }
+    // Maybe a leg of a dial another process placed, whose record is not in the log yet.
+    if (!record && !waited && this.#otherDial?.hold(raw)) return;
     if (!record) {
       if (!this.#newCallRate.take()) {
         this.#dropped.warn(
@@ -559,40 +546,6 @@ export class CallTracker {
     const record = this.byLeg(event.id);
     if (record || !event.call_id) return record;
     return this.#state.calls.find((each) => each.platform_call_id === event.call_id);
-  }
-
-  /**
-   * Holds the waiting events while another process's dial is in flight or just answered, until a
-   * record of the call log claims the first of them (that dial's, written by the other process),
-   * or OTHER_DIAL_WAIT_MS passed; then takes them in, in order.
-   */
-  async #waitForOtherDial(): Promise<void> {
-    if (this.#waiting.length !== 1) return; // one wait at a time: the first event's
-    const until = Date.now() + OTHER_DIAL_WAIT_MS;
-    try {
-      while (!this.#closed && Date.now() < until && (await this.#options.dialElsewhere!())) {
-        this.#catchUp();
-        const first = CallEventFields.safeParse(this.#waiting[0]);
-        if (!first.success) break;
-        if (this.#known(first.data) ?? this.#claimingCall(first.data, this.#now())) break;
-        await new Promise((resolve) => setTimeout(resolve, OTHER_DIAL_POLL_MS));
-      }
-    } catch (error) {
-      this.#log.warn('could not tell whether another process is dialling', {
-        error: errorMessage(error),
-      });
-    }
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    if (this.#closed) return;
-    this.#catchUp();
-    for (const event of waiting) {
-      try {
-        this.#ingest(event, true);
-      } catch (error) {
-        this.#log.error('a call event could not be handled', { error: errorMessage(error) });
-      }
-    }
   }
 
   /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */

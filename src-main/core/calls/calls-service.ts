@@ -34,10 +34,7 @@ import {
 import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
-import { partyDisplay } from './call-party';
-
-/** How long a clear of the recent calls can be undone (its calls and notes are kept until then). */
-export const CLEAR_UNDO_MS = 10_000;
+import { RecentCalls } from './recent-calls';
 
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
@@ -86,6 +83,8 @@ export class CallsService {
   readonly #options: CallsServiceOptions;
   readonly #now: () => number;
   readonly #dialGuard: DialGuard;
+  /** The calls as shown (notes, numbers in the region now) and the undoable Clear. */
+  readonly #recent: RecentCalls;
   /** Dials being noted as ended (dial-guard.ts); `close()` waits for them. */
   readonly #endings = new Set<Promise<void>>();
   readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
@@ -93,8 +92,6 @@ export class CallsService {
   /** The dial on its way to the platform, which the user may still cancel (`cancelDial`). */
   #inFlight: { cancelled: boolean } | undefined;
   #expiryTimer: NodeJS.Timeout | undefined;
-  #settleTimer: NodeJS.Timeout | undefined;
-  #partyShown: { region: string; known: Map<string, string> } = { region: '', known: new Map() };
   readonly #unsubscribe: (() => void)[];
 
   constructor(options: CallsServiceOptions) {
@@ -102,22 +99,18 @@ export class CallsService {
     this.tracker = options.tracker;
     this.#now = options.now ?? Date.now;
     this.#dialGuard = options.dialGuard ?? memoryDialGuard(options.log, this.#now);
+    this.#recent = new RecentCalls(options);
     this.#unsubscribe = [
       this.tracker.onChange(() => this.#emit()),
       options.callEvents?.((event) => this.tracker.ingest(event)) ?? (() => undefined),
     ];
   }
 
-  /**
-   * Checks for calls with no news, and for a clear whose undo time is over, every half minute
-   * (unref'd: it never keeps a process alive).
-   */
+  /** Checks for calls with no news and for a Clear past its undo time every half minute. */
   startExpiry(): void {
     const check = () => {
       this.tracker.expire();
-      this.settleClear().catch((error: unknown) =>
-        this.#options.log.warn('the notes of cleared calls could not be removed', { error }),
-      );
+      void this.#recent.settle();
     };
     check();
     this.#expiryTimer ??= setInterval(check, EXPIRY_CHECK_MS);
@@ -126,7 +119,7 @@ export class CallsService {
 
   async close(): Promise<void> {
     clearInterval(this.#expiryTimer);
-    clearTimeout(this.#settleTimer);
+    this.#recent.close();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.tracker.close();
     await Promise.all(this.#endings);
@@ -159,21 +152,7 @@ export class CallsService {
   snapshot(): CallsSnapshot {
     const pending = this.#pending;
     if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
-    const { current, recent } = this.tracker.view();
-    const cleared = this.tracker.pendingClear();
-    return {
-      current: current.map((call) => this.#withNote(call)),
-      recent: recent.map((call) => this.#withNote(call)),
-      pending: this.#pending?.dial ?? null,
-      ...(cleared
-        ? {
-            cleared: {
-              count: cleared.count,
-              undo_until: new Date(cleared.until_ms).toISOString(),
-            },
-          }
-        : {}),
-    };
+    return { ...this.#recent.view(), pending: this.#pending?.dial ?? null };
   }
 
   /** Picks up what another process (the app, the CLI) wrote: calls and notes. */
@@ -198,30 +177,6 @@ export class CallsService {
     await notes.set(callId, note);
     this.#emit();
     return this.snapshot();
-  }
-
-  /** A call as shown: its note, and its party's number as numbers are shown in the region now. */
-  #withNote(call: Call): Call {
-    const note = this.#options.notes?.note(call.id);
-    const { number } = call.party;
-    const display = number ? this.#shownParty(number) : call.party.display;
-    const shown =
-      display === call.party.display ? call : { ...call, party: { ...call.party, display } };
-    return note ? { ...shown, note } : shown;
-  }
-
-  /** A party's number as shown in the user's region (remembered: the recent list repeats them). */
-  #shownParty(number: string): string {
-    const region = this.#options.settings().region;
-    if (this.#partyShown.region !== region) this.#partyShown = { region, known: new Map() };
-    const known = this.#partyShown.known;
-    let shown = known.get(number);
-    if (shown === undefined) {
-      if (known.size > 1000) known.clear();
-      shown = partyDisplay(number, region);
-      known.set(number, shown);
-    }
-    return shown;
   }
 
   /** What `input` would dial, without dialing. */
@@ -378,38 +333,16 @@ export class CallsService {
     return this.snapshot();
   }
 
-  /**
-   * Clears the recent calls, undoably for CLEAR_UNDO_MS: until then they are hidden but kept in
-   * the call log (as are the notes on them), so Undo, or a crash, loses nothing; then they and
-   * their notes are dropped.
-   */
+  /** Clears the recent calls, undoably for a few seconds (recent-calls.ts keeps them till then). */
   async clearRecent(): Promise<CallsSnapshot> {
-    this.tracker.reload();
-    await this.#dropNotes(this.tracker.clearRecent(CLEAR_UNDO_MS));
-    clearTimeout(this.#settleTimer);
-    this.#settleTimer = setTimeout(() => void this.settleClear(), CLEAR_UNDO_MS + 50);
-    this.#settleTimer.unref();
+    await this.#recent.clear();
     return this.snapshot();
   }
 
-  /**
-   * Brings back the recent calls of the last clear, while it can be undone.
-   * @throws CallbarError `nothing_to_undo` when it no longer can.
-   */
+  /** Brings back the calls of the last Clear; CallbarError `nothing_to_undo` when too late. */
   undoClear(): CallsSnapshot {
-    this.tracker.reload();
-    this.tracker.undoClear();
-    clearTimeout(this.#settleTimer);
+    this.#recent.undo();
     return this.snapshot();
-  }
-
-  /** Drops the calls (and notes) of a clear whose undo time is over. */
-  async settleClear(): Promise<void> {
-    await this.#dropNotes(this.tracker.settleClearing());
-  }
-
-  async #dropNotes(callIds: string[]): Promise<void> {
-    if (callIds.length > 0) await this.#options.notes?.remove(callIds);
   }
 
   /**
