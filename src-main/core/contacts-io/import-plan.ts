@@ -288,12 +288,18 @@ function phoneNumber(
   try {
     read = readContactNumber(text, options.region, field);
   } catch (error) {
-    // The reason alone: dial advice ("turn on vanity numbers…") does not apply to a file.
+    // The editor's reason, word for word; only dial advice ("turn on vanity numbers…") does not
+    // apply to a file.
     const reason = error instanceof CallbarError ? error.said?.values?.why : undefined;
+    const dialAdvice =
+      typeof reason === 'object' &&
+      'key' in reason &&
+      reason.key === 'errors:number.advised' &&
+      (reason.values?.advice as Said | undefined)?.key === 'errors:number.turnOnVanity';
     const why: SaidValue =
       typeof reason !== 'object'
         ? said('errors:import.row.unreadable')
-        : 'key' in reason && reason.key === 'errors:number.advised'
+        : dialAdvice
           ? reason.values!.problem!
           : reason;
     throw new RowProblem(
