@@ -46,11 +46,12 @@ function hitRows(t: Translate, hits: SearchHit[]): string {
   return formatTable(
     t,
     ['NAME', 'COMPANY', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'PHONEBOOK', 'MATCH'],
-    hits.map(({ contact, field, match }) => [
+    // The numbers as core shows them (--json has them as stored too).
+    hits.map(({ contact, field, match, shown }) => [
       contact.display_name,
       contact.company,
-      contact.number,
-      contact.secondary_number,
+      shown.number,
+      shown.secondary_number,
       contact.speed_dial,
       contact.phonebook_name,
       t('directory.match', { match, field: t(`directory.field.${field}`) }),
