@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { seedDemoRegion } from './demo-region.mjs';
 
 const require = createRequire(import.meta.url);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -180,6 +181,7 @@ const dataDir = stateDir
   ? join(stateDir, 'profile')
   : new URL('../.callbar-demo/', import.meta.url).pathname;
 mkdirSync(dataDir, { recursive: true });
+seedDemoRegion(dataDir);
 const env = {
   ...process.env,
   CALLBAR_DATA_DIR: dataDir,
