@@ -10,24 +10,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DialTarget } from '../../../../src-shared/contract';
 import { CallLogFile } from '../../../../src-main/core/calls/call-log';
 import { identifyParty } from '../../../../src-main/core/calls/call-party';
 import { CallTracker } from '../../../../src-main/core/calls/call-tracker';
 import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { ALICE, berlinTarget as target } from '../../../support/calls-fixtures';
 import { until } from '../../../support/until';
 
-const ALICE = { tenant_id: 'acme', user_extension: '201', base_url: 'sim' };
-const target: DialTarget = {
-  destination: '+49301234567',
-  display: '030 1234567',
-  kind: 'external',
-  class: 'national',
-  country: 'DE',
-  e164: '+49301234567',
-  description: 'This is a number in Germany.',
-};
 
 function tracker(dataDir: string, dialElsewhere?: () => false | Promise<boolean>) {
   return new CallTracker({

@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DialTarget } from '../../../../src-shared/contract';
 import { CallLogFile } from '../../../../src-main/core/calls/call-log';
 import { profileCallNotes } from '../../../../src-main/core/calls/call-notes';
 import { identifyParty } from '../../../../src-main/core/calls/call-party';
@@ -17,17 +16,8 @@ import { CallTracker } from '../../../../src-main/core/calls/call-tracker';
 import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { CLEAR_UNDO_MS, RecentCalls } from '../../../../src-main/core/calls/recent-calls';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { ALICE, berlinTarget as target } from '../../../support/calls-fixtures';
 
-const ALICE = { tenant_id: 'acme', user_extension: '201', base_url: 'sim' };
-const target: DialTarget = {
-  destination: '+49301234567',
-  display: '030 1234567',
-  kind: 'external',
-  class: 'national',
-  country: 'DE',
-  e164: '+49301234567',
-  description: 'This is a number in Germany.',
-};
 
 let now = Date.parse('2026-11-24T09:00:00Z');
 let region: 'DE' | 'GB' = 'DE';
