@@ -33,6 +33,7 @@ import { MemoryVault } from '../src-main/core/vault/memory-vault';
 import { freePort } from '../test/support/free-port';
 import { startRedis } from '../test/support/redis-server';
 import { relayProcess, type RelayProcess } from '../test/support/relay-process';
+import { relayAddresses } from '../test/support/relay-addresses';
 
 const SECRET = 'relay-bench-webhook-secret-0123456789ab';
 
@@ -131,11 +132,10 @@ export async function relayBench(options: RelayBenchOptions): Promise<RelayFigur
     const [a, b] = origins as [string, string];
     const control = new SimControl(sim.base_url);
     // The platform's deliveries go to node B (the one that survives).
-    await control.putIntegration('callbar', {
-      activation_url: `${a}/activate`,
-      deactivation_url: `${b}/deactivate`,
-      webhook_url: `${b}/events/${SECRET}`,
-    });
+    await control.putIntegration(
+      'callbar',
+      relayAddresses({ activate: a, deactivate: b, events: b }, SECRET),
+    );
 
     // --- Real Callbar cores, activated through the portal and the relay -------------------
     const users = (await control.world()).users.slice(0, options.cores);

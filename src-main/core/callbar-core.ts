@@ -76,6 +76,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
     log,
+    dataDir: profile.dataDir,
     ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
   });
   const directory = openDirectory(profile, api.phonebooks, options.clock);
@@ -274,11 +275,22 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       log.warn('the directory could not follow the account change', { error });
     });
   });
+  // A contact added (or synced) since a call came names its party now, once the index is
+  // ready: at start the call log's numbers are looked up after the first answers, not before
+  // them (through the scan, that would read every contact's numbers first).
+  let reidentifying = false;
+  const reidentifyWhenIndexed = () => {
+    if (reidentifying) return;
+    reidentifying = true;
+    void directory.indexReady().then(() => {
+      reidentifying = false;
+      calls.tracker.reidentify();
+    });
+  };
   const unsubscribeDirectory = directory.onChange((status) => {
     known = undefined;
     events.publish({ type: 'directory.changed', status });
-    // A contact added (or synced) since a call came names its party now.
-    calls.tracker.reidentify();
+    reidentifyWhenIndexed();
   });
   // Another region (Settings here, or another process of the profile): what the window shows
   // is shown again in it (the search asks again, the calls and favourites are sent again).

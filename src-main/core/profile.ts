@@ -61,6 +61,8 @@ export interface ProfileOptions {
   systemRegion?: string;
   /** Watch the profile folder for another process's region change (default true). */
   watchRegion?: boolean;
+  /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
+  relayCatchUpMs?: number;
 }
 
 export function openProfile(options: ProfileOptions = {}): Profile {
@@ -91,6 +93,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
         ...(options.keychainTimeoutMs ? { timeoutMs: options.keychainTimeoutMs } : {}),
       }),
     log,
+    ...(options.relayCatchUpMs === undefined ? {} : { relayCatchUpMs: options.relayCatchUpMs }),
     // The app, the CLI and the demo of one profile share its session: one refresh at a time.
     coordination: {
       lock: profileSessionLock(dataDir, { log }),

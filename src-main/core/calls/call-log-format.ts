@@ -57,6 +57,11 @@ export const LegRecord = z.object({
   guessed: z.boolean().optional(),
   /** The highest event sequence applied to this leg (to ignore older deliveries). */
   sequence: z.number().optional(),
+  /**
+   * The lowest event sequence seen of this leg: where the platform put it among the call's legs,
+   * whatever order its events arrived in (Hang up tries the legs in that order).
+   */
+  first_sequence: z.number().optional(),
 });
 export type LegRecord = z.infer<typeof LegRecord>;
 

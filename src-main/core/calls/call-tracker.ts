@@ -531,6 +531,9 @@ export class CallTracker {
       const number = otherParty(event);
       if (number) record.call.party = this.#options.identify(number);
     }
+    if (event.sequence !== undefined) {
+      leg.first_sequence = Math.min(leg.first_sequence ?? event.sequence, event.sequence);
+    }
     if (event.leg) leg.role = event.leg.toLowerCase();
     const own = this.#options.ownExtension();
     if (event.party && own) leg.own = event.party === own;

@@ -31,6 +31,7 @@ import {
   refuseServiceCodeLink,
   type DialPolicy,
 } from '../numbers/destination-class';
+import { legsToTry } from './hangup-order';
 import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
@@ -475,21 +476,4 @@ const FIRST_LEG_WAIT_MS = 5_000;
 
 function isPlaced(record: CallRecord): boolean {
   return record.call.source !== undefined;
-}
-
-/**
- * The order Hang up tries a call's legs in: the user's own first (the dial's answer named it,
- * or an event gave the user's extension as its party); then, as far as `{id}` alone tells, in
- * the order the legs arrived, starting with the one most likely theirs: for a dial the first
- * (the platform rings the user's phone first, contract 4.6), for a call to them the second (the
- * caller's leg comes first); legs known to be another party's last.
- */
-function legsToTry(record: CallRecord): string[] {
-  const theirs = record.call.direction === 'outgoing' ? 0 : 1;
-  const likeliest = [...record.legs.slice(theirs), ...record.legs.slice(0, theirs)];
-  return [
-    ...likeliest.filter((leg) => leg.own === true),
-    ...likeliest.filter((leg) => leg.own === undefined),
-    ...likeliest.filter((leg) => leg.own === false),
-  ].map((leg) => leg.id);
 }

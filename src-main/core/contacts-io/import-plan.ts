@@ -8,6 +8,7 @@
  * twice changes nothing. Rows without a speed dial get a free one (speed-dial-pool.ts).
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import { IncompleteListError } from '../api/page-walk';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { readContactNumber } from '../numbers/contact-number';
@@ -88,12 +89,22 @@ function rowReason(phrases: readonly Said[]): string {
   );
 }
 
-/** The phonebook's contacts now (its id checked first, so a wrong one fails clearly). */
+/**
+ * The phonebook's contacts now (its id checked first, so a wrong one fails clearly), every one
+ * the platform counts (page-walk.ts), or nothing is planned: a row already there but missed would
+ * be created twice.
+ */
 export async function phonebookContacts(api: PhonebookApi, phonebook: number): Promise<Contact[]> {
-  await api.getPhonebook(phonebook);
+  const book = await api.getPhonebook(phonebook);
   const contacts: Contact[] = [];
-  for await (const contact of api.allContacts({ phonebook, page_size: 1000 })) {
-    contacts.push(contact);
+  try {
+    for await (const contact of api.allContacts({ phonebook })) contacts.push(contact);
+  } catch (error) {
+    if (!(error instanceof IncompleteListError)) throw error;
+    throw new CallbarError(
+      'import_incomplete',
+      said('errors:import.incomplete', { why: error.ofPhonebook(book.description) }),
+    );
   }
   return contacts;
 }

@@ -32,6 +32,7 @@ import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
+import type { StateFile } from '../config/state-file';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
@@ -47,6 +48,7 @@ import {
 } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
+import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
 
 export interface DirectoryOptions {
   dataDir: string;
@@ -124,6 +126,7 @@ export class Directory {
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
+  readonly #problems: StateFile<SyncProblem>;
   #index: ContactIndex;
   /** The contacts being indexed (searched by a scan until their index replaces #index). */
   #pending: PendingIndex | undefined;
@@ -166,6 +169,7 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#index = this.#build([]);
+    this.#problems = syncProblemFile(options.dataDir, options.log);
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
@@ -497,6 +501,7 @@ export class Directory {
       this.#indexOwner = owner;
       this.#lastError = undefined;
       this.#lastErrorDetails = undefined;
+      await this.#problems.clear().catch(() => undefined);
       log.info('directory synced', {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
@@ -512,6 +517,7 @@ export class Directory {
       );
       this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
+      await keepSyncProblem(this.#problems, this.#options.owner(), reason, this.#clock.now());
       throw reason;
     } finally {
       this.#localDuringSync = [];

@@ -18,6 +18,7 @@ export function openDirectory(
     baseUrl: profile.settings.base_url,
     tokens: profile.account.tokens,
     log: profile.log,
+    dataDir: profile.dataDir,
   }).phonebooks,
   clock?: Clock,
 ): Directory {

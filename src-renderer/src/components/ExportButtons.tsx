@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { ExportRequest } from '../../../src-shared/contract';
 import { useExportDownload } from '../hooks/use-export-download';
 

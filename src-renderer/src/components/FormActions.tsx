@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { ErrorDetails } from './ErrorDetails';
 
 /** A form's foot: what went wrong that no field shows, Cancel, and the submit button. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { ListPage } from '../hooks/use-platform-list';
 import type { ListKind } from './ListScreen';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { ListPager } from './ListPager';
 import { ListTools } from './ListTools';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';

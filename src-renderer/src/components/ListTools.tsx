@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { useListQuery } from '../hooks/use-list-query';
 
 /** A list's search box and order choice (and any extra tools, e.g. Delete selected). */

@@ -1,9 +1,13 @@
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation, withScreenTexts } from '../i18n';
 import type { PhonebookView } from '../../../src-shared/contract';
 import { Modal } from '../components/Modal';
 import { Name } from '../components/Isolated';
-import { ContactEditor } from './ContactEditor';
+
+// The contact form loads when first opened (its own chunk), with its texts.
+const ContactEditor = lazy(() =>
+  withScreenTexts(import('./ContactEditor')).then((m) => ({ default: m.ContactEditor })),
+);
 
 /**
  * "Add to contacts" for a number the directory does not know (a caller, a recent call): choose
@@ -37,13 +41,15 @@ function AddToContactsDialog({ number, onClose }: { number: string; onClose: () 
   }, []);
   if (chosen !== undefined) {
     return (
-      <ContactEditor
-        phonebook={chosen}
-        contact={undefined}
-        number={number}
-        onSaved={onClose}
-        onCancel={onClose}
-      />
+      <Suspense fallback={null}>
+        <ContactEditor
+          phonebook={chosen}
+          contact={undefined}
+          number={number}
+          onSaved={onClose}
+          onCancel={onClose}
+        />
+      </Suspense>
     );
   }
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Modal } from '../components/Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */

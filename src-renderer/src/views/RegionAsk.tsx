@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { Locale } from '../../../src-shared/i18n';
 import { countriesByName, countryLabel } from '../components/CountryPicker';
 import { useAppStore } from '../store/app-store';
@@ -7,7 +7,8 @@ import { useAppStore } from '../store/app-store';
 /**
  * Until someone chose the region (the person, CALLBAR_REGION or a policy), the search view asks
  * the person to confirm the one numbers are read in: the system's, prefilled. Numbers written
- * without a country code are that country's; its numbers are shown the national way.
+ * without a country code are that country's; its numbers are shown the national way. Loaded
+ * only when asked (SearchView), with the screens' texts (its label is Settings').
  */
 export function RegionAsk() {
   const { t, i18n } = useTranslation();

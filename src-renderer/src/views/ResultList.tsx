@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';

@@ -1,10 +1,9 @@
-import { useEffect, useMemo, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect, useMemo, type KeyboardEvent } from 'react';
+import { useTranslation, withScreenTexts } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { resultRows, type ResultRow } from '../store/selectors';
 import { FirstRunHint } from './FirstRunHint';
-import { RegionAsk } from './RegionAsk';
 import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
 import { StarToggle } from '../components/StarToggle';
@@ -14,6 +13,11 @@ import { ErrorDetails } from '../components/ErrorDetails';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
+
+// Asked only until someone chose the country: loaded then, with its texts (i18n.ts).
+const RegionAsk = lazy(() =>
+  withScreenTexts(import('./RegionAsk')).then((m) => ({ default: m.RegionAsk })),
+);
 
 /** How far each navigation key moves the highlighted row. */
 const SELECTION_MOVES: Partial<Record<string, number>> = {
@@ -58,6 +62,7 @@ export function SearchView() {
   const callError = useAppStore((state) => state.callError);
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
   const directory = useAppStore((state) => state.directory);
+  const asksRegion = useAppStore((state) => state.region?.confirmed === false);
   const input = useFocusOnMount<HTMLInputElement>();
   const rows = useMemo(() => resultRows({ hits, dialRow, dialAt }), [hits, dialRow, dialAt]);
 
@@ -175,7 +180,11 @@ export function SearchView() {
         )
       ) : (
         <>
-          <RegionAsk />
+          {asksRegion ? (
+            <Suspense fallback={null}>
+              <RegionAsk />
+            </Suspense>
+          ) : null}
           <FirstRunHint />
           <FavouritesList />
           <RecentCalls />
