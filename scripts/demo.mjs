@@ -22,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seedDemoRegion } from './demo-region.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -275,6 +276,7 @@ async function runDemo() {
 
   const dataDir = stateDir ? join(stateDir, 'profile') : join(root, '.callbar-demo');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  seedDemoRegion(dataDir);
   const settings = {
     base_url: info.base_url,
     portal_url: info.portal_url,

@@ -1,5 +1,5 @@
 /**
- * The directory of a profile: its data folder, region and refresh interval, the account it
+ * The directory of a profile: its data folder, live region and refresh interval, the account it
  * belongs to. The app, the web preview and the CLI open it the same way.
  */
 import type { PhonebookApi } from '../api/phonebook-api';
@@ -25,7 +25,7 @@ export function openDirectory(
   const owner = () => profile.account.owner();
   return new Directory({
     dataDir: profile.dataDir,
-    region: profile.settings.region,
+    region: () => profile.region.current(),
     log: profile.log,
     phonebooks: () => (owner() ? phonebooks : undefined),
     owner,
