@@ -10,29 +10,18 @@ import { profileEndedMarker } from './account/session-ended-marker';
 import { profileSessionLock } from './account/session-lock';
 import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
-import { secureProfileFolder } from './config/profile-folder';
+import { secureProfileFolder } from './files/profile-folder';
 import { readPoliciesSync, type Policies } from './config/policy/policies';
 import { loadSettings } from './config/settings-store';
 import { profileStateFile } from './config/state-file';
 import { parseHeaderList } from './http/header-list';
-import type { Settings } from './config/settings';
 import { createFileLogger, type Logger } from './log/logger';
 import { RelayCursorFile } from './relay/relay-link';
 import { openVault } from './vault/keytar-vault';
 import type { Vault } from './vault/vault';
+import type { Profile } from './account/account-profile';
 
-export interface Profile {
-  readonly dataDir: string;
-  /** The settings this process runs with, the machine's policies applied. */
-  readonly settings: Settings;
-  /** The machine's policies (locked and recommended values, where from, what was ignored). */
-  readonly policies: Policies;
-  /** The environment the settings were read with (its CALLBAR_* variables override the file). */
-  readonly env: NodeJS.ProcessEnv;
-  readonly log: Logger;
-  readonly account: AccountService;
-  close(): Promise<void>;
-}
+export type { Profile };
 
 export interface ProfileOptions {
   env?: NodeJS.ProcessEnv;

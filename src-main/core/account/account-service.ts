@@ -13,7 +13,8 @@ import {
   type HandoffContent,
   type RelayedDeactivation,
 } from '../relay/relay-protocol';
-import { RelayLink, relayUrls, type RelayCursor, type RelayStream } from '../relay/relay-link';
+import { relayUrls } from '../config/relay-urls';
+import { RelayLink, type RelayCursor, type RelayStream } from '../relay/relay-link';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
 import {
@@ -44,7 +45,7 @@ import {
   type RunningReceiver,
   type WebhookEvent,
 } from './receiver';
-import { secretFingerprint, secretsEqual } from './secret-compare';
+import { secretFingerprint, secretsEqual } from '../secret-compare';
 import type { SessionEndedMarker } from './session-ended-marker';
 import type { SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
-import { secretFingerprint, secretsEqual } from './secret-compare';
+import { secretFingerprint, secretsEqual } from '../secret-compare';
 
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;

@@ -28,6 +28,7 @@
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
+import type { AccessTokens } from '../api/access-tokens';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
@@ -79,7 +80,7 @@ export function samePlatform(a: string, b: string): boolean {
   return directoryUrl(a).href === directoryUrl(b).href;
 }
 
-export class TokenManager {
+export class TokenManager implements AccessTokens {
   readonly #vault: Vault;
   readonly #log: Logger;
   readonly #now: () => number;
