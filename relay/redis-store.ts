@@ -11,7 +11,9 @@
  * registrations) are strings with a life, set only if absent; caps are sorted sets of members by
  * expiry, counted and filled atomically by a script. No command spans two slots. On a cluster each
  * append waits for a replica's acknowledgement (WAIT 1) before the platform is answered, so a
- * master lost right after keeps the event.
+ * master lost right after keeps the event; a master that has no replica in sync (its own replica
+ * was promoted after a failover, or the cluster has none) is not waited on: WAIT would hold the
+ * node's one connection to that master for its whole timeout on every append.
  */
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
@@ -76,6 +78,16 @@ redis.call('PEXPIREAT', KEYS[1], math.max(until_ms, tonumber(last[2])))
 return 1
 `;
 
+/**
+ * Appends to a device's queue (KEYS[1]; ARGV the most it keeps, the data) on a cluster, and says
+ * how many replicas of this master are in sync (`state=online`): {offset, replicas}.
+ */
+const APPEND_COUNTING_REPLICAS = `
+local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'data', ARGV[2])
+local _, online = string.gsub(redis.call('INFO', 'replication'), 'state=online', '')
+return {offset, online}
+`;
+
 /** One more leg for a device that noted a dial (KEYS[1] its count; ARGV the most): 1 or 0. */
 const GRANT_LEG = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -88,6 +100,7 @@ type ScriptedRedis = (Redis | Cluster) & {
   takeToken(key: string, burst: number, perSecond: number, atMs: number): Promise<number>;
   admit(key: string, member: string, cap: number, atMs: number, ttlMs: number): Promise<number>;
   grantLeg(key: string, most: number): Promise<number>;
+  appendCountingReplicas(key: string, most: number, data: string): Promise<[string, number]>;
 };
 
 /** One Redis (`redis://…`), or a Redis Cluster given by some of its nodes (`host:port`). */
@@ -117,6 +130,12 @@ export function redisStore(
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
+  redis.defineCommand('appendCountingReplicas', {
+    numberOfKeys: 1,
+    lua: APPEND_COUNTING_REPLICAS,
+  });
+  /** Said at most once a minute: appends on a master without a replica in sync. */
+  let unreplicatedSaidAt = -Infinity;
   // A cluster client subscribes on a connection per shard of its own; one server, on a second.
   const subscriber = cluster ? redis : new Redis(target as string, options);
   for (const connection of new Set([redis, subscriber])) {
@@ -206,16 +225,30 @@ export function redisStore(
     },
     append: async (id, data) => {
       const queue = deviceKey('queue', id);
-      const add = redis.pipeline().xadd(queue, 'MAXLEN', '~', QUEUE_MAX_LENGTH, '*', 'data', data);
-      // On a cluster, WAIT goes with the XADD to the slot's master (a pipeline keeps to one node).
-      const results = await (cluster ? add.wait(1, REPLICA_WAIT_MS) : add).exec();
-      const [error, offset] = results?.[0] ?? [new Error('no answer'), null];
-      if (error) throw error;
-      if (cluster && results?.[1]?.[1] === 0) {
-        log.warn('an event was queued before a replica acknowledged it');
+      const appended = deviceKey('appended', id);
+      if (!cluster) {
+        const offset = await redis.xadd(queue, 'MAXLEN', '~', QUEUE_MAX_LENGTH, '*', 'data', data);
+        await redis.spublish(appended, '');
+        return offset ?? '';
       }
-      await redis.spublish(deviceKey('appended', id), '');
-      return typeof offset === 'string' ? offset : '';
+      const [offset, replicas] = await redis.appendCountingReplicas(queue, QUEUE_MAX_LENGTH, data);
+      // WAIT has no key: in a pipeline with the device's channel it goes to the slot's master,
+      // on the connection that appended (it waits for this connection's writes), and the wake-up
+      // follows once a replica has the event.
+      const publish = redis.pipeline();
+      if (replicas > 0) publish.wait(1, REPLICA_WAIT_MS);
+      const results = await publish.spublish(appended, '').exec();
+      for (const [error] of results ?? []) if (error) throw error;
+      const acknowledged = replicas > 0 && results?.[0]?.[1] !== 0;
+      if (!acknowledged && Date.now() - unreplicatedSaidAt > 60_000) {
+        unreplicatedSaidAt = Date.now();
+        log.warn(
+          replicas > 0
+            ? 'an event was queued before a replica acknowledged it'
+            : 'events are queued on a Redis master without a replica in sync (after a failover, until a replica is added)',
+        );
+      }
+      return offset;
     },
     readAfter: async (id, after, count) => {
       const entries = await redis.xrange(deviceKey('queue', id), `(${after}`, '+', 'COUNT', count);

@@ -21,6 +21,8 @@ export interface RunningCluster {
   readonly nodes: string[];
   /** Kills the master serving `slotOfKey` (SIGKILL) and waits until its replica took over. */
   killMaster(key: string): Promise<string>;
+  /** host:port of the master serving `key` now. */
+  masterOf(key: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -98,16 +100,21 @@ export async function startRedisCluster(): Promise<RunningCluster> {
     }
     return true;
   });
+  /** The slot of `key`, and the port of its master as a live node sees it. */
+  const masterPortOf = async (key: string) => {
+    const port = alive()[0]!;
+    const slot = (await cli(port, 'cluster', 'keyslot', key)).trim();
+    // CLUSTER SHARDS would do; SLOTS is in every Redis 7: [start, end, [ip, port, id], …].
+    const slots = (await cli(port, '--json', 'cluster', 'slots')).trim();
+    const ranges = JSON.parse(slots) as [number, number, [string, number, string]][];
+    const range = ranges.find(([start, end]) => Number(slot) >= start && Number(slot) <= end)!;
+    return { slot, masterPort: range[2][1] };
+  };
   return {
     nodes,
+    masterOf: async (key) => `127.0.0.1:${(await masterPortOf(key)).masterPort}`,
     killMaster: async (key) => {
-      const port = alive()[0]!;
-      const slot = (await cli(port, 'cluster', 'keyslot', key)).trim();
-      // CLUSTER SHARDS would do; SLOTS is in every Redis 7: [start, end, [ip, port, id], …].
-      const slots = (await cli(port, '--json', 'cluster', 'slots')).trim();
-      const ranges = JSON.parse(slots) as [number, number, [string, number, string]][];
-      const range = ranges.find(([start, end]) => Number(slot) >= start && Number(slot) <= end)!;
-      const masterPort = range[2][1];
+      const { slot, masterPort } = await masterPortOf(key);
       const child = children.get(masterPort)!;
       await new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

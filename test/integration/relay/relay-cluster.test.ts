@@ -4,9 +4,12 @@
  * with RELAY_REDIS_CLUSTER_NODES and one in-process node on the same cluster, devices (Callbar's
  * own RelayLink) whose queues live on different masters. Call events flow while the master holding
  * one device's keys is killed (SIGKILL) and its replica promoted: every event arrives, in order,
- * none twice; `devices list` reads the per-tenant sets. One cluster for the whole file.
+ * none twice; `devices list` reads the per-tenant sets. Then appends wait for a replica only on a
+ * master that has one (the promoted one has none left). One cluster for the whole file, in order.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
@@ -138,4 +141,49 @@ it('events flow across a master failover: none lost, none twice, in order', asyn
     );
     each.stream.close();
   }
+});
+
+/** How often the server at `node` (host:port) has run WAIT. */
+async function waitCalls(node: string): Promise<number> {
+  const { stdout } = await promisify(execFile)('redis-cli', [
+    '-p',
+    node.split(':')[1]!,
+    'info',
+    'commandstats',
+  ]);
+  return Number(/cmdstat_wait:calls=(\d+)/.exec(stdout)?.[1] ?? 0);
+}
+
+it('appends wait for a replica only on a master that has one in sync', async () => {
+  // After the failover above, the master of device-601's slot is its former replica: no replica
+  // of its own. A new device whose keys are there, and one whose master kept its replica.
+  const promoted = await cluster.masterOf('callbar:relay:queue:{device-601}');
+  const chosen: { promoted?: string; replicated?: string; master?: string } = {};
+  for (let extension = 610; !(chosen.promoted && chosen.replicated); extension += 1) {
+    const master = await cluster.masterOf(`callbar:relay:queue:{device-${extension}}`);
+    if (master === promoted) chosen.promoted ??= String(extension);
+    else if (!chosen.replicated) Object.assign(chosen, { replicated: String(extension), master });
+  }
+  const replicated = chosen.master!;
+  const devices = await Promise.all([chosen.promoted, chosen.replicated].map(device));
+  const before = [await waitCalls(promoted), await waitCalls(replicated)];
+  for (let index = 0; index < 10; index += 1) {
+    for (const [at, each] of devices.entries()) {
+      const origin = at === 0 ? remote : local.origin;
+      expect(await deliver(origin, each.extension, `${each.extension}-late-${index}`)).toBe(200);
+    }
+  }
+  for (const each of devices) {
+    await until(`the late events of ${each.device_id}`, () =>
+      each.received.length >= 10 ? true : undefined,
+    );
+    expect(each.received).toEqual(
+      Array.from({ length: 10 }, (_, index) => `${each.extension}-late-${index}`),
+    );
+    each.stream.close();
+  }
+  // WAIT on a master with no replica holds the relay's one connection to it for its whole
+  // timeout, every append: none there, one per append where a replica keeps the events.
+  expect((await waitCalls(promoted)) - before[0]!).toBe(0);
+  expect((await waitCalls(replicated)) - before[1]!).toBeGreaterThanOrEqual(10);
 });
