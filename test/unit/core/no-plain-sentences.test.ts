@@ -41,7 +41,7 @@ const ALLOWED: Record<string, [number, string]> = {
     'HTTP answers to the platform (a program) and to programs probing the port, like logs',
   ],
   'account/webhook-auth.ts': [1, 'an HTTP answer to the platform (a program)'],
-  'account/account-service.ts': [6, 'HTTP answers to the platform’s activation calls (a program)'],
+  'account/activation.ts': [6, 'HTTP answers to the platform’s activation calls (a program)'],
   'config/data-dir.ts': [1, 'a folder name (Application Support)'],
   'desktop/external-url.ts': [1, 'a refused URL, in a sentence for the log'],
   'account/body-signature.ts': [3, 'a startup error about environment variables, for admins'],

@@ -1,0 +1,68 @@
+/**
+ * Replaces a file so that a crash or power loss leaves either the old content or the new one,
+ * never a torn mix: write a temporary file in the same folder, fsync it, rename it over the target,
+ * then fsync the folder so the rename itself is durable.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Options of {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** Permissions of the written file (POSIX), e.g. 0o600. */
+  mode: number;
+  /** Permissions of the folder if it has to be created (POSIX), e.g. 0o700. */
+  dirMode: number;
+}
+
+/** Atomically writes `text` to `file`, creating its folder when missing. */
+export function writeFileAtomic(
+  file: string,
+  text: string,
+  options: AtomicWriteOptions,
+): Promise<void> {
+  return writeChunksAtomic(file, [text], options);
+}
+
+/**
+ * Atomically writes the text pieces of `chunks` to `file` as they come (an export streamed from
+ * the platform): the target changes only once the last piece is on disk; a failure or an
+ * abandoned iteration leaves it as it was and removes the temporary file.
+ */
+export async function writeChunksAtomic(
+  file: string,
+  chunks: Iterable<string> | AsyncIterable<string>,
+  options: AtomicWriteOptions,
+): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true, mode: options.dirMode });
+  const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', options.mode);
+    try {
+      // The umask may have narrowed the mode at creation; it must not have widened it either.
+      if (process.platform !== 'win32') await chmod(temp, options.mode);
+      // appendFile writes each piece whole, after the one before.
+      for await (const chunk of chunks) await handle.appendFile(chunk, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/** Flushes a folder's entries (the rename) to disk; not possible, nor needed, on Windows. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
