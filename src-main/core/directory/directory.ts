@@ -11,7 +11,9 @@
  *
  * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
  * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
- * index's own ranking), so the first answer after a start waits for no index build.
+ * index's own ranking), so the first answer after a start waits for no index build. A cache read
+ * at start gives the scan its stored texts and its contacts unmade (contact-list): the first
+ * answer makes only the contacts it keeps, the build makes the others in its first slices.
  */
 import type {
   DirectoryContact,
@@ -28,7 +30,8 @@ import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
-import { ContactIndex, type ContactIndexOptions } from './contact-index';
+import { ContactIndex, DEFAULT_SLICE, type ContactIndexOptions } from './contact-index';
+import { ContactList } from './contact-list';
 import { ContactScan } from './contact-scan';
 import {
   ownCache,
@@ -39,6 +42,7 @@ import {
 } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
+import { searchTextsOf, type SearchTexts } from './search-texts';
 
 export interface DirectoryOptions {
   dataDir: string;
@@ -102,7 +106,7 @@ type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
 
 /** Contacts whose index is being built in slices, and the scan that answers meanwhile. */
 interface PendingIndex {
-  contacts: readonly DirectoryContact[];
+  contacts: ContactList;
   options: ContactIndexOptions;
   scan: ContactScan;
   steps: Generator<void, ContactIndex>;
@@ -153,7 +157,7 @@ export class Directory {
         clock: this.#clock,
         memory: learntRateFile(options.dataDir, options.log),
       });
-    this.#index = this.#build([]);
+    this.#index = this.#build(ContactList.of([]));
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
@@ -169,10 +173,13 @@ export class Directory {
   async load(): Promise<DirectoryStatus> {
     const prefetched = this.#prefetched;
     this.#prefetched = undefined;
-    await this.#serially(() =>
-      this.#adopt(this.#options.owner(), { reread: true, ...(prefetched ? { prefetched } : {}) }),
-    );
-    this.#loaded = true;
+    await this.#serially(async () => {
+      await this.#adopt(this.#options.owner(), {
+        reread: true,
+        ...(prefetched ? { prefetched } : {}),
+      });
+      this.#loaded = true;
+    });
     return this.#changed();
   }
 
@@ -190,11 +197,12 @@ export class Directory {
   /**
    * Call on every change of the account's status. A different account or platform than the
    * directory's drops it at once (and its cache); a sync starts now when connected and the
-   * directory is empty, stale, or was just dropped.
+   * directory is empty, stale, or was just dropped. Before `load`, the cache is left to it (a
+   * start's account turns connected just before: the file was read once, ahead, not twice).
    */
   accountChanged(isConnected: boolean): Promise<void> {
     return this.#serially(async () => {
-      const adopted = await this.#adopt(this.#options.owner());
+      const adopted = await this.#adopt(this.#options.owner(), { readCache: this.#loaded });
       if (isConnected && this.#loaded && !this.#running && (adopted || this.#due())) {
         this.#background();
       }
@@ -279,7 +287,7 @@ export class Directory {
    * order once indexed, in the order read while the index is being built.
    */
   get contacts(): readonly DirectoryContact[] {
-    return this.#pending?.contacts ?? this.#index.contacts;
+    return this.#pending?.contacts.all() ?? this.#index.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -350,13 +358,18 @@ export class Directory {
 
   /**
    * Makes the directory `owner`'s: another account's is dropped (index, running sync, cache) and
-   * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too). With nobody
+   * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too; `readCache` false:
+   * not at all, before `load`). With nobody
    * connected (disconnected, session ended) nothing is offered, and the cache stays on disk for
    * the account it belongs to. Resolves true when the directory of another account was dropped.
    */
   async #adopt(
     owner: AccountOwner | undefined,
-    { reread = false, prefetched }: { reread?: boolean; prefetched?: Promise<CacheFileRead> } = {},
+    {
+      reread = false,
+      readCache = true,
+      prefetched,
+    }: { reread?: boolean; readCache?: boolean; prefetched?: Promise<CacheFileRead> } = {},
   ): Promise<boolean> {
     const running = this.#running;
     const held = (whose: AccountOwner | undefined) =>
@@ -364,11 +377,12 @@ export class Directory {
     const foreign = held(this.#indexOwner) || (running !== undefined && held(running.owner));
     if (foreign) await this.#drop(owner === undefined ? 'disconnected' : 'another account');
     if (owner === undefined) return false;
+    if (!readCache) return foreign;
     if (!reread && this.#indexOwner && sameAccount(this.#indexOwner, owner)) return false;
     const { dataDir } = this.#options;
     // A read ahead of a drop would show a file the drop deleted: it is read again then.
     const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
-    const read = await ownCache(dataDir, file, owner);
+    const read = await ownCache(dataDir, file, owner, this.#options.region);
     if (read.status === 'discarded') {
       this.#options.log.warn('the cached directory was discarded; it is synced again', {
         reason: read.reason,
@@ -381,7 +395,7 @@ export class Directory {
     }
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
-      this.#install(read.cache.contacts);
+      this.#install(read.cache.contacts, read.cache.texts);
       this.#syncedAt = Date.parse(read.cache.synced_at);
       this.#indexOwner = owner;
     }
@@ -414,7 +428,7 @@ export class Directory {
   /** An empty directory of nobody's. */
   #reset(): void {
     this.#phonebooks = [];
-    this.#install([]);
+    this.#install(ContactList.of([]));
     this.#syncedAt = undefined;
     this.#lastError = undefined;
     this.#lastErrorDetails = undefined;
@@ -453,20 +467,26 @@ export class Directory {
       let contacts = kept(applyChanges(fetched.contacts, this.#localDuringSync));
       let applied = this.#localDuringSync.length;
       const syncedAt = this.#clock.now();
+      let texts: SearchTexts;
       for (;;) {
-        await writeCache(this.#options.dataDir, {
-          owner,
-          synced_at: new Date(syncedAt).toISOString(),
-          phonebooks: fetched.phonebooks,
-          contacts,
-        });
+        texts = this.#searchTexts(contacts);
+        await writeCache(
+          this.#options.dataDir,
+          {
+            owner,
+            synced_at: new Date(syncedAt).toISOString(),
+            phonebooks: fetched.phonebooks,
+            contacts,
+          },
+          texts,
+        );
         if (this.#localDuringSync.length === applied) break;
         // Saved through Callbar while the cache was being written: kept too, in both.
         contacts = kept(applyChanges(contacts, this.#localDuringSync.slice(applied)));
         applied = this.#localDuringSync.length;
       }
       this.#phonebooks = fetched.phonebooks;
-      this.#install(contacts);
+      this.#install(ContactList.of(contacts), texts);
       this.#syncedAt = syncedAt;
       this.#indexOwner = owner;
       this.#lastError = undefined;
@@ -494,17 +514,34 @@ export class Directory {
 
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
-    const contacts = applyChanges([...(this.#pending?.contacts ?? this.#index.contacts)], [change]);
-    this.#install(contacts);
+    const contacts = applyChanges(
+      [...(this.#pending?.contacts.all() ?? this.#index.contacts)],
+      [change],
+    );
+    const texts = contacts.length < this.#gradualFrom() ? undefined : this.#searchTexts(contacts);
+    this.#install(ContactList.of(contacts), texts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
-    await writeCache(this.#options.dataDir, {
-      owner,
-      synced_at: new Date(this.#syncedAt).toISOString(),
-      phonebooks: this.#phonebooks,
-      contacts,
-    });
+    await writeCache(
+      this.#options.dataDir,
+      {
+        owner,
+        synced_at: new Date(this.#syncedAt).toISOString(),
+        phonebooks: this.#phonebooks,
+        contacts,
+      },
+      texts,
+    );
+  }
+
+  /** The scan's texts of `contacts` (stored with them, so a start reads them). */
+  #searchTexts(contacts: readonly DirectoryContact[]): SearchTexts {
+    return searchTextsOf(contacts, this.#options.region);
+  }
+
+  #gradualFrom(): number {
+    return this.#options.gradualFrom ?? GRADUAL_FROM;
   }
 
   #indexOptions(): ContactIndexOptions {
@@ -512,8 +549,8 @@ export class Directory {
     return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
   }
 
-  #build(contacts: readonly DirectoryContact[]): ContactIndex {
-    return this.#withCallHistory(ContactIndex.build(contacts, this.#indexOptions()));
+  #build(contacts: ContactList): ContactIndex {
+    return this.#withCallHistory(ContactIndex.build(contacts.all(), this.#indexOptions()));
   }
 
   #withCallHistory(index: ContactIndex): ContactIndex {
@@ -523,25 +560,28 @@ export class Directory {
 
   /**
    * Makes `contacts` the directory's: indexed at once when they are few; else a scan answers
-   * while their index is built in slices, one per turn of the event loop (requests come first).
+   * (reading `texts`, their search texts, when given) while their index is built in slices, one
+   * per turn of the event loop (requests come first), the contacts not made yet made first.
    */
-  #install(contacts: readonly DirectoryContact[]): void {
+  #install(contacts: ContactList, texts?: SearchTexts): void {
     this.#pending?.steps.return(this.#index);
     this.#pending = undefined;
-    if (contacts.length < (this.#options.gradualFrom ?? GRADUAL_FROM)) {
+    if (contacts.length < this.#gradualFrom()) {
       this.#index = this.#build(contacts);
       this.#settled();
       return;
     }
     const options = this.#indexOptions();
-    const scan = new ContactScan(contacts, options);
+    const scan = new ContactScan(contacts, options, texts);
     if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
     const build = this.#options.buildIndex ?? buildGradually;
     const pending: PendingIndex = {
       contacts,
       options,
       scan,
-      steps: build(contacts, options),
+      steps: (function* () {
+        return yield* build(yield* contacts.makeAll(DEFAULT_SLICE), options);
+      })(),
       start: () => undefined,
     };
     this.#pending = pending;
@@ -579,7 +619,7 @@ export class Directory {
         error,
       });
       this.#pending = undefined;
-      index = ContactIndex.build(pending.contacts, pending.options);
+      index = ContactIndex.build(pending.contacts.all(), pending.options);
     }
     this.#index = this.#withCallHistory(index);
     this.#pending = undefined;
