@@ -9,11 +9,12 @@
  * (deleting its cache) and syncs the new one. Every change of its status goes to `onChange`
  * listeners (the core publishes them as `directory.changed` events).
  *
- * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
- * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
- * index's own ranking), so the first answer after a start waits for no index build. A cache read
- * at start gives the scan its stored texts and its contacts unmade (contact-list): the first
- * answer makes only the contacts it keeps, the build makes the others in its first slices.
+ * A large directory (a cache read at start, a sync) is indexed in slices between requests
+ * (indexed-contacts): until its index is ready, searches are answered by a scan over its
+ * contacts (contact-scan, with the index's own ranking), so the first answer after a start waits
+ * for no index build; the cache is written with what a start reads (directory-saving). A cache
+ * read at start gives the scan its stored texts and its contacts unmade (contact-list): the
+ * first answer makes only the contacts it keeps, the build makes the others in its first slices.
  */
 import type {
   DirectoryContact,
@@ -30,17 +31,12 @@ import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
-import { ContactIndex, DEFAULT_SLICE, type ContactIndexOptions } from './contact-index';
+import type { ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
-import { ContactScan } from './contact-scan';
-import {
-  ownCache,
-  readCacheFile,
-  removeCache,
-  writeCache,
-  type CacheFileRead,
-} from './directory-cache';
+import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
+import { applyChanges, saveDirectory, saveSynced, type LocalChange } from './directory-saving';
+import { IndexedContacts, type GradualBuild } from './indexed-contacts';
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
 
@@ -73,25 +69,7 @@ export interface DirectoryOptions {
   buildAfterMs?: number;
 }
 
-/** An index built in slices: each `next()` builds one; the last returns the index. */
-export type GradualBuild = (
-  contacts: readonly DirectoryContact[],
-  options: ContactIndexOptions,
-) => Generator<void, ContactIndex>;
-
-/** The index's own gradual build: it yields every thousand contacts or so and after each phase. */
-export const buildGradually: GradualBuild = (contacts, options) =>
-  ContactIndex.buildGradually(contacts, options);
-
-/**
- * An index waits this long for a first search (answered by the scan) before its build starts:
- * long enough for a start to print its address and answer the window's first search (a build
- * started before would stand in their way), short beside a person's first keystrokes.
- */
-const BUILD_AFTER_MS = 2_000;
-
-/** Below this many contacts an index is built at once (a few milliseconds). */
-const GRADUAL_FROM = 2_000;
+export { buildGradually, type GradualBuild } from './indexed-contacts';
 
 /** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
 export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
@@ -102,28 +80,13 @@ export interface SyncOutcome {
   requests: number;
 }
 
-type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
-
-/** Contacts whose index is being built in slices, and the scan that answers meanwhile. */
-interface PendingIndex {
-  contacts: ContactList;
-  options: ContactIndexOptions;
-  scan: ContactScan;
-  steps: Generator<void, ContactIndex>;
-  /** Starts building (once; later calls do nothing). */
-  start: () => void;
-}
-
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
-  #index: ContactIndex;
-  /** The contacts being indexed (searched by a scan until their index replaces #index). */
-  #pending: PendingIndex | undefined;
-  /** Resolved once no index is being built (indexReady). */
-  #ready: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** The contacts as searched: their index, or a scan while it is built. */
+  readonly #contacts: IndexedContacts;
   #phonebooks: PhonebookSummary[] = [];
   #syncedAt: number | undefined;
   #running:
@@ -142,10 +105,6 @@ export class Directory {
   #loaded = false;
   /** The cache file read ahead (prefetch), for load to take. */
   #prefetched: Promise<CacheFileRead> | undefined;
-  /** The user's own calls per party, which rank the search (kept for every new index). */
-  #callHistory: readonly PartyCalls[] = [];
-  /** When #callHistory was given (its calls' recency is counted from then). */
-  #callHistoryAt = 0;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
@@ -157,12 +116,12 @@ export class Directory {
         clock: this.#clock,
         memory: learntRateFile(options.dataDir, options.log),
       });
-    this.#index = this.#build(ContactList.of([]));
+    this.#contacts = new IndexedContacts(options, this.#indexOptions());
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
   indexReady(): Promise<void> {
-    return this.#ready?.promise ?? Promise.resolve();
+    return this.#contacts.ready();
   }
 
   /**
@@ -241,7 +200,7 @@ export class Directory {
           : 'ready';
     return {
       state,
-      contacts: this.#pending?.contacts.length ?? this.#index.size,
+      contacts: this.#contacts.size,
       phonebooks: this.#phonebooks.length,
       ...(this.#syncedAt !== undefined
         ? { synced_at: new Date(this.#syncedAt).toISOString() }
@@ -255,10 +214,7 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
-    const pending = this.#pending;
-    const hits = pending?.scan.search(query, limit);
-    pending?.start();
-    return { query, hits: hits ?? this.#indexed().search(query, limit) };
+    return { query, hits: this.#contacts.search(query, limit) };
   }
 
   /**
@@ -266,20 +222,16 @@ export class Directory {
    * first among hits of the same match quality.
    */
   setCallHistory(parties: readonly PartyCalls[]): void {
-    this.#callHistory = parties;
-    this.#callHistoryAt = this.#clock.now();
-    this.#index.setCallHistory(parties, this.#callHistoryAt);
-    this.#pending?.scan.setCallHistory(parties, this.#callHistoryAt);
+    this.#contacts.setCallHistory(parties, this.#clock.now());
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
-    const pending = this.#pending;
-    return pending ? pending.scan.lookupByNumber(number) : this.#index.lookupByNumber(number);
+    return this.#contacts.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
-    return this.#indexed().findBySpeedDial(code);
+    return this.#contacts.findBySpeedDial(code);
   }
 
   /**
@@ -287,7 +239,7 @@ export class Directory {
    * order once indexed, in the order read while the index is being built.
    */
   get contacts(): readonly DirectoryContact[] {
-    return this.#pending?.contacts.all() ?? this.#index.contacts;
+    return this.#contacts.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -335,7 +287,7 @@ export class Directory {
     const running = this.#running;
     this.cancelSync(said('errors:directory.closing'));
     await running?.promise.catch(() => undefined);
-    this.#abandonPending();
+    this.#contacts.abandon();
   }
 
   #due(): boolean {
@@ -460,31 +412,13 @@ export class Directory {
       if (!now || !sameAccount(now, owner)) {
         throw new CallbarError('sync_cancelled', said('errors:directory.otherAccount'));
       }
-      // A contact saved locally during the sync in a phonebook that vanished went with it.
-      const gone = new Set(fetched.vanished.map((book) => book.id));
-      const kept = (changed: readonly DirectoryContact[]): DirectoryContact[] =>
-        changed.filter((contact) => !gone.has(contact.phonebook));
-      let contacts = kept(applyChanges(fetched.contacts, this.#localDuringSync));
-      let applied = this.#localDuringSync.length;
       const syncedAt = this.#clock.now();
-      let texts: SearchTexts;
-      for (;;) {
-        texts = this.#searchTexts(contacts);
-        await writeCache(
-          this.#options.dataDir,
-          {
-            owner,
-            synced_at: new Date(syncedAt).toISOString(),
-            phonebooks: fetched.phonebooks,
-            contacts,
-          },
-          texts,
-        );
-        if (this.#localDuringSync.length === applied) break;
-        // Saved through Callbar while the cache was being written: kept too, in both.
-        contacts = kept(applyChanges(contacts, this.#localDuringSync.slice(applied)));
-        applied = this.#localDuringSync.length;
-      }
+      const { contacts, texts, phonebooksGone } = await saveSynced(
+        this.#options.dataDir,
+        { owner, syncedAt, fetched },
+        this.#localDuringSync,
+        (all) => this.#searchTexts(all),
+      );
       this.#phonebooks = fetched.phonebooks;
       this.#install(ContactList.of(contacts), texts);
       this.#syncedAt = syncedAt;
@@ -495,7 +429,7 @@ export class Directory {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
         requests: fetched.requests,
-        ...(gone.size > 0 ? { phonebooks_deleted_during_sync: gone.size } : {}),
+        ...(phonebooksGone > 0 ? { phonebooks_deleted_during_sync: phonebooksGone } : {}),
       });
       return fetched.requests;
     } catch (error) {
@@ -514,25 +448,15 @@ export class Directory {
 
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
-    const contacts = applyChanges(
-      [...(this.#pending?.contacts.all() ?? this.#index.contacts)],
-      [change],
-    );
-    const texts = contacts.length < this.#gradualFrom() ? undefined : this.#searchTexts(contacts);
+    const contacts = applyChanges([...this.#contacts.contacts], [change]);
+    const texts = this.#contacts.gradual(contacts.length) ? this.#searchTexts(contacts) : undefined;
     this.#install(ContactList.of(contacts), texts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
-    await writeCache(
-      this.#options.dataDir,
-      {
-        owner,
-        synced_at: new Date(this.#syncedAt).toISOString(),
-        phonebooks: this.#phonebooks,
-        contacts,
-      },
-      texts,
-    );
+    const { dataDir } = this.#options;
+    const saved = { owner, syncedAt: this.#syncedAt, phonebooks: this.#phonebooks, contacts };
+    await saveDirectory(dataDir, saved, texts);
   }
 
   /** The scan's texts of `contacts` (stored with them, so a start reads them). */
@@ -540,111 +464,17 @@ export class Directory {
     return searchTextsOf(contacts, this.#options.region);
   }
 
-  #gradualFrom(): number {
-    return this.#options.gradualFrom ?? GRADUAL_FROM;
-  }
-
   #indexOptions(): ContactIndexOptions {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
     return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
   }
 
-  #build(contacts: ContactList): ContactIndex {
-    return this.#withCallHistory(ContactIndex.build(contacts.all(), this.#indexOptions()));
-  }
-
-  #withCallHistory(index: ContactIndex): ContactIndex {
-    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#callHistoryAt);
-    return index;
-  }
-
   /**
-   * Makes `contacts` the directory's: indexed at once when they are few; else a scan answers
-   * (reading `texts`, their search texts, when given) while their index is built in slices, one
-   * per turn of the event loop (requests come first), the contacts not made yet made first.
+   * Makes `contacts` the directory's (a large directory: searched by a scan, reading `texts`,
+   * their search texts, when given, while its index is built in slices).
    */
   #install(contacts: ContactList, texts?: SearchTexts): void {
-    this.#pending?.steps.return(this.#index);
-    this.#pending = undefined;
-    if (contacts.length < this.#gradualFrom()) {
-      this.#index = this.#build(contacts);
-      this.#settled();
-      return;
-    }
-    const options = this.#indexOptions();
-    const scan = new ContactScan(contacts, options, texts);
-    if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
-    const build = this.#options.buildIndex ?? buildGradually;
-    const pending: PendingIndex = {
-      contacts,
-      options,
-      scan,
-      steps: (function* () {
-        return yield* build(yield* contacts.makeAll(DEFAULT_SLICE), options);
-      })(),
-      start: () => undefined,
-    };
-    this.#pending = pending;
-    if (!this.#ready) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.#ready = { promise, resolve };
-    }
-    const slice = () => {
-      if (this.#pending === pending && !this.#step(pending)) setImmediate(slice);
-    };
-    // Nothing heavy before the first answer: the build starts once a search was answered (the
-    // window's first), or after a moment when none comes.
-    const timer = setTimeout(() => pending.start(), this.#options.buildAfterMs ?? BUILD_AFTER_MS);
-    timer.unref();
-    pending.start = () => {
-      pending.start = () => undefined;
-      clearTimeout(timer);
-      setImmediate(slice);
-    };
-  }
-
-  /**
-   * Builds one slice of a pending index; true once it is the directory's index (a build that
-   * fails in slices is done at once: the failure, if it is the index's, is thrown then).
-   */
-  #step(pending: PendingIndex): boolean {
-    let index: ContactIndex;
-    try {
-      const step = pending.steps.next();
-      if (!step.done) return false;
-      index = step.value;
-    } catch (error) {
-      this.#options.log.warn('the directory could not be indexed in slices; it is built at once', {
-        error,
-      });
-      this.#pending = undefined;
-      index = ContactIndex.build(pending.contacts.all(), pending.options);
-    }
-    this.#index = this.#withCallHistory(index);
-    this.#pending = undefined;
-    this.#settled();
-    return true;
-  }
-
-  /** The index of the directory's contacts: a pending one is finished now (caller lookup, lists). */
-  #indexed(): ContactIndex {
-    const pending = this.#pending;
-    if (pending) while (!this.#step(pending));
-    return this.#index;
-  }
-
-  /** Stops building an index no longer wanted. */
-  #abandonPending(): void {
-    this.#pending?.steps.return(this.#index);
-    this.#pending = undefined;
-    this.#settled();
-  }
-
-  #settled(): void {
-    if (this.#pending) return;
-    this.#ready?.resolve();
-    this.#ready = undefined;
+    this.#contacts.install(contacts, this.#indexOptions(), texts);
   }
 
   #changed(): DirectoryStatus {
@@ -652,21 +482,4 @@ export class Directory {
     for (const listener of this.#listeners) listener(status);
     return status;
   }
-}
-
-function applyChanges(
-  contacts: DirectoryContact[],
-  changes: readonly LocalChange[],
-): DirectoryContact[] {
-  let result = contacts;
-  for (const change of changes) {
-    if ('upsert' in change) {
-      result = result.filter((contact) => contact.id !== change.upsert.id);
-      result.push(change.upsert);
-    } else {
-      const gone = new Set(change.remove);
-      result = result.filter((contact) => !gone.has(contact.id));
-    }
-  }
-  return result;
 }
