@@ -5,8 +5,8 @@ import {
   WINDOW_PARSER_ALIAS,
   windowCatalogs,
   windowChunkFileName,
-} from './scripts/window-catalogs';
-import { startChunkName } from './scripts/window-chunks';
+} from './scripts/window-catalogs.ts';
+import { startChunkName } from './scripts/window-chunks.ts';
 
 export default defineConfig({
   main: {

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { windowCatalogs } from './scripts/window-catalogs';
+import { windowCatalogs } from './scripts/window-catalogs.ts';
 
 export default defineConfig({
   // The window's compiled catalogs (src-renderer/src/i18n.ts), for the renderer's unit tests.

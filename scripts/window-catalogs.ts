@@ -12,9 +12,9 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { catalogsOf } from '../src-shared/i18n/catalogs';
-import { intlLocale, isLocale, type Locale } from '../src-shared/i18n/locales';
-import type { Catalog } from '../src-shared/i18n/pseudo-locale';
+import { catalogsOf } from '../src-shared/i18n/catalogs.ts';
+import { intlLocale, isLocale, type Locale } from '../src-shared/i18n/locales.ts';
+import type { Catalog } from '../src-shared/i18n/pseudo-locale.ts';
 
 /**
  * The id a window catalog is imported by: `virtual:window-catalog/<locale>` (what the window

@@ -132,7 +132,13 @@ async function start(): Promise<void> {
       ? { ...process.env, [POLICY_DIR_VARIABLE]: undefined }
       : process.env;
     const policies = await readPolicies({ env: policyEnv });
-    profile = openProfile({ keychainTimeoutMs: 60_000, log, policies });
+    profile = openProfile({
+      keychainTimeoutMs: 60_000,
+      log,
+      policies,
+      // The OS's region: the default for numbers written without a country code.
+      systemRegion: app.getLocaleCountryCode(),
+    });
   } catch (error) {
     dialog.showErrorBox(systemWords().t('actions.cannotStartTitle'), describeError(error).message);
     app.exit(1);

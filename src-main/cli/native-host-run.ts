@@ -6,7 +6,6 @@
  * link that needs no yes dials, and any other is refused with its reason.
  */
 import { serveNativeHost, type HostServices } from '../core/browser/native-host';
-import { loadSettings } from '../core/config/settings-store';
 import { knockLinkDoor } from '../core/desktop/link-door-knock';
 import { CallbarError, describeError } from '../core/errors';
 import { said, type Translate } from '../core/text/said';
@@ -46,14 +45,10 @@ export async function serveBrowser(ctx: CommandContext): Promise<void> {
   const words = () => cliTranslator(profile.env, profile.policies);
   const services: HostServices = {
     status() {
-      const settings = loadSettings({
-        dataDir: profile.dataDir,
-        env: profile.env,
-        policies: profile.policies,
-      });
       const t = words();
       return {
-        region: settings.region,
+        // The one region source, read now: a country saved in the window applies at once.
+        region: profile.region.current(),
         language: t.locale,
         labels: {
           // ICU prints the value as it is: the extension puts each number where this says.

@@ -10,6 +10,8 @@ import type { CallsService } from './calls/calls-service';
 import { sayAgainIn, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
+import { placeDialRow } from './directory/dial-row';
+import { numberingOf, type Numbering } from './numbers/numbering';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { CrmLinks } from './crm/crm-links';
@@ -20,7 +22,7 @@ import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
-import { contactView, PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
+import { PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
 import { said } from './text/said';
 
@@ -74,6 +76,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
     log,
+    dataDir: profile.dataDir,
     ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
   });
   const directory = openDirectory(profile, api.phonebooks, options.clock);
@@ -95,14 +98,24 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const calls = openCalls({ profile, api, directory });
   // The search ranks contacts the user calls often and lately first (among equal matches).
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
-  const editor = new PhonebookEditor(api.phonebooks, directory);
+  // What is known of the tenant's extensions (the user's own, those seen in calls, the speed
+  // dials): a typed number is offered as an extension only when it fits. Known again after a
+  // change of the account, the directory or the calls.
+  let known: Numbering | undefined;
+  const numbering = () =>
+    (known ??= numberingOf([
+      account.tokens.session?.user_extension,
+      ...calls.tracker.records().map((record) => record.call.party.number),
+      ...directory.contacts.map((contact) => contact.speed_dial),
+    ]));
+  const editor = new PhonebookEditor(api.phonebooks, directory, () => profile.region.current());
   // The person's stars, after those the machine's policy pushes to every user.
   const favourites = profileFavourites(profile.dataDir, log, directory, [
     policyFavourites(policyOnlyValues(profile.policies).favourites),
   ]);
   const imports = new WindowImports({
     api: api.phonebooks,
-    region: () => profile.settings.region,
+    region: () => profile.region.current(),
     publish: (event) => {
       events.publish({ type: 'imports.changed', ...event });
       // Imported contacts reach the search once the directory syncs them in.
@@ -156,8 +169,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => {
       const found = directory.search(query, limit);
-      const dial = dialRowFor(calls, query);
-      return dial ? { ...found, dial } : found;
+      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering()) };
     },
     'directory.status': () => directory.status(),
     'directory.sync': () => {
@@ -184,6 +196,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return {};
     },
     'calls.clearRecent': () => calls.clearRecent(),
+    'calls.undoClear': () => calls.undoClear(),
     'calls.cancelDial': () => calls.cancelDial(),
     'phonebooks.list': (query) => editor.listPhonebooks(query),
     'phonebooks.create': async (fields) => phonebookView(await editor.createPhonebook(fields)),
@@ -195,13 +208,13 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'contacts.list': (query) => editor.listContacts(query),
     'contacts.create': async (fields) => {
-      const created = contactView(await editor.createContact(fields));
+      const created = editor.view(await editor.createContact(fields));
       // A caller added from the call bar is named there at once.
       calls.tracker.reidentify();
       return created;
     },
     'contacts.update': async ({ id, ...fields }) =>
-      contactView(await editor.updateContact(id, fields)),
+      editor.view(await editor.updateContact(id, fields)),
     'contacts.delete': async ({ id }) => {
       await editor.deleteContact(id);
       return {};
@@ -246,6 +259,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     );
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
+    known = undefined;
     // Its message and warnings in the window's language (the tray speaks the same one).
     events.publish({
       type: 'account.changed',
@@ -274,10 +288,19 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     });
   };
   const unsubscribeDirectory = directory.onChange((status) => {
+    known = undefined;
     events.publish({ type: 'directory.changed', status });
     reidentifyWhenIndexed();
   });
+  // Another region (Settings here, or another process of the profile): what the window shows
+  // is shown again in it (the search asks again, the calls and favourites are sent again).
+  const unsubscribeRegion = profile.region.onChange(() => {
+    known = undefined;
+    events.publish({ type: 'settings.changed' });
+    events.publish({ type: 'calls.changed', calls: calls.snapshot() });
+  });
   const unsubscribeCalls = calls.onChange((snapshot) => {
+    known = undefined;
     rankByCalls();
     crm.callsChanged(snapshot);
     events.publish({ type: 'calls.changed', calls: snapshot });
@@ -309,6 +332,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       // Relay mode: what arrives from now on waits at the relay for the next start.
       account.stopListening();
       unsubscribe();
+      unsubscribeRegion();
       unsubscribeCalls();
       await calls.close();
       unsubscribeDirectory();
@@ -319,10 +343,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
 }
 
 /**
- * What Enter dials for `query` when it reads as a number (the window's "Dial …" row), answered
- * with the search; a number Callbar cannot read or may not dial offers no row.
+ * What Enter dials for `query` when it reads as a number (the window's "Dial …" row, placed by
+ * placeDialRow), answered with the search; a number Callbar cannot read offers no row.
  */
-function dialRowFor(calls: CallsService, query: string): DialTarget | undefined {
+function dialTargetFor(calls: CallsService, query: string): DialTarget | undefined {
   const typed = query.trim();
   if (!DIALABLE_INPUT.test(typed)) return undefined;
   try {

@@ -15,76 +15,49 @@
  * for no index build; the cache is written with what a start reads (directory-saving). A cache
  * read at start gives the scan its stored texts and its contacts unmade (contact-list): the
  * first answer makes only the contacts it keeps, the build makes the others in its first slices.
+ *
+ * The index reads numbers in the user's region: when the region changes (the Settings view, or
+ * another process of the profile saving it), the next request indexes the contacts again for the
+ * new one, so search, caller lookup and the numbers shown follow it without a restart.
  */
+import type { CountryCode } from 'libphonenumber-js/max';
 import type {
   DirectoryContact,
   DirectoryStatus,
   SearchResult,
+  ShownNumbers,
   SyncProgress,
 } from '../../../src-shared/contract';
+import { NumberDisplay } from '../numbers/number-format';
+import { shownNumbersOf } from './shown-hit';
 import { sameAccount, type AccountOwner } from '../account/account-history';
-import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
+import type { StateFile } from '../config/state-file';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
-import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
 import type { ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { applyChanges, saveDirectory, saveSynced, type LocalChange } from './directory-saving';
-import { IndexedContacts, type GradualBuild } from './indexed-contacts';
+import { IndexedContacts } from './indexed-contacts';
+import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
-
-export interface DirectoryOptions {
-  dataDir: string;
-  region: string;
-  log: Logger;
-  /** The platform's phonebook API, when connected (undefined: a sync says to connect first). */
-  phonebooks: () => PhonebookApi | undefined;
-  /** The account (and platform) connected now; undefined when none is. */
-  owner: () => AccountOwner | undefined;
-  /** Between automatic refreshes (sync_interval_minutes); also when a directory counts as stale. */
-  intervalMs: number;
-  /** Shared by every sync of the process; default: 100 requests a minute. */
-  pacer?: RequestPacer;
-  pageSize?: number;
-  /**
-   * The platform's time as Callbar sees it: the pacer's window, Retry-After waits, staleness
-   * (default: the process's real time).
-   */
-  clock?: Clock;
-  /**
-   * Builds an index in slices (default: ContactIndex.buildGradually); the directory runs one
-   * slice at a time, letting requests in between. Tests wrap it to see the slices.
-   */
-  buildIndex?: GradualBuild;
-  /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
-  gradualFrom?: number;
-  /** How long a build waits for the first search before it starts anyway (default 2 s). */
-  buildAfterMs?: number;
-}
+import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
 
 export { buildGradually, type GradualBuild } from './indexed-contacts';
-
-/** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
-export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
-
-export interface SyncOutcome {
-  status: DirectoryStatus;
-  /** Requests the sync sent. */
-  requests: number;
-}
+export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
+  readonly #problems: StateFile<SyncProblem>;
   /** The contacts as searched: their index, or a scan while it is built. */
   readonly #contacts: IndexedContacts;
   #phonebooks: PhonebookSummary[] = [];
@@ -105,9 +78,12 @@ export class Directory {
   #loaded = false;
   /** The cache file read ahead (prefetch), for load to take. */
   #prefetched: Promise<CacheFileRead> | undefined;
+  /** The numbers shown in the region the index reads them in. */
+  #shown: NumberDisplay;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
+    this.#shown = new NumberDisplay(this.#askRegion());
     this.#clock = options.clock ?? systemClock;
     this.#pacer =
       options.pacer ??
@@ -117,6 +93,7 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#contacts = new IndexedContacts(options, this.#indexOptions());
+    this.#problems = syncProblemFile(options.dataDir, options.log);
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
@@ -214,6 +191,7 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
+    this.#followRegion();
     return { query, hits: this.#contacts.search(query, limit) };
   }
 
@@ -227,11 +205,24 @@ export class Directory {
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
+    this.#followRegion();
     return this.#contacts.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
     return this.#contacts.findBySpeedDial(code);
+  }
+
+  /** A contact's numbers as a person reads them in the user's region (the window shows these). */
+  shownNumbers(contact: Pick<DirectoryContact, 'number' | 'secondary_number'>): ShownNumbers {
+    this.#followRegion();
+    return shownNumbersOf(contact, this.#shown);
+  }
+
+  /** The region the directory reads numbers in now. */
+  get region(): CountryCode {
+    this.#followRegion();
+    return this.#shown.region;
   }
 
   /**
@@ -334,7 +325,7 @@ export class Directory {
     const { dataDir } = this.#options;
     // A read ahead of a drop would show a file the drop deleted: it is read again then.
     const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
-    const read = await ownCache(dataDir, file, owner, this.#options.region);
+    const read = await ownCache(dataDir, file, owner, this.#shown.region);
     if (read.status === 'discarded') {
       this.#options.log.warn('the cached directory was discarded; it is synced again', {
         reason: read.reason,
@@ -425,6 +416,7 @@ export class Directory {
       this.#indexOwner = owner;
       this.#lastError = undefined;
       this.#lastErrorDetails = undefined;
+      await this.#problems.clear().catch(() => undefined);
       log.info('directory synced', {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
@@ -440,6 +432,7 @@ export class Directory {
       );
       this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
+      await keepSyncProblem(this.#problems, this.#options.owner(), reason, this.#clock.now());
       throw reason;
     } finally {
       this.#localDuringSync = [];
@@ -461,12 +454,33 @@ export class Directory {
 
   /** The scan's texts of `contacts` (stored with them, so a start reads them). */
   #searchTexts(contacts: readonly DirectoryContact[]): SearchTexts {
-    return searchTextsOf(contacts, this.#options.region);
+    return searchTextsOf(contacts, this.#shown.region);
   }
 
   #indexOptions(): ContactIndexOptions {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
-    return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
+    return {
+      region: this.#shown.region,
+      shown: this.#shown,
+      priorityOf: (phonebook) => priorities.get(phonebook),
+    };
+  }
+
+  #askRegion(): CountryCode {
+    const { region } = this.#options;
+    return (typeof region === 'function' ? region() : region).toUpperCase() as CountryCode;
+  }
+
+  /** A region changed since the index was built: the contacts are indexed again for the new one. */
+  #followRegion(): void {
+    const region = this.#askRegion();
+    if (region === this.#shown.region) return;
+    this.#options.log.info('the region changed; the directory reads its numbers again', {
+      region,
+    });
+    this.#shown = new NumberDisplay(region);
+    this.#install(ContactList.of(this.#contacts.contacts));
+    this.#changed();
   }
 
   /**

@@ -109,7 +109,7 @@ export function ContactsView({
           onOpen={() => setEditing({ contact })}
           detail={
             <>
-              <PhoneNumber>{contact.number}</PhoneNumber>
+              <PhoneNumber>{contact.shown.number}</PhoneNumber>
               {contact.speed_dial ? (
                 <span className="list-row-tag">
                   <Message

@@ -27,7 +27,7 @@ export function FavouritesList() {
                 <Name>{contact.display_name}</Name>
               </span>
               <span className="recent-detail">
-                <PhoneNumber>{contact.number}</PhoneNumber>
+                <PhoneNumber>{contact.shown.number}</PhoneNumber>
                 {contact.read_only ? ` · ${t('favourites.fromAdministrator')}` : ''}
               </span>
             </div>

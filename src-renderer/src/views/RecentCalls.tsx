@@ -3,6 +3,7 @@ import type { Call } from '../../../src-shared/contract';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
+import { useNow } from '../hooks/use-now';
 import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
 import { Name, Party, PhoneNumber } from '../components/Isolated';
@@ -33,6 +34,11 @@ export function RecentCalls() {
   const recent = useAppStore((state) => state.calls.recent);
   const dial = useAppStore((state) => state.dial);
   const clear = useAppStore((state) => state.clearRecent);
+  const undo = useAppStore((state) => state.undoClear);
+  const cleared = useAppStore((state) => state.calls.cleared);
+  const undoUntil = cleared ? Date.parse(cleared.undo_until) : 0;
+  const now = useNow(cleared !== undefined);
+  const undoable = cleared !== undefined && now < undoUntil;
   const [search, setSearch] = useState('');
   const [noting, setNoting] = useState<string | undefined>();
   const words = useMemo(() => search.toLowerCase().split(/\s+/).filter(Boolean), [search]);
@@ -62,8 +68,21 @@ export function RecentCalls() {
           </>
         ) : null}
       </div>
+      {/* Clear keeps the calls (in core) for a few seconds: Undo brings them back. */}
+      <p role="status" className="hint recent-cleared" data-testid="recent-cleared">
+        {undoable ? (
+          <>
+            {t('recent.cleared', { count: cleared.count })}{' '}
+            <button type="button" className="link" onClick={() => void undo()}>
+              {t('recent.undo')}
+            </button>
+          </>
+        ) : null}
+      </p>
       {recent.length === 0 ? (
-        <p className="hint">{t('recent.empty')}</p>
+        undoable ? null : (
+          <p className="hint">{t('recent.empty')}</p>
+        )
       ) : groups.length === 0 ? (
         <p className="hint" data-testid="recent-no-match">
           <Message id="recent.noMatch" values={{ search: <Name>{search}</Name> }} />
