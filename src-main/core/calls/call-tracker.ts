@@ -2,13 +2,16 @@
  * Follows calls from the platform's webhook events. Only the leg `id` is contractual, so the
  * tracker works with `{id}` alone: a dial is a current call as soon as the platform accepts it,
  * and the first few unknown leg ids arriving within seconds of its news are attached to it (the
- * attribution rule, see CallLimits). Richer fields (call_id, state, direction, party, sequence,
- * hangup cause) are used when present; the newest events are kept raw, within a byte budget;
- * repeated and older deliveries do not move a call backwards; calls with no news expire.
+ * attribution rule, leg-attribution.ts). Richer fields (call_id, state, direction, party,
+ * sequence, hangup cause) are used when present; the newest events are kept raw, within a byte
+ * budget (kept-events.ts); repeated and older deliveries do not move a call backwards
+ * (call-state.ts); calls with no news expire. The calls live in the tracker's store
+ * (call-store.ts).
  *
- * Whoever can post to the receiver can send anything, so everything is bounded: events taken
- * per second (a token bucket; the excess is dropped and logged once per interval), calls a leg
- * of no known call may start, legs per call, events and event bytes per call, calls followed.
+ * Whoever can post to the receiver can send anything, so everything is bounded (call-limits.ts):
+ * events taken per second (a token bucket; the excess is dropped and logged once per interval),
+ * calls a leg of no known call may start, legs per call, events and event bytes per call, calls
+ * followed.
  *
  * One call is one record in every process of the profile: an event of a leg this process does not
  * know first reads the call log again when another process changed it (`callbar dial` while the
@@ -16,94 +19,28 @@
  * events wait for that dial's record to reach the log (other-dial-wait.ts), so its legs attach
  * to it rather than start a second record of the same call (call-log.ts merges any that still do).
  */
-import { randomUUID } from 'node:crypto';
-import type {
-  Call,
-  CallParty,
-  CallSource,
-  CallState,
-  DialTarget,
-} from '../../../src-shared/contract';
-import { sameAccount, type AccountOwner } from '../account/account-history';
+import type { Call, CallParty, CallSource, DialTarget } from '../../../src-shared/contract';
+import type { AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
-import {
-  CallEventFields,
-  deliveryKey,
-  describeHangupCause,
-  directionOf,
-  legStateOf,
-  type LegState,
-} from './call-event';
-import { MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
-import {
-  hiddenByClearing,
-  isFinished,
-  pendingClearing,
-  settleClearing,
-  startClearing,
-  undoClearing,
-} from './recent-clearing';
-import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
+import { CallEventFields, describeHangupCause, directionOf, legStateOf } from './call-event';
+import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits';
+import type { CallLogFile } from './call-log';
+import type { CallRecord } from './call-log-format';
+import { addLeg, newCallRecord } from './call-records';
+import { applyLegState, finishCall, settleCall, silenceEnding } from './call-state';
+import { CallStore } from './call-store';
+import { newDelivery, withEvent } from './kept-events';
+import { claimingCall } from './leg-attribution';
+import { isFinished } from './recent-clearing';
 import { OtherDialWait } from './other-dial-wait';
-import { TokenBucket, type Rate } from './token-bucket';
+import { TokenBucket } from './token-bucket';
 
-export interface CallLimits {
-  /**
-   * Calls followed at once; beyond it the oldest is given up, calls Callbar did not place
-   * before the user's dials.
-   */
-  current: number;
-  /**
-   * The attribution rule for a leg id no call knows (all `{id}`-only events give): it is taken
-   * to be a leg of the current call with the latest news (the platform accepting the dial, or an
-   * event of one of its legs), if that news is at most this old...
-   */
-  attachWindowMs: number;
-  /** ...and that has fewer legs attached this way than this; otherwise it starts a new call. */
-  guessedLegs: number;
-  /** Legs one call keeps, however they were attributed; events of further legs are dropped. */
-  legs: number;
-  /**
-   * Events of the calls followed taken; beyond it they are dropped (a flood), and said once per
-   * interval. (Events of unknown legs are bounded by the rule above and by newCalls.)
-   */
-  events: Rate;
-  /** Calls that a leg of no known call may start (someone calls the user); beyond it dropped. */
-  newCalls: Rate;
-  /** A dial no event ever confirmed is given up after this long. */
-  unconfirmedMs: number;
-  /** A call known to be connected is given up after this long without news. */
-  connectedSilenceMs: number;
-  /** Any other call is given up after this long without news. */
-  silenceMs: number;
-}
+export { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits';
 
-export const DEFAULT_CALL_LIMITS: CallLimits = {
-  current: 20,
-  // A click-to-dial rings the user's own phone, then, once they answer, the destination (contract
-  // 4.6): two legs, the second within a second of the news that the first was answered. One more
-  // for a PBX that hands the destination to another leg (forwarding, voicemail).
-  attachWindowMs: 15_000,
-  guessedLegs: 3,
-  legs: 8,
-  // A call makes about eight events over its life; a user rarely has more than a few at once.
-  events: { burst: 50, perSecond: 10 },
-  newCalls: { burst: 5, perSecond: 1 / 6 },
-  unconfirmedMs: 2 * 60_000,
-  connectedSilenceMs: 4 * 60 * 60_000,
-  silenceMs: 60 * 60_000,
-};
-
-const MAX_EVENTS_KEPT = 30;
-/** Raw events kept per call, as JSON; the oldest roll off first. */
-const MAX_CALL_EVENT_BYTES = 8 * 1024;
-/** A bigger event is kept as the fields Callbar read from it, with its size. */
-const MAX_EVENT_BYTES = 2 * 1024;
-const MAX_DELIVERY_KEYS = 64;
 /** Events of unknown legs held while a dial is in flight. */
 const MAX_HELD_EVENTS = 20;
 
@@ -140,10 +77,7 @@ export class CallTracker {
   readonly #now: () => number;
   readonly #limits: CallLimits;
   readonly #log: Logger;
-  readonly #listeners = new Set<() => void>();
-  #state: CallLog;
-  #writing: Promise<unknown> = Promise.resolve();
-  #writeQueued = false;
+  readonly #store: CallStore;
   /** Dials sent and not yet answered: events of unknown legs wait for them. */
   #dialsInFlight = 0;
   #held: unknown[] = [];
@@ -159,7 +93,11 @@ export class CallTracker {
     this.#now = options.now ?? Date.now;
     this.#limits = { ...DEFAULT_CALL_LIMITS, ...options.limits };
     this.#log = options.log;
-    this.#state = options.file?.read() ?? EMPTY_CALL_LOG;
+    this.#store = new CallStore({
+      ...(options.file ? { file: options.file } : {}),
+      log: options.log,
+      now: this.#now,
+    });
     this.#eventRate = new TokenBucket(this.#limits.events, this.#now);
     this.#newCallRate = new TokenBucket(this.#limits.newCalls, this.#now);
     this.#dropped = summarizedWarnings(options.log, 'call events dropped (summary)');
@@ -168,15 +106,17 @@ export class CallTracker {
       ? new OtherDialWait({
           dialElsewhere,
           claimed: (raw) => {
-            this.#catchUp();
+            this.#store.catchUp();
             const event = CallEventFields.safeParse(raw);
             return (
               !event.success ||
-              (this.#known(event.data) ?? this.#claimingCall(event.data, this.#now())) !== undefined
+              (this.#known(event.data) ??
+                claimingCall(this.#store.calls, event.data, this.#now(), this.#limits)) !==
+                undefined
             );
           },
           release: (events) => {
-            this.#catchUp();
+            this.#store.catchUp();
             for (const event of events) this.#ingestSafely(event, true);
           },
           max: MAX_HELD_EVENTS,
@@ -202,30 +142,21 @@ export class CallTracker {
    */
   records(): readonly CallRecord[] {
     const owner = this.#options.owner();
-    if (!owner) return [];
-    const { clearing } = this.#state;
-    return this.#state.calls.filter(
-      (record) =>
-        record.owner && sameAccount(record.owner, owner) && !hiddenByClearing(record, clearing),
-    );
+    return owner ? this.#store.recordsOf(owner) : [];
   }
 
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#store.onChange(listener);
   }
 
   /** Resolves when everything changed so far is on disk. */
   flushed(): Promise<void> {
-    return this.#writing.then(() => undefined);
+    return this.#store.flushed();
   }
 
   /** Picks up what another process (the app, the CLI) wrote. */
   reload(): void {
-    if (!this.#options.file) return;
-    this.#absorb(this.#options.file.read());
+    this.#store.reload();
   }
 
   /** A current call by Callbar's id, or the newest current call. */
@@ -236,7 +167,7 @@ export class CallTracker {
   }
 
   byLeg(legId: string): CallRecord | undefined {
-    return this.#state.calls.find((record) => record.legs.some((leg) => leg.id === legId));
+    return this.#store.byLeg(legId);
   }
 
   /**
@@ -265,32 +196,40 @@ export class CallTracker {
     answer: { call_id?: string; call_leg_id?: string },
   ): Call {
     const now = this.#now();
-    const record = this.#newRecord(now, {
-      direction: 'outgoing',
-      state: 'dialing',
-      party: this.#partyOf(target),
-      source,
-    });
+    const record = newCallRecord(
+      now,
+      {
+        direction: 'outgoing',
+        state: 'dialing',
+        party: this.#partyOf(target),
+        source,
+      },
+      this.#options.owner(),
+    );
     if (answer.call_id) record.platform_call_id = answer.call_id;
-    if (answer.call_leg_id) this.#addLeg(record, answer.call_leg_id).own = true;
-    this.#insert(record);
+    if (answer.call_leg_id) addLeg(record, answer.call_leg_id).own = true;
+    this.#store.add(record, this.#limits.current);
     this.#log.info('dial accepted', { call: record.call.id, legs: record.call.leg_ids.length });
-    this.#changed();
+    this.#store.changed();
     return record.call;
   }
 
   /** A dial the platform refused, for the recent list. */
   recordFailed(target: DialTarget, source: CallSource, reason: string): void {
-    const record = this.#newRecord(this.#now(), {
-      direction: 'outgoing',
-      state: 'failed',
-      party: this.#partyOf(target),
-      source,
-      reason,
-    });
+    const record = newCallRecord(
+      this.#now(),
+      {
+        direction: 'outgoing',
+        state: 'failed',
+        party: this.#partyOf(target),
+        source,
+        reason,
+      },
+      this.#options.owner(),
+    );
     record.call.ended_at = record.call.started_at;
-    this.#insert(record);
-    this.#changed();
+    this.#store.add(record, this.#limits.current);
+    this.#store.changed();
   }
 
   /**
@@ -298,21 +237,21 @@ export class CallTracker {
    * longer tried for this call, and its late events are ignored.
    */
   dropLeg(callId: string, legId: string): void {
-    const record = this.#state.calls.find((each) => each.call.id === callId);
+    const record = this.#store.byId(callId);
     if (!record?.legs.some((leg) => leg.id === legId)) return;
     record.legs = record.legs.filter((leg) => leg.id !== legId);
     record.call.leg_ids = record.call.leg_ids.filter((id) => id !== legId);
     record.updated_ms = this.#now();
-    this.#retireLegs([legId]);
-    this.#changed();
+    this.#store.retireLegs([legId]);
+    this.#store.changed();
   }
 
   /** Ends a call locally (hung up, refused hangup, given up). */
   end(callId: string, reason: string): void {
-    const record = this.#state.calls.find((each) => each.call.id === callId);
+    const record = this.#store.byId(callId);
     if (!record || isFinished(record)) return;
-    this.#finish(record, this.#now(), reason);
-    this.#changed();
+    finishCall(record, this.#now(), reason);
+    this.#store.changed();
   }
 
   /** Who a dial goes to: the directory's contact for the number, or the one the target named. */
@@ -344,7 +283,7 @@ export class CallTracker {
       record.updated_ms = Math.max(now, record.updated_ms);
       changed = true;
     }
-    if (changed) this.#changed();
+    if (changed) this.#store.changed();
   }
 
   /** Writes the pending summary of dropped events (on shutdown). */
@@ -369,25 +308,13 @@ export class CallTracker {
     }
   }
 
-  /** Takes in what another process wrote to the call log since this one last read or wrote it. */
-  #catchUp(): void {
-    const changed = this.#options.file?.readIfChanged();
-    if (changed) this.#absorb(changed);
-  }
-
   /**
    * Clears the recent calls, undoably: they are hidden, and kept in the log (so a crash loses
    * nothing) until `undoMs` from now; then settleClearing drops them (recent-clearing.ts). A clear
    * still pending is settled first. Returns the ids of the calls that settling dropped.
    */
   clearRecent(undoMs: number): string[] {
-    const settled = this.settleClearing(true);
-    const cleared = startClearing(this.#state, this.#now(), undoMs);
-    if (cleared !== this.#state) {
-      this.#state = cleared;
-      this.#changed();
-    }
-    return settled;
+    return this.#store.clearRecent(undoMs);
   }
 
   /**
@@ -395,13 +322,12 @@ export class CallTracker {
    * @throws CallbarError `nothing_to_undo` when there is none (never cleared, undone, or too late).
    */
   undoClear(): void {
-    this.#state = undoClearing(this.#state, this.#now());
-    this.#changed();
+    this.#store.undoClear();
   }
 
   /** The clear that can still be undone: how many calls it hides and until when. */
   pendingClear(): { count: number; until_ms: number } | undefined {
-    return pendingClearing(this.#state, this.#now(), this.#options.owner());
+    return this.#store.pendingClear(this.#options.owner());
   }
 
   /**
@@ -409,38 +335,20 @@ export class CallTracker {
    * notes on them go too).
    */
   settleClearing(now = false): string[] {
-    const settled = settleClearing(this.#state, this.#now(), now);
-    if (!settled) return [];
-    this.#state = settled.log;
-    this.#retire(settled.dropped);
-    this.#changed();
-    return settled.dropped.map((record) => record.call.id);
+    return this.#store.settleClearing(now);
   }
 
   /** Gives up calls the platform has said nothing about for too long. */
   expire(): void {
     const now = this.#now();
     let changed = false;
-    for (const record of this.#state.calls) {
-      if (isFinished(record)) continue;
-      const silent = now - record.news_ms;
-      const unconfirmed = record.events.length === 0;
-      const limit = unconfirmed
-        ? this.#limits.unconfirmedMs
-        : record.call.state === 'connected'
-          ? this.#limits.connectedSilenceMs
-          : this.#limits.silenceMs;
-      if (silent < limit) continue;
-      this.#finish(
-        record,
-        now,
-        unconfirmed
-          ? inEnglish(said('errors:callEnd.noEvents'))
-          : inEnglish(said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) })),
-      );
+    for (const record of this.#store.calls) {
+      const reason = silenceEnding(record, now, this.#limits);
+      if (reason === undefined) continue;
+      finishCall(record, now, reason);
       changed = true;
     }
-    if (changed) this.#changed();
+    if (changed) this.#store.changed();
   }
 
   #ingest(raw: unknown, waited: boolean): void {
@@ -452,11 +360,11 @@ export class CallTracker {
     const event = parsed.data;
     const now = this.#now();
     // A leg this process does not know may be of a call another process wrote meanwhile.
-    if (!this.byLeg(event.id)) this.#catchUp();
+    if (!this.byLeg(event.id)) this.#store.catchUp();
     let record = this.#known(event);
-    if (!record && this.#state.retired_legs.includes(event.id)) return;
+    if (!record && this.#store.isRetired(event.id)) return;
     // A late event of a call just cleared does not bring it back (Undo does).
-    if (record && hiddenByClearing(record, this.#state.clearing)) return;
+    if (record && this.#store.isHidden(record)) return;
     // Events of unknown legs keep their order behind those waiting for another process's dial.
     if (!record && !waited && this.#otherDial?.holding) {
       this.#otherDial.queue(raw);
@@ -478,7 +386,7 @@ export class CallTracker {
     }
     let guessed = false;
     if (!record) {
-      record = this.#claimingCall(event, now);
+      record = claimingCall(this.#store.calls, event, now, this.#limits);
       guessed = true;
     }
     // Maybe a leg of a dial another process placed, whose record is not in the log yet.
@@ -506,15 +414,11 @@ export class CallTracker {
       );
       return;
     }
-    const key = deliveryKey(event);
-    if (key !== undefined) {
-      if (record.delivery_keys.includes(key)) {
-        this.#log.debug('a repeated call event was ignored', { leg: event.id });
-        return;
-      }
-      record.delivery_keys = [...record.delivery_keys, key].slice(-MAX_DELIVERY_KEYS);
+    if (!newDelivery(record, event)) {
+      this.#log.debug('a repeated call event was ignored', { leg: event.id });
+      return;
     }
-    record.events = newestWithinBytes([...record.events, storable(raw, event)]);
+    record.events = withEvent(record.events, raw, event);
     record.news_ms = now;
     record.updated_ms = now;
     if (event.call_id) {
@@ -523,7 +427,7 @@ export class CallTracker {
     }
     let leg = known;
     if (!leg) {
-      leg = this.#addLeg(record, event.id);
+      leg = addLeg(record, event.id);
       if (guessed) leg.guessed = true;
     }
     // A call whose first events did not say who calls learns it from a later one.
@@ -538,50 +442,17 @@ export class CallTracker {
     const own = this.#options.ownExtension();
     if (event.party && own) leg.own = event.party === own;
     if (!isFinished(record)) {
-      this.#applyLegState(leg, legStateOf(event), event.sequence);
-      this.#settle(record, now, describeHangupCause(event.hangup_cause));
+      applyLegState(leg, legStateOf(event), event.sequence);
+      settleCall(record, now, describeHangupCause(event.hangup_cause));
     }
-    this.#changed();
+    this.#store.changed();
   }
 
   /** The record an event's leg (or its call_id) belongs to, if known. */
   #known(event: CallEventFields): CallRecord | undefined {
     const record = this.byLeg(event.id);
     if (record || !event.call_id) return record;
-    return this.#state.calls.find((each) => each.platform_call_id === event.call_id);
-  }
-
-  /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */
-  #applyLegState(leg: LegRecord, state: LegState | undefined, sequence: number | undefined) {
-    if (state === undefined || leg.state === 'ended') return;
-    if (sequence !== undefined && leg.sequence !== undefined && sequence < leg.sequence) return;
-    leg.state = state;
-    if (sequence !== undefined) leg.sequence = Math.max(sequence, leg.sequence ?? 0);
-  }
-
-  /**
-   * The call still open for new legs under the attribution rule (news within the window, fewer
-   * guessed legs than the cap) whose news is the latest (a leg follows the news of the one
-   * before it), unless the event says it belongs elsewhere (another call_id, the other
-   * direction, no call_id where the call's events name one). With `{id}` alone this is all
-   * there is to go on.
-   */
-  #claimingCall(event: CallEventFields, now: number): CallRecord | undefined {
-    const direction = directionOf(event);
-    const open = this.#state.calls.filter(
-      (record) =>
-        !isFinished(record) &&
-        now - record.news_ms <= this.#limits.attachWindowMs &&
-        record.legs.filter((leg) => leg.guessed).length < this.#limits.guessedLegs &&
-        (direction === undefined || direction === record.call.direction) &&
-        !(record.events_name_call && !event.call_id) &&
-        !(record.platform_call_id && event.call_id && record.platform_call_id !== event.call_id),
-    );
-    // Newest first, so on equal news the newest call wins.
-    return open.reduce<CallRecord | undefined>(
-      (latest, record) => (latest && latest.news_ms >= record.news_ms ? latest : record),
-      undefined,
-    );
+    return this.#store.calls.find((each) => each.platform_call_id === event.call_id);
   }
 
   /** A leg of no call Callbar placed: someone calls the user (or the user dialled elsewhere). */
@@ -590,183 +461,22 @@ export class CallTracker {
     const party: CallParty = from
       ? this.#options.identify(from)
       : { number: '', display: inEnglish(said('errors:callEnd.unknownCaller')) };
-    const record = this.#newRecord(now, {
-      direction: directionOf(event) ?? 'incoming',
-      state: 'in-progress',
-      party,
-    });
-    this.#insert(record);
+    const record = newCallRecord(
+      now,
+      {
+        direction: directionOf(event) ?? 'incoming',
+        state: 'in-progress',
+        party,
+      },
+      this.#options.owner(),
+    );
+    this.#store.add(record, this.#limits.current);
     this.#log.info('a call Callbar did not place', { call: record.call.id });
     return record;
-  }
-
-  #newRecord(
-    now: number,
-    fields: Pick<Call, 'direction' | 'state' | 'party'> & Partial<Call>,
-  ): CallRecord {
-    const owner = this.#options.owner();
-    return {
-      ...(owner ? { owner } : {}),
-      call: {
-        id: randomUUID(),
-        started_at: new Date(now).toISOString(),
-        leg_ids: [],
-        ...fields,
-      },
-      legs: [],
-      started_ms: now,
-      updated_ms: now,
-      news_ms: now,
-      delivery_keys: [],
-      events: [],
-    };
-  }
-
-  #addLeg(record: CallRecord, id: string): LegRecord {
-    const leg: LegRecord = { id };
-    record.legs.push(leg);
-    record.call.leg_ids = [...record.call.leg_ids, id];
-    return leg;
-  }
-
-  #insert(record: CallRecord): void {
-    const calls = [record, ...this.#state.calls];
-    const current = calls.filter((each) => !isFinished(each));
-    // Oldest first, calls Callbar did not place before the user's dials: legs of no known call
-    // (a flood of them, too) never push out the call the user placed.
-    const givingUp = current
-      .reverse()
-      .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
-      .slice(0, Math.max(0, current.length - this.#limits.current));
-    for (const stale of givingUp) {
-      this.#finish(stale, record.started_ms, inEnglish(said('errors:callEnd.tooMany')));
-    }
-    const finished = calls.filter(isFinished);
-    const dropped = new Set(finished.slice(MAX_RECENT_CALLS));
-    this.#state = { ...this.#state, calls: calls.filter((each) => !dropped.has(each)) };
-    this.#retire([...dropped]);
-  }
-
-  #retire(records: CallRecord[]): void {
-    if (records.length === 0) return;
-    this.#retireLegs(records.flatMap((record) => record.call.leg_ids));
-    const ids = records.map((record) => record.call.id);
-    this.#state = {
-      ...this.#state,
-      removed_ids: [...this.#state.removed_ids, ...ids].slice(-500),
-    };
-  }
-
-  #retireLegs(legs: string[]): void {
-    this.#state = {
-      ...this.#state,
-      retired_legs: [...this.#state.retired_legs, ...legs].slice(-500),
-    };
-  }
-
-  /** The call's state from its legs, as far as the events said anything. */
-  #settle(record: CallRecord, now: number, cause: string | undefined): void {
-    const state = this.#derive(record);
-    if (state === 'ended') {
-      this.#finish(record, now, cause ?? inEnglish(said('errors:callEnd.ended')));
-      return;
-    }
-    if (state === 'connected' && !record.call.connected_at) {
-      record.call.connected_at = new Date(now).toISOString();
-    }
-    record.call.state = state;
-  }
-
-  #derive(record: CallRecord): CallState {
-    const { legs, call } = record;
-    if (legs.length === 0) return call.state;
-    const isOwn = (leg: LegRecord) =>
-      leg.own ??
-      (leg.role === undefined
-        ? undefined
-        : (leg.role === 'caller') === (call.direction === 'outgoing'));
-    const own = legs.filter((leg) => isOwn(leg) === true);
-    const others = legs.filter((leg) => isOwn(leg) !== true);
-    const has = (group: LegRecord[], state: LegState) => group.some((leg) => leg.state === state);
-    // The call is over for the user when their leg ends, or when every other party's has.
-    const othersGone = others.length > 0 && others.every((leg) => leg.state === 'ended');
-    if (has(own, 'ended') || othersGone || legs.every((leg) => leg.state === 'ended')) {
-      return 'ended';
-    }
-    if (legs.every((leg) => leg.state === undefined)) return 'in-progress';
-    if (has(legs, 'bridged')) return 'connected';
-    if (call.direction === 'outgoing') {
-      if (has(others, 'answered')) return 'connected';
-      if (has(others, 'ringing') || has(own, 'answered')) return 'ringing';
-      if (has(own, 'ringing')) return 'calling-you';
-    } else {
-      if (has(own, 'answered')) return 'connected';
-      if (has(own, 'ringing')) return 'ringing';
-    }
-    return 'in-progress';
-  }
-
-  #finish(record: CallRecord, now: number, reason: string): void {
-    record.call.state = 'ended';
-    record.call.ended_at = new Date(now).toISOString();
-    record.call.reason = reason;
-    record.updated_ms = now;
-  }
-
-  #absorb(log: CallLog): void {
-    const before = JSON.stringify(this.#state);
-    this.#state = mergeCallLogs(this.#state, log);
-    if (JSON.stringify(this.#state) !== before) this.#emit();
-  }
-
-  #changed(): void {
-    const file = this.#options.file;
-    if (file && !this.#writeQueued) {
-      // One write waits at a time and takes the state as it is then: a burst is one write.
-      this.#writeQueued = true;
-      this.#writing = this.#writing
-        .then(() => {
-          this.#writeQueued = false;
-          return file.write(structuredClone(this.#state));
-        })
-        .then(
-          (merged) => this.#absorb(merged),
-          (error: unknown) =>
-            this.#log.warn('the call log could not be saved', { error: errorMessage(error) }),
-        );
-    }
-    this.#emit();
-  }
-
-  #emit(): void {
-    for (const listener of this.#listeners) listener();
   }
 }
 
 /** The other side's number as an event names it (`from` of a call to the user, else `to`). */
 function otherParty(event: CallEventFields): string | undefined {
   return directionOf(event) === 'outgoing' ? event.to : event.from;
-}
-
-/** An event as kept with its call: as it came, or, when big, the fields read from it and its size. */
-function storable(raw: unknown, event: CallEventFields): unknown {
-  const bytes = jsonBytes(raw);
-  return bytes <= MAX_EVENT_BYTES ? raw : { ...event, truncated_bytes: bytes };
-}
-
-/** The newest events, at most MAX_EVENTS_KEPT and MAX_CALL_EVENT_BYTES of JSON. */
-function newestWithinBytes(events: unknown[]): unknown[] {
-  const kept = events.slice(-MAX_EVENTS_KEPT);
-  let total = kept.reduce<number>((sum, event) => sum + jsonBytes(event), 0);
-  while (kept.length > 1 && total > MAX_CALL_EVENT_BYTES) total -= jsonBytes(kept.shift());
-  return kept;
-}
-
-/** The JSON length of a value (one that cannot be written as JSON counts as too big). */
-function jsonBytes(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
 }

@@ -40,7 +40,8 @@ import { parseQuery, type ParsedQuery } from './parsed-query';
 import { MATCH_NAMES, RankedCandidates } from './ranked-candidates';
 import { rankingOrder, type PriorityOf } from './ranking-order';
 import { SpeedDials } from './speed-dials';
-import { ContactWords, WordPostings } from './word-postings';
+import { ContactWords } from './contact-words';
+import { WordPostings } from './word-postings';
 
 export interface ContactIndexOptions {
   /** The user's region: numbers without a country code are its national numbers. */
