@@ -45,19 +45,21 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
   }
   const { t } = ctx;
   const described = describeError(explained, t);
-  // The platform's errors one per line, each with the field it concerns; otherwise the message.
+  const fieldLine = (field: string, sentence: string) =>
+    t('errors.fieldLine', { field: terminalField(field), sentence: terminalField(sentence) });
+  // The platform's errors one per line, each with the field it concerns; then Callbar's own
+  // checks of what was typed, the same way (a number the one reader refused names its field);
+  // otherwise the message.
+  const ownFields = Object.entries(described.fields ?? {});
   const lines =
     fieldErrors.length > 0
       ? fieldErrors.map(({ attr, detail }) => {
           const { sentence, field } = explainDetail(detail, attr, t);
-          return field
-            ? t('errors.fieldLine', {
-                field: terminalField(field),
-                sentence: terminalField(sentence),
-              })
-            : terminalField(sentence);
+          return field ? fieldLine(field, sentence) : terminalField(sentence);
         })
-      : [terminalField(described.message)];
+      : ownFields.length > 0
+        ? ownFields.map(([field, sentence]) => fieldLine(field, sentence))
+        : [terminalField(described.message)];
   for (const line of lines) ctx.io.err(t('errors.line', { message: line }));
   if (described.details) {
     ctx.io.err(t('errors.details', { details: terminalField(described.details) }));

@@ -71,7 +71,9 @@ describe('callbar CLI: phonebooks, contacts', () => {
       env,
     );
     expect(updated.stdout).toContain('Grace B. Hopper');
-    expect(updated.stdout).toContain('+12025550143'); // unchanged fields kept
+    // Unchanged fields kept; a table shows the number as a person reads it at home (issue 41).
+    expect(updated.stdout).toContain('(202) 555-0143');
+    expect(updated.stdout).toContain('7601');
     const search = await runCallbar(['contacts', 'list', '--search', '5550143', '--json'], env);
     expect(
       (JSON.parse(search.stdout) as { results: { id: number }[] }).results.map((c) => c.id),
