@@ -20,6 +20,7 @@ test.afterAll(async () => {
 });
 
 test('keychain unavailable: the explanation and Try again, no Connect', async ({ page }) => {
+  const channelSocket = page.waitForEvent('websocket');
   await page.goto(app.preview.url);
   await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
   await expect(
@@ -30,9 +31,12 @@ test('keychain unavailable: the explanation and Try again, no Connect', async ({
   await page.screenshot({ path: 'test/e2e/screenshots/keychain.png' });
 
   // Trying again asks the keychain again; it is still unreachable, and the window says so.
-  const retried = page.waitForRequest((request) =>
-    request.url().endsWith('/__callbar/invoke/account.status'),
-  );
+  // (the window's calls travel over the preview's WebSocket, one frame `{id, channel, body}` each)
+  const socket = await channelSocket;
+  const retried = socket.waitForEvent('framesent', {
+    predicate: ({ payload }) =>
+      (JSON.parse(String(payload)) as { channel?: string }).channel === 'account.status',
+  });
   await page.getByRole('button', { name: 'Try again' }).click();
   await retried;
   await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
