@@ -220,6 +220,9 @@ test('bulk delete with one contact in use deletes nothing and names the queue', 
 test('settings are saved, kept after a restart, and an invalid value is refused on its field', async ({
   page,
 }) => {
+  // Two accessibility scans in both themes and a restart of the preview: more than the default
+  // 30 s of work when two spec files share the CI's 2 cores.
+  test.setTimeout(60_000);
   await page.goto(app.preview.url);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();
