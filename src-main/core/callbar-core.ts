@@ -90,9 +90,15 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     status.state === 'activating' && connectLink
       ? { ...status, connect_link: connectLink }
       : status;
+  /** The window's language: the setting as it is now, else the system's. */
+  const windowWords = () =>
+    translatorFor(
+      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
+      'errors',
+    );
   // Calls identify parties and resolve speed dials through the directory; both share one client
-  // (one rate-limit gate per scope).
-  const calls = openCalls({ profile, api, directory });
+  // (one rate-limit gate per scope). Its snapshots say why calls ended in the window's language.
+  const calls = openCalls({ profile, api, directory, words: windowWords });
   // The search ranks contacts the user calls often and lately first (among equal matches).
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   const editor = new PhonebookEditor(api.phonebooks, directory);
@@ -211,7 +217,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     }),
     'exports.start': (request) =>
       exports.start(
-        exportSource(request, { api: api.phonebooks, recent: () => calls.snapshot().recent }),
+        exportSource(request, {
+          api: api.phonebooks,
+          // A file keeps the English (as --json does): it is read by programs too.
+          recent: () => calls.snapshot(null).recent,
+        }),
       ),
     'exports.read': ({ export_id }) => exports.read(export_id),
     'imports.upload': (request) => imports.upload(request),
@@ -238,12 +248,6 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
   };
   // The calls shown (window and tray) are the connected account's: another account shows others.
-  /** The window's language: the setting as it is now, else the system's. */
-  const windowWords = () =>
-    translatorFor(
-      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
-      'errors',
-    );
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
     // Its message and warnings in the window's language (the tray speaks the same one).
@@ -255,7 +259,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     if (owner !== callsOwner) {
       callsOwner = owner;
       rankByCalls();
-      events.publish({ type: 'calls.changed', calls: calls.snapshot() });
+      events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), calls.snapshot()) });
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
       log.warn('the directory could not follow the account change', { error });
@@ -269,7 +273,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const unsubscribeCalls = calls.onChange((snapshot) => {
     rankByCalls();
     crm.callsChanged(snapshot);
-    events.publish({ type: 'calls.changed', calls: snapshot });
+    // Core's sentences in it (who is unknown, a number's label) in the window's language too.
+    events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) });
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
   // account is known (directory.load).

@@ -140,7 +140,7 @@ test('switching to German in Settings changes the whole window at once, and it s
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   await expect(page.getByTestId('account-state')).toHaveText(
-    `Verbunden · Durchwahl ${user.extension}`,
+    `Verbunden · Nebenstelle ${user.extension}`,
   );
   await expect(page.getByRole('button', { name: 'Menü', exact: true })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Anrufen' })).toBeVisible();

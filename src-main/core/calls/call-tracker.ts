@@ -20,7 +20,7 @@ import type {
 } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
-import { said } from '../text/said';
+import { said, type Said, type Translate } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
@@ -34,6 +34,7 @@ import {
 } from './call-event';
 import { isFinished, MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
 import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
+import { callInWords, setReason } from './call-reason';
 import { TokenBucket, type Rate } from './token-bucket';
 
 export interface CallLimits {
@@ -142,11 +143,12 @@ export class CallTracker {
     this.#dropped = summarizedWarnings(options.log, 'call events dropped (summary)');
   }
 
-  view(): CallsView {
+  /** The account's calls; why each ended worded by `words` (else in English). */
+  view(words?: Translate): CallsView {
     const current: Call[] = [];
     const recent: Call[] = [];
     for (const record of this.records()) {
-      (isFinished(record) ? recent : current).push(record.call);
+      (isFinished(record) ? recent : current).push(callInWords(record, words));
     }
     return { current, recent };
   }
@@ -231,14 +233,14 @@ export class CallTracker {
   }
 
   /** A dial the platform refused, for the recent list. */
-  recordFailed(target: DialTarget, source: CallSource, reason: string): void {
+  recordFailed(target: DialTarget, source: CallSource, reason: string | Said): void {
     const record = this.#newRecord(this.#now(), {
       direction: 'outgoing',
       state: 'failed',
       party: this.#partyOf(target),
       source,
-      reason,
     });
+    setReason(record, reason);
     record.call.ended_at = record.call.started_at;
     this.#insert(record);
     this.#changed();
@@ -259,7 +261,7 @@ export class CallTracker {
   }
 
   /** Ends a call locally (hung up, refused hangup, given up). */
-  end(callId: string, reason: string): void {
+  end(callId: string, reason: Said): void {
     const record = this.#state.calls.find((each) => each.call.id === callId);
     if (!record || isFinished(record)) return;
     this.#finish(record, this.#now(), reason);
@@ -346,8 +348,8 @@ export class CallTracker {
         record,
         now,
         unconfirmed
-          ? inEnglish(said('errors:callEnd.noEvents'))
-          : inEnglish(said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) })),
+          ? said('errors:callEnd.noEvents')
+          : said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) }),
       );
       changed = true;
     }
@@ -532,7 +534,7 @@ export class CallTracker {
       .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
       .slice(0, Math.max(0, current.length - this.#limits.current));
     for (const stale of givingUp) {
-      this.#finish(stale, record.started_ms, inEnglish(said('errors:callEnd.tooMany')));
+      this.#finish(stale, record.started_ms, said('errors:callEnd.tooMany'));
     }
     const finished = calls.filter(isFinished);
     const dropped = new Set(finished.slice(MAX_RECENT_CALLS));
@@ -558,10 +560,10 @@ export class CallTracker {
   }
 
   /** The call's state from its legs, as far as the events said anything. */
-  #settle(record: CallRecord, now: number, cause: string | undefined): void {
+  #settle(record: CallRecord, now: number, cause: Said | undefined): void {
     const state = this.#derive(record);
     if (state === 'ended') {
-      this.#finish(record, now, cause ?? inEnglish(said('errors:callEnd.ended')));
+      this.#finish(record, now, cause ?? said('errors:callEnd.ended'));
       return;
     }
     if (state === 'connected' && !record.call.connected_at) {
@@ -599,10 +601,10 @@ export class CallTracker {
     return 'in-progress';
   }
 
-  #finish(record: CallRecord, now: number, reason: string): void {
+  #finish(record: CallRecord, now: number, reason: Said): void {
     record.call.state = 'ended';
     record.call.ended_at = new Date(now).toISOString();
-    record.call.reason = reason;
+    setReason(record, reason);
     record.updated_ms = now;
   }
 

@@ -43,7 +43,7 @@ describe('import reasons in the reader’s language', () => {
     expect(english.map((reason) => sayAgain(de, reason))).toEqual([
       'Die Zeile hat keinen Namen.',
       'Das Feld „Nummer“ mit „+43 1 ABC“ ist keine Telefonnummer: sie enthält Buchstaben.',
-      'Die Durchwahl 14 im Feld „Nummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Durchwahl): +431234569 wird importiert; die Durchwahl 7 im Feld „Zweitnummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Durchwahl): +431234570 wird importiert.',
+      'Die Nebenstelle 14 im Feld „Nummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234569 wird importiert; die Nebenstelle 7 im Feld „Zweitnummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234570 wird importiert.',
       'Die Kurzwahl „12“ liegt nicht zwischen 200–999 oder 2000–9999 (und ist nicht 9191), wie es die Plattform verlangt.',
     ]);
   });
