@@ -1,5 +1,11 @@
 import { DIALABLE_INPUT } from '../../src-shared/contract';
-import type { AccountStatus, AppInfo, DialTarget, Runtime } from '../../src-shared/contract';
+import type {
+  AccountStatus,
+  AppInfo,
+  DialTarget,
+  PhonebookView,
+  Runtime,
+} from '../../src-shared/contract';
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
@@ -125,6 +131,19 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     log,
   });
   const exports = new WindowExports();
+  /** Each phonebook with how many contacts the directory holds in it (the window shows it). */
+  const withContactCounts = <Page extends { results: PhonebookView[] }>(page: Page): Page => {
+    // While the first sync runs, the counts would be short: none rather than wrong.
+    if (!['ready', 'stale'].includes(directory.status().state)) return page;
+    const counts = new Map<number, number>();
+    for (const contact of directory.contacts) {
+      counts.set(contact.phonebook, (counts.get(contact.phonebook) ?? 0) + 1);
+    }
+    return {
+      ...page,
+      results: page.results.map((book) => ({ ...book, contacts: counts.get(book.id) ?? 0 })),
+    };
+  };
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -191,7 +210,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'calls.clearRecent': () => calls.clearRecent(),
     'calls.cancelDial': () => calls.cancelDial(),
-    'phonebooks.list': (query) => editor.listPhonebooks(query),
+    'phonebooks.list': async (query) => withContactCounts(await editor.listPhonebooks(query)),
     'phonebooks.create': async (fields) => phonebookView(await editor.createPhonebook(fields)),
     'phonebooks.update': async ({ id, ...fields }) =>
       phonebookView(await editor.updatePhonebook(id, fields)),
@@ -215,14 +234,24 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
-    'exports.start': (request) =>
-      exports.start(
+    'exports.start': async (request) => {
+      // A phonebook's file is named for it ("Customers.vcf"), not for its id.
+      const phonebookName =
+        request.what === 'contacts' && request.phonebook !== undefined
+          ? await api.phonebooks.getPhonebook(request.phonebook).then(
+              (book) => book.description,
+              () => undefined,
+            )
+          : undefined;
+      return exports.start(
         exportSource(request, {
           api: api.phonebooks,
           // A file keeps the English (as --json does): it is read by programs too.
           recent: () => calls.snapshot(null).recent,
+          phonebookName,
         }),
-      ),
+      );
+    },
     'exports.read': ({ export_id }) => exports.read(export_id),
     'imports.upload': (request) => imports.upload(request),
     'imports.preview': (request) => imports.preview(request),
