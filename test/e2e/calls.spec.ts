@@ -122,7 +122,17 @@ for (const profile of SUITE_PROFILES) {
       await page.keyboard.press('Control+K');
       await expect(search).toBeFocused();
 
-      await recent.getByRole('button', { name: 'Clear' }).click();
+      // Clearing is destructive (the notes go too): it asks first, and Keep keeps every call.
+      await recent.getByRole('button', { name: 'More: export, clear' }).click();
+      await page.getByRole('menuitem', { name: 'Clear recent calls…' }).click();
+      const clear = page.getByRole('dialog', { name: 'Clear 1 recent call?' });
+      await expect(clear).toBeVisible();
+      await clear.getByRole('button', { name: 'Keep' }).click();
+      await expect(recent.getByRole('listitem')).toHaveCount(1);
+      await recent.getByRole('button', { name: 'More: export, clear' }).click();
+      await page.getByRole('menuitem', { name: 'Clear recent calls…' }).click();
+      await clear.getByRole('button', { name: 'Clear', exact: true }).click();
+      await expect(clear).toBeHidden();
       await expect(recent.getByRole('listitem')).toHaveCount(0);
       await expect(recent).toContainText('Calls you make or receive appear here.');
     });

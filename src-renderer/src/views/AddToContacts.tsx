@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PhonebookView } from '../../../src-shared/contract';
+import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { Name } from '../components/Isolated';
 import { ContactEditor } from './ContactEditor';
@@ -15,7 +16,7 @@ export function AddToContacts({ number }: { number: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="link" onClick={() => setOpen(true)}>
+      <button type="button" className="plain" onClick={() => setOpen(true)}>
         {t('addToContacts.title')}
       </button>
       {open ? <AddToContactsDialog number={number} onClose={() => setOpen(false)} /> : null}
@@ -23,7 +24,7 @@ export function AddToContacts({ number }: { number: string }) {
   );
 }
 
-function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
+export function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
   const { t } = useTranslation();
   const [books, setBooks] = useState<PhonebookView[] | undefined>();
   const [chosen, setChosen] = useState<number | undefined>();
@@ -83,16 +84,20 @@ function AddToContactsDialog({ number, onClose }: { number: string; onClose: () 
             ))}
           </fieldset>
         )}
-        <div className="form-actions">
-          {books && books.length > 0 ? (
-            <button type="submit" className="primary">
-              {t('addToContacts.continue')}
+        <DialogActions
+          cancel={
+            <button type="button" onClick={onClose}>
+              {t('common.cancel')}
             </button>
-          ) : null}
-          <button type="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-        </div>
+          }
+          main={
+            books && books.length > 0 ? (
+              <button type="submit" className="primary">
+                {t('addToContacts.continue')}
+              </button>
+            ) : null
+          }
+        />
       </form>
     </Modal>
   );
