@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
@@ -23,13 +23,23 @@ export function EndedCall({ call }: { call: Call }) {
   const dismiss = useAppStore((state) => state.dismissEnded);
   const dial = useAppStore((state) => state.dial);
   const [noting, setNoting] = useState(false);
-  const [held, setHeld] = useState({ pointer: false, focus: false });
-  const holding = noting || held.pointer || held.focus;
+  const card = useRef<HTMLDivElement>(null);
+  // It goes once its seconds passed with neither the pointer nor the focus on it, nor a note
+  // being written; until then it waits another while.
   useEffect(() => {
-    if (holding) return;
-    const timer = setTimeout(dismiss, ENDED_VISIBLE_MS);
+    if (noting) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const wait = () => {
+      timer = setTimeout(() => {
+        const element = card.current;
+        const held = element?.matches(':hover') || element?.contains(document.activeElement);
+        if (held) wait();
+        else dismiss();
+      }, ENDED_VISIBLE_MS);
+    };
+    wait();
     return () => clearTimeout(timer);
-  }, [holding, dismiss, call.id]);
+  }, [noting, dismiss, call.id]);
   const talked = talkTime(call);
   const name = partyName(call.party);
   const summary =
@@ -39,16 +49,7 @@ export function EndedCall({ call }: { call: Call }) {
         ? t('callEnded.ended')
         : t('callEnded.endedAfter', { duration: formatDuration(talked, locale) });
   return (
-    <div
-      onPointerEnter={() => setHeld((now) => ({ ...now, pointer: true }))}
-      onPointerLeave={() => setHeld((now) => ({ ...now, pointer: false }))}
-      onFocus={() => setHeld((now) => ({ ...now, focus: true }))}
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) {
-          setHeld((now) => ({ ...now, focus: false }));
-        }
-      }}
-    >
+    <div ref={card}>
       <CallCard
         state={call.state}
         label={t('callEnded.label')}
