@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
+  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -108,9 +108,7 @@ test('with links dialling without asking, a premium-rate link still asks and sho
   await expectAccessibleInBothThemes(page, 'premium-rate link confirmation');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({
-      path: join('test/e2e/screenshots', `link-confirmation-premium-${colorScheme}.png`),
-    });
+    await page.screenshot({ path: screenshotPath(`link-confirmation-premium-${colorScheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await dialog.getByRole('button', { name: 'Dial', exact: true }).click();

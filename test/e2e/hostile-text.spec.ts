@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   addContact,
   openConnected,
   placedCallBar,
+  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -68,7 +68,7 @@ async function expectInOrder(element: Locator, what: string, digits = NUMBER_DIG
 async function screenshots(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: join('test/e2e/screenshots', `${name}-${colorScheme}.png`) });
+    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
