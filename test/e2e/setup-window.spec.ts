@@ -48,7 +48,9 @@ async function expectNoScrolling(page: Page, what: string) {
 /** Nothing of the main window: no menu, no search box, no call bar, no recent calls. */
 async function expectSetupOnly(page: Page) {
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveCount(0);
-  await expect(page.getByRole('combobox')).toHaveCount(0);
+  await expect(
+    page.getByRole('combobox', { name: 'Search contacts or type a number' }),
+  ).toHaveCount(0);
   await expect(page.getByText('Recent calls')).toHaveCount(0);
 }
 
