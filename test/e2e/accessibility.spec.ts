@@ -1,6 +1,11 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
-import { expectAccessibleEverywhere, focusIndicator, pageScrollsSideways } from '../support/a11y';
+import {
+  expectAccessibleEverywhere,
+  focusIndicator,
+  pageScrollsSideways,
+  showLocale,
+} from '../support/a11y';
 import {
   addContact,
   openConnected,
@@ -147,10 +152,18 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
   await control.endLeg((await leg('callee')).id);
   await expect(bar).toBeHidden();
   await expect(page.getByTestId('call-announcer')).toHaveText(/^Call with \+49 30 7654321 ended\./);
-  // "Ended": it stays while the pointer rests on it (the scans take longer than its seconds).
+  // "Ended": it stays while the focus is in it (the scans take longer than its seconds; the
+  // pointer would leave it when the docs' pictures resize the page).
   const ended = page.getByRole('region', { name: 'Call ended' });
   await expect(ended).toBeVisible();
-  await ended.hover();
+  await ended.getByRole('button', { name: 'Close' }).focus();
+  // Why it ended is said anew in a language chosen after it ended, and back.
+  const why = page.getByTestId('call-ended-reason');
+  await expect(why).toHaveText('The call ended normally.');
+  await showLocale(page, 'de');
+  await expect(why).toHaveText('Der Anruf wurde normal beendet.');
+  await showLocale(page, 'en');
+  await expect(why).toHaveText('The call ended normally.');
   await expectAccessibleEverywhere(page, 'the call just ended', 'call-ended');
   await ended.getByRole('button', { name: 'Close' }).click();
   await expect(ended).toBeHidden();
@@ -181,6 +194,11 @@ test('axe: search, results, a link to confirm, the call bar in each state, recen
     expect(starred.ok).toBe(true);
   }
   await expect(page.getByTestId('favourites')).toBeVisible();
+  // The declined call's "Ended" is not part of this screen's picture.
+  const declined = page.getByRole('region', { name: 'Call ended' });
+  if (await declined.isVisible()) await declined.getByRole('button', { name: 'Close' }).click();
+  await expect(declined).toBeHidden();
+  await page.mouse.move(0, 0);
   await page
     .getByRole('region', { name: 'Three keys to know' })
     .getByRole('button', { name: 'Got it' })

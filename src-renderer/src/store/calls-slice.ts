@@ -48,6 +48,11 @@ export interface CallsSlice {
   cancelling: boolean;
   loadCalls: () => Promise<void>;
   /**
+   * Asks for the calls again after the language changed: core words why each ended in the
+   * window's language, so what was said in the old one is said anew (an error shown stays).
+   */
+  rewordCalls: () => Promise<void>;
+  /**
    * Dials `target` (`label`: whom, as shown; default the target). While a dial is in flight
    * another is ignored (resolves false).
    */
@@ -99,6 +104,10 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     dialing: undefined,
     cancelling: false,
     loadCalls: async () => applySnapshot(await window.callbar.calls.list()),
+    rewordCalls: async () => {
+      const result = await window.callbar.calls.list();
+      if (result.ok) get().applyCallsEvent(result.value);
+    },
     dial: async (target, source = 'ui', label = target) => {
       if (get().dialing !== undefined) return false;
       set({ dialing: label, callError: undefined, ended: undefined });
