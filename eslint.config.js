@@ -43,7 +43,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The renderer talks only to window.callbar.' }],
+          paths: [
+            { name: 'electron', message: 'The renderer talks only to window.callbar.' },
+            // The window's text engine is src-renderer/src/i18n.ts (compiled catalogs, no parser).
+            { name: 'react-i18next', message: "Use useTranslation from the window's i18n.ts." },
+            { name: 'i18next', message: "Use the window's i18n.ts." },
+          ],
           patterns: [
             {
               group: ['**/src-main/**', 'node:*'],
@@ -72,6 +77,27 @@ export default tseslint.config(
             {
               group: ['node:*', '**/src-main/**', '**/src-preload/**', '**/src-renderer/**'],
               message: 'The shared contract imports zod and nothing else of the app or Node.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The browser extension runs in web pages and the browser: no Node, nothing of the app but
+    // the native host's message types.
+    files: ['browser-extension/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'The extension runs in the browser.' },
+            {
+              group: ['**/src-main/**'],
+              allowTypeImports: true,
+              message: 'The extension shares only types (the host protocol’s) with Callbar.',
             },
           ],
         },

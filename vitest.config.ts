@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { windowCatalogs } from './scripts/window-catalogs.ts';
 
 export default defineConfig({
+  // The window's compiled catalogs (src-renderer/src/i18n.ts), for the renderer's unit tests.
+  plugins: [windowCatalogs()],
   test: {
     include: ['test/**/*.test.ts'],
     // test/hardening runs on its own (npm run test:hardening, vitest.hardening.config.ts).

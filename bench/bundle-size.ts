@@ -1,83 +1,44 @@
 /**
- * The renderer's production bundle: built exactly as `npm run build` builds it (the renderer
- * section of electron.vite.config.ts) into a temporary folder, then measured raw, gzip -9 and
- * brotli, with each dependency's share. Target: at most 150 KB of gzip JavaScript.
+ * The window's JavaScript (scripts/window-start-size.ts): the renderer's production build,
+ * built exactly as `npm run build` builds it, each chunk gzipped at level 9. What the window loads
+ * at start (`window_start_js_kb`: the start chunk and one locale's catalog, the largest of the
+ * hand-written ones) against the 100 KB budget (a test holds it:
+ * test/integration/scripts/window-start-size.test.ts), and what loads later (the screens opened
+ * later with their texts, the other locales).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, minifySync, type InlineConfig, type Rollup } from 'vite';
-import electronViteConfig from '../electron.vite.config';
+import {
+  measureWindowStart,
+  WINDOW_START_BUDGET_KB,
+  type ChunkSize,
+} from '../scripts/window-start-size';
 
-const TARGET_GZIP_JS = 150 * 1024;
-
-const gzip = (data: Buffer | string) => gzipSync(data, { level: 9 }).length;
-const brotli = (data: Buffer | string) =>
-  brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
-/** The npm package a module belongs to, or "app" for Callbar's own code. */
-function packageOf(id: string): string {
-  const at = id.lastIndexOf('node_modules/');
-  if (at < 0) return id.includes('src-preload') ? 'contract (types only)' : 'app (src-renderer)';
-  const parts = id.slice(at + 'node_modules/'.length).split('/');
-  return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+export interface BundleFigures {
+  /** gzip KB of JavaScript at the window's start. */
+  window_start_js_kb: number;
+  /** gzip KB of every chunk of the window, added up. */
+  window_all_js_kb: number;
+  /** gzip KB of each hand-written locale's start catalog. */
+  catalog_kb: Record<string, number>;
 }
 
-export async function bundleSize(): Promise<void> {
-  const renderer = (electronViteConfig as { renderer: InlineConfig }).renderer;
-  const outDir = mkdtempSync(join(tmpdir(), 'callbar-bundle-'));
-  try {
-    const output = (await build({
-      ...renderer,
-      configFile: false,
-      logLevel: 'silent',
-      build: { ...renderer.build, outDir, emptyOutDir: true },
-    })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-    const chunks = (Array.isArray(output) ? output : [output])
-      .flatMap((result) => result.output)
-      .filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+const row = (chunk: ChunkSize) =>
+  `  ${chunk.file.padEnd(44)} ${`${chunk.rawKb} KB`.padStart(10)} ${`${chunk.gzipKb} KB`.padStart(9)}`;
 
-    const files = readdirSync(join(outDir, 'assets'));
-    let js = { raw: 0, gzip: 0, brotli: 0 };
-    console.log('file                          raw        gzip -9    brotli 11');
-    for (const file of files) {
-      const data = readFileSync(join(outDir, 'assets', file));
-      const row = { raw: data.length, gzip: gzip(data), brotli: brotli(data) };
-      if (file.endsWith('.js')) {
-        js = { raw: js.raw + row.raw, gzip: js.gzip + row.gzip, brotli: js.brotli + row.brotli };
-      }
-      console.log(
-        `${file.padEnd(28)}  ${kb(row.raw).padStart(9)}  ${kb(row.gzip).padStart(9)}  ${kb(row.brotli).padStart(9)}`,
-      );
-    }
-    const verdict = js.gzip <= TARGET_GZIP_JS ? 'within' : 'OVER';
-    console.log(
-      `JavaScript total: ${kb(js.raw)} raw, ${kb(js.gzip)} gzip, ${kb(js.brotli)} brotli — ${verdict} the ${kb(TARGET_GZIP_JS)} gzip target`,
-    );
-
-    // Each package's share: its code as rendered into the chunk, minified and compressed on its
-    // own (gzip finds repeats across packages too, so the shares add up to a little more).
-    const shares = new Map<string, string[]>();
-    for (const chunk of chunks) {
-      for (const [id, module] of Object.entries(chunk.modules)) {
-        if (!module.code) continue;
-        const name = packageOf(id);
-        shares.set(name, [...(shares.get(name) ?? []), module.code]);
-      }
-    }
-    console.log('\nshare by package             minified   gzip -9');
-    const rows = [...shares].map(([name, codes]) => {
-      const { code } = minifySync(`${name}.js`, codes.join('\n'));
-      return { name, raw: Buffer.byteLength(code), gzip: gzip(code) };
-    });
-    for (const row of rows.sort((a, b) => b.gzip - a.gzip)) {
-      console.log(
-        `${row.name.padEnd(28)}  ${kb(row.raw).padStart(9)}  ${kb(row.gzip).padStart(9)}`,
-      );
-    }
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+export async function bundleSize(): Promise<BundleFigures> {
+  const size = await measureWindowStart();
+  console.log(`  ${'at start'.padEnd(44)} ${'raw'.padStart(10)} ${'gzip -9'.padStart(9)}`);
+  for (const chunk of size.start) console.log(row(chunk));
+  const verdict = size.startKb <= WINDOW_START_BUDGET_KB ? 'within' : 'OVER';
+  console.log(
+    `  window_start_js_kb: ${size.startKb} KB gzip — ${verdict} the ${WINDOW_START_BUDGET_KB} KB budget`,
+  );
+  console.log(`  start catalogs: ${JSON.stringify(size.catalogKb)} (KB gzip)`);
+  console.log('  later (screens opened later with their texts, other locales):');
+  for (const chunk of [...size.later].sort((a, b) => b.gzipKb - a.gzipKb)) console.log(row(chunk));
+  console.log(`  every chunk added up: ${size.allKb} KB gzip`);
+  return {
+    window_start_js_kb: size.startKb,
+    window_all_js_kb: size.allKb,
+    catalog_kb: size.catalogKb,
+  };
 }

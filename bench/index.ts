@@ -7,6 +7,7 @@
  * last, its figures under `felt` in the JSON; `npm run bench -- --no-felt` leaves it out.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
+import { browserExtension } from './browser-extension';
 import { bundleSize } from './bundle-size';
 import { cliStartup } from './cli-startup';
 import { contactImport } from './contact-import';
@@ -62,7 +63,20 @@ const benchmarks: { name: string; run: () => Promise<void>; optIn?: boolean }[] 
       figures.contact_import = await contactImport();
     },
   },
-  { name: 'Renderer bundle size (production build)', run: () => bundleSize() },
+  {
+    name: "The window's JavaScript: at start and later (production build)",
+    run: async () => {
+      const size = await bundleSize();
+      figures.window_start_js_kb = size.window_start_js_kb;
+      figures.window = size;
+    },
+  },
+  {
+    name: 'Browser extension: content script weight, scan of 10,000 text nodes',
+    run: async () => {
+      Object.assign(figures, await browserExtension());
+    },
+  },
   { name: 'Token refresh: answer→vault window and the profile lock', run: () => sessionRefresh() },
   { name: 'CLI start-up', run: () => cliStartup() },
   { name: 'Parsing a dial target', run: () => dialTargetParse() },

@@ -5,56 +5,103 @@
  * again). Device administration needs the shared store (RELAY_REDIS_URL).
  */
 import { createLogger } from '../src-main/core/log/logger';
+import { terminalField, terminalOutput } from '../src-main/core/text/terminal-text';
 import { memoryStore } from './memory-store';
-import { relayConfig } from './relay-config';
+import { relayConfig, type RelayConfig } from './relay-config';
+import { relayMetrics, serveMetrics } from './relay-metrics';
 import { startRelay } from './relay-server';
-import { redisStore } from './redis-store';
+import { redisStore, type RedisTarget } from './redis-store';
 
 const USAGE = `Usage:
   npm run relay                              serve (see docs/relay.md for the environment)
   npm run relay -- devices list              list the devices (needs RELAY_REDIS_URL)
   npm run relay -- devices revoke DEVICE_ID  remove a device`;
 
+/** Writes `text` as the terminal should get it: what came from outside cannot steer it. */
+const print = (stream: NodeJS.WriteStream, text: string) => stream.write(terminalOutput(text));
+
+/** The shared store configured: a cluster, one Redis, or none (the embedded store). */
+const redisTarget = (config: RelayConfig): RedisTarget | undefined =>
+  config.redisCluster ? { cluster: config.redisCluster } : config.redisUrl;
+
+/** How long a stopping relay may take (the orchestrator's grace period is longer: 30 s). */
+const STOP_DEADLINE_MS = 10_000;
+
+/**
+ * Serves until SIGTERM or SIGINT, then drains (relay-server.ts) and exits within 10 s: whatever
+ * is still under way then is cut (the desktops resume at another node, from their offset).
+ */
+async function serve(config: RelayConfig): Promise<number> {
+  const metrics = relayMetrics();
+  const early = createLogger();
+  const target = redisTarget(config);
+  const store = target
+    ? redisStore(target, early, { onError: () => metrics.redisErrors.inc() })
+    : memoryStore();
+  const relay = await startRelay({
+    ...config,
+    store,
+    log: early,
+    metrics,
+    logLevel: config.logLevel,
+  });
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(metrics, config.metricsPort, config.host);
+  const stop = () => {
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS - 500).unref();
+    void relay
+      .drain(STOP_DEADLINE_MS - 2000)
+      .then(() => metricsServer?.close())
+      .then(() => store.close())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  // Said once the handlers are in place: whoever waits for this line may stop it at once.
+  relay.log.info('relay listening', {
+    origin: relay.origin,
+    store: config.redisCluster
+      ? 'redis cluster'
+      : config.redisUrl
+        ? 'redis'
+        : 'embedded (single node)',
+    ...(metricsServer ? { metrics: `${metricsServer.origin}/metrics` } : {}),
+  });
+  return new Promise(() => undefined);
+}
+
 async function main(args: string[]): Promise<number> {
   const config = relayConfig(process.env);
-  const log = createLogger();
-  if (args.length === 0) {
-    const store = config.redisUrl ? redisStore(config.redisUrl, log) : memoryStore();
-    const relay = await startRelay({ ...config, store, log });
-    const stop = () => {
-      void relay
-        .close()
-        .then(() => store.close())
-        .finally(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    // Said once the handlers are in place: whoever waits for this line may stop it at once.
-    log.info('relay listening', {
-      origin: relay.origin,
-      store: config.redisUrl ? 'redis' : 'embedded (single node)',
-    });
-    return new Promise(() => undefined);
-  }
+  const log = createLogger(undefined, 'warn');
+  if (args.length === 0) return serve(config);
   if (args[0] !== 'devices' || !['list', 'revoke'].includes(args[1] ?? '')) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  if (!config.redisUrl) {
+  const target = redisTarget(config);
+  if (!target) {
     process.stderr.write(
-      'Set RELAY_REDIS_URL: the embedded store lives inside the running relay only.\n',
+      'Set RELAY_REDIS_URL or RELAY_REDIS_CLUSTER_NODES: the embedded store lives inside the running relay only.\n',
     );
     return 2;
   }
-  const store = redisStore(config.redisUrl, log);
+  const store = redisStore(target, log);
   try {
     if (args[1] === 'list') {
       const devices = await store.listDevices();
-      if (devices.length === 0) process.stdout.write('No devices.\n');
+      if (devices.length === 0) print(process.stdout, 'No devices.\n');
       for (const device of devices) {
-        process.stdout.write(
-          `${device.device_id}  ${device.tenant_id}/${device.user_extension}  activated ${device.created_at}\n`,
-        );
+        // Each value as one line of plain text (terminal-text.ts): a tenant or extension stored
+        // before the relay checked their shape cannot set a title or clear the screen.
+        const [id, tenant, extension, at] = [
+          device.device_id,
+          device.tenant_id,
+          device.user_extension,
+          device.created_at,
+        ].map(terminalField);
+        print(process.stdout, `${id}  ${tenant}/${extension}  activated ${at}\n`);
       }
       return 0;
     }
@@ -64,10 +111,10 @@ async function main(args: string[]): Promise<number> {
       return 2;
     }
     if (!(await store.removeDevice(id))) {
-      process.stderr.write(`No device ${id}.\n`);
+      print(process.stderr, `No device ${terminalField(id)}.\n`);
       return 1;
     }
-    process.stdout.write(`Revoked ${id}.\n`);
+    print(process.stdout, `Revoked ${terminalField(id)}.\n`);
     return 0;
   } finally {
     await store.close();
@@ -77,7 +124,7 @@ async function main(args: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    print(process.stderr, `${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -1,11 +1,16 @@
 /**
  * The embedded store: everything in this process's memory, for a single relay node (the demo, a
  * small office). Lost at a restart: a desktop then activates again. Offsets have Redis's form.
+ * Every entry has the life it has in Redis (a wait, a mailbox value, a cap's member, a dial
+ * note, a leg's route), and what outlives it goes at the next sweep (at most once a second, on
+ * the next write, and on a timer), so what clients leave behind cannot grow without bound.
  */
 /* eslint-disable @typescript-eslint/require-await -- the interface is asynchronous (Redis); memory answers at once */
 import { EventEmitter } from 'node:events';
 import { TokenBucket } from '../src-main/core/calls/token-bucket';
 import {
+  DIAL_NOTES_KEPT_MS,
+  LEGS_PER_DIAL,
   QUEUE_MAX_LENGTH,
   type DeviceRecord,
   type QueuedMessage,
@@ -24,50 +29,106 @@ export function compareOffsets(a: string, b: string): number {
   return am === bm ? Number(as - bs) : am < bm ? -1 : 1;
 }
 
-export function memoryStore(now: () => number = Date.now): RelayStore {
+/** How often expired entries are looked for. */
+const SWEEP_INTERVAL_MS = 1000;
+
+/** The embedded store, and how many entries it holds (what the bounds are measured by). */
+export type MemoryStore = RelayStore & { entries(): number };
+
+export function memoryStore(now: () => number = Date.now): MemoryStore {
   const waiting = new Map<string, Expiring<string>>();
   const boxes = new Map<string, Expiring<string>[]>();
+  const pools = new Map<string, Map<string, number>>();
   const devices = new Map<string, DeviceRecord>();
   const queues = new Map<string, QueuedMessage[]>();
-  const dials = new Map<string, number>();
+  /** Per tenant: device → when it last noted a dial. */
+  const dials = new Map<string, Map<string, number>>();
+  const legGrants = new Map<string, Expiring<number>>();
   const legs = new Map<string, Expiring<string[]>>();
-  const buckets = new Map<string, TokenBucket>();
+  /** Per client address; it goes once it would be full again anyway (as in Redis). */
+  const buckets = new Map<string, Expiring<TokenBucket>>();
   /** The time of the take being made (the buckets read it through their clock). */
   let takeAt = 0;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
   let lastMs = 0;
   let seq = 0;
+  let sweptAt = -Infinity;
 
   const live = <T>(entry: Expiring<T> | undefined) =>
     entry && entry.until > now() ? entry.value : undefined;
-  /** Expired entries go once the maps grow (the embedded store must not grow without bound). */
-  const sweep = () => {
-    if (legs.size + waiting.size + dials.size < 10_000) return;
+  const sweep = (force = false) => {
     const at = now();
-    for (const map of [legs, waiting]) {
+    if (!force && at - sweptAt < SWEEP_INTERVAL_MS) return;
+    sweptAt = at;
+    for (const map of [waiting, legs, legGrants, buckets] as Map<string, Expiring<unknown>>[]) {
       for (const [name, entry] of map) if (entry.until <= at) map.delete(name);
     }
-    for (const [id, dialled] of dials) if (at - dialled > 10 * 60_000) dials.delete(id);
+    for (const [box, list] of boxes) {
+      const kept = list.filter((entry) => entry.until > at);
+      if (kept.length > 0) boxes.set(box, kept);
+      else boxes.delete(box);
+    }
+    for (const [pool, members] of pools) {
+      for (const [member, until] of members) if (until <= at) members.delete(member);
+      if (members.size === 0) pools.delete(pool);
+    }
+    for (const [tenant, notes] of dials) {
+      for (const [id, dialled] of notes) if (at - dialled > DIAL_NOTES_KEPT_MS) notes.delete(id);
+      if (notes.size === 0) dials.delete(tenant);
+    }
   };
+  const timer = setInterval(() => sweep(true), SWEEP_INTERVAL_MS * 10);
+  timer.unref();
+  const wrote = () => sweep();
 
   return {
-    putWaiting: async (key, publicKey, ttlMs) => {
-      waiting.set(key, { value: publicKey, until: now() + ttlMs });
-      sweep();
+    putWaiting: async (name, value, ttlMs) => {
+      wrote();
+      const before = live(waiting.get(name));
+      if (before !== undefined) return before;
+      waiting.set(name, { value, until: now() + ttlMs });
+      return undefined;
     },
-    takeWaiting: async (key) => {
-      const value = live(waiting.get(key));
-      waiting.delete(key);
+    readWaiting: async (name) => live(waiting.get(name)),
+    updateWaiting: async (name, value) => {
+      const entry = waiting.get(name);
+      if (live(entry) === undefined) return false;
+      entry!.value = value;
+      return true;
+    },
+    renewWaiting: async (name, ttlMs) => {
+      const entry = waiting.get(name);
+      if (live(entry) !== undefined) entry!.until = now() + ttlMs;
+    },
+    takeWaiting: async (name) => {
+      const value = live(waiting.get(name));
+      waiting.delete(name);
       return value;
     },
+    admit: async (pool, member, cap, ttlMs, atMs) => {
+      wrote();
+      const members = pools.get(pool) ?? new Map<string, number>();
+      for (const [each, until] of members) if (until <= atMs) members.delete(each);
+      if (!members.has(member) && members.size >= cap) return false;
+      members.set(member, atMs + ttlMs);
+      pools.set(pool, members);
+      return true;
+    },
+    release: async (pool, member) => {
+      pools.get(pool)?.delete(member);
+    },
     push: async (box, value, ttlMs) => {
+      wrote();
+      const until = now() + ttlMs;
       const list = boxes.get(box) ?? [];
-      list.push({ value, until: now() + ttlMs });
+      list.push({ value, until });
+      // The whole mailbox lives `ttlMs` from its last push, as the Redis list does.
+      for (const entry of list) entry.until = until;
       boxes.set(box, list);
       appended.emit(`box:${box}`);
     },
-    pop: (box, timeoutMs) =>
+    pop: (box, timeoutMs, signal) =>
       new Promise((resolve) => {
         const take = () => {
           const list = boxes.get(box) ?? [];
@@ -87,11 +148,15 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
           appended.off(`box:${box}`, onPush);
           resolve(value);
         };
-        const timer = setTimeout(() => {
+        const expire = () => {
+          clearTimeout(timer);
           appended.off(`box:${box}`, onPush);
           resolve(undefined);
-        }, timeoutMs);
+        };
+        const timer = setTimeout(expire, timeoutMs);
+        signal?.addEventListener('abort', expire, { once: true });
         appended.on(`box:${box}`, onPush);
+        if (signal?.aborted) expire();
       }),
     addDevice: async (device) => {
       devices.set(device.device_id, device);
@@ -105,6 +170,9 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
     listDevices: async () => [...devices.values()],
     removeDevice: async (id) => {
       queues.delete(id);
+      legGrants.delete(id);
+      const record = devices.get(id);
+      if (record) dials.get(record.tenant_id)?.delete(id);
       return devices.delete(id);
     },
     append: async (id, data) => {
@@ -127,26 +195,52 @@ export function memoryStore(now: () => number = Date.now): RelayStore {
       appended.on(`device:${id}`, onAppend);
       return () => appended.off(`device:${id}`, onAppend);
     },
-    noteDial: async (id, at) => {
-      dials.set(id, at);
-      sweep();
+    noteDial: async (id, tenant, at, windowMs) => {
+      wrote();
+      const notes = dials.get(tenant) ?? new Map<string, number>();
+      notes.set(id, at);
+      dials.set(tenant, notes);
+      legGrants.set(id, { value: 0, until: now() + windowMs });
     },
-    dialledSince: async (since) =>
-      [...dials.entries()].filter(([, at]) => at >= since).map(([id]) => id),
-    legRoute: async (leg) => live(legs.get(leg)),
-    setLegRoute: async (leg, ids, ttlMs) => {
-      legs.set(leg, { value: ids, until: now() + ttlMs });
-      sweep();
+    dialledSince: async (tenant, since) =>
+      [...(dials.get(tenant) ?? new Map<string, number>()).entries()]
+        .filter(([, at]) => at >= since)
+        .map(([id]) => id),
+    grantLeg: async (id) => {
+      const entry = legGrants.get(id);
+      if (live(entry) === undefined) return false;
+      entry!.value += 1;
+      return entry!.value <= LEGS_PER_DIAL;
+    },
+    legRoute: async (tenant, leg) => live(legs.get(JSON.stringify([tenant, leg]))),
+    setLegRoute: async (tenant, leg, ids, ttlMs) => {
+      wrote();
+      legs.set(JSON.stringify([tenant, leg]), { value: ids, until: now() + ttlMs });
     },
     takeToken: async (name, rate, atMs) => {
       takeAt = atMs;
       // Bounded: a flood of client addresses starts every bucket full again.
       if (buckets.size > 10_000) buckets.clear();
-      let bucket = buckets.get(name);
-      if (!bucket) buckets.set(name, (bucket = new TokenBucket(rate, () => takeAt)));
-      return bucket.take();
+      wrote();
+      let entry = buckets.get(name);
+      if (!entry) {
+        entry = { value: new TokenBucket(rate, () => takeAt), until: 0 };
+        buckets.set(name, entry);
+      }
+      entry.until = atMs + Math.ceil((rate.burst / rate.perSecond) * 1000) + 1000;
+      return entry.value.take();
+    },
+    ping: async () => undefined,
+    entries: () => {
+      sweep(true);
+      let total = waiting.size + legs.size + legGrants.size + buckets.size;
+      for (const list of boxes.values()) total += list.length;
+      for (const members of pools.values()) total += members.size;
+      for (const notes of dials.values()) total += notes.size;
+      return total;
     },
     close: async () => {
+      clearInterval(timer);
       appended.removeAllListeners();
     },
   };

@@ -1,14 +1,26 @@
 /**
- * The shared store: Redis, for any number of stateless relay nodes. Per device: a hash with its
- * record, a stream (XADD, bounded with MAXLEN ~) as its queue with replay by offset, and a
- * pub/sub channel that tells every node "something was appended", so the node holding the
- * device's connection reads it at once. Mailboxes are lists read with BLPOP (on a connection of
- * their own while they block). After Redis comes back, every watcher is woken once to read what
- * it may have missed (ioredis reconnects and subscribes again by itself).
+ * The shared store: Redis (one server, RELAY_REDIS_URL) or a Redis Cluster
+ * (RELAY_REDIS_CLUSTER_NODES, through ioredis's Cluster client), for any number of stateless relay
+ * nodes. Per device, in one hash slot (the `{device id}` hash tag): a hash with its record, a
+ * stream (XADD, bounded with MAXLEN ~) as its queue with replay by offset, its leg count, and a
+ * sharded pub/sub channel (SPUBLISH/SSUBSCRIBE, Redis 7) that tells the node holding the device's
+ * connection "something was appended". Per tenant, in the tenant's slot: its users' device sets,
+ * its devices, its dial notes. Mailboxes are lists with a sharded channel of their own: a wait
+ * pops when woken, on the node's subscriber connections (redis-wakeups.ts: one, or one per shard),
+ * so however many clients wait a node holds a fixed number of connections. Waits (activation
+ * registrations) are strings with a life, set only if absent; caps are sorted sets of members by
+ * expiry, counted and filled atomically by a script. No command spans two slots. On a cluster each
+ * append waits for a replica's acknowledgement (WAIT 1) before the platform is answered, so a
+ * master lost right after keeps the event; a master that has no replica in sync (its own replica
+ * was promoted after a failover, or the cluster has none) is not waited on: WAIT would hold the
+ * node's one connection to that master for its whole timeout on every append.
  */
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
+import { redisWakeups, takeWhenWoken } from './redis-wakeups';
 import {
+  DIAL_NOTES_KEPT_MS,
+  LEGS_PER_DIAL,
   QUEUE_MAX_LENGTH,
   type DeviceRecord,
   type QueuedMessage,
@@ -17,8 +29,13 @@ import {
 
 const PREFIX = 'callbar:relay:';
 const key = (...parts: string[]) => PREFIX + parts.join(':');
+/** A device's keys share its slot. */
+const deviceKey = (kind: string, id: string) => key(kind, `{${id}}`);
+/** A tenant's keys share its slot. */
+const tenantKey = (kind: string, tenant: string, ...rest: string[]) =>
+  key(kind, `{tenant:${tenant}}`, ...rest);
 const userKey = (tenant: string, extension: string) =>
-  key('user', JSON.stringify([tenant, extension]));
+  tenantKey('user', tenant, JSON.stringify(extension));
 /**
  * A token bucket in Redis (TokenBucket's rule, atomically, for every node): KEYS[1] the bucket;
  * ARGV burst, per second, now (ms). Answers 1 when a token was taken. The bucket expires once it
@@ -42,33 +59,92 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / per_second * 1000) + 1000)
 return taken
 `;
 
-/** Dial notes older than this are dropped (the fallback looks back seconds, not hours). */
-const DIAL_NOTES_KEPT_MS = 10 * 60_000;
+/**
+ * A cap: KEYS[1] a sorted set of members scored by when they stop counting; ARGV member, cap,
+ * now (ms), ttl (ms). Answers 1 when the member counts (it was counted already, or there was
+ * room), 0 when the pool is full.
+ */
+const ADMIT = `
+local now = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false and
+   redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+local until_ms = now + tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], until_ms, ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], math.max(until_ms, tonumber(last[2])))
+return 1
+`;
 
-/** The connection with the script defined above. */
-type TokenRedis = Redis & {
+/**
+ * Appends to a device's queue (KEYS[1]; ARGV the most it keeps, the data) on a cluster, and says
+ * how many replicas of this master are in sync (`state=online`): {offset, replicas}.
+ */
+const APPEND_COUNTING_REPLICAS = `
+local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'data', ARGV[2])
+local _, online = string.gsub(redis.call('INFO', 'replication'), 'state=online', '')
+return {offset, online}
+`;
+
+/** One more leg for a device that noted a dial (KEYS[1] its count; ARGV the most): 1 or 0. */
+const GRANT_LEG = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('INCR', KEYS[1]) > tonumber(ARGV[1]) then return 0 end
+return 1
+`;
+
+/** The connection with the scripts defined above. */
+type ScriptedRedis = (Redis | Cluster) & {
   takeToken(key: string, burst: number, perSecond: number, atMs: number): Promise<number>;
+  admit(key: string, member: string, cap: number, atMs: number, ttlMs: number): Promise<number>;
+  grantLeg(key: string, most: number): Promise<number>;
+  appendCountingReplicas(key: string, most: number, data: string): Promise<[string, number]>;
 };
 
-export function redisStore(url: string, log: Logger): RelayStore {
+/** One Redis (`redis://…`), or a Redis Cluster given by some of its nodes (`host:port`). */
+export type RedisTarget = string | { cluster: string[] };
+
+/** How long an append waits for a replica's acknowledgement (a cluster only). */
+const REPLICA_WAIT_MS = 1000;
+
+export function redisStore(
+  target: RedisTarget,
+  log: Logger,
+  hooks: { onError?: () => void } = {},
+): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
-  const redis = new Redis(url, options);
+  const cluster = typeof target === 'string' ? undefined : target.cluster;
+  const redis = (
+    cluster
+      ? new Cluster(
+          cluster.map((node) => {
+            const [host = '127.0.0.1', port = '6379'] = node.split(':');
+            return { host, port: Number(port) };
+          }),
+          { redisOptions: options, shardedSubscribers: true },
+        )
+      : new Redis(target as string, options)
+  ) as ScriptedRedis;
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
-  const subscriber = new Redis(url, options);
-  const watchers = new Map<string, Set<() => void>>();
-  const blocking = new Set<Redis>();
-  let wasConnected = false;
-  for (const connection of [redis, subscriber]) {
-    connection.on('error', (error: Error) => log.warn('redis connection problem', { error }));
+  redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
+  redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
+  redis.defineCommand('appendCountingReplicas', {
+    numberOfKeys: 1,
+    lua: APPEND_COUNTING_REPLICAS,
+  });
+  /** Said at most once a minute: appends on a master without a replica in sync. */
+  let unreplicatedSaidAt = -Infinity;
+  // A cluster client subscribes on a connection per shard of its own; one server, on a second.
+  const subscriber = cluster ? redis : new Redis(target as string, options);
+  for (const connection of new Set([redis, subscriber])) {
+    connection.on('error', (error: Error) => {
+      hooks.onError?.();
+      log.warn('redis connection problem', { error });
+    });
   }
-  subscriber.on('message', (channel: string) => {
-    for (const watcher of watchers.get(channel) ?? []) watcher();
-  });
-  subscriber.on('ready', () => {
-    // Appends made while this node was cut off from Redis were announced to nobody here.
-    if (wasConnected) for (const set of watchers.values()) for (const watcher of set) watcher();
-    wasConnected = true;
-  });
+  const wakeups = redisWakeups(subscriber, log);
 
   const deviceFrom = (fields: Record<string, string>): DeviceRecord | undefined =>
     fields.device_id
@@ -80,127 +156,135 @@ export function redisStore(url: string, log: Logger): RelayStore {
           created_at: fields.created_at ?? '',
         }
       : undefined;
-  const device = async (id: string) => deviceFrom(await redis.hgetall(key('device', id)));
+  const device = async (id: string) => deviceFrom(await redis.hgetall(deviceKey('device', id)));
+  const dials = (tenant: string) => tenantKey('dials', tenant);
+  const present = (records: (DeviceRecord | undefined)[]) =>
+    records.filter((record) => record !== undefined);
 
   return {
-    putWaiting: async (name, publicKey, ttlMs) => {
-      await redis.set(key('wait', name), publicKey, 'PX', ttlMs);
+    putWaiting: async (name, value, ttlMs) => {
+      // Redis 7: set only if absent, and say what was there.
+      const before = await redis.call('SET', key('wait', name), value, 'PX', ttlMs, 'NX', 'GET');
+      return typeof before === 'string' ? before : undefined;
+    },
+    readWaiting: async (name) => (await redis.get(key('wait', name))) ?? undefined,
+    updateWaiting: async (name, value) =>
+      (await redis.set(key('wait', name), value, 'KEEPTTL', 'XX')) === 'OK',
+    renewWaiting: async (name, ttlMs) => {
+      await redis.pexpire(key('wait', name), ttlMs);
     },
     takeWaiting: async (name) => (await redis.getdel(key('wait', name))) ?? undefined,
+    admit: async (pool, member, cap, ttlMs, atMs) =>
+      (await redis.admit(key('cap', pool), member, cap, atMs, ttlMs)) === 1,
+    release: async (pool, member) => {
+      await redis.zrem(key('cap', pool), member);
+    },
     push: async (box, value, ttlMs) => {
       await redis.multi().rpush(key('box', box), value).pexpire(key('box', box), ttlMs).exec();
+      await redis.spublish(key('pushed', box), '');
     },
-    pop: async (box, timeoutMs) => {
-      // BLPOP blocks its connection: one of its own for the wait.
-      const connection = redis.duplicate();
-      blocking.add(connection);
-      try {
-        const answer = await connection.blpop(key('box', box), timeoutMs / 1000);
-        return answer?.[1];
-      } finally {
-        blocking.delete(connection);
-        connection.disconnect();
-      }
-    },
+    pop: (box, timeoutMs, signal) =>
+      takeWhenWoken(
+        wakeups,
+        key('pushed', box),
+        async () => (await redis.lpop(key('box', box))) ?? undefined,
+        timeoutMs,
+        signal,
+      ),
     addDevice: async (record) => {
-      await redis
-        .multi()
-        .hset(key('device', record.device_id), { ...record })
-        .set(key('credential', record.credential_sha256), record.device_id)
-        .sadd(userKey(record.tenant_id, record.user_extension), record.device_id)
-        .sadd(key('devices'), record.device_id)
-        .exec();
+      // Each in its own slot; the credential last: a device is found by it once it is whole.
+      await redis.hset(deviceKey('device', record.device_id), { ...record });
+      await redis.sadd(userKey(record.tenant_id, record.user_extension), record.device_id);
+      await redis.sadd(tenantKey('devices', record.tenant_id), record.device_id);
+      await redis.sadd(key('tenants'), record.tenant_id);
+      await redis.set(key('credential', record.credential_sha256), record.device_id);
     },
     deviceByCredential: async (hash) => {
       const id = await redis.get(key('credential', hash));
       return id ? device(id) : undefined;
     },
-    devicesOf: async (tenant, extension) => {
-      const ids = await redis.smembers(userKey(tenant, extension));
-      const records = await Promise.all(ids.map(device));
-      return records.filter((record) => record !== undefined);
-    },
+    devicesOf: async (tenant, extension) =>
+      present(await Promise.all((await redis.smembers(userKey(tenant, extension))).map(device))),
     listDevices: async () => {
-      const records = await Promise.all((await redis.smembers(key('devices'))).map(device));
-      return records.filter((record) => record !== undefined);
+      const tenants = await redis.smembers(key('tenants'));
+      const ids = await Promise.all(
+        tenants.map((tenant) => redis.smembers(tenantKey('devices', tenant))),
+      );
+      return present(await Promise.all(ids.flat().map(device)));
     },
     removeDevice: async (id) => {
       const record = await device(id);
       if (!record) return false;
-      await redis
-        .multi()
-        .del(key('device', id), key('queue', id), key('credential', record.credential_sha256))
-        .srem(userKey(record.tenant_id, record.user_extension), id)
-        .srem(key('devices'), id)
-        .exec();
+      // The credential first: from then on the device is unknown.
+      await redis.del(key('credential', record.credential_sha256));
+      await redis.del(deviceKey('device', id), deviceKey('queue', id), deviceKey('legs', id));
+      await redis.srem(userKey(record.tenant_id, record.user_extension), id);
+      await redis.srem(tenantKey('devices', record.tenant_id), id);
+      await redis.zrem(dials(record.tenant_id), id);
       return true;
     },
     append: async (id, data) => {
-      const offset = await redis.xadd(
-        key('queue', id),
-        'MAXLEN',
-        '~',
-        QUEUE_MAX_LENGTH,
-        '*',
-        'data',
-        data,
-      );
-      await redis.publish(key('appended', id), '');
-      return offset ?? '';
+      const queue = deviceKey('queue', id);
+      const appended = deviceKey('appended', id);
+      if (!cluster) {
+        const offset = await redis.xadd(queue, 'MAXLEN', '~', QUEUE_MAX_LENGTH, '*', 'data', data);
+        await redis.spublish(appended, '');
+        return offset ?? '';
+      }
+      const [offset, replicas] = await redis.appendCountingReplicas(queue, QUEUE_MAX_LENGTH, data);
+      // WAIT has no key: in a pipeline with the device's channel it goes to the slot's master,
+      // on the connection that appended (it waits for this connection's writes), and the wake-up
+      // follows once a replica has the event.
+      const publish = redis.pipeline();
+      if (replicas > 0) publish.wait(1, REPLICA_WAIT_MS);
+      const results = await publish.spublish(appended, '').exec();
+      for (const [error] of results ?? []) if (error) throw error;
+      const acknowledged = replicas > 0 && results?.[0]?.[1] !== 0;
+      if (!acknowledged && Date.now() - unreplicatedSaidAt > 60_000) {
+        unreplicatedSaidAt = Date.now();
+        log.warn(
+          replicas > 0
+            ? 'an event was queued before a replica acknowledged it'
+            : 'events are queued on a Redis master without a replica in sync (after a failover, until a replica is added)',
+        );
+      }
+      return offset;
     },
     readAfter: async (id, after, count) => {
-      const entries = await redis.xrange(key('queue', id), `(${after}`, '+', 'COUNT', count);
+      const entries = await redis.xrange(deviceKey('queue', id), `(${after}`, '+', 'COUNT', count);
       return entries.map(([offset, fields]): QueuedMessage => ({
         id: offset,
         data: fields[1] ?? '',
       }));
     },
-    watch: (id, onAppend) => {
-      const channel = key('appended', id);
-      let set = watchers.get(channel);
-      if (!set) {
-        set = new Set();
-        watchers.set(channel, set);
-        subscriber.subscribe(channel).catch((error: unknown) => {
-          log.warn('redis subscribe failed', { error });
-        });
-      }
-      set.add(onAppend);
-      return () => {
-        set.delete(onAppend);
-        if (set.size === 0 && watchers.get(channel) === set) {
-          watchers.delete(channel);
-          subscriber.unsubscribe(channel).catch(() => undefined);
-        }
-      };
-    },
-    noteDial: async (id, at) => {
+    watch: (id, onAppend) => wakeups.watch(deviceKey('appended', id), onAppend).stop,
+    noteDial: async (id, tenant, at, windowMs) => {
       await redis
         .multi()
-        .zadd(key('dials'), at, id)
-        .zremrangebyscore(key('dials'), '-inf', at - DIAL_NOTES_KEPT_MS)
+        .zadd(dials(tenant), at, id)
+        .zremrangebyscore(dials(tenant), '-inf', at - DIAL_NOTES_KEPT_MS)
+        .pexpire(dials(tenant), DIAL_NOTES_KEPT_MS)
         .exec();
+      await redis.set(deviceKey('legs', id), 0, 'PX', windowMs);
     },
-    dialledSince: (since) => redis.zrangebyscore(key('dials'), since, '+inf'),
-    legRoute: async (leg) => {
-      const value = await redis.get(key('leg', leg));
+    dialledSince: (tenant, since) => redis.zrangebyscore(dials(tenant), since, '+inf'),
+    grantLeg: async (id) => (await redis.grantLeg(deviceKey('legs', id), LEGS_PER_DIAL)) === 1,
+    legRoute: async (tenant, leg) => {
+      const value = await redis.get(key('leg', JSON.stringify([tenant, leg])));
       return value ? (JSON.parse(value) as string[]) : undefined;
     },
-    setLegRoute: async (leg, ids, ttlMs) => {
-      await redis.set(key('leg', leg), JSON.stringify(ids), 'PX', ttlMs);
+    setLegRoute: async (tenant, leg, ids, ttlMs) => {
+      await redis.set(key('leg', JSON.stringify([tenant, leg])), JSON.stringify(ids), 'PX', ttlMs);
     },
     takeToken: async (name, rate, atMs) => {
-      const taken = await (redis as TokenRedis).takeToken(
-        key('rate', name),
-        rate.burst,
-        rate.perSecond,
-        atMs,
-      );
+      const taken = await redis.takeToken(key('rate', name), rate.burst, rate.perSecond, atMs);
       return taken === 1;
     },
+    ping: async () => {
+      await redis.ping();
+    },
     close: async () => {
-      for (const connection of blocking) connection.disconnect();
-      subscriber.disconnect();
+      if (subscriber !== redis) subscriber.disconnect();
       await redis.quit().catch(() => undefined);
     },
   };

@@ -1,8 +1,10 @@
 /**
  * What the relay keeps, behind one interface with two implementations: `memoryStore()` (embedded,
  * one node: the demo and small offices) and `redisStore()` (any number of stateless nodes sharing
- * Redis). Nothing here ever holds a token in plaintext: waiting activations are a key's SHA-256
- * and a public key, handoffs are HPKE ciphertext, devices are known by their credential's SHA-256.
+ * Redis). Both keep the same things for the same lives under the same caps. Nothing here ever
+ * holds a token, a credential or a confirmation key in plaintext: waiting activations are a key's
+ * SHA-256, a public key and a proof's SHA-256; handoffs are HPKE ciphertext; confirmations and
+ * devices carry a credential's SHA-256; queued deactivations the key's SHA-256.
  */
 
 import type { Rate } from '../src-main/core/calls/token-bucket';
@@ -25,16 +27,36 @@ export interface QueuedMessage {
 
 export interface RelayStore {
   /**
-   * A desktop waits for the activation of the key named `keySha256` with `publicKey` (also: an
-   * attempt's connect link, under `connect:<nonce sha256>`).
+   * Keeps `value` under `name` for `ttlMs` unless something is kept there already (the first
+   * registration holds); gives what was there, undefined when `value` was kept.
    */
-  putWaiting(keySha256: string, publicKey: string, ttlMs: number): Promise<void>;
-  /** What waits under `keySha256`, removed (single use); undefined when none. */
-  takeWaiting(keySha256: string): Promise<string | undefined>;
+  putWaiting(name: string, value: string, ttlMs: number): Promise<string | undefined>;
+  /** What is kept under `name`; undefined when nothing (or it expired). */
+  readWaiting(name: string): Promise<string | undefined>;
+  /** Replaces what is kept under `name`, keeping its life; false when nothing was there. */
+  updateWaiting(name: string, value: string): Promise<boolean>;
+  /** Gives what is kept under `name` `ttlMs` more to live from now. */
+  renewWaiting(name: string, ttlMs: number): Promise<void>;
+  /** What is kept under `name`, removed (single use); undefined when none. */
+  takeWaiting(name: string): Promise<string | undefined>;
+
+  /**
+   * Counts `member` in `pool` until `atMs + ttlMs` when the pool holds fewer than `cap` members
+   * that are still counted (or `member` is one of them: its count is renewed); false when full.
+   * Shared by every node: caps on what unauthenticated clients may keep.
+   */
+  admit(pool: string, member: string, cap: number, ttlMs: number, atMs: number): Promise<boolean>;
+  /** `member` no longer counts in `pool`. */
+  release(pool: string, member: string): Promise<void>;
+
   /** Puts `value` in the mailbox `box` (kept `ttlMs`), for one `pop` on any node. */
   push(box: string, value: string, ttlMs: number): Promise<void>;
-  /** Takes the oldest value of `box`, waiting up to `timeoutMs`; undefined when none came. */
-  pop(box: string, timeoutMs: number): Promise<string | undefined>;
+  /**
+   * Takes the oldest value of `box`, waiting up to `timeoutMs` (or until `signal` aborts: a node
+   * that drains); undefined when none came. A wait costs no connection of its own: pushes wake
+   * it, and a value taken is never dropped.
+   */
+  pop(box: string, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined>;
 
   addDevice(device: DeviceRecord): Promise<void>;
   deviceByCredential(credentialSha256: string): Promise<DeviceRecord | undefined>;
@@ -50,13 +72,18 @@ export interface RelayStore {
   /** Calls `onAppend` when something is appended to the device's queue, on any node. */
   watch(deviceId: string, onAppend: () => void): () => void;
 
-  /** The device is placing a dial now (the fallback for events that name nobody). */
-  noteDial(deviceId: string, atMs: number): Promise<void>;
-  /** Devices that noted a dial at or after `sinceMs`. */
-  dialledSince(sinceMs: number): Promise<string[]>;
-  /** The devices a call leg was routed to before (its later events go to the same). */
-  legRoute(legId: string): Promise<string[] | undefined>;
-  setLegRoute(legId: string, deviceIds: string[], ttlMs: number): Promise<void>;
+  /**
+   * The device (of `tenantId`) is placing a dial now: for `windowMs` it may receive up to
+   * LEGS_PER_DIAL legs of events that name no user (the fallback, docs/relay.md).
+   */
+  noteDial(deviceId: string, tenantId: string, atMs: number, windowMs: number): Promise<void>;
+  /** Devices of `tenantId` that noted a dial at or after `sinceMs`. */
+  dialledSince(tenantId: string, sinceMs: number): Promise<string[]>;
+  /** Counts one more leg given to the device since its dial; false past LEGS_PER_DIAL. */
+  grantLeg(deviceId: string): Promise<boolean>;
+  /** The devices a call leg of `tenantId` was routed to before (its later events go there). */
+  legRoute(tenantId: string, legId: string): Promise<string[] | undefined>;
+  setLegRoute(tenantId: string, legId: string, deviceIds: string[], ttlMs: number): Promise<void>;
 
   /**
    * Takes one token from the bucket `name` (a client address) filled at `rate`, at time `atMs`:
@@ -65,8 +92,17 @@ export interface RelayStore {
    */
   takeToken(name: string, rate: Rate, atMs: number): Promise<boolean>;
 
+  /** Resolves when the store answers (Redis: PING). */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }
 
 /** The most messages a device's queue keeps while it is offline. */
 export const QUEUE_MAX_LENGTH = 1000;
+
+/** The most legs of events that name no user one dial note may bring a device. */
+export const LEGS_PER_DIAL = 4;
+
+/** Dial notes older than this are dropped (the fallback looks back seconds, not hours). */
+export const DIAL_NOTES_KEPT_MS = 10 * 60_000;

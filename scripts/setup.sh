@@ -5,6 +5,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Node.js package.json's `engines` asks for (.nvmrc names the one Callbar is built and tested
+# with), checked before anything is installed: an older Node fails later in ways that do not say so.
+required_node="$(sed -n 's/^ *"node": *">=\([0-9.]*\)".*/\1/p' package.json | head -n 1)"
+if ! command -v node >/dev/null; then
+  echo "Callbar needs Node.js ${required_node} or newer, and there is no \`node\` here." >&2
+  echo "Install it (e.g. \`nvm install\`, which reads .nvmrc: $(cat .nvmrc)), then run this again." >&2
+  exit 1
+fi
+if ! node -e '
+  const [have, need] = [process.versions.node, process.argv[1]].map((v) => v.split(".").map(Number));
+  const older = need.findIndex((part, i) => (have[i] ?? 0) !== part);
+  process.exit(older !== -1 && (have[older] ?? 0) < need[older] ? 1 : 0);
+' "$required_node"; then
+  echo "Callbar needs Node.js ${required_node} or newer; this is $(node --version)." >&2
+  echo "Install a newer one (e.g. \`nvm install\`, which reads .nvmrc: $(cat .nvmrc)), then run this again." >&2
+  exit 1
+fi
+
 # chromium: the e2e browser (never a downloaded one). libsecret-1-dev + build-essential + python3:
 # keytar's native build. gnome-keyring + dbus: a real Secret Service for the keychain and the demo.
 # redis-server: the relay's shared store in its tests (docs/relay.md).
@@ -53,11 +71,13 @@ else
     echo "Electron's download server is unreachable: installing without the Electron binary."
     export ELECTRON_SKIP_BINARY_DOWNLOAD=1
   fi
-  # keytar compiles against Node's installed headers instead of downloading them.
-  if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
+  # keytar compiles against Node's installed headers instead of downloading them (node-gyp's
+  # setting as npm 11 passes it on; npm_config_nodedir would make npm warn about an unknown key).
+  if [ -d /usr/include/node ]; then export npm_package_config_node_gyp_nodedir=/usr; fi
 
   echo "=== npm ci ==="
-  npm ci --no-audit --no-fund
+  # Electron's own tools ask for Node 22 in five lines each: one sentence instead (the script says why).
+  npm ci --no-audit --no-fund 2>&1 | node scripts/install-notices.mjs
   echo "$install_stamp" >"$stamp_file"
 fi
 

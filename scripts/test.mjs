@@ -1,11 +1,12 @@
 // `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end
 // tests (Playwright + Debian Chromium), ending with one "N passed, N failed, N skipped" line.
 //
-// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest chains first: each test
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest first: each test
 // runner waits on servers and processes more than it computes, and more at once on a 2-core machine
-// ends in timeouts. The build runs once, before the stages that need it, and the CLI it builds is
-// reused by the test runs (CALLBAR_CLI_BUILT); the unit stage runs three files at a time and the
-// hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
+// ends in timeouts. The build runs once, before the stages that need it, and the CLI and the web
+// preview's server it builds are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage
+// starts as soon as the build is done and runs two spec files at a time, the unit stage three files
+// at a time and the hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
 // reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
 // A table of each stage's time ends the run.
 import { spawn } from 'node:child_process';
@@ -26,6 +27,13 @@ const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
   { name: 'typecheck', needs: [], command: [npm, 'run', '--silent', 'typecheck'] },
+  // The longest stage first, the moment the build is there: its spec files run two at a time
+  // (playwright.config.ts), and the other slot takes the shorter stages one after another.
+  {
+    name: 'end-to-end (playwright)',
+    needs: ['build'],
+    command: [npx, 'playwright', 'test'],
+  },
   {
     name: 'hardening (vitest)',
     needs: ['build'],
@@ -39,11 +47,6 @@ const stages = [
       '--reporter=json',
       `--outputFile.json=${reports}/hardening.json`,
     ],
-  },
-  {
-    name: 'end-to-end (playwright)',
-    needs: ['build'],
-    command: [npx, 'playwright', 'test'],
   },
   {
     name: 'unit + integration (vitest)',

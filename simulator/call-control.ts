@@ -51,6 +51,8 @@ function commandAnswer(
       return emptyResponse(204);
     case 'accepted-empty':
       return emptyResponse(202);
+    case 'ok-text':
+      return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'OK' };
   }
 }
 

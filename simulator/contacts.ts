@@ -18,7 +18,7 @@ import {
   andThen,
   validate,
 } from './drf-fields';
-import { matchesSearch, ordering, searchTerms } from './drf-filters';
+import { matchesSearch, ordering, searchTerms, tieBreak } from './drf-filters';
 import { paginate } from './drf-pagination';
 import { emptyResponse, jsonResponse, type SimResponse } from './http';
 import { normalizePhoneNumber } from './phone-numbers';
@@ -127,13 +127,19 @@ export function listContacts(context: RestContext): SimResponse {
   const { query } = context.request;
   const phonebookId = phonebookFilterValue(context, query.get('phonebook'));
   const terms = searchTerms(query.get('search'));
-  const order = ordering<Contact>(query.get('ordering'), {
-    phonebook: (c) => c.phonebookId,
-    display_name: (c) => c.displayName,
-    number: (c) => c.number,
-    company: (c) => c.company,
-    speed_dial: (c) => c.speedDial,
-  });
+  const unordered = config.orderingTies === 'unordered';
+  const order = ordering<Contact>(
+    query.get('ordering'),
+    {
+      phonebook: (c) => c.phonebookId,
+      display_name: (c) => c.displayName,
+      number: (c) => c.number,
+      company: (c) => c.company,
+      speed_dial: (c) => c.speedDial,
+    },
+    unordered ? ['display_name'] : ['id'],
+    tieBreak(config.orderingTies),
+  );
   const contacts = world
     .visibleContacts(context.user)
     .filter((contact) => phonebookId === undefined || contact.phonebookId === phonebookId)
@@ -149,6 +155,8 @@ export function listContacts(context: RestContext): SimResponse {
   const page = paginate(contacts, context.request, {
     maxPageSize: config.maxPageSize,
     origin: context.platform.origin,
+    pageSizeAboveMax: config.pageSizeAboveMax,
+    nextLinks: config.nextLinks,
   });
   return jsonResponse(200, { ...page, results: page.results.map(contactShape) });
 }

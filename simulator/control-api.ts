@@ -25,7 +25,12 @@ import { emptyResponse, jsonResponse, type SimRequest, type SimResponse } from '
 import { IntegrationRegistrationInput, isValidSlug } from './integrations';
 import {
   CALL_CONTROL_RESPONSES,
+  CALL_EVENT_DELIVERIES,
   CALL_EVENT_PAYLOADS,
+  DEACTIVATION_TOKENS,
+  NEXT_LINKS,
+  ORDERING_TIES,
+  PAGE_SIZES_ABOVE_MAX,
   RATE_SCOPES,
   resolveAutoAnswer,
   type RateScope,
@@ -75,6 +80,11 @@ const inputs = {
     authFailure: z.enum(AUTH_FAILURE_ANSWERS).optional(),
     uniqueNumberError: z.enum(['field', 'non_field_errors']).optional(),
     activationCalls: z.number().int().min(1).max(5).optional(),
+    callEventDelivery: z.enum(CALL_EVENT_DELIVERIES).optional(),
+    orderingTies: z.enum(ORDERING_TIES).optional(),
+    pageSizeAboveMax: z.enum(PAGE_SIZES_ABOVE_MAX).optional(),
+    nextLinks: z.enum(NEXT_LINKS).optional(),
+    deactivationTokens: z.enum(DEACTIVATION_TOKENS).optional(),
   }),
 };
 
@@ -314,6 +324,11 @@ export class ControlApi {
             if (body.authFailure) p.config.authFailure = body.authFailure;
             if (body.uniqueNumberError) p.config.uniqueNumberError = body.uniqueNumberError;
             if (body.activationCalls) p.config.activationCalls = body.activationCalls;
+            if (body.callEventDelivery) p.config.callEventDelivery = body.callEventDelivery;
+            if (body.orderingTies) p.config.orderingTies = body.orderingTies;
+            if (body.pageSizeAboveMax) p.config.pageSizeAboveMax = body.pageSizeAboveMax;
+            if (body.nextLinks) p.config.nextLinks = body.nextLinks;
+            if (body.deactivationTokens) p.config.deactivationTokens = body.deactivationTokens;
             return jsonResponse(200, p.config);
           },
         },

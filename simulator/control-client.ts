@@ -20,7 +20,12 @@ import type {
   RuntimeConfig,
   AutoAnswer,
   CallControlResponse,
+  CallEventDelivery,
   CallEventPayload,
+  DeactivationTokens,
+  NextLinks,
+  OrderingTies,
+  PageSizeAboveMax,
 } from './options';
 import type { LoggedRequest } from './request-log';
 import type { TokenPair } from './tokens';
@@ -49,6 +54,11 @@ export interface ConfigPatch {
   authFailure?: AuthFailureAnswer;
   uniqueNumberError?: 'field' | 'non_field_errors';
   activationCalls?: number;
+  callEventDelivery?: CallEventDelivery;
+  orderingTies?: OrderingTies;
+  pageSizeAboveMax?: PageSizeAboveMax;
+  nextLinks?: NextLinks;
+  deactivationTokens?: DeactivationTokens;
 }
 
 /** A control-API call that did not succeed: its status and (parsed) body. */

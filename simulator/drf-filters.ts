@@ -3,8 +3,11 @@
  * commas; every term must be contained (case-insensitively, accents not folded, as PostgreSQL's
  * icontains) in at least one search field. Ordering: comma-separated fields, `-` for descending;
  * unknown fields are dropped silently and an ordering left empty falls back to the default. Ties
- * are broken by id so pagination is stable.
+ * are broken by id so pagination is stable, unless the platform has none (`tieBreak`, for the
+ * variant's 'unordered' ties: a new order at every query).
  */
+import type { OrderingTies } from './options';
+
 const collator = new Intl.Collator('en', { sensitivity: 'variant', numeric: false });
 
 export function searchTerms(raw: string | null): string[] {
@@ -35,6 +38,7 @@ export function ordering<T extends { id: number }>(
   raw: string | null,
   fields: Record<string, (item: T) => SortValue>,
   fallback: string[] = ['id'],
+  ties: (a: T, b: T) => number = (a, b) => a.id - b.id,
 ): Ordering<T> {
   const requested = (raw ?? '')
     .split(',')
@@ -53,9 +57,24 @@ export function ordering<T extends { id: number }>(
         const result = compareValues(key(a), key(b));
         if (result !== 0) return descending ? -result : result;
       }
-      return a.id - b.id;
+      return ties(a, b);
     },
   };
+}
+
+/**
+ * How one query breaks ties: by id, or ('unordered') in a random order of this query's own, as a
+ * database does for rows its ORDER BY leaves equal (another query orders them anew).
+ */
+export function tieBreak<T extends { id: number }>(ties: OrderingTies): (a: T, b: T) => number {
+  if (ties === 'by-id') return (a, b) => a.id - b.id;
+  const keys = new Map<number, number>();
+  const key = (item: T) => {
+    let value = keys.get(item.id);
+    if (value === undefined) keys.set(item.id, (value = Math.random()));
+    return value;
+  };
+  return (a, b) => key(a) - key(b);
 }
 
 function compareValues(a: SortValue, b: SortValue): number {

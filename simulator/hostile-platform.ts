@@ -7,7 +7,9 @@
  * - `foreign-next`: the first page's `next` points to another origin (`to`);
  * - `oversized-fields`: `contacts` contacts whose display_name and company are `field_chars`
  *   characters long (and the number `number_chars` digits, if given), `page_size` a page, in
- *   every phonebook's list or only `phonebook`'s.
+ *   every phonebook's list or only `phonebook`'s;
+ * - `undercounted`: `contacts` contacts, `page_size` a page, each page's `count` saying `count`
+ *   (more than there are: a platform counting rows it does not list), in `phonebook`'s list.
  * Redirects to another origin are faults (`redirectFault`); the other origin is a ForeignOrigin,
  * a second local server that records what reached it.
  */
@@ -44,6 +46,13 @@ export const HostileSpec = z.discriminatedUnion('kind', [
       .max(1024 * 1024)
       .optional(),
   }),
+  z.strictObject({
+    kind: z.literal('undercounted'),
+    contacts: z.number().int().min(0).max(10_000).default(10),
+    count: z.number().int().min(0).default(12),
+    page_size: z.number().int().min(1).max(1000).default(5),
+    phonebook: z.number().int(),
+  }),
 ]);
 export type HostileSpec = z.input<typeof HostileSpec>;
 type ParsedHostileSpec = z.output<typeof HostileSpec>;
@@ -79,6 +88,7 @@ export class HostileBehaviour {
     if (spec.kind === 'oversized-fields' && (spec.phonebook ?? phonebook) !== phonebook) {
       return undefined;
     }
+    if (spec.kind === 'undercounted' && spec.phonebook !== phonebook) return undefined;
     const link = (n: number) => `${origin}${CONTACT_LIST}?page=${n}&phonebook=${phonebook}`;
     this.pagesServed++;
     switch (spec.kind) {
@@ -112,6 +122,15 @@ export class HostileBehaviour {
         }));
         const next = first + size < spec.contacts ? link(page + 1) : null;
         return jsonResponse(200, { count: spec.contacts, next, previous: null, results });
+      }
+      case 'undercounted': {
+        const first = (page - 1) * spec.page_size;
+        const size = Math.max(0, Math.min(spec.page_size, spec.contacts - first));
+        const results = Array.from({ length: size }, (_, i) =>
+          contact(phonebook, first + i, `Counted ${first + i}`),
+        );
+        const next = first + size < spec.contacts ? link(page + 1) : null;
+        return jsonResponse(200, { count: spec.count, next, previous: null, results });
       }
     }
   }

@@ -127,6 +127,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     uniqueNumberError: choices.uniqueNumberError,
     activationCalls: choices.activationCalls,
     rateLimitPolicyHeader: options.rateLimitPolicyHeader ?? false,
+    callEventDelivery: choices.callEventDelivery,
+    orderingTies: choices.orderingTies,
+    pageSizeAboveMax: choices.pageSizeAboveMax,
+    nextLinks: choices.nextLinks,
+    deactivationTokens: choices.deactivationTokens,
   };
   const timeZone = options.timeZone ?? 'Europe/Berlin';
   const integratorTimeoutMs = options.integratorTimeoutMs ?? 10_000;
@@ -137,6 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     signal: closing.signal,
     log,
     payload: () => config.callEventPayload,
+    delivery: () => config.callEventDelivery,
   });
   let idCounter = 0;
   const calls = new CallEngine({

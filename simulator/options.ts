@@ -39,13 +39,15 @@ export interface IntegrationOptions {
  * - 'ok': 200 with the same body
  * - 'empty': 204, no body
  * - 'accepted-empty': 202, no body
+ * - 'ok-text': 200 with a body that is not JSON (`OK`, text/plain)
  */
-export type CallControlResponse = 'accepted' | 'ok' | 'empty' | 'accepted-empty';
+export type CallControlResponse = 'accepted' | 'ok' | 'empty' | 'accepted-empty' | 'ok-text';
 export const CALL_CONTROL_RESPONSES: readonly CallControlResponse[] = [
   'accepted',
   'ok',
   'empty',
   'accepted-empty',
+  'ok-text',
 ];
 
 /** Simulated milliseconds after which call legs progress on their own. */
@@ -68,9 +70,40 @@ export const DEFAULT_AUTO_ANSWER: AutoAnswer = {
  * How a call event looks on the wire (the contract guarantees only `id`, the call leg id):
  * - 'full': the simulator's whole event (id, call_id, event, state, leg, direction, …)
  * - 'id-only': `{"id": "<leg id>"}` and nothing else
+ * - 'id-sequence': `{"id", "sequence"}`: the leg and the call's count of state changes, which
+ *   says the order in which the platform made them whatever order they arrive in
  */
-export type CallEventPayload = 'full' | 'id-only';
-export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-only'];
+export type CallEventPayload = 'full' | 'id-only' | 'id-sequence';
+export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-only', 'id-sequence'];
+
+/**
+ * The order call events are sent in: 'in-order' (one after another, as they happen), or
+ * 'out-of-order': the events one change makes together (a call's two legs) are sent last first,
+ * and every event is sent twice (a platform that posts in parallel and retries).
+ */
+export type CallEventDelivery = 'in-order' | 'out-of-order';
+export const CALL_EVENT_DELIVERIES: readonly CallEventDelivery[] = ['in-order', 'out-of-order'];
+
+/**
+ * What a list's ordering leaves tied: 'by-id' (DRF's stable pages: ties by id, and lists asked
+ * for without `ordering` in id order), or 'unordered' (PostgreSQL's `ORDER BY … LIMIT/OFFSET`
+ * without a tie-break: ties in a new order at every query, and lists asked for without
+ * `ordering` by a field that ties, contacts by display_name and phonebooks by priority).
+ */
+export type OrderingTies = 'by-id' | 'unordered';
+export const ORDERING_TIES: readonly OrderingTies[] = ['by-id', 'unordered'];
+
+/** A page_size above the maximum: 'clamp' (DRF's) or 'refuse' (400 max_value on page_size). */
+export type PageSizeAboveMax = 'clamp' | 'refuse';
+export const PAGE_SIZES_ABOVE_MAX: readonly PageSizeAboveMax[] = ['clamp', 'refuse'];
+
+/** Page links: 'absolute' (DRF's) or 'query-only' (`?page=2&…`, relative to the page's URL). */
+export type NextLinks = 'absolute' | 'query-only';
+export const NEXT_LINKS: readonly NextLinks[] = ['absolute', 'query-only'];
+
+/** The "empty" tokens of a deactivation call (contract 4.2): "", or null (left out of a form). */
+export type DeactivationTokens = 'empty' | 'null';
+export const DEACTIVATION_TOKENS: readonly DeactivationTokens[] = ['empty', 'null'];
 
 /**
  * What the simulator does where the contract says "not shown":
@@ -80,11 +113,14 @@ export const CALL_EVENT_PAYLOADS: readonly CallEventPayload[] = ['full', 'id-onl
  *   empty body, an empty 403, form-encoded activation calls, a token answer with only the
  *   contract's four fields, page_size capped at 100, 120/60 s and 10/60 s), so a client that
  *   passes under it does not depend on anything the contract lacks;
- * - 'variant': another implementation's legitimate choices (issue 26), as far as the simulator
- *   has them: click-to-dial 204 with no body, page_size capped at 50, 60/60 s for both scopes,
- *   events `{"id"}` only, form-encoded activation calls, the token answer's four fields, a 403
- *   `not_authenticated` (DRF without a challenge) for a token the API does not take, a duplicate
- *   number under `non_field_errors`, each activation call sent twice. Not in
+ * - 'variant': another implementation's legitimate choices (issues 26 and 39), as far as the
+ *   simulator has them: click-to-dial 204 with no body, page_size above 50 refused (400
+ *   `max_value` on `page_size`), ties of an ordering in a new order at every query (and lists
+ *   without `ordering` by a field that ties), `next` links as a query only, 60/60 s for both
+ *   scopes, events `{"id", "sequence"}` sent out of order and twice, form-encoded activation
+ *   calls, null tokens in the deactivation call (left out of its form), the token answer's four
+ *   fields, a 403 `not_authenticated` (DRF without a challenge) for a token the API does not
+ *   take, a duplicate number under `non_field_errors`, each activation call sent twice. Not in
  *   the default test run (SIM_PROFILE=variant runs a suite under it; --profile variant).
  * Explicit options override the profile's choice.
  */
@@ -109,6 +145,11 @@ export interface ProfileChoices {
   uniqueNumberError: 'field' | 'non_field_errors';
   /** How often Subscribe sends the identical activation call (RuntimeConfig.activationCalls). */
   activationCalls: number;
+  callEventDelivery: CallEventDelivery;
+  orderingTies: OrderingTies;
+  pageSizeAboveMax: PageSizeAboveMax;
+  nextLinks: NextLinks;
+  deactivationTokens: DeactivationTokens;
 }
 
 export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
@@ -126,6 +167,11 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
     authFailure: 'challenge',
     uniqueNumberError: 'field',
     activationCalls: 1,
+    callEventDelivery: 'in-order',
+    orderingTies: 'by-id',
+    pageSizeAboveMax: 'clamp',
+    nextLinks: 'absolute',
+    deactivationTokens: 'empty',
   },
   minimal: {
     callEventPayload: 'id-only',
@@ -141,9 +187,14 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
     authFailure: 'challenge',
     uniqueNumberError: 'field',
     activationCalls: 1,
+    callEventDelivery: 'in-order',
+    orderingTies: 'by-id',
+    pageSizeAboveMax: 'clamp',
+    nextLinks: 'absolute',
+    deactivationTokens: 'empty',
   },
   variant: {
-    callEventPayload: 'id-only',
+    callEventPayload: 'id-sequence',
     tokenAnswerScope: false,
     callControlResponse: 'empty',
     callControlForbiddenBody: 'drf',
@@ -156,6 +207,11 @@ export const PROFILE_CHOICES: Record<SimProfile, ProfileChoices> = {
     authFailure: '403-not_authenticated',
     uniqueNumberError: 'non_field_errors',
     activationCalls: 2,
+    callEventDelivery: 'out-of-order',
+    orderingTies: 'unordered',
+    pageSizeAboveMax: 'refuse',
+    nextLinks: 'query-only',
+    deactivationTokens: 'null',
   },
 };
 
@@ -230,6 +286,16 @@ export interface RuntimeConfig {
    */
   activationCalls: number;
   rateLimitPolicyHeader: boolean;
+  /** See CallEventDelivery. */
+  callEventDelivery: CallEventDelivery;
+  /** See OrderingTies. */
+  orderingTies: OrderingTies;
+  /** See PageSizeAboveMax. */
+  pageSizeAboveMax: PageSizeAboveMax;
+  /** See NextLinks. */
+  nextLinks: NextLinks;
+  /** See DeactivationTokens. */
+  deactivationTokens: DeactivationTokens;
 }
 
 export function resolveAutoAnswer(

@@ -66,12 +66,13 @@ export function postToIntegrator(post: OutboundPost): Promise<OutboundResult> {
       request.destroy();
       finish({ ok: false, error: 'the simulator is shutting down' });
     };
+    // Before any destroy: a request destroyed before its socket emits 'error' (socket hang up).
+    request.on('error', (error) => finish({ ok: false, error: error.message }));
     if (post.signal.aborted) {
       onAbort();
       return;
     }
     post.signal.addEventListener('abort', onAbort);
-    request.on('error', (error) => finish({ ok: false, error: error.message }));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -7,7 +7,7 @@
 import { contactsInUseError } from './contacts-in-use';
 import { clientError, validationError, type ErrorItem } from './drf-errors';
 import { boolean, integer, optional, primaryKeys, required, text, validate } from './drf-fields';
-import { matchesSearch, ordering, searchTerms } from './drf-filters';
+import { matchesSearch, ordering, searchTerms, tieBreak } from './drf-filters';
 import { paginate } from './drf-pagination';
 import { emptyResponse, jsonResponse, type SimResponse } from './http';
 import { requestData } from './request-data';
@@ -78,11 +78,16 @@ export function listPhonebooks(context: RestContext): SimResponse {
   const { world, config, timeZone } = context.platform;
   const { query } = context.request;
   const terms = searchTerms(query.get('search'));
-  const order = ordering<Phonebook>(query.get('ordering'), {
-    priority: (p) => p.priority,
-    is_shared: (p) => p.isShared,
-    description: (p) => p.description,
-  });
+  const order = ordering<Phonebook>(
+    query.get('ordering'),
+    {
+      priority: (p) => p.priority,
+      is_shared: (p) => p.isShared,
+      description: (p) => p.description,
+    },
+    config.orderingTies === 'unordered' ? ['priority'] : ['id'],
+    tieBreak(config.orderingTies),
+  );
   const phonebooks = world
     .visiblePhonebooks(context.user)
     .filter((phonebook) =>
@@ -95,6 +100,8 @@ export function listPhonebooks(context: RestContext): SimResponse {
   const page = paginate(phonebooks, context.request, {
     maxPageSize: config.maxPageSize,
     origin: context.platform.origin,
+    pageSizeAboveMax: config.pageSizeAboveMax,
+    nextLinks: config.nextLinks,
   });
   return jsonResponse(200, {
     ...page,

@@ -260,7 +260,7 @@ export class Portal {
     link: ActivationLink,
     user: User,
     action: 'activate' | 'deactivate',
-    tokens: { access_token: string; refresh_token: string },
+    tokens: { access_token: string | null; refresh_token: string | null },
   ) {
     const { registration } = link;
     const fields = {
@@ -271,11 +271,15 @@ export class Portal {
       refresh_token: tokens.refresh_token,
     };
     const url = action === 'activate' ? registration.activation_url : registration.deactivation_url;
+    // A form has no null: a token that is null is left out of it.
+    const formFields = Object.entries(fields).filter(
+      (entry): entry is [string, string] => entry[1] !== null,
+    );
     const result = await postToIntegrator({
       url,
       body:
         registration.encoding === 'form'
-          ? new URLSearchParams(fields).toString()
+          ? new URLSearchParams(formFields).toString()
           : JSON.stringify(fields),
       contentType:
         registration.encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
@@ -328,9 +332,11 @@ export class Portal {
   }
 
   private async unsubscribe(link: ActivationLink, user: User): Promise<SimResponse> {
+    // "Empty" tokens (contract 4.2): "", or null (left out of a form) as some platforms send.
+    const empty = this.platform.config.deactivationTokens === 'null' ? null : '';
     const { result, accepted } = await this.callIntegrator(link, user, 'deactivate', {
-      access_token: '',
-      refresh_token: '',
+      access_token: empty,
+      refresh_token: empty,
     });
     if (!accepted) return this.failure('Deactivation failed', link, result);
     this.platform.integrations.deactivate(

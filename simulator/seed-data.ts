@@ -184,6 +184,7 @@ const DEPARTMENTS = [
 
 const AREA_CODES_DE = ['30', '40', '89', '69', '221', '211', '711', '351'] as const;
 const MOBILE_PREFIXES_DE = ['151', '152', '160', '162', '170', '171', '176', '179'] as const;
+const LONG_MOBILE_PREFIXES: ReadonlySet<string> = new Set(['151', '152']);
 
 interface PhonebookPlan {
   description: string;
@@ -445,9 +446,14 @@ function phoneNumber(random: SeededRandom, mobile: boolean): string {
     // German numbers: E.164 compact, E.164 spaced, or national format.
     const isMobile = mobile || random.chance(0.3);
     const area = isMobile ? random.pick(MOBILE_PREFIXES_DE) : random.pick(AREA_CODES_DE);
-    const subscriber = random.digits(
+    const drawn = random.digits(
       isMobile ? 7 + random.int(0, 1) : 9 - area.length + random.int(0, 1),
     );
+    // 0151 and 0152 numbers have 8 digits after the prefix (Germany's numbering plan): a seventh
+    // is followed by its first again, so every number is a real German one (the demo's region is
+    // DE, issue 41) and the seed draws the same random values as before.
+    const subscriber =
+      isMobile && LONG_MOBILE_PREFIXES.has(area) && drawn.length === 7 ? drawn + drawn[0]! : drawn;
     const style = random.next();
     if (style < 0.5) return `+49${area}${subscriber}`;
     if (style < 0.75) return `+49 ${area} ${subscriber}`;

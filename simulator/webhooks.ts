@@ -1,12 +1,15 @@
 /**
  * Delivery of call events to the Webhook URLs of the users' active integrations. Events for one
  * URL are sent one after another, in order; each is a JSON POST carrying the registration's extra
- * headers, with the whole event or only its `id` (the configured payload, decided when it happens). A failed delivery is recorded and not retried (the contract does not show retries).
+ * headers, with the whole event, only its `id`, or its `id` and `sequence` (the configured
+ * payload, decided when it happens). A failed delivery is recorded and not retried (the contract
+ * does not show retries). Delivered 'out-of-order' (options.ts), the events one change makes
+ * together (the engine emits them in one go) are sent last first, then each again.
  */
 import type { CallEvent } from './calls';
 import type { SimClock } from './clock';
 import type { IntegrationRegistry } from './integrations';
-import type { CallEventPayload } from './options';
+import type { CallEventDelivery, CallEventPayload } from './options';
 import { postToIntegrator } from './outbound';
 
 export interface WebhookDelivery {
@@ -37,12 +40,41 @@ export class WebhookDispatcher {
       signal: AbortSignal;
       log: (line: string) => void;
       payload: () => CallEventPayload;
+      delivery?: () => CallEventDelivery;
     },
   ) {}
 
+  /** Events emitted together, held until the engine is done emitting ('out-of-order'). */
+  private batch: CallEvent[] | undefined;
+
   dispatch(event: CallEvent): void {
+    if (this.deps.delivery?.() !== 'out-of-order') {
+      this.send(event);
+      return;
+    }
+    if (this.batch) {
+      this.batch.push(event);
+      return;
+    }
+    const batch = [event];
+    this.batch = batch;
+    this.pending++;
+    queueMicrotask(() => {
+      this.batch = undefined;
+      this.pending--;
+      const lastFirst = batch.reverse();
+      for (const each of [...lastFirst, ...lastFirst]) this.send(each);
+    });
+  }
+
+  private send(event: CallEvent): void {
+    const payload = this.deps.payload();
     const sent: Record<string, unknown> =
-      this.deps.payload() === 'id-only' ? { id: event.id } : { ...event };
+      payload === 'id-only'
+        ? { id: event.id }
+        : payload === 'id-sequence'
+          ? { id: event.id, sequence: event.sequence }
+          : { ...event };
     for (const target of this.deps.integrations.webhookTargets(
       event.tenant_id,
       event.user_extension,

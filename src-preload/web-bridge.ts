@@ -1,16 +1,22 @@
 /**
- * The web preview's stand-in for the preload: the same `window.callbar`, carried over HTTP to the
- * preview server (same origin) with events streamed from it. Served only by the preview, never
- * part of a packaged app.
+ * The web preview's stand-in for the preload: the same `window.callbar`, its calls carried over
+ * one WebSocket to the preview server (same origin; src-main/preview/request-channel.ts), as
+ * Electron's IPC carries them over one channel, and events streamed from it. Served only by the
+ * preview, never part of a packaged app.
  *
  * The session token arrives in the address's fragment (`#token=…`, never sent to a server), moves
- * into this tab's sessionStorage and out of the address bar, and goes with every request as the
- * `X-Callbar-Session` header: bound to this page's origin (port included), unlike a cookie.
+ * into this tab's sessionStorage and out of the address bar, and goes with the WebSocket's
+ * handshake as a subprotocol (`callbar-session.<token>`) and with every HTTP request (the event
+ * stream; a call when the socket cannot open) as the `X-Callbar-Session` header: bound to this
+ * page's origin (port included), unlike a cookie.
  */
 import { buildApi } from './api';
 import { CallbarEvent } from '../src-shared/contract';
 
 const SESSION_HEADER = 'X-Callbar-Session';
+const CHANNEL_PATH = '/__callbar/channel';
+const CHANNEL_PROTOCOL = 'callbar.v1';
+const SESSION_PROTOCOL_PREFIX = 'callbar-session.';
 const STORAGE_KEY = 'callbar.preview.session';
 const NO_SESSION =
   'Open the address printed by `npm run demo`: it carries the session token this page needs.';
@@ -96,15 +102,68 @@ function ensureEventStream(): void {
   run();
 }
 
+/** A call over HTTP: one POST (when the channel cannot open). */
+async function invokeOverHttp(channel: string, body: unknown): Promise<unknown> {
+  const response = await request(`/__callbar/invoke/${encodeURIComponent(channel)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as unknown;
+}
+
+interface Waiting {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+let socket: Promise<WebSocket> | undefined;
+let lastId = 0;
+const waiting = new Map<number, Waiting>();
+
+/** The open channel, opened on first use and again after it closed. */
+function openChannel(token: string): Promise<WebSocket> {
+  socket ??= new Promise<WebSocket>((opened, failed) => {
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${CHANNEL_PATH}`;
+    const ws = new WebSocket(url, [CHANNEL_PROTOCOL, SESSION_PROTOCOL_PREFIX + token]);
+    ws.onopen = () => opened(ws);
+    ws.onmessage = (event: MessageEvent<string>) => {
+      const answer = JSON.parse(event.data) as { id: number; result: unknown };
+      const call = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      call?.resolve(answer.result);
+    };
+    ws.onclose = (event) => {
+      socket = undefined;
+      const error = new Error(event.reason || 'the preview channel closed');
+      for (const call of waiting.values()) call.reject(error);
+      waiting.clear();
+      failed(error);
+    };
+  });
+  return socket;
+}
+
+/** A call over the channel; over HTTP when the channel cannot open. */
+async function invoke(channel: string, body: unknown): Promise<unknown> {
+  if (session === null) throw new Error(NO_SESSION);
+  let ws: WebSocket;
+  try {
+    ws = await openChannel(session);
+  } catch {
+    return invokeOverHttp(channel, body);
+  }
+  // Closed between opening and now: its waiting calls were failed; this one goes over HTTP.
+  if (ws.readyState !== WebSocket.OPEN) return invokeOverHttp(channel, body);
+  const id = ++lastId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    ws.send(JSON.stringify({ id, channel, body }));
+  });
+}
+
 window.callbar = buildApi({
-  invoke: async (channel, body) => {
-    const response = await request(`/__callbar/invoke/${encodeURIComponent(channel)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as unknown;
-  },
+  invoke,
   subscribe: (listener) => {
     listeners.add(listener);
     ensureEventStream();

@@ -12,6 +12,7 @@ import { build, type InlineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import electronViteConfig from '../../electron.vite.config';
 import bridgeConfig from '../../vite.bridge.config';
+import { WINDOW_PARSER_ALIAS, windowCatalogs } from '../../scripts/window-catalogs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -54,7 +55,9 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
     ...quiet,
     root: join(ROOT, 'bench/felt/baseline'),
     base: './',
-    plugins: [react()],
+    // The window's ResultList speaks through the window's i18n (compiled catalogs).
+    plugins: [react(), windowCatalogs()],
+    resolve: { alias: [WINDOW_PARSER_ALIAS] },
     build: { outDir: baselineDir, emptyOutDir: true, minify: true, target: 'es2022' },
   });
   const previewMain = join(outDir, 'preview-main.mjs');

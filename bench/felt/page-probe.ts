@@ -6,8 +6,8 @@
  *
  * On the way it notes where the time goes (the split): the `input` event, the end of its handling
  * (a listener on the window, bubbling: after React's handler and its render of the typed text), and
- * for the page's search call (window.fetch of `directory.search`, wrapped) when it was sent,
- * when its answer's headers and its parsed body arrived.
+ * for the page's search call (`window.callbar.directory.search`, wrapped: whatever transport
+ * carries it) when it was sent and when its answer arrived, parsed.
  * Plain JavaScript source (page.evaluate of a string): a compiled function could carry the
  * bundler's helpers, which the page does not have.
  */
@@ -22,12 +22,10 @@ export interface KeyTiming {
   inputMs?: number;
   /** keydown → the `input` event handled (React's handler and render done), ms. */
   inputDoneMs?: number;
-  /** keydown → the search request sent (fetch called), ms. */
+  /** keydown → the search request sent (window.callbar.directory.search called), ms. */
   sentMs?: number;
-  /** keydown → the search answer's headers (fetch resolved), ms. */
+  /** keydown → the search answer arrived, parsed and checked (its promise resolved), ms. */
   answeredMs?: number;
-  /** keydown → the search answer's body parsed (response.json resolved), ms. */
-  parsedMs?: number;
 }
 
 /** Installs `window.__feltProbe` watching `section` (a CSS selector). */
@@ -49,19 +47,21 @@ export function probeSource(section: string): string {
     addEventListener('input', () => {
       if (pending) pending.split.inputDoneMs = since(pending);
     });
-    const fetched = window.fetch;
-    window.fetch = (input, init) => {
-      const key = pending;
-      const timed = key && String(input).endsWith('/directory.search') && key.split.sentMs === undefined;
-      if (!timed) return fetched(input, init);
-      key.split.sentMs = since(key);
-      return fetched(input, init).then((response) => {
-        key.split.answeredMs = since(key);
-        const json = response.json.bind(response);
-        response.json = () => json().then((body) => { key.split.parsedMs = since(key); return body; });
-        return response;
-      });
-    };
+    // The page's search call, whatever carries it (the preview's channel, Electron's IPC).
+    const api = window.callbar && window.callbar.directory;
+    if (api) {
+      const search = api.search;
+      api.search = (request) => {
+        const key = pending;
+        const timed = key && key.split.sentMs === undefined;
+        if (!timed) return search(request);
+        key.split.sentMs = since(key);
+        return search(request).then((answer) => {
+          key.split.answeredMs = since(key);
+          return answer;
+        });
+      };
+    }
     new MutationObserver(() => {
       const key = pending;
       if (!key) return;

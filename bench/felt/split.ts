@@ -15,12 +15,11 @@ const STAGES: { name: string; from?: keyof KeyTiming; to: keyof KeyTiming }[] = 
     to: 'inputDoneMs',
   },
   {
-    name: 'search sent → answer headers (transport, router, index)',
+    name: 'search sent → answer (transport, router, index, JSON both ways)',
     from: 'sentMs',
     to: 'answeredMs',
   },
-  { name: 'answer headers → body parsed', from: 'answeredMs', to: 'parsedMs' },
-  { name: 'body parsed → list changed (bridge, store, React)', from: 'parsedMs', to: 'domMs' },
+  { name: 'answer → list changed (store, React)', from: 'answeredMs', to: 'domMs' },
   { name: 'list changed → frame', from: 'domMs', to: 'paintMs' },
 ];
 

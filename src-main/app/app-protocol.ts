@@ -3,10 +3,18 @@ import { pathToFileURL } from 'node:url';
 import { rendererFileFor } from '../core/desktop/renderer-scheme';
 import { APP_SCHEME, CONTENT_SECURITY_POLICY } from '../core/desktop/window-security';
 
-/** Must run before the app is ready. */
+/**
+ * Must run before the app is ready. `codeCache`: Chromium keeps V8's compiled code of the
+ * window's scripts (for http(s) only unless a standard scheme asks), so a second start of the
+ * window compiles nothing it compiled before; the main process's bundle has Node's cache
+ * (start.ts).
+ */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+    },
   ]);
 }
 

@@ -15,6 +15,7 @@ import { APP_ID } from '../core/desktop/app-identity';
 import { isCrmUrl } from '../core/crm/crm-template';
 import { isAllowedExternalUrl, isConnectLink } from '../core/desktop/external-url';
 import { linkFromArgv, linkFromOpenUrl } from '../core/desktop/launch-link';
+import { openLinkDoor } from '../core/desktop/link-door';
 import { startsHidden } from '../core/desktop/login-item';
 import { NotificationPlanner } from '../core/desktop/notification-planner';
 import {
@@ -131,7 +132,13 @@ async function start(): Promise<void> {
       ? { ...process.env, [POLICY_DIR_VARIABLE]: undefined }
       : process.env;
     const policies = await readPolicies({ env: policyEnv });
-    profile = openProfile({ keychainTimeoutMs: 60_000, log, policies });
+    profile = openProfile({
+      keychainTimeoutMs: 60_000,
+      log,
+      policies,
+      // The OS's region: the default for numbers written without a country code.
+      systemRegion: app.getLocaleCountryCode(),
+    });
   } catch (error) {
     dialog.showErrorBox(systemWords().t('actions.cannotStartTitle'), describeError(error).message);
     app.exit(1);
@@ -311,12 +318,19 @@ async function start(): Promise<void> {
     return () => undefined;
   });
 
-  deliverLink = (link) => {
-    void openDialLink(core.router, link, words()).then((plan) => {
-      if (plan.showWindow) windows.showMain();
-      if (plan.notice) say(plan.notice);
-    });
+  const openLink = async (link: string) => {
+    const plan = await openDialLink(core.router, link, words());
+    if (plan.showWindow) windows.showMain();
+    if (plan.notice) say(plan.notice);
+    return plan.answer;
   };
+  deliverLink = (link) => void openLink(link);
+  // Links from other programs (`callbar open-url`, the browser extension's native host) come in
+  // through the profile's link door, with the same rules as a link from the OS.
+  await openLinkDoor({ dataDir, log, deliver: openLink }).then(
+    (door) => app.on('will-quit', () => void door.close()),
+    (error: unknown) => log.warn('the link door could not open', { error }),
+  );
   const hidden = startsHidden({
     argv: process.argv,
     startMinimized: settings.start_minimized,

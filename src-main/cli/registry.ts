@@ -4,6 +4,7 @@
  */
 import type { CommandGroup, CommandSpec } from './command';
 import { accountCommands } from './commands/account-commands';
+import { browserCommands } from './commands/browser-commands';
 import { callCommands } from './commands/call-commands';
 import { contactCommands } from './commands/contact-commands';
 import { contactTransferCommands } from './commands/contact-transfer-commands';
@@ -21,6 +22,7 @@ export const commandGroups: CommandGroup[] = [
   favouriteCommands,
   callCommands,
   policyCommands,
+  browserCommands,
 ];
 
 export const allCommands: CommandSpec[] = commandGroups.flatMap((group) => group.commands);

@@ -211,7 +211,7 @@ async function runCommand(
       return opening;
     },
     async platform() {
-      const { account, settings, log } = await ctx.profile();
+      const { account, settings, log, dataDir } = await ctx.profile();
       const status = await account.start();
       if (status.state === 'vault-unavailable') {
         throw new CallbarError(
@@ -220,7 +220,12 @@ async function runCommand(
         );
       }
       const { createPlatformApi } = await import('../core/api/platform-api');
-      return createPlatformApi({ baseUrl: settings.base_url, tokens: account.tokens, log });
+      return createPlatformApi({
+        baseUrl: settings.base_url,
+        tokens: account.tokens,
+        log,
+        dataDir,
+      });
     },
     onSignal: (cancel) => signals.onSignal(cancel),
   };

@@ -16,6 +16,8 @@ import type { CallsService } from './calls/calls-service';
 import { sayAgainIn, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
+import { placeDialRow } from './directory/dial-row';
+import { numberingOf, type Numbering } from './numbers/numbering';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { CrmLinks } from './crm/crm-links';
@@ -26,7 +28,7 @@ import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
 import { packageInfo } from './package-info';
-import { contactView, PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
+import { PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
 import { said } from './text/said';
 
@@ -80,6 +82,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
     log,
+    dataDir: profile.dataDir,
     ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
   });
   const directory = openDirectory(profile, api.phonebooks, options.clock);
@@ -107,14 +110,24 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const calls = openCalls({ profile, api, directory, words: windowWords });
   // The search ranks contacts the user calls often and lately first (among equal matches).
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
-  const editor = new PhonebookEditor(api.phonebooks, directory);
+  // What is known of the tenant's extensions (the user's own, those seen in calls, the speed
+  // dials): a typed number is offered as an extension only when it fits. Known again after a
+  // change of the account, the directory or the calls.
+  let known: Numbering | undefined;
+  const numbering = () =>
+    (known ??= numberingOf([
+      account.tokens.session?.user_extension,
+      ...calls.tracker.records().map((record) => record.call.party.number),
+      ...directory.contacts.map((contact) => contact.speed_dial),
+    ]));
+  const editor = new PhonebookEditor(api.phonebooks, directory, () => profile.region.current());
   // The person's stars, after those the machine's policy pushes to every user.
   const favourites = profileFavourites(profile.dataDir, log, directory, [
     policyFavourites(policyOnlyValues(profile.policies).favourites),
   ]);
   const imports = new WindowImports({
     api: api.phonebooks,
-    region: () => profile.settings.region,
+    region: () => profile.region.current(),
     publish: (event) => {
       events.publish({ type: 'imports.changed', ...event });
       // Imported contacts reach the search once the directory syncs them in.
@@ -181,8 +194,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => {
       const found = directory.search(query, limit);
-      const dial = dialRowFor(calls, query);
-      return dial ? { ...found, dial } : found;
+      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering()) };
     },
     'directory.status': () => directory.status(),
     'directory.sync': () => {
@@ -209,6 +221,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return {};
     },
     'calls.clearRecent': () => calls.clearRecent(),
+    'calls.undoClear': () => calls.undoClear(),
     'calls.cancelDial': () => calls.cancelDial(),
     'phonebooks.list': async (query) => withContactCounts(await editor.listPhonebooks(query)),
     'phonebooks.create': async (fields) => phonebookView(await editor.createPhonebook(fields)),
@@ -220,13 +233,13 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
     'contacts.list': (query) => editor.listContacts(query),
     'contacts.create': async (fields) => {
-      const created = contactView(await editor.createContact(fields));
+      const created = editor.view(await editor.createContact(fields));
       // A caller added from the call bar is named there at once.
       calls.tracker.reidentify();
       return created;
     },
     'contacts.update': async ({ id, ...fields }) =>
-      contactView(await editor.updateContact(id, fields)),
+      editor.view(await editor.updateContact(id, fields)),
     'contacts.delete': async ({ id }) => {
       await editor.deleteContact(id);
       return {};
@@ -279,6 +292,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // The calls shown (window and tray) are the connected account's: another account shows others.
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
+    known = undefined;
     // Its message and warnings in the window's language (the tray speaks the same one).
     events.publish({
       type: 'account.changed',
@@ -294,12 +308,32 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       log.warn('the directory could not follow the account change', { error });
     });
   });
+  // A contact added (or synced) since a call came names its party now, once the index is
+  // ready: at start the call log's numbers are looked up after the first answers, not before
+  // them (through the scan, that would read every contact's numbers first).
+  let reidentifying = false;
+  const reidentifyWhenIndexed = () => {
+    if (reidentifying) return;
+    reidentifying = true;
+    void directory.indexReady().then(() => {
+      reidentifying = false;
+      calls.tracker.reidentify();
+    });
+  };
   const unsubscribeDirectory = directory.onChange((status) => {
+    known = undefined;
     events.publish({ type: 'directory.changed', status });
-    // A contact added (or synced) since a call came names its party now.
-    calls.tracker.reidentify();
+    reidentifyWhenIndexed();
+  });
+  // Another region (Settings here, or another process of the profile): what the window shows
+  // is shown again in it (the search asks again, the calls and favourites are sent again).
+  const unsubscribeRegion = profile.region.onChange(() => {
+    known = undefined;
+    events.publish({ type: 'settings.changed' });
+    events.publish({ type: 'calls.changed', calls: calls.snapshot() });
   });
   const unsubscribeCalls = calls.onChange((snapshot) => {
+    known = undefined;
     rankByCalls();
     crm.callsChanged(snapshot);
     // Core's sentences in it (who is unknown, a number's label) in the window's language too.
@@ -332,6 +366,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       // Relay mode: what arrives from now on waits at the relay for the next start.
       account.stopListening();
       unsubscribe();
+      unsubscribeRegion();
       unsubscribeCalls();
       await calls.close();
       unsubscribeDirectory();
@@ -342,10 +377,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
 }
 
 /**
- * What Enter dials for `query` when it reads as a number (the window's "Dial …" row), answered
- * with the search; a number Callbar cannot read or may not dial offers no row.
+ * What Enter dials for `query` when it reads as a number (the window's "Dial …" row, placed by
+ * placeDialRow), answered with the search; a number Callbar cannot read offers no row.
  */
-function dialRowFor(calls: CallsService, query: string): DialTarget | undefined {
+function dialTargetFor(calls: CallsService, query: string): DialTarget | undefined {
   const typed = query.trim();
   if (!DIALABLE_INPUT.test(typed)) return undefined;
   try {

@@ -13,6 +13,8 @@ import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './config/profile-folder';
 import { readPoliciesSync, type Policies } from './config/policy/policies';
 import { loadSettings } from './config/settings-store';
+import { profileRegion, type RegionSource } from './config/region-source';
+import { systemRegion } from './numbers/system-region';
 import { profileStateFile } from './config/state-file';
 import { parseHeaderList } from './http/header-list';
 import type { Settings } from './config/settings';
@@ -25,6 +27,12 @@ export interface Profile {
   readonly dataDir: string;
   /** The settings this process runs with, the machine's policies applied. */
   readonly settings: Settings;
+  /**
+   * The user's region, live (the one source every number path asks: a change saved here or by
+   * another process of the profile applies at once). `settings.region` is only what was set at
+   * start.
+   */
+  readonly region: RegionSource;
   /** The machine's policies (locked and recommended values, where from, what was ignored). */
   readonly policies: Policies;
   /** The environment the settings were read with (its CALLBAR_* variables override the file). */
@@ -46,6 +54,15 @@ export interface ProfileOptions {
   policies?: Policies;
   /** How long to wait for the keychain (a desktop prompt may need a person). */
   keychainTimeoutMs?: number;
+  /**
+   * The operating system's region (the desktop shell's `app.getLocaleCountryCode()`); without
+   * it, the locale variables of `env` say it (numbers/system-region.ts).
+   */
+  systemRegion?: string;
+  /** Watch the profile folder for another process's region change (default true). */
+  watchRegion?: boolean;
+  /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
+  relayCatchUpMs?: number;
 }
 
 export function openProfile(options: ProfileOptions = {}): Profile {
@@ -76,6 +93,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
         ...(options.keychainTimeoutMs ? { timeoutMs: options.keychainTimeoutMs } : {}),
       }),
     log,
+    ...(options.relayCatchUpMs === undefined ? {} : { relayCatchUpMs: options.relayCatchUpMs }),
     // The app, the CLI and the demo of one profile share its session: one refresh at a time.
     coordination: {
       lock: profileSessionLock(dataDir, { log }),
@@ -90,5 +108,25 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     ),
   });
   for (const problem of policies.problems) log.warn(`policy: ${problem}`);
-  return { dataDir, settings, policies, env, log, account, close: () => account.close() };
+  const region = profileRegion({
+    dataDir,
+    env,
+    policies,
+    system: systemRegion(env, options.systemRegion),
+    log,
+    ...(options.watchRegion === undefined ? {} : { watch: options.watchRegion }),
+  });
+  return {
+    dataDir,
+    settings,
+    region,
+    policies,
+    env,
+    log,
+    account,
+    close: () => {
+      region.close();
+      return account.close();
+    },
+  };
 }

@@ -12,7 +12,8 @@ import open from 'open';
 import { startCore, type CallbarCore } from '../core/callbar-core';
 import { isCrmUrl } from '../core/crm/crm-template';
 import { refusedExternalUrl } from '../core/desktop/external-url';
-import { focusSearchEvent } from '../core/desktop/shell-actions';
+import { openLinkDoor, type LinkDoor } from '../core/desktop/link-door';
+import { focusSearchEvent, openDialLink } from '../core/desktop/shell-actions';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
@@ -57,9 +58,10 @@ try {
 }
 // From here on Ctrl+C stops the server, then the core (or, while it starts, the profile), which
 // first stores a session the platform just issued (the first sync may be refreshing it).
-const started: { core?: CallbarCore; server?: PreviewServer } = {};
+const started: { core?: CallbarCore; server?: PreviewServer; door?: LinkDoor } = {};
 handleStopSignals({
   stop: async () => {
+    await started.door?.close();
     await started.server?.close();
     await (started.core ?? profile).close();
   },
@@ -102,6 +104,16 @@ if (values.json) {
   process.stdout.write(`Callbar preview running at\n\n  ${server.url}\n\nPress Ctrl+C to stop.\n`);
 }
 const core = await coreStart;
+// A link from another program (`callbar open-url`, the browser extension's native host) reaches
+// the preview as it reaches the running app: the page asks where the link asks.
+started.door = await openLinkDoor({
+  dataDir: profile.dataDir,
+  log: profile.log,
+  deliver: async (link) => (await openDialLink(core.router, link)).answer,
+}).catch((error: unknown) => {
+  process.stderr.write(`Links from other programs cannot reach this preview: ${String(error)}\n`);
+  return undefined;
+});
 
 if (canOpenBrowser) {
   // Not server.url: a command line is readable by every local user.

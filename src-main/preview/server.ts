@@ -1,6 +1,7 @@
 /**
  * The web preview: serves the built renderer to an ordinary browser and provides `window.callbar`
- * over HTTP (+ server-sent events), backed by the same core and router as the Electron shell.
+ * over a WebSocket (request-channel.ts; HTTP POST per call still answered) with events as
+ * server-sent events, backed by the same core and router as the Electron shell.
  * It exists for the demo and the end-to-end tests on machines without an Electron binary and is
  * never part of a packaged app.
  *
@@ -23,6 +24,7 @@ import { openedByTheBrowserItself } from '../core/http/browser-navigation';
 import { fileUnderRoot } from '../core/http/file-under-root';
 import { readRequestBody } from '../core/http/request-body';
 import type { Logger } from '../core/log/logger';
+import { requestChannel } from './request-channel';
 
 export interface PreviewServerOptions {
   /**
@@ -156,6 +158,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       if (browserOpens > 1) {
         // Someone else may have followed it first: nobody keeps a working session.
         token = randomBytes(32).toString('base64url');
+        channel.endSessions();
         options.log.warn('preview start address opened twice; the session token was replaced');
         return send(response, 410, 'This address was opened twice. Restart the preview.');
       }
@@ -201,6 +204,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     send(response, request.method === 'GET' ? 404 : 405, 'Not found or not allowed.');
   };
 
+  const channel = requestChannel({
+    core: options.core,
+    log: options.log,
+    allowedHosts: () => allowedHosts,
+    token: () => token,
+  });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       options.log.error('preview request failed', { path: request.url?.split('?')[0], error });
@@ -212,6 +221,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     server.once('error', fail);
     server.listen(options.port ?? 0, '127.0.0.1', ready);
   });
+  server.on('upgrade', (request, socket, head) => channel.upgrade(request, socket, head));
   const { port } = server.address() as AddressInfo;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   origin = `http://127.0.0.1:${port}`;
@@ -222,6 +232,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     origin,
     close: () =>
       new Promise<void>((done) => {
+        channel.close();
         server.closeAllConnections();
         server.close(() => done());
       }),

@@ -1,30 +1,42 @@
-import { useEffect, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from '../../src-shared/i18n';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { useTranslation, withScreenTexts, type Translate } from './i18n';
 import type { AccountStatus } from '../../src-shared/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
-import { AboutView } from './views/AboutView';
 import { AccountSwitchBanner } from './views/AccountSwitchBanner';
 import { EventsWarningBanner } from './views/EventsWarningBanner';
 import { CallBar } from './views/CallBar';
 import { CallAnnouncer } from './views/CallAnnouncer';
-import { ConnectView } from './views/ConnectView';
 import { DisconnectDialog } from './views/DisconnectDialog';
 import { Menu } from './views/Menu';
 import { Notices } from './views/Notices';
 import { PendingDialDialog } from './views/PendingDialDialog';
-import { PhonebooksView } from './views/PhonebooksView';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
-import { SettingsView } from './views/SettingsView';
-import { SetupView } from './views/SetupView';
+
+// Screens the window does not show at start load when first opened (each its own chunk), with
+// their texts (i18n.ts).
+const AboutView = lazy(() =>
+  withScreenTexts(import('./views/AboutView')).then((m) => ({ default: m.AboutView })),
+);
+const ConnectView = lazy(() =>
+  withScreenTexts(import('./views/ConnectView')).then((m) => ({ default: m.ConnectView })),
+);
+const PhonebooksView = lazy(() =>
+  withScreenTexts(import('./views/PhonebooksView')).then((m) => ({ default: m.PhonebooksView })),
+);
+const SettingsView = lazy(() =>
+  withScreenTexts(import('./views/SettingsView')).then((m) => ({ default: m.SettingsView })),
+);
+const SetupView = lazy(() =>
+  withScreenTexts(import('./views/SetupView')).then((m) => ({ default: m.SetupView })),
+);
 
 /**
  * One line for the header: who Callbar is connected as, or why it is not, still naming whose
  * session it is when the status knows (offline, ended).
  */
-export function accountSummary(account: AccountStatus | undefined, t: TFunction): string {
+export function accountSummary(account: AccountStatus | undefined, t: Translate): string {
   if (!account) return t('account.checking');
   const withWho = (state: string) =>
     account.user_extension
@@ -96,7 +108,9 @@ export function App() {
         <main className="main">
           <div className="column">
             <AccountSwitchBanner />
-            <SetupView />
+            <Suspense fallback={null}>
+              <SetupView />
+            </Suspense>
           </div>
         </main>
         <Notices />
@@ -116,7 +130,9 @@ export function App() {
           <EventsWarningBanner />
           {view === 'main' ? <SessionBanner /> : null}
           {main ? <CallBar hangUpWithEsc={view === 'main'} /> : null}
-          <Screen />
+          <Suspense fallback={null}>
+            <Screen />
+          </Suspense>
         </div>
       </main>
       <Notices />

@@ -66,7 +66,15 @@ export const DIALABLE_INPUT =
  * A search's answer: the directory's hits and, when the query reads as a number
  * (DIALABLE_INPUT), what Enter would dial (the "Dial +49 30 …" row), in one round trip.
  */
-export const SearchAnswer = SearchResult.extend({ dial: DialTarget.optional() });
+export const SearchAnswer = SearchResult.extend({
+  dial: DialTarget.optional(),
+  /**
+   * How many hits come before the dial row (absent: none, it is first). An extension comes after
+   * the contacts whose number or speed dial the digits are or start, before those that merely
+   * hold them (core/numbers/numbering.ts says when digits are an extension at all).
+   */
+  dial_at: z.number().int().nonnegative().optional(),
+});
 export type SearchAnswer = z.infer<typeof SearchAnswer>;
 
 /** The other side of a call, identified through the directory when possible. */
@@ -139,6 +147,11 @@ export const CallsSnapshot = z.object({
   recent: z.array(Call),
   /** A dial waiting for confirmation, if any. */
   pending: PendingDial.nullable(),
+  /**
+   * The recent calls just cleared, while Undo can bring them back (core keeps them until then):
+   * how many, and until when.
+   */
+  cleared: z.object({ count: z.number().int().nonnegative(), undo_until: isoTime }).optional(),
 });
 export type CallsSnapshot = z.infer<typeof CallsSnapshot>;
 

@@ -82,7 +82,10 @@ export const channels = {
     response: CallsSnapshot,
   },
   'calls.list': { request: NoRequest, response: CallsSnapshot },
+  /** Clears the recent calls, undoably for a few seconds (the snapshot's `cleared`). */
   'calls.clearRecent': { request: NoRequest, response: CallsSnapshot },
+  /** Brings back the calls of the last clear, while it can be undone. */
+  'calls.undoClear': { request: NoRequest, response: CallsSnapshot },
   'phonebooks.list': {
     request: z
       .object({

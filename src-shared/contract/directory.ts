@@ -19,10 +19,21 @@ export const DirectoryContact = z.object({
 });
 export type DirectoryContact = z.infer<typeof DirectoryContact>;
 
+/**
+ * A contact's numbers as a person reads them, formatted by core (national in the user's country,
+ * international otherwise; an extension as it is): the window shows these, never the stored text.
+ */
+export const ShownNumbers = z.object({
+  number: z.string(),
+  secondary_number: z.string().nullable(),
+});
+export type ShownNumbers = z.infer<typeof ShownNumbers>;
+
 /** A favourite: the person's own star, or one pushed by a policy (read-only). */
 export const FavouriteContact = DirectoryContact.extend({
   source: z.enum(['user', 'policy']),
   read_only: z.boolean(),
+  shown: ShownNumbers,
 });
 export type FavouriteContact = z.infer<typeof FavouriteContact>;
 
@@ -35,7 +46,10 @@ export const MatchField = z.enum([
 ]);
 export type MatchField = z.infer<typeof MatchField>;
 
-/** Characters [start, end) of a field's displayed text that matched the query (for highlighting). */
+/**
+ * Characters [start, end) of a field's displayed text that matched the query (for highlighting):
+ * of `shown` for the numbers.
+ */
 export const MatchRange = z.object({
   field: MatchField,
   start: z.number().int().nonnegative(),
@@ -49,6 +63,10 @@ export const SearchHit = z.object({
   field: MatchField,
   match: z.enum(['exact', 'prefix', 'infix', 'fuzzy']),
   ranges: z.array(MatchRange),
+  /** The contact's numbers as shown (the ranges of the number fields are in these). */
+  shown: ShownNumbers,
+  /** The number Enter dials: the one the search matched (the secondary when that matched). */
+  dials: z.enum(['number', 'secondary_number']),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

@@ -3,6 +3,7 @@
  * Part of the IPC contract (src-shared/contract/index.ts says what it is).
  */
 import { z } from 'zod';
+import { ShownNumbers } from './directory';
 
 export const entityId = z.number().int().positive();
 export const listSearch = z.string().max(200).optional();
@@ -52,6 +53,8 @@ export const ContactView = z.object({
   secondary_number: z.string().nullable(),
   speed_dial: z.number().int().nullable(),
   company: z.string(),
+  /** The numbers as a person reads them (core formats them; the editor edits the stored ones). */
+  shown: ShownNumbers,
 });
 export type ContactView = z.infer<typeof ContactView>;
 

@@ -31,7 +31,18 @@ export const EditableSettings = z.object({
 export type EditableSettings = z.infer<typeof EditableSettings>;
 
 export const SettingsView = z.object({
+  /** The saved settings; an unset region is given as the system's (the default). */
   settings: EditableSettings,
+  /**
+   * The region numbers are read and shown in now (a policy or CALLBAR_REGION may set another
+   * than the saved one).
+   */
+  region: z.string(),
+  /**
+   * Whether a person or the organisation chose the region (settings file, CALLBAR_REGION, a
+   * policy); false: it is the system's, and the window asks the person to confirm it.
+   */
+  region_confirmed: z.boolean(),
   /** The countries (ISO 3166-1 alpha-2) Callbar reads numbers for: the region and policy choices. */
   countries: z.array(z.string()),
   /** The receiver's addresses to register on the platform (they contain the port). */

@@ -15,8 +15,8 @@ import enLanding from './locales/en/landing.json' with { type: 'json' };
 import enPolicy from './locales/en/policy.json' with { type: 'json' };
 import enShell from './locales/en/shell.json' with { type: 'json' };
 import enWindow from './locales/en/window.json' with { type: 'json' };
-import { PSEUDO_LOCALES, type CatalogLocale, type Locale } from './locales';
-import { pseudoCatalog, type Catalog } from './pseudo-locale';
+import { PSEUDO_LOCALES, type CatalogLocale, type Locale } from './locales.ts';
+import { pseudoCatalog, type Catalog } from './pseudo-locale.ts';
 
 /**
  * The namespaces, one per part of Callbar that speaks: `window` (the renderer), `cli` (the CLI's

@@ -20,7 +20,8 @@
  * How to add a string: add the key with its English text to `locales/en/<namespace>.json` and its
  * German to `locales/de/<namespace>.json` (the same key; test/unit/shared/i18n/catalogs.test.ts
  * fails when a locale lacks a key or has an extra one, or a message is not valid ICU), then use
- * `t('key')` (React: `const { t } = useTranslation()` from react-i18next). Never a hand-written
+ * `t('key')` (the window: `const { t } = useTranslation()` from src-renderer/src/i18n.ts, which
+ * loads the window catalog compiled at build time). Never a hand-written
  * pseudo-locale catalog: they are generated.
  */
 export * from './locales';

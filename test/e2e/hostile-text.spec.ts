@@ -16,7 +16,8 @@ import {
  */
 let app: E2eApp;
 
-const NUMBER_DIGITS = '14155550121';
+// Shown the national way at home (US here): (415) 555-0121.
+const NUMBER_DIGITS = '4155550121';
 const HOSTILE = {
   display_name: 'Mallory \u2069\u202eYrollam',
   company: '\u2069\u202eAcme Payroll',

@@ -5,9 +5,10 @@ import { addContact, openConnected, startApp, type E2eApp } from '../support/e2e
  * What the window asks core while a person types (issue 31): one search per key at most, and no
  * call for what the window already holds (favourites, settings) when a view mounts on the way:
  * the star toggle that appears with the first hit, the favourites list and the first-run hint
- * that come back with Esc. Every `window.callbar` call of the preview is one request to
- * `/__callbar/invoke/<channel>`; the page's `fetch` is wrapped before the bridge loads to record
- * each channel at the moment it is asked (the product has no counter of its own).
+ * that come back with Esc. Every `window.callbar` call of the preview is one message on its
+ * WebSocket (or, when that cannot open, one request to `/__callbar/invoke/<channel>`); the page's
+ * `WebSocket.prototype.send` and `fetch` are wrapped before the bridge loads to record each
+ * channel at the moment it is asked (the product has no counter of its own).
  */
 let app: E2eApp;
 
@@ -43,6 +44,15 @@ async function recordBridgeCalls(page: Page) {
       const channel = /^\/__callbar\/invoke\/(.+)$/.exec(path)?.[1];
       if (channel) window.__bridgeCalls.push(decodeURIComponent(channel));
       return fetched(input, init);
+    };
+    // The bridge's channel: one WebSocket message per call (`{"id", "channel", "body"}`).
+    const sent = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'send')!
+      .value as WebSocket['send'];
+    WebSocket.prototype.send = function (this: WebSocket, data) {
+      if (typeof data === 'string' && data.includes('"channel"')) {
+        window.__bridgeCalls.push((JSON.parse(data) as { channel: string }).channel);
+      }
+      sent.call(this, data);
     };
   });
 }

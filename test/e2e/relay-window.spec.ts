@@ -5,6 +5,7 @@ import { completePortalFlow } from '../../simulator/portal-driver';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { control as simRequest } from '../support/sim-harness';
 import { expectAccessibleInBothThemes, startApp, type E2eApp } from '../support/e2e-app';
+import { relayAddresses } from '../support/relay-addresses';
 
 /**
  * The window in relay mode (`relay_url`): the header says "via relay <host>" in both windows,
@@ -25,11 +26,12 @@ test.beforeAll(async () => {
     webhookSecret: SECRET,
   });
   app = await startApp({ env: { CALLBAR_RELAY_URL: relay.origin } });
-  await simRequest(app.sim, 'PUT', 'integrations/callbar', {
-    activation_url: `${relay.origin}/activate`,
-    deactivation_url: `${relay.origin}/deactivate`,
-    webhook_url: `${relay.origin}/events/${SECRET}`,
-  });
+  await simRequest(
+    app.sim,
+    'PUT',
+    'integrations/callbar',
+    relayAddresses(relay.origin, SECRET, app.sim.tenant_id),
+  );
 });
 test.afterAll(async () => {
   await app?.close();

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import { MAX_URL_CHARS } from '../../src-main/core/crm/crm-template';
+import { MAX_URL_CHARS, MAX_VALUE_CHARS } from '../../src-main/core/crm/crm-template';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { CallsSnapshot } from '../../src-shared/contract';
@@ -117,6 +117,31 @@ describe('CRM link-outs under attack', () => {
       party: { number: '+12025550100', name: 'x'.repeat(1024 * 1024) },
     });
     expect(huge.ok).toBe(false);
+  });
+
+  it('cuts a value between whole characters, and says it cannot build a link for half of one', async () => {
+    const saved = await rig.invoke('settings.save', { crm_links: [TEMPLATE] });
+    expect(saved.ok).toBe(true);
+    // An emoji (two UTF-16 code units) across the cut at the 200th: cut before it, whole.
+    const name = `${'a'.repeat(MAX_VALUE_CHARS - 1)}😀 and more`;
+    const cut = await rig.invoke('crm.open', { link: 0, party: { number: '+12025550100', name } });
+    expect(cut).toMatchObject({ ok: true });
+    const who = new URL(opened.at(-1)!).searchParams.get('who');
+    expect(who).toBe('a'.repeat(MAX_VALUE_CHARS - 1));
+    // Half of a character (a lone surrogate) can be in no address: said, never `internal`.
+    const half = await rig.invoke('crm.open', {
+      link: 0,
+      party: { number: '+12025550100', name: 'Eve \ud83d' },
+    });
+    expect(half).toMatchObject({ ok: false, error: { code: 'crm_link_unusable' } });
+    if (half.ok) return;
+    expect(half.error.message).toBe(
+      'Callbar cannot build this link to crm.example.com: the contact holds text that no address can carry (half of a character).',
+    );
+    recordFigure(
+      'CRM link for a name with an emoji across the 200th character / with half a character',
+      `opened, cut to ${who?.length} characters / refused: ${half.error.code}`,
+    );
   });
 
   it('opens at most two tabs for a flood of forged connected calls', async () => {

@@ -3,9 +3,23 @@
  * (every impact, WCAG 2.0–2.2 A/AA and axe's best practices) in every locale and both themes,
  * every control named, a visible focus ring, nothing scrolled sideways.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { join } from 'node:path';
+import type { AxeResults, RunOptions } from 'axe-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * axe-core itself (the version package.json pins), put into the page once per document and run
+ * there. @axe-core/playwright put its 650 KB into the page twice per scan and finished each scan
+ * in a new blank page: several times the CPU of the scan itself, on every one of the suite's
+ * hundreds of scans (docs/development.md, the test suite). The window has no frames, so
+ * `axe.run` in the page sees all that the driver's frame walk would.
+ */
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 
 /**
  * The locales every scan runs in (the window starts in the first). A locale is shown in place,
@@ -34,12 +48,25 @@ export async function showLocale(page: Page, locale: Locale): Promise<void> {
  */
 const DISABLED_RULES: Record<string, string> = {};
 
+/** What every scan checks: WCAG 2.0–2.2 A and AA, and axe's best practices. */
+const AXE_OPTIONS: RunOptions = {
+  runOnly: {
+    type: 'tag',
+    values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'],
+  },
+  rules: Object.fromEntries(Object.keys(DISABLED_RULES).map((id) => [id, { enabled: false }])),
+};
+
 /** axe-core finds no violation at all, of any impact, in what the page shows. */
 export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'])
-    .disableRules(Object.keys(DISABLED_RULES))
-    .analyze();
+  type WithAxe = { axe?: { run(context: Document, options: RunOptions): Promise<AxeResults> } };
+  if (!(await page.evaluate(() => Boolean((window as WithAxe).axe)))) {
+    await page.evaluate(AXE_SOURCE);
+  }
+  const results = await page.evaluate(
+    (options) => (window as WithAxe).axe!.run(document, options),
+    AXE_OPTIONS,
+  );
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,

@@ -1,7 +1,8 @@
 /**
- * Vitest global setup: builds the `callbar` CLI (out/cli) from the current sources, once a run.
- * `npm test` builds everything once before its test stages and sets CALLBAR_CLI_BUILT=1, so the
- * stages it runs side by side reuse that build instead of each bundling the CLI again.
+ * Vitest's and Playwright's global setup: builds the `callbar` CLI (out/cli) and the web preview's
+ * server (out/preview-server) from the current sources, once a run. `npm test` builds everything
+ * once before its test stages and sets CALLBAR_CLI_BUILT=1, so the stages it runs side by side
+ * reuse that build instead of each bundling again.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';

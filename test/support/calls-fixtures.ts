@@ -1,5 +1,5 @@
-/** What the calls tests share: a directory contact. */
-import type { DirectoryContact } from '../../src-shared/contract';
+/** What the calls tests share: a directory contact, an account, a dial target. */
+import type { DialTarget, DirectoryContact } from '../../src-shared/contract';
 
 /** A phonebook contact, as the directory would hand it to calls. */
 export const ada: DirectoryContact = {
@@ -11,4 +11,18 @@ export const ada: DirectoryContact = {
   number: '+442071234567',
   secondary_number: null,
   speed_dial: 7341,
+};
+
+/** The account whose calls the calls tests follow. */
+export const ALICE = { tenant_id: 'acme', user_extension: '201', base_url: 'sim' };
+
+/** A dial of a German number from a profile whose country is Germany. */
+export const berlinTarget: DialTarget = {
+  destination: '+49301234567',
+  display: '030 1234567',
+  kind: 'external',
+  class: 'national',
+  country: 'DE',
+  e164: '+49301234567',
+  description: 'This is a number in Germany.',
 };

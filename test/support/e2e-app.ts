@@ -3,7 +3,7 @@
  * the integration's receiver, and helpers to connect, scan with axe and take README screenshots.
  */
 import { expect, type Page } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -36,11 +36,21 @@ export interface E2eApp {
 }
 
 export async function startApp(
-  options: { sim?: SimulatorOptions; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    sim?: SimulatorOptions;
+    env?: NodeJS.ProcessEnv;
+    /**
+     * The country the person confirmed (settings.json's region; default US); null: none yet, so
+     * the window asks (the system's region, which profileEnv keeps from naming one: US).
+     */
+    region?: string | null;
+  } = {},
 ): Promise<E2eApp> {
   const sim = await startSimulator({ contacts: 40, autoAnswer: false, ...options.sim });
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-e2e-'));
+  const region = options.region === undefined ? 'US' : options.region;
+  if (region !== null) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ region }));
   const env = { ...profileEnv(sim, dataDir, port), ...options.env };
   await registerProfile(sim, env);
   const preview = await startPreviewProcess(env, ['--print-opened-urls', '--stdin-shortcut']);

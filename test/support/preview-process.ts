@@ -14,14 +14,17 @@ export interface PreviewProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the web preview exactly as `npm run preview` would, and reads what it prints. */
+/**
+ * Starts the web preview as `npm run demo` does (the server bundled by `npm run build`, which the
+ * suites' global setup makes current: test/support/build-cli.ts), and reads what it prints.
+ */
 export async function startPreviewProcess(
   env: NodeJS.ProcessEnv = {},
   args: string[] = [],
 ): Promise<PreviewProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json', ...args],
+    ['out/preview-server/main.js', '--port', '0', '--no-open', '--json', ...args],
     { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';

@@ -106,6 +106,9 @@ class FakeApp extends Emitter {
   getPreferredSystemLanguages(): string[] {
     return ['en-US'];
   }
+  getLocaleCountryCode(): string {
+    return 'US';
+  }
   setAppUserModelId(): void {}
   whenReady(): Promise<void> {
     return this.ready;

@@ -17,27 +17,28 @@ export interface RunningRedis {
 }
 
 function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--save',
-      '',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return redisServer([
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--save',
+    '',
+  ]);
+}
+
+/** A redis-server with `args`, once it accepts connections. */
+export function redisServer(args: string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`redis-server did not start:\n${output}`)),
-      10_000,
+      20_000,
     );
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

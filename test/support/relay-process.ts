@@ -17,8 +17,16 @@ export interface RelayProcess {
   listening: Promise<true>;
 }
 
-/** `relay/main.ts ARGS` with `env` (e.g. RELAY_PORT, RELAY_REDIS_URL, RELAY_WEBHOOK_SECRET). */
-export function relayProcess(args: string[], env: NodeJS.ProcessEnv): RelayProcess {
+/**
+ * `relay/main.ts ARGS` with `env` (e.g. RELAY_PORT, RELAY_REDIS_URL, RELAY_WEBHOOK_SECRET).
+ * `keep` bounds the output kept to its last so many characters (a bench's node logs every
+ * request for minutes).
+ */
+export function relayProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  keep = Infinity,
+): RelayProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'relay/main.ts'), ...args], {
     cwd: root,
     env,
@@ -26,14 +34,17 @@ export function relayProcess(args: string[], env: NodeJS.ProcessEnv): RelayProce
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const kept = (text: string) => (text.length > keep ? text.slice(-keep) : text);
+  child.stdout.on('data', (chunk: Buffer) => (stdout = kept(stdout + chunk.toString())));
+  let heard = false;
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = kept(stderr + chunk.toString());
+    heard ||= stderr.includes('relay listening');
+  });
   const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, stdout, stderr })),
   );
-  const listening = until('the relay to listen', () =>
-    stderr.includes('relay listening') ? true : undefined,
-  );
+  const listening = until('the relay to listen', () => (heard ? true : undefined));
   // A relay that is never asked to listen (devices list/revoke) must not leave this rejected.
   listening.catch(() => undefined);
   return { child, exit, listening };

@@ -183,6 +183,9 @@ export function profileEnv(
   receiverPort: number,
 ): NodeJS.ProcessEnv {
   return {
+    // The system region (numbers without a country code) names no country whatever the
+    // machine's locale: US until the person chooses (core/numbers/system-region.ts).
+    LC_TELEPHONE: 'C.UTF-8',
     CALLBAR_DATA_DIR: dataDir,
     CALLBAR_BASE_URL: sim.base_url,
     CALLBAR_PORTAL_URL: sim.portal_url,

@@ -24,6 +24,8 @@ export async function startTestCore(
 ): Promise<CallbarCore> {
   const profile = openProfile({
     env: {
+      // No system region whatever the machine's locale (US until chosen); a test may set one.
+      LC_TELEPHONE: 'C.UTF-8',
       CALLBAR_DATA_DIR: mkdtempSync(join(tmpdir(), 'callbar-core-')),
       CALLBAR_RECEIVER_PORT: String(await freePort()),
       ...options.env,

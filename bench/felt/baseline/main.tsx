@@ -37,6 +37,8 @@ function filterContacts(query: string): SearchHit[] {
         field: 'display_name',
         match: start === 0 ? 'prefix' : 'infix',
         ranges: start >= 0 ? [{ field: 'display_name', start, end: start + wanted.length }] : [],
+        shown: { number: contact.number, secondary_number: contact.secondary_number },
+        dials: 'number',
       };
     });
 }
@@ -45,7 +47,7 @@ function Baseline() {
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
   const rows = useMemo(
-    () => resultRows({ hits: filterContacts(query), dialRow: undefined }),
+    () => resultRows({ hits: filterContacts(query), dialRow: undefined, dialAt: 0 }),
     [query],
   );
   return (

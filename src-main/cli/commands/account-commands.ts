@@ -3,7 +3,7 @@ import type { AccountStatus } from '../../../src-shared/contract';
 import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
 import type { Profile } from '../../core/profile';
-import { said } from '../../core/text/said';
+import { said, sayWith, type Said } from '../../core/text/said';
 import { sayAgain } from '../../core/text/translators';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
@@ -199,7 +199,7 @@ export const accountCommands: CommandGroup = {
         'acknowledge-switch': { type: 'boolean', default: false },
       },
       async run(ctx, { values }) {
-        const { account, policies } = await ctx.profile();
+        const { account, policies, dataDir, log } = await ctx.profile();
         await account.start();
         // Read (or created) first: a webhook secret the keychain cannot give is in the status.
         const receiver = await account.receiverRegistration();
@@ -209,6 +209,10 @@ export const accountCommands: CommandGroup = {
           return checkWithPlatform(ctx, current);
         }
         const unchecked = isConnected(current) && !ctx.json;
+        // The directory's last sync, when it did not complete (sync-problem.ts).
+        const { syncProblemFile, lastSyncProblem } =
+          await import('../../core/directory/sync-problem');
+        const syncProblem = await lastSyncProblem(syncProblemFile(dataDir, log), account.owner());
         ctx.io.out(
           ctx.json
             ? JSON.stringify({
@@ -216,9 +220,13 @@ export const accountCommands: CommandGroup = {
                 receiver,
                 // Only when a policy was ignored: nothing changes for everyone else.
                 ...(policies.problems.length > 0 ? { policy_problems: policies.problems } : {}),
+                ...(syncProblem ? { sync_problem: syncProblem.message } : {}),
               })
             : `${describeStatus(current, ctx.t)}${unchecked ? `\n${ctx.t('status.unchecked')}` : ''}`,
         );
+        if (syncProblem && !ctx.json) {
+          ctx.io.out(ctx.t('status.syncProblem', { problem: wordProblem(ctx, syncProblem) }));
+        }
         // Ignored policy files or values: the administrator's mistake, said where it is.
         if (!ctx.json) {
           for (const problem of policies.problems) {
@@ -246,3 +254,12 @@ export const accountCommands: CommandGroup = {
     }),
   ],
 };
+
+/** A stored sentence in the reader's language (its English when the file's words do not fit). */
+function wordProblem(ctx: CommandContext, problem: { message: string; said?: Said }): string {
+  try {
+    return problem.said ? sayWith(ctx.t, problem.said) : problem.message;
+  } catch {
+    return problem.message;
+  }
+}

@@ -13,6 +13,7 @@ import type {
 } from '../../../src-shared/contract';
 import { callInWords } from '../../core/calls/call-reason';
 import type { CallsService } from '../../core/calls/calls-service';
+import type { DoorAnswer } from '../../core/desktop/link-door-format';
 import { CallbarError } from '../../core/errors';
 import { said, type Translate } from '../../core/text/said';
 import { sayAgain } from '../../core/text/translators';
@@ -39,7 +40,7 @@ const FIRST_LEG_WAIT_MS = 5000;
  * light), closing it (and flushing the call log) afterwards. Parties and speed dials are looked up
  * in this computer's copy of the directory.
  */
-async function withCalls<T>(
+export async function withCalls<T>(
   ctx: CommandContext,
   use: (calls: CallsService) => Promise<T>,
   options: { listen?: boolean } = {},
@@ -225,6 +226,15 @@ function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
   );
 }
 
+/** What the running Callbar did with a link handed to it through its link door. */
+function showDoorAnswer(ctx: CommandContext, answer: DoorAnswer) {
+  if (!answer.ok) throw new CallbarError(answer.error.code, answer.error.message);
+  const display = terminalField(answer.display);
+  show(ctx, { running: true, ...answer }, () =>
+    ctx.t(answer.status === 'dialing' ? 'calls.door.dialing' : 'calls.door.asking', { display }),
+  );
+}
+
 export const callCommands: CommandGroup = {
   title: 'calls',
   commands: [
@@ -318,6 +328,10 @@ export const callCommands: CommandGroup = {
       usage: 'URL',
       args: { name: 'URL', min: 1 },
       async run(ctx, { args }) {
+        // A running Callbar of this profile (the app, the preview) takes the link, as from the OS.
+        const { knockLinkDoor } = await import('../../core/desktop/link-door-knock');
+        const answer = await knockLinkDoor((await ctx.profile()).dataDir, args[0]!);
+        if (answer) return showDoorAnswer(ctx, answer);
         await withCalls(ctx, async (calls) => {
           const outcome = await calls.openUrl(args[0]!);
           if (outcome.status === 'needs-confirmation') {

@@ -7,20 +7,21 @@ import type { ContactFields } from '../../../src-shared/contract';
 import type { Contact } from '../../core/api/schemas';
 import { said, type Translate } from '../../core/text/said';
 import { integer, required, requiredInteger } from '../arguments';
-import { defineCommand, type CommandGroup } from '../command';
+import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
 import { formatTable } from '../table';
 
-function contactRows(t: Translate, contacts: Contact[]): string {
+/** The contacts as a table, their numbers as `shown` shows them (--json: as stored). */
+function contactRows(t: Translate, contacts: Contact[], shown: (number: string) => string): string {
   return formatTable(
     t,
     ['ID', 'NAME', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'COMPANY', 'PHONEBOOK'],
     contacts.map((c) => [
       c.id,
       c.display_name,
-      c.number,
-      c.secondary_number,
+      shown(c.number),
+      c.secondary_number === null ? null : shown(c.secondary_number),
       c.speed_dial,
       c.company,
       c.phonebook,
@@ -70,7 +71,13 @@ function contactFields(values: FieldValues, current?: Contact): ContactFields {
 const isRequired = (option: string) => said('cli:usage.isRequired', { what: option });
 const ID = { name: 'ID', min: 1 } as const;
 const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.contactId'));
-const rows = (ctx: { t: Translate }) => (contacts: Contact[]) => contactRows(ctx.t, contacts);
+/** The table of contacts, numbers shown in the user's region now (core loaded when it runs). */
+const rows = async (ctx: CommandContext) => {
+  const region = (await ctx.profile()).region.current();
+  const { shownNumber } = await import('../../core/numbers/number-format');
+  return (contacts: Contact[]) =>
+    contactRows(ctx.t, contacts, (number) => shownNumber(number, region));
+};
 const fieldUsage =
   '--phonebook ID --name N --number X --speed-dial N [--secondary X] [--company C]';
 
@@ -85,7 +92,7 @@ export const contactCommands: CommandGroup = {
         const list = listQuery(values);
         const query = { ...list.query, phonebook: integer(values.phonebook, '--phonebook') };
         const api = await ctx.platform();
-        await showList(ctx, { all: values.all, page: list.page }, 'contacts', rows(ctx), {
+        await showList(ctx, { all: values.all, page: list.page }, 'contacts', await rows(ctx), {
           all: () => api.phonebooks.allContacts(query),
           page: (page) => api.phonebooks.listContacts({ ...query, page }),
         });
@@ -98,7 +105,8 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { args }) {
         const contactId = id(args);
         const contact = await (await ctx.platform()).phonebooks.getContact(contactId);
-        show(ctx, contact, () => contactRows(ctx.t, [contact]));
+        const table = await rows(ctx);
+        show(ctx, contact, () => table([contact]));
       },
     }),
     defineCommand({
@@ -108,11 +116,11 @@ export const contactCommands: CommandGroup = {
       async run(ctx, { values }) {
         const fields = contactFields(values);
         const contact = await (await cliPhonebookEditor(ctx)).createContact(fields);
+        const table = await rows(ctx);
         show(
           ctx,
           contact,
-          () =>
-            `${ctx.t('contacts.created', { id: contact.id })}\n\n${contactRows(ctx.t, [contact])}`,
+          () => `${ctx.t('contacts.created', { id: contact.id })}\n\n${table([contact])}`,
         );
       },
     }),
@@ -127,11 +135,11 @@ export const contactCommands: CommandGroup = {
         const api = await ctx.platform();
         const fields = contactFields(values, await api.phonebooks.getContact(contactId));
         const contact = await (await cliPhonebookEditor(ctx)).updateContact(contactId, fields);
+        const table = await rows(ctx);
         show(
           ctx,
           contact,
-          () =>
-            `${ctx.t('contacts.updated', { id: contact.id })}\n\n${contactRows(ctx.t, [contact])}`,
+          () => `${ctx.t('contacts.updated', { id: contact.id })}\n\n${table([contact])}`,
         );
       },
     }),

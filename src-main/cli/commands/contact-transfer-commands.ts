@@ -189,7 +189,7 @@ async function runImportCommand(
   const plan = planImport(table, mapping, {
     phonebook,
     existing,
-    region: profile.settings.region,
+    region: profile.region.current(),
     onDuplicate: duplicates,
     takenSpeedDials,
   });

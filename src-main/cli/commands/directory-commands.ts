@@ -46,11 +46,12 @@ function hitRows(t: Translate, hits: SearchHit[]): string {
   return formatTable(
     t,
     ['NAME', 'COMPANY', 'NUMBER', 'SECONDARY', 'SPEED DIAL', 'PHONEBOOK', 'MATCH'],
-    hits.map(({ contact, field, match }) => [
+    // The numbers as core shows them (--json has them as stored too).
+    hits.map(({ contact, field, match, shown }) => [
       contact.display_name,
       contact.company,
-      contact.number,
-      contact.secondary_number,
+      shown.number,
+      shown.secondary_number,
       contact.speed_dial,
       contact.phonebook_name,
       t('directory.match', {
@@ -107,11 +108,16 @@ export async function updateLocalDirectory(
 export async function cliPhonebookEditor(ctx: CommandContext): Promise<PhonebookEditor> {
   const { PhonebookEditor } = await import('../../core/phonebooks/phonebook-editor');
   const api = await ctx.platform();
-  return new PhonebookEditor(api.phonebooks, {
-    upsertLocal: (contact) => updateLocalDirectory(ctx, { upsert: contact }),
-    removeLocal: (ids) => updateLocalDirectory(ctx, { remove: [...ids] }),
-    sync: () => Promise.resolve(),
-  });
+  const profile = await ctx.profile();
+  return new PhonebookEditor(
+    api.phonebooks,
+    {
+      upsertLocal: (contact) => updateLocalDirectory(ctx, { upsert: contact }),
+      removeLocal: (ids) => updateLocalDirectory(ctx, { remove: [...ids] }),
+      sync: () => Promise.resolve(),
+    },
+    () => profile.region.current(),
+  );
 }
 
 export const directoryCommands: CommandGroup = {

@@ -21,7 +21,7 @@ function favouriteRows(t: Translate, favourites: FavouriteContact[]): string {
     favourites.map((f) => [
       f.id,
       f.display_name,
-      f.number,
+      f.shown.number,
       f.company,
       t(f.source === 'policy' ? 'favourites.policy' : 'favourites.you'),
     ]),

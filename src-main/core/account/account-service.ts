@@ -7,10 +7,11 @@ import { memoryStateFile, type StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import {
-  LINK_REUSED,
   RELAY_LANDING_PATH,
+  type AttemptEnd,
   type DeviceMessage,
   type HandoffContent,
+  type RelayedDeactivation,
 } from '../relay/relay-protocol';
 import { RelayLink, relayUrls, type RelayCursor, type RelayStream } from '../relay/relay-link';
 import type { StoredAccount } from '../vault/stored-account';
@@ -36,6 +37,7 @@ import { buildPortalLink } from './portal-link';
 import {
   ReceiverRejection,
   startReceiver,
+  type DeactivationBody,
   type HandshakeBody,
   type ReceiverHandlers,
   type RefusedActivation,
@@ -75,6 +77,13 @@ export const RELAY_ENDED_ATTEMPT_WARNING = inEnglish(RELAY_ENDED_WARNING);
 const REFUSAL_HINT_SAID = said('errors:attempt.refusalHint');
 /** Its English. */
 export const REFUSAL_HINT = inEnglish(REFUSAL_HINT_SAID);
+
+/** How each way the relay ends an attempt is said, with its error code. */
+const RELAY_ATTEMPT_ENDS: Record<AttemptEnd, [Said, string]> = {
+  'link-reused': [OPENED_TWICE, 'activation_link_reused'],
+  'registered-twice': [said('errors:relay.registeredTwice'), 'activation_link_reused'],
+  unknown: [said('errors:relay.attemptUnknown'), 'activation_timeout'],
+};
 
 /** The refusal line of a waiting attempt changes at most this often (see #activationRefused). */
 const REFUSAL_LINE_INTERVAL_MS = 1000;
@@ -127,6 +136,8 @@ export interface AccountServiceOptions {
   history?: AccountHistoryStore;
   /** Relay mode: where the profile's relay stream stopped (this process only by default). */
   relayCursor?: StateFile<RelayCursor>;
+  /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
+  relayCatchUpMs?: number;
 }
 
 export interface ActivationStart {
@@ -331,9 +342,15 @@ export class AccountService {
     const stream = this.#openRelayStream(relay);
     if (stream) {
       let timer: NodeJS.Timeout | undefined;
+      // The backlog served, or the stream over before it (a queued deactivation applied, the
+      // device revoked): either way there is nothing more to wait for.
       await Promise.race([
         stream.ready,
-        new Promise((resolve) => (timer = setTimeout(resolve, RELAY_CATCH_UP_MS))),
+        stream.ended,
+        new Promise(
+          (resolve) =>
+            (timer = setTimeout(resolve, this.#options.relayCatchUpMs ?? RELAY_CATCH_UP_MS)),
+        ),
       ]);
       clearTimeout(timer);
     }
@@ -389,9 +406,10 @@ export class AccountService {
       return;
     }
     const device = this.tokens.relayDevice;
-    // The relay routed it to this user's devices; the key may be of the user's other device.
+    // Checked as on loopback: only the deactivation of this session's own activation (the relay
+    // passes the key's SHA-256, never the key, which would wait in its queue).
     try {
-      await this.#deactivate(message.body, { anyKey: true });
+      await this.#deactivateRelayed(message.body);
     } catch (error) {
       // Not this session's (another user, or none any more): nothing to do. Anything else (the
       // keychain) is tried again from the same offset when the stream reconnects.
@@ -557,7 +575,7 @@ export class AccountService {
   #waitAtRelay(
     relay: RelayLink,
     waiter: Waiter,
-    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | 'link-reused' | undefined>,
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | AttemptEnd | undefined>,
   ): void {
     const abort = new AbortController();
     waiter.relayWait = abort;
@@ -565,8 +583,8 @@ export class AccountService {
     const run = async () => {
       const handoff = await awaitHandoff(abort.signal);
       if (!handoff) return;
-      if (handoff === LINK_REUSED) {
-        this.cancelActivation(OPENED_TWICE, 'activation_link_reused');
+      if (typeof handoff === 'string') {
+        this.cancelActivation(...RELAY_ATTEMPT_ENDS[handoff]);
         return;
       }
       const device = { device_id: handoff.device_id, credential: handoff.credential };
@@ -827,16 +845,32 @@ export class AccountService {
   }
 
   /**
-   * The platform's deactivation. `anyKey`: it came through the relay, which routed it to every
-   * device of the user, so its key may be another device's activation (the user still matches).
+   * A deactivation through the relay: the same rule as the receiver's (below), with the key's
+   * SHA-256 in place of the key. The relay queues it for every device of the user; only the one
+   * whose session the key activated applies it.
    */
-  async #deactivate(body: HandshakeBody, options: { anyKey?: boolean } = {}): Promise<void> {
+  #deactivateRelayed(body: RelayedDeactivation): Promise<void> {
+    return this.#deactivate(
+      { tenant_id: body.tenant_id, user_extension: body.user_extension, confirmation_key: '' },
+      body.key_sha256,
+    );
+  }
+
+  /**
+   * The platform's deactivation: for a pending attempt's key, or the key that activated this
+   * session (`keySha256`: its SHA-256, when only that is known), and this session's user.
+   */
+  async #deactivate(
+    body: DeactivationBody,
+    keySha256 = secretFingerprint(body.confirmation_key),
+  ): Promise<void> {
     const session = this.tokens.session;
-    const attempt = this.#attempts.findPending(body.confirmation_key);
+    const attempt = body.confirmation_key
+      ? this.#attempts.findPending(body.confirmation_key)
+      : undefined;
     const keyOfActivation =
-      (options.anyKey === true && session !== undefined) ||
-      (session?.confirmation_key_sha256 !== undefined &&
-        secretsEqual(secretFingerprint(body.confirmation_key), session.confirmation_key_sha256));
+      session?.confirmation_key_sha256 !== undefined &&
+      secretsEqual(keySha256, session.confirmation_key_sha256);
     if (!attempt && !keyOfActivation) {
       throw new ReceiverRejection(403, 'Unknown, expired or already used confirmation_key.');
     }
@@ -856,7 +890,9 @@ export class AccountService {
     }
     // The landing page of the attempt being unsubscribed (a pending one, or the one that
     // connected this session) says so, not what it said before.
-    const unsubscribed = attempt ?? this.#attempts.findByKey(body.confirmation_key);
+    const unsubscribed =
+      attempt ??
+      (body.confirmation_key ? this.#attempts.findByKey(body.confirmation_key) : undefined);
     if (unsubscribed) this.#attempts.settle(unsubscribed, { kind: 'disconnected' });
     this.#log.info('deactivated', {
       tenant_id: body.tenant_id,

@@ -68,9 +68,29 @@ export const HandshakeBody = z.object({
 });
 export type HandshakeBody = z.infer<typeof HandshakeBody>;
 
+/**
+ * The deactivation call: contract 4.2 sends it with the activation's body and "empty" tokens.
+ * Only the user and the confirmation key identify it and its tokens are never used, so they may
+ * be "", null or absent (platforms differ), and whatever they hold is dropped here.
+ */
+export const DeactivationBody = HandshakeBody.pick({
+  tenant_id: true,
+  user_extension: true,
+  confirmation_key: true,
+});
+export type DeactivationBody = z.infer<typeof DeactivationBody>;
+
 /** A call event: only `id` (the call leg id) is contractual; the rest is kept as it came. */
 export const WebhookEvent = z.looseObject({ id: z.string().min(1).max(MAX_EVENT_ID_CHARS) });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** The fields of an activation or deactivation call, or a 400 naming those missing or invalid. */
+function handshakeFields<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))];
+  throw new ReceiverRejection(400, `Missing or invalid fields: ${fields.join(', ')}.`);
+}
 
 /** A refusal the handlers raise: the status and a message safe to show the platform. */
 export class ReceiverRejection extends HttpRejection {
@@ -94,7 +114,7 @@ export interface RefusedActivation {
 
 export interface ReceiverHandlers {
   activate: (body: HandshakeBody) => Promise<void>;
-  deactivate: (body: HandshakeBody) => Promise<void>;
+  deactivate: (body: DeactivationBody) => Promise<void>;
   event: (event: WebhookEvent) => void;
   landing: (attemptId: string | null) => LandingPage;
   /** `GET /connect/<nonce>`: where the browser goes next, or a page saying why not. */
@@ -326,12 +346,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       handlers.event(event.data);
       return reply(response, 200, 'OK');
     }
-    const handshake = HandshakeBody.safeParse(parseBody(contentType, text, HANDSHAKE_LIMITS));
-    if (!handshake.success) {
-      const fields = [...new Set(handshake.error.issues.map((issue) => issue.path.join('.')))];
-      throw new ReceiverRejection(400, `Missing or invalid fields: ${fields.join(', ')}.`);
-    }
-    await (route === '/activate' ? handlers.activate : handlers.deactivate)(handshake.data);
+    const body = parseBody(contentType, text, HANDSHAKE_LIMITS);
+    if (route === '/activate') await handlers.activate(handshakeFields(HandshakeBody, body));
+    else await handlers.deactivate(handshakeFields(DeactivationBody, body));
     reply(response, 200, 'OK');
   };
 

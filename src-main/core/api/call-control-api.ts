@@ -36,7 +36,9 @@ export function normalizeDestination(input: string): string {
 
 /**
  * Click-to-dial and hangup (contract 4.6). The user comes from the connected account, never from
- * the caller. These POSTs are never retried automatically.
+ * the caller. These POSTs are never retried automatically. Their answers are not shown in the
+ * contract: a success status is a success whatever its body (none, JSON, or text), and ids are
+ * read from a JSON body when it has them.
  */
 export class CallControlApi {
   readonly #client: PlatformClient;
@@ -70,7 +72,7 @@ export class CallControlApi {
       scope: 'call-control',
       json: { command, user: { tenant_id, user_extension }, payload },
       schema: CallControlAnswer,
-      emptyBodyOk: true,
+      anyBodyOk: true,
     });
     const callLeg = answer.call_leg_id ?? answer.id;
     return {

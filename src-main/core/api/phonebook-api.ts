@@ -1,10 +1,17 @@
 import type { z } from 'zod';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
-import { directoryUrl } from '../http/directory-url';
 import { describeIssue, describeIssues } from '../validation-issues';
-import { ProtocolError } from './api-errors';
-import { PageBounds } from './page-bounds';
+import {
+  PageSizes,
+  totalOrder,
+  walkItems,
+  walkList,
+  type ListWalk,
+  type PageRequest,
+  type PageSender,
+  type WalkStep,
+} from './page-walk';
 import type { PlatformClient, RateSignal } from './platform-client';
 import {
   Contact,
@@ -62,27 +69,35 @@ function positiveId(value: number, what: 'phonebook' | 'contact' | 'every'): num
   return value;
 }
 
-/**
- * The `next` link of a page, as a path under the base URL. A link to anywhere else is refused:
- * following it would send the user's token to another server.
- */
-function nextPath(next: string, baseUrl: string, endpoint: string): string {
-  const base = directoryUrl(baseUrl);
-  const url = new URL(next, base);
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
-    throw new ProtocolError(endpoint, `the next page link points outside ${base.origin}`, 'next');
-  }
-  return url.pathname.slice(base.pathname.length) + url.search;
+/** The page size a walk asks for unless told otherwise (the platform may keep to fewer). */
+export const WALK_PAGE_SIZE = 1000;
+
+/** How a walk of a whole list is sent: its page size, pacing and bound (see page-walk.ts). */
+export interface WalkOptions {
+  pageSize?: number;
+  send?: PageSender;
+  maxItems?: number;
 }
+
+/**
+ * The unique keys that complete a list's order into a total one: a phonebook's description
+ * (unique in its group), a contact's number (unique in its phonebook, contract 2.5).
+ */
+const PHONEBOOK_KEY = ['description'];
+const CONTACT_KEY_IN_PHONEBOOK = ['number'];
+const CONTACT_KEY = ['phonebook', 'number'];
 
 /** Phonebooks (contract 4.4) and contacts (4.5). */
 export class PhonebookApi {
   readonly #client: PlatformClient;
   readonly #baseUrl: string;
+  readonly #sizes: PageSizes;
 
-  constructor(client: PlatformClient, baseUrl: string) {
+  /** `sizes`: the platform's largest page size, as learnt (default: learnt by this object). */
+  constructor(client: PlatformClient, baseUrl: string, sizes: PageSizes = new PageSizes(baseUrl)) {
     this.#client = client;
     this.#baseUrl = baseUrl;
+    this.#sizes = sizes;
   }
 
   /** See PlatformClient.onRateSignal: the phonebook scope's 429s and announced limits. */
@@ -102,9 +117,24 @@ export class PhonebookApi {
     });
   }
 
-  /** Every phonebook, page after page, following the platform's `next` links (see PageBounds). */
-  allPhonebooks(query: Omit<ListQuery, 'page'> = {}): AsyncGenerator<Phonebook> {
-    return this.#walk(PHONEBOOKS, checkInput(ListQuery, query), PhonebookPage);
+  /**
+   * Every phonebook, each once, page after page in a total order, checked against the
+   * platform's count (see page-walk.ts).
+   */
+  allPhonebooks(
+    query: Omit<ListQuery, 'page'> = {},
+    options: WalkOptions = {},
+  ): AsyncGenerator<Phonebook> {
+    const checked = checkInput(ListQuery, query);
+    return walkItems(
+      this.#list(
+        PHONEBOOKS,
+        PhonebookPage,
+        checked,
+        totalOrder(checked.ordering, PHONEBOOK_KEY),
+        options,
+      ),
+    );
   }
 
   getPhonebook(id: number): Promise<Phonebook> {
@@ -133,23 +163,61 @@ export class PhonebookApi {
     });
   }
 
-  /**
-   * The page a previous contacts page's `next` link points to (only under the base URL), for
-   * callers that pace or resume a walk page by page (the directory sync).
-   */
-  async contactsPageAt(next: string): Promise<Page<Contact>> {
-    const [pathname, search = ''] = nextPath(next, this.#baseUrl, `GET /${CONTACTS}`).split('?');
-    return this.#client.request({
-      method: 'get',
-      path: pathname!,
-      scope: 'phonebook',
-      searchParams: Object.fromEntries(new URLSearchParams(search)),
-      schema: ContactPage,
-    });
+  /** Every contact, each once, in a total order, checked against the count (page-walk.ts). */
+  allContacts(
+    query: Omit<ContactListQuery, 'page'> = {},
+    options: WalkOptions = {},
+  ): AsyncGenerator<Contact> {
+    return walkItems(this.#contactList(query, options));
   }
 
-  allContacts(query: Omit<ContactListQuery, 'page'> = {}): AsyncGenerator<Contact> {
-    return this.#walk(CONTACTS, checkInput(ContactListQuery, query), ContactPage);
+  /** allContacts page by page, with each page's count (the sync's progress). */
+  walkContacts(
+    query: Omit<ContactListQuery, 'page'> = {},
+    options: WalkOptions = {},
+  ): AsyncGenerator<WalkStep<Contact>> {
+    return walkList(this.#contactList(query, options));
+  }
+
+  #contactList(query: Omit<ContactListQuery, 'page'>, options: WalkOptions): ListWalk<Contact> {
+    const checked = checkInput(ContactListQuery, query);
+    const unique = checked.phonebook === undefined ? CONTACT_KEY : CONTACT_KEY_IN_PHONEBOOK;
+    return this.#list(
+      CONTACTS,
+      ContactPage,
+      checked,
+      totalOrder(checked.ordering, unique),
+      options,
+    );
+  }
+
+  /** A whole list's walk: the query's page_size, else the option's, else WALK_PAGE_SIZE. */
+  #list<T>(
+    path: string,
+    schema: z.ZodType<Page<T>>,
+    query: ListQuery & { phonebook?: number },
+    ordering: string,
+    options: WalkOptions,
+  ): ListWalk<T> {
+    // A walk starts at the first page, whatever `page` says.
+    const { page_size: pageSize, ...filters } = { ...query, page: undefined };
+    return {
+      page: (request: PageRequest) =>
+        this.#client.request({
+          method: 'get',
+          path: request.path,
+          scope: 'phonebook',
+          searchParams: request.searchParams,
+          schema,
+        }),
+      baseUrl: this.#baseUrl,
+      path,
+      query: { ...filters, ordering },
+      pageSize: pageSize ?? options.pageSize ?? WALK_PAGE_SIZE,
+      sizes: this.#sizes,
+      ...(options.maxItems !== undefined ? { maxItems: options.maxItems } : {}),
+      ...(options.send ? { send: options.send } : {}),
+    };
   }
 
   getContact(id: number): Promise<Contact> {
@@ -216,32 +284,5 @@ export class PhonebookApi {
       json: { contact_ids: [...new Set(ids)] },
       schema: undefined,
     });
-  }
-
-  async *#walk<T>(
-    path: string,
-    query: Record<string, string | number | undefined>,
-    schema: z.ZodType<Page<T>>,
-  ): AsyncGenerator<T> {
-    const endpoint = `GET /${path}`;
-    const bounds = new PageBounds(endpoint);
-    let pagePath = path;
-    let searchParams = query;
-    for (;;) {
-      const page = await this.#client.request({
-        method: 'get',
-        path: pagePath,
-        scope: 'phonebook',
-        searchParams,
-        schema,
-      });
-      bounds.check(page);
-      yield* page.results;
-      if (!page.next) return;
-      const next = nextPath(page.next, this.#baseUrl, endpoint);
-      const [nextPathname, search = ''] = next.split('?');
-      pagePath = nextPathname!;
-      searchParams = Object.fromEntries(new URLSearchParams(search));
-    }
   }
 }

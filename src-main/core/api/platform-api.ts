@@ -2,6 +2,7 @@ import type { TokenManager } from '../account/token-manager';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import { CallControlApi, type CallIdentity } from './call-control-api';
+import { PageSizes, pageSizeFile } from './page-walk';
 import { PhonebookApi } from './phonebook-api';
 import { PlatformClient, type PlatformClientOptions } from './platform-client';
 import { said } from '../text/said';
@@ -17,6 +18,8 @@ export function createPlatformApi(options: {
   tokens: TokenManager;
   log: Logger;
   client?: Partial<Pick<PlatformClientOptions, 'timeoutMs' | 'retry'>>;
+  /** The profile's folder: the platform's page size, once learnt, is kept there for its processes. */
+  dataDir?: string;
 }): PlatformApi {
   const client = new PlatformClient({
     baseUrl: options.baseUrl,
@@ -25,7 +28,14 @@ export function createPlatformApi(options: {
     ...options.client,
   });
   return {
-    phonebooks: new PhonebookApi(client, options.baseUrl),
+    phonebooks: new PhonebookApi(
+      client,
+      options.baseUrl,
+      new PageSizes(
+        options.baseUrl,
+        options.dataDir === undefined ? undefined : pageSizeFile(options.dataDir, options.log),
+      ),
+    ),
     calls: new CallControlApi(client, () => callIdentity(options.tokens)),
   };
 }

@@ -60,8 +60,11 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   json?: unknown;
   /** The success body's schema; undefined for 204 answers. */
   schema: S;
-  /** An empty success body counts as `{}` (answers the contract does not show). */
-  emptyBodyOk?: boolean;
+  /**
+   * A success body that is empty or not JSON counts as `{}` (answers the contract does not show:
+   * the status says the command was taken, whatever the body holds).
+   */
+  anyBodyOk?: boolean;
 }
 
 const RETRY_STATUS = [408, 429, 500, 502, 503, 504];
@@ -166,9 +169,10 @@ export class PlatformClient {
     const text = await readAnswerText(response, endpoint);
     let raw: unknown;
     try {
-      raw = text.trim() === '' && spec.emptyBodyOk ? {} : JSON.parse(text);
+      raw = text.trim() === '' && spec.anyBodyOk ? {} : JSON.parse(text);
     } catch {
-      throw new ProtocolError(endpoint, 'the body is not JSON');
+      if (!spec.anyBodyOk) throw new ProtocolError(endpoint, 'the body is not JSON');
+      raw = {};
     }
     const parsed = spec.schema.safeParse(raw);
     if (!parsed.success) {

@@ -58,6 +58,11 @@ export const LegRecord = z.object({
   guessed: z.boolean().optional(),
   /** The highest event sequence applied to this leg (to ignore older deliveries). */
   sequence: z.number().optional(),
+  /**
+   * The lowest event sequence seen of this leg: where the platform put it among the call's legs,
+   * whatever order its events arrived in (Hang up tries the legs in that order).
+   */
+  first_sequence: z.number().optional(),
 });
 export type LegRecord = z.infer<typeof LegRecord>;
 
@@ -95,11 +100,28 @@ export const CallRecord = z.object({
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
+/**
+ * A clear of the recent calls that can be undone until `until_ms`: the ended calls last changed
+ * at or before `covers_ms` are hidden, not gone, until then (`pending`); undone, they show again;
+ * `done`, they were cleared (cleared_ms covers them). Of two versions the later `at_ms` wins (on a
+ * tie, the one that is no longer pending).
+ */
+export const Clearing = z.object({
+  /** When it was pressed, undone or done. */
+  at_ms: z.number(),
+  covers_ms: z.number(),
+  until_ms: z.number(),
+  state: z.enum(['pending', 'undone', 'done']),
+});
+export type Clearing = z.infer<typeof Clearing>;
+
 export const CallLog = z.object({
   /** Newest first. */
   calls: z.array(CallRecord),
   /** Ended calls last changed at or before this time were cleared. */
   cleared_ms: z.number().default(0),
+  /** The last clear, while it can be undone or once it was (an older Callbar ignores it). */
+  clearing: Clearing.optional(),
   /** Leg ids of calls no longer kept, so late events for them do not look like new calls. */
   retired_legs: z.array(z.string()).default([]),
   /** Ids of calls cleared or dropped, so an older copy elsewhere does not bring them back. */

@@ -5,15 +5,29 @@
  * wins), and replaces the file atomically. Each call records its owner (account and platform), per
  * call rather than per file: two processes of a profile may briefly disagree on the account, and
  * a merge then keeps each call with its own owner instead of relabelling the other's.
+ *
+ * One call is one record, however many processes saw it: two records that share a leg id (or the
+ * platform's call id) are the same call, seen by two processes before either saw the other's
+ * (the window heard the platform's events of a call `callbar dial` placed); a merge makes them one,
+ * the dial's own record keeping its id, with the legs, events and end state of both.
  */
-import { renameSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../config/atomic-write';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../config/no-follow-file';
-import { CallLogFormat, EMPTY_CALL_LOG, type CallLog, type CallRecord } from './call-log-format';
+import {
+  CallLogFormat,
+  EMPTY_CALL_LOG,
+  type CallLog,
+  type CallRecord,
+  type LegRecord,
+} from './call-log-format';
+import { isFinished, laterClearing } from './recent-clearing';
+
+export { isFinished, hiddenByClearing } from './recent-clearing';
 import type { Logger } from '../log/logger';
 
 const MAX_RETIRED_LEGS = 500;
@@ -31,16 +45,13 @@ const MAX_CALLS_BYTES = MAX_CALL_LOG_BYTES - 96 * 1024;
 /** A `calls.json` larger than this is not read into memory (refused, and set aside below). */
 const MAX_CALL_LOG_FILE_BYTES = 16 * 1024 * 1024;
 
-export function isFinished(record: CallRecord): boolean {
-  return record.call.state === 'ended' || record.call.state === 'failed';
-}
-
 /**
  * Two versions of the log as one: per call the newer version, the later clear, both retirements,
  * the newest recent calls up to the cap.
  */
 export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
   const cleared = Math.max(mine.cleared_ms, theirs.cleared_ms);
+  const clearing = laterClearing(mine.clearing, theirs.clearing);
   const removed = [...new Set([...mine.removed_ids, ...theirs.removed_ids])].slice(
     -MAX_RETIRED_LEGS,
   );
@@ -50,9 +61,12 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
     const known = byId.get(record.call.id);
     if (!known || supersedes(record, known)) byId.set(record.call.id, record);
   }
+  const { calls: single, absorbed } = oneRecordPerCall(
+    [...byId.values()].filter((record) => !gone.has(record.call.id)),
+  );
+  for (const id of absorbed) removed.push(id);
   let recent = 0;
-  const kept = [...byId.values()]
-    .filter((record) => !gone.has(record.call.id))
+  const kept = single
     .filter((record) => !(isFinished(record) && record.updated_ms <= cleared))
     .sort((a, b) => b.started_ms - a.started_ms)
     .filter((record) => !isFinished(record) || ++recent <= MAX_RECENT_CALLS);
@@ -67,10 +81,111 @@ export function mergeCallLogs(mine: CallLog, theirs: CallLog): CallLog {
   return {
     calls,
     cleared_ms: cleared,
+    ...(clearing ? { clearing } : {}),
     retired_legs: retired.slice(-MAX_RETIRED_LEGS),
     removed_ids: [...removed, ...rolledOff.map((record) => record.call.id)].slice(
       -MAX_RETIRED_LEGS,
     ),
+  };
+}
+
+/**
+ * The records with each call once: records sharing a leg id or the platform's call id are merged
+ * (sameCall); `absorbed` are the ids of the records merged into another.
+ */
+export function oneRecordPerCall(records: readonly CallRecord[]): {
+  calls: CallRecord[];
+  absorbed: string[];
+} {
+  const calls: CallRecord[] = [];
+  const absorbed: string[] = [];
+  for (const record of records) {
+    let merged = record;
+    for (let i = calls.length - 1; i >= 0; i--) {
+      if (!sharesCall(calls[i]!, merged)) continue;
+      const [kept, other] = keeperFirst(calls[i]!, merged);
+      absorbed.push(other.call.id);
+      merged = sameCall(kept, other);
+      calls.splice(i, 1);
+    }
+    calls.push(merged);
+  }
+  return { calls, absorbed };
+}
+
+function sharesCall(a: CallRecord, b: CallRecord): boolean {
+  if (a.platform_call_id && a.platform_call_id === b.platform_call_id) return true;
+  return a.legs.some((leg) => b.legs.some((other) => other.id === leg.id));
+}
+
+/** The record whose id the call keeps: the one Callbar placed, else the one that began first. */
+function keeperFirst(a: CallRecord, b: CallRecord): [CallRecord, CallRecord] {
+  const placed = (record: CallRecord) => record.call.source !== undefined;
+  if (placed(a) !== placed(b)) return placed(a) ? [a, b] : [b, a];
+  if (a.started_ms !== b.started_ms) return a.started_ms < b.started_ms ? [a, b] : [b, a];
+  return a.call.id <= b.call.id ? [a, b] : [b, a];
+}
+
+/** Leg states, the later first: an ended leg stays ended. */
+const LEG_ORDER = ['ended', 'bridged', 'answered', 'ringing'] as const;
+
+/**
+ * Two records of one call as one: `kept`'s id, source and direction; the legs and events of both;
+ * the newer state (an ended call stays ended), so its end is the one the platform's events or the
+ * hangup said last.
+ */
+function sameCall(kept: CallRecord, other: CallRecord): CallRecord {
+  const legs: LegRecord[] = kept.legs.map((leg) => ({ ...leg }));
+  for (const leg of other.legs) {
+    const known = legs.find((each) => each.id === leg.id);
+    if (!known) {
+      legs.push({ ...leg });
+      continue;
+    }
+    const rank = (state: LegRecord['state']) =>
+      state === undefined ? LEG_ORDER.length : LEG_ORDER.indexOf(state);
+    if (rank(leg.state) < rank(known.state)) known.state = leg.state;
+    known.sequence = Math.max(known.sequence ?? -Infinity, leg.sequence ?? -Infinity);
+    if (!Number.isFinite(known.sequence)) delete known.sequence;
+    known.own ??= leg.own;
+    known.role ??= leg.role;
+    if (!leg.guessed) delete known.guessed;
+  }
+  const later = supersedes(other, kept) ? other : kept;
+  const earlier = later === kept ? other : kept;
+  const connected = [kept.call.connected_at, other.call.connected_at].filter(
+    (at): at is string => at !== undefined,
+  );
+  const party =
+    kept.call.party.name || (kept.call.party.number && !other.call.party.name)
+      ? kept.call.party
+      : other.call.party;
+  const events = [...earlier.events];
+  for (const event of later.events) {
+    if (!events.some((each) => JSON.stringify(each) === JSON.stringify(event))) events.push(event);
+  }
+  return {
+    ...kept,
+    call: {
+      ...kept.call,
+      party,
+      state: later.call.state,
+      leg_ids: legs.map((leg) => leg.id),
+      started_at: (kept.started_ms <= other.started_ms ? kept : other).call.started_at,
+      ...(connected.length > 0 ? { connected_at: connected.sort()[0]! } : {}),
+      ...(later.call.ended_at ? { ended_at: later.call.ended_at } : {}),
+      ...(later.call.reason ? { reason: later.call.reason } : {}),
+    },
+    ...(kept.platform_call_id || other.platform_call_id
+      ? { platform_call_id: kept.platform_call_id ?? other.platform_call_id }
+      : {}),
+    ...(kept.events_name_call || other.events_name_call ? { events_name_call: true } : {}),
+    legs,
+    started_ms: Math.min(kept.started_ms, other.started_ms),
+    updated_ms: Math.max(kept.updated_ms, other.updated_ms),
+    news_ms: Math.max(kept.news_ms, other.news_ms),
+    delivery_keys: [...new Set([...kept.delivery_keys, ...other.delivery_keys])].slice(-64),
+    events: events.slice(-30),
   };
 }
 
@@ -104,14 +219,34 @@ export class CallLogFile {
   readonly path: string;
   readonly #log: Logger;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The file as this process last read or wrote it (inode, size, time). */
+  #seen: string | undefined;
 
   constructor(dataDir: string, log: Logger) {
     this.path = join(dataDir, 'calls.json');
     this.#log = log;
   }
 
+  /**
+   * The log on disk when another process changed it since this one last read or wrote it
+   * (a stat, no read, when nothing changed); else undefined.
+   */
+  readIfChanged(): CallLog | undefined {
+    return this.#stamp() === this.#seen ? undefined : this.read();
+  }
+
+  #stamp(): string {
+    try {
+      const stats = statSync(this.path);
+      return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  }
+
   /** The log on disk; a missing file is empty, a damaged one is set aside (and said so). */
   read(): CallLog {
+    this.#seen = this.#stamp();
     let text: string;
     try {
       const read = readFileNoFollowSync(this.path, MAX_CALL_LOG_FILE_BYTES);
@@ -168,6 +303,7 @@ export class CallLogFile {
           mode: 0o600,
           dirMode: 0o700,
         });
+        this.#seen = this.#stamp();
         return merged;
       } finally {
         await release();

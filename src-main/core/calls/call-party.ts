@@ -1,35 +1,39 @@
 /**
- * The other side of a call as a person sees it: the number formatted for reading and, when the
- * directory knows it, the contact's name and company.
+ * The other side of a call as a person sees it: the number shown as numbers are shown (national
+ * in the user's country, numbers/number-format.ts) and, when the directory knows it by the one
+ * matching rule (numbers/number-match.ts), the contact's name and company.
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
+import { comparableNumber } from '../numbers/number-match';
+import { shownNumber } from '../numbers/number-format';
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
+
+/** The number as a call's party keeps it: E.164 when its country is known, else as received. */
+export function partyNumber(number: string, region: CountryCode): string {
+  return comparableNumber(number, region).e164 ?? number.trim();
+}
+
+/** How a party's number is shown: an extension as one, any other number as numbers are shown. */
+export function partyDisplay(number: string, region: CountryCode): string {
+  return /^\d{2,6}$/.test(number)
+    ? inEnglish(said('errors:display.extension', { number }))
+    : shownNumber(number, region);
+}
 
 export function identifyParty(
   number: string,
   options: { region: CountryCode; directory: CallDirectory },
 ): CallParty {
-  const parsed = /^\+?[\d\s().-]{3,40}$/.test(number)
-    ? parsePhoneNumberFromString(number, { defaultCountry: options.region })
-    : undefined;
-  // Short numbers are extensions, which libphonenumber would read as national numbers.
-  const external =
-    parsed?.isPossible() && number.replace(/\D/g, '').length > 6 ? parsed : undefined;
-  const normalized = external?.number ?? number;
-  const contact =
-    options.directory.lookupByNumber(normalized) ??
-    (normalized === number ? undefined : options.directory.lookupByNumber(number));
-  const display = external
-    ? external.formatInternational()
-    : /^\d{2,6}$/.test(number)
-      ? inEnglish(said('errors:display.extension', { number }))
-      : number;
+  const normalized = /^\+?[\d\s().-]{3,40}$/.test(number)
+    ? partyNumber(number, options.region)
+    : number;
+  const contact = options.directory.lookupByNumber(normalized);
   return {
     number: normalized,
-    display,
+    display: partyDisplay(normalized, options.region),
     ...(contact
       ? {
           name: contact.display_name,

@@ -9,6 +9,12 @@
  * Whoever can post to the receiver can send anything, so everything is bounded: events taken
  * per second (a token bucket; the excess is dropped and logged once per interval), calls a leg
  * of no known call may start, legs per call, events and event bytes per call, calls followed.
+ *
+ * One call is one record in every process of the profile: an event of a leg this process does not
+ * know first reads the call log again when another process changed it (`callbar dial` while the
+ * window hears the events), and while another process's dial is in flight or just answered, such
+ * events wait for that dial's record to reach the log (other-dial-wait.ts), so its legs attach
+ * to it rather than start a second record of the same call (call-log.ts merges any that still do).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -32,9 +38,18 @@ import {
   legStateOf,
   type LegState,
 } from './call-event';
-import { isFinished, MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
+import { MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
+import {
+  hiddenByClearing,
+  isFinished,
+  pendingClearing,
+  settleClearing,
+  startClearing,
+  undoClearing,
+} from './recent-clearing';
 import { EMPTY_CALL_LOG, type CallLog, type CallRecord, type LegRecord } from './call-log-format';
 import { callInWords, setReason } from './call-reason';
+import { OtherDialWait } from './other-dial-wait';
 import { TokenBucket, type Rate } from './token-bucket';
 
 export interface CallLimits {
@@ -105,6 +120,12 @@ export interface CallTrackerOptions {
   owner: () => AccountOwner | undefined;
   /** Who a number belongs to (the directory), as a party to show. */
   identify: (number: string) => CallParty;
+  /**
+   * Whether another process of the profile has a dial in flight or just answered (dial-guard.ts):
+   * events of legs nobody knows then wait for its record (`false`: known at once that none has).
+   * Without it they never wait.
+   */
+  dialElsewhere?: () => false | Promise<boolean>;
   log: Logger;
   now?: () => number;
   limits?: Partial<CallLimits>;
@@ -127,6 +148,8 @@ export class CallTracker {
   /** Dials sent and not yet answered: events of unknown legs wait for them. */
   #dialsInFlight = 0;
   #held: unknown[] = [];
+  /** Events of unknown legs waiting for another process's dial (other-dial-wait.ts). */
+  readonly #otherDial: OtherDialWait | undefined;
   readonly #eventRate: TokenBucket;
   readonly #newCallRate: TokenBucket;
   /** Events dropped by a bound: the first is logged, the rest summed once per interval. */
@@ -141,6 +164,28 @@ export class CallTracker {
     this.#eventRate = new TokenBucket(this.#limits.events, this.#now);
     this.#newCallRate = new TokenBucket(this.#limits.newCalls, this.#now);
     this.#dropped = summarizedWarnings(options.log, 'call events dropped (summary)');
+    const { dialElsewhere } = options;
+    this.#otherDial = dialElsewhere
+      ? new OtherDialWait({
+          dialElsewhere,
+          claimed: (raw) => {
+            this.#catchUp();
+            const event = CallEventFields.safeParse(raw);
+            return (
+              !event.success ||
+              (this.#known(event.data) ?? this.#claimingCall(event.data, this.#now())) !== undefined
+            );
+          },
+          release: (events) => {
+            this.#catchUp();
+            for (const event of events) this.#ingestSafely(event, true);
+          },
+          max: MAX_HELD_EVENTS,
+          dropped: () =>
+            this.#dropped.warn('held', 'too many call events wait for a dial; one was dropped'),
+          log: options.log,
+        })
+      : undefined;
   }
 
   /** The account's calls; why each ended worded by `words` (else in English). */
@@ -160,7 +205,11 @@ export class CallTracker {
   records(): readonly CallRecord[] {
     const owner = this.#options.owner();
     if (!owner) return [];
-    return this.#state.calls.filter((record) => record.owner && sameAccount(record.owner, owner));
+    const { clearing } = this.#state;
+    return this.#state.calls.filter(
+      (record) =>
+        record.owner && sameAccount(record.owner, owner) && !hiddenByClearing(record, clearing),
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -302,6 +351,7 @@ export class CallTracker {
 
   /** Writes the pending summary of dropped events (on shutdown). */
   close(): void {
+    this.#otherDial?.close();
     this.#dropped.flush();
   }
 
@@ -310,24 +360,63 @@ export class CallTracker {
    * logged (a flood once per interval) and dropped.
    */
   ingest(raw: unknown): void {
+    this.#ingestSafely(raw, false);
+  }
+
+  #ingestSafely(raw: unknown, waited: boolean): void {
     try {
-      this.#ingest(raw);
+      this.#ingest(raw, waited);
     } catch (error) {
       this.#log.error('a call event could not be handled', { error: errorMessage(error) });
     }
   }
 
-  clearRecent(): void {
-    const cleared = this.#state.calls.filter(isFinished);
-    // Another process's clock may be behind: the clear covers every call it removes.
-    const clearedMs = Math.max(this.#now(), ...cleared.map((record) => record.updated_ms));
-    this.#state = {
-      ...this.#state,
-      calls: this.#state.calls.filter((record) => !isFinished(record)),
-      cleared_ms: clearedMs,
-    };
-    this.#retire(cleared);
+  /** Takes in what another process wrote to the call log since this one last read or wrote it. */
+  #catchUp(): void {
+    const changed = this.#options.file?.readIfChanged();
+    if (changed) this.#absorb(changed);
+  }
+
+  /**
+   * Clears the recent calls, undoably: they are hidden, and kept in the log (so a crash loses
+   * nothing) until `undoMs` from now; then settleClearing drops them (recent-clearing.ts). A clear
+   * still pending is settled first. Returns the ids of the calls that settling dropped.
+   */
+  clearRecent(undoMs: number): string[] {
+    const settled = this.settleClearing(true);
+    const cleared = startClearing(this.#state, this.#now(), undoMs);
+    if (cleared !== this.#state) {
+      this.#state = cleared;
+      this.#changed();
+    }
+    return settled;
+  }
+
+  /**
+   * Brings back the calls of the clear that can still be undone.
+   * @throws CallbarError `nothing_to_undo` when there is none (never cleared, undone, or too late).
+   */
+  undoClear(): void {
+    this.#state = undoClearing(this.#state, this.#now());
     this.#changed();
+  }
+
+  /** The clear that can still be undone: how many calls it hides and until when. */
+  pendingClear(): { count: number; until_ms: number } | undefined {
+    return pendingClearing(this.#state, this.#now(), this.#options.owner());
+  }
+
+  /**
+   * Drops the calls of a clear whose undo time is over (`now`: at once); returns their ids (the
+   * notes on them go too).
+   */
+  settleClearing(now = false): string[] {
+    const settled = settleClearing(this.#state, this.#now(), now);
+    if (!settled) return [];
+    this.#state = settled.log;
+    this.#retire(settled.dropped);
+    this.#changed();
+    return settled.dropped.map((record) => record.call.id);
   }
 
   /** Gives up calls the platform has said nothing about for too long. */
@@ -356,7 +445,7 @@ export class CallTracker {
     if (changed) this.#changed();
   }
 
-  #ingest(raw: unknown): void {
+  #ingest(raw: unknown, waited: boolean): void {
     const parsed = CallEventFields.safeParse(raw);
     if (!parsed.success) {
       this.#dropped.warn('no_leg_id', 'a call event without a usable leg id was ignored');
@@ -364,10 +453,16 @@ export class CallTracker {
     }
     const event = parsed.data;
     const now = this.#now();
-    let record = this.byLeg(event.id);
+    // A leg this process does not know may be of a call another process wrote meanwhile.
+    if (!this.byLeg(event.id)) this.#catchUp();
+    let record = this.#known(event);
     if (!record && this.#state.retired_legs.includes(event.id)) return;
-    if (!record && event.call_id) {
-      record = this.#state.calls.find((each) => each.platform_call_id === event.call_id);
+    // A late event of a call just cleared does not bring it back (Undo does).
+    if (record && hiddenByClearing(record, this.#state.clearing)) return;
+    // Events of unknown legs keep their order behind those waiting for another process's dial.
+    if (!record && !waited && this.#otherDial?.holding) {
+      this.#otherDial.queue(raw);
+      return;
     }
     // Events of calls Callbar follows are taken at a bounded rate; unknown legs are bounded by
     // the attribution rule (a handful per call) and by the rate of new calls.
@@ -388,6 +483,8 @@ export class CallTracker {
       record = this.#claimingCall(event, now);
       guessed = true;
     }
+    // Maybe a leg of a dial another process placed, whose record is not in the log yet.
+    if (!record && !waited && this.#otherDial?.hold(raw)) return;
     if (!record) {
       if (!this.#newCallRate.take()) {
         this.#dropped.warn(
@@ -436,6 +533,9 @@ export class CallTracker {
       const number = otherParty(event);
       if (number) record.call.party = this.#options.identify(number);
     }
+    if (event.sequence !== undefined) {
+      leg.first_sequence = Math.min(leg.first_sequence ?? event.sequence, event.sequence);
+    }
     if (event.leg) leg.role = event.leg.toLowerCase();
     const own = this.#options.ownExtension();
     if (event.party && own) leg.own = event.party === own;
@@ -444,6 +544,13 @@ export class CallTracker {
       this.#settle(record, now, describeHangupCause(event.hangup_cause));
     }
     this.#changed();
+  }
+
+  /** The record an event's leg (or its call_id) belongs to, if known. */
+  #known(event: CallEventFields): CallRecord | undefined {
+    const record = this.byLeg(event.id);
+    if (record || !event.call_id) return record;
+    return this.#state.calls.find((each) => each.platform_call_id === event.call_id);
   }
 
   /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */

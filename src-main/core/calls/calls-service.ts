@@ -29,10 +29,12 @@ import {
   linkAskReason,
   refuseServiceCodeLink,
   type DialPolicy,
-} from './destination-class';
+} from '../numbers/destination-class';
+import { legsToTry } from './hangup-order';
 import { memoryDialGuard, type DialGuard } from './dial-guard';
-import { isDialLink, notANumber } from './dial-link';
+import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
+import { RecentCalls } from './recent-calls';
 
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
@@ -86,6 +88,8 @@ export class CallsService {
   readonly #options: CallsServiceOptions;
   readonly #now: () => number;
   readonly #dialGuard: DialGuard;
+  /** The calls as shown (notes, numbers in the region now) and the undoable Clear. */
+  readonly #recent: RecentCalls;
   /** Dials being noted as ended (dial-guard.ts); `close()` waits for them. */
   readonly #endings = new Set<Promise<void>>();
   readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
@@ -100,21 +104,27 @@ export class CallsService {
     this.tracker = options.tracker;
     this.#now = options.now ?? Date.now;
     this.#dialGuard = options.dialGuard ?? memoryDialGuard(options.log, this.#now);
+    this.#recent = new RecentCalls(options);
     this.#unsubscribe = [
       this.tracker.onChange(() => this.#emit()),
       options.callEvents?.((event) => this.tracker.ingest(event)) ?? (() => undefined),
     ];
   }
 
-  /** Checks for calls with no news every half minute (unref'd: it never keeps a process alive). */
+  /** Checks for calls with no news and for a Clear past its undo time every half minute. */
   startExpiry(): void {
-    this.tracker.expire();
-    this.#expiryTimer ??= setInterval(() => this.tracker.expire(), EXPIRY_CHECK_MS);
+    const check = () => {
+      this.tracker.expire();
+      void this.#recent.settle();
+    };
+    check();
+    this.#expiryTimer ??= setInterval(check, EXPIRY_CHECK_MS);
     this.#expiryTimer.unref();
   }
 
   async close(): Promise<void> {
     clearInterval(this.#expiryTimer);
+    this.#recent.close();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.tracker.close();
     await Promise.all(this.#endings);
@@ -151,12 +161,7 @@ export class CallsService {
   snapshot(words: Translate | null | undefined = this.#options.words?.()): CallsSnapshot {
     const pending = this.#pending;
     if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
-    const { current, recent } = this.tracker.view(words ?? undefined);
-    return {
-      current: current.map((call) => this.#withNote(call)),
-      recent: recent.map((call) => this.#withNote(call)),
-      pending: this.#pending?.dial ?? null,
-    };
+    return { ...this.#recent.view(words ?? undefined), pending: this.#pending?.dial ?? null };
   }
 
   /** Picks up what another process (the app, the CLI) wrote: calls and notes. */
@@ -181,11 +186,6 @@ export class CallsService {
     await notes.set(callId, note);
     this.#emit();
     return this.snapshot();
-  }
-
-  #withNote(call: Call): Call {
-    const note = this.#options.notes?.note(call.id);
-    return note ? { ...call, note } : call;
   }
 
   /** What `input` would dial, without dialing. */
@@ -342,12 +342,15 @@ export class CallsService {
     return this.snapshot();
   }
 
-  /** Clears the recent calls, and the notes on them. */
+  /** Clears the recent calls, undoably for a few seconds (recent-calls.ts keeps them till then). */
   async clearRecent(): Promise<CallsSnapshot> {
-    this.tracker.reload();
-    const cleared = this.tracker.records().filter(isFinished);
-    this.tracker.clearRecent();
-    await this.#options.notes?.remove(cleared.map((record) => record.call.id));
+    await this.#recent.clear();
+    return this.snapshot();
+  }
+
+  /** Brings back the calls of the last Clear; CallbarError `nothing_to_undo` when too late. */
+  undoClear(): CallsSnapshot {
+    this.#recent.undo();
     return this.snapshot();
   }
 
@@ -481,21 +484,4 @@ const FIRST_LEG_WAIT_MS = 5_000;
 
 function isPlaced(record: CallRecord): boolean {
   return record.call.source !== undefined;
-}
-
-/**
- * The order Hang up tries a call's legs in: the user's own first (the dial's answer named it,
- * or an event gave the user's extension as its party); then, as far as `{id}` alone tells, in
- * the order the legs arrived, starting with the one most likely theirs: for a dial the first
- * (the platform rings the user's phone first, contract 4.6), for a call to them the second (the
- * caller's leg comes first); legs known to be another party's last.
- */
-function legsToTry(record: CallRecord): string[] {
-  const theirs = record.call.direction === 'outgoing' ? 0 : 1;
-  const likeliest = [...record.legs.slice(theirs), ...record.legs.slice(0, theirs)];
-  return [
-    ...likeliest.filter((leg) => leg.own === true),
-    ...likeliest.filter((leg) => leg.own === undefined),
-    ...likeliest.filter((leg) => leg.own === false),
-  ].map((leg) => leg.id);
 }

@@ -15,6 +15,7 @@
  * When the dial cannot be recorded, it is not placed: without the record another process could
  * place it a second time.
  */
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -63,6 +64,8 @@ export const RecentDialsFile = fileFormat({
 
 export interface DialGuardOptions {
   file: StateFile<RecentDials>;
+  /** The file's path, to tell from its time alone that nobody dialled lately (dialElsewhere). */
+  path?: string;
   lock: SessionLock;
   log: Logger;
   now?: () => number;
@@ -70,13 +73,20 @@ export interface DialGuardOptions {
 
 export class DialGuard {
   readonly #file: StateFile<RecentDials>;
+  readonly #path: string | undefined;
   readonly #lock: SessionLock;
   readonly #log: Logger;
   readonly #now: () => number;
   #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The file as this process last wrote it (its time), and until when another process's dial in
+   * it counts (dialElsewhere): while the file is unchanged, that answers without reading it.
+   */
+  #written: { mtimeMs: number; othersUntil: number } | undefined;
 
   constructor(options: DialGuardOptions) {
     this.#file = options.file;
+    this.#path = options.path;
     this.#lock = options.lock;
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
@@ -122,6 +132,31 @@ export class DialGuard {
       });
   }
 
+  /**
+   * Whether another process of the profile has a dial in flight, or had one answered within
+   * `withinMs` (its call may not be in the call log yet): call events of legs nobody knows may
+   * be that dial's (call-tracker.ts waits for its record). `false` at once when the file says so
+   * by its time alone (nobody dialled within IN_FLIGHT_MAX_MS), else the file's answer.
+   */
+  dialElsewhere(withinMs: number): false | Promise<boolean> {
+    if (this.#path !== undefined) {
+      let mtimeMs: number;
+      try {
+        mtimeMs = statSync(this.#path).mtimeMs;
+      } catch {
+        return false; // no dial was ever recorded
+      }
+      if (Math.abs(Date.now() - mtimeMs) > IN_FLIGHT_MAX_MS) return false;
+      // Last written here: only the other processes' dials this process wrote back count.
+      const written = this.#written;
+      if (written?.mtimeMs === mtimeMs && this.#now() >= written.othersUntil) return false;
+    }
+    return this.#file.read().then((stored) => {
+      const now = this.#now();
+      return (stored?.dials ?? []).some((record) => countsElsewhere(record, now, withinMs));
+    });
+  }
+
   /** Runs `task` alone: after this process's earlier claims, holding the profile's dial lock. */
   #alone<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => this.#lock.hold(task));
@@ -138,7 +173,15 @@ export class DialGuard {
   async #write(recent: DialRecord[], record: DialRecord): Promise<void> {
     const others = recent.filter((each) => each.destination !== record.destination);
     try {
-      await this.#file.write({ dials: [...others.slice(-(MAX_RECORDS - 1)), record] });
+      const dials = [...others.slice(-(MAX_RECORDS - 1)), record];
+      await this.#file.write({ dials });
+      if (this.#path !== undefined) {
+        // Until when the other processes' dials written back count (IN_FLIGHT_MAX_MS at most).
+        const now = this.#now();
+        const counting = dials.filter((each) => countsElsewhere(each, now, REPEAT_GUARD_MS));
+        const othersUntil = counting.length > 0 ? now + IN_FLIGHT_MAX_MS : 0;
+        this.#written = { mtimeMs: statSync(this.#path).mtimeMs, othersUntil };
+      }
     } catch (error) {
       throw new CallbarError(
         'dial_unrecorded',
@@ -147,6 +190,19 @@ export class DialGuard {
       );
     }
   }
+}
+
+/**
+ * Whether `record` is another process's dial that may not be in the call log yet: in flight (while
+ * that process runs), or answered within `withinMs`.
+ */
+function countsElsewhere(record: DialRecord, now: number, withinMs: number): boolean {
+  const elsewhere = record.pid !== process.pid || record.host !== hostname();
+  return (
+    elsewhere &&
+    Math.abs(now - record.at) < (record.in_flight ? IN_FLIGHT_MAX_MS : withinMs) &&
+    (!record.in_flight || record.host !== hostname() || isRunning(record.pid))
+  );
 }
 
 /** Whether `record` makes a dial of its destination now a repeat of the same click. */
@@ -170,13 +226,10 @@ export function memoryDialGuard(log: Logger, now?: () => number): DialGuard {
 
 /** The guard shared by every process of the profile in `dataDir`. */
 export function profileDialGuard(dataDir: string, log: Logger, now?: () => number): DialGuard {
+  const path = join(dataDir, 'last-dial.json');
   return new DialGuard({
-    file: profileStateFile(
-      join(dataDir, 'last-dial.json'),
-      RecentDialsFile,
-      log,
-      'record of recent dials',
-    ),
+    path,
+    file: profileStateFile(path, RecentDialsFile, log, 'record of recent dials'),
     lock: profileSessionLock(dataDir, {
       log,
       name: 'dial.lock',

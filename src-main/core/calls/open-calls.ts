@@ -12,8 +12,9 @@ import { CallLogFile } from './call-log';
 import { profileCallNotes } from './call-notes';
 import { identifyParty } from './call-party';
 import { CallTracker } from './call-tracker';
+import { OTHER_DIAL_WAIT_MS } from './other-dial-wait';
 import { CallsService, type CallSettings } from './calls-service';
-import type { DialPolicy } from './destination-class';
+import type { DialPolicy } from '../numbers/destination-class';
 import { profileDialGuard } from './dial-guard';
 import { NO_DIRECTORY, type CallDirectory } from './dial-target';
 
@@ -31,7 +32,10 @@ export function openCalls(options: {
   const { log, account } = profile;
   const directory = options.directory ?? NO_DIRECTORY;
   const settings: CallSettings = {
-    region: profile.settings.region,
+    // Live: the profile's one region source (a change in the window or another process applies).
+    get region() {
+      return profile.region.current();
+    },
     vanity_numbers: profile.settings.vanity_numbers,
     dial_allowed_classes: profile.settings.dial_allowed_classes,
     dial_allowed_countries: profile.settings.dial_allowed_countries,
@@ -48,11 +52,15 @@ export function openCalls(options: {
   const api =
     options.api ??
     createPlatformApi({ baseUrl: profile.settings.base_url, tokens: account.tokens, log });
+  // The app, the CLI and a second instance of one profile: one click is one call across them.
+  const dialGuard = profileDialGuard(profile.dataDir, log);
   const tracker = new CallTracker({
     file: new CallLogFile(profile.dataDir, log),
     ownExtension: () => account.tokens.session?.user_extension,
     owner: () => account.owner(),
     identify: (number) => identifyParty(number, { region: settings.region, directory }),
+    // A call `callbar dial` placed while this process hears the events is one record, not two.
+    dialElsewhere: () => dialGuard.dialElsewhere(OTHER_DIAL_WAIT_MS),
     log,
   });
   return new CallsService({
@@ -81,8 +89,7 @@ export function openCalls(options: {
     ...(options.words ? { words: options.words } : {}),
     beforeDial: () => account.announceDial(),
     log,
-    // The app, the CLI and a second instance of one profile: one click is one call across them.
-    dialGuard: profileDialGuard(profile.dataDir, log),
+    dialGuard,
     notes: profileCallNotes(profile.dataDir, log),
   });
 }

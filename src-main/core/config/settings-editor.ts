@@ -14,17 +14,25 @@ import type { Settings } from './settings';
 export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof EditableSettings &
   keyof Settings)[];
 
-/** Settings this running Callbar follows at once (the others apply at the next start). */
+/**
+ * Settings this running Callbar follows at once (the others apply at the next start). The region
+ * is live too, through the profile's region source (config/region-source.ts).
+ */
 const LIVE_SETTINGS = [
+  'region',
   'confirm_web_links',
   'crm_links',
   'crm_open_on_connect',
   'language',
 ] as const;
 
-function editable(settings: Settings): EditableSettings {
+/** The settings as the window edits them: an unset region is the system's (the default). */
+function editable(settings: Settings, profile: Profile): EditableSettings {
   return Object.fromEntries(
-    EDITABLE_SETTINGS.map((name) => [name, settings[name]]),
+    EDITABLE_SETTINGS.map((name) => [
+      name,
+      name === 'region' ? (settings.region ?? profile.region.system()) : settings[name],
+    ]),
   ) as EditableSettings;
 }
 
@@ -51,12 +59,18 @@ function view(profile: Profile, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
   const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
   return {
-    settings: editable(saved),
+    settings: editable(saved, profile),
+    // The region numbers are read in now, and whether someone chose it (else the window asks).
+    region: profile.region.current(),
+    region_confirmed: profile.region.confirmed(),
     countries: getCountries(),
     receiver_urls: receiverUrls(saved.receiver_port),
     // A saved value this process does not run with yet (env-overridden ones never apply).
     restart_needed: EDITABLE_SETTINGS.filter(
-      (name) => !(name in overrides) && !sameValue(saved[name], profile.settings[name]),
+      (name) =>
+        name !== 'region' &&
+        !(name in overrides) &&
+        !sameValue(saved[name], profile.settings[name]),
     ),
     overridden: [...overridden],
     // Set by the organisation: read-only in the window, with where the policy comes from.
@@ -98,5 +112,7 @@ export async function saveSettingsView(
   for (const name of LIVE_SETTINGS) {
     if (!(name in overrides)) Object.assign(profile.settings, { [name]: saved[name] });
   }
+  // Every number path of this process reads the new region from now on.
+  profile.region.refresh();
   return view(profile, saved);
 }

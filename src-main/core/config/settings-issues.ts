@@ -4,6 +4,7 @@
  * values are never repeated, since a misplaced secret could be one of them.
  */
 import type { z } from 'zod';
+import { valueBeyond, type ValueLimits } from '../http/bounded-json';
 import { SAYS_WHY } from '../validation-issues';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
@@ -59,9 +60,16 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
   return { problems: [...unique.values()], field, fields };
 }
 
-/** A short rendering of a (non-secret) setting value for an error message. */
+/** A value deeper or larger than this is described by its shape alone. */
+const DESCRIBED: ValueLimits = { maxDepth: 8, maxNodes: 1000 };
+
+/**
+ * A short rendering of a (non-secret) setting value for an error message; a value too deep or
+ * large to write out (see valueBeyond) is shown as `[…]` or `{…}`.
+ */
 export function describeValue(value: unknown): string | Said {
   if (value === undefined) return said('errors:settings.missing');
+  if (valueBeyond(value, DESCRIBED)) return Array.isArray(value) ? '[…]' : '{…}';
   const text = JSON.stringify(value) ?? typeof value;
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

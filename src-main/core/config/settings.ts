@@ -55,8 +55,10 @@ export const Settings = z.strictObject({
    */
   accept_unauthenticated_events: z.boolean().default(false),
   /**
-   * Default dialing region (ISO 3166-1 alpha-2) for numbers written without +country code; only
-   * regions libphonenumber knows, typed as its `CountryCode`.
+   * The user's region (ISO 3166-1 alpha-2): numbers written without +country code are read as
+   * its national numbers, and its numbers are shown in national form; only regions libphonenumber
+   * knows. Unset (the default): the system's region (config/region-source.ts), which the window
+   * asks the person to confirm.
    */
   region: z
     .string()
@@ -64,7 +66,7 @@ export const Settings = z.strictObject({
     .toUpperCase()
     .regex(/^[A-Z]{2}$/)
     .refine((code) => isSupportedCountry(code))
-    .default('US'),
+    .optional(),
   /** The integrator's client id (not a secret; the secret comes from CALLBAR_CLIENT_SECRET). */
   client_id: z.string().min(1).optional(),
   /** A tel: link coming from a web page asks before dialing. */

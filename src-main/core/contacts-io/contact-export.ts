@@ -2,9 +2,14 @@
  * Exports a phonebook's contacts, or every visible phonebook's, as CSV or vCard 4.0: streamed,
  * one piece of text per contact as the platform's pages arrive, so an export of any size holds one
  * page in memory. Contacts come in number order (unique in a phonebook), so two exports of the
- * same contacts are the same text.
+ * same contacts are the same text. Every list is walked as page-walk.ts walks it (a total order,
+ * the platform's page size, each contact once, checked against the count): a phonebook that
+ * gives fewer contacts than it counts, even walked again, stops the export, saying which.
  */
+import { IncompleteListError } from '../api/page-walk';
 import type { PhonebookApi } from '../api/phonebook-api';
+import { CallbarError } from '../errors';
+import { said } from '../text/said';
 import { csvHeading, csvLines } from './contact-csv';
 import { recordOf } from './contact-record';
 import { vcardOf } from './contact-vcard';
@@ -20,9 +25,6 @@ export interface ExportOptions {
   onContact?: () => void;
 }
 
-/** Asked for; the platform may give fewer a page. */
-const PAGE_SIZE = 1000;
-
 /**
  * The export as pieces of text. The phonebook is looked up first, so a wrong id fails before
  * anything is written.
@@ -33,22 +35,26 @@ export async function* exportContacts(
 ): AsyncGenerator<string> {
   const books =
     options.phonebook === undefined
-      ? api.allPhonebooks({ ordering: 'description', page_size: PAGE_SIZE })
+      ? api.allPhonebooks({ ordering: 'description' })
       : single(await api.getPhonebook(options.phonebook));
   const all = options.phonebook === undefined;
   if (options.format === 'csv') yield csvHeading(all);
   for await (const book of books) {
-    const contacts = api.allContacts({
-      phonebook: book.id,
-      ordering: 'number',
-      page_size: PAGE_SIZE,
-    });
-    for await (const contact of contacts) {
-      const record = recordOf(contact);
-      options.onContact?.();
-      yield options.format === 'csv'
-        ? csvLines([record], all ? book.description : undefined)
-        : vcardOf(record);
+    const contacts = api.allContacts({ phonebook: book.id, ordering: 'number' });
+    try {
+      for await (const contact of contacts) {
+        const record = recordOf(contact);
+        options.onContact?.();
+        yield options.format === 'csv'
+          ? csvLines([record], all ? book.description : undefined)
+          : vcardOf(record);
+      }
+    } catch (error) {
+      if (!(error instanceof IncompleteListError)) throw error;
+      throw new CallbarError(
+        'export_incomplete',
+        said('errors:export.incomplete', { why: error.ofPhonebook(book.description) }),
+      );
     }
   }
 }

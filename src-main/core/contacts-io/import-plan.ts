@@ -7,10 +7,11 @@
  * chose so (and skipped as unchanged when it would change nothing), so importing the same file
  * twice changes nothing. Rows without a speed dial get a free one (speed-dial-pool.ts).
  */
-import type { CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { IncompleteListError } from '../api/page-walk';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
-import { parseDialTarget } from '../calls/dial-target';
+import { readContactNumber } from '../numbers/contact-number';
 import { CallbarError } from '../errors';
 import { said, type Said, type SaidValue } from '../text/said';
 import { inEnglish } from '../text/translators';
@@ -88,12 +89,22 @@ function rowReason(phrases: readonly Said[]): string {
   );
 }
 
-/** The phonebook's contacts now (its id checked first, so a wrong one fails clearly). */
+/**
+ * The phonebook's contacts now (its id checked first, so a wrong one fails clearly), every one
+ * the platform counts (page-walk.ts), or nothing is planned: a row already there but missed would
+ * be created twice.
+ */
 export async function phonebookContacts(api: PhonebookApi, phonebook: number): Promise<Contact[]> {
-  await api.getPhonebook(phonebook);
+  const book = await api.getPhonebook(phonebook);
   const contacts: Contact[] = [];
-  for await (const contact of api.allContacts({ phonebook, page_size: 1000 })) {
-    contacts.push(contact);
+  try {
+    for await (const contact of api.allContacts({ phonebook })) contacts.push(contact);
+  } catch (error) {
+    if (!(error instanceof IncompleteListError)) throw error;
+    throw new CallbarError(
+      'import_incomplete',
+      said('errors:import.incomplete', { why: error.ofPhonebook(book.description) }),
+    );
   }
   return contacts;
 }
@@ -280,10 +291,10 @@ function readRecord(
 }
 
 /**
- * E.164 for a phone number (the default region's when it has no country code); an extension as is.
- * An extension written after a number ("ext. 12", ";ext=12", "x12") cannot be kept: the platform's
- * numbers are digits only (contract 2.5: E.164), so the number is imported without it and `notes`
- * says so for the row.
+ * The number as the contact editor stores it too (numbers/contact-number.ts: E.164 in the user's
+ * region, an extension as is), refused for the same reason. An extension written after a number
+ * ("ext. 12", ";ext=12", "x12") cannot be kept: the platform's numbers are digits only (contract
+ * 2.5: E.164), so the number is imported without it and `notes` says so for the row.
  */
 function phoneNumber(
   text: string,
@@ -291,36 +302,38 @@ function phoneNumber(
   options: { region: CountryCode },
   notes?: RowNotes,
 ): string {
-  let target;
+  let read;
   try {
-    target = parseDialTarget(text, { region: options.region });
+    read = readContactNumber(text, options.region, field);
   } catch (error) {
-    // The reason alone: dial advice ("turn on vanity numbers…") does not apply to a file.
+    // The editor's reason, word for word; only dial advice ("turn on vanity numbers…") does not
+    // apply to a file.
     const reason = error instanceof CallbarError ? error.said?.values?.why : undefined;
+    const dialAdvice =
+      typeof reason === 'object' &&
+      'key' in reason &&
+      reason.key === 'errors:number.advised' &&
+      (reason.values?.advice as Said | undefined)?.key === 'errors:number.turnOnVanity';
     const why: SaidValue =
       typeof reason !== 'object'
         ? said('errors:import.row.unreadable')
-        : 'key' in reason && reason.key === 'errors:number.advised'
+        : dialAdvice
           ? reason.values!.problem!
           : reason;
     throw new RowProblem(
       said('errors:import.row.notANumber', { field: FIELD_WORDS[field], text, why }),
     );
   }
-  if (target.kind === 'external') {
-    if (target.extension) {
-      notes?.notes.push(
-        said('errors:import.row.extensionDropped', {
-          field: FIELD_WORDS[field],
-          extension: target.extension,
-          number: target.e164!,
-        }),
-      );
-    }
-    return target.e164!;
+  if (read.droppedExtension) {
+    notes?.notes.push(
+      said('errors:import.row.extensionDropped', {
+        field: FIELD_WORDS[field],
+        extension: read.droppedExtension,
+        number: read.number,
+      }),
+    );
   }
-  if (/^\d+$/.test(target.destination)) return target.destination;
-  throw new RowProblem(said('errors:import.row.serviceCode', { field: FIELD_WORDS[field], text }));
+  return read.number;
 }
 
 function speedDial(text: string): number | null {

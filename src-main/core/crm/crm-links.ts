@@ -12,7 +12,7 @@ import { originForLog } from '../desktop/external-url';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
-import { crmLinkLabel, crmUrl, type CrmValues } from './crm-template';
+import { crmAddress, crmLinkLabel, type CrmValues } from './crm-template';
 import { said } from '../text/said';
 
 /** Links opened by themselves: two at once, then one a minute. */
@@ -66,23 +66,25 @@ export class CrmLinks {
   /**
    * Opens link `index` for `party`.
    * @throws CallbarError `crm_link_unknown` (no such link), `crm_link_unusable` (the address
-   * cannot be built: an invalid template, or values too long), or the opener's refusal.
+   * cannot be built: an invalid template, values too long, or a value with half a character), or
+   * the opener's refusal.
    */
   async open(index: number, party: CrmParty): Promise<void> {
     const template = this.#options.templates()[index];
     if (template === undefined) {
       throw new CallbarError('crm_link_unknown', said('errors:crm.unknownLink'));
     }
-    const url = crmUrl(template, crmValues(party));
-    if (url === undefined) {
+    const address = crmAddress(template, crmValues(party));
+    if (!('url' in address)) {
+      const values = { label: crmLinkLabel(template), party: party.name ? 'contact' : 'number' };
       throw new CallbarError(
         'crm_link_unusable',
-        said('errors:crm.unusable', {
-          label: crmLinkLabel(template),
-          party: party.name ? 'contact' : 'number',
-        }),
+        address.problem === 'unencodable'
+          ? said('errors:crm.cannotBuild', values)
+          : said('errors:crm.unusable', values),
       );
     }
+    const { url } = address;
     this.#options.log.info('opening a CRM link', { to: originForLog(url) });
     await this.#options.open(url);
   }

@@ -8,8 +8,9 @@
  *   and none of them before the path: the host is fixed by the template, never by a contact's
  *   field;
  * - the address: every value URL-encoded (a `/`, `?`, `#`, `&`, CR or LF in a coworker's contact
- *   field stays a character of that value), each value cut at MAX_VALUE_CHARS, the whole at
- *   MAX_URL_CHARS, and its origin still the template's.
+ *   field stays a character of that value), each value cut at MAX_VALUE_CHARS (between whole
+ *   characters: an emoji across the cut goes whole), the whole at MAX_URL_CHARS, and its origin
+ *   still the template's; a value with half a character (a lone surrogate) builds no address.
  */
 import { z } from 'zod';
 import { SAYS_WHY } from '../validation-issues';
@@ -85,16 +86,35 @@ export const CrmTemplate = z
     }
   });
 
+/** Why no address could be built: the template, the address's length, or a value's text. */
+export type CrmAddressProblem = 'template' | 'too-long' | 'unencodable';
+
 /**
  * The address `template` gives for `values`: each value URL-encoded, at most MAX_VALUE_CHARS
- * of it. Undefined when the template is not usable or the address would be too long, or leave
- * the template's origin (it cannot, but it is checked on the address itself).
+ * of it, cut between whole characters. A problem instead when the template is not usable, the
+ * address would be too long (or leave the template's origin: it cannot, but it is checked on the
+ * address itself), or a value holds text no address can carry (half of a surrogate pair, which
+ * encodeURIComponent refuses).
  */
+export function crmAddress(
+  template: string,
+  values: CrmValues,
+): { url: string } | { problem: CrmAddressProblem } {
+  if (crmTemplateProblem(template)) return { problem: 'template' };
+  let filled: string;
+  try {
+    filled = fill(template, values);
+  } catch {
+    return { problem: 'unencodable' };
+  }
+  if (filled.length > MAX_URL_CHARS) return { problem: 'too-long' };
+  return isCrmUrl(filled, [template]) ? { url: filled } : { problem: 'template' };
+}
+
+/** The address crmAddress builds, or undefined when it cannot build one. */
 export function crmUrl(template: string, values: CrmValues): string | undefined {
-  if (crmTemplateProblem(template)) return undefined;
-  const filled = fill(template, values);
-  if (filled.length > MAX_URL_CHARS) return undefined;
-  return isCrmUrl(filled, [template]) ? filled : undefined;
+  const address = crmAddress(template, values);
+  return 'url' in address ? address.url : undefined;
 }
 
 /**
@@ -124,12 +144,22 @@ export function crmLinkLabel(template: string): string {
   }
 }
 
+/** The template with each placeholder's value encoded; throws URIError for a lone surrogate. */
 function fill(template: string, values: CrmValues): string {
   return template.replace(PLACEHOLDER, (_whole, name: string) =>
     encodeURIComponent(
-      (values[name as CrmPlaceholder] ?? '').replace(/\p{Cc}/gu, ' ').slice(0, MAX_VALUE_CHARS),
+      wholeCharacters((values[name as CrmPlaceholder] ?? '').replace(/\p{Cc}/gu, ' ')),
     ),
   );
+}
+
+/** `value` cut to MAX_VALUE_CHARS, never between the two halves of a character. */
+function wholeCharacters(value: string): string {
+  if (value.length <= MAX_VALUE_CHARS) return value;
+  const cut = value.slice(0, MAX_VALUE_CHARS);
+  return /[\uD800-\uDBFF]$/.test(cut) && /^[\uDC00-\uDFFF]/.test(value.slice(MAX_VALUE_CHARS))
+    ? cut.slice(0, -1)
+    : cut;
 }
 
 /** `https://host:port` as written, up to the first /, ? or # after the scheme. */

@@ -10,6 +10,7 @@ import { isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
 import { sayAgain, translatorFor } from '../text/translators';
 import { MAX_LINK_LENGTH } from './launch-link';
+import type { DoorAnswer } from './link-door-format';
 
 type RouterLike = Pick<Router, 'invoke'>;
 
@@ -24,9 +25,14 @@ export interface LinkPlan {
   /** Bring the window up (the renderer shows the confirmation for a pending dial). */
   showWindow: boolean;
   notice?: ShellNotice;
+  /** What the program that handed the link over is told (through the link door). */
+  answer: DoorAnswer;
 }
 
-/** Hands a link from the OS to `calls.openUrl` and says what the person should see. */
+/**
+ * Hands a link from the OS or another program (the link door) to `calls.openUrl` and says what
+ * the person should see.
+ */
 export async function openDialLink(
   router: RouterLike,
   url: string,
@@ -34,13 +40,20 @@ export async function openDialLink(
 ): Promise<LinkPlan> {
   const result = await router.invoke('calls.openUrl', { url });
   if (!result.ok) {
+    const { code, message } = result.error;
     return {
       showWindow: false,
-      notice: { title: t('actions.linkFailedTitle'), body: result.error.message },
+      notice: { title: t('actions.linkFailedTitle'), body: message },
+      answer: { ok: false, error: { code, message: message.slice(0, 1000) } },
     };
   }
   const outcome = result.value as ResponseOf<'calls.openUrl'>;
-  return { showWindow: outcome.status === 'needs-confirmation' };
+  const asking = outcome.status === 'needs-confirmation';
+  const display = (asking ? outcome.pending.target : outcome.target).display;
+  return {
+    showWindow: asking,
+    answer: { ok: true, status: asking ? 'asking' : 'dialing', display: display.slice(0, 200) },
+  };
 }
 
 /** The clipboard's first non-empty line, if it is short enough to be a number worth parsing. */

@@ -1,7 +1,8 @@
 /**
  * Caller identification for the contact index: the last 7 digits of every number, sorted, with
- * the number packed in. A caller's number is found by its ending (the same number, else the
- * longest common ending of 7+ digits), and a whole typed number by its own ending.
+ * the number packed in. The contacts a caller's number may belong to are those with a number of
+ * the same ending (numbers/number-match.ts decides which, if any, it is); a whole typed number is
+ * found by its own ending.
  */
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
@@ -49,26 +50,21 @@ export class CallerSuffixes {
   }
 
   /**
-   * The contact (its number in ranking order) of the number with the longest common ending of
-   * 7+ digits with `text` (a digit text), or -1.
+   * The contacts (their numbers in ranking order, best first, each once) with a number whose
+   * digit text ends in the same 7 digits as `text` (a digit text): every contact the number may
+   * belong to.
    */
-  lookup(text: string): number {
+  candidates(text: string): number[] {
     const numbers = this.#numbers;
-    let best = -1;
-    let bestScore = 0;
     const key = endingKey(text);
+    const found: number[] = [];
     for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
       const n = this.#numberAt(i, key);
       if (n < 0) break;
-      const score = commonEnding(numbers.text(n), text);
-      if (score < SUFFIX_DIGITS) continue;
-      // Ties go to the better-ranked contact (numbers are in ranking order).
-      if (score > bestScore || (score === bestScore && n < best)) {
-        best = n;
-        bestScore = score;
-      }
+      const contact = numbers.contact[n]!;
+      if (!found.includes(contact)) found.push(contact);
     }
-    return best < 0 ? -1 : numbers.contact[best]!;
+    return found.sort((a, b) => a - b);
   }
 
   /** Adds the contacts with a number whose digits are `whole`, or whose significant number is. */
@@ -151,18 +147,4 @@ function* sortByDigits(
 /** A digit text's last 7 digits, as a number. */
 function endingKey(text: string): number {
   return Number(text.slice(-SUFFIX_DIGITS));
-}
-
-/** How many digits two numbers share at their end; Infinity when they are the same. */
-function commonEnding(a: string, b: string): number {
-  if (a === b) return Infinity;
-  let common = 0;
-  while (
-    common < a.length &&
-    common < b.length &&
-    a[a.length - 1 - common] === b[b.length - 1 - common]
-  ) {
-    common++;
-  }
-  return common;
 }

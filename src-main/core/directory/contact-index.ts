@@ -6,7 +6,8 @@
  * - word-postings: names and companies (sorted words, postings in ranking order, one typo);
  * - digit-grams: number fragments (3-digit-gram postings, short lists for 1–2 digits), over the
  *   numbers' digit texts (number-table);
- * - caller-suffixes: the last 7 digits of every number, for caller lookup and whole numbers;
+ * - caller-suffixes: the last 7 digits of every number: a caller's candidates (the matching rule
+ *   itself is numbers/number-match.ts's) and whole numbers;
  * - speed-dials: codes sorted by value.
  *
  * Hits rank by match quality first (ranked-candidates' tiers: an exact speed dial, the name
@@ -26,12 +27,14 @@
  * buildGradually runs it in slices of about a thousand contacts, so a caller can answer requests
  * between them (at start, the 100,000-contact build runs cold, before V8 has optimised it).
  */
-import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
+import type { DirectoryContact, SearchHit, ShownNumbers } from '../../../src-shared/contract';
 import { frecency, type PartyCalls } from './call-affinity';
 import { CallerSuffixes } from './caller-suffixes';
 import { DigitGrams } from './digit-grams';
-import { describeHit } from './hit-description';
+import { whoseNumber } from '../numbers/number-match';
+import { NumberDisplay } from '../numbers/number-format';
 import { DialingPlan } from './number-forms';
+import { shownHit, shownNumbersOf } from './shown-hit';
 import { NumberTable } from './number-table';
 import { parseQuery, type ParsedQuery } from './parsed-query';
 import { MATCH_NAMES, RankedCandidates } from './ranked-candidates';
@@ -40,8 +43,10 @@ import { SpeedDials } from './speed-dials';
 import { ContactWords, WordPostings } from './word-postings';
 
 export interface ContactIndexOptions {
-  /** Default region for numbers without a country code (CALLBAR_REGION). */
+  /** The user's region: numbers without a country code are its national numbers. */
   region: string;
+  /** How hits show numbers (default: a new one for the region; the directory shares one). */
+  shown?: NumberDisplay;
   /** A phonebook's priority: higher ranks first. Unknown phonebooks rank last. */
   priorityOf?: PriorityOf;
 }
@@ -74,6 +79,7 @@ export const BUILD_PHASES = [
 /** The structures of an index, built by ContactIndex.buildGradually. */
 interface IndexParts {
   plan: DialingPlan;
+  shown: NumberDisplay;
   contacts: DirectoryContact[];
   words: WordPostings;
   numbers: NumberTable;
@@ -84,6 +90,7 @@ interface IndexParts {
 
 export class ContactIndex {
   readonly plan: DialingPlan;
+  readonly #shown: NumberDisplay;
   /** Contacts in ranking order. */
   readonly #contacts: DirectoryContact[];
   readonly #candidates: RankedCandidates;
@@ -95,6 +102,7 @@ export class ContactIndex {
 
   private constructor(parts: IndexParts) {
     this.plan = parts.plan;
+    this.#shown = parts.shown;
     this.#contacts = parts.contacts;
     this.#candidates = new RankedCandidates(parts.contacts.length);
     this.#words = parts.words;
@@ -153,8 +161,11 @@ export class ContactIndex {
     yield;
     const suffixes = yield* CallerSuffixes.build(numbers, slice);
     const speedDials = yield* SpeedDials.build(ranked, slice);
+    const shown =
+      options.shown?.region === plan.region ? options.shown : new NumberDisplay(plan.region);
     return new ContactIndex({
       plan,
+      shown,
       contacts: ranked,
       words,
       numbers,
@@ -181,7 +192,7 @@ export class ContactIndex {
     for (const index of ranked) {
       const contact = this.#contacts[index]!;
       const match = MATCH_NAMES[this.#candidates.tierOf(index)]!;
-      hits.push({ contact, match, ...describeHit(contact, parsed, this.plan) });
+      hits.push({ contact, match, ...shownHit(contact, parsed, this.plan, this.#shown) });
     }
     return hits;
   }
@@ -216,8 +227,7 @@ export class ContactIndex {
     const byId = new Map<number, PartyCalls[]>();
     for (const party of parties) {
       if (party.contact_id === undefined) {
-        const text = this.plan.forms(party.number).text;
-        const contact = text === '' ? -1 : this.#suffixes.lookup(text);
+        const contact = this.#lookup(party.number);
         if (contact >= 0) credit(contact, party);
       } else byId.set(party.contact_id, [...(byId.get(party.contact_id) ?? []), party]);
     }
@@ -233,11 +243,32 @@ export class ContactIndex {
     this.#candidates.boosted = Int32Array.from(ranked, ([contact]) => contact);
   }
 
-  /** Caller identification: the same number, else the longest common ending of 7+ digits. */
+  /**
+   * Caller identification: the contact `number` belongs to by numbers/number-match.ts's rule
+   * (the same number; an ending only where a side's country is unknown; nobody when two people
+   * match), among the contacts with a number of the same ending.
+   */
   lookupByNumber(number: string): DirectoryContact | undefined {
+    return this.#contacts[this.#lookup(number)];
+  }
+
+  /** The contact (in ranking order) `number` belongs to, or -1. */
+  #lookup(number: string): number {
     const text = this.plan.forms(number).text;
-    if (text === '') return undefined;
-    return this.#contacts[this.#suffixes.lookup(text)];
+    if (text === '') return -1;
+    const found = whoseNumber(
+      number,
+      this.#suffixes.candidates(text),
+      this.plan.region,
+      (contact) => [this.#contacts[contact]!.number, this.#contacts[contact]!.secondary_number],
+      (contact) => this.#contacts[contact]!.display_name,
+    );
+    return found ?? -1;
+  }
+
+  /** A contact's numbers as a person reads them in the index's region. */
+  shownNumbers(contact: Pick<DirectoryContact, 'number' | 'secondary_number'>): ShownNumbers {
+    return shownNumbersOf(contact, this.#shown);
   }
 
   /** The contact with this speed-dial code. */

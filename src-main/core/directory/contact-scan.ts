@@ -82,9 +82,8 @@ export class ContactScan {
   }
 
   /**
-   * Caller identification as the index does it (the same number, else the longest common ending
-   * of 7+ digits): among the contacts whose numbers end in the same 7 digits, which hold its
-   * answer.
+   * Caller identification as the index does it (numbers/number-match.ts's rule, among the
+   * contacts whose numbers end in the same 7 digits): the index of those contacts answers.
    */
   lookupByNumber(number: string): DirectoryContact | undefined {
     const text = this.#plan.forms(number).text;

@@ -1,7 +1,11 @@
 /**
  * One full sync: every visible phonebook, then each phonebook's contacts page by page following
- * `next` (asking for large pages, never assuming the platform honours the size), a few phonebooks
- * at a time, every request paced under the rate limit. A 429 teaches the pacer the platform's
+ * `next`, a few phonebooks at a time, every request paced under the rate limit. The pages are
+ * walked as page-walk.ts walks every list: in a total order (by number, unique in a phonebook), at
+ * the largest page size the platform takes (learnt from a 400 naming page_size, or from the pages
+ * it sends), and checked against each phonebook's count: short of it the phonebook is walked
+ * again, and still short, the sync fails naming every phonebook that came incomplete (the
+ * previous directory stays). A 429 teaches the pacer the platform's
  * limit (see request-pacer.ts), waits for Retry-After and goes on;
  * a phonebook deleted while the sync runs (the platform refuses the `phonebook` filter with 400
  * invalid_choice, on its first page or a later one) is skipped, its contacts dropped and the rest
@@ -15,11 +19,12 @@
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError } from '../api/api-errors';
-import { MAX_WALK_ITEMS, PageBounds } from '../api/page-bounds';
+import { MAX_WALK_ITEMS } from '../api/page-bounds';
+import { IncompleteListError } from '../api/page-walk';
 import { said, type Said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { PhonebookApi } from '../api/phonebook-api';
-import type { Contact, Page } from '../api/schemas';
+import type { Contact } from '../api/schemas';
 import type { Clock } from '../clock';
 import type { RequestPacer } from './request-pacer';
 
@@ -79,7 +84,6 @@ export const SYNC_LIMITS: SyncLimits = {
 const PAGE_SIZE = 1000;
 const CONCURRENCY = 2;
 const MAX_RATE_LIMIT_WAITS = 5;
-const CONTACTS_ENDPOINT = 'GET /v3/phonebook/contact/';
 
 export function toDirectoryContact(contact: Contact, phonebookName: string): DirectoryContact {
   return {
@@ -138,14 +142,12 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     }
   };
 
-  // Phonebooks: one page in practice; the generator follows `next` if there are more.
-  const books: PhonebookSummary[] = await paced(async () => {
-    const all: PhonebookSummary[] = [];
-    for await (const book of api.allPhonebooks({ page_size: pageSize })) {
-      all.push({ id: book.id, description: book.description, priority: book.priority });
-    }
-    return all;
-  });
+  const walking = { pageSize, send: paced, maxItems: limits.maxContacts };
+  // Phonebooks: one page in practice; the walk follows `next` if there are more.
+  const books: PhonebookSummary[] = [];
+  for await (const book of api.allPhonebooks({}, walking)) {
+    books.push({ id: book.id, description: book.description, priority: book.priority });
+  }
 
   const progress: Required<SyncProgress> = {
     phonebooks_done: 0,
@@ -171,25 +173,29 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     vanished.push(book);
     report();
   };
+  /** Phonebooks that gave fewer contacts than they counted, walked again and again. */
+  const incomplete: Said[] = [];
   const walk = async (book: PhonebookSummary) => {
     let counted = 0;
     try {
       await walkPages(book, (count) => (counted = count));
     } catch (error) {
+      if (error instanceof IncompleteListError) {
+        incomplete.push(error.ofPhonebook(book.description));
+        return;
+      }
       if (!isVanishedPhonebook(error)) throw error;
       dropWalk(book, counted);
     }
   };
   const walkPages = async (book: PhonebookSummary, onCount: (count: number) => void) => {
-    let page: Page<Contact> = await paced(() =>
-      api.listContacts({ phonebook: book.id, page_size: pageSize }),
-    );
-    progress.contacts_total += page.count;
-    onCount(page.count);
-    const bounds = new PageBounds(CONTACTS_ENDPOINT, limits.maxContacts);
-    for (;;) {
-      bounds.check(page);
-      for (const contact of page.results) {
+    let counted: number | undefined;
+    for await (const step of api.walkContacts({ phonebook: book.id }, walking)) {
+      // The total follows the platform's latest count of the phonebook.
+      progress.contacts_total += step.count - (counted ?? 0);
+      counted = step.count;
+      onCount(step.count);
+      for (const contact of step.items) {
         const previous = contacts.get(contact.id);
         if (previous) chars -= textLength(previous);
         else progress.contacts++;
@@ -204,9 +210,6 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
         throw beyondBound(said('errors:directory.moreText', { max: limits.maxChars }));
       }
       report();
-      const next = page.next;
-      if (!next) break;
-      page = await paced(() => api.contactsPageAt(next));
     }
     progress.phonebooks_done++;
     report();
@@ -225,6 +228,13 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
   );
   signal.throwIfAborted();
+  // A phonebook holding fewer contacts than the platform counted is no complete directory.
+  if (incomplete.length > 0) {
+    throw new CallbarError(
+      'sync_incomplete',
+      said('errors:directory.incomplete', { phonebooks: { joined: incomplete, by: '; ' } }),
+    );
+  }
   // Every phonebook refused is no deletion to believe: the previous directory stays.
   if (books.length > 1 && vanished.length === books.length) {
     throw new CallbarError('sync_failed', said('errors:directory.everyPhonebookUnknown'));

@@ -12,18 +12,27 @@
  * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
  * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
  * index's own ranking), so the first answer after a start waits for no index build.
+ *
+ * The index reads numbers in the user's region: when the region changes (the Settings view, or
+ * another process of the profile saving it), the next request indexes the contacts again for the
+ * new one, so search, caller lookup and the numbers shown follow it without a restart.
  */
+import type { CountryCode } from 'libphonenumber-js/max';
 import type {
   DirectoryContact,
   DirectoryStatus,
   SearchResult,
+  ShownNumbers,
   SyncProgress,
 } from '../../../src-shared/contract';
+import { NumberDisplay } from '../numbers/number-format';
+import { shownNumbersOf } from './shown-hit';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
+import type { StateFile } from '../config/state-file';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { Logger } from '../log/logger';
@@ -39,10 +48,12 @@ import {
 } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { learntRateFile, RequestPacer } from './request-pacer';
+import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
 
 export interface DirectoryOptions {
   dataDir: string;
-  region: string;
+  /** The user's region, read at each request (the profile's live region source), or a fixed one. */
+  region: string | (() => string);
   log: Logger;
   /** The platform's phonebook API, when connected (undefined: a sync says to connect first). */
   phonebooks: () => PhonebookApi | undefined;
@@ -115,6 +126,7 @@ export class Directory {
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
+  readonly #problems: StateFile<SyncProblem>;
   #index: ContactIndex;
   /** The contacts being indexed (searched by a scan until their index replaces #index). */
   #pending: PendingIndex | undefined;
@@ -142,9 +154,12 @@ export class Directory {
   #callHistory: readonly PartyCalls[] = [];
   /** When #callHistory was given (its calls' recency is counted from then). */
   #callHistoryAt = 0;
+  /** The numbers shown in the region the index reads them in. */
+  #shown: NumberDisplay;
 
   constructor(options: DirectoryOptions) {
     this.#options = options;
+    this.#shown = new NumberDisplay(this.#askRegion());
     this.#clock = options.clock ?? systemClock;
     this.#pacer =
       options.pacer ??
@@ -154,6 +169,7 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#index = this.#build([]);
+    this.#problems = syncProblemFile(options.dataDir, options.log);
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
@@ -247,6 +263,7 @@ export class Directory {
   }
 
   search(query: string, limit = 50): SearchResult {
+    this.#followRegion();
     const pending = this.#pending;
     const hits = pending?.scan.search(query, limit);
     pending?.start();
@@ -266,12 +283,25 @@ export class Directory {
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
+    this.#followRegion();
     const pending = this.#pending;
     return pending ? pending.scan.lookupByNumber(number) : this.#index.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
     return this.#indexed().findBySpeedDial(code);
+  }
+
+  /** A contact's numbers as a person reads them in the user's region (the window shows these). */
+  shownNumbers(contact: Pick<DirectoryContact, 'number' | 'secondary_number'>): ShownNumbers {
+    this.#followRegion();
+    return shownNumbersOf(contact, this.#shown);
+  }
+
+  /** The region the directory reads numbers in now. */
+  get region(): CountryCode {
+    this.#followRegion();
+    return this.#shown.region;
   }
 
   /**
@@ -471,6 +501,7 @@ export class Directory {
       this.#indexOwner = owner;
       this.#lastError = undefined;
       this.#lastErrorDetails = undefined;
+      await this.#problems.clear().catch(() => undefined);
       log.info('directory synced', {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
@@ -486,6 +517,7 @@ export class Directory {
       );
       this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
+      await keepSyncProblem(this.#problems, this.#options.owner(), reason, this.#clock.now());
       throw reason;
     } finally {
       this.#localDuringSync = [];
@@ -509,7 +541,28 @@ export class Directory {
 
   #indexOptions(): ContactIndexOptions {
     const priorities = new Map(this.#phonebooks.map((book) => [book.id, book.priority]));
-    return { region: this.#options.region, priorityOf: (phonebook) => priorities.get(phonebook) };
+    return {
+      region: this.#shown.region,
+      shown: this.#shown,
+      priorityOf: (phonebook) => priorities.get(phonebook),
+    };
+  }
+
+  #askRegion(): CountryCode {
+    const { region } = this.#options;
+    return (typeof region === 'function' ? region() : region).toUpperCase() as CountryCode;
+  }
+
+  /** A region changed since the index was built: the contacts are indexed again for the new one. */
+  #followRegion(): void {
+    const region = this.#askRegion();
+    if (region === this.#shown.region) return;
+    this.#options.log.info('the region changed; the directory reads its numbers again', {
+      region,
+    });
+    this.#shown = new NumberDisplay(region);
+    this.#install(this.#pending?.contacts ?? this.#index.contacts);
+    this.#changed();
   }
 
   #build(contacts: readonly DirectoryContact[]): ContactIndex {

@@ -1,5 +1,5 @@
 /**
- * The directory of a profile: its data folder, region and refresh interval, the account it
+ * The directory of a profile: its data folder, live region and refresh interval, the account it
  * belongs to. The app, the web preview and the CLI open it the same way.
  */
 import type { PhonebookApi } from '../api/phonebook-api';
@@ -18,13 +18,14 @@ export function openDirectory(
     baseUrl: profile.settings.base_url,
     tokens: profile.account.tokens,
     log: profile.log,
+    dataDir: profile.dataDir,
   }).phonebooks,
   clock?: Clock,
 ): Directory {
   const owner = () => profile.account.owner();
   return new Directory({
     dataDir: profile.dataDir,
-    region: profile.settings.region,
+    region: () => profile.region.current(),
     log: profile.log,
     phonebooks: () => (owner() ? phonebooks : undefined),
     owner,

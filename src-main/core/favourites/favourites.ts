@@ -11,7 +11,11 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { DirectoryContact, FavouriteContact } from '../../../src-shared/contract';
+import type {
+  DirectoryContact,
+  FavouriteContact,
+  ShownNumbers,
+} from '../../../src-shared/contract';
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
 import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
@@ -56,6 +60,8 @@ export function policyFavourites(numbers: readonly string[]): FavouriteSource {
 export interface FavouriteDirectory {
   readonly contacts: readonly DirectoryContact[];
   lookupByNumber(number: string): DirectoryContact | undefined;
+  /** A contact's numbers as a person reads them (in the user's region). */
+  shownNumbers(contact: DirectoryContact): ShownNumbers;
 }
 
 export interface FavouritesOptions {
@@ -96,14 +102,18 @@ export class Favourites {
         const contact = this.#directory.lookupByNumber(number);
         if (!contact || seen.has(contact.id)) continue;
         seen.add(contact.id);
-        listed.push({ ...contact, source: source.name, read_only: true });
+        const shown = this.#directory.shownNumbers(contact);
+        listed.push({ ...contact, source: source.name, read_only: true, shown });
       }
     }
     const byId = new Map(stored.map((entry) => [entry.contact_id, entry.starred_at]));
     const mine = this.#directory.contacts
       .filter((contact) => byId.has(contact.id) && !seen.has(contact.id))
       .sort((a, b) => byId.get(a.id)! - byId.get(b.id)!);
-    for (const contact of mine) listed.push({ ...contact, source: 'user', read_only: false });
+    for (const contact of mine) {
+      const shown = this.#directory.shownNumbers(contact);
+      listed.push({ ...contact, source: 'user', read_only: false, shown });
+    }
     return listed;
   }
 

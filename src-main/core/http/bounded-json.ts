@@ -82,6 +82,32 @@ function checkValue(value: unknown, limits: JsonLimits, where: string): void {
   }
 }
 
+/** Bounds of a value read from a file (a policy, a setting) before anything describes it. */
+export interface ValueLimits {
+  /** Objects and arrays inside each other (the value itself is depth 1). */
+  maxDepth: number;
+  /** Values in all (the value itself, each item and each property value, at any depth). */
+  maxNodes: number;
+}
+
+/**
+ * Which bound `value` breaks, if any, found without recursion: a value nested 5,000 deep
+ * overflows the stack of whatever recurses into it (JSON.stringify, zod, structuredClone), so it
+ * is measured before anything describes, validates or copies it.
+ */
+export function valueBeyond(value: unknown, limits: ValueLimits): 'depth' | 'size' | undefined {
+  const pending: [unknown, number][] = [[value, 1]];
+  let nodes = 0;
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, depth] = next;
+    if (++nodes > limits.maxNodes) return 'size';
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limits.maxDepth) return 'depth';
+    for (const item of Object.values(current)) pending.push([item, depth + 1]);
+  }
+  return undefined;
+}
+
 /**
  * `text` parsed as JSON, or an HttpRejection (400) that says which bound it broke or that it is
  * not JSON. The depth is checked on the text first, so no deep structure is ever built.

@@ -2,10 +2,13 @@
  * Phonebooks and contacts edited from the window and the CLI alike (one editing layer): the
  * platform's list, create, edit and delete, the fields checked against the platform's rules
  * first, its refusals turned into sentences next to the field concerned, and every contact change
- * applied to the directory's search index at once. The writes answer with the platform's record
- * (the CLI shows it whole); the window's router turns it into the contract's view (contactView,
+ * applied to the directory's search index at once. A contact's numbers are read the way every
+ * number is (numbers/contact-number.ts: E.164 in the user's region, the same refusal as an
+ * import's) and shown the way every number is. The writes answer with the platform's record (the
+ * CLI shows it whole); the window's router turns it into the contract's view (contactView,
  * phonebookView).
  */
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { z } from 'zod';
 import type {
   ContactFields,
@@ -27,6 +30,8 @@ import {
 } from '../api/schemas';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
+import { readContactNumber } from '../numbers/contact-number';
+import { shownNumber } from '../numbers/number-format';
 import { inEnglish, spokenSaid } from '../text/translators';
 
 /** Rows per page of the window's lists. */
@@ -93,8 +98,8 @@ export const phonebookView = (book: PhonebookView): PhonebookView => ({
   is_shared: book.is_shared,
 });
 
-/** The window's view of a contact. */
-export const contactView = (contact: Contact): ContactView => ({
+/** The window's view of a contact, its numbers shown as a person reads them in `region`. */
+export const contactView = (contact: Contact, region: CountryCode): ContactView => ({
   id: contact.id,
   phonebook: contact.phonebook,
   display_name: contact.display_name,
@@ -102,6 +107,11 @@ export const contactView = (contact: Contact): ContactView => ({
   secondary_number: contact.secondary_number,
   speed_dial: contact.speed_dial ?? null,
   company: contact.company,
+  shown: {
+    number: shownNumber(contact.number, region),
+    secondary_number:
+      contact.secondary_number === null ? null : shownNumber(contact.secondary_number, region),
+  },
 });
 
 /** Runs a platform request; its refusal comes back in words (with `explain` for special cases). */
@@ -134,10 +144,18 @@ export interface EditedDirectory {
 export class PhonebookEditor {
   readonly #api: PhonebookApi;
   readonly #directory: EditedDirectory;
+  readonly #region: () => CountryCode;
 
-  constructor(api: PhonebookApi, directory: EditedDirectory) {
+  /** `region`: the user's region now (the profile's live region source). */
+  constructor(api: PhonebookApi, directory: EditedDirectory, region: () => CountryCode) {
     this.#api = api;
     this.#directory = directory;
+    this.#region = region;
+  }
+
+  /** A contact as the window shows it (numbers in the user's region now). */
+  view(contact: Contact): ContactView {
+    return contactView(contact, this.#region());
   }
 
   async listPhonebooks(query: {
@@ -201,7 +219,7 @@ export class PhonebookEditor {
     const page = await inWords(() =>
       this.#api.listContacts({ ...query, page_size: LIST_PAGE_SIZE }),
     );
-    return listed(page, query.page, contactView);
+    return listed(page, query.page, (contact) => this.view(contact));
   }
 
   async createContact(fields: ContactFields): Promise<Contact> {
@@ -258,11 +276,29 @@ export class PhonebookEditor {
 
   #contactInput(fields: ContactFields): ContactInput {
     const speed_dial = wholeNumber(fields.speed_dial);
-    const secondary = fields.secondary_number?.trim() ? fields.secondary_number : null;
+    const problems: Record<string, string> =
+      speed_dial === undefined ? { speed_dial: SPEED_DIAL_RULE } : {};
+    const region = this.#region();
+    /** A number field read as every number is; an empty one is left to the schema's rule. */
+    const read = (field: 'number' | 'secondary_number', text: string | null | undefined) => {
+      if (!text?.trim()) return field === 'number' ? (text ?? '') : null;
+      try {
+        return readContactNumber(text, region, field).number;
+      } catch (error) {
+        if (!(error instanceof CallbarError)) throw error;
+        problems[field] = error.message;
+        return text;
+      }
+    };
     return checked(
       ContactInput,
-      { ...fields, speed_dial: speed_dial ?? fields.speed_dial, secondary_number: secondary },
-      speed_dial === undefined ? { speed_dial: SPEED_DIAL_RULE } : {},
+      {
+        ...fields,
+        number: read('number', fields.number),
+        secondary_number: read('secondary_number', fields.secondary_number),
+        speed_dial: speed_dial ?? fields.speed_dial,
+      },
+      problems,
     );
   }
 

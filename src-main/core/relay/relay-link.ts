@@ -13,15 +13,19 @@ import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { RetryDelay } from '../http/retry-delay';
 import type { Logger } from '../log/logger';
+import { randomBytes } from 'node:crypto';
+import { secretFingerprint } from '../account/secret-compare';
 import {
+  AttemptEnd,
   DEVICE_PATHS,
   DeviceMessage,
   keyName,
-  LINK_REUSED,
+  MAX_SEALED_LINK_CHARS,
   SealedHandoff,
   StreamOffset,
-  type ActivationCancel,
   type ActivationConfirm,
+  type ActivationProof,
+  type ActivationRegistration,
   type HandoffContent,
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
@@ -122,11 +126,13 @@ export class RelayLink {
 
   /**
    * Registers at the relay the wait for the platform's activation of `confirmationKey` (before
-   * the portal link is used, so the platform's call cannot come first) with the one-time connect
-   * link to `portalLink` the browser is to be started with (`browserUrl`), and gives the wait
-   * itself: it opens what the relay hands over, gives 'link-reused' once the connect link was
-   * opened twice (the attempt must end), or undefined once `signal` aborts. Network failures
-   * while waiting are retried (the next relay).
+   * the portal link is used, so the platform's call cannot come first and nobody else can
+   * register the key first) with the one-time connect link to `portalLink` the browser is to be
+   * started with (`browserUrl`), and gives the wait itself: it opens what the relay hands over,
+   * gives why the relay ended the attempt (AttemptEnd: the connect link opened twice, someone else
+   * registered the same key), or undefined once `signal` aborts. Only this process can poll or
+   * cancel the wait: it alone knows the proof whose SHA-256 the registration carries. Network
+   * failures while waiting are retried (the next relay).
    * @throws CallbarError `relay_unreachable` when no relay takes the registration.
    */
   async prepareHandoff(
@@ -134,26 +140,31 @@ export class RelayLink {
     portalLink: string,
   ): Promise<{
     browserUrl: string;
-    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | 'link-reused' | undefined>;
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | AttemptEnd | undefined>;
   }> {
     const name = keyName(confirmationKey);
     const { keyPair, publicKey } = await handoffKeyPair();
     const link = sealConnectLink(portalLink);
-    const poll = (wait: boolean, signal?: AbortSignal) =>
-      this.#request(DEVICE_PATHS.activation, {
-        method: 'POST',
-        body: JSON.stringify({
-          key_sha256: name,
-          public_key: publicKey,
-          wait,
-          ...(wait ? {} : { connect_link: { name: link.name, sealed: link.sealed } }),
-        }),
-        ...(signal ? { signal } : {}),
-      });
+    if (link.sealed.length > MAX_SEALED_LINK_CHARS) {
+      throw new CallbarError('relay_link_too_long', said('errors:relay.linkTooLong'));
+    }
+    const proof: ActivationProof = {
+      key_sha256: name,
+      proof: randomBytes(32).toString('base64url'),
+    };
+    const registration: ActivationRegistration = {
+      key_sha256: name,
+      public_key: publicKey,
+      proof_sha256: secretFingerprint(proof.proof),
+      connect_link: { name: link.name, sealed: link.sealed },
+    };
     let registered: Response | undefined;
     for (let attempt = 0; attempt < this.#options.urls.length && !registered?.ok; attempt += 1) {
       await registered?.body?.cancel();
-      registered = await poll(false).catch(() => undefined);
+      registered = await this.#request(DEVICE_PATHS.activation, {
+        method: 'POST',
+        body: JSON.stringify(registration),
+      }).catch(() => undefined);
     }
     await registered?.body?.cancel();
     if (!registered?.ok) {
@@ -168,17 +179,26 @@ export class RelayLink {
       const delay = this.#reconnectDelay();
       while (!signal.aborted) {
         try {
-          const response = await poll(true, signal);
+          const response = await this.#request(DEVICE_PATHS.wait, {
+            method: 'POST',
+            body: JSON.stringify(proof),
+            signal,
+          });
           if (response.status === 200) {
             const sealed = SealedHandoff.parse(await response.json());
             return await openHandoff(keyPair, name, sealed);
+          }
+          if (response.status === 410) {
+            const ended = AttemptEnd.safeParse((await response.text()).trim());
+            return ended.success ? ended.data : 'unknown';
           }
           await response.body?.cancel();
           if (response.status === 204) {
             delay.reset();
             continue;
           }
-          if (response.status === 410) return LINK_REUSED;
+          // Our proof no longer matches the registration: someone else's holds the key.
+          if (response.status === 403) return 'registered-twice';
           this.#options.log.warn('the relay refused to wait for the activation', {
             status: response.status,
           });
@@ -190,7 +210,7 @@ export class RelayLink {
         }
         await this.#pause(delay.next(), signal);
       }
-      await this.#cancelWait({ key_sha256: name, connect_link_name: link.name });
+      await this.#cancelWait(proof);
       return undefined;
     };
     return { browserUrl, awaitHandoff };
@@ -200,7 +220,7 @@ export class RelayLink {
    * Tells the relay that nobody waits for the activation any more (best effort, once: a relay
    * that cannot be reached drops the wait when it runs out).
    */
-  async #cancelWait(cancel: ActivationCancel): Promise<void> {
+  async #cancelWait(cancel: ActivationProof): Promise<void> {
     try {
       const response = await this.#request(DEVICE_PATHS.cancel, {
         method: 'POST',
@@ -289,9 +309,16 @@ export class RelayLink {
             await response.body?.cancel();
             throw new Error(`the relay answered ${response.status}`);
           }
+          let moveOn = false;
           for await (const event of serverSentEvents(response.body, controller.signal)) {
             // Closed: what comes now is for the next process (the offset stays where it was).
             if (controller.signal.aborted) break;
+            // The relay node is stopping: connect again at once (the proxy, or the next
+            // address, leads to another node), from the saved offset.
+            if (event.event === 'reconnect') {
+              moveOn = true;
+              break;
+            }
             if (event.event === 'ready') {
               // Only a stream that served its backlog counts as a success (one the relay or a
               // proxy ends at once keeps the pauses growing).
@@ -308,6 +335,11 @@ export class RelayLink {
             if (StreamOffset.safeParse(event.id).success) {
               await cursor.write({ device_id: device.device_id, offset: event.id! });
             }
+          }
+          if (moveOn && !controller.signal.aborted) {
+            log.info('the relay node is stopping; connecting again', { relay: this.host });
+            this.#failover();
+            continue;
           }
           if (!controller.signal.aborted) throw new Error('the relay ended the stream');
         } catch (error) {

@@ -47,7 +47,7 @@ function saidAt(depth: number): z.ZodType<Said> {
         .refine((values) => Object.keys(values).length <= MAX_VALUES)
         .optional(),
     })
-    .strict() as z.ZodType<Said>;
+    .strict();
 }
 
 /** A Said as stored. */

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { ErrorInfo, Result } from '../../../src-shared/contract';
 import { DialogActions } from './DialogActions';
 import { Modal } from './Modal';

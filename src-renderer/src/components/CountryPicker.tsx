@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { intlLocale, type Locale } from '../../../src-shared/i18n';
 import { SettingField } from './SettingField';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { CrmParty } from '../../../src-shared/contract';
 import { useCrmLinks } from '../hooks/use-crm-links';
 

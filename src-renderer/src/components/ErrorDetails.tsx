@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /**
  * What only someone looking into a failure needs (the request, the HTTP status: ErrorInfo's

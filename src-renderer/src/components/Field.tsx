@@ -1,5 +1,5 @@
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /** The class names of a field's parts: an editor's fields and the Settings view's look apart. */
 const LOOKS = {

@@ -13,10 +13,14 @@ export function Name({ children, className }: { children: ReactNode; className?:
   return <bdi className={className}>{shown(children)}</bdi>;
 }
 
-/** A phone number, an extension or a speed dial: isolated, and left to right. */
+/**
+ * A phone number, an extension or a speed dial: isolated, left to right, in tabular digits and
+ * never wrapped (`.phone-number`). Core formats the number (national in the user's country);
+ * the window shows what it is given.
+ */
 export function PhoneNumber({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <bdi dir="ltr" className={className}>
+    <bdi dir="ltr" className={className ? `phone-number ${className}` : 'phone-number'}>
       {shown(children)}
     </bdi>
   );

@@ -1,5 +1,5 @@
 import type { SelectHTMLAttributes } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import {
   LANGUAGE_CHOICES,
   LOCALE_NAMES,

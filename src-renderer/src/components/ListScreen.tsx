@@ -7,7 +7,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import type { useListQuery } from '../hooks/use-list-query';
 import type { PagedList } from '../hooks/use-paged-list';

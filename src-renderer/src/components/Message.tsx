@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /** Marks where a placeholder's element goes in a formatted message (private-use characters). */
 const MARKER = /\uE000(\d+)\uE001/u;

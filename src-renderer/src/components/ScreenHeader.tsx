@@ -1,5 +1,5 @@
 import type { ReactNode, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useEscapeBack } from '../hooks/use-escape-back';
 import { Icon } from './Icon';
 

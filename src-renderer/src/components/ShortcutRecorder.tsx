@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { recordKeys } from '../views/shortcut-keys';
 import { shortcutLabel } from '../views/shortcut-label';

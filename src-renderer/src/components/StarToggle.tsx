@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useFavourites } from '../hooks/use-favourites';
 
 /** ☆/★ for one contact: stars it (it comes first in the tray and the empty search) or unstars it. */

@@ -1,5 +1,5 @@
 import type { SelectHTMLAttributes } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import type { ThemeChoice } from '../store/ui-slice';
 

@@ -76,6 +76,9 @@ export const useAppStore = create<AppState>()((...args) => {
         case 'settings.changed':
           // The language is live: a save anywhere (another window, Settings) speaks it here too.
           void state.loadSettings();
+          // So is the region: the numbers shown are shown again in it.
+          void state.loadFavourites();
+          if (state.query.trim() !== '') void state.setQuery(state.query);
           break;
         case 'favourites.changed':
           state.applyFavouritesEvent(event.favourites);

@@ -61,7 +61,9 @@ export interface CallsSlice {
   /** Abandons the dial in flight (the call bar's Cancel beside "Calling …"). */
   cancelDial: () => Promise<void>;
   confirmPending: (accept: boolean, always: boolean) => Promise<void>;
+  /** Clears the recent calls; core keeps them for a few seconds, while Undo brings them back. */
   clearRecent: () => Promise<void>;
+  undoClear: () => Promise<void>;
   dismissCallError: () => void;
   applyCallsEvent: (calls: CallsSnapshot) => void;
 }
@@ -139,6 +141,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
       applySnapshot(result);
     },
     clearRecent: async () => applySnapshot(await window.callbar.calls.clearRecent()),
+    undoClear: async () => applySnapshot(await window.callbar.calls.undoClear()),
     dismissCallError: () => set({ callError: undefined }),
     applyCallsEvent: (calls) =>
       set(({ callError }) => ({

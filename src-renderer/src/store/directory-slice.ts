@@ -4,6 +4,7 @@ import type {
   ErrorInfo,
   SearchHit,
 } from '../../../src-shared/contract';
+import { resultRows } from './result-rows';
 import type { SliceCreator } from './slice';
 
 /**
@@ -28,6 +29,8 @@ export interface DirectorySlice {
   allHits: boolean;
   /** What the typed text would dial, when it reads as a number ("Dial +49 30 …"). */
   dialRow: DialTarget | undefined;
+  /** How many hits come before the dial row (core places it: 0, first). */
+  dialAt: number;
   searchError: ErrorInfo | undefined;
   /** Index of the highlighted row in the combined list (dial row first, then hits). */
   selected: number;
@@ -60,6 +63,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
         hits: [],
         allHits: true,
         dialRow: undefined,
+        dialAt: 0,
         searchError: undefined,
         selected: 0,
       });
@@ -75,6 +79,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       allHits: hits.length < FIRST_LIMIT,
       searchError: found.ok ? undefined : found.error,
       dialRow: found.ok ? found.value.dial : undefined,
+      dialAt: found.ok ? (found.value.dial_at ?? 0) : 0,
       selected: 0,
     });
   };
@@ -87,16 +92,19 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     try {
       const found = await window.callbar.directory.search({ query: answered, limit: SEARCH_LIMIT });
       if (ticket !== latest || !found.ok) return;
-      // The highlighted contact stays highlighted (a longer answer may rank its first hits apart).
-      const { hits, selected, dialRow } = get();
-      const first = dialRow ? 1 : 0;
-      const chosen = hits[selected - first]?.contact.id;
-      const at = found.value.hits.findIndex((hit) => hit.contact.id === chosen);
-      set({
+      // The highlighted row stays highlighted (a longer answer may rank its first hits apart).
+      const before = resultRows(get())[get().selected];
+      const next = {
         hits: found.value.hits,
-        allHits: true,
-        selected: at >= 0 ? at + first : selected,
-      });
+        dialRow: found.value.dial,
+        dialAt: found.value.dial_at ?? 0,
+      };
+      const at = resultRows(next).findIndex((row) =>
+        before?.kind === 'hit'
+          ? row.kind === 'hit' && row.hit.contact.id === before.hit.contact.id
+          : row.kind === 'dial',
+      );
+      set({ ...next, allHits: true, selected: at >= 0 ? at : get().selected });
     } finally {
       asking = undefined;
     }
@@ -109,6 +117,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     hits: [],
     allHits: true,
     dialRow: undefined,
+    dialAt: 0,
     searchError: undefined,
     selected: 0,
     loadDirectory: async () => {

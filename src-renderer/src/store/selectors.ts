@@ -1,8 +1,5 @@
-import type { AccountState, Call, DialTarget, SearchHit } from '../../../src-shared/contract';
+import type { AccountState, Call } from '../../../src-shared/contract';
 import type { AppState } from './app-store';
-
-/** One row of the results list: the typed number first, then the directory's hits. */
-export type ResultRow = { kind: 'dial'; target: DialTarget } | { kind: 'hit'; hit: SearchHit };
 
 /** Account states in which the main view (search, calls) is shown. */
 const MAIN_VIEW_STATES: ReadonlySet<AccountState> = new Set([
@@ -22,10 +19,7 @@ export function hasSession(state: AppState): boolean {
   return account !== undefined && account.tenant_id !== undefined;
 }
 
-export function resultRows(state: Pick<AppState, 'dialRow' | 'hits'>): ResultRow[] {
-  const rows: ResultRow[] = state.hits.map((hit) => ({ kind: 'hit', hit }));
-  return state.dialRow ? [{ kind: 'dial', target: state.dialRow }, ...rows] : rows;
-}
+export { resultRows, type ResultRow } from './result-rows';
 
 /** The call the call bar shows: the newest that has not ended. */
 export function activeCall(state: AppState): Call | undefined {

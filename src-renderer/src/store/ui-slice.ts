@@ -29,6 +29,15 @@ export interface UiSlice {
   languageError: ErrorInfo | undefined;
   /** The global dial shortcut as saved in the settings, "" when there is none or it is unknown. */
   dialShortcut: string;
+  /**
+   * The region numbers are read in, whether someone chose it (else the window asks to confirm
+   * the system's), and the countries to choose from; undefined until the settings are read.
+   */
+  region: { code: string; confirmed: boolean; countries: string[] } | undefined;
+  /** Why the region could not be saved. */
+  regionError: ErrorInfo | undefined;
+  /** Saves the region the person confirmed or chose. */
+  confirmRegion: (code: string) => Promise<void>;
   confirmingDisconnect: boolean;
   /** Counts requests to put the focus in the search box (the global shortcut opened the window). */
   searchFocusRequests: number;
@@ -55,6 +64,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   language: 'system',
   languageError: undefined,
   dialShortcut: '',
+  region: undefined,
+  regionError: undefined,
   confirmingDisconnect: false,
   searchFocusRequests: 0,
   notices: [],
@@ -69,7 +80,21 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     if (!result.ok) return;
     const { language, dial_shortcut } = result.value.settings;
     applyLanguage(language);
-    set({ language, dialShortcut: dial_shortcut });
+    const { region, region_confirmed, countries } = result.value;
+    set({
+      language,
+      dialShortcut: dial_shortcut,
+      region: { code: region, confirmed: region_confirmed, countries },
+    });
+  },
+  confirmRegion: async (code) => {
+    const result = await window.callbar.settings.save({ region: code });
+    if (!result.ok) return set({ regionError: result.error });
+    const { region, region_confirmed, countries } = result.value;
+    set({
+      region: { code: region, confirmed: region_confirmed, countries },
+      regionError: undefined,
+    });
   },
   setLanguage: async (language) => {
     const result = await window.callbar.settings.save({ language });

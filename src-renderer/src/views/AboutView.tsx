@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';

@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { PhonebookView } from '../../../src-shared/contract';
-import { DialogActions } from '../components/DialogActions';
-import { Modal } from '../components/Modal';
-import { Name } from '../components/Isolated';
-import { ContactEditor } from './ContactEditor';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation, withScreenTexts } from '../i18n';
 
+// The dialog loads when first opened (its own chunk), with its texts.
+export const AddToContactsDialog = lazy(() =>
+  withScreenTexts(import('./AddToContactsDialog')).then((m) => ({
+    default: m.AddToContactsDialog,
+  })),
+);
 /**
  * "Add to contacts" for a number the directory does not know (a caller, a recent call): choose
  * the phonebook (skipped when there is one), then the new-contact form with the number filled in.
@@ -19,86 +20,11 @@ export function AddToContacts({ number }: { number: string }) {
       <button type="button" className="plain" onClick={() => setOpen(true)}>
         {t('addToContacts.title')}
       </button>
-      {open ? <AddToContactsDialog number={number} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <AddToContactsDialog number={number} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
-  );
-}
-
-export function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const [books, setBooks] = useState<PhonebookView[] | undefined>();
-  const [chosen, setChosen] = useState<number | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    void window.callbar.phonebooks.list({}).then((result) => {
-      if (!result.ok) return setError(result.error.message);
-      setBooks(result.value.results);
-      if (result.value.results.length === 1) setChosen(result.value.results[0]!.id);
-    });
-  }, []);
-  if (chosen !== undefined) {
-    return (
-      <ContactEditor
-        phonebook={chosen}
-        contact={undefined}
-        number={number}
-        onSaved={onClose}
-        onCancel={onClose}
-      />
-    );
-  }
-  return (
-    <Modal titleId="add-contact-title" onCancel={onClose}>
-      <form
-        className="editor"
-        data-testid="add-to-contacts"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const picked = new FormData(event.currentTarget).get('phonebook');
-          if (picked) setChosen(Number(picked));
-        }}
-      >
-        <h2 id="add-contact-title">{t('addToContacts.title')}</h2>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : books === undefined ? (
-          <p aria-busy="true">{t('addToContacts.loading')}</p>
-        ) : books.length === 0 ? (
-          <p>{t('addToContacts.noPhonebook')}</p>
-        ) : (
-          <fieldset className="settings-plain">
-            <legend>{t('addToContacts.phonebook')}</legend>
-            {books.map((book, index) => (
-              <label key={book.id} className="check">
-                <input
-                  type="radio"
-                  name="phonebook"
-                  value={book.id}
-                  defaultChecked={index === 0}
-                  {...(index === 0 ? { 'data-autofocus': true } : {})}
-                />
-                <Name>{book.description}</Name>
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <DialogActions
-          cancel={
-            <button type="button" onClick={onClose}>
-              {t('common.cancel')}
-            </button>
-          }
-          main={
-            books && books.length > 0 ? (
-              <button type="submit" className="primary">
-                {t('addToContacts.continue')}
-              </button>
-            ) : null
-          }
-        />
-      </form>
-    </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import type { Call, CallState } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
@@ -13,7 +13,9 @@ import { AddToContacts } from './AddToContacts';
 import { Avatar } from '../components/Avatar';
 import { Icon, type IconName } from '../components/Icon';
 import { CallRefusal } from './CallRefusal';
-import { EndedCall } from './EndedCall';
+
+// The ended call loads when a call first ends (its own chunk; the window's start budget).
+const EndedCall = lazy(() => import('./EndedCall').then((m) => ({ default: m.EndedCall })));
 
 /** The state's icon beside its word (the word says it; the icon is for the glance). */
 const STATE_ICONS: Record<CallState | 'sending', IconName> = {
@@ -57,7 +59,13 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
   }, [call, hangup, hangUpWithEsc]);
 
   if (!call) {
-    if (dialing === undefined) return ended ? <EndedCall call={ended} /> : null;
+    if (dialing === undefined) {
+      return ended ? (
+        <Suspense fallback={null}>
+          <EndedCall call={ended} />
+        </Suspense>
+      ) : null;
+    }
     // The dial is on its way to the platform (which may take a while): said at once.
     return (
       <CallCard

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { connectedBefore } from '../store/account-slice';
@@ -58,6 +58,8 @@ function NotConnected() {
   const account = useAppStore((state) => state.account);
   const busy = useAppStore((state) => state.accountBusy);
   const connect = useAppStore((state) => state.connect);
+  const region = useAppStore((state) => state.region);
+  const confirmRegion = useAppStore((state) => state.confirmRegion);
   const button = useFocusOnMount<HTMLButtonElement>();
   // The first run: never connected here before (a returning person is not welcomed again).
   const [before] = useState(connectedBefore);
@@ -89,7 +91,11 @@ function NotConnected() {
           aria-describedby="connect-explained"
           onClick={() => {
             // Not `disabled` while busy: a disabled button could not take the focus on arrival.
-            if (!busy) void connect();
+            if (busy) return;
+            // The first run asked for the country: the one shown is the person's from now on (the
+            // search does not ask again after connecting; RegionAsk.tsx).
+            if (firstRun && region && !region.confirmed) void confirmRegion(region.code);
+            void connect();
           }}
         >
           {unsubscribed ? t('connect.again') : t('connect.connect')}

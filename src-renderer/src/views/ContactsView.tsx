@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
@@ -113,7 +113,7 @@ export function ContactsView({
           onOpen={() => setEditing({ contact })}
           detail={
             <>
-              <PhoneNumber className="row-number">{contact.number}</PhoneNumber>
+              <PhoneNumber className="row-number">{contact.shown.number}</PhoneNumber>
               {contact.speed_dial !== null ? (
                 <span className="row-tag">
                   <Message

@@ -6,7 +6,7 @@ import { Icon } from '../components/Icon';
 import { Party } from '../components/Isolated';
 import { CallCard, PartyDetail } from './CallBar';
 import { callStateWords, partyName } from './call-words';
-import { CallNoteEditor } from './CallNoteEditor';
+import { CallNoteEditor } from './LazyNoteEditor';
 import { formatDuration } from './format-time';
 import { talkTime } from './recent-groups';
 

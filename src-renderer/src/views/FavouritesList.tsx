@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
@@ -30,7 +30,7 @@ export function FavouritesList() {
                 <Name>{contact.display_name}</Name>
               </span>
               <span className="row-detail">
-                <PhoneNumber>{contact.number}</PhoneNumber>
+                <PhoneNumber>{contact.shown.number}</PhoneNumber>
                 {contact.read_only ? ` · ${t('favourites.fromAdministrator')}` : ''}
               </span>
             </div>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { shortcutLabel } from './shortcut-label';
 

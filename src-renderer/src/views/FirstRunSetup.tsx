@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { EditableSettings, SettingsView } from '../../../src-shared/contract';
 import { SettingField } from '../components/SettingField';
 import { ShortcutRecorder } from '../components/ShortcutRecorder';
@@ -47,7 +47,7 @@ export function FirstRunSetup() {
         <div className="first-run-fields">
           <SettingField
             label={t('settings.label.region')}
-            hint={t('firstRun.countryHint')}
+            hint={t('connect.countryHint')}
             error={errors.region}
             locked={view.locked.region}
             status={status('region')}
@@ -77,11 +77,11 @@ export function FirstRunSetup() {
       <p className="visually-hidden" role="status">
         {saved ? t('settings.savedWhat', { setting: t(`settings.label.${saved}`) }) : ''}
       </p>
-      <h2 id="next-steps-title">{t('firstRun.nextTitle')}</h2>
+      <h2 id="next-steps-title">{t('connect.nextTitle')}</h2>
       <ol className="next-steps" aria-labelledby="next-steps-title">
-        <li>{t('firstRun.next1')}</li>
-        <li>{t('firstRun.next2')}</li>
-        <li>{t('firstRun.next3')}</li>
+        <li>{t('connect.next1')}</li>
+        <li>{t('connect.next2')}</li>
+        <li>{t('connect.next3')}</li>
       </ol>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { DialogActions } from '../components/DialogActions';
 import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
 import type { ThemeChoice } from '../store/ui-slice';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 
 /** Things core wanted the user to know that answer no request (a failed connect, a lost receiver). */

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { DialTarget } from '../../../src-shared/contract';
 import type { Locale } from '../../../src-shared/i18n';
 import { countryLabel } from '../components/CountryPicker';

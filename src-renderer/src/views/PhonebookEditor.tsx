@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import type { PhonebookView } from '../../../src-shared/contract';
 import { Field } from '../components/Field';
 import { FormActions } from '../components/FormActions';

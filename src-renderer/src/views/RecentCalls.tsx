@@ -1,20 +1,25 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Call } from '../../../src-shared/contract';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
+import { useNow } from '../hooks/use-now';
 import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
 import { Name, Party, PhoneNumber } from '../components/Isolated';
 import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
 import { useExportDownload } from '../hooks/use-export-download';
 import { AddToContactsDialog } from './AddToContacts';
-import { CallNoteEditor } from './CallNoteEditor';
+import { CallNoteEditor } from './LazyNoteEditor';
 import { groupRecentCalls, talkTime } from './recent-groups';
 import { Avatar } from '../components/Avatar';
-import { ConfirmDelete } from '../components/ConfirmDelete';
 import { Icon } from '../components/Icon';
 import { RowMenu, type RowAction } from '../components/RowMenu';
+
+// Clear's question loads when first asked (its own chunk; the window's start budget).
+const ConfirmDelete = lazy(() =>
+  import('../components/ConfirmDelete').then((m) => ({ default: m.ConfirmDelete })),
+);
 
 /** The longest search typed (the list is a hundred calls at most). */
 const MAX_SEARCH_CHARS = 100;
@@ -36,6 +41,11 @@ export function RecentCalls() {
   const { t } = useLocale();
   const recent = useAppStore((state) => state.calls.recent);
   const applyCallsEvent = useAppStore((state) => state.applyCallsEvent);
+  const undo = useAppStore((state) => state.undoClear);
+  const cleared = useAppStore((state) => state.calls.cleared);
+  const undoUntil = cleared ? Date.parse(cleared.undo_until) : 0;
+  const now = useNow(cleared !== undefined);
+  const undoable = cleared !== undefined && now < undoUntil;
   const [search, setSearch] = useState('');
   const [clearing, setClearing] = useState(false);
   const exporting = useExportDownload();
@@ -89,8 +99,21 @@ export function RecentCalls() {
           }}
         />
       ) : null}
+      {/* Clear keeps the calls (in core) for a few seconds: Undo brings them back. */}
+      <p role="status" className="hint recent-cleared" data-testid="recent-cleared">
+        {undoable ? (
+          <>
+            {t('recent.cleared', { count: cleared.count })}{' '}
+            <button type="button" className="plain" onClick={() => void undo()}>
+              {t('recent.undo')}
+            </button>
+          </>
+        ) : null}
+      </p>
       {recent.length === 0 ? (
-        <p className="hint">{t('recent.empty')}</p>
+        undoable ? null : (
+          <p className="hint">{t('recent.empty')}</p>
+        )
       ) : groups.length === 0 ? (
         <p className="hint" data-testid="recent-no-match">
           <Message id="recent.noMatch" values={{ search: <Name>{search}</Name> }} />
@@ -103,19 +126,21 @@ export function RecentCalls() {
         </ul>
       )}
       {clearing ? (
-        <ConfirmDelete
-          title={t('recent.clearTitle', { count: recent.length })}
-          action={t('recent.clearAction')}
-          remove={async () => {
-            const result = await window.callbar.calls.clearRecent();
-            if (result.ok) applyCallsEvent(result.value);
-            return result;
-          }}
-          onCancel={() => setClearing(false)}
-          onDeleted={() => setClearing(false)}
-        >
-          <p>{t('recent.clearExplained')}</p>
-        </ConfirmDelete>
+        <Suspense fallback={null}>
+          <ConfirmDelete
+            title={t('recent.clearTitle', { count: recent.length })}
+            action={t('recent.clearAction')}
+            remove={async () => {
+              const result = await window.callbar.calls.clearRecent();
+              if (result.ok) applyCallsEvent(result.value);
+              return result;
+            }}
+            onCancel={() => setClearing(false)}
+            onDeleted={() => setClearing(false)}
+          >
+            <p>{t('recent.clearExplained')}</p>
+          </ConfirmDelete>
+        </Suspense>
       ) : null}
     </section>
   );
@@ -205,7 +230,11 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
           ) : null}
         </div>
       ) : null}
-      {adding ? <AddToContactsDialog number={number} onClose={() => setAdding(false)} /> : null}
+      {adding ? (
+        <Suspense fallback={null}>
+          <AddToContactsDialog number={number} onClose={() => setAdding(false)} />
+        </Suspense>
+      ) : null}
     </li>
   );
 }

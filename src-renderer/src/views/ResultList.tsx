@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';
@@ -173,6 +173,9 @@ function sameRow(before: RowProps, after: RowProps): boolean {
     a.contact.number === b.contact.number &&
     a.contact.secondary_number === b.contact.secondary_number &&
     a.contact.speed_dial === b.contact.speed_dial &&
+    a.shown.number === b.shown.number &&
+    a.shown.secondary_number === b.shown.secondary_number &&
+    a.dials === b.dials &&
     a.ranges.length === b.ranges.length &&
     a.ranges.every(
       (range, at) =>
@@ -202,8 +205,24 @@ function DialRow({ display, detail }: { display: string; detail: string }) {
   );
 }
 
+/**
+ * A contact: its name, company and phonebook, then its numbers as core shows them. The number
+ * Enter dials comes first: the main one, or, when the search matched the alternative, that one
+ * ("Calls alt. …"), the main one after it.
+ */
 function HitRow({ hit }: { hit: SearchHit }) {
-  const { contact, ranges } = hit;
+  const { contact, ranges, shown } = hit;
+  const main = (
+    <PhoneNumber className={hit.dials === 'number' ? 'result-number' : undefined}>
+      <Highlight text={shown.number} field="number" ranges={ranges} />
+    </PhoneNumber>
+  );
+  const alternative =
+    shown.secondary_number === null ? null : (
+      <PhoneNumber className={hit.dials === 'secondary_number' ? 'result-number' : undefined}>
+        <Highlight text={shown.secondary_number} field="secondary_number" ranges={ranges} />
+      </PhoneNumber>
+    );
   return (
     <>
       <span className="result-line">
@@ -217,28 +236,26 @@ function HitRow({ hit }: { hit: SearchHit }) {
         ) : null}
         <Name className="result-phonebook">{contact.phonebook_name}</Name>
       </span>
-      <span className="result-line result-detail">
-        <PhoneNumber className="result-number">
-          <Highlight text={contact.number} field="number" ranges={ranges} />
-        </PhoneNumber>
-        {contact.secondary_number ? (
-          <span>
-            <Message
-              id="results.alternative"
-              values={{
-                number: (
-                  <PhoneNumber>
-                    <Highlight
-                      text={contact.secondary_number}
-                      field="secondary_number"
-                      ranges={ranges}
-                    />
-                  </PhoneNumber>
-                ),
-              }}
-            />
-          </span>
-        ) : null}
+      <span className="result-line result-detail" data-dials={hit.dials}>
+        {hit.dials === 'secondary_number' && alternative ? (
+          <>
+            <span className="result-dials">
+              <Message id="results.callsAlternative" values={{ number: alternative }} />
+            </span>
+            <span>
+              <Message id="results.main" values={{ number: main }} />
+            </span>
+          </>
+        ) : (
+          <>
+            {main}
+            {alternative ? (
+              <span>
+                <Message id="results.alternative" values={{ number: alternative }} />
+              </span>
+            ) : null}
+          </>
+        )}
         {contact.speed_dial !== null ? (
           <span>
             <Message

@@ -1,5 +1,5 @@
 import type { KeyboardEvent, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { RESULTS_ID } from './ResultList';
 

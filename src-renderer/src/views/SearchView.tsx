@@ -1,5 +1,5 @@
-import { useEffect, useMemo, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect, useMemo, type KeyboardEvent } from 'react';
+import { useTranslation, withScreenTexts } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { resultRows, type ResultRow } from '../store/selectors';
@@ -15,6 +15,11 @@ import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
 
+// Asked only until someone chose the country: loaded then, with its texts (i18n.ts).
+const RegionAsk = lazy(() =>
+  withScreenTexts(import('./RegionAsk')).then((m) => ({ default: m.RegionAsk })),
+);
+
 /** How far each navigation key moves the highlighted row. */
 const SELECTION_MOVES: Partial<Record<string, number>> = {
   ArrowDown: 1,
@@ -23,10 +28,19 @@ const SELECTION_MOVES: Partial<Record<string, number>> = {
   PageUp: -8,
 };
 
-/** The number a row dials: the typed input, or a contact's primary or secondary number. */
-function dialTargetOf(row: ResultRow, query: string, secondary: boolean): string | undefined {
-  if (row.kind === 'dial') return secondary ? undefined : query.trim();
-  return secondary ? (row.hit.contact.secondary_number ?? undefined) : row.hit.contact.number;
+/**
+ * The number a row dials: the typed input, or the contact's number the search matched (core's
+ * `dials`: the secondary when that matched); `other`, Alt+Enter, the contact's other number.
+ */
+function dialTargetOf(row: ResultRow, query: string, other: boolean): string | undefined {
+  if (row.kind === 'dial') return other ? undefined : query.trim();
+  const { contact, dials } = row.hit;
+  const field = other ? otherNumber(dials) : dials;
+  return contact[field] ?? undefined;
+}
+
+function otherNumber(field: 'number' | 'secondary_number'): 'number' | 'secondary_number' {
+  return field === 'number' ? 'secondary_number' : 'number';
 }
 
 /**
@@ -38,6 +52,7 @@ export function SearchView() {
   const answered = useAppStore((state) => state.answered);
   const hits = useAppStore((state) => state.hits);
   const dialRow = useAppStore((state) => state.dialRow);
+  const dialAt = useAppStore((state) => state.dialAt);
   const selected = useAppStore((state) => state.selected);
   const searchError = useAppStore((state) => state.searchError);
   const setQuery = useAppStore((state) => state.setQuery);
@@ -48,8 +63,9 @@ export function SearchView() {
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
   const showsEnded = useAppStore((state) => state.ended !== undefined);
   const directory = useAppStore((state) => state.directory);
+  const asksRegion = useAppStore((state) => state.region?.confirmed === false);
   const input = useFocusOnMount<HTMLInputElement>();
-  const rows = useMemo(() => resultRows({ hits, dialRow }), [hits, dialRow]);
+  const rows = useMemo(() => resultRows({ hits, dialRow, dialAt }), [hits, dialRow, dialAt]);
 
   // Ctrl+F, Ctrl+K or "/" (outside a text field) come back to the search box from anywhere.
   useEffect(() => {
@@ -162,6 +178,11 @@ export function SearchView() {
         )
       ) : (
         <>
+          {asksRegion ? (
+            <Suspense fallback={null}>
+              <RegionAsk />
+            </Suspense>
+          ) : null}
           <FirstRunHint />
           <FavouritesList />
           <RecentCalls />
@@ -186,7 +207,11 @@ function SelectedActions({
 }) {
   const { t } = useTranslation();
   if (!row) return null;
-  const secondary = row.kind === 'hit' ? row.hit.contact.secondary_number : null;
+  // Alt+Enter: the contact's other number (the main one when the alternative matched).
+  const other =
+    row.kind === 'hit' && row.hit.contact.secondary_number !== null
+      ? otherNumber(row.hit.dials)
+      : undefined;
   const label =
     row.kind === 'dial' ? (
       <PhoneNumber>{row.target.display}</PhoneNumber>
@@ -209,9 +234,9 @@ function SelectedActions({
       {row.kind === 'hit' ? (
         <StarToggle contactId={row.hit.contact.id} name={row.hit.contact.display_name} />
       ) : null}
-      {secondary ? (
+      {other ? (
         <button type="button" onClick={() => onDial(true)}>
-          {t('search.callAlternative')}
+          {t(other === 'secondary_number' ? 'search.callAlternative' : 'search.callMain')}
           <kbd>{t('keys.altEnter')}</kbd>
         </button>
       ) : null}

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 
 /** A banner over the main view when the session needs the user: ended, or platform unreachable. */

@@ -130,7 +130,9 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     // The call list another process wrote: its end in German, the headers too, no English.
     const calls = await run(['calls'], GERMAN);
     expect(calls.code, calls.stderr).toBe(0);
-    expect(calls.stdout).toMatch(/BEGINN\s+RICHTUNG\s+GESPRÄCHSPARTNER\s+STATUS\s+TEILVERBINDUNGEN/);
+    expect(calls.stdout).toMatch(
+      /BEGINN\s+RICHTUNG\s+GESPRÄCHSPARTNER\s+STATUS\s+TEILVERBINDUNGEN/,
+    );
     expect(calls.stdout).toContain('beendet: Sie haben aufgelegt.');
     // (The party's label stored by another process, "Extension 202", is the number model's:
     // issue 41 words numbers where they are shown.)

@@ -18,6 +18,7 @@ import { activateThroughCli, runCallbar } from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import { until } from '../../support/until';
 import { control as simRequest, profileEnv, startSim } from '../../support/sim-harness';
+import { relayAddresses } from '../../support/relay-addresses';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
@@ -31,11 +32,12 @@ beforeAll(async () => {
   const secret = 'cli-relay-webhook-secret-0123456789abcdef';
   relay = await startRelay({ port: 0, store, log: silentLogger, webhookSecret: secret });
   sim = await startSim({ profile: 'minimal' });
-  await simRequest(sim, 'PUT', 'integrations/callbar', {
-    activation_url: `${relay.origin}/activate`,
-    deactivation_url: `${relay.origin}/deactivate`,
-    webhook_url: `${relay.origin}/events/${secret}`,
-  });
+  await simRequest(
+    sim,
+    'PUT',
+    'integrations/callbar',
+    relayAddresses(relay.origin, secret, sim.tenant_id),
+  );
   dataDir = mkdtempSync(join(tmpdir(), 'callbar-relay-cli-'));
   env = { ...profileEnv(sim, dataDir, await freePort()), CALLBAR_RELAY_URL: relay.origin };
 });

@@ -9,7 +9,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
@@ -23,7 +22,9 @@ import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
+import { relayAddresses } from '../../support/relay-addresses';
 import { until } from '../../support/until';
+import { redisContents as readRedis } from '../../support/redis-contents';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import {
   completePortalFlow,
@@ -53,11 +54,7 @@ beforeAll(async () => {
     pollMs: 2000,
   });
   sim = await startSim({ profile: 'minimal' });
-  await simRequest(sim, 'PUT', 'integrations/callbar', {
-    activation_url: `${node.origin}/activate`,
-    deactivation_url: `${node.origin}/deactivate`,
-    webhook_url: `${node.origin}/events/${SECRET}`,
-  });
+  await simRequest(sim, 'PUT', 'integrations/callbar', relayAddresses(node.origin, SECRET));
   core = await startCore({
     runtime: 'preview',
     profile: openProfile({
@@ -82,30 +79,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Every key and value in Redis, as text. */
-async function redisContents(): Promise<string> {
-  const client = new Redis(redis.url);
-  try {
-    const parts: string[] = [];
-    for (const name of await client.keys('*')) {
-      const type = await client.type(name);
-      const value =
-        type === 'string'
-          ? await client.get(name)
-          : type === 'hash'
-            ? JSON.stringify(await client.hgetall(name))
-            : type === 'list'
-              ? JSON.stringify(await client.lrange(name, 0, -1))
-              : type === 'set'
-                ? JSON.stringify(await client.smembers(name))
-                : type;
-      parts.push(`${name} ${value}`);
-    }
-    return parts.join('\n');
-  } finally {
-    client.disconnect();
-  }
-}
+const redisContents = () => readRedis(redis.url);
 
 const open = (url: string) => fetch(url, { redirect: 'manual' });
 

@@ -170,7 +170,7 @@ it('refuses what the platform side must not accept', async () => {
     access_token: 'a',
     refresh_token: 'r',
   };
-  const activation = await post('/activate', JSON.stringify(handshake));
+  const activation = await post(`/activate/${SECRET}`, JSON.stringify(handshake));
   expect(activation.status).toBe(403);
   expect(activation.headers.get('access-control-allow-origin')).toBeNull();
   const text = await fetch(`${a.origin}/events/${SECRET}`, {

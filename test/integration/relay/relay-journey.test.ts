@@ -21,6 +21,7 @@ import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { relayAddresses } from '../../support/relay-addresses';
 import { until } from '../../support/until';
 import {
   advanceClock,
@@ -71,11 +72,16 @@ forEachProfile((profile) => {
     sim = await startSim({ profile });
     control = new SimControl(sim.base_url);
     // The integration's three addresses, on different nodes: any node serves any call.
-    await simRequest(sim, 'PUT', 'integrations/callbar', {
-      activation_url: `${a.origin}/activate`,
-      deactivation_url: `${b.origin}/deactivate`,
-      webhook_url: `${b.origin}/events/${WEBHOOK_SECRET}`,
-    });
+    await simRequest(
+      sim,
+      'PUT',
+      'integrations/callbar',
+      relayAddresses(
+        { activate: a.origin, deactivate: b.origin, events: b.origin },
+        WEBHOOK_SECRET,
+        sim.tenant_id,
+      ),
+    );
     vault = new MemoryVault();
     core = await startCore({
       runtime: 'preview',
@@ -86,6 +92,8 @@ forEachProfile((profile) => {
         },
         vault,
         log: silentLogger,
+        // listen() must never wait this out (a stream that ends before its backlog is served).
+        relayCatchUpMs: 10 * 60_000,
       }),
       openUrl: () => Promise.resolve(),
     });
@@ -181,5 +189,29 @@ forEachProfile((profile) => {
     await expect(started.completion).rejects.toThrow(/keychain/);
     // No device was kept for tokens nobody holds.
     expect(await stores[0]!.listDevices()).toEqual([]);
+  });
+
+  it('a deactivation queued while the desktop was off: the next listen() applies it and returns at once', async () => {
+    const account = core.profile.account;
+    const started = await account.startActivation();
+    const alice = sim.users[0]!;
+    await completePortalFlow(started.portalLink, {
+      username: alice.username,
+      password: alice.password,
+      action: 'subscribe',
+    });
+    await started.completion;
+    // Off: nothing reads the stream while the platform deactivates.
+    account.stopListening();
+    const unsubscribe = await completePortalFlow(started.portalLink, {
+      username: alice.username,
+      password: alice.password,
+      action: 'unsubscribe',
+    });
+    expect(unsubscribe.status).toBe(303);
+    // The stream ends before its "ready" (the session is gone): listen() does not wait out the
+    // catch-up (10 minutes here; before, it always did, 5 s by default).
+    await account.listen();
+    expect(account.status().state).toBe('not-connected');
   });
 });

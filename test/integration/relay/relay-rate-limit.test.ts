@@ -29,8 +29,9 @@ beforeAll(async () => {
         log: silentLogger,
         webhookSecret: SECRET,
         rate: { burst: BURST, perSecond: 0.001 },
-        // Behind the reverse proxy: the client address is the proxy's X-Forwarded-For.
-        trustProxy: true,
+        // Behind the reverse proxy (this test, on 127.0.0.1): the client address is the
+        // proxy's X-Forwarded-For.
+        trustProxy: ['127.0.0.1'],
       }),
     );
   }

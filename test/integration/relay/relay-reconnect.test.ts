@@ -17,7 +17,13 @@ import { until } from '../../support/until';
 const store = memoryStore();
 let node: RunningRelay | undefined;
 const start = async (port: number) =>
-  (node = await startRelay({ port, store, log: silentLogger, keepAliveMs: 60_000 }));
+  (node = await startRelay({
+    port,
+    store,
+    log: silentLogger,
+    webhookSecret: 'relay-reconnect-webhook-secret-0123456789',
+    keepAliveMs: 60_000,
+  }));
 
 afterAll(async () => {
   await node?.close();

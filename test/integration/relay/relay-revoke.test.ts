@@ -31,6 +31,7 @@ import {
   startSim,
 } from '../../support/sim-harness';
 import { until } from '../../support/until';
+import { relayAddresses } from '../../support/relay-addresses';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -69,11 +70,12 @@ beforeAll(async () => {
     keepAliveMs: 200,
   });
   sim = await startSim({ profile: 'minimal' });
-  await simRequest(sim, 'PUT', 'integrations/callbar', {
-    activation_url: `${node.origin}/activate`,
-    deactivation_url: `${node.origin}/deactivate`,
-    webhook_url: `${node.origin}/events/${SECRET}`,
-  });
+  await simRequest(
+    sim,
+    'PUT',
+    'integrations/callbar',
+    relayAddresses(node.origin, SECRET, sim.tenant_id),
+  );
 });
 afterAll(async () => {
   await node?.close();

@@ -350,6 +350,7 @@ describe('call control', () => {
     ['ok', 200, true],
     ['empty', 204, false],
     ['accepted-empty', 202, false],
+    ['ok-text', 200, true],
   ] as const)('callControlResponse %s → %i', async (variant, status, hasBody) => {
     await t.control.updateConfig({ callControlResponse: variant });
     try {

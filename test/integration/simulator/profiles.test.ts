@@ -160,20 +160,25 @@ describe('the minimal profile', () => {
   });
 });
 
-describe('the variant profile (another implementation’s choices, issue 26)', () => {
+describe('the variant profile (another implementation’s choices, issues 26 and 39)', () => {
   let t: TestSim;
   beforeAll(async () => {
     t = await startTestSim({ profile: 'variant', contacts: 120 });
   });
   afterAll(() => t.sim.close());
 
-  it('starts with its choices: 204 click-to-dial, pages of 50, 60/60 s for both scopes, DRF 403s', async () => {
+  it('starts with its choices: 204 click-to-dial, pages of 50 at most, 60/60 s for both scopes, DRF 403s', async () => {
     expect(await t.control.config()).toMatchObject({
       profile: 'variant',
-      callEventPayload: 'id-only',
+      callEventPayload: 'id-sequence',
+      callEventDelivery: 'out-of-order',
       tokenAnswerScope: false,
       callControlResponse: 'empty',
       maxPageSize: 50,
+      pageSizeAboveMax: 'refuse',
+      orderingTies: 'unordered',
+      nextLinks: 'query-only',
+      deactivationTokens: 'null',
       authFailure: '403-not_authenticated',
       uniqueNumberError: 'non_field_errors',
       activationCalls: 2,
@@ -183,10 +188,26 @@ describe('the variant profile (another implementation’s choices, issue 26)', (
       'call-control': { limit: 60, window_seconds: 60 },
     });
     const alice = t.api(await t.token('201'));
-    const page = (await alice.get('/v3/phonebook/contact/?page_size=1000')).json as {
+    // A page_size above the maximum is refused the way a serializer validating the query says it.
+    const refused = await alice.get('/v3/phonebook/contact/?page_size=1000');
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({
+      type: 'validation_error',
+      errors: [
+        {
+          code: 'max_value',
+          detail: 'Ensure this value is less than or equal to 50.',
+          attr: 'page_size',
+        },
+      ],
+    });
+    // Pages link to the next as a query alone, relative to the page that carries it.
+    const page = (await alice.get('/v3/phonebook/contact/?page_size=50&ordering=number')).json as {
       results: unknown[];
+      next: string;
     };
     expect(page.results).toHaveLength(50);
+    expect(page.next).toBe('?ordering=number&page=2&page_size=50');
     const dialled = await alice.post(CALL_CONTROL, {
       command: 'click-to-dial',
       user: { tenant_id: t.sim.tenant_id, user_extension: '201' },
@@ -196,6 +217,75 @@ describe('the variant profile (another implementation’s choices, issue 26)', (
     const unknownToken = await t.api('not-a-token').get('/v3/phonebook/contact/');
     expect(unknownToken.status).toBe(403);
     expect(unknownToken.headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('sends the deactivation without tokens, and a call’s events {id, sequence} last first, twice', async () => {
+    const receiver = await startReceiver();
+    try {
+      await t.control.putIntegration('callbar', {
+        activation_url: `${receiver.url}/activate`,
+        deactivation_url: `${receiver.url}/deactivate`,
+        webhook_url: `${receiver.url}/events`,
+      });
+      const user = t.sim.users[0]!;
+      const link = `${t.sim.portal_url}/integrations/callbar/activate?confirmation_key=k9&redirect_url=${encodeURIComponent('http://127.0.0.1:9/done')}`;
+      const flow = { username: user.username, password: user.password };
+      expect((await completePortalFlow(link, { ...flow, action: 'subscribe' })).status).toBe(303);
+
+      const incoming = await t.control.incomingCall({
+        tenant_id: t.sim.tenant_id,
+        user_extension: user.extension,
+        from: '+12025550199',
+      });
+      await t.control.webhooksSettled();
+      const events = receiver.requests
+        .filter((request) => request.path === '/events')
+        .map((request) => JSON.parse(request.body) as { id: string; sequence: number });
+      const [caller, callee] = incoming.legs;
+      // The platform made the caller's leg first (sequence 1): it arrives last, and all twice.
+      expect(events).toEqual([
+        { id: callee!.id, sequence: 2 },
+        { id: caller!.id, sequence: 1 },
+        { id: callee!.id, sequence: 2 },
+        { id: caller!.id, sequence: 1 },
+      ]);
+
+      expect((await completePortalFlow(link, { ...flow, action: 'unsubscribe' })).status).toBe(303);
+      const deactivation = receiver.requests.find((request) => request.path === '/deactivate')!;
+      // Null tokens, which a form cannot carry: left out.
+      expect([...new URLSearchParams(deactivation.body).keys()].sort()).toEqual([
+        'confirmation_key',
+        'tenant_id',
+        'user_extension',
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('orders ties anew at every query, and a list without ordering by display_name', async () => {
+    const alice = t.api(await t.token('201'));
+    const ids = async (query: string) =>
+      (
+        (await alice.get(`/v3/phonebook/contact/?page_size=50&${query}`)).json as {
+          results: { id: number; display_name: string; phonebook: number }[];
+        }
+      ).results;
+    const byName = await ids('');
+    const names = byName.map((contact) => contact.display_name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    // Ordered by phonebook alone, 120 contacts in a handful of phonebooks are all but all ties:
+    // two queries give the first page in different orders.
+    const first = (await ids('ordering=phonebook')).map((contact) => contact.id);
+    let differs = false;
+    for (let attempt = 0; attempt < 5 && !differs; attempt++) {
+      const again = (await ids('ordering=phonebook')).map((contact) => contact.id);
+      differs = again.join() !== first.join();
+    }
+    expect(differs).toBe(true);
+    // A unique key leaves no ties: the same order every time.
+    const once = (await ids('ordering=phonebook,number')).map((contact) => contact.id);
+    expect((await ids('ordering=phonebook,number')).map((contact) => contact.id)).toEqual(once);
   });
 });
 

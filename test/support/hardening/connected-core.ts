@@ -32,9 +32,11 @@ export async function connectedCore(
     log: (dataDir: string) => Logger;
     /** The platform's clock, the request timeout (see CoreOptions). */
     core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs' | 'openCrmUrl'>;
+    /** The profile folder (default: a new one), e.g. one the built CLI shares. */
+    dataDir?: string;
   },
 ): Promise<ConnectedCore> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'callbar-hardening-core-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'callbar-hardening-core-'));
   const port = await freePort();
   const opened: string[] = [];
   const seen: unknown[] = [];

@@ -106,10 +106,13 @@ describe('the app:// scheme', () => {
   writeFileSync(join(rendererDir, 'assets', 'main.js'), 'export {};');
   writeFileSync(join(root, 'secret.txt'), 'outside the bundle');
 
-  it('is registered standard and secure, with no privilege that would bypass the CSP', () => {
+  it('is registered standard and secure with V8 code cache, no privilege that would bypass the CSP', () => {
     registerAppScheme();
     expect(recorded.privilegedSchemes).toEqual([
-      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+      {
+        scheme: 'app',
+        privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+      },
     ]);
   });
 

@@ -55,6 +55,10 @@ const ALLOWED: Record<string, [number, string]> = {
   'desktop/update-decision.ts': [6, 'update reasons: logged, not shown (the app updates itself)'],
   'desktop/update-plan.ts': [4, 'update reasons: logged, not shown'],
   'vault/keytar-vault.ts': [1, 'the keychain entry’s label for the system keychain'],
+  'browser/host-registration.ts': [
+    11,
+    'folders and registry keys the browsers look in, the host manifest’s description and the launcher’s comment (files for browsers and shells)',
+  ],
 };
 
 /** Whether `node` is a log call, `details:` or an error class's name: not for the person. */

@@ -13,14 +13,15 @@
  * its `policies.reg` (a registry export) instead of the registry. Policies steer Callbar for
  * the people using it; they do not confine someone who runs programs of their own.
  *
- * A file that cannot be read or parsed, an unknown key or an invalid value is one line in
- * `problems` naming the file (or registry key) and the field; that value (or file) is ignored
- * and everything else applies. Reading never throws.
+ * A file that cannot be read or parsed, an unknown key or an invalid value (or one beyond
+ * POLICY_VALUE_LIMITS) is one line in `problems` naming the file (or registry key) and the field;
+ * that value (or file) is ignored and everything else applies. Reading never throws.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parsePlist } from 'plist';
 import { errorMessage, sayingOf } from '../../errors';
+import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
 import { inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
@@ -49,6 +50,13 @@ export {
 
 /** A policy file is a few kilobytes; anything past this is not one. */
 const MAX_POLICY_BYTES = 1024 * 1024;
+
+/**
+ * A policy's value is a word, a number or a short list: one nested deeper or holding more than
+ * this is ignored (and said) before it is validated or described (a `region` nested 5,000 deep
+ * overflowed the stack of every Callbar process describing it).
+ */
+export const POLICY_VALUE_LIMITS: ValueLimits = { maxDepth: 4, maxNodes: 1000 };
 
 /** The machine's policies, merged and validated. */
 export interface Policies {
@@ -254,6 +262,24 @@ export function mergeLayers(found: Found): Policies {
         problems.push(
           inEnglish(
             said('errors:policy.unknown', { origin, problem: describeUnknownPolicy(name) }),
+          ),
+        );
+        continue;
+      }
+      const beyond = valueBeyond(value, POLICY_VALUE_LIMITS);
+      if (beyond) {
+        problems.push(
+          inEnglish(
+            said(
+              beyond === 'depth' ? 'errors:policy.valueTooDeep' : 'errors:policy.valueTooLarge',
+              {
+                origin,
+                level,
+                name,
+                max:
+                  beyond === 'depth' ? POLICY_VALUE_LIMITS.maxDepth : POLICY_VALUE_LIMITS.maxNodes,
+              },
+            ),
           ),
         );
         continue;

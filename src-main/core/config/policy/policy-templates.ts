@@ -29,6 +29,7 @@ const EXAMPLES: Partial<Record<PolicyName, unknown>> = {
   base_url: 'https://pbx.example.com',
   portal_url: 'https://pbx.example.com/portal',
   client_id: 'callbar-example-client-id',
+  region: 'US',
   relay_url: 'https://relay.example.com',
   update_url: 'https://updates.example.com/callbar',
   favourites: ['+4930123456'],

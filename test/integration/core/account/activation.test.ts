@@ -128,6 +128,36 @@ describeJourney('activation through the portal', (profile) => {
     });
   });
 
+  it('takes a deactivation whose tokens are null: the user and the key identify it', async () => {
+    // The profile's own "empty" tokens are covered above ("" in rich and minimal, left out of
+    // the variant's form); here null in JSON, as another platform sends them.
+    const before = await control<{ deactivationTokens: string }>(sim, 'GET', 'config');
+    await control(sim, 'PATCH', 'config', { deactivationTokens: 'null' });
+    try {
+      const vault = new MemoryVault();
+      const rig = await accountRig(sim, vault, capturingLogger().log);
+      rigs.push(rig);
+      await rig.register({ encoding: 'json' });
+      const { started, user } = await connect(rig, sim);
+      const portal = await completePortalFlow(started.portalLink, {
+        username: user.username,
+        password: user.password,
+        action: 'unsubscribe',
+      });
+      expect(portal.status).toBe(303);
+      const { attempts } = await control<{ attempts: { action: string; status: number }[] }>(
+        sim,
+        'GET',
+        'integrations/callbar',
+      );
+      expect(attempts.at(-1)).toMatchObject({ action: 'deactivate', status: 200 });
+      expect(await vault.load()).toBeUndefined();
+      expect(rig.account.status().state).toBe('not-connected');
+    } finally {
+      await control(sim, 'PATCH', 'config', { deactivationTokens: before.deactivationTokens });
+    }
+  });
+
   it('a platform that sends the activation call twice (and needs 200 each time) connects once', async () => {
     await control(sim, 'PATCH', 'config', { activationCalls: 2 });
     try {

@@ -84,7 +84,8 @@ describeJourney('who is calling', (profile) => {
     const ringing = (await snapshot()).current[0]!;
     expect(ringing.direction).toBe('incoming');
     if (fullEvents(profile)) {
-      expect(ringing.party).toEqual({ number: CALLER, display: '+1 202 555 0188' });
+      // Shown the national way in the user's own country (US here).
+      expect(ringing.party).toEqual({ number: CALLER, display: '(202) 555-0188' });
     } else {
       expect(ringing.party).toEqual({ number: '', display: 'Unknown caller' });
     }
@@ -173,11 +174,18 @@ describeJourney('who is calling', (profile) => {
       'Started,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
     );
     expect(piece.text).toContain('Wants a callback Tuesday =SUM(A1)');
-    // Removed with an empty note; and with the call when the recent calls are cleared.
+    // Removed with an empty note; and kept with the call while a Clear can be undone.
     const cleared = await value<CallsSnapshot>('calls.setNote', { call_id: ended.id, note: '' });
     expect(cleared.recent[0]!.note).toBeUndefined();
-    await value('calls.setNote', { call_id: ended.id, note: 'gone with Clear' });
-    await value('calls.clearRecent');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, notes: [] });
+    await value('calls.setNote', { call_id: ended.id, note: 'back with Undo' });
+    const hidden = await value<CallsSnapshot>('calls.clearRecent');
+    expect(hidden.recent).toEqual([]);
+    expect(hidden.cleared?.count).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      notes: [{ call_id: ended.id, note: 'back with Undo' }],
+    });
+    const back = await value<CallsSnapshot>('calls.undoClear');
+    expect(back.cleared).toBeUndefined();
+    expect(back.recent[0]).toMatchObject({ id: ended.id, note: 'back with Undo' });
   });
 });

@@ -91,7 +91,10 @@ describe('a launch link through the real core, with "dial phone links without as
 
   it('`callbar -- tel:911` brings the window up to ask: it is the emergency number', async () => {
     const link = linkFromArgv([exe, '--', 'tel:911'])!;
-    expect(await openDialLink(core.router, link)).toEqual({ showWindow: true });
+    expect(await openDialLink(core.router, link)).toMatchObject({
+      showWindow: true,
+      answer: { ok: true, status: 'asking', display: 'Emergency 911' },
+    });
     expect(await pending()).toMatchObject({
       target: { destination: '911', class: 'emergency', country: 'US' },
       reason: expect.stringMatching(/^This is an emergency number in the United States/) as string,

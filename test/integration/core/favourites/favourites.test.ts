@@ -105,7 +105,12 @@ describe('favourites', () => {
 
   it('gives the tray menu its favourites, first, each dialling its number', () => {
     const listed: FavouriteContact[] = [
-      { ...contact(9, 'Reception', '+12025550100'), source: 'user', read_only: false },
+      {
+        ...contact(9, 'Reception', '+12025550100'),
+        source: 'user',
+        read_only: false,
+        shown: { number: '(202) 555-0100', secondary_number: null },
+      },
     ];
     const menu = trayMenu({
       account: { state: 'connected', tenant_id: 't', user_extension: '201' },

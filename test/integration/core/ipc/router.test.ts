@@ -38,6 +38,7 @@ const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invali
   'calls.hangup': { valid: [], invalid: [{ call_id: 5 }, { leg: 'x' }] },
   'calls.list': { valid: [], invalid: [{ all: true }] },
   'calls.clearRecent': { valid: [], invalid: [{ before: 1 }] },
+  'calls.undoClear': { valid: [], invalid: [{ call_id: 'x' }, 'now'] },
   'calls.cancelDial': { valid: [], invalid: [{ call_id: 'x' }, 'now'] },
   'phonebooks.list': {
     valid: [],

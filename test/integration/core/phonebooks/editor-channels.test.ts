@@ -275,6 +275,8 @@ describe('settings channels', () => {
     try {
       const before = value<SettingsView>(await core.router.invoke('settings.get', {}));
       expect(before.settings).toMatchObject({ region: 'US', handle_links: 'ask' });
+      // Nobody chose the region yet: the system's (LANG=C here: none, so US), to be confirmed.
+      expect(before).toMatchObject({ region: 'US', region_confirmed: false });
       // The test core's receiver port comes from CALLBAR_RECEIVER_PORT.
       expect(before.overridden).toEqual(['receiver_port']);
 
@@ -295,10 +297,12 @@ describe('settings channels', () => {
       });
       expect(saved.receiver_urls.activation).toBe('http://127.0.0.1:40123/activate');
       expect(saved.restart_needed).toEqual(
-        expect.arrayContaining(['region', 'sync_interval_minutes', 'relay_url']),
+        expect.arrayContaining(['sync_interval_minutes', 'relay_url']),
       );
-      // Followed at once: never waits for a restart.
+      // Followed at once: never waits for a restart (the region is read and shown in at once).
       expect(saved.restart_needed).not.toContain('confirm_web_links');
+      expect(saved.restart_needed).not.toContain('region');
+      expect(saved).toMatchObject({ region: 'GB', region_confirmed: true });
       const file = join(core.profile.dataDir, 'settings.json');
       const written = readFileSync(file, 'utf8');
 

@@ -166,7 +166,8 @@ describe('CallTracker with {id}-only events', () => {
     const call = only();
     expect(call.state).toBe('in-progress');
     expect(call.leg_ids).toEqual(['leg_a', 'leg_b']);
-    expect(call.party.display).toBe('+49 30 1234567');
+    // Shown the national way in the user's own country (DE here).
+    expect(call.party.display).toBe('030 1234567');
   });
 
   it('holds events that arrive before the platform answered the dial, then gives them to it', () => {
@@ -449,7 +450,8 @@ describe('the call log in the profile', () => {
     expect(again.view().recent).toHaveLength(MAX_RECENT_CALLS);
     again.ingest({ id: 'leg_0' }); // a late event for a call no longer kept
     expect(again.view().current).toEqual([]);
-    again.clearRecent();
+    again.clearRecent(0);
+    again.settleClearing();
     await again.flushed();
     expect(rig({ dataDir }).tracker.view().recent).toEqual([]);
   });
@@ -563,7 +565,8 @@ describe('the call log in the profile', () => {
     const cli = rig({ dataDir });
     cli.advance(1000);
     cli.tracker.end(cli.tracker.current()!.call.id, said('errors:callEnd.youHungUp'));
-    cli.tracker.clearRecent();
+    cli.tracker.clearRecent(0);
+    cli.tracker.settleClearing();
     await cli.tracker.flushed();
     app.tracker.reload();
     expect(app.tracker.view()).toEqual({ current: [], recent: [] });

@@ -43,7 +43,7 @@ describe('caller identity', () => {
     tracker.ingest({ id: 'leg-1', call_id: 'c1', direction: 'inbound', from: '+12025550188' });
     expect(tracker.view().current[0]!.party).toEqual({
       number: '+12025550188',
-      display: '+1 202 555 0188',
+      display: '(202) 555-0188',
     });
     let changes = 0;
     tracker.onChange(() => changes++);
@@ -69,7 +69,7 @@ describe('caller identity', () => {
     tracker.ingest({ id: 'leg-1', call_id: 'c1', direction: 'inbound', from: '+12025550199' });
     expect(tracker.view().current[0]!.party).toEqual({
       number: '+12025550199',
-      display: '+1 202 555 0199',
+      display: '(202) 555-0199',
     });
   });
 });

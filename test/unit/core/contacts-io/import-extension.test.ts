@@ -52,7 +52,7 @@ describe('an extension after a number, on import', () => {
     expect(target).toMatchObject({
       destination: '+431234568',
       extension: '13',
-      display: '+43 1 234568 ext. 13',
+      display: '01 234568 ext. 13',
     });
   });
 });

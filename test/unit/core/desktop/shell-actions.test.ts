@@ -71,13 +71,19 @@ function routerWithCalls(options: { confirmLinks: boolean }) {
 describe('a tel: link from the OS', () => {
   it('goes to calls.openUrl; a dial waiting for a yes brings the window up', async () => {
     const { router, seen } = routerWithCalls({ confirmLinks: true });
-    expect(await openDialLink(router, 'tel:+4930123456')).toEqual({ showWindow: true });
+    expect(await openDialLink(router, 'tel:+4930123456')).toMatchObject({
+      showWindow: true,
+      answer: { ok: true, status: 'asking' },
+    });
     expect(seen).toEqual([{ channel: 'calls.openUrl', request: { url: 'tel:+4930123456' } }]);
   });
 
   it('a link that dials at once needs no window', async () => {
     const { router } = routerWithCalls({ confirmLinks: false });
-    expect(await openDialLink(router, 'tel:201')).toEqual({ showWindow: false });
+    expect(await openDialLink(router, 'tel:201')).toMatchObject({
+      showWindow: false,
+      answer: { ok: true, status: 'dialing' },
+    });
   });
 
   it('a link the calls module refuses becomes a notice with its sentence', async () => {
@@ -87,6 +93,13 @@ describe('a tel: link from the OS', () => {
       notice: {
         title: 'Callbar could not dial the link',
         body: '"tel:call-me-maybe" is not a phone number Callbar can dial.',
+      },
+      answer: {
+        ok: false,
+        error: {
+          code: 'not_a_number',
+          message: '"tel:call-me-maybe" is not a phone number Callbar can dial.',
+        },
       },
     });
   });

@@ -149,18 +149,24 @@ describe('numbers', () => {
     expect(search('0307654321')[0]?.match).toBe('exact');
   });
 
-  it('searches secondary numbers too and says which number matched', () => {
+  it('searches secondary numbers too, says which number matched, and that Enter dials it', () => {
     const [hit] = search('089 5550');
     expect(hit?.contact.display_name).toBe('Zoë Anders');
     expect(hit?.field).toBe('secondary_number');
-    expect(hit?.ranges).toEqual([{ field: 'secondary_number', start: 4, end: 11 }]);
-    expect(zoe.secondary_number!.slice(4, 11)).toBe('89 5550');
+    expect(hit?.dials).toBe('secondary_number');
+    // Marked in the number as shown: national at home (DE here), with its trunk prefix.
+    expect(hit?.shown).toEqual({ number: '201', secondary_number: '089 55501234' });
+    expect(hit?.ranges).toEqual([{ field: 'secondary_number', start: 0, end: 8 }]);
+    expect(hit!.shown.secondary_number!.slice(0, 8)).toBe('089 5550');
+    expect(search('zoe')[0]?.dials).toBe('number');
   });
 
-  it('highlights the matched digits with the separators between them', () => {
+  it('highlights the matched digits with the separators between them, in the shown number', () => {
     const [hit] = search('5550137');
-    expect(hit?.ranges).toEqual([{ field: 'number', start: 9, end: 17 }]);
-    expect(john.number.slice(9, 17)).toBe('555-0137');
+    // Abroad: the international form, as libphonenumber groups it.
+    expect(hit?.shown.number).toBe('+1 617 555 0137');
+    expect(hit?.ranges).toEqual([{ field: 'number', start: 7, end: 15 }]);
+    expect(hit!.shown.number.slice(7, 15)).toBe('555 0137');
   });
 });
 
@@ -250,12 +256,29 @@ describe('lookupByNumber (caller identification)', () => {
     expect(index.lookupByNumber('201')?.id).toBe(zoe.id);
   });
 
-  it('falls back to the longest common ending of at least 7 digits', () => {
-    // A PBX prefix in front of the number.
-    expect(index.lookupByNumber('9 617 555 0137')?.id).toBe(john.id);
+  it('matches an ending only where one side has no country code, never across two', () => {
+    // No country code, and no complete number of the region: its last 7+ digits may name.
     expect(index.lookupByNumber('1234567')?.id).toBe(anne.id);
+    // Two known countries: the same ending names nobody (issue 41: +44 20 7123 4567 is not
+    // +49 30 1234567), nor does a complete German number that ends like a US one.
+    expect(index.lookupByNumber('+44 20 7123 4567')).toBeUndefined();
+    expect(index.lookupByNumber('9 617 555 0137')).toBeUndefined();
     // Six digits in common are not enough.
     expect(index.lookupByNumber('+33 1 99 23 45 67')).toBeUndefined();
     expect(index.lookupByNumber('')).toBeUndefined();
+  });
+
+  it('names nobody when the number belongs to two people, and one person in two phonebooks', () => {
+    const twice = ContactIndex.build(
+      [
+        { ...anne, id: 101 },
+        { ...anne, id: 102, phonebook: 2, display_name: 'Anne-Marie Smith (reception)' },
+        { ...john, id: 103 },
+        { ...john, id: 104, phonebook: 2 },
+      ],
+      { region: 'DE', priorityOf: (book) => priorities.get(book) },
+    );
+    expect(twice.lookupByNumber('+49 30 1234567')).toBeUndefined();
+    expect(twice.lookupByNumber('+1 617 555 0137')?.display_name).toBe('John Smithers');
   });
 });

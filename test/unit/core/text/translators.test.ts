@@ -10,7 +10,7 @@ import {
   emergencyClass,
   externalClass,
   linkAskReason,
-} from '../../../../src-main/core/calls/destination-class';
+} from '../../../../src-main/core/numbers/destination-class';
 import { SESSION_ENDED_MESSAGE } from '../../../../src-main/core/account/token-manager';
 import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isElectronAccelerator } from '../../../../src-main/core/config/accelerator';
+import { withScreenTexts } from '../../../../src-renderer/src/i18n';
 import { recordKeys, type PressedKeys } from '../../../../src-renderer/src/views/shortcut-keys';
+
+// Settings' shortcut recorder speaks with the texts of the screens loaded when opened.
+beforeAll(() => withScreenTexts(Promise.resolve()));
 
 const press = (code: string, key: string, held: Partial<PressedKeys> = {}): PressedKeys => ({
   code,

@@ -11,7 +11,7 @@ import {
   checkDialPolicy,
   linkAskReason,
   refuseServiceCodeLink,
-} from '../../../../src-main/core/calls/destination-class';
+} from '../../../../src-main/core/numbers/destination-class';
 import { parseDialTarget, type CallDirectory } from '../../../../src-main/core/calls/dial-target';
 import { CallbarError } from '../../../../src-main/core/errors';
 import { ada } from '../../../support/calls-fixtures';
@@ -206,7 +206,7 @@ describe('the dialling policy', () => {
 
   it('refuses a class it does not allow, saying which setting and why', () => {
     expect(refusal('0900 1234567', noPremium)).toBe(
-      'Callbar is set not to dial premium-rate numbers, so it did not dial +49 900 1 234567. This is a premium-rate number in Germany: calls to it cost more. (Setting dial_allowed_classes: extension, national, international, shared-cost, toll-free, emergency, service-code, unknown.)',
+      'Callbar is set not to dial premium-rate numbers, so it did not dial 0900 1 234567. This is a premium-rate number in Germany: calls to it cost more. (Setting dial_allowed_classes: extension, national, international, shared-cost, toll-free, emergency, service-code, unknown.)',
     );
     expect(refusal('030 1234567', noPremium)).toBeUndefined();
   });

@@ -1,0 +1,140 @@
+/**
+ * The routes of an activated device (Authorization: Bearer <credential>): its stream of
+ * server-sent events (call events and deactivations, replayed from Last-Event-ID), its dial
+ * announcements, and its removal.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpRejection } from '../src-main/core/http/http-rejection';
+import { DEVICE_PATHS, StreamOffset } from '../src-main/core/relay/relay-protocol';
+import { SECURITY_HEADERS, sha256, type RelayContext } from './relay-context';
+import type { DeviceRecord } from './relay-store';
+
+/**
+ * Ends every open stream of the node; with `reconnect`, after an `event: reconnect` line that
+ * tells the desktop to connect again at once (the proxy sends it to another node).
+ */
+export type StreamEnders = Set<(reconnect?: boolean) => void>;
+
+/** What a stream says before a draining node ends it. */
+export const RECONNECT_HINT = 'event: reconnect\ndata: {}\n\n';
+
+export function deviceRoutes(app: FastifyInstance, context: RelayContext): StreamEnders {
+  const { store, log, now, metrics } = context;
+  const streams: StreamEnders = new Set();
+
+  /** The device a request's bearer credential belongs to. */
+  const device = async (request: FastifyRequest): Promise<DeviceRecord> => {
+    const header = request.headers.authorization ?? '';
+    const credential = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const record = credential ? await store.deviceByCredential(sha256(credential)) : undefined;
+    if (!record) {
+      throw new HttpRejection(
+        401,
+        'This device is not known to the relay (revoked or deactivated).',
+      );
+    }
+    // Its log lines name it from here on.
+    request.log = request.log.child({ device: record.device_id });
+    return record;
+  };
+
+  app.post(DEVICE_PATHS.dial, async (request, reply) => {
+    const record = await device(request);
+    await store.noteDial(record.device_id, record.tenant_id, now(), context.dialWindowMs);
+    return reply.type('text/plain').send('OK');
+  });
+
+  app.delete(DEVICE_PATHS.device, async (request, reply) => {
+    const record = await device(request);
+    await store.removeDevice(record.device_id);
+    log.info('device removed itself', { device: record.device_id });
+    return reply.type('text/plain').send('OK');
+  });
+
+  app.get(DEVICE_PATHS.stream, async (request, reply) => {
+    if (context.draining.aborted) {
+      throw new HttpRejection(503, 'This relay node is stopping; connect again.');
+    }
+    const record = await device(request);
+    const given = request.headers['last-event-id'];
+    let cursor = typeof given === 'string' && given !== '' ? given : '0-0';
+    if (!StreamOffset.safeParse(cursor).success) {
+      throw new HttpRejection(400, 'Last-Event-ID is not a stream offset.');
+    }
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
+    let closed = false;
+    let reading: Promise<void> | undefined;
+    let again = false;
+    let backlog: number | undefined;
+    const drain = async (): Promise<void> => {
+      let sent = 0;
+      do {
+        again = false;
+        for (;;) {
+          const batch = await store.readAfter(record.device_id, cursor, 100);
+          for (const message of batch) {
+            if (closed) return;
+            raw.write(`id: ${message.id}\ndata: ${message.data}\n\n`);
+            cursor = message.id;
+            sent += 1;
+            metrics?.eventsDelivered.inc();
+            // The offset's first part is when the message was queued.
+            const queuedAt = Number(message.id.split('-')[0]);
+            metrics?.deliverySeconds.observe(Math.max(0, Date.now() - queuedAt) / 1000);
+          }
+          if (batch.length < 100) break;
+        }
+      } while (again && !closed);
+      if (backlog === undefined) {
+        backlog = sent;
+        metrics?.streamBacklog.observe(sent);
+      }
+    };
+    const wake = () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = drain()
+        .catch((error: unknown) => log.warn('a device stream could not be read', { error }))
+        .finally(() => (reading = undefined));
+    };
+    const unwatch = store.watch(record.device_id, wake);
+    const keepAlive = setInterval(() => {
+      raw.write(': keep-alive\n\n');
+      // A wake-up lost in a Redis failover is made up for here.
+      wake();
+      // A revoked or removed device's stream ends here.
+      store.deviceByCredential(record.credential_sha256).then(
+        (still) => (still ? undefined : end()),
+        () => undefined,
+      );
+    }, context.keepAliveMs);
+    const end = (reconnect = false) => {
+      if (closed) return;
+      closed = true;
+      unwatch();
+      clearInterval(keepAlive);
+      streams.delete(end);
+      metrics?.devicesConnected.dec();
+      request.log.info({ reconnect }, 'device stream ended');
+      if (reconnect) raw.write(RECONNECT_HINT);
+      raw.end();
+    };
+    streams.add(end);
+    metrics?.devicesConnected.inc();
+    request.log.info({ after: cursor }, 'device stream opened');
+    request.raw.on('close', () => end());
+    wake();
+    await reading;
+    if (!closed) raw.write('event: ready\ndata: {}\n\n');
+  });
+
+  return streams;
+}

@@ -1,0 +1,205 @@
+/**
+ * How Callbar reads a phone number, however it enters: typed in the search box or the contact
+ * editor, pasted from the clipboard, clicked as a tel:/callto:/sip: link, given to the CLI, or a
+ * cell of an imported file. One reader, so every path takes the same text to the same number and
+ * refuses the same text with the same sentence.
+ *
+ * What it reads to: an outside number (E.164 through libphonenumber-js, a national one in the
+ * user's region), a short number (an extension, a speed-dial code or an emergency number: the
+ * caller decides which, it knows the directory), or a `*`/`#` service code. Everything else is
+ * `invalid_number` with a sentence (by key) saying what is wrong.
+ */
+import {
+  parsePhoneNumberFromString,
+  type CountryCode,
+  type PhoneNumber,
+} from 'libphonenumber-js/max';
+import { said, type Said } from '../text/said';
+import { isEmergencyNumber } from './destination-class';
+import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+
+export interface ReadOptions {
+  /** The user's region: numbers without a country code are read as its national numbers. */
+  region: CountryCode;
+  /** Letters are keypad digits ("1-800-FLOWERS"); off, letters are refused. */
+  vanityNumbers?: boolean;
+}
+
+/** What a text reads as. */
+export type NumberReading =
+  /** A number outside the phone system; `number.number` is its E.164. */
+  | { kind: 'external'; number: PhoneNumber; extension?: string }
+  /** 2–6 digits not starting with 0: an extension, or a speed-dial code. */
+  | { kind: 'short'; digits: string }
+  /** An emergency number of the region (2–4 digits): never anything else. */
+  | { kind: 'emergency'; digits: string }
+  /** A `*`/`#` code for the phone system (call forwarding, voicemail…). */
+  | { kind: 'code'; code: string };
+
+/** Longer input is not a phone number whatever it holds. */
+export const MAX_INPUT_LENGTH = 256;
+/** E.164 allows 15 digits after the +. */
+const MAX_E164_DIGITS = 15;
+/**
+ * Internal numbers (extensions, service codes) are short and never start with 0; longer digit
+ * runs, and any starting with the trunk prefix 0, are national numbers.
+ */
+export const MAX_EXTENSION_DIGITS = 6;
+
+/** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
+const VISUAL_SEPARATORS = /[\s\-.()/\u2010-\u2015\u2212\u30fc\uff0d]/g;
+/** Control and invisible format characters (bidi overrides, zero-width joiners…). */
+const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
+const TRAILING_EXTENSION =
+  /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.=]?\s*(\d{1,8})$/i;
+
+const KEYPAD: Record<string, string> = Object.fromEntries(
+  ['abc', 'def', 'ghi', 'jkl', 'mno', 'pqrs', 'tuv', 'wxyz'].flatMap((letters, index) =>
+    [...letters].map((letter) => [letter, String(index + 2)]),
+  ),
+);
+
+/**
+ * Reads what a person typed, pasted or clicked, or what a file holds.
+ * @throws CallbarError `invalid_number` (field `target`) with a sentence saying what is wrong.
+ */
+export function readNumber(input: string, options: ReadOptions): NumberReading {
+  if (typeof input !== 'string') throw notANumber(String(input), said('errors:number.notText'));
+  if (input.length > MAX_INPUT_LENGTH) {
+    throw notANumber(input, said('errors:number.tooLong', { max: MAX_INPUT_LENGTH }));
+  }
+  if (CONTROL.test(input.replace(/[\t\n\r]/g, ' '))) {
+    throw notANumber(visible(input), said('errors:number.controlCharacters'));
+  }
+  const text = input.normalize('NFKC').trim();
+  if (text === '') {
+    throw notANumber(
+      input,
+      advised(said('errors:number.empty'), said('errors:number.typeANumber')),
+    );
+  }
+  const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
+  if (CONTROL.test(link.number)) {
+    throw notANumber(visible(text), said('errors:number.controlCharacters'));
+  }
+  const compact = toKeypad(
+    link.number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''),
+    text,
+    options,
+  );
+  if (compact === '') throw notANumber(text, said('errors:number.noDigits'));
+  if (link.phoneContext !== undefined) return inContext(compact, link, text, options);
+  return shape(compact, link.extension, text, options);
+}
+
+/** What is wrong, then what to do about it, as one phrase ("it is empty; type a number…"). */
+export function advised(problem: Said, advice: Said): Said {
+  return said('errors:number.advised', { problem, advice });
+}
+
+/** A plain number, with a written extension ("x 12", "ext. 12") split off. */
+function plainNumber(text: string): LinkNumber {
+  const match = TRAILING_EXTENSION.exec(text);
+  if (match) return { scheme: 'tel', number: match[1]!, extension: match[2]! };
+  return { scheme: 'tel', number: text };
+}
+
+function visible(text: string): string {
+  return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
+}
+
+/** Digits, an optional leading + and * or #; letters only as keypad letters when allowed. */
+function toKeypad(number: string, input: string, options: ReadOptions): string {
+  const odd = /[^0-9+*#a-z]/i.exec(number);
+  if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
+  if (/[a-z]/i.test(number)) {
+    if (!options.vanityNumbers) {
+      throw notANumber(
+        input,
+        advised(said('errors:number.letters'), said('errors:number.turnOnVanity')),
+      );
+    }
+    return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
+  }
+  return number;
+}
+
+/** RFC 3966 local numbers: a global prefix context makes them global; a domain one is internal. */
+function inContext(
+  compact: string,
+  link: LinkNumber,
+  input: string,
+  options: ReadOptions,
+): NumberReading {
+  const context = link.phoneContext!.replace(VISUAL_SEPARATORS, '');
+  if (context.startsWith('+')) {
+    if (!/^\+\d{1,14}$/.test(context) || !/^\d+$/.test(compact)) {
+      throw notANumber(input, said('errors:number.contextNotPrefix'));
+    }
+    return shape(`${context}${compact}`, link.extension, input, options);
+  }
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(context)) {
+    throw notANumber(input, said('errors:number.contextNeither'));
+  }
+  return shape(compact, link.extension, input, options);
+}
+
+function shape(
+  compact: string,
+  extension: string | undefined,
+  input: string,
+  options: ReadOptions,
+): NumberReading {
+  let number = compact;
+  // An emergency number is one first, even where it looks like the international prefix (000 in
+  // Australia) or a coworker's speed dial.
+  if (/^\d{2,4}$/.test(number) && isEmergencyNumber(number, options.region)) {
+    return { kind: 'emergency', digits: number };
+  }
+  if (number.startsWith('00')) number = `+${number.slice(2)}`;
+  if (number.lastIndexOf('+') > 0) throw notANumber(input, said('errors:number.plusFirst'));
+  if (number.startsWith('+')) return external(number, extension, input, options);
+  if (/[*#]/.test(number)) {
+    // Up to 15 digits after the code: call forwarding carries a whole number (*21*number#).
+    if (!/^[*#]{1,2}\d{1,6}[*#]?\d{0,15}#?$/.test(number)) {
+      throw notANumber(input, said('errors:number.starHashCodes'));
+    }
+    return { kind: 'code', code: number };
+  }
+  if (number.length <= MAX_EXTENSION_DIGITS) {
+    if (number.length < 2) throw notANumber(input, said('errors:number.tooShort'));
+    // A leading 0 is the trunk prefix of a national number (030 123…), never an extension.
+    if (!number.startsWith('0')) return { kind: 'short', digits: number };
+  }
+  return external(number, extension, input, options);
+}
+
+function external(
+  number: string,
+  extension: string | undefined,
+  input: string,
+  options: ReadOptions,
+): NumberReading {
+  const digits = number.replace(/^\+/, '');
+  if (digits === '') throw notANumber(input, said('errors:number.noDigits'));
+  if (!/^\d+$/.test(digits)) throw notANumber(input, said('errors:number.starHash'));
+  if (digits.length > MAX_E164_DIGITS) {
+    throw notANumber(input, said('errors:number.tooManyDigits', { max: MAX_E164_DIGITS }));
+  }
+  const parsed = parsePhoneNumberFromString(number, { defaultCountry: options.region });
+  if (!parsed?.isPossible()) {
+    throw notANumber(
+      input,
+      number.startsWith('+')
+        ? said('errors:number.countryCodeOrLength')
+        : advised(
+            said('errors:number.incomplete', { region: options.region }),
+            said('errors:number.addCountryCode'),
+          ),
+    );
+  }
+  if (parsed.number.length > MAX_E164_DIGITS + 1) {
+    throw notANumber(input, said('errors:number.tooManyWithCountry', { max: MAX_E164_DIGITS }));
+  }
+  return { kind: 'external', number: parsed, ...(extension ? { extension } : {}) };
+}

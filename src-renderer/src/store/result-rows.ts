@@ -1,0 +1,17 @@
+import type { DialTarget, SearchHit } from '../../../src-shared/contract';
+
+/** One row of the results list: the typed number's row, or one of the directory's hits. */
+export type ResultRow = { kind: 'dial'; target: DialTarget } | { kind: 'hit'; hit: SearchHit };
+
+/** The hits, with the typed number's row where core placed it (first, or after `dialAt` hits). */
+export function resultRows(state: {
+  dialRow: DialTarget | undefined;
+  dialAt: number;
+  hits: readonly SearchHit[];
+}): ResultRow[] {
+  const rows: ResultRow[] = state.hits.map((hit) => ({ kind: 'hit', hit }));
+  if (state.dialRow) {
+    rows.splice(Math.min(state.dialAt, rows.length), 0, { kind: 'dial', target: state.dialRow });
+  }
+  return rows;
+}

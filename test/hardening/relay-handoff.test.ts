@@ -1,0 +1,380 @@
+/**
+ * The relay's handoff and queues attacked as issue 40 found them: two relay nodes on Debian's
+ * redis-server, the simulator as the platform, a real Callbar core in relay mode, and light
+ * devices (Callbar's own RelayLink) of two tenants.
+ *
+ * - Squatting: whoever holds the portal link registers its key with their own public key. The
+ *   first registration holds; the second ends the attempt (the desktop says why) and the
+ *   platform's activation is refused; a poll without the desktop's proof gets nothing.
+ * - Secrets at rest: every key and every command Redis saw (MONITOR) across a whole
+ *   activation → dial → deactivation holds no token, credential or confirmation key.
+ * - A deactivation the platform did not send for this session (a made-up key, or a forged
+ *   queue entry) leaves the desktop connected; the real one, queued while it was off, applies.
+ * - Events that name nobody stay within their tenant, a few legs per dial.
+ * - The embedded store keeps nothing an unauthenticated client leaves past its life.
+ *
+ * On the code before this round: the squatter received the sealed tokens and the credential (the
+ * platform was answered 200, `callbar activate` kept waiting); Redis held `{"credential": …}` and
+ * each queued deactivation its confirmation key; a made-up key signed the desktop out; a device
+ * that announced dials received every tenant's legs; the embedded store kept pushes forever.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { memoryStore } from '../../relay/memory-store';
+import { redisStore } from '../../relay/redis-store';
+import { startRelay, type RunningRelay } from '../../relay/relay-server';
+import { LEGS_PER_DIAL, type RelayStore } from '../../relay/relay-store';
+import type { RunningSimulator } from '../../simulator/index';
+import { SimControl } from '../../simulator/control-client';
+import { secretFingerprint } from '../../src-main/core/account/secret-compare';
+import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
+import { memoryStateFile } from '../../src-main/core/config/state-file';
+import { silentLogger } from '../../src-main/core/log/logger';
+import { openProfile } from '../../src-main/core/profile';
+import { RelayLink, type RelayCursor } from '../../src-main/core/relay/relay-link';
+import { keyName, MAX_SEALED_LINK_CHARS } from '../../src-main/core/relay/relay-protocol';
+import { MemoryVault } from '../../src-main/core/vault/memory-vault';
+import { freePort } from '../support/free-port';
+import { relayAddresses } from '../support/relay-addresses';
+import { redisContents as readRedis } from '../support/redis-contents';
+import { startRedis, type RunningRedis } from '../support/redis-server';
+import {
+  advanceClock,
+  completePortalFlow,
+  control as simRequest,
+  profileEnv,
+  startSim,
+} from '../support/sim-harness';
+import { until } from '../support/until';
+import { recordFigure } from '../support/hardening/figures';
+import { closeClients, send } from '../support/hardening/relay-client';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+const SECRET = 'relay-handoff-webhook-secret-0123456789ab';
+let redis: RunningRedis;
+const stores: RelayStore[] = [];
+const nodes: RunningRelay[] = [];
+let sim: RunningSimulator;
+let control: SimControl;
+let core: CallbarCore;
+let vault: MemoryVault;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  for (let index = 0; index < 2; index += 1) {
+    const store = redisStore(redis.url, silentLogger);
+    stores.push(store);
+    nodes.push(
+      await startRelay({
+        port: 0,
+        store,
+        log: silentLogger,
+        webhookSecret: SECRET,
+        pollMs: 2000,
+        keepAliveMs: 1000,
+      }),
+    );
+  }
+  const [a, b] = nodes as [RunningRelay, RunningRelay];
+  sim = await startSim({ profile: 'minimal' });
+  control = new SimControl(sim.base_url);
+  await simRequest(
+    sim,
+    'PUT',
+    'integrations/callbar',
+    relayAddresses(
+      { activate: a.origin, deactivate: b.origin, events: b.origin },
+      SECRET,
+      sim.tenant_id,
+    ),
+  );
+  vault = new MemoryVault();
+  core = await startCore({
+    runtime: 'preview',
+    profile: openProfile({
+      env: {
+        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-relay-handoff-')), await freePort()),
+        CALLBAR_RELAY_URL: `${b.origin},${a.origin}`,
+      },
+      vault,
+      log: silentLogger,
+    }),
+    openUrl: () => Promise.resolve(),
+  });
+});
+afterAll(async () => {
+  closeClients();
+  await core?.close();
+  for (const node of nodes) await node.close();
+  for (const store of stores) await store.close();
+  await sim?.close();
+  await redis?.stop();
+});
+
+const alice = () => sim.users[0]!;
+const subscribe = (portalLink: string, action: 'subscribe' | 'unsubscribe' = 'subscribe') =>
+  completePortalFlow(portalLink, {
+    username: alice().username,
+    password: alice().password,
+    action,
+  });
+const keyOf = (portalLink: string) => new URL(portalLink).searchParams.get('confirmation_key')!;
+
+/** A squatter's registration of `keySha256`, with their own key pair and proof. */
+function squatter(keySha256: string) {
+  const proof = randomBytes(32).toString('base64url');
+  return {
+    proof: { key_sha256: keySha256, proof },
+    registration: {
+      key_sha256: keySha256,
+      public_key: randomBytes(32).toString('base64url'),
+      proof_sha256: secretFingerprint(proof),
+      connect_link: { name: randomBytes(32).toString('hex'), sealed: 'A'.repeat(64) },
+    },
+  };
+}
+
+const redisContents = () => readRedis(redis.url);
+
+it('activation squatting: the first registration holds, a second ends the attempt, no proof no handoff', async () => {
+  const account = core.profile.account;
+  const [a, b] = nodes as [RunningRelay, RunningRelay];
+
+  // A poll without the waiting desktop's proof gets nothing, and the desktop still connects.
+  const first = await account.startActivation();
+  const key = keyName(keyOf(first.portalLink));
+  const thief = squatter(key);
+  const stolen = await send('POST', `${a.origin}/device/activation/wait`, { body: thief.proof });
+  expect(stolen.status).toBe(403);
+  expect((await subscribe(first.portalLink)).status).toBe(303);
+  expect((await first.completion).state).toBe('connected');
+  await account.deactivateLocal();
+
+  // The squatter registers the key of a waiting attempt: refused, and the attempt ends.
+  const second = await account.startActivation();
+  second.completion.catch(() => undefined);
+  const other = squatter(keyName(keyOf(second.portalLink)));
+  const squat = await send('POST', `${b.origin}/device/activation`, { body: other.registration });
+  expect(squat.status).toBe(409);
+  await expect(second.completion).rejects.toMatchObject({ code: 'activation_link_reused' });
+  expect(account.status().message).toContain('Someone else registered');
+  const polled = await send('POST', `${b.origin}/device/activation/wait`, { body: other.proof });
+  expect(polled.status).not.toBe(200);
+  // The platform's activation for that link is refused: nobody gets the tokens.
+  expect((await subscribe(second.portalLink)).status).not.toBe(303);
+  const { attempts } = await control.integration('callbar');
+  expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 403 });
+  recordFigure(
+    'relay: a second registration of a waiting key (the portal link’s holder)',
+    `409; the attempt ended ("Someone else registered…"), the platform's activation 403, sealed handoffs to the squatter 0; a poll without the proof 403 (before: the squatter's key won, the handoff and credential were theirs, the platform got 200)`,
+  );
+});
+
+it('only hashes and sealed values in Redis: every key, and MONITOR over activation → dial → deactivation', async () => {
+  const account = core.profile.account;
+  const monitorClient = new Redis(redis.url);
+  const monitor = await monitorClient.monitor();
+  const commands: string[] = [];
+  monitor.on('monitor', (_time: string, args: string[]) => commands.push(args.join(' ')));
+  const contents: string[] = [];
+  try {
+    const started = await account.startActivation();
+    const confirmationKey = keyOf(started.portalLink);
+    contents.push(await redisContents());
+    expect((await subscribe(started.portalLink)).status).toBe(303);
+    await started.completion;
+    const session = (await vault.load())!;
+    contents.push(await redisContents());
+
+    // A call: events through the relay (the minimal profile's `{id}`, by the dial note).
+    await advanceClock(sim, 61);
+    const dialled = await core.router.invoke('calls.dial', { target: '+49 30 1234567' });
+    expect(dialled).toMatchObject({ ok: true });
+    const call = await until('the call', async () => (await control.calls()).at(-1));
+    await until('its first leg through the relay', async () => {
+      const listed = (await core.router.invoke('calls.list', {})) as {
+        ok: true;
+        value: { current: { leg_ids: string[] }[] };
+      };
+      return listed.value.current[0]?.leg_ids.includes(call.legs[0]!.id) ? true : undefined;
+    });
+    await core.router.invoke('calls.hangup', {});
+    contents.push(await redisContents());
+
+    // A made-up key (through the authenticated address) and a forged queue entry: ignored.
+    const user = { tenant_id: session.tenant_id, user_extension: session.user_extension };
+    const madeUp = await send('POST', `${nodes[1]!.origin}/deactivate/${SECRET}`, {
+      body: { ...user, confirmation_key: 'made-up', access_token: '', refresh_token: '' },
+    });
+    expect(madeUp.status).toBe(200);
+    await stores[0]!.append(
+      session.relay_device!.device_id,
+      JSON.stringify({
+        type: 'deactivate',
+        body: { ...user, key_sha256: randomBytes(32).toString('hex') },
+      }),
+    );
+    // The desktop read both (an event after them arrives) and is still connected.
+    await stores[0]!.append(
+      session.relay_device!.device_id,
+      JSON.stringify({ type: 'event', event: { id: 'after-the-forgeries' } }),
+    );
+    const events: string[] = [];
+    const off = account.onCallEvent((event) => events.push(event.id));
+    await until('the event after the forgeries', () =>
+      events.includes('after-the-forgeries') ? true : undefined,
+    );
+    off();
+    expect(account.status().state).toBe('connected');
+
+    // The real deactivation, queued while the desktop is off, applies when it is back.
+    account.stopListening();
+    expect((await subscribe(started.portalLink, 'unsubscribe')).status).toBe(303);
+    contents.push(await redisContents());
+    await account.listen();
+    await until('the queued deactivation applied', () =>
+      account.status().state === 'not-connected' ? true : undefined,
+    );
+
+    const secrets = {
+      confirmation_key: confirmationKey,
+      access_token: session.access_token,
+      refresh_token: session.refresh_token,
+      credential: session.relay_device!.credential,
+      webhook_secret: SECRET,
+    };
+    const everything = [...contents, ...commands].join('\n');
+    const found = Object.entries(secrets)
+      .filter(([, value]) => everything.includes(value))
+      .map(([name]) => name);
+    expect(found).toEqual([]);
+    expect(commands.length).toBeGreaterThan(50);
+    recordFigure(
+      'relay: Redis keys (4 scans) and MONITOR over activation → dial → forged and real deactivation',
+      `${commands.length} commands, 0 holding a token, credential, confirmation key or secret; forged deactivations applied 0 of 2 (before: the credential in box:confirm, the key in every queued deactivation; a made-up key signed the desktop out)`,
+    );
+  } finally {
+    monitorClient.disconnect();
+  }
+});
+
+it('events that name nobody stay within their tenant, a few legs per dial', async () => {
+  const [, b] = nodes as [RunningRelay, RunningRelay];
+  const devices = await Promise.all(
+    ['acme', 'globex'].map(async (tenant) => {
+      const credential = randomBytes(32).toString('base64url');
+      const device_id = randomUUID();
+      await stores[0]!.addDevice({
+        device_id,
+        tenant_id: tenant,
+        user_extension: '201',
+        credential_sha256: secretFingerprint(credential),
+        created_at: new Date().toISOString(),
+      });
+      const received: string[] = [];
+      const link = new RelayLink({
+        urls: [b.origin],
+        log: silentLogger,
+        cursor: memoryStateFile<RelayCursor>(),
+      });
+      const stream = link.connect(
+        { device_id, credential },
+        (message) => {
+          if (message.type === 'event') received.push(message.event.id);
+          return Promise.resolve();
+        },
+        () => undefined,
+      );
+      await stream.ready;
+      await link.announceDial(credential);
+      return { tenant, received, stream };
+    }),
+  );
+  const [acme, globex] = devices as [(typeof devices)[0], (typeof devices)[0]];
+  const post = (id: string, query = '') =>
+    send('POST', `${b.origin}/events/${SECRET}${query}`, { body: { id } });
+  // globex's legs, id only, from globex's Webhook URL; then some with no tenant at all.
+  for (let index = 0; index < 10; index += 1) {
+    expect((await post(`globex-${index}`, '?tenant=globex')).status).toBe(200);
+  }
+  for (let index = 0; index < 5; index += 1) {
+    expect((await post(`nobody-${index}`)).status).toBe(200);
+  }
+  expect((await post('acme-0', '?tenant=acme')).status).toBe(200);
+  await until('acme’s leg', () => (acme.received.includes('acme-0') ? true : undefined));
+  await until('globex’s legs', () => (globex.received.length >= LEGS_PER_DIAL ? true : undefined));
+  expect(acme.received).toEqual(['acme-0']);
+  // One dial: at most LEGS_PER_DIAL new legs (later events of those legs still follow).
+  expect(globex.received).toEqual(
+    Array.from({ length: LEGS_PER_DIAL }, (_, index) => `globex-${index}`),
+  );
+  for (const device of devices) device.stream.close();
+  recordFigure(
+    'relay: 10 id-only legs of another tenant and 5 naming no tenant, a device that just dialled',
+    `0 of the other tenant's, 0 of the tenantless; its own tenant: ${LEGS_PER_DIAL} legs per dial at most (before: every tenant's, kept 6 h)`,
+  );
+});
+
+it('the embedded store keeps what unauthenticated clients leave only for its life, capped', async () => {
+  let clock = Date.now();
+  const store = memoryStore(() => clock);
+  const node = await startRelay({
+    port: 0,
+    store,
+    log: silentLogger,
+    webhookSecret: SECRET,
+    now: () => clock,
+    rate: { burst: 100_000, perSecond: 100_000 },
+  });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 1500 }, () => {
+        const proof = randomBytes(32).toString('base64url');
+        return send('POST', `${node.origin}/device/activation`, {
+          from: '127.0.0.12',
+          body: {
+            key_sha256: randomBytes(32).toString('hex'),
+            public_key: randomBytes(32).toString('base64url'),
+            proof_sha256: secretFingerprint(proof),
+            connect_link: {
+              name: randomBytes(32).toString('hex'),
+              sealed: 'A'.repeat(MAX_SEALED_LINK_CHARS),
+            },
+          },
+        });
+      }),
+    );
+    const kept = answers.filter((answer) => answer.status === 204).length;
+    // Confirmations for keys nobody activated: refused, nothing kept.
+    const confirmations = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        send('POST', `${node.origin}/device/activation/confirm`, {
+          from: '127.0.0.12',
+          body: {
+            key_sha256: randomBytes(32).toString('hex'),
+            credential: randomBytes(32).toString('base64url'),
+            stored: true,
+          },
+        }),
+      ),
+    );
+    expect(kept).toBe(20);
+    expect(new Set(confirmations.map((answer) => answer.status))).toEqual(new Set([403]));
+    const during = store.entries();
+    clock += 61_000;
+    const after = store.entries();
+    expect(after).toBe(0);
+    recordFigure(
+      'relay, embedded store: 1,500 registrations and 200 confirmations from one address',
+      `${kept} kept, confirmations 403; ${during} entries, ${after} after 61 s (before: all kept 10 minutes, pushes kept until popped)`,
+    );
+  } finally {
+    await node.close();
+    await store.close();
+  }
+});

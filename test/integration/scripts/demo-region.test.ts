@@ -1,0 +1,41 @@
+/**
+ * The demo's data and its profile's country agree (issue 41): the demo profile reads numbers as
+ * German ones (a choice someone made is kept), and the simulator's directory is a German
+ * company's: every number written without a country code is a complete German number.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildWorld } from '../../../simulator/seed-data';
+import { comparableNumber } from '../../../src-main/core/numbers/number-match';
+// @ts-expect-error -- a plain script of the demo's, without types
+import { DEMO_REGION, seedDemoRegion } from '../../../scripts/demo-region.mjs';
+
+describe('the demo’s country', () => {
+  it('is Germany in the demo profile, unless someone chose another', () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'callbar-demo-'));
+    (seedDemoRegion as (dir: string) => void)(fresh);
+    expect(JSON.parse(readFileSync(join(fresh, 'settings.json'), 'utf8'))).toEqual({
+      region: 'DE',
+    });
+    const chosen = mkdtempSync(join(tmpdir(), 'callbar-demo-'));
+    writeFileSync(join(chosen, 'settings.json'), '{"region": "AT", "language": "de"}');
+    (seedDemoRegion as (dir: string) => void)(chosen);
+    expect(JSON.parse(readFileSync(join(chosen, 'settings.json'), 'utf8'))).toEqual({
+      region: 'AT',
+      language: 'de',
+    });
+  });
+
+  it('is the country of the simulator’s numbers written without a country code', () => {
+    const world = buildWorld(7, 500);
+    const national = [...world.contacts.values()]
+      .flatMap((contact) => [contact.number, contact.secondaryNumber])
+      .filter((number): number is string => number !== null && !number.startsWith('+'));
+    expect(national.length).toBeGreaterThan(50);
+    for (const number of national) {
+      expect(comparableNumber(number, DEMO_REGION as 'DE').e164, number).toMatch(/^\+49/);
+    }
+  });
+});

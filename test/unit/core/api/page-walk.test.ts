@@ -1,0 +1,203 @@
+/**
+ * The page walk every list shares (page-walk.ts): a total order, `next` resolved against the page
+ * that carried it, the page size learnt from a 400 naming page_size and from short pages (and
+ * kept per platform), and a list checked against its count: walked again when short, said
+ * incomplete when still short. The pages come from a list in memory served as a platform would.
+ */
+import { describe, expect, it } from 'vitest';
+import { ApiError, ProtocolError } from '../../../../src-main/core/api/api-errors';
+import {
+  IncompleteListError,
+  nextRequest,
+  PageSizes,
+  refusedPageSize,
+  REMEMBERED_PAGE_SIZE_FLOOR,
+  totalOrder,
+  walkItems,
+  walkList,
+  type LearntPageSize,
+  type PageRequest,
+} from '../../../../src-main/core/api/page-walk';
+import type { Page } from '../../../../src-main/core/api/schemas';
+import { memoryStateFile } from '../../../../src-main/core/config/state-file';
+
+const BASE = 'https://pbx.example.com/api';
+const PATH = 'v3/phonebook/contact/';
+
+interface Item {
+  id: number;
+}
+
+/**
+ * A platform's list of `items`: pages of at most `max`, a page_size above `refuseAbove` refused
+ * with 400 max_value, `count` as given (default: the items), `order` choosing each query's order,
+ * links as the query alone.
+ */
+function platformList(
+  items: Item[],
+  options: {
+    max?: number;
+    refuseAbove?: number;
+    count?: number;
+    order?: (items: Item[]) => Item[];
+  } = {},
+) {
+  const requests: PageRequest[] = [];
+  const page = (request: PageRequest): Promise<Page<Item>> => {
+    requests.push(request);
+    const asked = Number(request.searchParams.page_size ?? 48);
+    if (options.refuseAbove !== undefined && asked > options.refuseAbove) {
+      return Promise.reject(
+        new ApiError(
+          400,
+          {
+            type: 'validation_error',
+            errors: [
+              {
+                code: 'max_value',
+                detail: `Ensure this value is less than or equal to ${options.refuseAbove}.`,
+                attr: 'page_size',
+              },
+            ],
+          },
+          `GET /${PATH}`,
+        ),
+      );
+    }
+    const size = Math.min(asked, options.max ?? Infinity);
+    const number = Number(request.searchParams.page ?? 1);
+    const ordered = options.order ? options.order(items) : items;
+    const results = ordered.slice((number - 1) * size, number * size);
+    const query = new URLSearchParams({ ...request.searchParams, page: String(number + 1) });
+    return Promise.resolve({
+      count: options.count ?? items.length,
+      next: number * size < items.length ? `?${query}` : null,
+      previous: null,
+      results,
+    });
+  };
+  return { page, requests };
+}
+
+const items = (count: number): Item[] => Array.from({ length: count }, (_, i) => ({ id: i + 1 }));
+
+const list = (
+  page: (request: PageRequest) => Promise<Page<Item>>,
+  sizes = new PageSizes(BASE),
+) => ({
+  page,
+  baseUrl: BASE,
+  path: PATH,
+  query: { phonebook: 3, ordering: 'number' },
+  pageSize: 1000,
+  sizes,
+});
+
+async function all<T>(walk: AsyncGenerator<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of walk) out.push(item);
+  return out;
+}
+
+describe('the page walk', () => {
+  it('completes an ordering into a total one on a unique key', () => {
+    expect(totalOrder(undefined, ['number'])).toBe('number');
+    expect(totalOrder('display_name', ['number'])).toBe('display_name,number');
+    expect(totalOrder('-number', ['phonebook', 'number'])).toBe('-number,phonebook');
+    expect(totalOrder(' company , display_name ', ['number'])).toBe('company,display_name,number');
+  });
+
+  it('resolves next against the page that carried it, and only under the base URL', () => {
+    const from = { path: PATH, searchParams: { phonebook: '3', page_size: '50' } };
+    expect(nextRequest('?page=2&page_size=50', from, BASE, 'GET')).toEqual({
+      path: PATH,
+      searchParams: { page: '2', page_size: '50' },
+    });
+    expect(nextRequest(`${BASE}/${PATH}?page=3`, from, BASE, 'GET')).toEqual({
+      path: PATH,
+      searchParams: { page: '3' },
+    });
+    expect(nextRequest('../contact/?page=4', from, BASE, 'GET').path).toBe(PATH);
+    expect(() => nextRequest('https://evil.example/api/v3/?page=2', from, BASE, 'GET')).toThrow(
+      ProtocolError,
+    );
+    expect(() => nextRequest('/other/v3/phonebook/contact/?page=2', from, BASE, 'GET')).toThrow(
+      /outside https:\/\/pbx.example.com/,
+    );
+  });
+
+  it('asks at once for the size a 400 on page_size allows, and remembers it for the platform', async () => {
+    const memory = memoryStateFile<LearntPageSize>();
+    const platform = platformList(items(120), { refuseAbove: 50 });
+    const got = await all(walkItems(list(platform.page, new PageSizes(BASE, memory))));
+    expect(got).toHaveLength(120);
+    expect(platform.requests.map((request) => request.searchParams.page_size)).toEqual([
+      '1000',
+      '50',
+      '50',
+      '50',
+    ]);
+    expect(platform.requests[1]!.searchParams).toMatchObject({
+      phonebook: '3',
+      ordering: 'number',
+    });
+    expect(await memory.read()).toMatchObject({ base_url: BASE, page_size: 50 });
+    // Another process of the profile starts from it: no 400.
+    const again = platformList(items(120), { refuseAbove: 50 });
+    await all(walkItems(list(again.page, new PageSizes(BASE, memory))));
+    expect(again.requests[0]!.searchParams.page_size).toBe('50');
+    // Another platform does not.
+    expect(await new PageSizes('https://other.example', memory).fit(1000)).toBe(1000);
+  });
+
+  it('halves a refused size when the platform names none, and learns from a short page', async () => {
+    const refused = (detail: string) =>
+      new ApiError(
+        400,
+        { type: 'validation_error', errors: [{ code: 'invalid', detail, attr: 'page_size' }] },
+        'GET',
+      );
+    expect(refusedPageSize(refused('Too big.'), 1000)).toBe(500);
+    expect(refusedPageSize(refused('Höchstens 100.'), 1000)).toBe(100);
+    expect(refusedPageSize(refused('Too big.'), 1)).toBeUndefined();
+    expect(refusedPageSize(new ApiError(400, undefined, 'GET'), 1000)).toBeUndefined();
+
+    const sizes = new PageSizes(BASE);
+    const platform = platformList(items(70), { max: 30 });
+    expect(await all(walkItems(list(platform.page, sizes)))).toHaveLength(70);
+    expect(await sizes.fit(1000)).toBe(30);
+  });
+
+  it('walks again when fewer came than were counted, and says so when still short', async () => {
+    // Ties in a new order at every query: each walk misses some, the walks together none.
+    let query = 0;
+    const orders = [
+      [3, 1, 1, 4, 5, 6],
+      [2, 5, 6, 3, 4, 1],
+    ];
+    const shuffled = platformList(items(6), {
+      max: 2,
+      order: (all) => orders[Math.floor(query++ / 3)]!.map((id) => all[id - 1]!),
+    });
+    const steps = await all(walkList(list(shuffled.page)));
+    expect(steps.map((step) => step.walk)).toEqual([1, 1, 1, 2, 2, 2]);
+    expect(steps.flatMap((step) => step.items.map((item) => item.id)).sort()).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
+
+    const short = platformList(items(5), { count: 7, max: 2 });
+    const walk = all(walkItems(list(short.page)));
+    await expect(walk).rejects.toBeInstanceOf(IncompleteListError);
+    await expect(walk).rejects.toMatchObject({ received: 5, counted: 7, walks: 3 });
+    expect(short.requests).toHaveLength(9);
+  });
+
+  it('believes a remembered size only for a day and never below the floor', async () => {
+    let now = Date.parse('2026-11-25T10:00:00Z');
+    const memory = memoryStateFile<LearntPageSize>();
+    await memory.write({ base_url: BASE, page_size: 1, learnt_at: new Date(now).toISOString() });
+    expect(await new PageSizes(BASE, memory, () => now).fit(1000)).toBe(REMEMBERED_PAGE_SIZE_FLOOR);
+    now += 25 * 60 * 60_000;
+    expect(await new PageSizes(BASE, memory, () => now).fit(1000)).toBe(1000);
+  });
+});
