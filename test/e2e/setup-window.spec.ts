@@ -24,15 +24,32 @@ test.use({ viewport: { width: setupWindow.width, height: setupWindow.height - TI
 /** The preview's address opened as the shell opens the setup window. */
 const setupUrl = (app: E2eApp) => app.preview.url.replace('#token=', '#setup&token=');
 
-/** Every channel the page calls, in order. */
-function recordInvokes(page: Page): string[] {
+/**
+ * Every channel the page calls, in order (over the preview's channel, or one POST each), and
+ * each answer by the call's channel.
+ */
+function recordInvokes(page: Page): { channels: string[]; answers: Map<string, unknown[]> } {
   const channels: string[] = [];
+  const answers = new Map<string, unknown[]>();
+  const byId = new Map<number, string>();
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/__callbar/invoke/'))
       channels.push(path.slice('/__callbar/invoke/'.length));
   });
-  return channels;
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => {
+      const call = JSON.parse(String(payload)) as { id: number; channel: string };
+      byId.set(call.id, call.channel);
+      channels.push(call.channel);
+    });
+    socket.on('framereceived', ({ payload }) => {
+      const answer = JSON.parse(String(payload)) as { id: number; result: unknown };
+      const channel = byId.get(answer.id);
+      if (channel) answers.set(channel, [...(answers.get(channel) ?? []), answer.result]);
+    });
+  });
+  return { channels, answers };
 }
 
 /** Neither the page nor the window's main area (the screen's one scroller) scrolls. */
@@ -66,7 +83,7 @@ test.describe('with a keychain', () => {
   test('first run: the country and the shortcut, what comes next, connect, then "Connected as Ext. …" and Open Callbar', async ({
     page,
   }) => {
-    const channels = recordInvokes(page);
+    const invokes = recordInvokes(page);
     await page.goto(setupUrl(app));
     await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
     // The token left the address; the renderer's part of it stayed.
@@ -128,16 +145,15 @@ test.describe('with a keychain', () => {
 
     // Open Callbar asks the shell for the main window. The preview has none to show (core
     // answers shown: false), so this page becomes the main window: the search box, focused.
-    const asked = page.waitForResponse((response) =>
-      response.url().endsWith('/__callbar/invoke/app.showMain'),
-    );
     await page.keyboard.press('Enter');
-    expect(await (await asked).json()).toEqual({ ok: true, value: { shown: false } });
+    await expect
+      .poll(() => invokes.answers.get('app.showMain'))
+      .toEqual([{ ok: true, value: { shown: false } }]);
     const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
     await expect(search).toBeFocused();
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
     expect(new URL(page.url()).hash).toBe('');
-    expect(channels.filter((channel) => channel === 'app.showMain')).toHaveLength(1);
+    expect(invokes.channels.filter((channel) => channel === 'app.showMain')).toHaveLength(1);
 
     // Loaded again (this tab keeps its session), it is the main window, not setup.
     await page.reload();
