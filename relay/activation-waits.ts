@@ -11,7 +11,7 @@
  * - a client address may keep `perAddress` registrations, all clients `total` (all nodes).
  */
 import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
-import { secretsEqual } from '../src-main/core/account/secret-compare';
+import { secretsEqual } from '../src-main/core/secret-compare';
 import type { ActivationRegistration, AttemptEnd } from '../src-main/core/relay/relay-protocol';
 import { sha256, type RelayContext } from './relay-context';
 

@@ -6,7 +6,7 @@
  * constant time too. The relay does not start without one of them: an address the platform calls
  * without either would let anyone on the internet activate, sign out or feed any device.
  */
-import { secretsEqual } from '../src-main/core/account/secret-compare';
+import { secretsEqual } from '../src-main/core/secret-compare';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 
 /** The platform's three addresses at the relay. */

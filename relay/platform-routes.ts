@@ -17,7 +17,7 @@ import {
   MAX_EVENT_ID_CHARS,
   WebhookEvent,
 } from '../src-main/core/account/receiver';
-import { secretsEqual } from '../src-main/core/account/secret-compare';
+import { secretsEqual } from '../src-main/core/secret-compare';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import {
   keyName,

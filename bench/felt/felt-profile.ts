@@ -1,14 +1,21 @@
 /**
  * A Callbar profile for the felt benchmark: a simulator as the platform, the account signed in
  * (its tokens in the profile's vault, as after Connect) and the directory already cached with
- * `contacts` (written by Callbar's own writeCache, synced just now, so no sync starts).
+ * `contacts` (written by Callbar's own writeCache with the search texts for the profile's region,
+ * as a sync writes it, synced just now, so no sync starts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/index';
 import type { DirectoryContact } from '../../src-shared/contract';
-import { writeCache } from '../../src-main/core/directory/directory-cache';
+import {
+  legacyCacheFile,
+  writeCache,
+  type CachedDirectory,
+} from '../../src-main/core/directory/directory-cache';
+import { contactColumns } from '../../src-main/core/directory/directory-cache-format';
+import { searchTextsOf } from '../../src-main/core/directory/search-texts';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 import { freePort } from '../../test/support/free-port';
@@ -19,8 +26,16 @@ export interface FeltProfile {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   account: StoredAccount;
-  /** Replaces the cached directory with `contacts`. */
-  cache(contacts: readonly DirectoryContact[], priorities: Map<number, number>): Promise<void>;
+  /**
+   * Replaces the cached directory with `contacts`. `withFormat4`: a `directory.json` of format 4
+   * too (what Callbar wrote before issue 45), for an older build started on the same profile
+   * (the start probe's before/after); today's build reads `directory.bin` and leaves it.
+   */
+  cache(
+    contacts: readonly DirectoryContact[],
+    priorities: Map<number, number>,
+    withFormat4?: boolean,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,13 +73,14 @@ export async function feltProfile(vaultOf: (dataDir: string) => Vault): Promise<
   };
   const vault = vaultOf(dataDir);
   await vault.save(account);
+  const region = env.CALLBAR_REGION;
   return {
     sim,
     dataDir,
     env,
     account,
-    cache: (contacts, priorities) =>
-      writeCache(dataDir, {
+    cache: async (contacts, priorities, withFormat4 = false) => {
+      const cache: CachedDirectory = {
         owner: { tenant_id: sim.tenant_id, user_extension: user.extension, base_url: sim.base_url },
         synced_at: new Date().toISOString(),
         phonebooks: [...priorities].map(([id, priority]) => ({
@@ -73,7 +89,17 @@ export async function feltProfile(vaultOf: (dataDir: string) => Vault): Promise<
           priority,
         })),
         contacts: [...contacts],
-      }),
+      };
+      await writeCache(dataDir, cache, searchTextsOf(contacts, region));
+      if (withFormat4) {
+        const { contacts: rows, ...head } = cache;
+        writeFileSync(
+          legacyCacheFile(dataDir),
+          JSON.stringify({ format: 4, ...head, contacts: contactColumns(rows) }),
+          { mode: 0o600 },
+        );
+      }
+    },
     close: async () => {
       await vault.clear().catch(() => undefined);
       await sim.close();

@@ -31,7 +31,8 @@ if (keep) console.log(`build: ${built.outDir}`);
 const felt = await feltProfile((dataDir) => openVault({ dataDir }));
 try {
   const { contacts, priorities } = generateDirectory(size);
-  await felt.cache(contacts, priorities);
+  // With a format-4 file beside, for a build from before issue 45 among the bundles.
+  await felt.cache(contacts, priorities, true);
   const nodeArgs = (process.env.CALLBAR_PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const mains = (process.env.CALLBAR_PROBE_MAIN ?? 'preview-main.mjs').split(',');
   const results = new Map(

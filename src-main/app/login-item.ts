@@ -1,7 +1,7 @@
 import { app } from 'electron';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/config/atomic-write';
+import { writeFileAtomic } from '../core/files/atomic-write';
 import { autostartDesktopEntry, loginItemSettings } from '../core/desktop/login-item';
 import type { Logger } from '../core/log/logger';
 

@@ -25,7 +25,12 @@ import {
   planClipboardDial,
   type ShellNotice,
 } from '../core/desktop/shell-actions';
-import type { TrayAccount, TrayAction, TrayState } from '../core/desktop/tray-model';
+import {
+  trayFavourites,
+  type TrayAccount,
+  type TrayAction,
+  type TrayState,
+} from '../core/desktop/tray-model';
 import { APP_ORIGIN, rendererOrigin } from '../core/desktop/window-security';
 import { describeError } from '../core/errors';
 import {
@@ -33,7 +38,6 @@ import {
   policyOnlyValues,
   readPolicies,
 } from '../core/config/policy/policies';
-import { trayFavourites } from '../core/favourites/favourites';
 import { openProfile } from '../core/profile';
 import { translatorFor } from '../core/text/translators';
 import { createAppLogger } from './app-log';

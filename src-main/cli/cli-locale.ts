@@ -15,7 +15,7 @@
 import { LANGUAGE_CHOICES, type LanguageChoice, type Locale } from '../../src-shared/i18n/locales';
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { resolveDataDir, settingsFilePath } from '../core/config/data-dir';
-import { readFileNoFollowSync } from '../core/config/no-follow-file';
+import { readFileNoFollowSync } from '../core/files/no-follow-file';
 import type { Policies } from '../core/config/policy/policies';
 
 import type { Translate } from '../core/text/said';

@@ -10,37 +10,20 @@ import { profileEndedMarker } from './account/session-ended-marker';
 import { profileSessionLock } from './account/session-lock';
 import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
-import { secureProfileFolder } from './config/profile-folder';
+import { secureProfileFolder } from './files/profile-folder';
 import { readPoliciesSync, type Policies } from './config/policy/policies';
 import { loadSettings } from './config/settings-store';
-import { profileRegion, type RegionSource } from './config/region-source';
+import { profileRegion } from './config/region-source';
 import { systemRegion } from './numbers/system-region';
 import { profileStateFile } from './config/state-file';
 import { parseHeaderList } from './http/header-list';
-import type { Settings } from './config/settings';
 import { createFileLogger, type Logger } from './log/logger';
 import { RelayCursorFile } from './relay/relay-link';
 import { openVault } from './vault/keytar-vault';
 import type { Vault } from './vault/vault';
+import type { Profile } from './account/account-profile';
 
-export interface Profile {
-  readonly dataDir: string;
-  /** The settings this process runs with, the machine's policies applied. */
-  readonly settings: Settings;
-  /**
-   * The user's region, live (the one source every number path asks: a change saved here or by
-   * another process of the profile applies at once). `settings.region` is only what was set at
-   * start.
-   */
-  readonly region: RegionSource;
-  /** The machine's policies (locked and recommended values, where from, what was ignored). */
-  readonly policies: Policies;
-  /** The environment the settings were read with (its CALLBAR_* variables override the file). */
-  readonly env: NodeJS.ProcessEnv;
-  readonly log: Logger;
-  readonly account: AccountService;
-  close(): Promise<void>;
-}
+export type { Profile };
 
 export interface ProfileOptions {
   env?: NodeJS.ProcessEnv;

@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import open from 'open';
 import { startCore, type CallbarCore } from '../core/callbar-core';
 import { isCrmUrl } from '../core/crm/crm-template';
 import { refusedExternalUrl } from '../core/desktop/external-url';
@@ -68,6 +67,8 @@ handleStopSignals({
   saving: () => profile.account.tokens.saving,
   say: (line) => process.stderr.write(`${line}\n`),
 });
+/** The browser opener, loaded when first used (a start that opens nothing never loads it). */
+const open = async (url: string) => (await import('open')).default(url);
 const openUrl = async (url: string) => {
   if (values['print-opened-urls']) process.stdout.write(JSON.stringify({ opened: url }) + '\n');
   else if (canOpenBrowser) await open(url);

@@ -17,7 +17,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { secretsEqual } from '../core/account/secret-compare';
+import { secretsEqual } from '../core/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
 import type { Logger } from '../core/log/logger';
 

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
-import { secretsEqual } from '../core/account/secret-compare';
+import { secretsEqual } from '../core/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
 import { openedByTheBrowserItself } from '../core/http/browser-navigation';
 import { fileUnderRoot } from '../core/http/file-under-root';

@@ -78,6 +78,8 @@ test('axe: connect, waiting, settings and about before connecting; the setup win
   await expectAccessibleEverywhere(page, 'settings, not connected');
   await page.getByRole('button', { name: 'Back to Connect' }).click();
   await openMenuItem(page, 'About Callbar');
+  // The about view is a lazy chunk: scanned once it is on screen, as a person would read it.
+  await expect(page.locator('#about-title')).toBeFocused();
   await expectAccessibleEverywhere(page, 'about view');
   await page.getByRole('button', { name: 'Back to Connect' }).click();
 
@@ -291,6 +293,7 @@ test('axe: the menu, disconnect, phonebooks, contacts, editors, confirmations, i
   if ((await advanced.count()) > 0) await advanced.click();
   await expectAccessibleEverywhere(page, 'settings, Advanced open');
   await openMenuItem(page, 'About Callbar');
+  await expect(page.locator('#about-title')).toBeFocused();
   await expectAccessibleEverywhere(page, 'about, connected', 'about');
 });
 

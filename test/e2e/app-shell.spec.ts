@@ -20,8 +20,12 @@ test.afterAll(async () => {
 
 test('the app shell shows app.info that came from core', async ({ page }) => {
   const calls: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().includes('/__callbar/invoke/')) calls.push(new URL(request.url()).pathname);
+  // The window's calls travel over the preview's WebSocket, one message `{id, channel, body}` each.
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => {
+      const channel = (JSON.parse(String(payload)) as { channel?: string }).channel;
+      if (channel) calls.push(channel);
+    });
   });
   await page.goto(preview.url);
 
@@ -36,7 +40,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
   await page.getByRole('button', { name: 'About Callbar' }).click();
   await expect(page.getByTestId('app-version')).toHaveText(packageJson.version);
   await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
-  expect(calls).toContain('/__callbar/invoke/app.info');
+  expect(calls).toContain('app.info');
 
   // The renderer sees only the contract's named methods, never a generic invoke.
   const shape = await page.evaluate(() => ({

@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addContact, openConnected, startApp, type E2eApp } from '../support/e2e-app';
 
 /**
@@ -34,16 +34,37 @@ async function openWithContacts(page: Page) {
   return search;
 }
 
-/** The search calls the page makes, each held until `release` lets it through. */
+/** A request on the preview's channel (`src-main/preview/request-channel.ts`) and its answer. */
+interface ChannelMessage {
+  id: number;
+  channel?: string;
+  body?: { query?: string };
+}
+
+/**
+ * The search calls the page makes, each held until `release` lets it through. The window's calls
+ * travel over the preview's WebSocket, one message each way: the page's socket is routed through
+ * Playwright, which passes every message on except the held searches.
+ */
 async function holdSearches(page: Page, held: (query: string) => boolean) {
-  const waiting: { query: string; route: Route }[] = [];
+  const waiting: { query: string; id: number; send: () => void }[] = [];
   const arrived: string[] = [];
-  // Installed before the caller types: a key typed earlier would go by unseen.
-  await page.route('**/__callbar/invoke/directory.search', async (route) => {
-    const { query } = route.request().postDataJSON() as { query: string };
-    arrived.push(query);
-    if (held(query)) waiting.push({ query, route });
-    else await route.continue();
+  const answered = new Set<number>();
+  // Installed before the page opens its channel (a socket opened earlier is not routed).
+  await page.routeWebSocket(/\/__callbar\/channel$/, (socket) => {
+    const server = socket.connectToServer();
+    socket.onMessage((message) => {
+      const request = JSON.parse(String(message)) as ChannelMessage;
+      const query = request.channel === 'directory.search' ? request.body?.query : undefined;
+      if (query === undefined) return server.send(message);
+      arrived.push(query);
+      if (held(query)) waiting.push({ query, id: request.id, send: () => server.send(message) });
+      else server.send(message);
+    });
+    server.onMessage((message) => {
+      answered.add((JSON.parse(String(message)) as ChannelMessage).id);
+      socket.send(message);
+    });
   });
   return {
     arrived,
@@ -54,12 +75,8 @@ async function holdSearches(page: Page, held: (query: string) => boolean) {
         waiting.findIndex((each) => each.query === query),
         1,
       )[0]!;
-      const answered = page.waitForResponse(
-        (response) =>
-          response.request() === call.route.request() && response.url().endsWith('.search'),
-      );
-      await call.route.continue();
-      await answered;
+      call.send();
+      await expect.poll(() => answered.has(call.id)).toBe(true);
       // Two frames: the answer's promise settled and anything it rendered is on screen.
       await page.evaluate(
         () =>
@@ -80,8 +97,8 @@ async function shownNames(page: Page): Promise<string[]> {
 test('a late answer to an older query never replaces the answer to the newer one', async ({
   page,
 }) => {
-  const search = await openWithContacts(page);
   const calls = await holdSearches(page, (query) => query === 'lov');
+  const search = await openWithContacts(page);
   await page.keyboard.type('lov');
   await expect.poll(() => calls.arrived).toContain('lov');
   await page.keyboard.type('el');
@@ -98,9 +115,9 @@ test('a late answer to an older query never replaces the answer to the newer one
 test('while an answer is on its way the list stays as it was; it never says "no match" early', async ({
   page,
 }) => {
+  const calls = await holdSearches(page, (query) => query === 'l');
   const search = await openWithContacts(page);
   await expect(page.getByRole('region', { name: 'Recent calls' })).toBeVisible();
-  const calls = await holdSearches(page, (query) => query === 'l');
   await page.keyboard.type('l');
   await expect.poll(() => calls.arrived).toContain('l');
   // The box shows the key at once; the view waits for the answer (no "No contact matches “l”").

@@ -3,7 +3,7 @@
  * endpoint and the API to another origin (a second local server that records what it receives),
  * endless `next` pages (with an honest and with a lying `count`), contacts with megabyte fields,
  * and a plain-http platform on the network. The figures: what the other origin received, pages
- * walked before the sync stopped, peak RSS growth, directory.json bytes, whether the previous
+ * walked before the sync stopped, peak RSS growth, directory.bin bytes, whether the previous
  * directory stayed. Peak RSS is this process's (Callbar's core and the simulator run in it), sampled
  * every 20 ms during the sync; search time is the bench's (bench/), not measured here.
  */
@@ -187,7 +187,7 @@ describe('a malicious or broken platform', () => {
     await control.clearHostile();
     const bytes = (await stat(cacheFile(dataDir))).size;
     recordFigure(
-      '100 contacts with 1 MB name and company (pages of 5), among 200 others: directory.json / peak RSS growth',
+      '100 contacts with 1 MB name and company (pages of 5), among 200 others: directory.bin / peak RSS growth',
       `${(bytes / 1024).toFixed(0)} KB / ${megabytes(growth)}`,
     );
     expect(outcome).toMatchObject({ status: { state: 'ready' } });

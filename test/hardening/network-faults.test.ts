@@ -7,12 +7,13 @@
  * whole copy (the previous one or the new one), never half-replaced.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import type { Result } from '../../src-shared/contract';
 import { createPlatformApi } from '../../src-main/core/api/platform-api';
+import { cacheFile } from '../../src-main/core/directory/directory-cache';
+import { readSnapshot } from '../../src-main/core/directory/directory-snapshot';
 import { CallbarError, describeError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
@@ -68,10 +69,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
 
   const cachedContacts = (): number | undefined => {
     try {
-      const cache = JSON.parse(readFileSync(join(rig.dataDir, 'directory.json'), 'utf8')) as {
-        contacts: { id: unknown[] };
-      };
-      return cache.contacts.id.length;
+      return readSnapshot(readFileSync(cacheFile(rig.dataDir))).rows.length;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -122,7 +120,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
       } else if (kind === 1) {
         result = await asResult(rig.core.directory.sync());
         const copy = cachedContacts();
-        if (copy !== whole) unreadable.push(`#${i} directory.json has ${copy} of ${whole}`);
+        if (copy !== whole) unreadable.push(`#${i} directory.bin has ${copy} of ${whole}`);
       } else if (kind === 2) {
         result = await rig.invoke('calls.hangup');
       } else {
@@ -159,7 +157,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
     const byCode = [...failures].map(([code, count]) => `${code}×${count}`).join(' ');
     recordFigure(
       `network faults (${profile}): ${OPERATIONS} operations (dial, sync, hangup, reads)`,
-      `${faulted} of ${requests.length} platform requests faulted (${Math.round((100 * faulted) / requests.length)}%, ${timeouts} timeouts); ${failed} operations failed, all readable (${byCode}); 0 duplicate dials of ${dialed.length}; directory.json always whole (${whole} contacts); ${Math.round(seconds)} s`,
+      `${faulted} of ${requests.length} platform requests faulted (${Math.round((100 * faulted) / requests.length)}%, ${timeouts} timeouts); ${failed} operations failed, all readable (${byCode}); 0 duplicate dials of ${dialed.length}; directory.bin always whole (${whole} contacts); ${Math.round(seconds)} s`,
     );
   });
 });

@@ -97,8 +97,9 @@ describe('symbolic links planted in the profile', () => {
   it('profile files that are links, FIFOs or huge are refused unread, with a sentence naming them', async () => {
     const { profile } = scratch();
     const { log, lines } = capturingLogger();
-    // An endless "file": calls.json and directory.json pointing at /dev/zero.
+    // An endless "file": calls.json, directory.bin and directory.json pointing at /dev/zero.
     symlinkSync('/dev/zero', join(profile, 'calls.json'));
+    symlinkSync('/dev/zero', join(profile, 'directory.bin'));
     symlinkSync('/dev/zero', join(profile, 'directory.json'));
     expect(new CallLogFile(profile, log).read().calls).toEqual([]);
     expect(lines.join('\n')).toContain('symbolic link');
@@ -109,6 +110,14 @@ describe('symbolic links planted in the profile', () => {
     });
     expect(cache.status).toBe('discarded');
     expect(cache.status === 'discarded' && cache.reason).toContain('symbolic link');
+    // directory.json, an older format's file, is read when there is no directory.bin: the same.
+    rmSync(join(profile, 'directory.bin'));
+    const legacy = await readCache(profile, {
+      tenant_id: 'acme',
+      user_extension: '201',
+      base_url: 'sim',
+    });
+    expect(legacy.status === 'discarded' && legacy.reason).toContain('symbolic link');
 
     // settings.json as a 2 MB file: a clear error, the file left as it is.
     writeFileSync(join(profile, 'settings.json'), `{"region": "${'G'.repeat(2_000_000)}"}`);
@@ -135,7 +144,7 @@ describe('symbolic links planted in the profile', () => {
     );
     expect(await state.read()).toBeUndefined();
     recordFigure(
-      'Profile: calls.json and directory.json linked to /dev/zero, a 2 MB settings.json',
+      'Profile: calls.json, directory.bin and directory.json linked to /dev/zero, a 2 MB settings.json',
       'refused unread, each with a sentence naming the file; the call log and cache start empty',
     );
   });

@@ -30,7 +30,7 @@ import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import { LEGS_PER_DIAL, type RelayStore } from '../../relay/relay-store';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
-import { secretFingerprint } from '../../src-main/core/account/secret-compare';
+import { secretFingerprint } from '../../src-main/core/secret-compare';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { memoryStateFile } from '../../src-main/core/config/state-file';
 import { silentLogger } from '../../src-main/core/log/logger';

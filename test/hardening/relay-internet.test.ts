@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../relay/redis-store';
-import { secretFingerprint } from '../../src-main/core/account/secret-compare';
+import { secretFingerprint } from '../../src-main/core/secret-compare';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MAX_SEALED_LINK_CHARS } from '../../src-main/core/relay/relay-protocol';
 import { freePort } from '../support/free-port';

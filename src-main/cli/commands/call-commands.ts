@@ -311,7 +311,7 @@ export const callCommands: CommandGroup = {
         const { callHistoryCsv } = await import('../../core/calls/call-history-csv');
         const text = callHistoryCsv(recent);
         if (values.output === undefined) return writeStdout([text]);
-        const { writeFileAtomic } = await import('../../core/config/atomic-write');
+        const { writeFileAtomic } = await import('../../core/files/atomic-write');
         await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });
         if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, calls: recent.length }));
         else

@@ -139,7 +139,7 @@ async function runExport(
     onContact: () => contacts++,
   });
   if (values.output === undefined) return writeStdout(chunks);
-  const { writeChunksAtomic } = await import('../../core/config/atomic-write');
+  const { writeChunksAtomic } = await import('../../core/files/atomic-write');
   await writeChunksAtomic(values.output, chunks, FILE_MODES);
   const { t } = ctx;
   const what =
@@ -222,7 +222,7 @@ async function runImportCommand(
   const notImported = result.counts.failed + result.counts.not_sent;
   if (values.failures !== undefined && notImported > 0) {
     const { failuresCsv } = await import('../../core/contacts-io/import-report');
-    const { writeFileAtomic } = await import('../../core/config/atomic-write');
+    const { writeFileAtomic } = await import('../../core/files/atomic-write');
     await writeFileAtomic(values.failures, failuresCsv(result), FILE_MODES);
   }
   if (ctx.json) {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
-import { secretFingerprint, secretsEqual } from './secret-compare';
+import { secretFingerprint, secretsEqual } from '../secret-compare';
 
 /** How long a portal link stays good. */
 export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
@@ -13,6 +13,31 @@ export const LINK_OPENED_TWICE = inEnglish(OPENED_TWICE);
 
 /** How long the loopback link the browser is started with may wait for its one use. */
 export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
+
+/**
+ * Said whenever an activation attempt ends without connecting (timeout, cancel, the process
+ * quitting, a replaced or reused link): the platform still accepts the attempt's portal link, and
+ * once nothing of Callbar's listens on the receiver port, whoever binds it gets the tokens.
+ */
+export const ENDED_WARNING = said('errors:attempt.endedWarning');
+/** The warning's English (what tests and the docs quote). */
+export const ENDED_ATTEMPT_WARNING = inEnglish(ENDED_WARNING);
+
+/**
+ * The same in relay mode: nothing listens on this computer, and the relay hands the platform's
+ * tokens only to the key pair of the attempt, which ended; the platform still counts the link.
+ */
+export const RELAY_ENDED_WARNING = said('errors:attempt.relayEndedWarning');
+/** Its English. */
+export const RELAY_ENDED_ATTEMPT_WARNING = inEnglish(RELAY_ENDED_WARNING);
+
+/** The error codes of an attempt that ended unconnected (their message ends with the warning). */
+export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([
+  'activation_cancelled',
+  'activation_timeout',
+  'activation_link_reused',
+  'activation_refused',
+]);
 
 export type AttemptOutcome =
   | { kind: 'pending' }

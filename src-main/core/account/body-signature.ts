@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { CallbarError } from '../errors';
-import { secretsEqual } from './secret-compare';
+import { secretsEqual } from '../secret-compare';
 
 export interface BodySignature {
   /** The header carrying the signature (any case). */

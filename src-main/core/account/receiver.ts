@@ -20,7 +20,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { CallbarError } from '../errors';
 import { openedByTheBrowserItself } from '../http/browser-navigation';
 import { checkJsonBounds, parseBoundedJson, type JsonLimits } from '../http/bounded-json';
@@ -31,7 +31,7 @@ import { summarizedWarnings } from '../log/summarized-warnings';
 import { signatureMatches } from './body-signature';
 import { inEnglish, translatorFor } from '../text/translators';
 import { landingLocale, renderLandingPage, type LandingPage } from './landing-page';
-import { secretsEqual } from './secret-compare';
+import { secretsEqual } from '../secret-compare';
 import {
   checkEventsRoute,
   isEventsRoute,
@@ -39,50 +39,27 @@ import {
   type WebhookAuth,
 } from './webhook-auth';
 import { said } from '../text/said';
+import {
+  DeactivationBody,
+  EVENT_LIMITS,
+  HANDSHAKE_LIMITS,
+  HandshakeBody,
+  MAX_EVENT_ID_CHARS,
+  WebhookEvent,
+} from '../api/platform-deliveries';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/**
- * The bounds of a call event: nesting, each string (the `id` has its own, below), and keys per
- * object. What passes is safe to clone and store; a real event is a flat object of a few fields.
- */
-export const EVENT_LIMITS: JsonLimits = { maxDepth: 32, maxStringChars: 1024, maxEntries: 64 };
-
-/** The bounds of an activation or deactivation body (flat; tokens may be long JWTs). */
-export const HANDSHAKE_LIMITS: JsonLimits = {
-  maxDepth: 32,
-  maxStringChars: 8 * 1024,
-  maxEntries: 32,
-};
-
-/** The longest call leg id accepted. */
-export const MAX_EVENT_ID_CHARS = 256;
-
-/** The body of the platform's activation and deactivation calls (contract 4.2). */
-export const HandshakeBody = z.object({
-  tenant_id: z.string().min(1),
-  user_extension: z.string().min(1),
-  confirmation_key: z.string().min(1),
-  access_token: z.string(),
-  refresh_token: z.string(),
-});
-export type HandshakeBody = z.infer<typeof HandshakeBody>;
-
-/**
- * The deactivation call: contract 4.2 sends it with the activation's body and "empty" tokens.
- * Only the user and the confirmation key identify it and its tokens are never used, so they may
- * be "", null or absent (platforms differ), and whatever they hold is dropped here.
- */
-export const DeactivationBody = HandshakeBody.pick({
-  tenant_id: true,
-  user_extension: true,
-  confirmation_key: true,
-});
-export type DeactivationBody = z.infer<typeof DeactivationBody>;
-
-/** A call event: only `id` (the call leg id) is contractual; the rest is kept as it came. */
-export const WebhookEvent = z.looseObject({ id: z.string().min(1).max(MAX_EVENT_ID_CHARS) });
-export type WebhookEvent = z.infer<typeof WebhookEvent>;
+// The platform's deliveries are the contract's (api/platform-deliveries.ts); the receiver's and
+// the relay's callers find them here too.
+export {
+  DeactivationBody,
+  EVENT_LIMITS,
+  HANDSHAKE_LIMITS,
+  HandshakeBody,
+  MAX_EVENT_ID_CHARS,
+  WebhookEvent,
+} from '../api/platform-deliveries';
 
 /** The fields of an activation or deactivation call, or a 400 naming those missing or invalid. */
 function handshakeFields<T>(schema: z.ZodType<T>, body: unknown): T {

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { CallbarError, errorMessage } from '../errors';
-import { readFileNoFollow, replaceFileNoFollow } from '../config/no-follow-file';
+import { readFileNoFollow, replaceFileNoFollow } from '../files/no-follow-file';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
 

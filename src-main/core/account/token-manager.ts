@@ -14,40 +14,29 @@
  *   only when that is the platform the settings name (`platformUrl`).
  * - A network failure keeps the old pair, reports `offline` and retries with backoff; while the
  *   old access token is still valid, callers keep getting it.
- * - Two clocks judge expiry: the wall clock (`expires_at`, which survives restarts) and, within a
- *   process, a monotonic one started when the pair was obtained or read (which the machine's
- *   clock being set forward or back does not move). A refresh is due when either says so; after
- *   a failed refresh the old token is used while either says it is valid, and the platform's 401
- *   (or a DRF platform's 403 saying the same: see PlatformClient) has the last word (one
- *   refresh, the request once more).
- * - Closing waits for the session: from the moment a refresh request leaves until the new pair is
- *   in the vault (and while an activation's pair is being stored), the platform may hold a pair
- *   the vault does not. `close()` (the app's quit, the preview's stop, the CLI's end or Ctrl+C)
- *   waits for that write, at most {@link SAVE_WAIT_MS}, and no refresh starts once it was called.
+ * - Two clocks judge expiry (token-expiry.ts); the platform's 401 (or a DRF platform's 403
+ *   saying the same: see PlatformClient) has the last word (one refresh, the request once more).
+ * - Closing waits for the session write in flight (session-writes.ts): `close()` (the app's quit,
+ *   the preview's stop, the CLI's end or Ctrl+C) waits at most {@link SAVE_WAIT_MS}, and no
+ *   refresh starts once it was called.
  */
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
+import type { AccessTokens } from '../api/access-tokens';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
 import { directoryUrl } from '../http/directory-url';
-import { RetryDelay } from '../http/retry-delay';
 import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-marker';
 import { processOnlyLock, type SessionLock } from './session-lock';
+import type { SessionInfo, TokenHealth } from './session-info';
+import { RefreshRetry } from './refresh-retry';
+import { SessionWrites } from './session-writes';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
+import { TokenExpiry } from './token-expiry';
 
-export type TokenHealth =
-  | { kind: 'ok' }
-  | { kind: 'offline'; message: string }
-  | { kind: 'revoked'; message: string; identity: { tenant_id: string; user_extension: string } }
-  | { kind: 'vault-unavailable'; message: string };
-
-/** What the rest of core may know about the session: everything but the secrets. */
-export type SessionInfo = Pick<
-  StoredAccount,
-  'tenant_id' | 'user_extension' | 'expires_at' | 'base_url' | 'confirmation_key_sha256'
->;
+export type { SessionInfo, TokenHealth } from './session-info';
 
 export interface TokenManagerOptions {
   vault: Vault;
@@ -79,14 +68,12 @@ export function samePlatform(a: string, b: string): boolean {
   return directoryUrl(a).href === directoryUrl(b).href;
 }
 
-export class TokenManager {
+export class TokenManager implements AccessTokens {
   readonly #vault: Vault;
   readonly #log: Logger;
   readonly #now: () => number;
-  readonly #monotonicNow: () => number;
-  /** When each pair in use expires on the monotonic clock. */
-  readonly #monotonicExpiry = new WeakMap<StoredAccount, number>();
-  readonly #marginMs: number;
+  /** When the pair in use expires, by the wall clock and a monotonic one. */
+  readonly #expiry: TokenExpiry;
   readonly #timeoutMs: number;
   readonly #lock: SessionLock;
   readonly #ended: SessionEndedMarker;
@@ -95,22 +82,24 @@ export class TokenManager {
   #account: StoredAccount | undefined;
   #unsaved = false;
   #refreshing: Promise<StoredAccount> | undefined;
-  #retryTimer: NodeJS.Timeout | undefined;
-  readonly #retryDelay: RetryDelay;
+  /** Retries after a refresh the network failed. */
+  readonly #retry: RefreshRetry;
   #health: TokenHealth = { kind: 'ok' };
-  /** Session writes in flight (see {@link saving}), and who waits for them to end. */
-  #saves = 0;
-  readonly #savesEnded = new Set<() => void>();
+  /** Session writes in flight (see {@link saving}); closing waits for them. */
+  readonly #writes = new SessionWrites();
   #closing = false;
 
   constructor(options: TokenManagerOptions) {
     this.#vault = options.vault;
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
-    this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
-    this.#marginMs = options.refreshMarginMs ?? REFRESH_MARGIN_MS;
+    this.#expiry = new TokenExpiry(
+      this.#now,
+      options.monotonicNow ?? (() => performance.now()),
+      options.refreshMarginMs ?? REFRESH_MARGIN_MS,
+    );
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.#retryDelay = new RetryDelay(options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 });
+    this.#retry = new RefreshRetry(options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 });
     this.#lock = options.lock ?? processOnlyLock;
     this.#ended = options.endedMarker ?? memoryEndedMarker();
     this.#platformUrl = options.platformUrl;
@@ -130,7 +119,7 @@ export class TokenManager {
       return;
     }
     const account = await this.#inVault(() => this.#vault.load());
-    this.#account = this.#track(account);
+    this.#account = this.#expiry.track(account);
     this.#unsaved = false;
     if (account) {
       if (this.#health.kind === 'revoked') this.#setHealth({ kind: 'ok' });
@@ -141,18 +130,20 @@ export class TokenManager {
 
   /** Takes a freshly activated session: stored in the vault first, then used. */
   async adopt(account: StoredAccount): Promise<void> {
-    this.#stopRetrying();
-    await this.#saving(() => this.#lock.hold(() => this.#inVault(() => this.#vault.save(account))));
-    this.#account = this.#track(account);
+    this.#retry.stop();
+    await this.#writes.run(() =>
+      this.#lock.hold(() => this.#inVault(() => this.#vault.save(account))),
+    );
+    this.#account = this.#expiry.track(account);
     this.#unsaved = false;
-    this.#retryDelay.reset();
+    this.#retry.reset();
     this.#setHealth({ kind: 'ok' });
     await this.#clearEndedMarker();
   }
 
   /** Forgets the session here and in the vault (and that it had ended). */
   async forget(): Promise<void> {
-    this.#stopRetrying();
+    this.#retry.stop();
     this.#account = undefined;
     this.#unsaved = false;
     await this.#lock.hold(() => this.#inVault(() => this.#vault.clear()));
@@ -206,7 +197,7 @@ export class TokenManager {
   async #usableAccount(): Promise<StoredAccount> {
     const account = this.#requireAccount();
     if (this.#unsaved) await this.#persist(account);
-    if (this.#fresh(account)) return account;
+    if (this.#expiry.fresh(account)) return account;
     return this.#refreshOnce(account);
   }
 
@@ -240,7 +231,7 @@ export class TokenManager {
 
   /** Stops background retries (on shutdown). */
   dispose(): void {
-    this.#stopRetrying();
+    this.#retry.stop();
   }
 
   /**
@@ -249,7 +240,7 @@ export class TokenManager {
    * that ends now may end the session.
    */
   get saving(): boolean {
-    return this.#saves > 0;
+    return this.#writes.active;
   }
 
   /**
@@ -258,28 +249,8 @@ export class TokenManager {
    */
   async close(waitMs = SAVE_WAIT_MS): Promise<void> {
     this.#closing = true;
-    this.#stopRetrying();
-    if (this.#saves === 0) return;
-    const started = performance.now();
-    const saved = await new Promise<boolean>((resolve) => {
-      const ended = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.#savesEnded.delete(ended);
-        resolve(false);
-      }, waitMs);
-      this.#savesEnded.add(ended);
-    });
-    const waited_ms = Math.round(performance.now() - started);
-    if (saved) this.#log.info('waited for the session to be stored before closing', { waited_ms });
-    else {
-      this.#log.warn(
-        'gave up waiting for the session to be stored; closing anyway (the session may have to be connected again)',
-        { waited_ms },
-      );
-    }
+    this.#retry.stop();
+    await this.#writes.settled(waitMs, this.#log);
   }
 
   #requireAccount(): StoredAccount {
@@ -290,38 +261,6 @@ export class TokenManager {
       throw new CallbarError('needs_activation', this.#health.message);
     }
     throw new CallbarError('not_connected', said('errors:account.notConnected'));
-  }
-
-  /** Good for at least the margin by both clocks (a proactive refresh is due otherwise). */
-  #fresh(account: StoredAccount): boolean {
-    return (
-      account.expires_at - this.#marginMs > this.#now() &&
-      this.#expiresMonotonic(account) - this.#marginMs > this.#monotonicNow()
-    );
-  }
-
-  /** Not expired by at least one of the clocks (the platform may still take it). */
-  #maybeValid(account: StoredAccount): boolean {
-    return (
-      account.expires_at > this.#now() || this.#expiresMonotonic(account) > this.#monotonicNow()
-    );
-  }
-
-  /**
-   * Starts `account`'s monotonic expiry when this process takes it from the vault or an
-   * activation: what is left of it by the wall clock now, counted from here on by real time.
-   */
-  #track<T extends StoredAccount | undefined>(account: T): T {
-    if (account && !this.#monotonicExpiry.has(account)) {
-      this.#monotonicExpiry.set(account, this.#monotonicNow() + (account.expires_at - this.#now()));
-    }
-    return account;
-  }
-
-  /** When `account` expires on the monotonic clock (known from the refresh that obtained it). */
-  #expiresMonotonic(account: StoredAccount): number {
-    this.#track(account);
-    return this.#monotonicExpiry.get(account) ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -346,7 +285,7 @@ export class TokenManager {
     const account = await this.#reread(known);
     if (account !== known) {
       const stillGood =
-        rejected === undefined ? this.#fresh(account) : account.access_token !== rejected;
+        rejected === undefined ? this.#expiry.fresh(account) : account.access_token !== rejected;
       if (stillGood) return account;
     }
     if (this.#closing) {
@@ -354,7 +293,7 @@ export class TokenManager {
       throw new CallbarError('closing', said('errors:account.closing'));
     }
     // From here until the new pair is stored, the platform may hold a pair the vault does not.
-    return this.#saving(async () => {
+    return this.#writes.run(async () => {
       const outcome = await requestRefresh({
         baseUrl: account.base_url,
         refreshToken: account.refresh_token,
@@ -363,27 +302,13 @@ export class TokenManager {
         timeoutMs: this.#timeoutMs,
       });
       const answeredAt = performance.now();
-      const answeredMonotonic = this.#monotonicNow();
+      const answeredMonotonic = this.#expiry.monotonicNow();
       if (this.#account !== account) {
         // Forgotten or replaced (deactivated, re-activated) while the request was in flight.
         return this.#requireAccount();
       }
       return this.#settle(account, outcome, rejected !== undefined, answeredAt, answeredMonotonic);
     });
-  }
-
-  /** Runs a session write (see {@link saving}); `close()` waits for it. */
-  async #saving<T>(write: () => Promise<T>): Promise<T> {
-    this.#saves += 1;
-    try {
-      return await write();
-    } finally {
-      this.#saves -= 1;
-      if (this.#saves === 0) {
-        for (const ended of this.#savesEnded) ended();
-        this.#savesEnded.clear();
-      }
-    }
   }
 
   /**
@@ -399,15 +324,14 @@ export class TokenManager {
     const stored = await this.#inVault(() => this.#vault.load());
     if (!stored) {
       this.#account = undefined;
-      this.#stopRetrying();
+      this.#retry.stop();
       await this.#takeEndedMarker();
       return this.#requireAccount();
     }
     if (stored.refresh_token === account.refresh_token) return account;
     this.#log.info('using the session another Callbar process renewed or replaced');
-    this.#account = this.#track(stored);
-    this.#retryDelay.reset();
-    this.#stopRetrying();
+    this.#account = this.#expiry.track(stored);
+    this.#retry.reset();
     this.#setHealth({ kind: 'ok' });
     return this.#requireAccount();
   }
@@ -427,11 +351,10 @@ export class TokenManager {
           refresh_token: outcome.tokens.refresh_token,
           expires_at: this.#now() + outcome.tokens.expires_in * 1000,
         };
-        this.#monotonicExpiry.set(next, answeredMonotonic + outcome.tokens.expires_in * 1000);
+        this.#expiry.renewed(next, answeredMonotonic, outcome.tokens.expires_in * 1000);
         // The old refresh token is spent now: keep the new pair whatever the vault says.
         this.#account = next;
-        this.#retryDelay.reset();
-        this.#stopRetrying();
+        this.#retry.reset();
         await this.#persist(next);
         // The window in which a crash loses the new pair (the old one is already spent).
         const storedAfterMs = performance.now() - answeredAt;
@@ -452,12 +375,15 @@ export class TokenManager {
         const message = inEnglish(offline);
         this.#log.warn('token refresh failed; will retry', {
           reason: outcome.reason,
-          failures: this.#retryDelay.failures + 1,
+          failures: this.#retry.failures + 1,
         });
         this.#setHealth({ kind: 'offline', message });
-        this.#scheduleRetry();
+        this.#retry.schedule(() => {
+          const current = this.#account;
+          if (current) this.#refreshOnce(current, current.access_token).catch(() => undefined);
+        });
         // The old access token may still be good (proactive refresh): keep using it.
-        if (!forced && this.#maybeValid(account)) return account;
+        if (!forced && this.#expiry.maybeValid(account)) return account;
         throw new CallbarError('offline', offline);
       }
       case 'redirected':
@@ -484,14 +410,14 @@ export class TokenManager {
     const stored = await this.#vault.load().catch(() => undefined);
     if (stored && stored.refresh_token !== account.refresh_token) {
       this.#log.info('refresh token refused, but another process had renewed the session');
-      this.#account = this.#track(stored);
+      this.#account = this.#expiry.track(stored);
       this.#setHealth({ kind: 'ok' });
       return this.#requireAccount();
     }
     this.#log.warn('refresh token rejected (invalid_grant); the session needs a new activation');
     this.#account = undefined;
     this.#unsaved = false;
-    this.#stopRetrying();
+    this.#retry.stop();
     const identity = { tenant_id: account.tenant_id, user_extension: account.user_extension };
     this.#setHealth({ kind: 'revoked', message: SESSION_ENDED_MESSAGE, identity });
     try {
@@ -532,7 +458,7 @@ export class TokenManager {
 
   async #persist(account: StoredAccount): Promise<void> {
     try {
-      await this.#saving(() => this.#inVault(() => this.#vault.save(account)));
+      await this.#writes.run(() => this.#inVault(() => this.#vault.save(account)));
       this.#unsaved = false;
     } catch (error) {
       this.#unsaved = true;
@@ -559,23 +485,6 @@ export class TokenManager {
       this.#setHealth({ kind: 'vault-unavailable', message });
       throw error;
     }
-  }
-
-  #scheduleRetry(): void {
-    if (this.#retryTimer) return;
-    const delay = this.#retryDelay.next();
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      const account = this.#account;
-      if (!account) return;
-      this.#refreshOnce(account, account.access_token).catch(() => undefined);
-    }, delay);
-    this.#retryTimer.unref();
-  }
-
-  #stopRetrying(): void {
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
   }
 
   #setHealth(health: TokenHealth): void {

@@ -18,7 +18,7 @@ import { inEnglish } from '../text/translators';
 import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { HttpRejection } from '../http/http-rejection';
 import type { BodySignature } from './body-signature';
-import { secretsEqual } from './secret-compare';
+import { secretsEqual } from '../secret-compare';
 
 /** The receiver path call events arrive at (followed by the secret, see above). */
 export const EVENTS_PATH = '/events';

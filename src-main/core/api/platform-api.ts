@@ -1,5 +1,5 @@
-import type { TokenManager } from '../account/token-manager';
 import { CallbarError } from '../errors';
+import type { AccessTokens } from './access-tokens';
 import type { Logger } from '../log/logger';
 import { CallControlApi, type CallIdentity } from './call-control-api';
 import { PageSizes, pageSizeFile } from './page-walk';
@@ -15,7 +15,7 @@ export interface PlatformApi {
 
 export function createPlatformApi(options: {
   baseUrl: string;
-  tokens: TokenManager;
+  tokens: AccessTokens;
   log: Logger;
   client?: Partial<Pick<PlatformClientOptions, 'timeoutMs' | 'retry'>>;
   /** The profile's folder: the platform's page size, once learnt, is kept there for its processes. */
@@ -41,7 +41,7 @@ export function createPlatformApi(options: {
 }
 
 /** Who call control acts for: the session's user; throws `not_connected` without a session. */
-export function callIdentity(tokens: Pick<TokenManager, 'session'>): CallIdentity {
+export function callIdentity(tokens: Pick<AccessTokens, 'session'>): CallIdentity {
   const session = tokens.session;
   if (!session) {
     throw new CallbarError('not_connected', said('errors:directory.connectFirst'));

@@ -17,7 +17,7 @@
 import type * as Ky from 'ky';
 import type { KyInstance, Options as KyOptions } from 'ky';
 import type { z } from 'zod';
-import type { TokenManager } from '../account/token-manager';
+import type { AccessTokens } from './access-tokens';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
 import { describeIssues } from '../validation-issues';
@@ -42,7 +42,7 @@ import { ErrorBody } from './schemas';
 
 export interface PlatformClientOptions {
   baseUrl: string;
-  tokens: Pick<TokenManager, 'authorized'>;
+  tokens: Pick<AccessTokens, 'authorized'>;
   log: Logger;
   timeoutMs?: number;
   /** Retries of reads: how many, and the backoff (jittered, capped). */
@@ -86,7 +86,7 @@ interface Http {
 export class PlatformClient {
   readonly #httpOptions: KyOptions;
   #http: Promise<Http> | undefined;
-  readonly #tokens: Pick<TokenManager, 'authorized'>;
+  readonly #tokens: Pick<AccessTokens, 'authorized'>;
   readonly #log: Logger;
   readonly #gate = new RateLimitGate();
   readonly #rateListeners = new Set<(scope: RateScope, signal: RateSignal) => void>();

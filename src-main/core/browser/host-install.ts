@@ -8,7 +8,7 @@ import { chmod, lstat, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import { promisify } from 'node:util';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import {
   hostLauncher,
   hostLocation,

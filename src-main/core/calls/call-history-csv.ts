@@ -2,10 +2,10 @@
  * The call history as CSV (RFC 4180, CRLF, UTF-8): one line per call, newest first, with the
  * other party as the directory knew them and the user's note. Cells a spreadsheet would run as a
  * formula (a coworker's contact name, a note) are written after an apostrophe, as the contact
- * export does (contact-csv.ts).
+ * export does (text/spreadsheet-csv.ts).
  */
 import type { Call } from '../../../src-shared/contract';
-import { csvTable } from '../contacts-io/contact-csv';
+import { csvTable } from '../text/spreadsheet-csv';
 
 export const CALL_CSV_HEADINGS = [
   'Started',

@@ -2,8 +2,18 @@
  * The user's calls per party, from the call log, for the search's ranking (directory/
  * call-affinity.ts): how many calls each contact or number had and when the last one started.
  */
-import type { PartyCalls } from '../directory/call-affinity';
 import type { CallRecord } from './call-log-format';
+
+/** The user's calls with one party: how many, and when the last one started. */
+export interface PartyCalls {
+  /** The contact, when Callbar identified the party as one. */
+  contact_id?: number;
+  /** The party's number as the call showed it. */
+  number: string;
+  calls: number;
+  /** Milliseconds since the epoch. */
+  last_ms: number;
+}
 
 /** Calls grouped by contact (when identified) or by number; failed dials count too. */
 export function partyCalls(records: readonly CallRecord[]): PartyCalls[] {

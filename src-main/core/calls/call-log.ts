@@ -15,9 +15,9 @@ import { renameSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lock } from 'proper-lockfile';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
-import { readFileNoFollowSync } from '../config/no-follow-file';
+import { readFileNoFollowSync } from '../files/no-follow-file';
 import {
   CallLogFormat,
   EMPTY_CALL_LOG,

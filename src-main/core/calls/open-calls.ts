@@ -6,7 +6,7 @@
 import { callIdentity, createPlatformApi, type PlatformApi } from '../api/platform-api';
 import { policyOnlyValues, type Policies } from '../config/policy/policies';
 import { saveSettings } from '../config/settings-store';
-import type { Profile } from '../profile';
+import type { Profile } from '../account/account-profile';
 import type { Translate } from '../text/said';
 import { CallLogFile } from './call-log';
 import { profileCallNotes } from './call-notes';

@@ -5,7 +5,7 @@
  */
 import { getCountries } from 'libphonenumber-js';
 import { EditableSettings, type SettingsView } from '../../../src-shared/contract';
-import type { Profile } from '../profile';
+import type { ProfileConfig } from './profile-config';
 import { readEnvOverrides } from './settings-env';
 import { loadSettings, saveSettings, type SettingsPatch } from './settings-store';
 import type { Settings } from './settings';
@@ -27,7 +27,7 @@ const LIVE_SETTINGS = [
 ] as const;
 
 /** The settings as the window edits them: an unset region is the system's (the default). */
-function editable(settings: Settings, profile: Profile): EditableSettings {
+function editable(settings: Settings, profile: ProfileConfig): EditableSettings {
   return Object.fromEntries(
     EDITABLE_SETTINGS.map((name) => [
       name,
@@ -55,7 +55,7 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function view(profile: Profile, saved: Settings): SettingsView {
+function view(profile: ProfileConfig, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
   const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
   return {
@@ -88,18 +88,18 @@ function view(profile: Profile, saved: Settings): SettingsView {
  * The saved settings (file, policies and defaults; environment overrides are reported, not
  * shown).
  */
-export function readSettingsView(profile: Profile): SettingsView {
+export function readSettingsView(profile: ProfileConfig): SettingsView {
   return view(profile, savedSettings(profile));
 }
 
 /** The settings file's values and the policies, without environment overrides. */
-function savedSettings(profile: Profile): Settings {
+function savedSettings(profile: ProfileConfig): Settings {
   return loadSettings({ dataDir: profile.dataDir, env: {}, policies: profile.policies });
 }
 
 /** Saves the changed settings; the whole file is validated before it is replaced. */
 export async function saveSettingsView(
-  profile: Profile,
+  profile: ProfileConfig,
   patch: Partial<Record<(typeof EDITABLE_SETTINGS)[number], unknown>>,
 ): Promise<SettingsView> {
   await saveSettings(

@@ -11,11 +11,12 @@
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
  */
 import { CallbarError, errorMessage } from '../errors';
-import { said, type Said } from '../text/said';
-import { writeFileAtomic } from './atomic-write';
+import { said } from '../text/said';
+import { writeFileAtomic } from '../files/atomic-write';
 import { settingsFilePath } from './data-dir';
-import { readFileNoFollowSync } from './no-follow-file';
+import { readFileNoFollowSync } from '../files/no-follow-file';
 import type { Policies } from './policy/policies';
+import { describeJsonError } from '../text/json-error';
 import { readEnvOverrides } from './settings-env';
 import { describeSettingsIssues } from './settings-issues';
 import { isSettingName, SETTING_NAMES, Settings, type SettingName } from './settings';
@@ -162,23 +163,6 @@ function serialize(values: Record<string, unknown>): string {
     SETTING_NAMES.filter((name) => name in values).map((name) => [name, values[name]]),
   );
   return JSON.stringify(ordered, null, 2) + '\n';
-}
-
-/**
- * Where the JSON broke, without quoting the file (V8's messages sometimes quote the input, and a
- * misplaced secret could be in it).
- */
-export function describeJsonError(error: unknown, text: string): Said {
-  const message = error instanceof Error ? error.message : '';
-  const located = /^(.*?) in JSON at position (\d+)/.exec(message);
-  if (located?.[1] !== undefined && located[2] !== undefined) {
-    const before = text.slice(0, Number(located[2]));
-    const line = before.split('\n').length;
-    const column = before.length - before.lastIndexOf('\n');
-    return said('errors:settings.jsonAt', { problem: located[1], line, column });
-  }
-  if (message.startsWith('Unexpected end of JSON input')) return said('errors:settings.jsonEnds');
-  return said('errors:settings.notJsonDocument');
 }
 
 const queues = new Map<string, Promise<unknown>>();

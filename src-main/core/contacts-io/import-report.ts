@@ -3,7 +3,7 @@
  * row's cells as the file had them under the export's headings, then the reason. Fixed, the
  * file imports as it is (the Row and Reason columns map to no field).
  */
-import { csvTable } from './contact-csv';
+import { csvTable } from '../text/spreadsheet-csv';
 import { FIELD_HEADINGS, RECORD_FIELDS } from './contact-record';
 import type { ImportResult } from './contact-import';
 import { said } from '../text/said';

@@ -8,7 +8,7 @@
  */
 import type { CallsSnapshot, CrmLinkOffer, CrmParty } from '../../../src-shared/contract';
 import { TokenBucket, type Rate } from '../calls/token-bucket';
-import { originForLog } from '../desktop/external-url';
+import { originForLog } from '../http/origin-for-log';
 import { CallbarError, errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';

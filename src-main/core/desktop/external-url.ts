@@ -6,6 +6,8 @@
  * page cannot make Callbar launch `file:`, `smb:`, `ms-msdt:` or any other handler.
  */
 
+import { originForLog } from '../http/origin-for-log';
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
@@ -51,20 +53,6 @@ export function isConnectLink(url: string, receiverPort: number): boolean {
     target.search === '' &&
     target.hash === ''
   );
-}
-
-/**
- * A URL's scheme and host for a log line or a message ("https://evil.test"), never its path or
- * query, which may hold anything (an activation code, personal data).
- */
-export function originForLog(url: string | undefined): string {
-  if (url === undefined) return 'no address';
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return 'an unreadable address';
-  }
 }
 
 /** Why a URL was refused, in a sentence for the log. */

@@ -7,7 +7,7 @@
 import { channelNames, type ChannelName, type Result } from '../../../src-shared/contract';
 import type { Router } from '../ipc/router';
 import type { Logger } from '../log/logger';
-import { originForLog } from './external-url';
+import { originForLog } from '../http/origin-for-log';
 import { isTrustedSender, type SenderFrame } from './window-security';
 
 /** The part of an IpcMainInvokeEvent the check reads. */

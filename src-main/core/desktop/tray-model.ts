@@ -6,7 +6,12 @@
  * controls shown as text. The words are the `shell` catalog's, in the language `t` words in
  * (English unless the shell gives another).
  */
-import type { AccountStatus, Call, CallsSnapshot } from '../../../src-shared/contract';
+import type {
+  AccountStatus,
+  Call,
+  CallsSnapshot,
+  FavouriteContact,
+} from '../../../src-shared/contract';
 import { translatorFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
@@ -19,6 +24,11 @@ export type TrayIcon = 'not-connected' | 'connected' | 'in-call';
 export interface TrayDialEntry {
   label: string;
   number: string;
+}
+
+/** The favourites as the tray menu lists them: one click dials the contact's number. */
+export function trayFavourites(favourites: readonly FavouriteContact[]): TrayDialEntry[] {
+  return favourites.map((contact) => ({ label: contact.display_name, number: contact.number }));
 }
 
 export type TrayAction =

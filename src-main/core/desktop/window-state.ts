@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../config/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { fileFormat } from '../config/file-format';
-import { readFileNoFollowSync } from '../config/no-follow-file';
+import { readFileNoFollowSync } from '../files/no-follow-file';
 import type { WindowBounds } from './window-security';
 
 const WindowState = z.object({

@@ -15,13 +15,27 @@
  * that matches without a typo, so it can tell (`needsTypos`), and then keeps every contact one
  * typo could match. A call logged by number boosts the contact whose number ends the same way:
  * every contact sharing those last 7 digits is kept, so the subset's index picks the same one.
+ *
+ * What it reads of every contact are search-texts' tables (folded names and companies, digit
+ * texts), each tested by one walk over its bytes (text-table); a cache read at start gives them
+ * as stored, so a start's first query folds nothing, and only the contacts a query keeps are made
+ * (contact-list).
  */
+import { Buffer } from 'node:buffer';
 import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
 import type { PartyCalls } from './call-affinity';
 import { ContactIndex, type ContactIndexOptions } from './contact-index';
+import { ContactList } from './contact-list';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
-import { foldText } from './text-fold';
+import { foldedWordsOf, numberTextsOf, searchTextsStamp, type SearchTexts } from './search-texts';
+import {
+  entriesHolding,
+  entriesWithWordStarting,
+  entryText,
+  firstWordStarts,
+  type TextTable,
+} from './text-table';
 
 /** Above this share of all contacts kept, ranking them costs about what the whole index does. */
 const MOST_CONTACTS = 1 / 3;
@@ -30,22 +44,42 @@ const TYPO_MIN_LENGTH = 3;
 /** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
 const ENDING_DIGITS = 7;
 
+type FoldedWords = Pick<SearchTexts, 'names' | 'companies' | 'companyOf'>;
+
 export class ContactScan {
-  readonly #contacts: readonly DirectoryContact[];
+  readonly #contacts: ContactList;
   readonly #options: ContactIndexOptions;
   readonly #plan: DialingPlan;
   #history: { parties: readonly PartyCalls[]; now: number } | undefined;
-  /** Each contact's name and company, folded, on two lines (read on the first query). */
-  #texts: string[] | undefined;
-  /** Each contact's numbers as digit texts (index's forms), " "-joined. */
-  #numbers: string[] | undefined;
+  /** The contacts' folded names and companies (given, or made on the first query). */
+  #words: FoldedWords | undefined;
+  /** Each contact's numbers as digit texts (index's forms), " "-joined (idem). */
+  #numbers: TextTable | undefined;
   /** The contacts (in order) by the last 7 digits of each of their numbers (on first use). */
   #endings: Map<string, number[]> | undefined;
+  /** Whether it reads the search texts it was given (not texts of its own). */
+  readonly readsGivenTexts: boolean;
 
-  constructor(contacts: readonly DirectoryContact[], options: ContactIndexOptions) {
-    this.#contacts = contacts;
+  /**
+   * `texts`: the contacts' search texts as stored (directory-cache), read when they were made as
+   * this process makes them for `options.region` (their stamp says so); else it makes its own.
+   */
+  constructor(
+    contacts: ContactList | readonly DirectoryContact[],
+    options: ContactIndexOptions,
+    texts?: SearchTexts,
+  ) {
+    this.#contacts = contacts instanceof ContactList ? contacts : ContactList.of(contacts);
     this.#options = options;
     this.#plan = new DialingPlan(options.region);
+    this.readsGivenTexts =
+      texts !== undefined &&
+      texts.names.ends.length === this.#contacts.length &&
+      texts.stamp === searchTextsStamp(this.#plan);
+    if (this.readsGivenTexts) {
+      this.#words = texts;
+      this.#numbers = texts!.numbers;
+    }
   }
 
   /** The user's calls per party, as ContactIndex.setCallHistory takes them. */
@@ -69,16 +103,23 @@ export class ContactScan {
       parsed.words.length === 1 && parsed.digitWords.length === 0 && !SURROGATE.test(word!)
         ? this.#startsName(word!)
         : undefined;
-    const words = this.#indexOf(this.#hasWords(parsed, false), startsName && { limit, startsName });
+    // Words alone, and calls all known as contacts: the kept contacts' numbers are not read.
+    const forWords = parsed.digitWords.length === 0 && !this.#callsByNumber();
+    const words = this.#indexOf(
+      this.#hasWords(parsed, false),
+      startsName && { limit, startsName },
+      forWords,
+    );
     if (!words) return undefined;
     const typos = this.#needsTypos(words, parsed, limit);
     if (!typos && parsed.digitWords.length === 0) return words.search(query, limit);
     const test = this.#hasWords(parsed, typos);
     const numbers = parsed.digitWords.map((digits) => this.#holdsDigitWord(digits));
-    return this.#indexOf((i) => test(i) && numbers.every((holds) => holds(i)))?.search(
-      query,
-      limit,
-    );
+    return this.#indexOf(
+      (i) => test(i) && numbers.every((holds) => holds(i)),
+      undefined,
+      forWords,
+    )?.search(query, limit);
   }
 
   /**
@@ -88,8 +129,8 @@ export class ContactScan {
   lookupByNumber(number: string): DirectoryContact | undefined {
     const text = this.#plan.forms(number).text;
     if (text.length < ENDING_DIGITS) return undefined;
-    const kept = (this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []).map(
-      (i) => this.#contacts[i]!,
+    const kept = (this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []).map((i) =>
+      this.#contacts.at(i),
     );
     return kept.length === 0
       ? undefined
@@ -109,30 +150,35 @@ export class ContactScan {
   /**
    * The index of the contacts `keep` says yes to (undefined: most contacts). With `narrower`: of
    * those whose name starts with the word alone, when they are `limit` or more (the others
-   * cannot make the page). Contacts a call logged by number may name are always in.
+   * cannot make the page). Contacts a call logged by number may name are always in. Only the
+   * contacts chosen are made. `forWords`: an index for word queries alone (buildForWords).
    */
   #indexOf(
     keep: (contact: number) => boolean,
     narrower?: { limit: number; startsName: (contact: number) => boolean },
+    forWords = false,
   ): ContactIndex | undefined {
     const boosted = this.#boostedContacts();
-    const kept: DirectoryContact[] = [];
-    const narrow: DirectoryContact[] = [];
+    const kept: number[] = [];
+    const narrow: number[] = [];
     let namesStarting = 0;
-    const most = this.#contacts.length * MOST_CONTACTS;
-    for (let i = 0; i < this.#contacts.length; i++) {
+    const count = this.#contacts.length;
+    const most = count * MOST_CONTACTS;
+    for (let i = 0; i < count; i++) {
       const called = boosted?.has(i) ?? false;
       const matches = keep(i);
       if (!called && !matches) continue;
-      const contact = this.#contacts[i]!;
-      kept.push(contact);
+      kept.push(i);
       const startsName = matches && narrower !== undefined && narrower.startsName(i);
       if (startsName) namesStarting++;
-      if (called || startsName) narrow.push(contact);
+      if (called || startsName) narrow.push(i);
     }
     const chosen = narrower && namesStarting >= narrower.limit ? narrow : kept;
     if (chosen.length > most) return undefined;
-    const index = ContactIndex.build(chosen, this.#options);
+    const made = chosen.map((i) => this.#contacts.at(i));
+    const index = forWords
+      ? ContactIndex.buildForWords(made, this.#options)
+      : ContactIndex.build(made, this.#options);
     if (this.#history) index.setCallHistory(this.#history.parties, this.#history.now);
     return index;
   }
@@ -144,14 +190,22 @@ export class ContactScan {
    * starting a word and the characters from i + 2 on inside it).
    */
   #hasWords(parsed: ParsedQuery, typos: boolean): (contact: number) => boolean {
-    const texts = this.#foldedTexts();
-    const tests = parsed.words.map((word): ((text: string) => boolean) => {
-      if (!typos || word.length < TYPO_MIN_LENGTH) return (text) => startsWord(text, word);
-      const half = (word.length - 1) >> 1;
-      const [head, tail] = [word.slice(0, half), word.slice(half + 1)];
-      return (text) => text.includes(tail) || startsWord(text, head);
-    });
-    return (contact) => tests.every((test) => test(texts[contact]!));
+    const { names, companies, companyOf } = this.#foldedWords();
+    const passes = new Uint8Array(this.#contacts.length).fill(1);
+    for (const word of parsed.words) {
+      const marks = (table: TextTable): Uint8Array => {
+        if (!typos || word.length < TYPO_MIN_LENGTH) return entriesWithWordStarting(table, word);
+        const half = (word.length - 1) >> 1;
+        const inside = entriesHolding(table, word.slice(half + 1));
+        const starts = entriesWithWordStarting(table, word.slice(0, half));
+        for (let e = 0; e < inside.length; e++) inside[e]! |= starts[e]!;
+        return inside;
+      };
+      const byName = marks(names);
+      const byCompany = marks(companies);
+      for (let i = 0; i < passes.length; i++) passes[i]! &= byName[i]! | byCompany[companyOf[i]!]!;
+    }
+    return (contact) => passes[contact] === 1;
   }
 
   /**
@@ -162,10 +216,16 @@ export class ContactScan {
   #holdsDigits(parsed: ParsedQuery): (contact: number) => boolean {
     const numbers = this.#numberTexts();
     const digits = parsed.digits;
-    const inside = [digits.length > 1 ? digits.slice(1) : digits, this.#plan.forms(digits).text];
-    return (contact) =>
-      inside.some((part) => part !== '' && numbers[contact]!.includes(part)) ||
-      this.#speedDialStarts(contact, digits);
+    const holds = new Uint8Array(this.#contacts.length);
+    for (const part of [
+      digits.length > 1 ? digits.slice(1) : digits,
+      this.#plan.forms(digits).text,
+    ]) {
+      if (part === '') continue;
+      const marks = entriesHolding(numbers, part);
+      for (let i = 0; i < holds.length; i++) holds[i]! |= marks[i]!;
+    }
+    return (contact) => holds[contact] === 1 || this.#speedDialStarts(contact, digits);
   }
 
   /**
@@ -174,28 +234,25 @@ export class ContactScan {
    * stops at a page of word matches before filtering them, so every contact kept must pass.)
    */
   #holdsDigitWord(digits: string): (contact: number) => boolean {
-    const numbers = this.#numberTexts();
-    return (contact) =>
-      numbers[contact]!.includes(digits) || this.#speedDialStarts(contact, digits);
+    const holds = entriesHolding(this.#numberTexts(), digits);
+    return (contact) => holds[contact] === 1 || this.#speedDialStarts(contact, digits);
   }
 
   #speedDialStarts(contact: number, digits: string): boolean {
-    const speedDial = this.#contacts[contact]!.speed_dial;
+    const speedDial = this.#contacts.speedDial(contact);
     return speedDial !== null && String(speedDial).startsWith(digits);
   }
 
   /** Whether the first word of the contact's name starts with `word`. */
   #startsName(word: string): (contact: number) => boolean {
-    const texts = this.#foldedTexts();
-    return (contact) => {
-      const text = texts[contact]!;
-      for (let at = 0; at < text.length; at++) {
-        const code = text.charCodeAt(at);
-        if (code === NEW_LINE) return false;
-        if (isWordChar(text, at)) return text.startsWith(word, at);
-      }
-      return false;
-    };
+    const { names } = this.#foldedWords();
+    const part = Buffer.from(word, 'utf8');
+    return (contact) => firstWordStarts(names, contact, part);
+  }
+
+  /** Whether a call of the history is known by its number alone (not as a contact). */
+  #callsByNumber(): boolean {
+    return this.#history?.parties.some((party) => party.contact_id === undefined) ?? false;
   }
 
   /** The last 7 digits of the numbers of calls not identified as a contact (or undefined). */
@@ -217,9 +274,9 @@ export class ContactScan {
   #byEnding(): Map<string, number[]> {
     if (this.#endings) return this.#endings;
     const endings = new Map<string, number[]>();
-    const texts = this.#numberTexts();
-    for (let i = 0; i < texts.length; i++) {
-      for (const text of texts[i]!.split(' ')) {
+    const numbers = this.#numberTexts();
+    for (let i = 0; i < this.#contacts.length; i++) {
+      for (const text of entryText(numbers, i).split(' ')) {
         if (text.length < ENDING_DIGITS) continue;
         const ending = text.slice(-ENDING_DIGITS);
         const contacts = endings.get(ending);
@@ -231,53 +288,15 @@ export class ContactScan {
     return endings;
   }
 
-  #foldedTexts(): string[] {
-    if (this.#texts) return this.#texts;
-    // Companies repeat: each is folded once.
-    const companies = new Map<string, string>();
-    this.#texts = this.#contacts.map((contact) => {
-      let company = companies.get(contact.company);
-      if (company === undefined) {
-        company = foldText(contact.company);
-        companies.set(contact.company, company);
-      }
-      // No line break in a folded name: it separates the name from the company.
-      return `${foldText(contact.display_name).replaceAll('\n', ' ')}\n${company}`;
-    });
-    return this.#texts;
+  #foldedWords(): FoldedWords {
+    this.#words ??= foldedWordsOf(this.#contacts.all());
+    return this.#words;
   }
 
-  #numberTexts(): string[] {
-    this.#numbers ??= this.#contacts.map((contact) =>
-      [contact.number, contact.secondary_number ?? '']
-        .filter((number) => number !== '')
-        .map((number) => this.#plan.forms(number).text)
-        .join(' '),
-    );
+  #numberTexts(): TextTable {
+    this.#numbers ??= numberTextsOf(this.#contacts.all(), this.#plan);
     return this.#numbers;
   }
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-/**
- * Whether a word of folded `text` starts with `part` (a word is a run of letters and digits, as
- * text-fold reads them; a character it cannot tell counts as a separator, which only keeps more).
- */
-function startsWord(text: string, part: string): boolean {
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
-    if (at === 0 || !isWordChar(text, at - 1)) return true;
-  }
-  return false;
-}
-
-const NEW_LINE = 10;
 const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Whether text[at] is a letter or digit (a surrogate counts as a separator). */
-function isWordChar(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  return code < 128
-    ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
-    : WORD_CHAR.test(text[at]!);
-}

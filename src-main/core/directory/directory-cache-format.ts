@@ -1,19 +1,25 @@
 /**
- * The directory cache's file formats (`directory.json`), each a versioned zod schema of its own,
- * apart from the IPC contract's types: a field added to or renamed in `DirectoryContact` changes
- * no file until the conversions below are changed on purpose (they name every field, so the
- * compiler points at them), and an old file is migrated by reading it with its own schema.
+ * The directory cache's file formats, each a versioned schema of its own, apart from the IPC
+ * contract's types: a field added to or renamed in `DirectoryContact` changes no file until the
+ * conversions are changed on purpose (they name every field, so the compiler points at them), and
+ * an old file is migrated by reading it with its own schema.
  *
- * - Format 3 (until issue 31): one JSON object per contact. 18 MB at 100,000 contacts; parsing
- *   and validating it took ~300 ms of the start.
- * - Format 4: one array per field ("columns"); row i of every column is contact i. No key is
- *   repeated per contact: 8 MB at 100,000, parsed and validated in about a third of the time.
+ * - Format 3 (until issue 31, `directory.json`): one JSON object per contact. 18 MB at 100,000
+ *   contacts; parsing and validating it took ~300 ms of the start.
+ * - Format 4 (`directory.json`): one JSON array per field ("columns"); row i of every column is
+ *   contact i. 8 MB at 100,000, but a start still decoded 8 MB of text into 800,000 strings and
+ *   folded 100,000 names before its first answer.
+ * - Format 5 (`directory.bin`, issue 45): a binary snapshot read in one buffer and used in place
+ *   (directory-snapshot): this header as JSON, then each column as a typed array, texts as UTF-8
+ *   runs with their ends, repeated texts (phonebook names, companies) once, and what the scan
+ *   reads before the index is built (search-texts: folded names and companies, digit texts), so
+ *   a start neither parses the contacts nor folds them. Formats 3 and 4 are read to migrate them.
  */
 import { z } from 'zod';
 import type { DirectoryContact } from '../../../src-shared/contract';
 
 /** The format written now. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 
 /** Whose directory a file is: the account it was synced for and the platform (base_url). */
 const CacheOwner = z.object({
@@ -97,9 +103,9 @@ const ContactColumns = z
   );
 type ContactColumns = z.infer<typeof ContactColumns>;
 
-/** Format 4: the contacts as columns. */
+/** Format 4: the contacts as columns (read to migrate it; never written). */
 export const CacheFileV4 = z.object({
-  format: z.literal(CACHE_FORMAT),
+  format: z.literal(4),
   ...CacheHeader,
   contacts: ContactColumns,
 });
@@ -135,7 +141,7 @@ function checkedColumns(value: unknown): ContactColumns | undefined {
   return columns as ContactColumns;
 }
 
-/** `contacts` as the columns of format 4. */
+/** `contacts` as the columns of format 4 (a format-4 file, as tests and benchmarks make one). */
 export function contactColumns(contacts: readonly DirectoryContact[]): ContactColumns {
   const column = <T>(read: (contact: DirectoryContact) => T): T[] => contacts.map(read);
   return {
@@ -181,3 +187,24 @@ export function contactsOfV3(file: CacheFileV3): DirectoryContact[] {
     speed_dial: contact.speed_dial,
   }));
 }
+
+/** Where a section of a format-5 file is: from `at` bytes after the header, `bytes` long. */
+const SnapshotSection = z.object({
+  at: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+
+/**
+ * Format 5's header (JSON, before the sections): whose directory, when, its phonebooks, how many
+ * contacts and distinct phonebook names and companies, how the search texts were made (null:
+ * none stored), and where each section is (directory-snapshot names them and their types).
+ */
+export const CacheFileV5Header = z.object({
+  ...CacheHeader,
+  contacts: z.number().int().nonnegative(),
+  phonebook_names: z.number().int().nonnegative(),
+  companies: z.number().int().nonnegative(),
+  search: z.object({ stamp: z.string() }).nullable(),
+  sections: z.record(z.string(), SnapshotSection),
+});
+export type CacheFileV5Header = z.infer<typeof CacheFileV5Header>;

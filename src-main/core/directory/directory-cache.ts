@@ -1,34 +1,37 @@
 /**
- * The last complete directory, kept in the profile folder (`directory.json`, user-only, written
- * atomically) so search works at start, before the first sync and offline. Its formats are in
- * directory-cache-format: a file of the previous format is read and rewritten in the current one;
- * a file that cannot be read, is corrupt, has a format Callbar no longer reads or belongs to
- * another account or platform is discarded: the caller logs it and syncs again; it never stops
- * Callbar. It is read only once the account is known (a cache whose owner cannot be checked is
- * not shown).
+ * The last complete directory, kept in the profile folder (`directory.bin`, user-only, written
+ * atomically; the app and the CLI share it) so search works at start, before the first sync and
+ * offline. Its formats are in directory-cache-format: format 5 is a binary snapshot
+ * (directory-snapshot) read in one buffer, its contacts made when asked for, with the texts the
+ * first searches read; a `directory.json` of format 3 or 4 (before issue 45) is read and
+ * rewritten as `directory.bin`. A file that cannot be read, is damaged or hostile, has a format
+ * Callbar does not read or belongs to another account or platform is discarded: the caller logs
+ * it and syncs again; it never stops Callbar. It is read only once the account is known (a cache
+ * whose owner cannot be checked is not shown).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { type AccountOwner, sameAccount } from '../account/account-history';
-import { writeFileAtomic } from '../config/atomic-write';
-import { readFileNoFollow } from '../config/no-follow-file';
+import { writeFileAtomic } from '../files/atomic-write';
+import { readBytesNoFollow, readFileNoFollow } from '../files/no-follow-file';
 import { errorMessage } from '../errors';
+import { ContactList } from './contact-list';
 import {
   CACHE_FORMAT,
   CacheFileV3,
-  type CacheFileV4,
-  contactColumns,
   contactRows,
   contactsOfV3,
   readCacheFileV4,
 } from './directory-cache-format';
+import { encodeSnapshot, readSnapshot, SnapshotRefused } from './directory-snapshot';
 import type { PhonebookSummary } from './directory-sync';
+import { searchTextsOf, type SearchTexts } from './search-texts';
 
-/** A `directory.json` past this is refused unread (the largest tenants' caches are far smaller). */
+/** A cache file past this is refused unread (the largest tenants' caches are far smaller). */
 const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
-/** The cached directory as Callbar holds it (whatever the file's format). */
+/** The cached directory as Callbar writes it. */
 export interface CachedDirectory {
   /** Whose directory this is: the account it was synced for and the platform (base_url). */
   owner: AccountOwner;
@@ -37,14 +40,27 @@ export interface CachedDirectory {
   contacts: DirectoryContact[];
 }
 
+/** The cached directory as read: its contacts made when asked for, the search texts stored. */
+export interface LoadedDirectory extends Omit<CachedDirectory, 'contacts'> {
+  contacts: ContactList;
+  /** The scan's texts as the file holds them (undefined: it holds none). */
+  texts: SearchTexts | undefined;
+}
+
+/** The cache file (format 5). */
 export function cacheFile(dataDir: string): string {
+  return join(dataDir, 'directory.bin');
+}
+
+/** Where formats 3 and 4 were kept (read to migrate them). */
+export function legacyCacheFile(dataDir: string): string {
   return join(dataDir, 'directory.json');
 }
 
 export type CacheRead =
   | {
       status: 'ok';
-      cache: CachedDirectory;
+      cache: LoadedDirectory;
       /** The format the file had when it was older than CACHE_FORMAT (it is rewritten). */
       migratedFrom?: number;
     }
@@ -53,25 +69,63 @@ export type CacheRead =
 
 /** The cache file read, not yet checked for its owner (readCacheFile). */
 export type CacheFileRead =
-  | { status: 'ok'; cache: CachedDirectory; format: number }
+  | { status: 'ok'; cache: LoadedDirectory; format: number }
   | { status: 'missing' }
   | { status: 'discarded'; reason: string };
 
 /**
- * Reads the cache; it must have been written for `owner` (account and platform). A file of
- * format 3 is rewritten in format 4 (if that fails, it is read again next time).
+ * Reads the cache with every contact made (what tests and tools compare); it must have been
+ * written for `owner`. An older file is rewritten in format 5.
  */
-export async function readCache(dataDir: string, owner: AccountOwner): Promise<CacheRead> {
-  return ownCache(dataDir, await readCacheFile(dataDir), owner);
+export async function readCache(
+  dataDir: string,
+  owner: AccountOwner,
+): Promise<
+  | { status: 'ok'; cache: CachedDirectory; migratedFrom?: number }
+  | Exclude<CacheRead, { status: 'ok' }>
+> {
+  const read = await ownCache(dataDir, await readCacheFile(dataDir), owner);
+  if (read.status !== 'ok') return read;
+  const { owner: whose, synced_at, phonebooks, contacts } = read.cache;
+  return {
+    status: 'ok',
+    cache: { owner: whose, synced_at, phonebooks, contacts: [...contacts.all()] },
+    ...(read.migratedFrom !== undefined ? { migratedFrom: read.migratedFrom } : {}),
+  };
 }
 
 /**
  * Reads and checks the cache file before whose it is can be known (at start, beside the
- * keychain's read): a file that is corrupt or of a format Callbar no longer reads is discarded.
- * `ownCache` then says whether it is `owner`'s.
+ * keychain's read): a file that is damaged, hostile or of a format Callbar does not read is
+ * discarded. `ownCache` then says whether it is `owner`'s.
  */
 export async function readCacheFile(dataDir: string): Promise<CacheFileRead> {
   const file = cacheFile(dataDir);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readBytesNoFollow(file, MAX_CACHE_FILE_BYTES);
+  } catch (error) {
+    return { status: 'discarded', reason: `it cannot be read (${errorMessage(error)})` };
+  }
+  if (bytes === undefined) return readLegacyFile(dataDir);
+  try {
+    const { head, rows, texts } = readSnapshot(bytes);
+    return {
+      status: 'ok',
+      cache: { ...head, contacts: ContactList.made(rows), texts },
+      format: CACHE_FORMAT,
+    };
+  } catch (error) {
+    if (!(error instanceof SnapshotRefused)) throw error;
+    // A directory.json left beside a bad file is older still: both go.
+    await removeCache(dataDir);
+    return { status: 'discarded', reason: error.message };
+  }
+}
+
+/** A `directory.json` of format 3 or 4, read to be migrated. */
+async function readLegacyFile(dataDir: string): Promise<CacheFileRead> {
+  const file = legacyCacheFile(dataDir);
   let text: string;
   try {
     const read = await readFileNoFollow(file, MAX_CACHE_FILE_BYTES);
@@ -88,7 +142,7 @@ export async function readCacheFile(dataDir: string): Promise<CacheFileRead> {
   }
   const format = (raw as { format?: unknown } | null)?.format;
   let cache: CachedDirectory;
-  if (format === CACHE_FORMAT) {
+  if (format === 4) {
     const parsed = readCacheFileV4(raw);
     if (!parsed) return discard(file, 'its content is not a directory');
     const { owner: whose, synced_at, phonebooks, contacts } = parsed;
@@ -104,23 +158,36 @@ export async function readCacheFile(dataDir: string): Promise<CacheFileRead> {
       `it has format ${JSON.stringify(format ?? null)}, which Callbar no longer reads (it writes ${CACHE_FORMAT})`,
     );
   }
-  return { status: 'ok', cache, format };
+  return {
+    status: 'ok',
+    cache: { ...cache, contacts: ContactList.of(cache.contacts), texts: undefined },
+    format: format,
+  };
 }
 
-/** The cache file read, when it is `owner`'s (a file of format 3 is rewritten in format 4). */
+/**
+ * The cache file read, when it is `owner`'s. A file of an older format is rewritten in format 5
+ * (with the search texts for `region`, which the directory then reads too).
+ */
 export async function ownCache(
   dataDir: string,
   read: CacheFileRead,
   owner: AccountOwner,
+  region?: string,
 ): Promise<CacheRead> {
   if (read.status !== 'ok') return read;
   const { cache, format } = read;
   if (!sameAccount(cache.owner, owner)) {
-    return discard(cacheFile(dataDir), 'it belongs to another account or platform');
+    return discard(
+      format === CACHE_FORMAT ? cacheFile(dataDir) : legacyCacheFile(dataDir),
+      'it belongs to another account or platform',
+    );
   }
   if (format === CACHE_FORMAT) return { status: 'ok', cache };
-  await writeCache(dataDir, cache).catch(() => undefined);
-  return { status: 'ok', cache, migratedFrom: format };
+  const contacts = [...cache.contacts.all()];
+  const texts = region === undefined ? undefined : searchTextsOf(contacts, region);
+  await writeCache(dataDir, { ...cache, contacts }, texts).catch(() => undefined);
+  return { status: 'ok', cache: { ...cache, texts }, migratedFrom: format };
 }
 
 async function discard(
@@ -134,24 +201,21 @@ async function discard(
 /** Deletes the cache (a directory of an account no longer connected here). */
 export async function removeCache(dataDir: string): Promise<void> {
   await rm(cacheFile(dataDir), { force: true });
+  await rm(legacyCacheFile(dataDir), { force: true });
 }
 
-/** Writes `cache` in the current format, replacing the file atomically. */
-export async function writeCache(dataDir: string, cache: CachedDirectory): Promise<void> {
-  const file: CacheFileV4 = {
-    format: CACHE_FORMAT,
-    owner: {
-      tenant_id: cache.owner.tenant_id,
-      user_extension: cache.owner.user_extension,
-      base_url: cache.owner.base_url,
-    },
-    synced_at: cache.synced_at,
-    phonebooks: cache.phonebooks.map(({ id, description, priority }) => ({
-      id,
-      description,
-      priority,
-    })),
-    contacts: contactColumns(cache.contacts),
-  };
-  await writeFileAtomic(cacheFile(dataDir), JSON.stringify(file), { mode: 0o600, dirMode: 0o700 });
+/**
+ * Writes `cache` in the current format, replacing the file atomically; with `texts` (the scan's
+ * texts of these contacts, search-texts), those too, so a start reads them instead of making
+ * them. A file of an older format goes.
+ */
+export async function writeCache(
+  dataDir: string,
+  cache: CachedDirectory,
+  texts?: SearchTexts,
+): Promise<void> {
+  const { owner, synced_at, phonebooks, contacts } = cache;
+  const bytes = encodeSnapshot({ owner, synced_at, phonebooks }, contacts, texts);
+  await writeFileAtomic(cacheFile(dataDir), bytes, { mode: 0o600, dirMode: 0o700 });
+  await rm(legacyCacheFile(dataDir), { force: true });
 }

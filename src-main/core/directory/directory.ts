@@ -9,9 +9,12 @@
  * (deleting its cache) and syncs the new one. Every change of its status goes to `onChange`
  * listeners (the core publishes them as `directory.changed` events).
  *
- * A large directory (a cache read at start, a sync) is indexed in slices between requests: until
- * its index is ready, searches are answered by a scan over its contacts (contact-scan, with the
- * index's own ranking), so the first answer after a start waits for no index build.
+ * A large directory (a cache read at start, a sync) is indexed in slices between requests
+ * (indexed-contacts): until its index is ready, searches are answered by a scan over its
+ * contacts (contact-scan, with the index's own ranking), so the first answer after a start waits
+ * for no index build; the cache is written with what a start reads (directory-saving). A cache
+ * read at start gives the scan its stored texts and its contacts unmade (contact-list): the
+ * first answer makes only the contacts it keeps, the build makes the others in its first slices.
  *
  * The index reads numbers in the user's region: when the region changes (the Settings view, or
  * another process of the profile saving it), the next request indexes the contacts again for the
@@ -28,98 +31,26 @@ import type {
 import { NumberDisplay } from '../numbers/number-format';
 import { shownNumbersOf } from './shown-hit';
 import { sameAccount, type AccountOwner } from '../account/account-history';
-import type { PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
 import type { StateFile } from '../config/state-file';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
-import type { Logger } from '../log/logger';
 import type { PartyCalls } from './call-affinity';
-import { ContactIndex, type ContactIndexOptions } from './contact-index';
-import { ContactScan } from './contact-scan';
-import {
-  ownCache,
-  readCacheFile,
-  removeCache,
-  writeCache,
-  type CacheFileRead,
-} from './directory-cache';
+import type { ContactIndexOptions } from './contact-index';
+import { ContactList } from './contact-list';
+import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
+import { applyChanges, saveDirectory, saveSynced, type LocalChange } from './directory-saving';
+import { IndexedContacts } from './indexed-contacts';
+import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
+import { searchTextsOf, type SearchTexts } from './search-texts';
 import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
 
-export interface DirectoryOptions {
-  dataDir: string;
-  /** The user's region, read at each request (the profile's live region source), or a fixed one. */
-  region: string | (() => string);
-  log: Logger;
-  /** The platform's phonebook API, when connected (undefined: a sync says to connect first). */
-  phonebooks: () => PhonebookApi | undefined;
-  /** The account (and platform) connected now; undefined when none is. */
-  owner: () => AccountOwner | undefined;
-  /** Between automatic refreshes (sync_interval_minutes); also when a directory counts as stale. */
-  intervalMs: number;
-  /** Shared by every sync of the process; default: 100 requests a minute. */
-  pacer?: RequestPacer;
-  pageSize?: number;
-  /**
-   * The platform's time as Callbar sees it: the pacer's window, Retry-After waits, staleness
-   * (default: the process's real time).
-   */
-  clock?: Clock;
-  /**
-   * Builds an index in slices (default: ContactIndex.buildGradually); the directory runs one
-   * slice at a time, letting requests in between. Tests wrap it to see the slices.
-   */
-  buildIndex?: GradualBuild;
-  /** From this many contacts on, an index is built in slices while a scan answers (default 2,000). */
-  gradualFrom?: number;
-  /** How long a build waits for the first search before it starts anyway (default 2 s). */
-  buildAfterMs?: number;
-}
-
-/** An index built in slices: each `next()` builds one; the last returns the index. */
-export type GradualBuild = (
-  contacts: readonly DirectoryContact[],
-  options: ContactIndexOptions,
-) => Generator<void, ContactIndex>;
-
-/** The index's own gradual build: it yields every thousand contacts or so and after each phase. */
-export const buildGradually: GradualBuild = (contacts, options) =>
-  ContactIndex.buildGradually(contacts, options);
-
-/**
- * An index waits this long for a first search (answered by the scan) before its build starts:
- * long enough for a start to print its address and answer the window's first search (a build
- * started before would stand in their way), short beside a person's first keystrokes.
- */
-const BUILD_AFTER_MS = 2_000;
-
-/** Below this many contacts an index is built at once (a few milliseconds). */
-const GRADUAL_FROM = 2_000;
-
-/** The rate budget of syncs: below the tightest platform limit seen (120 a minute). */
-export const SYNC_BUDGET = { budget: 100, windowMs: 60_000 };
-
-export interface SyncOutcome {
-  status: DirectoryStatus;
-  /** Requests the sync sent. */
-  requests: number;
-}
-
-type LocalChange = { upsert: DirectoryContact } | { remove: number[] };
-
-/** Contacts whose index is being built in slices, and the scan that answers meanwhile. */
-interface PendingIndex {
-  contacts: readonly DirectoryContact[];
-  options: ContactIndexOptions;
-  scan: ContactScan;
-  steps: Generator<void, ContactIndex>;
-  /** Starts building (once; later calls do nothing). */
-  start: () => void;
-}
+export { buildGradually, type GradualBuild } from './indexed-contacts';
+export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 
 export class Directory {
   readonly #options: DirectoryOptions;
@@ -127,11 +58,8 @@ export class Directory {
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
   readonly #problems: StateFile<SyncProblem>;
-  #index: ContactIndex;
-  /** The contacts being indexed (searched by a scan until their index replaces #index). */
-  #pending: PendingIndex | undefined;
-  /** Resolved once no index is being built (indexReady). */
-  #ready: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** The contacts as searched: their index, or a scan while it is built. */
+  readonly #contacts: IndexedContacts;
   #phonebooks: PhonebookSummary[] = [];
   #syncedAt: number | undefined;
   #running:
@@ -150,10 +78,6 @@ export class Directory {
   #loaded = false;
   /** The cache file read ahead (prefetch), for load to take. */
   #prefetched: Promise<CacheFileRead> | undefined;
-  /** The user's own calls per party, which rank the search (kept for every new index). */
-  #callHistory: readonly PartyCalls[] = [];
-  /** When #callHistory was given (its calls' recency is counted from then). */
-  #callHistoryAt = 0;
   /** The numbers shown in the region the index reads them in. */
   #shown: NumberDisplay;
 
@@ -168,13 +92,13 @@ export class Directory {
         clock: this.#clock,
         memory: learntRateFile(options.dataDir, options.log),
       });
-    this.#index = this.#build([]);
+    this.#contacts = new IndexedContacts(options, this.#indexOptions());
     this.#problems = syncProblemFile(options.dataDir, options.log);
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
   indexReady(): Promise<void> {
-    return this.#ready?.promise ?? Promise.resolve();
+    return this.#contacts.ready();
   }
 
   /**
@@ -185,10 +109,13 @@ export class Directory {
   async load(): Promise<DirectoryStatus> {
     const prefetched = this.#prefetched;
     this.#prefetched = undefined;
-    await this.#serially(() =>
-      this.#adopt(this.#options.owner(), { reread: true, ...(prefetched ? { prefetched } : {}) }),
-    );
-    this.#loaded = true;
+    await this.#serially(async () => {
+      await this.#adopt(this.#options.owner(), {
+        reread: true,
+        ...(prefetched ? { prefetched } : {}),
+      });
+      this.#loaded = true;
+    });
     return this.#changed();
   }
 
@@ -206,11 +133,12 @@ export class Directory {
   /**
    * Call on every change of the account's status. A different account or platform than the
    * directory's drops it at once (and its cache); a sync starts now when connected and the
-   * directory is empty, stale, or was just dropped.
+   * directory is empty, stale, or was just dropped. Before `load`, the cache is left to it (a
+   * start's account turns connected just before: the file was read once, ahead, not twice).
    */
   accountChanged(isConnected: boolean): Promise<void> {
     return this.#serially(async () => {
-      const adopted = await this.#adopt(this.#options.owner());
+      const adopted = await this.#adopt(this.#options.owner(), { readCache: this.#loaded });
       if (isConnected && this.#loaded && !this.#running && (adopted || this.#due())) {
         this.#background();
       }
@@ -249,7 +177,7 @@ export class Directory {
           : 'ready';
     return {
       state,
-      contacts: this.#pending?.contacts.length ?? this.#index.size,
+      contacts: this.#contacts.size,
       phonebooks: this.#phonebooks.length,
       ...(this.#syncedAt !== undefined
         ? { synced_at: new Date(this.#syncedAt).toISOString() }
@@ -264,10 +192,7 @@ export class Directory {
 
   search(query: string, limit = 50): SearchResult {
     this.#followRegion();
-    const pending = this.#pending;
-    const hits = pending?.scan.search(query, limit);
-    pending?.start();
-    return { query, hits: hits ?? this.#indexed().search(query, limit) };
+    return { query, hits: this.#contacts.search(query, limit) };
   }
 
   /**
@@ -275,21 +200,17 @@ export class Directory {
    * first among hits of the same match quality.
    */
   setCallHistory(parties: readonly PartyCalls[]): void {
-    this.#callHistory = parties;
-    this.#callHistoryAt = this.#clock.now();
-    this.#index.setCallHistory(parties, this.#callHistoryAt);
-    this.#pending?.scan.setCallHistory(parties, this.#callHistoryAt);
+    this.#contacts.setCallHistory(parties, this.#clock.now());
   }
 
   /** Caller identification: the same number, else the longest common ending of 7+ digits. */
   lookupByNumber(number: string): DirectoryContact | undefined {
     this.#followRegion();
-    const pending = this.#pending;
-    return pending ? pending.scan.lookupByNumber(number) : this.#index.lookupByNumber(number);
+    return this.#contacts.lookupByNumber(number);
   }
 
   findBySpeedDial(code: number): DirectoryContact | undefined {
-    return this.#indexed().findBySpeedDial(code);
+    return this.#contacts.findBySpeedDial(code);
   }
 
   /** A contact's numbers as a person reads them in the user's region (the window shows these). */
@@ -309,7 +230,7 @@ export class Directory {
    * order once indexed, in the order read while the index is being built.
    */
   get contacts(): readonly DirectoryContact[] {
-    return this.#pending?.contacts ?? this.#index.contacts;
+    return this.#contacts.contacts;
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -357,7 +278,7 @@ export class Directory {
     const running = this.#running;
     this.cancelSync(said('errors:directory.closing'));
     await running?.promise.catch(() => undefined);
-    this.#abandonPending();
+    this.#contacts.abandon();
   }
 
   #due(): boolean {
@@ -380,13 +301,18 @@ export class Directory {
 
   /**
    * Makes the directory `owner`'s: another account's is dropped (index, running sync, cache) and
-   * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too). With nobody
+   * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too; `readCache` false:
+   * not at all, before `load`). With nobody
    * connected (disconnected, session ended) nothing is offered, and the cache stays on disk for
    * the account it belongs to. Resolves true when the directory of another account was dropped.
    */
   async #adopt(
     owner: AccountOwner | undefined,
-    { reread = false, prefetched }: { reread?: boolean; prefetched?: Promise<CacheFileRead> } = {},
+    {
+      reread = false,
+      readCache = true,
+      prefetched,
+    }: { reread?: boolean; readCache?: boolean; prefetched?: Promise<CacheFileRead> } = {},
   ): Promise<boolean> {
     const running = this.#running;
     const held = (whose: AccountOwner | undefined) =>
@@ -394,11 +320,12 @@ export class Directory {
     const foreign = held(this.#indexOwner) || (running !== undefined && held(running.owner));
     if (foreign) await this.#drop(owner === undefined ? 'disconnected' : 'another account');
     if (owner === undefined) return false;
+    if (!readCache) return foreign;
     if (!reread && this.#indexOwner && sameAccount(this.#indexOwner, owner)) return false;
     const { dataDir } = this.#options;
     // A read ahead of a drop would show a file the drop deleted: it is read again then.
     const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
-    const read = await ownCache(dataDir, file, owner);
+    const read = await ownCache(dataDir, file, owner, this.#shown.region);
     if (read.status === 'discarded') {
       this.#options.log.warn('the cached directory was discarded; it is synced again', {
         reason: read.reason,
@@ -411,7 +338,7 @@ export class Directory {
     }
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
-      this.#install(read.cache.contacts);
+      this.#install(read.cache.contacts, read.cache.texts);
       this.#syncedAt = Date.parse(read.cache.synced_at);
       this.#indexOwner = owner;
     }
@@ -444,7 +371,7 @@ export class Directory {
   /** An empty directory of nobody's. */
   #reset(): void {
     this.#phonebooks = [];
-    this.#install([]);
+    this.#install(ContactList.of([]));
     this.#syncedAt = undefined;
     this.#lastError = undefined;
     this.#lastErrorDetails = undefined;
@@ -476,27 +403,15 @@ export class Directory {
       if (!now || !sameAccount(now, owner)) {
         throw new CallbarError('sync_cancelled', said('errors:directory.otherAccount'));
       }
-      // A contact saved locally during the sync in a phonebook that vanished went with it.
-      const gone = new Set(fetched.vanished.map((book) => book.id));
-      const kept = (changed: readonly DirectoryContact[]): DirectoryContact[] =>
-        changed.filter((contact) => !gone.has(contact.phonebook));
-      let contacts = kept(applyChanges(fetched.contacts, this.#localDuringSync));
-      let applied = this.#localDuringSync.length;
       const syncedAt = this.#clock.now();
-      for (;;) {
-        await writeCache(this.#options.dataDir, {
-          owner,
-          synced_at: new Date(syncedAt).toISOString(),
-          phonebooks: fetched.phonebooks,
-          contacts,
-        });
-        if (this.#localDuringSync.length === applied) break;
-        // Saved through Callbar while the cache was being written: kept too, in both.
-        contacts = kept(applyChanges(contacts, this.#localDuringSync.slice(applied)));
-        applied = this.#localDuringSync.length;
-      }
+      const { contacts, texts, phonebooksGone } = await saveSynced(
+        this.#options.dataDir,
+        { owner, syncedAt, fetched },
+        this.#localDuringSync,
+        (all) => this.#searchTexts(all),
+      );
       this.#phonebooks = fetched.phonebooks;
-      this.#install(contacts);
+      this.#install(ContactList.of(contacts), texts);
       this.#syncedAt = syncedAt;
       this.#indexOwner = owner;
       this.#lastError = undefined;
@@ -506,7 +421,7 @@ export class Directory {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
         requests: fetched.requests,
-        ...(gone.size > 0 ? { phonebooks_deleted_during_sync: gone.size } : {}),
+        ...(phonebooksGone > 0 ? { phonebooks_deleted_during_sync: phonebooksGone } : {}),
       });
       return fetched.requests;
     } catch (error) {
@@ -526,17 +441,20 @@ export class Directory {
 
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
-    const contacts = applyChanges([...(this.#pending?.contacts ?? this.#index.contacts)], [change]);
-    this.#install(contacts);
+    const contacts = applyChanges([...this.#contacts.contacts], [change]);
+    const texts = this.#contacts.gradual(contacts.length) ? this.#searchTexts(contacts) : undefined;
+    this.#install(ContactList.of(contacts), texts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
-    await writeCache(this.#options.dataDir, {
-      owner,
-      synced_at: new Date(this.#syncedAt).toISOString(),
-      phonebooks: this.#phonebooks,
-      contacts,
-    });
+    const { dataDir } = this.#options;
+    const saved = { owner, syncedAt: this.#syncedAt, phonebooks: this.#phonebooks, contacts };
+    await saveDirectory(dataDir, saved, texts);
+  }
+
+  /** The scan's texts of `contacts` (stored with them, so a start reads them). */
+  #searchTexts(contacts: readonly DirectoryContact[]): SearchTexts {
+    return searchTextsOf(contacts, this.#shown.region);
   }
 
   #indexOptions(): ContactIndexOptions {
@@ -561,103 +479,16 @@ export class Directory {
       region,
     });
     this.#shown = new NumberDisplay(region);
-    this.#install(this.#pending?.contacts ?? this.#index.contacts);
+    this.#install(ContactList.of(this.#contacts.contacts));
     this.#changed();
   }
 
-  #build(contacts: readonly DirectoryContact[]): ContactIndex {
-    return this.#withCallHistory(ContactIndex.build(contacts, this.#indexOptions()));
-  }
-
-  #withCallHistory(index: ContactIndex): ContactIndex {
-    if (this.#callHistory.length > 0) index.setCallHistory(this.#callHistory, this.#callHistoryAt);
-    return index;
-  }
-
   /**
-   * Makes `contacts` the directory's: indexed at once when they are few; else a scan answers
-   * while their index is built in slices, one per turn of the event loop (requests come first).
+   * Makes `contacts` the directory's (a large directory: searched by a scan, reading `texts`,
+   * their search texts, when given, while its index is built in slices).
    */
-  #install(contacts: readonly DirectoryContact[]): void {
-    this.#pending?.steps.return(this.#index);
-    this.#pending = undefined;
-    if (contacts.length < (this.#options.gradualFrom ?? GRADUAL_FROM)) {
-      this.#index = this.#build(contacts);
-      this.#settled();
-      return;
-    }
-    const options = this.#indexOptions();
-    const scan = new ContactScan(contacts, options);
-    if (this.#callHistory.length > 0) scan.setCallHistory(this.#callHistory, this.#callHistoryAt);
-    const build = this.#options.buildIndex ?? buildGradually;
-    const pending: PendingIndex = {
-      contacts,
-      options,
-      scan,
-      steps: build(contacts, options),
-      start: () => undefined,
-    };
-    this.#pending = pending;
-    if (!this.#ready) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.#ready = { promise, resolve };
-    }
-    const slice = () => {
-      if (this.#pending === pending && !this.#step(pending)) setImmediate(slice);
-    };
-    // Nothing heavy before the first answer: the build starts once a search was answered (the
-    // window's first), or after a moment when none comes.
-    const timer = setTimeout(() => pending.start(), this.#options.buildAfterMs ?? BUILD_AFTER_MS);
-    timer.unref();
-    pending.start = () => {
-      pending.start = () => undefined;
-      clearTimeout(timer);
-      setImmediate(slice);
-    };
-  }
-
-  /**
-   * Builds one slice of a pending index; true once it is the directory's index (a build that
-   * fails in slices is done at once: the failure, if it is the index's, is thrown then).
-   */
-  #step(pending: PendingIndex): boolean {
-    let index: ContactIndex;
-    try {
-      const step = pending.steps.next();
-      if (!step.done) return false;
-      index = step.value;
-    } catch (error) {
-      this.#options.log.warn('the directory could not be indexed in slices; it is built at once', {
-        error,
-      });
-      this.#pending = undefined;
-      index = ContactIndex.build(pending.contacts, pending.options);
-    }
-    this.#index = this.#withCallHistory(index);
-    this.#pending = undefined;
-    this.#settled();
-    return true;
-  }
-
-  /** The index of the directory's contacts: a pending one is finished now (caller lookup, lists). */
-  #indexed(): ContactIndex {
-    const pending = this.#pending;
-    if (pending) while (!this.#step(pending));
-    return this.#index;
-  }
-
-  /** Stops building an index no longer wanted. */
-  #abandonPending(): void {
-    this.#pending?.steps.return(this.#index);
-    this.#pending = undefined;
-    this.#settled();
-  }
-
-  #settled(): void {
-    if (this.#pending) return;
-    this.#ready?.resolve();
-    this.#ready = undefined;
+  #install(contacts: ContactList, texts?: SearchTexts): void {
+    this.#contacts.install(contacts, this.#indexOptions(), texts);
   }
 
   #changed(): DirectoryStatus {
@@ -665,21 +496,4 @@ export class Directory {
     for (const listener of this.#listeners) listener(status);
     return status;
   }
-}
-
-function applyChanges(
-  contacts: DirectoryContact[],
-  changes: readonly LocalChange[],
-): DirectoryContact[] {
-  let result = contacts;
-  for (const change of changes) {
-    if ('upsert' in change) {
-      result = result.filter((contact) => contact.id !== change.upsert.id);
-      result.push(change.upsert);
-    } else {
-      const gone = new Set(change.remove);
-      result = result.filter((contact) => !gone.has(contact.id));
-    }
-  }
-  return result;
 }

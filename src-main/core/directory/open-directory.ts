@@ -5,7 +5,7 @@
 import type { PhonebookApi } from '../api/phonebook-api';
 import type { Clock } from '../clock';
 import { createPlatformApi } from '../api/platform-api';
-import type { Profile } from '../profile';
+import type { Profile } from '../account/account-profile';
 import { Directory } from './directory';
 
 /**

@@ -19,7 +19,6 @@ import type {
 import { processOnlyLock, profileSessionLock, type SessionLock } from '../account/session-lock';
 import { fileFormat } from '../config/file-format';
 import { memoryStateFile, profileStateFile, type StateFile } from '../config/state-file';
-import type { TrayDialEntry } from '../desktop/tray-model';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import type { Logger } from '../log/logger';
@@ -151,11 +150,6 @@ export class Favourites {
     this.#queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** The favourites as the tray menu lists them: one click dials the contact's number. */
-export function trayFavourites(favourites: readonly FavouriteContact[]): TrayDialEntry[] {
-  return favourites.map((contact) => ({ label: contact.display_name, number: contact.number }));
 }
 
 /** The favourites of the profile in `dataDir`, shared by its processes. */

@@ -7,7 +7,7 @@
  * the browser was given. The first use redirects to the portal; a second use ends the attempt.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { secretFingerprint } from '../account/secret-compare';
+import { secretFingerprint } from '../secret-compare';
 
 /** The path of a connect link at the relay (`/connect/<nonce>`). */
 export const CONNECT_PATH = '/connect/';

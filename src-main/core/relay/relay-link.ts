@@ -14,7 +14,7 @@ import { CallbarError, errorMessage } from '../errors';
 import { RetryDelay } from '../http/retry-delay';
 import type { Logger } from '../log/logger';
 import { randomBytes } from 'node:crypto';
-import { secretFingerprint } from '../account/secret-compare';
+import { secretFingerprint } from '../secret-compare';
 import {
   AttemptEnd,
   DEVICE_PATHS,
@@ -41,14 +41,6 @@ export const RelayCursorFile = fileFormat({
   content: RelayCursor,
 });
 export type RelayCursor = z.infer<typeof RelayCursor>;
-
-/** The relay addresses of a `relay_url` setting: one or more, separated by commas or spaces. */
-export function relayUrls(setting: string): string[] {
-  return setting
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((url) => url.replace(/\/+$/, ''));
-}
 
 export interface RelayLinkOptions {
   /** The relay's addresses, tried in turn when one fails. */

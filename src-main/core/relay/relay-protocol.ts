@@ -21,8 +21,8 @@
  * - `DELETE /device` (Bearer): the device forgets itself (after a deactivation).
  */
 import { z } from 'zod';
-import { secretFingerprint } from '../account/secret-compare';
-import { WebhookEvent } from '../account/receiver';
+import { secretFingerprint } from '../secret-compare';
+import { WebhookEvent } from '../api/platform-deliveries';
 
 export const DEVICE_PATHS = {
   activation: '/device/activation',

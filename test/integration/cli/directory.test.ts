@@ -2,13 +2,14 @@
  * `callbar sync` and `callbar search` as a user runs them (the real bin), against the simulator,
  * with the session in the real keychain of a throwaway profile.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import type { DirectoryStatus, SearchResult } from '../../../src-shared/contract';
-import { cacheFile } from '../../../src-main/core/directory/directory-cache';
+import { cacheFile, writeCache } from '../../../src-main/core/directory/directory-cache';
+import { readSnapshot } from '../../../src-main/core/directory/directory-snapshot';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import { runCallbar } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
@@ -99,10 +100,12 @@ describe('callbar sync / search', () => {
   });
 
   it('says when the directory is stale', async () => {
-    const file = cacheFile(dataDir);
-    const cache = JSON.parse(readFileSync(file, 'utf8')) as { synced_at: string };
-    cache.synced_at = '2020-01-01T00:00:00.000Z';
-    writeFileSync(file, JSON.stringify(cache), { mode: 0o600 });
+    const { head, rows } = readSnapshot(readFileSync(cacheFile(dataDir)));
+    await writeCache(dataDir, {
+      ...head,
+      synced_at: '2020-01-01T00:00:00.000Z',
+      contacts: Array.from({ length: rows.length }, (_, i) => rows.make(i)),
+    });
     const run = await runCallbar(['search', 'a', '--limit', '1'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('last synced at 2020-01-01T00:00:00.000Z');

@@ -41,7 +41,7 @@ const ALLOWED: Record<string, [number, string]> = {
     'HTTP answers to the platform (a program) and to programs probing the port, like logs',
   ],
   'account/webhook-auth.ts': [1, 'an HTTP answer to the platform (a program)'],
-  'account/account-service.ts': [6, 'HTTP answers to the platform’s activation calls (a program)'],
+  'account/activation.ts': [6, 'HTTP answers to the platform’s activation calls (a program)'],
   'config/data-dir.ts': [1, 'a folder name (Application Support)'],
   'desktop/external-url.ts': [1, 'a refused URL, in a sentence for the log'],
   'account/body-signature.ts': [3, 'a startup error about environment variables, for admins'],
@@ -55,6 +55,10 @@ const ALLOWED: Record<string, [number, string]> = {
   'desktop/update-decision.ts': [6, 'update reasons: logged, not shown (the app updates itself)'],
   'desktop/update-plan.ts': [4, 'update reasons: logged, not shown'],
   'vault/keytar-vault.ts': [1, 'the keychain entry’s label for the system keychain'],
+  'directory/search-texts.ts': [
+    5,
+    'sample names folded to fingerprint how the stored search texts were made (never shown)',
+  ],
   'browser/host-registration.ts': [
     11,
     'folders and registry keys the browsers look in, the host manifest’s description and the launcher’s comment (files for browsers and shells)',

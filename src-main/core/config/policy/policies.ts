@@ -25,7 +25,7 @@ import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
 import { inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
-import { describeJsonError } from '../settings-store';
+import { describeJsonError } from '../../text/json-error';
 import type { PolicyLayer } from './policy-layer';
 import { policyFolder, policyPaths, readsRegistry, type PolicyLocation } from './policy-location';
 import {

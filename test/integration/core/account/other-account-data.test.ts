@@ -13,6 +13,7 @@ import type { CallbarEvent, CallsSnapshot } from '../../../../src-shared/contrac
 import { createPlatformApi } from '../../../../src-main/core/api/platform-api';
 import { startCore, type CallbarCore } from '../../../../src-main/core/callbar-core';
 import { cacheFile } from '../../../../src-main/core/directory/directory-cache';
+import { readSnapshot } from '../../../../src-main/core/directory/directory-snapshot';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { openProfile } from '../../../../src-main/core/profile';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
@@ -85,8 +86,7 @@ describe('data of another account or platform after reconnecting', () => {
     until('a synced directory', () =>
       core.directory.status().state === 'ready' ? core.directory.status() : undefined,
     );
-  const cacheOwner = (dataDir: string) =>
-    (JSON.parse(readFileSync(cacheFile(dataDir), 'utf8')) as { owner: unknown }).owner;
+  const cacheOwner = (dataDir: string) => readSnapshot(readFileSync(cacheFile(dataDir))).head.owner;
 
   /** A contact only `core`'s platform has, in its directory; and a call it placed. */
   async function ownData(core: CallbarCore, sim: RunningSimulator, speedDial: number) {

@@ -11,7 +11,7 @@ import type { RunningSimulator } from '../../../../simulator/index';
 import type { DirectoryStatus } from '../../../../src-shared/contract';
 import type { AccountOwner } from '../../../../src-main/core/account/account-history';
 import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
-import { cacheFile } from '../../../../src-main/core/directory/directory-cache';
+import { cacheFile, legacyCacheFile } from '../../../../src-main/core/directory/directory-cache';
 import { Directory } from '../../../../src-main/core/directory/directory';
 import {
   LEARNT_RATE_FILE,
@@ -289,7 +289,7 @@ describeJourney('sync faults, local changes and the cache', (profile) => {
   it('keeps the previous directory and its cache when a sync fails, and says why', async () => {
     const { directory, dataDir } = await openDirectory(api);
     await directory.sync();
-    const before = await readFile(cacheFile(dataDir), 'utf8');
+    const before = await readFile(cacheFile(dataDir));
     const [hit] = directory.search('a', 1).hits;
     await control(sim, 'POST', 'faults', {
       method: 'GET',
@@ -304,7 +304,7 @@ describeJourney('sync faults, local changes and the cache', (profile) => {
     expect(status.last_error).toMatch(/The last sync did not complete: .*not JSON/);
     expect(status.contacts).toBe(await platformCount(api));
     expect(directory.search('a', 1).hits[0]?.contact).toEqual(hit?.contact);
-    expect(await readFile(cacheFile(dataDir), 'utf8')).toBe(before);
+    expect((await readFile(cacheFile(dataDir))).equals(before)).toBe(true);
     await directory.close();
   });
 
@@ -456,21 +456,37 @@ describeJourney('sync faults, local changes and the cache', (profile) => {
   });
 
   it.each([
-    ['a corrupt cache', '{"format": 3, "contacts": [', /not valid JSON/],
+    ['a corrupt directory.json', legacyCacheFile, '{"format": 3, "contacts": [', /not valid JSON/],
     [
-      'an old-format cache',
+      'an old-format directory.json',
+      legacyCacheFile,
       JSON.stringify({ format: 2, contacts: [] }),
       /format 2, which Callbar no longer reads/,
     ],
-    ['a cache of the wrong shape', JSON.stringify({ format: 3, contacts: 'x' }), /not a directory/],
-  ])('discards %s with a log line, then syncs again', async (_what, content, reason) => {
+    [
+      'a directory.json of the wrong shape',
+      legacyCacheFile,
+      JSON.stringify({ format: 3, contacts: 'x' }),
+      /not a directory/,
+    ],
+    ['a directory.bin that is JSON', cacheFile, '{"format": 5}', /not a directory snapshot/],
+    [
+      'a directory.bin cut short',
+      cacheFile,
+      Buffer.concat([
+        Buffer.from([0x89, 0x43, 0x42, 0x44, 0x49, 0x52, 0x0d, 0x0a, 5, 0, 0, 0]),
+        Buffer.alloc(40),
+      ]),
+      /another byte order|checksum|cut short/,
+    ],
+  ])('discards %s with a log line, then syncs again', async (_what, fileOf, content, reason) => {
     const { directory, dataDir, lines } = await openDirectory(api);
-    await writeFile(cacheFile(dataDir), content);
+    await writeFile(fileOf(dataDir), content);
     const status = await directory.load();
     expect(status.state).toBe('empty');
     const warning = lines.map((line) => JSON.parse(line) as { message: string; reason?: string });
     expect(warning.find((line) => line.message.includes('discarded'))?.reason).toMatch(reason);
-    await expect(stat(cacheFile(dataDir))).rejects.toThrow();
+    await expect(stat(fileOf(dataDir))).rejects.toThrow();
     expect((await directory.sync()).status.state).toBe('ready');
     await directory.close();
   });

@@ -3,7 +3,7 @@
  * `hostile` behaviour over real HTTP: endless `next` pages, a `next` to another origin, fields of a
  * megabyte, a page larger than the answer cap, more contacts than Callbar keeps, a sync past its
  * deadline. Each sync stops at its bound with a sentence, and the previous directory (in memory
- * and `directory.json`) stays.
+ * and `directory.bin`) stays.
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

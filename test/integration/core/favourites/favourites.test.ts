@@ -12,13 +12,16 @@ import type { RunningSimulator } from '../../../../simulator/index';
 import type { DirectoryContact, FavouriteContact } from '../../../../src-shared/contract';
 import { processOnlyLock } from '../../../../src-main/core/account/session-lock';
 import { memoryStateFile } from '../../../../src-main/core/config/state-file';
-import { trayMenu, type TrayMenuItem } from '../../../../src-main/core/desktop/tray-model';
+import {
+  trayFavourites,
+  trayMenu,
+  type TrayMenuItem,
+} from '../../../../src-main/core/desktop/tray-model';
 import { ContactIndex } from '../../../../src-main/core/directory/contact-index';
 import {
   Favourites,
   MAX_FAVOURITES,
   profileFavourites,
-  trayFavourites,
 } from '../../../../src-main/core/favourites/favourites';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeChunksAtomic } from '../../../../src-main/core/config/atomic-write';
+import { writeChunksAtomic } from '../../../../src-main/core/files/atomic-write';
 import { adjustMapping, guessMapping } from '../../../../src-main/core/contacts-io/column-mapping';
 import {
   IMPORT_LIMITS,

@@ -282,3 +282,33 @@ describe('lookupByNumber (caller identification)', () => {
     expect(twice.lookupByNumber('+1 617 555 0137')?.display_name).toBe('John Smithers');
   });
 });
+
+describe('an index for word queries alone (the scan’s, issue 45)', () => {
+  const forWords = ContactIndex.buildForWords(all, { region: 'DE' });
+  const whole = ContactIndex.build(all, { region: 'DE' });
+
+  it('gives the hits of the whole index for words, typos and companies, in its order', () => {
+    for (const query of ['smith', 'anne marie', 'jose muller', 'smiht', 'initech', 'lyon', 'j']) {
+      for (const limit of [50, 1]) {
+        expect(forWords.search(query, limit)).toEqual(whole.search(query, limit));
+      }
+    }
+  });
+
+  it('ranks by calls known as contacts', () => {
+    const calls = [{ contact_id: john.id, number: john.number, calls: 3, last_ms: 1 }];
+    forWords.setCallHistory(calls, 2);
+    whole.setCallHistory(calls, 2);
+    expect(forWords.search('smith')).toEqual(whole.search('smith'));
+  });
+
+  it('says it cannot answer digits, speed dials or callers rather than answer wrong', () => {
+    expect(() => forWords.search('030')).toThrow(/word queries alone/);
+    expect(() => forWords.search('anne 030')).toThrow(/word queries alone/);
+    expect(() => forWords.lookupByNumber(anne.number)).toThrow(/word queries alone/);
+    expect(() => forWords.findBySpeedDial(201)).toThrow(/word queries alone/);
+    expect(() =>
+      forWords.setCallHistory([{ number: anne.number, calls: 1, last_ms: 1 }], 2),
+    ).toThrow(/word queries alone/);
+  });
+});

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { PartyCalls } from '../../../../src-main/core/directory/call-affinity';
 import { ContactIndex } from '../../../../src-main/core/directory/contact-index';
+import { ContactList } from '../../../../src-main/core/directory/contact-list';
 import { ContactScan } from '../../../../src-main/core/directory/contact-scan';
+import {
+  encodeSnapshot,
+  readSnapshot,
+} from '../../../../src-main/core/directory/directory-snapshot';
+import { searchTextsOf } from '../../../../src-main/core/directory/search-texts';
 import { foldedWords } from '../../../../src-main/core/directory/text-fold';
 import { generateDirectory, seededRandom } from '../../../../bench/search-data';
 
 /**
  * The scan that answers before the index is built (issue 31) gives the index's hits, in the
  * index's order, for names, companies, typos, digit fragments in every form, speed dials and
- * mixes, with the user's calls ranking contacts (by id and by number alone).
+ * mixes, with the user's calls ranking contacts (by id and by number alone); and so it does
+ * reading the search texts and contacts of a cache file as stored (issue 45), making only the
+ * contacts a query keeps, and texts of its own when the stored ones were made otherwise.
  */
 const { contacts, priorities } = generateDirectory(6_000, 7);
 const options = { region: 'DE', priorityOf: (phonebook: number) => priorities.get(phonebook) };
@@ -164,5 +172,72 @@ describe('the scan before the index is built', () => {
     for (const query of ['mar', 'schmdit', '030', someone.number]) {
       expect(plainScan.search(query)).toEqual(plainIndex.search(query));
     }
+  });
+});
+
+describe('the scan reading a cache file as stored', () => {
+  const index = ContactIndex.build(contacts, options);
+  index.setCallHistory(calls, now);
+  const stored = () => {
+    const snapshot = readSnapshot(
+      encodeSnapshot(
+        {
+          owner: { tenant_id: 't', user_extension: '1', base_url: 'b' },
+          synced_at: '2026-11-26T00:00:00.000Z',
+          phonebooks: [],
+        },
+        contacts,
+        searchTextsOf(contacts, 'DE'),
+      ),
+    );
+    let made = 0;
+    const list = ContactList.made({
+      ...snapshot.rows,
+      length: snapshot.rows.length,
+      make: (i) => {
+        made++;
+        return snapshot.rows.make(i);
+      },
+      speedDial: (i) => snapshot.rows.speedDial(i),
+    });
+    return { list, texts: snapshot.texts!, made: () => made };
+  };
+
+  it('reads the stored texts, and makes only the contacts its first query keeps', () => {
+    const { list, texts, made } = stored();
+    const scan = new ContactScan(list, options, texts);
+    expect(scan.readsGivenTexts).toBe(true);
+    expect(scan.search('mar')).toEqual(ContactIndex.build(contacts, options).search('mar'));
+    expect(made()).toBeGreaterThan(0);
+    expect(made()).toBeLessThan(contacts.length / 10);
+  });
+
+  it.each([...QUERIES, ...drawnQueries(120)])(
+    'gives the index’s hits for %j, in its order, from the stored texts',
+    (query) => {
+      const { list, texts } = stored();
+      const scan = new ContactScan(list, options, texts);
+      scan.setCallHistory(calls, now);
+      for (const limit of [50, 5]) {
+        const scanned = scan.search(query, limit);
+        if (scanned !== undefined) expect(scanned).toEqual(index.search(query, limit));
+      }
+    },
+  );
+
+  it('makes its own texts when the stored ones were made for another region', () => {
+    const { list } = stored();
+    const scan = new ContactScan(list, options, searchTextsOf(contacts, 'US'));
+    expect(scan.readsGivenTexts).toBe(false);
+    for (const query of ['mar', '030', '+49 30', someone.number, 'schmdit']) {
+      expect(scan.search(query)).toEqual(ContactIndex.build(contacts, options).search(query));
+    }
+  });
+
+  it('makes its own texts when the stored ones were made another way (another stamp)', () => {
+    const { list, texts } = stored();
+    const scan = new ContactScan(list, options, { ...texts, stamp: `${texts.stamp}-older` });
+    expect(scan.readsGivenTexts).toBe(false);
+    expect(scan.search('muller')).toEqual(ContactIndex.build(contacts, options).search('muller'));
   });
 });

@@ -1,11 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DirectoryContact } from '../../../../src-shared/contract';
 import {
   cacheFile,
+  legacyCacheFile,
   readCache,
+  readCacheFile,
   writeCache,
   type CachedDirectory,
 } from '../../../../src-main/core/directory/directory-cache';
@@ -14,11 +17,14 @@ import {
   CacheFileV4,
   readCacheFileV4,
 } from '../../../../src-main/core/directory/directory-cache-format';
+import { searchTextsOf } from '../../../../src-main/core/directory/search-texts';
 import { createLogger } from '../../../../src-main/core/log/logger';
 
 /**
- * The directory cache's file formats (issue 31): contacts stored as columns (format 4), a file
- * of format 3 (one object per contact) read and rewritten, anything else discarded.
+ * The directory cache's files: format 5 (`directory.bin`, issue 45: a binary snapshot with the
+ * scan's search texts; its bytes are tested in directory-snapshot.test.ts), formats 4 (columns,
+ * issue 31) and 3 (one object per contact) in `directory.json` read and rewritten as format 5,
+ * anything else discarded.
  */
 const owner = { tenant_id: 'acme', user_extension: '201', base_url: 'http://127.0.0.1:1/' };
 const contacts: DirectoryContact[] = [
@@ -57,39 +63,61 @@ const cache: CachedDirectory = {
 const formatThree = { format: 3, ...cache };
 
 const profile = () => mkdtempSync(join(tmpdir(), 'callbar-cache-'));
-const fileOf = (dataDir: string) =>
-  JSON.parse(readFileSync(cacheFile(dataDir), 'utf8')) as Record<string, unknown>;
+/** The format of the cache file (format 5, directory.bin), as its snapshot says. */
+const formatOf = (dataDir: string) => readFileSync(cacheFile(dataDir)).readUInt32LE(8);
 
 describe('directory cache formats', () => {
-  it('writes the contacts as columns (format 4) and reads them back whole', async () => {
+  it('writes a format-5 snapshot (directory.bin, user-only) and reads it back whole', async () => {
     const dataDir = profile();
     await writeCache(dataDir, cache);
-    const file = fileOf(dataDir);
-    expect(file.format).toBe(4);
-    expect(file.contacts).toEqual({
-      id: [7, 9],
-      phonebook: [1, 2],
-      phonebook_name: ['Company', 'Suppliers'],
-      display_name: ['Ada Lovelace', 'Émile Zola'],
-      company: ['Analytical Engines', ''],
-      number: ['+44 20 7123 4567', '030 1234567'],
-      secondary_number: ['+44 7700 900123', null],
-      speed_dial: [7341, null],
-    });
+    expect(formatOf(dataDir)).toBe(5);
+    expect(readFileSync(cacheFile(dataDir)).subarray(1, 6).toString()).toBe('CBDIR');
+    if (process.platform !== 'win32') {
+      const { statSync } = await import('node:fs');
+      expect(statSync(cacheFile(dataDir)).mode & 0o777).toBe(0o600);
+    }
     expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache });
   });
 
-  it('reads a format-3 file and rewrites it in format 4', async () => {
+  it('stores the search texts it is given, and reads them back for the scan', async () => {
     const dataDir = profile();
-    writeFileSync(cacheFile(dataDir), JSON.stringify(formatThree));
+    const texts = searchTextsOf(contacts, 'DE');
+    await writeCache(dataDir, cache, texts);
+    const read = await readCacheFile(dataDir);
+    expect(read.status).toBe('ok');
+    const stored = read.status === 'ok' ? read.cache.texts : undefined;
+    expect(stored?.stamp).toBe(texts.stamp);
+    for (const key of ['names', 'companies', 'numbers'] as const) {
+      expect(Buffer.compare(stored![key].bytes, texts[key].bytes)).toBe(0);
+      expect([...stored![key].ends]).toEqual([...texts[key].ends]);
+    }
+    expect([...stored!.companyOf]).toEqual([...texts.companyOf]);
+    // Without texts, none are stored (the scan then makes its own).
+    await writeCache(dataDir, cache);
+    const bare = await readCacheFile(dataDir);
+    expect(bare.status === 'ok' && bare.cache.texts).toBeUndefined();
+  });
+
+  it('reads a format-4 directory.json and rewrites it as directory.bin (format 5)', async () => {
+    const dataDir = profile();
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify(fileOfFour()));
+    expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache, migratedFrom: 4 });
+    expect(formatOf(dataDir)).toBe(5);
+    expect(existsSync(legacyCacheFile(dataDir))).toBe(false);
+    expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache });
+  });
+
+  it('reads a format-3 file and rewrites it in format 5', async () => {
+    const dataDir = profile();
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify(formatThree));
     expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache, migratedFrom: 3 });
-    expect(fileOf(dataDir).format).toBe(4);
+    expect(formatOf(dataDir)).toBe(5);
     expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache });
   });
 
-  it('a directory started on a format-3 file searches it and says it converted it', async () => {
+  it('a directory started on a format-3 file searches it, says it converted it, and stores its search texts', async () => {
     const dataDir = profile();
-    writeFileSync(cacheFile(dataDir), JSON.stringify(formatThree));
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify(formatThree));
     const lines: string[] = [];
     const directory = new Directory({
       dataDir,
@@ -103,18 +131,72 @@ describe('directory cache formats', () => {
     expect(directory.search('zola').hits.map((hit) => hit.contact.id)).toEqual([9]);
     expect(lines.some((line) => line.includes('converted to the current format'))).toBe(true);
     await directory.close();
+    const converted = await readCacheFile(dataDir);
+    expect(converted.status === 'ok' && converted.cache.texts?.stamp).toBe(
+      searchTextsOf(contacts, 'DE').stamp,
+    );
+  });
+
+  it('a directory.json beside a directory.bin is left unread, and goes when the cache is written', async () => {
+    const dataDir = profile();
+    await writeCache(dataDir, cache);
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify({ ...fileOfFour(), synced_at: 'x' }));
+    expect(await readCache(dataDir, owner)).toEqual({ status: 'ok', cache });
+    await writeCache(dataDir, cache);
+    expect(existsSync(legacyCacheFile(dataDir))).toBe(false);
   });
 
   it.each([
     ['columns of different lengths', { ...fileOfFour(), contacts: { ...columnsOf(), id: [7] } }],
     ['a contact of format 3 without its number', { ...formatThree, contacts: [{ id: 1 }] }],
-    ['a format it never wrote', { ...formatThree, format: 5 }],
-  ])('discards %s (and deletes the file)', async (_what, content) => {
+    ['a format it never wrote in JSON', { ...formatThree, format: 5 }],
+  ])('discards a directory.json with %s (and deletes the file)', async (_what, content) => {
     const dataDir = profile();
-    writeFileSync(cacheFile(dataDir), JSON.stringify(content));
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify(content));
     const read = await readCache(dataDir, owner);
     expect(read.status).toBe('discarded');
+    expect(existsSync(legacyCacheFile(dataDir))).toBe(false);
     expect(await readCache(dataDir, owner)).toEqual({ status: 'missing' });
+  });
+
+  it('discards a damaged directory.bin, and an older directory.json beside it', async () => {
+    const dataDir = profile();
+    await writeCache(dataDir, cache);
+    const bytes = readFileSync(cacheFile(dataDir));
+    writeFileSync(cacheFile(dataDir), bytes.subarray(0, bytes.length - 9));
+    writeFileSync(legacyCacheFile(dataDir), JSON.stringify(fileOfFour()));
+    const read = await readCache(dataDir, owner);
+    expect(read).toEqual({
+      status: 'discarded',
+      reason: 'its checksum does not match (it is damaged or cut short)',
+    });
+    expect(existsSync(cacheFile(dataDir))).toBe(false);
+    expect(await readCache(dataDir, owner)).toEqual({ status: 'missing' });
+  });
+
+  it('a directory started on a damaged cache says why once, and starts empty', async () => {
+    const dataDir = profile();
+    await writeCache(dataDir, cache);
+    const bytes = readFileSync(cacheFile(dataDir));
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
+    writeFileSync(cacheFile(dataDir), bytes);
+    const lines: string[] = [];
+    const directory = new Directory({
+      dataDir,
+      region: 'DE',
+      log: createLogger((line) => lines.push(line), 'debug'),
+      phonebooks: () => undefined,
+      owner: () => owner,
+      intervalMs: 60_000,
+    });
+    // As a start does it: the file read ahead, the account turning connected, then load.
+    directory.prefetch();
+    await directory.accountChanged(true);
+    expect((await directory.load()).contacts).toBe(0);
+    const said = lines.filter((line) => line.includes('the cached directory was discarded'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('its checksum does not match');
+    await directory.close();
   });
 
   it('reads the file ahead of the account (prefetch), and shows it to its owner alone', async () => {
@@ -128,33 +210,44 @@ describe('directory cache formats', () => {
         owner: () => connected,
         intervalMs: 60_000,
       });
-    const mine = profile();
-    writeFileSync(cacheFile(mine), JSON.stringify(fileOfFour()));
-    const directory = open(mine);
-    directory.prefetch();
-    connected = owner;
-    expect((await directory.load()).contacts).toBe(2);
-    await directory.close();
+    for (const write of [
+      (dataDir: string) => writeCache(dataDir, cache),
+      (dataDir: string) => writeFile(legacyCacheFile(dataDir), JSON.stringify(fileOfFour())),
+    ]) {
+      const mine = profile();
+      await write(mine);
+      connected = undefined;
+      const directory = open(mine);
+      directory.prefetch();
+      connected = owner;
+      expect((await directory.load()).contacts).toBe(2);
+      await directory.close();
 
-    const theirs = profile();
-    writeFileSync(cacheFile(theirs), JSON.stringify(fileOfFour()));
-    connected = undefined;
-    const other = open(theirs);
-    other.prefetch();
-    connected = { ...owner, user_extension: '202' };
-    expect((await other.load()).contacts).toBe(0);
-    expect(await readCache(theirs, owner)).toEqual({ status: 'missing' });
-    await other.close();
+      const theirs = profile();
+      await write(theirs);
+      connected = undefined;
+      const other = open(theirs);
+      other.prefetch();
+      connected = { ...owner, user_extension: '202' };
+      expect((await other.load()).contacts).toBe(0);
+      expect(await readCache(theirs, owner)).toEqual({ status: 'missing' });
+      await other.close();
+    }
   });
 
-  it("does not read another account's file of either format", async () => {
-    for (const content of [formatThree, fileOfFour()]) {
+  it("does not read another account's file of any format", async () => {
+    for (const write of [
+      (dataDir: string) => writeCache(dataDir, cache),
+      (dataDir: string) => writeFile(legacyCacheFile(dataDir), JSON.stringify(fileOfFour())),
+      (dataDir: string) => writeFile(legacyCacheFile(dataDir), JSON.stringify(formatThree)),
+    ]) {
       const dataDir = profile();
-      writeFileSync(cacheFile(dataDir), JSON.stringify(content));
+      await write(dataDir);
       expect(await readCache(dataDir, { ...owner, user_extension: '202' })).toEqual({
         status: 'discarded',
         reason: 'it belongs to another account or platform',
       });
+      expect(await readCache(dataDir, owner)).toEqual({ status: 'missing' });
     }
   });
 });

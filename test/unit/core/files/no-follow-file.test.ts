@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   readFileNoFollow,
   readFileNoFollowSync,
-} from '../../../../src-main/core/config/no-follow-file';
+} from '../../../../src-main/core/files/no-follow-file';
 import { CallbarError } from '../../../../src-main/core/errors';
 
 const dirs: string[] = [];

@@ -15,23 +15,23 @@ export interface AtomicWriteOptions {
   dirMode: number;
 }
 
-/** Atomically writes `text` to `file`, creating its folder when missing. */
+/** Atomically writes `content` (text, or bytes) to `file`, creating its folder when missing. */
 export function writeFileAtomic(
   file: string,
-  text: string,
+  content: string | Uint8Array,
   options: AtomicWriteOptions,
 ): Promise<void> {
-  return writeChunksAtomic(file, [text], options);
+  return writeChunksAtomic(file, [content], options);
 }
 
 /**
- * Atomically writes the text pieces of `chunks` to `file` as they come (an export streamed from
- * the platform): the target changes only once the last piece is on disk; a failure or an
- * abandoned iteration leaves it as it was and removes the temporary file.
+ * Atomically writes the pieces of `chunks` (text, or bytes) to `file` as they come (an export
+ * streamed from the platform): the target changes only once the last piece is on disk; a failure
+ * or an abandoned iteration leaves it as it was and removes the temporary file.
  */
 export async function writeChunksAtomic(
   file: string,
-  chunks: Iterable<string> | AsyncIterable<string>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: AtomicWriteOptions,
 ): Promise<void> {
   const dir = dirname(file);

@@ -135,6 +135,17 @@ export async function readFileNoFollow(
   path: string,
   maxBytes: number,
 ): Promise<string | undefined> {
+  return (await readBytesNoFollow(path, maxBytes))?.toString('utf8');
+}
+
+/**
+ * {@link readFileNoFollow}'s bytes, undecoded (a binary file): one buffer of the file's fstat
+ * size, its length what was read.
+ */
+export async function readBytesNoFollow(
+  path: string,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   refuseLinkWithoutNoFollow(path);
   const handle = await open(path, READ_FLAGS).catch((error: unknown) => openFailure(path, error));
   if (!handle) return undefined;
@@ -149,7 +160,7 @@ export async function readFileNoFollow(
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return buffer.toString('utf8', 0, filled);
+    return buffer.subarray(0, filled);
   } finally {
     await handle.close();
   }

@@ -1,0 +1,242 @@
+/**
+ * The account in relay mode: nothing listens on this computer. The device's stream brings call
+ * events and the user's deactivation (applied only by the device whose session the key
+ * activated); an activation's tokens are handed over at the relay and confirmed once stored; a
+ * dial is announced; a device the relay revoked is said in the status.
+ */
+import type { ReceiverRegistration } from '../../../src-shared/contract';
+import { errorMessage } from '../errors';
+import type { Logger } from '../log/logger';
+import type { RelayLink, RelayStream } from '../relay/relay-link';
+import type {
+  AttemptEnd,
+  DeviceMessage,
+  HandoffContent,
+  RelayedDeactivation,
+} from '../relay/relay-protocol';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
+import type { StoredAccount } from '../vault/stored-account';
+import { RELAY_REVOKED, type StatusProblem } from './account-status';
+import { OPENED_TWICE } from './activation-attempts';
+import { ReceiverRejection, type HandshakeBody, type RunningReceiver } from './receiver';
+import type { TokenManager } from './token-manager';
+
+/** How each way the relay ends an attempt is said, with its error code. */
+const RELAY_ATTEMPT_ENDS: Record<AttemptEnd, [Said, string]> = {
+  'link-reused': [OPENED_TWICE, 'activation_link_reused'],
+  'registered-twice': [said('errors:relay.registeredTwice'), 'activation_link_reused'],
+  unknown: [said('errors:relay.attemptUnknown'), 'activation_timeout'],
+};
+
+/** How long `listen()` in relay mode waits for the relay's backlog before going on. */
+const RELAY_CATCH_UP_MS = 5000;
+
+/** What the relayed session asks of the account service. */
+export interface RelayedSessionHost {
+  readonly tokens: TokenManager;
+  readonly log: Logger;
+  /** How long `listen()` waits at most for the relay's backlog (default 5 s). */
+  readonly catchUpMs: number | undefined;
+  /** A call event from the stream, for the service's listeners. */
+  event(event: DeviceMessage & { type: 'event' }): void;
+  /** The user's deactivation; a ReceiverRejection 403 when it is not this session's. */
+  deactivate(body: RelayedDeactivation): Promise<void>;
+  /** Stores the tokens of an activation the relay handed over (as the receiver's would). */
+  activate(body: HandshakeBody, device: NonNullable<StoredAccount['relay_device']>): Promise<void>;
+  /** Ends the awaited attempt unconnected. */
+  cancelActivation(reason: Said, code: string): void;
+  /** The status changed. */
+  publish(): void;
+  /** The service is shutting down (no stream opens any more). */
+  closing(): boolean;
+}
+
+export class RelayedSession {
+  readonly link: RelayLink;
+  readonly #host: RelayedSessionHost;
+  /** The device's open stream, while there is a session with a device identity. */
+  #stream: RelayStream | undefined;
+  /** Why events cannot arrive (the relay revoked this device). */
+  #problem: StatusProblem | undefined;
+  /** The wait for an activation's handoff, until the relay has the confirmation. */
+  #handoff: Promise<void> | undefined;
+
+  constructor(link: RelayLink, host: RelayedSessionHost) {
+    this.link = link;
+    this.#host = host;
+  }
+
+  /** Why call events cannot arrive, when the relay revoked this device. */
+  get problem(): StatusProblem | undefined {
+    return this.#problem;
+  }
+
+  /** Whether the platform's call events reach this process now. */
+  hearsCallEvents(): boolean {
+    return this.#stream !== undefined;
+  }
+
+  /**
+   * Opens the device's stream (when the session has a device identity) and waits a moment for
+   * what the relay queued meanwhile, so the caller sees it (the CLI's next command). The
+   * "receiver" returned is the relay's address.
+   */
+  async listen(): Promise<RunningReceiver> {
+    const stream = this.open();
+    if (stream) {
+      let timer: NodeJS.Timeout | undefined;
+      // The backlog served, or the stream over before it (a queued deactivation applied, the
+      // device revoked): either way there is nothing more to wait for.
+      await Promise.race([
+        stream.ready,
+        stream.ended,
+        new Promise(
+          (resolve) => (timer = setTimeout(resolve, this.#host.catchUpMs ?? RELAY_CATCH_UP_MS)),
+        ),
+      ]);
+      clearTimeout(timer);
+    }
+    return {
+      port: 0,
+      origin: this.link.origin,
+      close: () => {
+        this.close();
+        return Promise.resolve();
+      },
+    };
+  }
+
+  /** Opens the device's stream, unless it is open, closing, revoked or there is no device. */
+  open(): RelayStream | undefined {
+    // Revoked: the relay refuses this device until it is activated again; asking again would
+    // only repeat the refusal.
+    if (this.#stream || this.#host.closing() || this.#problem) return this.#stream;
+    const device = this.#host.tokens.relayDevice;
+    if (!device) return undefined;
+    this.#stream = this.link.connect(
+      device,
+      (message) => this.#message(message),
+      () => {
+        this.#problem = {
+          title: inEnglish(RELAY_REVOKED.title),
+          message: inEnglish(RELAY_REVOKED.message),
+        };
+        this.#host.log.warn('the relay refused this device');
+        this.close();
+        this.#host.publish();
+      },
+    );
+    return this.#stream;
+  }
+
+  /** Stops taking messages from the relay (what comes after waits at the relay). */
+  close(): void {
+    this.#stream?.close();
+    this.#stream = undefined;
+  }
+
+  /** The session was forgotten on this computer: the relay forgets the device too. */
+  async forget(device: StoredAccount['relay_device']): Promise<void> {
+    this.close();
+    this.#problem = undefined;
+    if (device) await this.link.forget(device.credential).catch(() => undefined);
+  }
+
+  /** Waits for the activation handoff under way, if any (closing waits for it). */
+  async settled(): Promise<void> {
+    await this.#handoff;
+  }
+
+  /** One message of the device's stream: a call event, or the user's deactivation. */
+  async #message(message: DeviceMessage): Promise<void> {
+    if (message.type === 'event') {
+      this.#host.event(message);
+      return;
+    }
+    const device = this.#host.tokens.relayDevice;
+    // Checked as on loopback: only the deactivation of this session's own activation (the relay
+    // passes the key's SHA-256, never the key, which would wait in its queue).
+    try {
+      await this.#host.deactivate(message.body);
+    } catch (error) {
+      // Not this session's (another user, or none any more): nothing to do. Anything else (the
+      // keychain) is tried again from the same offset when the stream reconnects.
+      if (!(error instanceof ReceiverRejection) || error.status !== 403) throw error;
+      this.#host.log.info('a deactivation from the relay did not concern this session');
+      return;
+    }
+    this.close();
+    if (device) {
+      await this.link.forget(device.credential).catch((error: unknown) => {
+        this.#host.log.warn('the relay could not forget this device', {
+          reason: errorMessage(error),
+        });
+      });
+    }
+  }
+
+  /**
+   * Tells the relay this device is placing a dial, so call events that name nobody reach it
+   * (docs/relay.md). Never throws: a dial goes ahead without it.
+   */
+  async announceDial(): Promise<void> {
+    const device = this.#host.tokens.relayDevice;
+    if (!device) return;
+    await this.link.announceDial(device.credential).catch((error: unknown) => {
+      this.#host.log.warn('could not announce the dial to the relay', {
+        reason: errorMessage(error),
+      });
+    });
+  }
+
+  /** The addresses to register with the platform: the relay's. */
+  registration(): ReceiverRegistration {
+    const { origin } = this.link;
+    return {
+      activation_url: `${origin}/activate`,
+      deactivation_url: `${origin}/deactivate`,
+      webhook_url: `${origin}/events`,
+      headers: {},
+      authentication: 'none',
+      accepts_unauthenticated: false,
+      problem: inEnglish(said('errors:attempt.relayRegistration')),
+    };
+  }
+
+  /**
+   * Waits at the relay for the platform's activation of `key`, stores the tokens it hands over
+   * (as the receiver's activation would), and tells the relay whether they are stored: only then
+   * does the relay answer the platform (200, or 503). `abort` stops the wait.
+   */
+  waitForHandoff(
+    key: string,
+    abort: AbortSignal,
+    awaitHandoff: (signal: AbortSignal) => Promise<HandoffContent | AttemptEnd | undefined>,
+  ): void {
+    const run = async () => {
+      const handoff = await awaitHandoff(abort);
+      if (!handoff) return;
+      if (typeof handoff === 'string') {
+        this.#host.cancelActivation(...RELAY_ATTEMPT_ENDS[handoff]);
+        return;
+      }
+      const device = { device_id: handoff.device_id, credential: handoff.credential };
+      let stored = false;
+      try {
+        await this.#host.activate(handoff.body, device);
+        stored = true;
+      } finally {
+        await this.link.confirm(key, handoff.credential, stored);
+      }
+      this.#problem = undefined;
+      this.close();
+      if (!this.#host.closing()) this.open();
+    };
+    // `close()` waits for it: the relay must hear that the tokens are stored before the process
+    // ends, or it refuses the platform's call.
+    this.#handoff = run().catch((error: unknown) => {
+      this.#host.log.warn('activation through the relay failed', { reason: errorMessage(error) });
+    });
+  }
+}
