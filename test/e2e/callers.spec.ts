@@ -100,9 +100,11 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
 
   // Add to contacts: the number is filled in; once created, the call bar names the caller.
   await bar.getByRole('button', { name: 'Add to contacts' }).click();
+  // The dialog is a chunk of its own: wait for the phonebook choice (several) or the form (one).
   const pick = page.getByTestId('add-to-contacts');
-  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
   const editor = page.getByRole('dialog', { name: 'New contact' });
+  await expect(pick.getByRole('radio').first().or(editor)).toBeVisible();
+  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
   await expect(editor.getByLabel('Number', { exact: true })).toHaveValue(CALLER);
   await editor.getByLabel('Name').fill(HOSTILE);
   await editor.getByLabel('Speed dial').fill('7177');
