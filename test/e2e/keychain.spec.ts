@@ -20,14 +20,7 @@ test.afterAll(async () => {
 });
 
 test('keychain unavailable: the explanation and Try again, no Connect', async ({ page }) => {
-  // The window's calls travel over the preview's WebSocket, one message `{id, channel, body}` each.
-  const asked: string[] = [];
-  page.on('websocket', (socket) => {
-    socket.on('framesent', ({ payload }) => {
-      const channel = (JSON.parse(String(payload)) as { channel?: string }).channel;
-      if (channel === 'account.status') asked.push(channel);
-    });
-  });
+  const channelSocket = page.waitForEvent('websocket');
   await page.goto(app.preview.url);
   await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
   await expect(
@@ -38,10 +31,14 @@ test('keychain unavailable: the explanation and Try again, no Connect', async ({
   await page.screenshot({ path: 'test/e2e/screenshots/keychain.png' });
 
   // Trying again asks the keychain again; it is still unreachable, and the window says so.
-  const before = asked.length;
-  expect(before).toBeGreaterThan(0);
+  // (the window's calls travel over the preview's WebSocket, one frame `{id, channel, body}` each)
+  const socket = await channelSocket;
+  const retried = socket.waitForEvent('framesent', {
+    predicate: ({ payload }) =>
+      (JSON.parse(String(payload)) as { channel?: string }).channel === 'account.status',
+  });
   await page.getByRole('button', { name: 'Try again' }).click();
-  await expect.poll(() => asked.length).toBeGreaterThan(before);
+  await retried;
   await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
   await expect(page.getByTestId('account-state')).toHaveText('Keychain unavailable');
 });

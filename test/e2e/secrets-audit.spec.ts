@@ -208,7 +208,11 @@ for (const profile of SUITE_PROFILES) {
       // The scan looked at something real: the journey is in the IPC record and the DOM, and
       // the preview's own session token is found where it belongs (and nowhere else).
       const sent = (channel: string) =>
-        ipc.filter((m) => m.direction === 'sent' && m.url.endsWith(`/__callbar/invoke/${channel}`));
+        ipc.filter(
+          (m) =>
+            m.direction === 'sent' &&
+            (m.channel === channel || m.url.endsWith(`/__callbar/invoke/${channel}`)),
+        );
       expect(sent('calls.dial')).toHaveLength(1);
       expect(sent('account.forget')).toHaveLength(1);
       expect(ipc.filter((m) => m.url.includes('/__callbar/events')).length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 /**
  * What a renderer holds, for the secrets audit: every IPC message the page sent and received
- * (recorded inside the page, around the fetch the preview's bridge uses), and snapshots of the
+ * (the preview's WebSocket channel, frame by frame, and every fetch of the bridge, recorded inside
+ * the page), and snapshots of the
  * DOM (markup, every attribute, text, form values), Web Storage, IndexedDB, Cache Storage,
  * cookies and the JS heap.
  */
@@ -11,6 +12,8 @@ export interface IpcMessage {
   direction: 'sent' | 'received';
   url: string;
   text: string;
+  /** The call's channel (`calls.dial`), for a request on the preview's WebSocket channel. */
+  channel?: string;
 }
 
 /**
@@ -21,6 +24,27 @@ export interface IpcMessage {
  */
 export async function recordIpc(page: Page): Promise<IpcMessage[]> {
   const messages: IpcMessage[] = [];
+  // The window's calls: one frame `{id, channel, body}` each way on the preview's channel.
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => {
+      const text = String(payload);
+      let channel: string | undefined;
+      try {
+        channel = (JSON.parse(text) as { channel?: string }).channel;
+      } catch {
+        channel = undefined;
+      }
+      messages.push({
+        direction: 'sent',
+        url: socket.url(),
+        text,
+        ...(channel ? { channel } : {}),
+      });
+    });
+    socket.on('framereceived', ({ payload }) => {
+      messages.push({ direction: 'received', url: socket.url(), text: String(payload) });
+    });
+  });
   await page.exposeFunction(
     '__auditIpc',
     (direction: IpcMessage['direction'], url: string, text: string) => {
