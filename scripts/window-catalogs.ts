@@ -44,6 +44,7 @@ export const SCREEN_GROUPS: readonly string[] = [
   'contactEditor',
   'list',
   'import',
+  'regionAsk',
 ];
 
 /** A compiled catalog: each message its text (plain text) or its AST; groups nested. */

@@ -4,14 +4,21 @@ import type { Translate } from '../core/text/said';
 import { commandKey, type CommandSpec } from './command';
 import { commandGroups } from './registry';
 
-const usageLine = (command: CommandSpec) =>
-  `callbar ${command.name}${command.usage ? ` ${command.usage}` : ''}`;
+/** A usage's placeholders (TARGET, FILE…) in `t`'s language (the catalog's `placeholders`). */
+export function placeholdersIn(t: Translate, usage: string): string {
+  return usage.replace(/\b[A-Z][A-Z_]*\b/g, (name) =>
+    t.has(`placeholders.${name}`) ? t(`placeholders.${name}`) : name,
+  );
+}
+
+const usageLine = (t: Translate, command: CommandSpec) =>
+  `callbar ${command.name}${command.usage ? ` ${placeholdersIn(t, command.usage)}` : ''}`;
 
 const summary = (t: Translate, command: CommandSpec) => t(`${commandKey(command)}.summary`);
 
 function listing(t: Translate, commands: CommandSpec[]): string[] {
   return commands.flatMap((command) => {
-    const line = `  ${usageLine(command).slice('callbar '.length)}`;
+    const line = `  ${usageLine(t, command).slice('callbar '.length)}`;
     return line.length <= 30
       ? [`${line.padEnd(32)}${summary(t, command)}`]
       : [line, `${' '.repeat(32)}${summary(t, command)}`];
@@ -48,7 +55,7 @@ export function groupHelp(t: Translate, noun: string, commands: CommandSpec[]): 
 export function commandHelp(t: Translate, command: CommandSpec): string {
   const help = `${commandKey(command)}.help`;
   return [
-    t('help.commandUsage', { usage: usageLine(command) }),
+    t('help.commandUsage', { usage: usageLine(t, command) }),
     '',
     `${summary(t, command)}.`,
     ...(t.has(help) ? ['', t(help, command.helpValues?.(t))] : []),

@@ -115,7 +115,13 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
   if (values.help) return { values, args: parsed.positionals };
   const { min = 0, max = min, name = '' } = command.args ?? {};
   if (parsed.positionals.length < min) {
-    throw new UsageError(said('cli:usage.needsArguments', { command: command.name, name }));
+    throw new UsageError(
+      said('cli:usage.needsArguments', {
+        command: command.name,
+        // The placeholder in the reader's language, as the usage line shows it (TARGET: ZIEL).
+        name: said(`cli:placeholders.${name}`),
+      }),
+    );
   }
   if (parsed.positionals.length > max) {
     const extra = parsed.positionals[max]!;

@@ -1,5 +1,11 @@
 import { DIALABLE_INPUT } from '../../src-shared/contract';
-import type { AccountStatus, AppInfo, DialTarget, Runtime } from '../../src-shared/contract';
+import type {
+  AccountStatus,
+  AppInfo,
+  DialTarget,
+  PhonebookView,
+  Runtime,
+} from '../../src-shared/contract';
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
@@ -93,9 +99,15 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     status.state === 'activating' && connectLink
       ? { ...status, connect_link: connectLink }
       : status;
+  /** The window's language: the setting as it is now, else the system's. */
+  const windowWords = () =>
+    translatorFor(
+      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
+      'errors',
+    );
   // Calls identify parties and resolve speed dials through the directory; both share one client
-  // (one rate-limit gate per scope).
-  const calls = openCalls({ profile, api, directory });
+  // (one rate-limit gate per scope). Its snapshots say why calls ended in the window's language.
+  const calls = openCalls({ profile, api, directory, words: windowWords });
   // The search ranks contacts the user calls often and lately first (among equal matches).
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   // What is known of the tenant's extensions (the user's own, those seen in calls, the speed
@@ -132,6 +144,19 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     log,
   });
   const exports = new WindowExports();
+  /** Each phonebook with how many contacts the directory holds in it (the window shows it). */
+  const withContactCounts = <Page extends { results: PhonebookView[] }>(page: Page): Page => {
+    // While the first sync runs, the counts would be short: none rather than wrong.
+    if (!['ready', 'stale'].includes(directory.status().state)) return page;
+    const counts = new Map<number, number>();
+    for (const contact of directory.contacts) {
+      counts.set(contact.phonebook, (counts.get(contact.phonebook) ?? 0) + 1);
+    }
+    return {
+      ...page,
+      results: page.results.map((book) => ({ ...book, contacts: counts.get(book.id) ?? 0 })),
+    };
+  };
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
@@ -198,7 +223,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'calls.clearRecent': () => calls.clearRecent(),
     'calls.undoClear': () => calls.undoClear(),
     'calls.cancelDial': () => calls.cancelDial(),
-    'phonebooks.list': (query) => editor.listPhonebooks(query),
+    'phonebooks.list': async (query) => withContactCounts(await editor.listPhonebooks(query)),
     'phonebooks.create': async (fields) => phonebookView(await editor.createPhonebook(fields)),
     'phonebooks.update': async ({ id, ...fields }) =>
       phonebookView(await editor.updatePhonebook(id, fields)),
@@ -222,10 +247,24 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'contacts.bulkDelete': async ({ ids }) => ({
       deleted: await editor.bulkDeleteContacts(ids),
     }),
-    'exports.start': (request) =>
-      exports.start(
-        exportSource(request, { api: api.phonebooks, recent: () => calls.snapshot().recent }),
-      ),
+    'exports.start': async (request) => {
+      // A phonebook's file is named for it ("Customers.vcf"), not for its id.
+      const phonebookName =
+        request.what === 'contacts' && request.phonebook !== undefined
+          ? await api.phonebooks.getPhonebook(request.phonebook).then(
+              (book) => book.description,
+              () => undefined,
+            )
+          : undefined;
+      return exports.start(
+        exportSource(request, {
+          api: api.phonebooks,
+          // A file keeps the English (as --json does): it is read by programs too.
+          recent: () => calls.snapshot(null).recent,
+          phonebookName,
+        }),
+      );
+    },
     'exports.read': ({ export_id }) => exports.read(export_id),
     'imports.upload': (request) => imports.upload(request),
     'imports.preview': (request) => imports.preview(request),
@@ -251,12 +290,6 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     },
   };
   // The calls shown (window and tray) are the connected account's: another account shows others.
-  /** The window's language: the setting as it is now, else the system's. */
-  const windowWords = () =>
-    translatorFor(
-      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
-      'errors',
-    );
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
     known = undefined;
@@ -269,7 +302,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     if (owner !== callsOwner) {
       callsOwner = owner;
       rankByCalls();
-      events.publish({ type: 'calls.changed', calls: calls.snapshot() });
+      events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), calls.snapshot()) });
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
       log.warn('the directory could not follow the account change', { error });
@@ -303,7 +336,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     known = undefined;
     rankByCalls();
     crm.callsChanged(snapshot);
-    events.publish({ type: 'calls.changed', calls: snapshot });
+    // Core's sentences in it (who is unknown, a number's label) in the window's language too.
+    events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) });
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
   // account is known (directory.load).

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation, withScreenTexts, type Translate } from './i18n';
-import { Message } from './components/Message';
 import type { AccountStatus } from '../../src-shared/contract';
 import { useAppStore } from './store/app-store';
 import { showsMainView } from './store/selectors';
@@ -14,7 +13,6 @@ import { Notices } from './views/Notices';
 import { PendingDialDialog } from './views/PendingDialDialog';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
-import { Name } from './components/Isolated';
 
 // Screens the window does not show at start load when first opened (each its own chunk), with
 // their texts (i18n.ts).
@@ -61,31 +59,33 @@ export function accountSummary(account: AccountStatus | undefined, t: Translate)
 }
 
 /**
- * Callbar's name, whose account it is and, in relay mode, through which relay, above every view
- * of both windows.
+ * Callbar's name and whose account it is (or why it is not connected), above every view of both
+ * windows; the tenant and the relay are in the menu and About, not in everyone's way.
  */
 function Header({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const account = useAppStore((state) => state.account);
   return (
     <header className="header">
-      <span className="brand">Callbar</span>
-      <span className="account" data-testid="account-state" data-state={account?.state}>
-        {accountSummary(account, t)}
-      </span>
-      {account?.tenant_id && account.user_extension ? (
-        <span className="account-tenant" data-testid="account-tenant" title={t('account.tenant')}>
-          <Name>{account.tenant_id}</Name>
+      <div className="header-inner">
+        <span className="brand">Callbar</span>
+        <span className="account" data-testid="account-state" data-state={account?.state}>
+          {accountSummary(account, t)}
         </span>
-      ) : null}
-      {account?.relay ? (
-        <span className="account-relay" data-testid="account-relay">
-          <Message id="account.viaRelay" values={{ relay: <Name>{account.relay}</Name> }} />
-        </span>
-      ) : null}
-      {children}
+        {children}
+      </div>
     </header>
   );
+}
+
+/** The screen the main window shows, by the view chosen and the account's state. */
+function Screen() {
+  const view = useAppStore((state) => state.view);
+  const main = useAppStore(showsMainView);
+  if (view === 'about') return <AboutView />;
+  if (view === 'settings') return <SettingsView />;
+  if (view === 'phonebooks' && main) return <PhonebooksView />;
+  return main ? <SearchView /> : <ConnectView />;
 }
 
 export function App() {
@@ -105,39 +105,35 @@ export function App() {
     return (
       <div className="shell">
         <Header />
-        <AccountSwitchBanner />
         <main className="main">
-          <Suspense fallback={null}>
-            <SetupView />
-          </Suspense>
+          <div className="column">
+            <AccountSwitchBanner />
+            <Suspense fallback={null}>
+              <SetupView />
+            </Suspense>
+          </div>
         </main>
         <Notices />
       </div>
     );
   }
+  // One centred column on every screen; the call first in it while there is one (on every
+  // screen: Esc hangs up only on the search, elsewhere it goes back).
   return (
     <div className="shell">
       <Header>
         <Menu />
       </Header>
-      <AccountSwitchBanner />
-      <EventsWarningBanner />
-      {view === 'main' ? <SessionBanner /> : null}
-      {view === 'main' && main ? <CallBar /> : null}
       <main className="main">
-        <Suspense fallback={null}>
-          {view === 'about' ? (
-            <AboutView />
-          ) : view === 'settings' ? (
-            <SettingsView />
-          ) : view === 'phonebooks' && main ? (
-            <PhonebooksView />
-          ) : main ? (
-            <SearchView />
-          ) : (
-            <ConnectView />
-          )}
-        </Suspense>
+        <div className="column">
+          <AccountSwitchBanner />
+          <EventsWarningBanner />
+          {view === 'main' ? <SessionBanner /> : null}
+          {main ? <CallBar hangUpWithEsc={view === 'main'} /> : null}
+          <Suspense fallback={null}>
+            <Screen />
+          </Suspense>
+        </div>
       </main>
       <Notices />
       <CallAnnouncer />

@@ -15,6 +15,11 @@ export const PhonebookView = z.object({
   description: z.string(),
   priority: z.number().int(),
   is_shared: z.boolean(),
+  /**
+   * How many contacts it holds, as this computer's copy of the directory counts them (the
+   * platform's list does not say): absent until the directory has synced it.
+   */
+  contacts: z.number().int().nonnegative().optional(),
 });
 export type PhonebookView = z.infer<typeof PhonebookView>;
 

@@ -40,11 +40,16 @@ test('a cancelled attempt says its portal link must not be used any more', async
   await expect(page.getByText(ENDED_ATTEMPT_WARNING)).toHaveCount(1);
 });
 
-/** The header names the account and tenant, and the switch notice shows, on the view shown. */
+/**
+ * The header names the account, the switch notice (naming the tenant) shows on the view shown,
+ * and the menu names the tenant.
+ */
 async function expectAccountShown(page: Page, extension: string, view: string) {
   await expect(page.getByTestId('account-state'), view).toHaveText(`Connected · Ext. ${extension}`);
+  await expect(page.getByTestId('account-switch'), view).toContainText(app.sim.tenant_id);
+  await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByTestId('account-tenant'), view).toHaveText(app.sim.tenant_id);
-  await expect(page.getByTestId('account-switch'), view).toBeVisible();
+  await page.keyboard.press('Escape');
 }
 
 async function fromMenu(page: Page, item: string) {
@@ -57,7 +62,9 @@ test('a different account than before: a notice over every view until it was ack
 }) => {
   await page.goto(app.preview.url);
   const alice = await connectThroughPortal(page, app, 0);
+  await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByTestId('account-tenant')).toHaveText(app.sim.tenant_id);
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('account-switch')).toHaveCount(0);
 
   // Disconnected, then connected again: someone else completes the portal flow, as Bob.

@@ -26,9 +26,8 @@ test('waiting for the portal offers Cancel, and cancelling returns to Connect', 
 }) => {
   await page.goto(app.preview.url);
   const connect = page.getByRole('button', { name: 'Connect…' });
-  await expect(
-    page.getByRole('heading', { name: 'Connect Callbar to your phone account' }),
-  ).toBeVisible();
+  // Never connected here: the first run's welcome.
+  await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
   await expect(connect).toBeFocused();
   await expectAccessibleInBothThemes(page, 'connect view');
   await page.screenshot({ path: 'test/e2e/screenshots/connect.png' });
@@ -123,7 +122,7 @@ test('the About view has the version and platform details', async ({ page }) => 
   await expect(page.getByRole('heading', { name: 'About Callbar' })).toBeFocused();
   await expect(page.getByTestId('app-runtime')).toHaveText('Web preview');
   await expectAccessibleInBothThemes(page, 'about view');
-  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back to Connect' }).click();
   await expect(page.getByRole('button', { name: 'Connect…' })).toBeFocused();
 });
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
@@ -5,7 +6,6 @@ import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
-  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -68,12 +68,14 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await fromMenu(page, 'Settings');
   const links = page.getByLabel('CRM links (one address per line)');
   await links.fill('javascript:alert(1)//{e164}');
-  await page.getByRole('button', { name: 'Save settings' }).click();
+  await links.press('Tab');
   await expect(page.getByText(/it must start with https:\/\//)).toBeVisible();
   await links.fill(TEMPLATE);
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
-  await page.getByRole('button', { name: 'Back to search' }).click();
+  await links.press('Tab');
+  await expect(page.getByTestId('settings-status')).toHaveText(
+    'Saved: CRM links (one address per line)',
+  );
+  await page.getByRole('button', { name: 'Back to Search' }).click();
 
   // An unknown number calls: shown as a number, with Add to contacts and the CRM link.
   const incoming = await control.incomingCall({
@@ -88,7 +90,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await expectAccessibleInBothThemes(page, 'an unknown caller with Add to contacts');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await bar.screenshot({ path: screenshotPath(`caller-unknown-${scheme}.png`) });
+    await bar.screenshot({ path: join('test/e2e/screenshots', `caller-unknown-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await bar.getByRole('button', { name: /^Open in crm\.example\.com/ }).click();
@@ -98,9 +100,11 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
 
   // Add to contacts: the number is filled in; once created, the call bar names the caller.
   await bar.getByRole('button', { name: 'Add to contacts' }).click();
+  // The dialog is a chunk of its own: wait for the phonebook choice (several) or the form (one).
   const pick = page.getByTestId('add-to-contacts');
-  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
   const editor = page.getByRole('dialog', { name: 'New contact' });
+  await expect(pick.getByRole('radio').first().or(editor)).toBeVisible();
+  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
   await expect(editor.getByLabel('Number', { exact: true })).toHaveValue(CALLER);
   await editor.getByLabel('Name').fill(HOSTILE);
   await editor.getByLabel('Speed dial').fill('7177');
@@ -126,16 +130,17 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await expectAccessibleInBothThemes(page, 'recent calls with a note');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await recent.screenshot({ path: screenshotPath(`recent-notes-${scheme}.png`) });
+    await recent.screenshot({ path: join('test/e2e/screenshots', `recent-notes-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await search.fill('nobody like this');
   await expect(recent.getByTestId('recent-no-match')).toBeVisible();
   await search.fill('');
 
+  await recent.getByRole('button', { name: 'More: export, clear' }).click();
   const [calls] = await Promise.all([
     page.waitForEvent('download'),
-    recent.getByRole('button', { name: 'Export' }).click(),
+    page.getByRole('menuitem', { name: 'Export as CSV' }).click(),
   ]);
   expect(calls.suggestedFilename()).toBe('callbar-recent-calls.csv');
   const csv = await savedText(calls);
@@ -157,18 +162,22 @@ test('a phonebook exported as CSV and vCard from the window; the CRM link on a c
   await fromMenu(page, 'Phonebooks and contacts');
   await page.getByRole('button', { name: 'Company directory', exact: true }).click();
   await expect(page.getByTestId('contact-row').first()).toBeVisible();
+  // Export is in the screen's More menu; the file is named for the phonebook.
+  await page.getByRole('button', { name: /^More: / }).click();
   const [csv] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Export CSV' }).click(),
+    page.getByRole('menuitem', { name: 'Export as CSV' }).click(),
   ]);
-  expect(csv.suggestedFilename()).toMatch(/^phonebook-\d+\.csv$/);
+  expect(csv.suggestedFilename()).toBe('Company directory.csv');
   const text = await savedText(csv);
   expect(text.split('\r\n')[0]).toBe('Name,Number,Secondary number,Speed dial,Company');
   expect(text).toContain('Grace Hopper');
+  await page.getByRole('button', { name: /^More: / }).click();
   const [vcard] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Export vCard' }).click(),
+    page.getByRole('menuitem', { name: 'Export as vCard' }).click(),
   ]);
+  expect(vcard.suggestedFilename()).toBe('Company directory.vcf');
   expect(await savedText(vcard)).toMatch(/^BEGIN:VCARD\r\nVERSION:4\.0/);
 
   await page.getByLabel('Search contacts', { exact: true }).fill('Grace');

@@ -1,9 +1,9 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   addContact,
   expectAccessibleInBothThemes,
   openConnected,
-  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -54,7 +54,7 @@ test('star a contact from the search, see it first in the empty search, unstar i
   await expectAccessibleInBothThemes(page, 'favourites in the empty search');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: screenshotPath(`favourites-${scheme}.png`) });
+    await page.screenshot({ path: join('test/e2e/screenshots', `favourites-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 

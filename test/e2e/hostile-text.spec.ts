@@ -94,10 +94,10 @@ test('a name with bidi controls cannot turn a number around, anywhere the window
   await page.keyboard.press('Enter');
   const bar = await placedCallBar(page);
   await expect(bar).toContainText('Mallory');
-  // The number and the company (with its U+202E) share a line in the call bar; the name and the
-  // call's state another.
+  // The number and the company (with its U+202E) share a line in the call bar; the name is above
+  // it and the call's state below (beside the initials, a decoration, and the timer).
   await expectInOrder(bar.locator('.call-detail'), 'call bar: number and company');
-  await expectInOrder(bar.locator('.call-state'), 'call bar: name and state', '');
+  await expectInOrder(bar.locator('.call-id'), 'call bar: name, number and state');
   // The README's picture: the search row, its Call button and the call bar, all beside the name.
   await screenshots(page, 'hostile-name-call');
 
@@ -106,6 +106,6 @@ test('a name with bidi controls cannot turn a number around, anywhere the window
   await search.fill('');
   const recent = page.getByRole('region', { name: 'Recent calls' }).getByRole('listitem');
   await expect(recent).toHaveCount(1);
-  await expectInOrder(recent.locator('.recent-name'), 'recent calls: name', '');
-  await expectInOrder(recent.locator('.recent-detail'), 'recent calls: number');
+  await expectInOrder(recent.locator('.row-title'), 'recent calls: name', '');
+  await expectInOrder(recent.locator('.row-detail'), 'recent calls: number');
 });

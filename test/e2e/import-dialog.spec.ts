@@ -1,8 +1,8 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   expectAccessibleInBothThemes,
   openConnected,
-  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -41,8 +41,11 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
   await page.getByRole('button', { name: 'Imported team', exact: true }).click();
 
   for (const round of [1, 2]) {
-    await page.getByRole('button', { name: 'Import…' }).click();
+    await page.getByRole('button', { name: /^More: / }).click();
+    await page.getByRole('menuitem', { name: 'Import a file…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+    // A drop zone, and the buttons at the dialog's foot in view whatever the body holds.
+    await expect(dialog.getByTestId('drop-zone')).toBeVisible();
     await dialog.getByLabel('CSV or vCard file').setInputFiles({
       name: 'team.csv',
       mimeType: 'text/csv',
@@ -50,18 +53,53 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
     });
     const plan = dialog.getByTestId('import-plan');
     if (round === 1) {
-      await expect(plan).toHaveText('2 to create, 0 to update, 0 to skip, 1 with problems.');
+      await expect(plan.locator('.outcome')).toHaveText([
+        '2 to create',
+        '0 to update',
+        '0 to skip',
+        '1 with a problem',
+      ]);
+      // Each outcome in its colour: what is created is not what fails.
+      const colours = await dialog
+        .locator('.import-rows .outcome')
+        .evaluateAll((chips) =>
+          chips.map((chip) => [
+            chip.getAttribute('data-outcome'),
+            getComputedStyle(chip).backgroundColor,
+          ]),
+        );
+      const created = colours.find(([outcome]) => outcome === 'created')![1];
+      const failed = colours.find(([outcome]) => outcome === 'failed')![1];
+      expect(created).not.toBe(failed);
+      const actions = dialog.getByTestId('dialog-actions');
+      const [actionsBox, dialogBox] = [
+        (await actions.boundingBox())!,
+        (await dialog.boundingBox())!,
+      ];
+      expect(actionsBox.y + actionsBox.height).toBeLessThanOrEqual(
+        dialogBox.y + dialogBox.height + 1,
+      );
+      expect(await dialog.evaluate((node) => node.scrollHeight > node.clientHeight)).toBe(true);
+      // Cancel first, the main action last.
+      await expect(actions.getByRole('button')).toHaveText(['Cancel', 'Import']);
       await expect(dialog.getByRole('combobox', { name: 'Column for Name' })).toHaveValue('0');
       await expect(dialog.getByRole('combobox', { name: 'Column for Company' })).toHaveValue('2');
       await expect(dialog).toContainText('The number "not a number" is not a phone number');
       await expectAccessibleInBothThemes(page, 'import preview');
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: screenshotPath(`import-preview-${scheme}.png`) });
+        await page.screenshot({
+          path: join('test/e2e/screenshots', `import-preview-${scheme}.png`),
+        });
       }
       await page.emulateMedia({ colorScheme: 'light' });
     } else {
-      await expect(plan).toHaveText('0 to create, 0 to update, 2 to skip, 1 with problems.');
+      await expect(plan.locator('.outcome')).toHaveText([
+        '0 to create',
+        '0 to update',
+        '2 to skip',
+        '1 with a problem',
+      ]);
     }
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(dialog.getByTestId('import-result')).toHaveText(

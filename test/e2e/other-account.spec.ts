@@ -1,10 +1,10 @@
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
   expectAccessibleInBothThemes,
   placedCallBar,
-  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
@@ -98,7 +98,9 @@ test('another account connected after the first offers none of its contacts or c
   await expect(page.getByRole('option')).toHaveCount(0);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`loading-contacts-${colorScheme}.png`) });
+    await page.screenshot({
+      path: join('test/e2e/screenshots', `loading-contacts-${colorScheme}.png`),
+    });
   }
   await expectAccessibleInBothThemes(page, 'loading another account’s contacts');
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
@@ -6,7 +7,6 @@ import {
   openConnected,
   placedCallBar,
   startApp,
-  screenshotPath,
   type E2eApp,
 } from '../support/e2e-app';
 
@@ -80,7 +80,9 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expect(bar.getByTestId('call-state')).toContainText('Connected');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`call-in-progress-${colorScheme}.png`) });
+    await page.screenshot({
+      path: join('test/e2e/screenshots', `call-in-progress-${colorScheme}.png`),
+    });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.keyboard.press('Escape');
@@ -98,7 +100,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   await expect(page.getByRole('option').nth(3)).toBeVisible();
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`search-${colorScheme}.png`) });
+    await page.screenshot({ path: join('test/e2e/screenshots', `search-${colorScheme}.png`) });
   }
 });
 

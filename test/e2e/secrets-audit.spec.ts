@@ -153,8 +153,7 @@ for (const profile of SUITE_PROFILES) {
       await page.getByRole('button', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
       await page.getByLabel('Your country', { exact: true }).selectOption('GB');
-      await page.getByRole('button', { name: 'Save settings' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+      await expect(page.getByTestId('settings-status')).toHaveText('Saved: Your country');
       await step('settings');
 
       await page.getByRole('button', { name: 'Menu' }).click();

@@ -1,9 +1,9 @@
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { windowOptions } from '../../src-main/core/desktop/window-security';
 import {
   expectAccessibleInBothThemes,
-  screenshotPath,
   startApp,
   subscribeInPortal,
   UNREACHABLE_KEYCHAIN,
@@ -52,17 +52,22 @@ function recordInvokes(page: Page): { channels: string[]; answers: Map<string, u
   return { channels, answers };
 }
 
+/** Neither the page nor the window's main area (the screen's one scroller) scrolls. */
 async function expectNoScrolling(page: Page, what: string) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollHeight - document.documentElement.clientHeight,
+  const overflow = await page.evaluate(() =>
+    [document.documentElement, document.querySelector('main')!].map(
+      (element) => element.scrollHeight - element.clientHeight,
+    ),
   );
-  expect(overflow, `${what} fits the setup window`).toBeLessThanOrEqual(0);
+  expect(overflow, `${what} fits the setup window`).toEqual([0, 0]);
 }
 
 /** Nothing of the main window: no menu, no search box, no call bar, no recent calls. */
 async function expectSetupOnly(page: Page) {
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveCount(0);
-  await expect(page.getByRole('combobox')).toHaveCount(0);
+  await expect(
+    page.getByRole('combobox', { name: 'Search contacts or type a number' }),
+  ).toHaveCount(0);
   await expect(page.getByText('Recent calls')).toHaveCount(0);
 }
 
@@ -75,20 +80,37 @@ test.describe('with a keychain', () => {
     await app.close();
   });
 
-  test('connect, then "Connected as Ext. …" with the tray and the shortcut, then Open Callbar', async ({
+  test('first run: the country and the shortcut, what comes next, connect, then "Connected as Ext. …" and Open Callbar', async ({
     page,
   }) => {
     const invokes = recordInvokes(page);
     await page.goto(setupUrl(app));
-    await expect(
-      page.getByRole('heading', { name: 'Connect Callbar to your phone account' }),
-    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
     // The token left the address; the renderer's part of it stayed.
     expect(new URL(page.url()).hash).toBe('#setup');
     await expect(page.getByRole('button', { name: 'Connect…' })).toBeFocused();
     await expectSetupOnly(page);
     await expectNoScrolling(page, 'the connect view');
     await expectAccessibleInBothThemes(page, 'setup: connect');
+    // The country (the region setting, from the system's region until one is chosen), saved as
+    // it is chosen; the shortcut; and the steps ahead.
+    const country = page.getByLabel('Your country', { exact: true });
+    const settings = await page.evaluate(() => window.callbar.settings.get());
+    expect(settings.ok).toBe(true);
+    if (settings.ok) await expect(country).toHaveValue(settings.value.settings.region);
+    await expect(page.getByRole('button', { name: /^Global shortcut: / })).toBeVisible();
+    const steps = page.getByRole('list', { name: 'What comes next' }).getByRole('listitem');
+    await expect(steps).toHaveCount(3);
+    await expect(steps.nth(1)).toHaveText('Sign in there and press Subscribe.');
+    await country.selectOption({ label: 'Austria (AT)' });
+    await expect(page.getByTestId('field-saved')).toHaveText('Saved');
+    await expect
+      .poll(async () => {
+        const saved = await page.evaluate(() => window.callbar.settings.get());
+        return saved.ok && saved.value.settings.region;
+      })
+      .toBe('AT');
+    await country.selectOption(settings.ok ? settings.value.settings.region : 'US');
 
     await page.getByRole('button', { name: 'Connect…' }).click();
     await expect(page.getByRole('heading', { name: 'Waiting for the portal…' })).toBeFocused();
@@ -103,7 +125,6 @@ test.describe('with a keychain', () => {
     await expect(page.getByTestId('account-state')).toHaveText(
       `Connected · Ext. ${user.extension}`,
     );
-    await expect(page.getByTestId('account-tenant')).toHaveText(app.sim.tenant_id);
     // The default dial shortcut, as this platform's keyboard names it.
     const key = process.platform === 'darwin' ? 'Cmd+Shift+D' : 'Ctrl+Shift+D';
     await expect(done).toContainText(
@@ -116,7 +137,9 @@ test.describe('with a keychain', () => {
     await expectAccessibleInBothThemes(page, 'setup: connected');
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: screenshotPath(`setup-connected-${colorScheme}.png`) });
+      await page.screenshot({
+        path: join('test/e2e/screenshots', `setup-connected-${colorScheme}.png`),
+      });
     }
     await page.emulateMedia({ colorScheme: 'light' });
 

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
-import { connectThroughPortal, screenshotPath, startApp, type E2eApp } from '../support/e2e-app';
+import { connectThroughPortal, startApp, type E2eApp } from '../support/e2e-app';
 
 /**
  * With a platform slow to answer click-to-dial, Enter says "Calling …" at once, and a second
@@ -38,7 +39,7 @@ test('Enter on a slow platform says "Calling …" at once, and a second Enter di
   await expect(bar.getByTestId('call-state')).toContainText('+49 30 1234567');
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
   await expect(bar).toHaveAttribute('data-state', 'sending');
-  await page.screenshot({ path: screenshotPath('calling-slow-platform.png') });
+  await page.screenshot({ path: join('test/e2e/screenshots', 'calling-slow-platform.png') });
   await search.press('Enter');
   await page.getByRole('button', { name: /^Call / }).click();
 

@@ -1,23 +1,26 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { join } from 'node:path';
 import { SimControl } from '../../simulator/control-client';
 import { REPEAT_GUARD_MS } from '../../src-main/core/calls/dial-guard';
+/** How long the ended call stays in view (the window's EndedCall; a plain number, no React). */
+const ENDED_VISIBLE_MS = 6000;
 import {
   addContact,
   expectAccessible,
   expectAccessibleInBothThemes,
   openConnected,
   placedCallBar,
-  screenshotPath,
   startApp,
   type E2eApp,
 } from '../support/e2e-app';
 
 /**
- * Issue 27 (items 2, 3, 7, 9), in Chromium at the real window size (420×640), at 1280×800 and at
- * 200% zoom (1280×800 at twice the pixels: a 640×400 CSS window): the editors fit any window and
- * say every error at once; the call bar shows the call's state as a chip on a line of its own,
- * cuts only the name, and offers Cancel while the dial is on its way; plain messages; the header,
- * the rows, the Call button and the menu. README pictures: call-bar-*, editor-errors-*, menu-*.
+ * Issue 27 (items 2, 3, 7, 9) and issue 42 (point 1), in Chromium at the real window size
+ * (420×640), at 1280×800 and at 200% zoom (1280×800 at twice the pixels: a 640×400 CSS window):
+ * the editors fit any window and say every error at once; the call first on the screen (the name
+ * and timer large, the state a word with its icon, Hang up the one main action, a refusal a quiet
+ * line, "Ended · 0:12" with Call again and Add note for a few seconds after), Cancel while the
+ * dial is on its way; plain messages; the header, the rows, the Call button and the menu.
  */
 let app: E2eApp;
 let control: SimControl;
@@ -70,10 +73,11 @@ async function lineCount(element: Locator): Promise<number> {
   });
 }
 
+/** A look at the screen in both themes for whoever debugs a failure (not the docs' pictures). */
 async function bothThemes(page: Page, name: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}.png`) });
+    await page.screenshot({ path: join('test/e2e/screenshots', `${name}-${colorScheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -169,9 +173,10 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
   await control.removeFault(fault.id).catch(() => undefined);
 });
 
-test('the call bar: the name cut short, the state a chip on its own line with the duration', async ({
+test('the call first: a large name and timer, the state as a word with its icon, Hang up the only main action; refusals quiet; "Ended · 0:12" after', async ({
   page,
 }) => {
+  test.setTimeout(90_000);
   for (const window of WINDOWS.slice(0, 2)) {
     await page.setViewportSize(window.viewport);
     await ready(page);
@@ -184,28 +189,93 @@ test('the call bar: the name cut short, the state a chip on its own line with th
     expect(width).toBeLessThan(260);
     await search.press('Enter');
     const bar = await placedCallBar(page);
+    // A double press: the second dial of the same number is refused (one click, one call).
+    await search.press('Enter');
     const simCall = await liveCallTo('+4975717290');
     for (const leg of simCall.legs) await control.answerLeg(leg.id);
     await control.answerLeg(
       (await control.getCall(simCall.id)).legs.find((leg) => leg.leg === 'callee')!.id,
     );
     const chip = bar.getByTestId('call-chip');
-    await expect(chip).toContainText('Connected');
-    await expect(bar.getByTestId('call-duration')).toHaveText(/^\d+:\d\d$/);
+    await expect(chip).toHaveText('Connected');
+    // The state as a word with its icon.
+    await expect(chip.locator('svg[data-icon="live"]')).toHaveCount(1);
+    const timer = bar.getByTestId('call-duration');
+    await expect(timer).toHaveText(/^\d+:\d\d$/);
 
+    // First on the screen: above the search, the name and the timer large.
+    const barBox = (await bar.boundingBox())!;
+    expect(barBox.y).toBeLessThan((await search.boundingBox())!.y);
+    const size = (element: Locator) =>
+      element.evaluate((node) => parseFloat(getComputedStyle(node).fontSize));
     const who = bar.locator('.call-who');
+    expect(await size(who)).toBeGreaterThanOrEqual(20);
+    expect(await size(timer)).toBeGreaterThanOrEqual(28);
+    // Hang up is the one main action: the search's Call is an ordinary button meanwhile.
+    const mainActions = page.locator('main button.primary:visible, main button.danger:visible');
+    await expect(mainActions).toHaveCount(1);
+    await expect(mainActions).toHaveAccessibleName(/^Hang up/);
+    await expect(call).not.toHaveClass(/primary/);
+
     if (window.name === '420') expect(await isCut(who)).toBe(true);
-    // The chip is below the name, on a line of its own, and whole.
+    // The state is under the name, whole, on one line.
     const whoBox = (await who.boundingBox())!;
     const chipBox = (await chip.boundingBox())!;
     expect(chipBox.y).toBeGreaterThanOrEqual(whoBox.y + whoBox.height - 1);
     expect(await isCut(chip)).toBe(false);
     expect(await lineCount(chip)).toBe(1);
     expect(await scrollsSideways(bar)).toBe(false);
-    await expectAccessibleInBothThemes(page, `call bar (${window.name})`);
+
+    // The refusal is one quiet line, not an alarm.
+    const refusal = bar.getByTestId('call-error');
+    await expect(refusal).toBeVisible();
+    await expect(refusal).toHaveAttribute('role', 'status');
+    await expect(refusal).toContainText('one click is one call');
+    const refusalLooks = await refusal.evaluate((node) => {
+      const style = getComputedStyle(node);
+      const probe = document.createElement('p');
+      probe.className = 'error';
+      document.body.append(probe);
+      const red = getComputedStyle(probe).color;
+      probe.remove();
+      return { color: style.color, red, height: node.getBoundingClientRect().height };
+    });
+    expect(refusalLooks.color).not.toBe(refusalLooks.red);
+    expect(refusalLooks.height).toBeLessThan(window.name === '420' ? 80 : 48);
+    await expectAccessibleInBothThemes(page, `the call (${window.name})`);
     await bothThemes(page, `call-bar-${window.name}`);
+    await refusal.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(refusal).toBeHidden();
+
+    // Hung up: "Ended · 0:12" stays a few seconds, with Call again and Add note.
+    await search.focus();
     await page.keyboard.press('Escape');
     await expect(bar).toBeHidden();
+    const ended = page.getByRole('region', { name: 'Call ended' });
+    await expect(ended).toBeVisible();
+    await expect(ended.getByTestId('call-chip')).toHaveText(/^Ended · \d+:\d\d$/);
+    await expect(ended.getByRole('button', { name: /^Call again: Maximiliane/ })).toBeVisible();
+    await expect(ended.getByRole('button', { name: /^Add note: Maximiliane/ })).toBeVisible();
+    await expect(ended).toContainText('You hung up.');
+    if (window.name === '420') {
+      // Add note: written in place, Enter saves, and the card waits while it is written.
+      await ended.getByRole('button', { name: /^Add note/ }).click();
+      const note = ended.getByRole('textbox', { name: 'Note on this call' });
+      await expect(note).toBeFocused();
+      await page.keyboard.type('Call back on Monday');
+      await expect(ended.getByText(/^19 \/ 500/)).toBeVisible();
+      await page.waitForTimeout(ENDED_VISIBLE_MS + 500);
+      await expect(ended).toBeVisible();
+      await page.keyboard.press('Enter');
+      await expect(note).toBeHidden();
+      const calls = await page.evaluate(() => globalThis.window.callbar.calls.list());
+      expect(calls.ok && calls.value.recent[0]!.note).toBe('Call back on Monday');
+      await expectAccessible(page, 'the ended call');
+    }
+    // Then it goes by itself (the pointer away from it).
+    await page.mouse.move(0, 0);
+    await expect(ended).toBeHidden({ timeout: ENDED_VISIBLE_MS + 5000 });
+    await expect(search).toBeFocused();
     await search.fill('');
     // The next window dials the same number: one click places one call, so a repeat within
     // REPEAT_GUARD_MS is refused by design (dial-guard.ts); on a quiet machine this loop is faster.

@@ -60,7 +60,7 @@ describe('the repeat-dial guard across processes', () => {
       expect(await dialsSent()).toBe(before + 1);
     }
     expect([...refusals]).toEqual([
-      'callbar: Callbar is already calling Extension 2200: one click places one call. To call again, wait a moment and dial once more.',
+      'callbar: Already calling Extension 2200: one click is one call. To call again, wait a moment.',
     ]);
     recordFigure(
       `${PROCESSES} \`callbar dial 2200\` of one profile started at once, ${ROUNDS} rounds ${REPEAT_GUARD_MS} ms apart`,

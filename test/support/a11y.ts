@@ -4,6 +4,7 @@
  * every control named, a visible focus ring, nothing scrolled sideways.
  */
 import { expect, type Page } from '@playwright/test';
+import { join } from 'node:path';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -89,16 +90,46 @@ export async function expectEveryControlNamed(page: Page, what: string): Promise
   }
 }
 
+/** The window's two sizes the docs show: its own, and a large screen's. */
+const SHOT_SIZES = [
+  { width: 420, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+
+/**
+ * The docs' pictures of the screen as it stands, in this locale and theme, at both sizes
+ * (docs/screenshots/<shot>-<width>-<theme>[-<locale>].png), when CALLBAR_UPDATE_SCREENSHOTS=1;
+ * otherwise nothing (a test run takes no pictures it would not keep).
+ */
+async function docsScreenshots(page: Page, shot: string, locale: Locale, theme: string) {
+  if (process.env.CALLBAR_UPDATE_SCREENSHOTS !== '1') return;
+  const before = page.viewportSize();
+  for (const size of SHOT_SIZES) {
+    await page.setViewportSize(size);
+    const suffix = locale === LOCALES[0] ? '' : `-${locale}`;
+    await page.screenshot({
+      path: join('docs/screenshots', `${shot}-${size.width}-${theme}${suffix}.png`),
+    });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
 /**
  * The full check of one screen: axe and the names in every locale, each in the light and the
  * dark theme (the system's preference, as Chromium reports it); English and light afterwards.
+ * With `shot`, the docs' pictures of it in each (see docsScreenshots).
  */
-export async function expectAccessibleEverywhere(page: Page, what: string): Promise<void> {
+export async function expectAccessibleEverywhere(
+  page: Page,
+  what: string,
+  shot?: string,
+): Promise<void> {
   for (const locale of LOCALES) {
     await showLocale(page, locale);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await expectNoAxeViolations(page, `${what} (${locale}, ${colorScheme})`);
+      if (shot) await docsScreenshots(page, shot, locale, colorScheme);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await expectEveryControlNamed(page, `${what} (${locale})`);
@@ -124,8 +155,7 @@ export async function focusIndicator(page: Page): Promise<string | undefined> {
     };
     if (!focused.matches(':focus-visible')) return undefined;
     return (
-      drawn(focused) ??
-      (focused.closest('.list-row') ? drawn(focused.closest('.list-row')!) : undefined)
+      drawn(focused) ?? (focused.closest('.row') ? drawn(focused.closest('.row')!) : undefined)
     );
   });
 }

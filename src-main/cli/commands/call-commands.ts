@@ -11,6 +11,7 @@ import type {
   DialTarget,
   PendingDial,
 } from '../../../src-shared/contract';
+import { callInWords } from '../../core/calls/call-reason';
 import type { CallsService } from '../../core/calls/calls-service';
 import type { DoorAnswer } from '../../core/desktop/link-door-format';
 import { CallbarError } from '../../core/errors';
@@ -66,10 +67,13 @@ export async function withCalls<T>(
   }
 }
 
-/** Who the call is with, as one line: the name and number someone else wrote shown as text. */
-function partyText(call: Call): string {
+/**
+ * Who the call is with, as one line: the name and number someone else wrote shown as text, and
+ * what core says of a number ("Extension 12", "Unknown caller") in `t`'s language.
+ */
+function partyText(t: Translate, call: Call): string {
   const { party } = call;
-  const display = terminalField(party.display);
+  const display = terminalField(sayAgain(t, party.display));
   return party.name ? `${terminalField(party.name)} (${display})` : display;
 }
 
@@ -87,8 +91,8 @@ function callRows(t: Translate, calls: Call[]): string {
       return [
         call.started_at.replace('T', ' ').slice(0, 19),
         t(`calls.direction.${call.direction}`),
-        partyText(call),
-        call.reason ? `${state}: ${call.reason}` : state,
+        partyText(t, call),
+        call.reason ? `${state}: ${terminalField(call.reason)}` : state,
         call.leg_ids.join(' '),
       ];
     }),
@@ -119,7 +123,8 @@ async function follow(calls: CallsService, ctx: CommandContext, callId: string) 
       const line = json
         ? JSON.stringify({ call })
         : t('calls.legs', {
-            line: callLine(t, call),
+            // Why it ended in the terminal's language, however it was stored.
+            line: callLine(t, callInWords(record, t)),
             legs: terminalField(call.leg_ids.join(', ')) || t('calls.noLegs'),
           });
       if (line !== printed) io.out(line);
@@ -212,7 +217,7 @@ function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
   show(ctx, outcome, () =>
     outcome.status === 'dialing'
       ? t('calls.callingParty', {
-          party: partyText(outcome.call),
+          party: partyText(t, outcome.call),
           lines: destinationLines(t, outcome.target),
         })
       : t('calls.linkAsks', {
@@ -284,11 +289,12 @@ export const callCommands: CommandGroup = {
       name: 'calls',
       helpValues: eventsNote,
       async run(ctx) {
-        const snapshot = await withCalls(ctx, async (calls) => {
+        // --json in English (as every --json is); the lines in the terminal's language.
+        const [snapshot, worded] = await withCalls(ctx, async (calls) => {
           await calls.reload();
-          return calls.snapshot();
+          return [calls.snapshot(), calls.snapshot(ctx.t)] as const;
         });
-        show(ctx, snapshot, () => describeSnapshot(ctx.t, snapshot));
+        show(ctx, snapshot, () => describeSnapshot(ctx.t, worded));
       },
     }),
     defineCommand({

@@ -54,7 +54,10 @@ function hitRows(t: Translate, hits: SearchHit[]): string {
       shown.secondary_number,
       contact.speed_dial,
       contact.phonebook_name,
-      t('directory.match', { match, field: t(`directory.field.${field}`) }),
+      t('directory.match', {
+        match: t(`directory.matchKind.${match}`),
+        field: t(`directory.field.${field}`),
+      }),
     ]),
   );
 }

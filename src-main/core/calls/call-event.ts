@@ -4,8 +4,7 @@
  * unknown shape is still a leg id and never an error.
  */
 import { z } from 'zod';
-import { said } from '../text/said';
-import { inEnglish } from '../text/translators';
+import { said, type Said } from '../text/said';
 
 /** Leg ids are short platform identifiers; anything longer is not one. */
 export const MAX_LEG_ID_LENGTH = 128;
@@ -85,19 +84,17 @@ const CAUSES: Record<string, string> = {
 };
 
 /**
- * Why a leg ended, in words (English, said by key: the window words it again in its language);
- * a cause Callbar does not know is named as the platform gave it.
+ * Why a leg ended, said by key (worded where the call is shown, in the reader's language); a
+ * cause Callbar does not know is named as the platform gave it.
  */
-export function describeHangupCause(cause: string | undefined): string | undefined {
+export function describeHangupCause(cause: string | undefined): Said | undefined {
   if (!cause) return undefined;
   const known = Object.hasOwn(CAUSES, cause.toLowerCase())
     ? CAUSES[cause.toLowerCase()]
     : undefined;
-  return inEnglish(
-    known
-      ? said(`errors:callEnd.${known}`)
-      : said('errors:callEnd.other', { cause: cause.replace(/_/g, ' ') }),
-  );
+  return known
+    ? said(`errors:callEnd.${known}`)
+    : said('errors:callEnd.other', { cause: cause.replace(/_/g, ' ') });
 }
 
 /**

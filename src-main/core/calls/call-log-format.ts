@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Call } from '../../../src-shared/contract';
 import { AccountOwner } from '../account/account-history';
 import { fileFormat } from '../config/file-format';
+import { SaidFormat } from '../text/said-format';
 
 /** A call as stored (format version 1). */
 export const StoredCall = z.object({
@@ -68,6 +69,11 @@ export type LegRecord = z.infer<typeof LegRecord>;
 /** A call with what the tracker needs to follow it (times in ms since the epoch). */
 export const CallRecord = z.object({
   call: StoredCall,
+  /**
+   * Why the call ended or failed, as a catalog key and values (`call.reason` is its English, for
+   * logs, `--json` and older readers): whoever shows the call words it in the reader's language.
+   */
+  reason_said: SaidFormat.optional(),
   /**
    * Whose call this is: the account and platform connected when Callbar placed or first saw it.
    * Only the calls of the account connected now are shown; calls without an owner (logs from

@@ -5,11 +5,11 @@
  * platform says nothing about for too long is given up.
  */
 import type { CallState } from '../../../src-shared/contract';
-import { said } from '../text/said';
-import { inEnglish } from '../text/translators';
+import { said, type Said } from '../text/said';
 import type { LegState } from './call-event';
 import type { CallLimits } from './call-limits';
 import type { CallRecord, LegRecord } from './call-log-format';
+import { setReason } from './call-reason';
 import { isFinished } from './recent-clearing';
 
 /** Newer state wins; an ended leg stays ended; an older delivery does not move it back. */
@@ -25,10 +25,10 @@ export function applyLegState(
 }
 
 /** The call's state from its legs, as far as the events said anything. */
-export function settleCall(record: CallRecord, now: number, cause: string | undefined): void {
+export function settleCall(record: CallRecord, now: number, cause: Said | undefined): void {
   const state = callStateOf(record);
   if (state === 'ended') {
-    finishCall(record, now, cause ?? inEnglish(said('errors:callEnd.ended')));
+    finishCall(record, now, cause ?? said('errors:callEnd.ended'));
     return;
   }
   if (state === 'connected' && !record.call.connected_at) {
@@ -67,10 +67,10 @@ function callStateOf(record: CallRecord): CallState {
 }
 
 /** Ends a call: given up, hung up, or over by its legs. */
-export function finishCall(record: CallRecord, now: number, reason: string): void {
+export function finishCall(record: CallRecord, now: number, reason: Said): void {
   record.call.state = 'ended';
   record.call.ended_at = new Date(now).toISOString();
-  record.call.reason = reason;
+  setReason(record, reason);
   record.updated_ms = now;
 }
 
@@ -82,7 +82,7 @@ export function silenceEnding(
   record: CallRecord,
   now: number,
   limits: Pick<CallLimits, 'unconfirmedMs' | 'connectedSilenceMs' | 'silenceMs'>,
-): string | undefined {
+): Said | undefined {
   if (isFinished(record)) return undefined;
   const silent = now - record.news_ms;
   const unconfirmed = record.events.length === 0;
@@ -93,6 +93,6 @@ export function silenceEnding(
       : limits.silenceMs;
   if (silent < limit) return undefined;
   return unconfirmed
-    ? inEnglish(said('errors:callEnd.noEvents'))
-    : inEnglish(said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) }));
+    ? said('errors:callEnd.noEvents')
+    : said('errors:callEnd.silent', { minutes: Math.round(silent / 60_000) });
 }

@@ -10,7 +10,6 @@ import { sameAccount, type AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
 import type { Logger } from '../log/logger';
 import { said } from '../text/said';
-import { inEnglish } from '../text/translators';
 import { MAX_RECENT_CALLS, mergeCallLogs, type CallLogFile } from './call-log';
 import { EMPTY_CALL_LOG, type CallLog, type CallRecord } from './call-log-format';
 import { finishCall } from './call-state';
@@ -116,7 +115,7 @@ export class CallStore {
       .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
       .slice(0, Math.max(0, following.length - current));
     for (const stale of givingUp) {
-      finishCall(stale, record.started_ms, inEnglish(said('errors:callEnd.tooMany')));
+      finishCall(stale, record.started_ms, said('errors:callEnd.tooMany'));
     }
     const finished = calls.filter(isFinished);
     const dropped = new Set(finished.slice(MAX_RECENT_CALLS));

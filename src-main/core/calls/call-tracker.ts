@@ -22,7 +22,7 @@
 import type { Call, CallParty, CallSource, DialTarget } from '../../../src-shared/contract';
 import type { AccountOwner } from '../account/account-history';
 import { errorMessage } from '../errors';
-import { said } from '../text/said';
+import { said, type Said, type Translate } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
@@ -35,6 +35,7 @@ import { applyLegState, finishCall, settleCall, silenceEnding } from './call-sta
 import { CallStore } from './call-store';
 import { newDelivery, withEvent } from './kept-events';
 import { claimingCall } from './leg-attribution';
+import { callInWords, setReason } from './call-reason';
 import { isFinished } from './recent-clearing';
 import { OtherDialWait } from './other-dial-wait';
 import { TokenBucket } from './token-bucket';
@@ -127,11 +128,12 @@ export class CallTracker {
       : undefined;
   }
 
-  view(): CallsView {
+  /** The account's calls; why each ended worded by `words` (else in English). */
+  view(words?: Translate): CallsView {
     const current: Call[] = [];
     const recent: Call[] = [];
     for (const record of this.records()) {
-      (isFinished(record) ? recent : current).push(record.call);
+      (isFinished(record) ? recent : current).push(callInWords(record, words));
     }
     return { current, recent };
   }
@@ -215,7 +217,7 @@ export class CallTracker {
   }
 
   /** A dial the platform refused, for the recent list. */
-  recordFailed(target: DialTarget, source: CallSource, reason: string): void {
+  recordFailed(target: DialTarget, source: CallSource, reason: string | Said): void {
     const record = newCallRecord(
       this.#now(),
       {
@@ -223,10 +225,10 @@ export class CallTracker {
         state: 'failed',
         party: this.#partyOf(target),
         source,
-        reason,
       },
       this.#options.owner(),
     );
+    setReason(record, reason);
     record.call.ended_at = record.call.started_at;
     this.#store.add(record, this.#limits.current);
     this.#store.changed();
@@ -247,7 +249,7 @@ export class CallTracker {
   }
 
   /** Ends a call locally (hung up, refused hangup, given up). */
-  end(callId: string, reason: string): void {
+  end(callId: string, reason: Said): void {
     const record = this.#store.byId(callId);
     if (!record || isFinished(record)) return;
     finishCall(record, this.#now(), reason);

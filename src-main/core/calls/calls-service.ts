@@ -17,9 +17,8 @@ import type {
 } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
-import { CallbarError, describeError, sayingOf } from '../errors';
-import { said } from '../text/said';
-import { inEnglish } from '../text/translators';
+import { CallbarError, sayingOf } from '../errors';
+import { said, type Translate } from '../text/said';
 import type { Logger } from '../log/logger';
 import { isFinished } from './call-log';
 import type { CallRecord } from './call-log-format';
@@ -77,6 +76,11 @@ export interface CallsServiceOptions {
   dialGuard?: DialGuard;
   /** The user's notes on calls (call-notes.ts); without them calls carry no note. */
   notes?: CallNotes;
+  /**
+   * The language of the snapshots this service hands out (why each call ended): the app's is
+   * the window's; none, English (the CLI words its own lines).
+   */
+  words?: () => Translate;
 }
 
 export class CallsService {
@@ -150,10 +154,14 @@ export class CallsService {
     };
   }
 
-  snapshot(): CallsSnapshot {
+  /**
+   * Current, recent and pending calls, why each ended worded by `words` (by default the
+   * service's language; null: in English).
+   */
+  snapshot(words: Translate | null | undefined = this.#options.words?.()): CallsSnapshot {
     const pending = this.#pending;
     if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
-    return { ...this.#recent.view(), pending: this.#pending?.dial ?? null };
+    return { ...this.#recent.view(words ?? undefined), pending: this.#pending?.dial ?? null };
   }
 
   /** Picks up what another process (the app, the CLI) wrote: calls and notes. */
@@ -282,7 +290,7 @@ export class CallsService {
     for (const leg of legs) {
       try {
         await this.#hangupLeg(leg);
-        this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.youHungUp')));
+        this.tracker.end(record.call.id, said('errors:callEnd.youHungUp'));
         return this.snapshot();
       } catch (error) {
         if (error instanceof RateLimitedError) {
@@ -300,7 +308,7 @@ export class CallsService {
         });
       }
     }
-    this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.alreadyEnded')));
+    this.tracker.end(record.call.id, said('errors:callEnd.alreadyEnded'));
     throw new CallbarError('call_not_active', said('errors:calls.callNotActive'));
   }
 
@@ -312,11 +320,11 @@ export class CallsService {
       await this.#hangupLeg(legId);
     } catch (error) {
       if (record && error instanceof CallbarError && error.code === 'call_not_active') {
-        this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.alreadyEnded')));
+        this.tracker.end(record.call.id, said('errors:callEnd.alreadyEnded'));
       }
       throw error;
     }
-    if (record) this.tracker.end(record.call.id, inEnglish(said('errors:callEnd.youHungUp')));
+    if (record) this.tracker.end(record.call.id, said('errors:callEnd.youHungUp'));
     return this.snapshot();
   }
 
@@ -390,7 +398,7 @@ export class CallsService {
         error instanceof ApiError ||
         (error instanceof CallbarError && error.code === 'dial_forbidden')
       ) {
-        this.tracker.recordFailed(target, source, describeError(error).message);
+        this.tracker.recordFailed(target, source, sayingOf(error));
       }
       throw error;
     } finally {

@@ -7,6 +7,7 @@ import { callIdentity, createPlatformApi, type PlatformApi } from '../api/platfo
 import { policyOnlyValues, type Policies } from '../config/policy/policies';
 import { saveSettings } from '../config/settings-store';
 import type { Profile } from '../account/account-profile';
+import type { Translate } from '../text/said';
 import { CallLogFile } from './call-log';
 import { profileCallNotes } from './call-notes';
 import { identifyParty } from './call-party';
@@ -24,6 +25,8 @@ export function openCalls(options: {
   api?: PlatformApi;
   /** Starts the receiver (the CLI's `dial --follow`; the app's core listens anyway). */
   listen?: () => Promise<unknown>;
+  /** The language of the snapshots it hands out (calls-service.ts); none, English. */
+  words?: () => Translate;
 }): CallsService {
   const { profile } = options;
   const { log, account } = profile;
@@ -83,6 +86,7 @@ export function openCalls(options: {
     callEvents: (listener) => account.onCallEvent(listener),
     hearsEvents: () => account.hearsCallEvents(),
     ...(options.listen ? { listen: options.listen } : {}),
+    ...(options.words ? { words: options.words } : {}),
     beforeDial: () => account.announceDial(),
     log,
     dialGuard,

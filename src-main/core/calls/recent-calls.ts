@@ -7,6 +7,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Call, CallsSnapshot } from '../../../src-shared/contract';
 import type { Logger } from '../log/logger';
+import type { Translate } from '../text/said';
 import { partyDisplay } from './call-party';
 import type { CallNotes } from './call-notes';
 import type { CallTracker } from './call-tracker';
@@ -36,9 +37,12 @@ export class RecentCalls {
     this.#log = options.log;
   }
 
-  /** The current and recent calls as shown, and the clear that can still be undone. */
-  view(): Omit<CallsSnapshot, 'pending'> {
-    const { current, recent } = this.#tracker.view();
+  /**
+   * The current and recent calls as shown (why each ended worded by `words`; none: English), and
+   * the clear that can still be undone.
+   */
+  view(words?: Translate): Omit<CallsSnapshot, 'pending'> {
+    const { current, recent } = this.#tracker.view(words);
     const cleared = this.#tracker.pendingClear();
     return {
       current: current.map((call) => this.#shownCall(call)),

@@ -144,10 +144,16 @@ export function planImport(
     try {
       const record = readRecord(cells, options, notes);
       const existing = byNumber.get(record.number);
+      // A number the phonebook has, with duplicates skipped: every row of it is skipped as
+      // already there (none is refused as a copy of another row that is not imported either).
+      if (existing && options.onDuplicate === 'skip') {
+        return duplicateRow(row, cells, record, existing, 'skip');
+      }
+      // Only a row that is imported (created, updated) takes its number: a later row is not
+      // refused as a copy of one that is skipped or refused itself.
       const first = numbersInFile.get(record.number);
       if (first !== undefined)
         throw new RowProblem(said('errors:import.row.sameNumber', { row: first }));
-      numbersInFile.set(record.number, row);
       if (record.speed_dial !== null) {
         const other = speedDialsInFile.get(record.speed_dial);
         if (other !== undefined) {
@@ -167,6 +173,7 @@ export function planImport(
       const planned = existing
         ? duplicateRow(row, cells, record, existing, options.onDuplicate)
         : { row, cells, action: 'create' as const, record };
+      if (planned.action !== 'skip') numbersInFile.set(record.number, row);
       if (notes.notes.length === 0 || planned.action === 'skip') return planned;
       return { ...planned, reason: rowReason(notes.notes) };
     } catch (error) {

@@ -61,7 +61,8 @@ const SIZES: Record<
   { width: number; height: number; minWidth: number; minHeight: number }
 > = {
   main: { width: 420, height: 640, minWidth: 340, minHeight: 420 },
-  setup: { width: 460, height: 520, minWidth: 400, minHeight: 440 },
+  // The first run asks for the country and the shortcut and says what comes next (issue 42).
+  setup: { width: 480, height: 720, minWidth: 420, minHeight: 600 },
 };
 
 /**

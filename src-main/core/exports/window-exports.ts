@@ -45,7 +45,12 @@ interface OpenExport extends ExportSource {
  */
 export function exportSource(
   request: ExportRequest,
-  sources: { api: PhonebookApi; recent: () => readonly Call[] },
+  sources: {
+    api: PhonebookApi;
+    recent: () => readonly Call[];
+    /** The phonebook's name, when the request is for one (its file is named for it). */
+    phonebookName?: string | undefined;
+  },
 ): ExportSource {
   if (request.what === 'calls') {
     const recent = sources.recent();
@@ -58,7 +63,7 @@ export function exportSource(
   const { phonebook, format } = request;
   let contacts = 0;
   return {
-    file_name: `${phonebook === undefined ? 'phonebooks' : `phonebook-${phonebook}`}.${format === 'csv' ? 'csv' : 'vcf'}`,
+    file_name: `${phonebook === undefined ? 'phonebooks' : fileNameOf(sources.phonebookName, `phonebook-${phonebook}`)}.${format === 'csv' ? 'csv' : 'vcf'}`,
     pieces: exportContacts(sources.api, {
       format,
       ...(phonebook === undefined ? {} : { phonebook }),
@@ -66,6 +71,26 @@ export function exportSource(
     }),
     items: () => contacts,
   };
+}
+
+/** Characters no file name may hold on one of the systems Callbar runs on, and control ones. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_FILE_NAMES = /[\u0000-\u001f\u007f/\\:*?"<>|\u202a-\u202e\u2066-\u2069]+/g;
+const MAX_FILE_NAME_CHARS = 80;
+
+/**
+ * A phonebook's name as a file's ("Customers" → "Customers"; "A/B: north" → "A-B- north"), or
+ * `fallback` when nothing of it is left (a name of dots or of characters files cannot hold).
+ */
+export function fileNameOf(name: string | undefined, fallback: string): string {
+  const safe = (name ?? '')
+    .replace(NOT_IN_FILE_NAMES, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s-]+|[.\s]+$/g, '')
+    .slice(0, MAX_FILE_NAME_CHARS)
+    .trim();
+  return safe === '' ? fallback : safe;
 }
 
 export class WindowExports {

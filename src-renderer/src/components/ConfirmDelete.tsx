@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../i18n';
 import type { ErrorInfo, Result } from '../../../src-shared/contract';
+import { DialogActions } from './DialogActions';
 import { Modal } from './Modal';
 
 /** "Delete …?" with what it means; a refusal is shown in the dialog, which stays open. */
@@ -39,16 +40,20 @@ export function ConfirmDelete({
           {error.message}
         </p>
       ) : null}
-      <div className="dialog-actions">
-        <button type="button" data-autofocus onClick={onCancel}>
-          {error ? t('common.close') : t('common.keep')}
-        </button>
-        {error ? null : (
-          <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
-            {action}
+      <DialogActions
+        cancel={
+          <button type="button" data-autofocus onClick={onCancel}>
+            {error ? t('common.close') : t('common.keep')}
           </button>
-        )}
-      </div>
+        }
+        main={
+          error ? null : (
+            <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
+              {action}
+            </button>
+          )
+        }
+      />
     </Modal>
   );
 }

@@ -32,6 +32,7 @@ export function CountryPicker({
   value,
   onChange,
   error,
+  status,
 }: {
   label: string;
   /** Every country that can be chosen (codes). */
@@ -39,13 +40,22 @@ export function CountryPicker({
   value: readonly string[];
   onChange: (codes: string[]) => void;
   error?: string | undefined;
+  /** "Saved", beside the label, just after a change was saved. */
+  status?: string | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language as Locale;
   const chosen = new Set(value);
   return (
     <fieldset className="settings-choices" data-testid="allowed-countries">
-      <legend>{label}</legend>
+      <legend>
+        {label}
+        {status ? (
+          <span className="field-status" aria-hidden="true">
+            {status}
+          </span>
+        ) : null}
+      </legend>
       {value.length === 0 ? (
         <p className="setting-hint">{t('countries.every')}</p>
       ) : (

@@ -16,7 +16,7 @@ export function CrmLinkButtons({ party, who }: { party: CrmParty; who: string })
         <button
           key={link.index}
           type="button"
-          className="link"
+          className="plain"
           aria-label={t('crm.openFor', { crm: link.label, who })}
           onClick={() => void open(link.index, party)}
         >

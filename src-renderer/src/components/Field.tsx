@@ -25,6 +25,7 @@ export function Field({
   locked,
   check = false,
   look = 'editor',
+  status,
   children,
 }: {
   label: ReactNode;
@@ -33,6 +34,8 @@ export function Field({
   locked?: string | undefined;
   check?: boolean;
   look?: keyof typeof LOOKS;
+  /** A quiet word after the label ("Saved"), shown, not read (the view says it once). */
+  status?: ReactNode;
   children: ReactElement<Record<string, unknown>>;
 }) {
   const { t } = useTranslation();
@@ -50,7 +53,16 @@ export function Field({
     'aria-describedby': described || undefined,
     ...(locked ? { disabled: true } : {}),
   });
-  const labelled = <label htmlFor={id}>{label}</label>;
+  const labelled = (
+    <label htmlFor={id}>
+      {label}
+      {status ? (
+        <span className="field-status" aria-hidden="true" data-testid="field-saved">
+          {status}
+        </span>
+      ) : null}
+    </label>
+  );
   return (
     <div className={check ? classes.check : classes.root}>
       {check ? (

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
 import { useTranslation } from '../i18n';
+import { DialogActions } from './DialogActions';
 import { ErrorDetails } from './ErrorDetails';
 
 /** A form's foot: what went wrong that no field shows, Cancel, and the submit button. */
@@ -9,15 +9,13 @@ export function FormActions({
   submit,
   busy = false,
   onCancel,
-  children,
 }: {
   error: string | undefined;
   /** The request and status behind `error` (the "Details" disclosure). */
   details?: string | undefined;
   submit: string;
   busy?: boolean;
-  onCancel?: () => void;
-  children?: ReactNode;
+  onCancel: () => void;
 }) {
   const { t } = useTranslation();
   return (
@@ -28,17 +26,18 @@ export function FormActions({
           <ErrorDetails details={details} />
         </div>
       ) : null}
-      <div className="dialog-actions">
-        {onCancel ? (
+      <DialogActions
+        cancel={
           <button type="button" onClick={onCancel}>
             {t('common.cancel')}
           </button>
-        ) : null}
-        <button type="submit" className="primary" disabled={busy}>
-          {submit}
-        </button>
-        {children}
-      </div>
+        }
+        main={
+          <button type="submit" className="primary" disabled={busy}>
+            {submit}
+          </button>
+        }
+      />
     </>
   );
 }

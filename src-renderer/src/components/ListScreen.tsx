@@ -1,21 +1,21 @@
-import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from '../i18n';
-import { ListPager } from './ListPager';
-import { ListTools } from './ListTools';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import type { useListQuery } from '../hooks/use-list-query';
-import type { ListPage } from '../hooks/use-platform-list';
-import type { ErrorInfo } from '../../../src-shared/contract';
+import type { PagedList } from '../hooks/use-paged-list';
+import { RowMenu, type RowAction } from './RowMenu';
+import { ScreenHeader } from './ScreenHeader';
 
 /** The kinds of items a ListScreen lists (their words are the window catalog's `list.<kind>`). */
 export type ListKind = 'contacts' | 'phonebooks';
-
-/** What the shell needs of a loaded list (usePlatformList's answer). */
-interface LoadedList<T> {
-  page: ListPage<T> | undefined;
-  error: ErrorInfo | undefined;
-  loading: boolean;
-}
 
 /** Selection mode's state, handed to each row. */
 export interface RowSelection {
@@ -25,11 +25,17 @@ export interface RowSelection {
   toggle: () => void;
 }
 
+/** Every row has the same height (two lines), so the virtualizer needs no measuring. */
+const ROW_HEIGHT = 60;
+/** Rows rendered beyond the visible ones on each side. */
+const OVERSCAN = 10;
+
 /**
- * The management screens' shell (phonebooks, contacts): a heading with Back and the primary
- * action, search and order, one row per item in a list that fits the narrow window (no columns,
- * no sideways scrolling), paging, an empty state that offers the next action, and — when
- * `onDeleteSelected` is given — a selection mode for deleting several at once.
+ * The management screens (phonebooks, contacts): Back, the heading and the main action; search,
+ * order and one "More" menu (Import, Export, Select…); then every item as one continuous list
+ * that scrolls with the screen (only the rows in view are in the page, their pages asked for as
+ * they come into view), rows that fit the narrow window, an empty state with one next step, and
+ * — when `onDeleteSelected` is given — a selection mode for deleting several at once.
  */
 export function ListScreen<T extends { id: number }, Ordering extends string>({
   titleId,
@@ -43,27 +49,27 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   what,
   empty,
   renderRow,
+  more = [],
   onDeleteSelected,
-  tools,
   children,
 }: {
   titleId: string;
   title: ReactNode;
-  back: { label: string; onClick: () => void };
+  back: { to: string; onClick: () => void };
   primary: { label: string; onClick: () => void };
   search: { label: string; placeholder: string };
   query: ReturnType<typeof useListQuery<Ordering>>;
   orderings: readonly { value: Ordering; label: string }[];
-  list: LoadedList<T>;
+  list: PagedList<T>;
   /** What the items are (the words for them come from the catalog's `list.<what>`). */
   what: ListKind;
   /** Shown instead of rows when there are none at all (not for a search without a match). */
   empty: ReactNode;
   renderRow: (item: T, selection: RowSelection) => ReactNode;
+  /** The screen's less frequent actions (Import, Export): its "More" menu, with Select. */
+  more?: readonly RowAction[];
   /** Bulk delete of the chosen ids (opens the confirmation); none: no selection mode. */
   onDeleteSelected?: (ids: number[], clear: () => void) => void;
-  /** More actions beside search and order (Import…). */
-  tools?: ReactNode;
   /** Dialogs (editor, confirmation). */
   children?: ReactNode;
 }) {
@@ -71,11 +77,8 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const [selecting, setSelecting] = useState(false);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
-  const rows = list.page?.results ?? [];
-  // A row that had the focus went (deleted): the focus comes to the heading, not to the page.
-  useEffect(() => {
-    if (document.activeElement === document.body) heading.current?.focus();
-  }, [list.page, heading]);
+  const count = list.count;
+  const searched = query.query.search.trim();
   const clear = () => setChosen(new Set());
   const toggle = (id: number) =>
     setChosen((current) => {
@@ -83,133 +86,286 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const count = chosen.size;
-  const allChosen = rows.length > 0 && rows.every((row) => chosen.has(row.id));
-  return (
-    <section className="panel list-screen" aria-labelledby={titleId}>
-      <div className="list-head">
-        <button type="button" className="list-back" onClick={back.onClick}>
-          ‹ {back.label}
-        </button>
-        <h1 id={titleId} ref={heading} tabIndex={-1}>
-          {title}
-        </h1>
-        <button type="button" className="primary" onClick={primary.onClick}>
-          {primary.label}
-        </button>
-      </div>
-      <ListTools
-        label={search.label}
-        placeholder={search.placeholder}
-        list={query}
-        orderings={orderings}
-      >
-        {tools}
-        {onDeleteSelected ? (
-          <button
-            type="button"
-            aria-pressed={selecting}
-            onClick={() => {
+  // A row that had the focus went (deleted): the focus comes to the heading, not to the page.
+  useEffect(() => {
+    if (document.activeElement === document.body) heading.current?.focus();
+  }, [count, heading]);
+  const loaded = list.loaded();
+  const allChosen = loaded.length > 0 && loaded.every((row) => chosen.has(row.id));
+  const menu: RowAction[] = [
+    ...more,
+    ...(onDeleteSelected
+      ? [
+          {
+            label: selecting ? t('list.done') : t('list.select'),
+            apart: more.length > 0,
+            run: () => {
               setSelecting((on) => !on);
               clear();
-            }}
-          >
-            {selecting ? t('list.done') : t('list.select')}
-          </button>
-        ) : null}
-      </ListTools>
-      {onDeleteSelected && selecting ? (
-        <div className="list-selection" role="group" aria-label={t('list.selection')}>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={allChosen}
-              onChange={(event) =>
-                setChosen((current) => {
-                  const next = new Set(current);
-                  for (const row of rows) {
-                    if (event.target.checked) next.add(row.id);
-                    else next.delete(row.id);
-                  }
-                  return next;
-                })
+            },
+          },
+        ]
+      : []),
+  ];
+  return (
+    <section className="screen list-screen" aria-labelledby={titleId}>
+      <div className="sticky-head">
+        <ScreenHeader
+          titleId={titleId}
+          title={title}
+          headingRef={heading}
+          back={back}
+          action={
+            <button type="button" className="primary" onClick={primary.onClick}>
+              {primary.label}
+            </button>
+          }
+        />
+        <div className="list-tools">
+          <input
+            type="search"
+            aria-label={search.label}
+            placeholder={search.placeholder}
+            value={query.query.search}
+            onChange={(event) => query.setSearch(event.target.value)}
+            onKeyDown={(event) => {
+              // Esc empties the box first; the next one goes back.
+              if (event.key === 'Escape' && query.query.search !== '') {
+                event.preventDefault();
+                query.setSearch('');
               }
-            />
-            {t('list.allOnPage')}
+            }}
+          />
+          <label className="list-order">
+            <span className="visually-hidden">{t('list.order')}</span>
+            <select
+              value={query.query.ordering}
+              onChange={(event) => query.setOrdering(event.target.value as Ordering)}
+            >
+              {orderings.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
           </label>
-          <span className="list-selection-count" aria-live="polite">
-            {t('list.selected', { count })}
-          </span>
-          <button
-            type="button"
-            className="danger"
-            disabled={count === 0}
-            onClick={() => onDeleteSelected([...chosen], clear)}
-          >
-            {t('list.deleteSelected', { count })}
-          </button>
+          {menu.length > 0 ? (
+            <RowMenu label={t('list.more')} text={t('common.more')} actions={menu} />
+          ) : null}
         </div>
-      ) : null}
+        {onDeleteSelected && selecting ? (
+          <div className="list-selection" role="group" aria-label={t('list.selection')}>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={allChosen}
+                onChange={(event) =>
+                  setChosen((current) => {
+                    const next = new Set(current);
+                    for (const row of loaded) {
+                      if (event.target.checked) next.add(row.id);
+                      else next.delete(row.id);
+                    }
+                    return next;
+                  })
+                }
+              />
+              {t('list.allShown', { count: loaded.length })}
+            </label>
+            <span className="list-selection-count" aria-live="polite">
+              {t('list.selected', { count: chosen.size })}
+            </span>
+            <button type="button" onClick={() => setSelecting(false)}>
+              {t('list.done')}
+            </button>
+            <button
+              type="button"
+              className="danger"
+              disabled={chosen.size === 0}
+              onClick={() => onDeleteSelected([...chosen], clear)}
+            >
+              {t('list.deleteSelected', { count: chosen.size })}
+            </button>
+          </div>
+        ) : null}
+      </div>
       {list.error ? (
         <p role="alert" className="error">
           {list.error.message}
         </p>
       ) : null}
-      {rows.length > 0 ? (
-        <ul
-          className="list-rows"
-          aria-busy={list.loading}
-          aria-label={t(`list.${what}.onPage`)}
-          onKeyDown={moveBetweenRows}
-        >
-          {rows.map((item) =>
-            renderRow(item, {
-              on: selecting,
-              chosen: chosen.has(item.id),
-              toggle: () => toggle(item.id),
-            }),
-          )}
-        </ul>
-      ) : list.page ? (
-        query.query.search.trim() ? (
-          <p className="empty" role="status">
-            {t(`list.${what}.noMatch`, { search: query.query.search.trim() })}
-          </p>
-        ) : (
-          <div className="empty-state">{empty}</div>
-        )
-      ) : (
-        <p aria-busy="true" className="empty">
+      {count === undefined ? (
+        <p aria-busy="true" className="hint">
           {t('common.loading')}
         </p>
+      ) : count > 0 ? (
+        <>
+          <p className="list-count hint small" role="status" data-testid="list-count">
+            {searched
+              ? t(`list.${what}.found`, { count, search: searched })
+              : t(`list.${what}.count`, { count })}
+          </p>
+          <VirtualRows
+            list={list}
+            label={t(`list.${what}.label`)}
+            render={(item) =>
+              renderRow(item, {
+                on: selecting,
+                chosen: chosen.has(item.id),
+                toggle: () => toggle(item.id),
+              })
+            }
+            chosen={chosen}
+            onToggle={selecting ? toggle : undefined}
+          />
+        </>
+      ) : searched ? (
+        <p className="hint" role="status">
+          {t(`list.${what}.noMatch`, { search: searched })}
+        </p>
+      ) : (
+        <div className="empty-state">{empty}</div>
       )}
-      <ListPager page={list.page} what={what} onPage={query.setPage} />
       {children}
     </section>
   );
 }
 
-/** ↑/↓ move the focus from a row's main button to the next or previous row's, as in a launcher. */
-function moveBetweenRows(event: KeyboardEvent<HTMLUListElement>) {
-  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
-  if (!step || !(event.target instanceof HTMLElement)) return;
-  if (!event.target.classList.contains('list-row-main')) return;
-  const mains = [...event.currentTarget.querySelectorAll<HTMLElement>('.list-row-main')];
-  const next = mains[mains.indexOf(event.target) + step];
-  if (!next) return;
-  event.preventDefault();
-  next.focus();
+/**
+ * The rows of a PagedList, virtualised against the screen's scroller (the window's main area:
+ * one scrollbar, at the window's edge): only the rows in and near view are in the page, and the
+ * pages they need are asked for. ↑/↓ move the focus from row to row, scrolling as they go.
+ */
+function VirtualRows<T extends { id: number }>({
+  list,
+  label,
+  render,
+  chosen,
+  onToggle,
+}: {
+  list: PagedList<T>;
+  label: string;
+  render: (item: T) => ReactNode;
+  chosen: ReadonlySet<number>;
+  onToggle: ((id: number) => void) | undefined;
+}) {
+  const rows = useRef<HTMLUListElement>(null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [margin, setMargin] = useState(0);
+  const count = list.count ?? 0;
+  // Where the list starts in the scroller (what is above it changes: a call's card, a notice).
+  useLayoutEffect(() => {
+    const element = rows.current;
+    const main = element?.closest<HTMLElement>('.main') ?? null;
+    setScroller(main);
+    if (!element || !main) return;
+    const measure = () => {
+      const top =
+        element.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop;
+      setMargin((before) => (Math.abs(before - top) < 1 ? before : top));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(main.firstElementChild ?? main);
+    return () => observer.disconnect();
+  }, []);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  const { want } = list;
+  useEffect(() => {
+    if (count > 0) want(first, last);
+  }, [first, last, count, want]);
+
+  // ↑/↓ from a row's main button to the next row's, scrolling it into view first if needed.
+  const focusing = useRef<number | undefined>(undefined);
+  const focusRow = (index: number) => {
+    const button = rows.current?.querySelector<HTMLElement>(`li[data-index="${index}"] .row-main`);
+    if (button) {
+      button.focus();
+      focusing.current = undefined;
+      return true;
+    }
+    return false;
+  };
+  useEffect(() => {
+    if (focusing.current !== undefined) focusRow(focusing.current);
+  });
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (!step || !(event.target instanceof HTMLElement)) return;
+    if (!event.target.classList.contains('row-main')) return;
+    const at = Number(event.target.closest('li')?.dataset.index);
+    const next = at + step;
+    if (!Number.isInteger(at) || next < 0 || next >= count) return;
+    event.preventDefault();
+    if (!focusRow(next)) {
+      focusing.current = next;
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+    }
+  };
+  return (
+    <ul
+      ref={rows}
+      className="rows virtual-rows"
+      aria-label={label}
+      aria-busy={list.loading}
+      style={{ height: virtualizer.getTotalSize() }}
+      onKeyDown={onKeyDown}
+    >
+      {items.map((item) => {
+        const entry = list.itemAt(item.index);
+        const style = { transform: `translateY(${item.start - margin}px)`, height: item.size };
+        if (!entry) {
+          return (
+            <li
+              key={`at-${item.index}`}
+              className="row placeholder"
+              data-index={item.index}
+              aria-hidden="true"
+              style={style}
+            />
+          );
+        }
+        const isChosen = chosen.has(entry.id);
+        return (
+          <li
+            key={entry.id}
+            className={isChosen ? 'row chosen' : 'row'}
+            data-index={item.index}
+            aria-setsize={count}
+            aria-posinset={item.index + 1}
+            style={style}
+            onClick={onToggle ? () => onToggle(entry.id) : undefined}
+          >
+            {render(entry)}
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 /**
  * One row of a ListScreen: its title is a button stretched over the row (click or Enter opens or
- * edits; ↑/↓ go to the next row's), then its trailing actions; in selection mode a checkbox instead, and a click selects.
+ * edits; ↑/↓ go to the next row's), a leading picture (initials, an icon), and its actions, shown
+ * on hover or focus; in selection mode a checkbox instead, and a click selects.
  */
 export function ListRow({
   testId,
   selection,
   name,
+  leading,
   title,
+  titleAside,
   openLabel,
   onOpen,
   detail,
@@ -219,8 +375,11 @@ export function ListRow({
   selection: RowSelection;
   /** The item's name, for the checkbox's label. */
   name: string;
-  /** The first line (the name, isolated). */
+  leading?: ReactNode;
+  /** The first line (the name, isolated): the main button's words. */
   title: ReactNode;
+  /** Beside the title, not part of the button's name (a contact's company). */
+  titleAside?: ReactNode;
   /** The main button's accessible name when it is not the title ("Edit Grace Hopper"). */
   openLabel?: string;
   onOpen: () => void;
@@ -230,32 +389,32 @@ export function ListRow({
 }) {
   const { t } = useTranslation();
   return (
-    <li
-      className={selection.chosen ? 'list-row chosen' : 'list-row'}
-      data-testid={testId}
-      onClick={selection.on ? selection.toggle : undefined}
-    >
+    <div className="row-inner" data-testid={testId}>
       {selection.on ? (
         <input
           type="checkbox"
-          className="list-row-check"
+          className="row-check"
           aria-label={t('list.selectName', { name })}
           checked={selection.chosen}
           onChange={selection.toggle}
           onClick={(event) => event.stopPropagation()}
         />
       ) : null}
-      <div className="list-row-text">
-        {selection.on ? (
-          <span className="list-row-title">{title}</span>
-        ) : (
-          <button type="button" className="list-row-main" aria-label={openLabel} onClick={onOpen}>
-            <span className="list-row-title">{title}</span>
-          </button>
-        )}
-        <span className="list-row-detail">{detail}</span>
+      {leading}
+      <div className="row-text">
+        <span className="row-title">
+          {selection.on ? (
+            title
+          ) : (
+            <button type="button" className="row-main" aria-label={openLabel} onClick={onOpen}>
+              {title}
+            </button>
+          )}
+          {titleAside}
+        </span>
+        <span className="row-detail">{detail}</span>
       </div>
-      {selection.on ? null : <div className="list-row-actions">{actions}</div>}
-    </li>
+      {selection.on ? null : <div className="row-actions">{actions}</div>}
+    </div>
   );
 }

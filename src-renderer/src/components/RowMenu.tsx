@@ -1,18 +1,34 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Icon } from './Icon';
 import { rovingTarget } from './roving-focus';
 
 export interface RowAction {
   label: string;
   danger?: boolean;
+  /** Set apart from the items before it (a line above). */
+  apart?: boolean;
   run: () => void;
 }
 
 /**
- * A list row's "⋯" button and its menu of less frequent actions (Delete). The menu is a WAI-ARIA
- * menu: it opens with the focus on its first item, ↑/↓ (and Home/End) move, Enter runs, Esc or
- * Tab closes with the focus back on the button, as does a click anywhere else.
+ * A button and its menu of less frequent actions: a list row's "⋯" (Edit, Delete), or a screen's
+ * "More" (Import, Export, Select). The menu is a WAI-ARIA menu: it opens with the focus on its
+ * first item, ↑/↓ (and Home/End) move, Enter runs, Esc or Tab closes with the focus back on the
+ * button, as does a click anywhere else.
  */
-export function RowMenu({ label, actions }: { label: string; actions: readonly RowAction[] }) {
+export function RowMenu({
+  label,
+  actions,
+  text,
+  className,
+}: {
+  /** The button's and the menu's accessible name ("More actions for Ada Lovelace"). */
+  label: string;
+  actions: readonly RowAction[];
+  /** Words on the button ("More"); none: "⋯" alone. */
+  text?: ReactNode;
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
@@ -51,11 +67,11 @@ export function RowMenu({ label, actions }: { label: string; actions: readonly R
     }
   };
   return (
-    <div className="row-menu">
+    <div className={className ? `row-menu ${className}` : 'row-menu'}>
       <button
         ref={button}
         type="button"
-        className="row-menu-button"
+        className={text ? 'row-menu-button with-text' : 'row-menu-button'}
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}
@@ -67,7 +83,8 @@ export function RowMenu({ label, actions }: { label: string; actions: readonly R
           }
         }}
       >
-        ⋯
+        {text ? <span>{text}</span> : null}
+        <Icon name="more" />
       </button>
       {open ? (
         <ul
@@ -82,7 +99,10 @@ export function RowMenu({ label, actions }: { label: string; actions: readonly R
               key={action.label}
               role="menuitem"
               tabIndex={-1}
-              className={action.danger ? 'danger' : undefined}
+              className={
+                [action.danger ? 'danger' : '', action.apart ? 'apart' : ''].join(' ').trim() ||
+                undefined
+              }
               onClick={() => run(action)}
               onKeyDown={(event) => {
                 if (event.key === 'Enter' || event.key === ' ') {

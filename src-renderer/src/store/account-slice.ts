@@ -28,12 +28,28 @@ export interface AccountSlice {
 /** States in which this computer holds a session. */
 const HAS_SESSION: ReadonlySet<AccountStatus['state']> = new Set(['connected', 'offline']);
 
+const CONNECTED_BEFORE_KEY = 'callbar.connected-before';
+
+/**
+ * Whether this window's Callbar has been connected before (kept in its storage, like the theme):
+ * not connected, it then says "Connect…" rather than welcoming a first run.
+ */
+export function connectedBefore(): boolean {
+  return globalThis.localStorage?.getItem(CONNECTED_BEFORE_KEY) === 'yes';
+}
+
+function remember(status: AccountStatus): AccountStatus {
+  if (HAS_SESSION.has(status.state)) globalThis.localStorage?.setItem(CONNECTED_BEFORE_KEY, 'yes');
+  return status;
+}
+
 export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
   const run = async (action: () => Promise<Result<AccountStatus>>) => {
     set({ accountBusy: true });
     const result = await action();
-    if (result.ok) set({ account: result.value, accountError: undefined, accountBusy: false });
-    else set({ accountError: result.error, accountBusy: false });
+    if (result.ok) {
+      set({ account: remember(result.value), accountError: undefined, accountBusy: false });
+    } else set({ accountError: result.error, accountBusy: false });
   };
   return {
     info: undefined,
@@ -66,7 +82,7 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
         status.state === 'not-connected' &&
         !get().accountBusy;
       set({
-        account: status,
+        account: remember(status),
         accountError: undefined,
         unsubscribedInPortal:
           unsubscribed || (get().unsubscribedInPortal && status.state === 'not-connected'),

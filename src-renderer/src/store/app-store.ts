@@ -22,7 +22,7 @@ export type AppState = AccountSlice &
   };
 
 export const useAppStore = create<AppState>()((...args) => {
-  const [, get] = args;
+  const [, get, store] = args;
   return {
     ...createAccountSlice(...args),
     ...createDirectorySlice(...args),
@@ -32,13 +32,20 @@ export const useAppStore = create<AppState>()((...args) => {
     start: () => {
       const state = get();
       const unsubscribe = window.callbar.onEvent((event) => get().receive(event));
+      // A new language: why each call ended ("You hung up.") is asked for in it.
+      const unwatch = store.subscribe((now, before) => {
+        if (now.language !== before.language) void now.rewordCalls();
+      });
       void state.loadSettings();
       void state.loadInfo();
       void state.loadAccount();
       void state.loadDirectory();
       void state.loadCalls();
       void state.loadFavourites();
-      return unsubscribe;
+      return () => {
+        unwatch();
+        unsubscribe();
+      };
     },
     receive: (event) => {
       const state = get();

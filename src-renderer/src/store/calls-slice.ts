@@ -15,9 +15,28 @@ function isUnderWay(call: Call): boolean {
 
 const EMPTY: CallsSnapshot = { current: [], recent: [], pending: null };
 
+/**
+ * The call that was shown and has just ended (it left `current` for `recent`): the window keeps
+ * it in view a few seconds ("Ended · 0:12", Call again, Add note). A new call replaces it.
+ */
+function justEnded(
+  before: CallsSnapshot,
+  after: CallsSnapshot,
+  shown: Call | undefined,
+): Call | undefined {
+  if (after.current.length > 0) return undefined;
+  const id = before.current[0]?.id ?? shown?.id;
+  // Its latest version (a note added meanwhile); gone from the list (cleared): not shown.
+  return id === undefined ? undefined : after.recent.find((call) => call.id === id);
+}
+
 /** Current and recent calls, the dial waiting for a yes, and the call actions. */
 export interface CallsSlice {
   calls: CallsSnapshot;
+  /** The call that has just ended, shown a few seconds after it (see justEnded). */
+  ended: Call | undefined;
+  /** The ended call is out of view (its few seconds passed, or the person closed it). */
+  dismissEnded: () => void;
   /** The last call action's failure ("That is not a phone number: …"). */
   callError: ErrorInfo | undefined;
   /**
@@ -28,6 +47,11 @@ export interface CallsSlice {
   /** Cancel was pressed for the dial in flight; it ends when the platform's answer is handled. */
   cancelling: boolean;
   loadCalls: () => Promise<void>;
+  /**
+   * Asks for the calls again after the language changed: core words why each ended in the
+   * window's language, so what was said in the old one is said anew (an error shown stays).
+   */
+  rewordCalls: () => Promise<void>;
   /**
    * Dials `target` (`label`: whom, as shown; default the target). While a dial is in flight
    * another is ignored (resolves false).
@@ -45,8 +69,13 @@ export interface CallsSlice {
 }
 
 export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
+  /** The calls as they are now, and which one has just ended. */
+  const withCalls = (calls: CallsSnapshot) => ({
+    calls,
+    ended: justEnded(get().calls, calls, get().ended),
+  });
   const applySnapshot = (result: Result<CallsSnapshot>) => {
-    if (result.ok) set({ calls: result.value, callError: undefined });
+    if (result.ok) set({ ...withCalls(result.value), callError: undefined });
     else set({ callError: result.error });
   };
   const applyOutcome = (result: Result<DialOutcome>): boolean => {
@@ -65,19 +94,25 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     const known = [...calls.current, ...calls.recent].some(({ id }) => id === outcome.call.id);
     set({
       callError: undefined,
-      calls: known ? calls : { ...calls, current: [outcome.call, ...calls.current] },
+      ...(known ? {} : withCalls({ ...calls, current: [outcome.call, ...calls.current] })),
     });
     return true;
   };
   return {
     calls: EMPTY,
+    ended: undefined,
+    dismissEnded: () => set({ ended: undefined }),
     callError: undefined,
     dialing: undefined,
     cancelling: false,
     loadCalls: async () => applySnapshot(await window.callbar.calls.list()),
+    rewordCalls: async () => {
+      const result = await window.callbar.calls.list();
+      if (result.ok) get().applyCallsEvent(result.value);
+    },
     dial: async (target, source = 'ui', label = target) => {
       if (get().dialing !== undefined) return false;
-      set({ dialing: label, callError: undefined });
+      set({ dialing: label, callError: undefined, ended: undefined });
       try {
         return applyOutcome(await window.callbar.calls.dial({ target, source }));
       } finally {
@@ -110,7 +145,7 @@ export const createCallsSlice: SliceCreator<CallsSlice> = (set, get) => {
     dismissCallError: () => set({ callError: undefined }),
     applyCallsEvent: (calls) =>
       set(({ callError }) => ({
-        calls,
+        ...withCalls(calls),
         // "Cannot tell whether the call was placed" is answered once it is seen ringing or talking.
         callError:
           callError?.code === 'dial_uncertain' && calls.current.some(isUnderWay)

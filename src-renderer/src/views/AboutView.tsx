@@ -3,6 +3,8 @@ import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
+import { ScreenHeader } from '../components/ScreenHeader';
+import { useHomeName } from '../hooks/use-home-name';
 
 /** Version and platform details, away from the everyday view. */
 export function AboutView() {
@@ -11,13 +13,17 @@ export function AboutView() {
   const error = useAppStore((state) => state.infoError);
   const account = useAppStore((state) => state.account);
   const back = useAppStore((state) => state.show);
+  const home = useHomeName();
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
-    <section className="panel" aria-labelledby="about-title">
-      <h1 id="about-title" ref={heading} tabIndex={-1}>
-        {t('about.title')}
-      </h1>
-      <p>{t('about.summary')}</p>
+    <section className="screen" aria-labelledby="about-title">
+      <ScreenHeader
+        titleId="about-title"
+        title={t('about.title')}
+        headingRef={heading}
+        back={{ to: home, onClick: () => back('main') }}
+      />
+      <p className="lead">{t('about.summary')}</p>
       {error ? (
         <p role="alert" className="error">
           {error.message}
@@ -66,9 +72,6 @@ export function AboutView() {
       ) : (
         <p aria-busy="true">{t('common.loading')}</p>
       )}
-      <button type="button" onClick={() => back('main')}>
-        {t('common.back')}
-      </button>
     </section>
   );
 }

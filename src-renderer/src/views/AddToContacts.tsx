@@ -1,14 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation, withScreenTexts } from '../i18n';
-import type { PhonebookView } from '../../../src-shared/contract';
-import { Modal } from '../components/Modal';
-import { Name } from '../components/Isolated';
 
-// The contact form loads when first opened (its own chunk), with its texts.
-const ContactEditor = lazy(() =>
-  withScreenTexts(import('./ContactEditor')).then((m) => ({ default: m.ContactEditor })),
+// The dialog loads when first opened (its own chunk), with its texts.
+export const AddToContactsDialog = lazy(() =>
+  withScreenTexts(import('./AddToContactsDialog')).then((m) => ({
+    default: m.AddToContactsDialog,
+  })),
 );
-
 /**
  * "Add to contacts" for a number the directory does not know (a caller, a recent call): choose
  * the phonebook (skipped when there is one), then the new-contact form with the number filled in.
@@ -19,87 +17,14 @@ export function AddToContacts({ number }: { number: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="link" onClick={() => setOpen(true)}>
+      <button type="button" className="plain" onClick={() => setOpen(true)}>
         {t('addToContacts.title')}
       </button>
-      {open ? <AddToContactsDialog number={number} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <AddToContactsDialog number={number} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
-  );
-}
-
-function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const [books, setBooks] = useState<PhonebookView[] | undefined>();
-  const [chosen, setChosen] = useState<number | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    void window.callbar.phonebooks.list({}).then((result) => {
-      if (!result.ok) return setError(result.error.message);
-      setBooks(result.value.results);
-      if (result.value.results.length === 1) setChosen(result.value.results[0]!.id);
-    });
-  }, []);
-  if (chosen !== undefined) {
-    return (
-      <Suspense fallback={null}>
-        <ContactEditor
-          phonebook={chosen}
-          contact={undefined}
-          number={number}
-          onSaved={onClose}
-          onCancel={onClose}
-        />
-      </Suspense>
-    );
-  }
-  return (
-    <Modal titleId="add-contact-title" onCancel={onClose}>
-      <form
-        className="editor"
-        data-testid="add-to-contacts"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const picked = new FormData(event.currentTarget).get('phonebook');
-          if (picked) setChosen(Number(picked));
-        }}
-      >
-        <h2 id="add-contact-title">{t('addToContacts.title')}</h2>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : books === undefined ? (
-          <p aria-busy="true">{t('addToContacts.loading')}</p>
-        ) : books.length === 0 ? (
-          <p>{t('addToContacts.noPhonebook')}</p>
-        ) : (
-          <fieldset className="settings-plain">
-            <legend>{t('addToContacts.phonebook')}</legend>
-            {books.map((book, index) => (
-              <label key={book.id} className="check">
-                <input
-                  type="radio"
-                  name="phonebook"
-                  value={book.id}
-                  defaultChecked={index === 0}
-                  {...(index === 0 ? { 'data-autofocus': true } : {})}
-                />
-                <Name>{book.description}</Name>
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <div className="form-actions">
-          {books && books.length > 0 ? (
-            <button type="submit" className="primary">
-              {t('addToContacts.continue')}
-            </button>
-          ) : null}
-          <button type="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-        </div>
-      </form>
-    </Modal>
   );
 }

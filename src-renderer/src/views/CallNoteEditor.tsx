@@ -6,7 +6,15 @@ import { useAppStore } from '../store/app-store';
 /** The longest note (the contract's CALL_NOTE_CHARS; the renderer imports types only). */
 const CALL_NOTE_CHARS = 500;
 
-/** The note on one recent call, edited in place: Save (an empty note removes it) or Cancel. */
+/** The note as core keeps it (call-notes.ts): line breaks as \n, trimmed. */
+export function keptNote(text: string): string {
+  return text.replace(/\r\n?/g, '\n').trim();
+}
+
+/**
+ * The note on one call, edited in place: Enter saves (Shift+Enter starts a new line), Esc or
+ * Cancel leaves it as it was; an empty note removes it. The count is of what will be kept.
+ */
 export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => void }) {
   const { t } = useTranslation();
   const applyCallsEvent = useAppStore((state) => state.applyCallsEvent);
@@ -14,8 +22,9 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
   const save = async () => {
+    if (saving) return;
     setSaving(true);
-    const result = await window.callbar.calls.setNote({ call_id: call.id, note: text });
+    const result = await window.callbar.calls.setNote({ call_id: call.id, note: keptNote(text) });
     setSaving(false);
     if (!result.ok) return setError(result.error.message);
     applyCallsEvent(result.value);
@@ -32,27 +41,39 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
     >
       <textarea
         aria-label={t('recent.note.label')}
+        aria-describedby={`note-${call.id}-count`}
         rows={2}
         maxLength={CALL_NOTE_CHARS}
         autoFocus
         value={text}
         aria-invalid={error ? true : undefined}
         onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            void save();
+          } else if (event.key === 'Escape') {
+            // Leaves the note as it was; the screen stays (nothing else hears this Esc).
+            event.preventDefault();
+            event.stopPropagation();
+            onDone();
+          }
+        }}
       />
-      <span className="setting-hint">
-        {t('recent.note.length', { length: text.length, max: CALL_NOTE_CHARS })}
+      <span className="hint small" id={`note-${call.id}-count`}>
+        {t('recent.note.length', { length: keptNote(text).length, max: CALL_NOTE_CHARS })}
       </span>
       {error ? (
         <span role="alert" className="error">
           {error}
         </span>
       ) : null}
-      <span className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {t('recent.note.save')}
-        </button>
+      <span className="inline-actions">
         <button type="button" onClick={onDone}>
           {t('common.cancel')}
+        </button>
+        <button type="submit" className="primary" disabled={saving}>
+          {t('recent.note.save')}
         </button>
       </span>
     </form>

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
+import { connectedBefore } from '../store/account-slice';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name } from '../components/Isolated';
+import { FirstRunSetup } from './FirstRunSetup';
 
 /** The words and the one right action for every state in which Callbar is not connected. */
 export function ConnectView() {
@@ -45,35 +47,60 @@ function ErrorLine() {
   ) : null;
 }
 
+/**
+ * Not connected. The first time (no session was ever here, or it was forgotten): a welcome that
+ * asks for the country and the shortcut and says what comes next, then Connect. After the portal's
+ * Unsubscribe, or a session that ended: what happened, and Connect again.
+ */
 function NotConnected() {
   const { t } = useTranslation();
   const unsubscribed = useAppStore((state) => state.unsubscribedInPortal);
-  const message = useAppStore((state) => state.account?.message);
+  const account = useAppStore((state) => state.account);
   const busy = useAppStore((state) => state.accountBusy);
   const connect = useAppStore((state) => state.connect);
+  const region = useAppStore((state) => state.region);
+  const confirmRegion = useAppStore((state) => state.confirmRegion);
   const button = useFocusOnMount<HTMLButtonElement>();
+  // The first run: never connected here before (a returning person is not welcomed again).
+  const [before] = useState(connectedBefore);
+  const firstRun = !unsubscribed && account?.state === 'not-connected' && !before;
   return (
-    <section className="panel" aria-labelledby="connect-title">
+    <section className="screen panel connect" aria-labelledby="connect-title">
       <h1 id="connect-title">
-        {unsubscribed ? t('connect.unsubscribedTitle') : t('connect.title')}
+        {unsubscribed
+          ? t('connect.unsubscribedTitle')
+          : firstRun
+            ? t('connect.welcome')
+            : t('connect.title')}
       </h1>
-      <p id="connect-explained">
-        {unsubscribed ? t('connect.unsubscribedExplained') : t('connect.explained')}
+      <p id="connect-explained" className="lead">
+        {unsubscribed
+          ? t('connect.unsubscribedExplained')
+          : firstRun
+            ? t('connect.welcomeExplained')
+            : t('connect.explained')}
       </p>
-      {message ? <p className="hint">{message}</p> : null}
+      {account?.message ? <p className="hint">{account.message}</p> : null}
       <ViaRelay />
-      <button
-        ref={button}
-        type="button"
-        className="primary"
-        aria-describedby="connect-explained"
-        onClick={() => {
-          // Not `disabled` while busy: a disabled button could not take the focus on arrival.
-          if (!busy) void connect();
-        }}
-      >
-        {unsubscribed ? t('connect.again') : t('connect.connect')}
-      </button>
+      {firstRun ? <FirstRunSetup /> : null}
+      <div className="screen-actions">
+        <button
+          ref={button}
+          type="button"
+          className="primary large"
+          aria-describedby="connect-explained"
+          onClick={() => {
+            // Not `disabled` while busy: a disabled button could not take the focus on arrival.
+            if (busy) return;
+            // The first run asked for the country: the one shown is the person's from now on (the
+            // search does not ask again after connecting; RegionAsk.tsx).
+            if (firstRun && region && !region.confirmed) void confirmRegion(region.code);
+            void connect();
+          }}
+        >
+          {unsubscribed ? t('connect.again') : t('connect.connect')}
+        </button>
+      </div>
       <ErrorLine />
     </section>
   );
@@ -97,7 +124,7 @@ function WaitingForPortal() {
     }
   };
   return (
-    <section className="panel" aria-labelledby="waiting-title" aria-busy="true">
+    <section className="screen panel" aria-labelledby="waiting-title" aria-busy="true">
       <h1 id="waiting-title" ref={heading} tabIndex={-1}>
         {t('connect.waitingTitle')}
       </h1>
@@ -138,9 +165,11 @@ function WaitingForPortal() {
       ) : (
         <p className="hint">{t('connect.noBrowser')}</p>
       )}
-      <button type="button" onClick={() => void cancel()}>
-        {t('common.cancel')}
-      </button>
+      <div className="screen-actions">
+        <button type="button" onClick={() => void cancel()}>
+          {t('common.cancel')}
+        </button>
+      </div>
       <ErrorLine />
     </section>
   );
@@ -152,7 +181,7 @@ function KeychainUnavailable({ message }: { message: string | undefined }) {
   const busy = useAppStore((state) => state.accountBusy);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
-    <section className="panel" aria-labelledby="keychain-title">
+    <section className="screen panel" aria-labelledby="keychain-title">
       <h1 id="keychain-title" ref={heading} tabIndex={-1}>
         {t('connect.keychainTitle')}
       </h1>

@@ -5,14 +5,16 @@ import type { ContactOrdering, ContactView, PhonebookView } from '../../../src-s
 import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
-import { ExportButtons } from '../components/ExportButtons';
 import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
-import { ImportButton } from './ImportDialog';
+import { useExportDownload } from '../hooks/use-export-download';
+import { ImportDialog } from './ImportDialog';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { ListRow, ListScreen } from '../components/ListScreen';
 import { RowMenu } from '../components/RowMenu';
+import { Avatar } from '../components/Avatar';
+import { Icon } from '../components/Icon';
 import { useListQuery } from '../hooks/use-list-query';
-import { usePlatformList } from '../hooks/use-platform-list';
+import { usePagedList } from '../hooks/use-paged-list';
 
 /** The orders a contact list offers (their words: the catalog's `contacts.order.<value>`). */
 const ORDERINGS: ContactOrdering[] = [
@@ -27,8 +29,9 @@ const ORDERINGS: ContactOrdering[] = [
 type Deleting = { ids: number[]; name?: string; done?: () => void };
 
 /**
- * The contacts of one phonebook: search, order, create, edit (click or Enter on a row), call,
- * delete one (its "⋯" menu) or several (selection mode).
+ * The contacts of one phonebook as one list: initials, name and company, the number; click or
+ * Enter edits, Call and "⋯" (the CRM links, Delete) on hover or focus; New contact; Import,
+ * Export and Select (to delete several) in the screen's More menu.
  */
 export function ContactsView({
   phonebook,
@@ -43,20 +46,21 @@ export function ContactsView({
   const query = useListQuery<ContactOrdering>('display_name');
   const [editing, setEditing] = useState<{ contact: ContactView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<Deleting | undefined>();
+  const [importing, setImporting] = useState(false);
+  const exporting = useExportDownload();
   const crm = useCrmLinks();
-  const list = usePlatformList(
-    () =>
+  const list = usePagedList(
+    (page) =>
       window.callbar.contacts.list({
         phonebook: phonebook.id,
         ...query.searchParam,
         ordering: query.query.ordering,
-        page: query.query.page,
+        page,
       }),
     query.key,
   );
   const create = () => setEditing({ contact: undefined });
-  // The same dial as the search's (its confirmations and refusals); the call bar is on the
-  // search view, so that is where it goes.
+  // The same dial as the search's (its confirmations and refusals), back on the search view.
   const call = (contact: ContactView) => {
     show('main');
     void dial(contact.number, 'ui', contact.display_name);
@@ -65,62 +69,57 @@ export function ContactsView({
     <ListScreen
       titleId="contacts-title"
       title={<Name>{phonebook.description}</Name>}
-      back={{ label: t('contacts.allPhonebooks'), onClick: onBack }}
+      back={{ to: t('phonebooks.title'), onClick: onBack }}
       primary={{ label: t('contacts.new'), onClick: create }}
       search={{ label: t('contacts.search'), placeholder: t('contacts.searchPlaceholder') }}
       query={query}
       orderings={ORDERINGS.map((value) => ({ value, label: t(`contacts.order.${value}`) }))}
       list={list}
       what="contacts"
-      tools={
-        <>
-          <ImportButton phonebook={phonebook.id} onDone={list.reload} />
-          <ExportButtons
-            requests={[
-              {
-                label: t('contacts.exportCsv'),
-                request: { what: 'contacts', phonebook: phonebook.id, format: 'csv' },
-              },
-              {
-                label: t('contacts.exportVcard'),
-                request: { what: 'contacts', phonebook: phonebook.id, format: 'vcard' },
-              },
-            ]}
-          />
-        </>
-      }
+      more={[
+        { label: t('import.button'), run: () => setImporting(true) },
+        {
+          label: t('contacts.exportCsv'),
+          run: () =>
+            void exporting.save({ what: 'contacts', phonebook: phonebook.id, format: 'csv' }),
+        },
+        {
+          label: t('contacts.exportVcard'),
+          run: () =>
+            void exporting.save({ what: 'contacts', phonebook: phonebook.id, format: 'vcard' }),
+        },
+      ]}
       empty={
         <>
           <p>{t('contacts.empty')}</p>
-          <button type="button" className="primary" onClick={create}>
-            {t('contacts.add')}
+          <button type="button" onClick={() => setImporting(true)}>
+            <Icon name="upload" />
+            {t('contacts.importFirst')}
           </button>
         </>
       }
       onDeleteSelected={(ids, done) => setDeleting({ ids, done })}
       renderRow={(contact, selection) => (
         <ListRow
-          key={contact.id}
           testId="contact-row"
           selection={selection}
           name={contact.display_name}
-          title={<Name>{contact.display_name}</Name>}
+          leading={<Avatar name={contact.display_name} />}
+          title={<Name className="row-name">{contact.display_name}</Name>}
+          titleAside={
+            contact.company ? <Name className="row-company">{contact.company}</Name> : null
+          }
           openLabel={t('contacts.editName', { name: contact.display_name })}
           onOpen={() => setEditing({ contact })}
           detail={
             <>
-              <PhoneNumber>{contact.shown.number}</PhoneNumber>
-              {contact.speed_dial ? (
-                <span className="list-row-tag">
+              <PhoneNumber className="row-number">{contact.shown.number}</PhoneNumber>
+              {contact.speed_dial !== null ? (
+                <span className="row-tag">
                   <Message
                     id="contacts.speedDial"
                     values={{ speedDial: <PhoneNumber>{contact.speed_dial}</PhoneNumber> }}
                   />
-                </span>
-              ) : null}
-              {contact.company ? (
-                <span className="list-row-company">
-                  <Name>{contact.company}</Name>
                 </span>
               ) : null}
             </>
@@ -129,10 +128,10 @@ export function ContactsView({
             <>
               <button
                 type="button"
-                className="list-row-call"
                 aria-label={t('contacts.callName', { name: contact.display_name })}
                 onClick={() => call(contact)}
               >
+                <Icon name="phone" />
                 {t('common.call')}
               </button>
               <RowMenu
@@ -149,6 +148,7 @@ export function ContactsView({
                   {
                     label: t('common.delete'),
                     danger: true,
+                    apart: crm.links.length > 0,
                     run: () => setDeleting({ ids: [contact.id], name: contact.display_name }),
                   },
                 ]}
@@ -158,10 +158,24 @@ export function ContactsView({
         />
       )}
     >
-      {crm.error ? (
-        <p role="alert" className="error">
-          {crm.error}
+      {exporting.busy ? (
+        <p role="status" className="hint small" data-testid="export-progress">
+          {t('export.progress', { items: exporting.busy.items })}
         </p>
+      ) : null}
+      {exporting.error || crm.error ? (
+        <p role="alert" className="error" data-testid="export-error">
+          {exporting.error ?? crm.error}
+        </p>
+      ) : null}
+      {importing ? (
+        <ImportDialog
+          phonebook={phonebook.id}
+          onClose={() => {
+            setImporting(false);
+            list.reload();
+          }}
+        />
       ) : null}
       {editing ? (
         <ContactEditor

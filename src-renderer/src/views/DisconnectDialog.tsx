@@ -1,6 +1,7 @@
 import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
+import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { PhoneNumber } from '../components/Isolated';
 
@@ -26,21 +27,25 @@ export function DisconnectDialog() {
         )}
       </p>
       <p className="hint">{t('disconnect.explained')}</p>
-      <div className="dialog-actions">
-        <button type="button" data-autofocus onClick={() => close(false)}>
-          {t('disconnect.keep')}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            close(false);
-            void forget();
-          }}
-        >
-          {t('disconnect.disconnect')}
-        </button>
-      </div>
+      <DialogActions
+        cancel={
+          <button type="button" data-autofocus onClick={() => close(false)}>
+            {t('disconnect.keep')}
+          </button>
+        }
+        main={
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              close(false);
+              void forget();
+            }}
+          >
+            {t('disconnect.disconnect')}
+          </button>
+        }
+      />
     </Modal>
   );
 }

@@ -2,6 +2,8 @@ import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
+import { Avatar } from '../components/Avatar';
+import { Icon } from '../components/Icon';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
@@ -10,8 +12,8 @@ export function FavouritesList() {
   const dial = useAppStore((state) => state.dial);
   if (favourites.length === 0 && !error) return null;
   return (
-    <section className="recent favourites" aria-labelledby="favourites-title">
-      <div className="recent-head">
+    <section className="section favourites" aria-labelledby="favourites-title">
+      <div className="section-head">
         <h2 id="favourites-title">{t('favourites.title')}</h2>
       </div>
       {error ? (
@@ -19,35 +21,39 @@ export function FavouritesList() {
           {error}
         </p>
       ) : null}
-      <ul className="recent-list" data-testid="favourites">
+      <ul className="rows" data-testid="favourites">
         {favourites.map((contact) => (
-          <li key={contact.id} className="recent-call">
-            <div className="recent-who">
-              <span className="recent-name">
+          <li key={contact.id} className="row">
+            <Avatar name={contact.display_name} />
+            <div className="row-text">
+              <span className="row-title">
                 <Name>{contact.display_name}</Name>
               </span>
-              <span className="recent-detail">
+              <span className="row-detail">
                 <PhoneNumber>{contact.shown.number}</PhoneNumber>
                 {contact.read_only ? ` · ${t('favourites.fromAdministrator')}` : ''}
               </span>
             </div>
-            <button
-              type="button"
-              aria-label={t('contacts.callName', { name: contact.display_name })}
-              onClick={() => void dial(contact.number, 'ui', contact.display_name)}
-            >
-              {t('common.call')}
-            </button>
-            {contact.read_only ? null : (
+            <div className="row-actions">
+              {contact.read_only ? null : (
+                <button
+                  type="button"
+                  className="plain"
+                  aria-label={t('star.unstarName', { name: contact.display_name })}
+                  onClick={() => void setStarred(contact.id, false)}
+                >
+                  {t('favourites.unstar')}
+                </button>
+              )}
               <button
                 type="button"
-                className="link"
-                aria-label={t('star.unstarName', { name: contact.display_name })}
-                onClick={() => void setStarred(contact.id, false)}
+                aria-label={t('contacts.callName', { name: contact.display_name })}
+                onClick={() => void dial(contact.number, 'ui', contact.display_name)}
               >
-                {t('favourites.unstar')}
+                <Icon name="phone" />
+                {t('common.call')}
               </button>
-            )}
+            </div>
           </li>
         ))}
       </ul>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
 import { useTranslation } from '../i18n';
+import { DialogActions } from '../components/DialogActions';
+import { Icon } from '../components/Icon';
 import { Modal } from '../components/Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */
@@ -22,32 +24,11 @@ const FIELDS: ImportField[] = [
 type Progress = NonNullable<ImportsChangedEvent['progress']>;
 type Summary = NonNullable<ImportsChangedEvent['result']>;
 
-/** "Import…" for one phonebook: the button and, once pressed, the dialog. */
-export function ImportButton({ phonebook, onDone }: { phonebook: number; onDone: () => void }) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('import.button')}
-      </button>
-      {open ? (
-        <ImportDialog
-          phonebook={phonebook}
-          onClose={() => {
-            setOpen(false);
-            onDone();
-          }}
-        />
-      ) : null}
-    </>
-  );
-}
-
 /**
- * Import a CSV or vCard file into a phonebook: pick the file, see how its columns map and what
- * would happen to each row (nothing is sent yet), import with progress and Cancel, then the
- * result, with the rows not imported to save as a CSV.
+ * Import a CSV or vCard file into a phonebook: drop it on the dialog or choose it, see how its
+ * columns map and what would happen to each row, coloured by outcome (nothing is sent yet),
+ * import with progress and Cancel, then the result, with the rows not imported to save as a
+ * CSV. The dialog's body scrolls; its buttons stay in view at its foot.
  */
 export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClose: () => void }) {
   const { t } = useTranslation();
@@ -58,6 +39,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
   const [error, setError] = useState<string>();
   const [progress, setProgress] = useState<Progress>();
   const [summary, setSummary] = useState<Summary>();
+  const [dragging, setDragging] = useState(false);
   const running = progress !== undefined && summary === undefined;
 
   useEffect(
@@ -150,10 +132,30 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
     <Modal titleId="import-title" onCancel={running ? () => undefined : onClose}>
       <h2 id="import-title">{t('import.title')}</h2>
       {!progress ? (
-        <label>
-          {t('import.file')}
+        <label
+          className="drop-zone"
+          data-dragging={dragging}
+          data-testid="drop-zone"
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDragging(false);
+            if (!busy) void pick(event.dataTransfer.files[0]);
+          }}
+        >
+          <Icon name="upload" />
+          <span className="drop-zone-words">
+            <strong>{fileName ?? t('import.drop')}</strong>
+            <span className="hint small">{t('import.dropHint')}</span>
+          </span>
           <input
             type="file"
+            className="drop-zone-input"
+            aria-label={t('import.file')}
             accept=".csv,.vcf,.vcard,text/csv,text/vcard"
             data-autofocus
             disabled={busy}
@@ -203,8 +205,12 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
               </select>
             </label>
           </fieldset>
-          <p role="status" data-testid="import-plan">
-            {t('import.plan', preview.counts)}
+          <p role="status" className="import-plan" data-testid="import-plan">
+            {(['created', 'updated', 'skipped', 'failed'] as const).map((outcome) => (
+              <span key={outcome} className="outcome" data-outcome={outcome}>
+                {t(`import.planned.${outcome}`, { count: preview.counts[outcome] })}
+              </span>
+            ))}
           </p>
           <table className="import-rows">
             <thead>
@@ -222,9 +228,10 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                   <td dir="auto">{row.cells.display_name}</td>
                   <td dir="ltr">{row.cells.number}</td>
                   <td>
-                    {row.reason
-                      ? t('import.outcomeWhy', { outcome: row.outcome, reason: row.reason })
-                      : t('import.outcome', { outcome: row.outcome })}
+                    <span className="outcome" data-outcome={row.outcome}>
+                      {t('import.outcome', { outcome: row.outcome })}
+                    </span>
+                    {row.reason ? <span className="outcome-reason"> {row.reason}</span> : null}
                   </td>
                 </tr>
               ))}
@@ -233,15 +240,27 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
         </>
       ) : null}
       {progress && !summary ? (
-        <p role="status" data-testid="import-progress">
-          {t('import.progress', progress)}
-          {progress.waiting_ms !== undefined
-            ? t('import.waiting', { seconds: Math.ceil(progress.waiting_ms / 1000) })
-            : ''}
-        </p>
+        <div className="import-progress">
+          <progress
+            aria-label={t('import.progressLabel')}
+            max={Math.max(1, progress.total)}
+            value={progress.done}
+          />
+          <p role="status" data-testid="import-progress">
+            {t('import.progress', progress)}
+            {progress.waiting_ms !== undefined
+              ? t('import.waiting', { seconds: Math.ceil(progress.waiting_ms / 1000) })
+              : ''}
+          </p>
+        </div>
       ) : null}
       {summary ? (
-        <p role="status" data-testid="import-result">
+        <p
+          role="status"
+          className="import-result"
+          data-outcome={summary.counts.failed > 0 || summary.stopped ? 'failed' : 'created'}
+          data-testid="import-result"
+        >
           {t('import.result', {
             ...summary.counts,
             how: summary.cancelled ? 'cancelled' : summary.stopped ? 'stopped' : 'done',
@@ -249,30 +268,36 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
           {summary.stopped ? ` ${summary.stopped}` : ''}
         </p>
       ) : null}
-      <div className="form-actions">
-        {failuresLink ? (
-          <a href={failuresLink} download="callbar-import-failures.csv">
-            {t('import.saveFailures')}
-          </a>
-        ) : null}
-        {preview && !progress ? (
-          <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
-            {t('import.import')}
-          </button>
-        ) : null}
-        {running ? (
-          <button
-            type="button"
-            onClick={() => void window.callbar.imports.cancel({ import_id: preview!.import_id })}
-          >
-            {t('import.cancel')}
-          </button>
-        ) : (
-          <button type="button" onClick={onClose}>
-            {summary ? t('common.close') : t('common.cancel')}
-          </button>
-        )}
-      </div>
+      <DialogActions
+        aside={
+          failuresLink ? (
+            <a className="button" href={failuresLink} download="callbar-import-failures.csv">
+              {t('import.saveFailures')}
+            </a>
+          ) : null
+        }
+        cancel={
+          running ? (
+            <button
+              type="button"
+              onClick={() => void window.callbar.imports.cancel({ import_id: preview!.import_id })}
+            >
+              {t('import.cancel')}
+            </button>
+          ) : (
+            <button type="button" onClick={onClose}>
+              {summary ? t('common.close') : t('common.cancel')}
+            </button>
+          )
+        }
+        main={
+          preview && !progress ? (
+            <button type="button" className="primary" disabled={busy} onClick={() => void start()}>
+              {t('import.import')}
+            </button>
+          ) : null
+        }
+      />
     </Modal>
   );
 }

@@ -4,6 +4,8 @@ import { useAppStore } from '../store/app-store';
 import { hasSession } from '../store/selectors';
 import type { ThemeChoice } from '../store/ui-slice';
 import { rovingTarget } from '../components/roving-focus';
+import { Message } from '../components/Message';
+import { Name } from '../components/Isolated';
 
 /** The theme buttons (their words: the catalog's `menu.theme.<choice>`). */
 const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
@@ -25,6 +27,7 @@ export function Menu() {
   const confirmDisconnect = useAppStore((state) => state.setConfirmingDisconnect);
   const theme = useAppStore((state) => state.theme);
   const setTheme = useAppStore((state) => state.setTheme);
+  const account = useAppStore((state) => state.account);
 
   useEffect(() => {
     if (!open) return;
@@ -81,6 +84,24 @@ export function Menu() {
           data-testid="menu-panel"
           onKeyDown={onPanelKey}
         >
+          {account?.tenant_id || account?.relay ? (
+            // Whose account and through which relay: where one looks for it, not in the header.
+            <p className="menu-account" data-testid="menu-account">
+              {account.tenant_id ? (
+                <span>
+                  {t('menu.organisation')}{' '}
+                  <span className="menu-account-id" data-testid="account-tenant">
+                    <Name>{account.tenant_id}</Name>
+                  </span>
+                </span>
+              ) : null}
+              {account.relay ? (
+                <span data-testid="account-relay">
+                  <Message id="account.viaRelay" values={{ relay: <Name>{account.relay}</Name> }} />
+                </span>
+              ) : null}
+            </p>
+          ) : null}
           {canDisconnect ? (
             <button type="button" onClick={() => choose(() => show('phonebooks'))}>
               {t('menu.phonebooks')}

@@ -11,7 +11,7 @@ export function Notices() {
       {notices.map((notice, index) => (
         <li key={index} className={`notice notice-${notice.level}`}>
           <span>{notice.message}</span>
-          <button type="button" className="link" onClick={() => dismiss(index)}>
+          <button type="button" className="plain" onClick={() => dismiss(index)}>
             {t('notices.dismiss')}
           </button>
         </li>

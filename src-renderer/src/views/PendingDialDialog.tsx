@@ -6,6 +6,7 @@ import { countryLabel } from '../components/CountryPicker';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
+import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
 
@@ -135,15 +136,24 @@ function PendingDial() {
           {error.message}
         </p>
       ) : null}
-      <div className="dialog-actions">
-        {/* Cancel has the focus: a link may arrive while you are typing and pressing Enter. */}
-        <button type="button" data-autofocus disabled={busy} onClick={() => void answer(false)}>
-          {t('common.cancel')}
-        </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void answer(true)}>
-          {t('pending.dial')}
-        </button>
-      </div>
+      <DialogActions
+        cancel={
+          // Cancel has the focus: a link may arrive while you are typing and pressing Enter.
+          <button type="button" data-autofocus disabled={busy} onClick={() => void answer(false)}>
+            {t('common.cancel')}
+          </button>
+        }
+        main={
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void answer(true)}
+          >
+            {t('pending.dial')}
+          </button>
+        }
+      />
     </Modal>
   );
 }

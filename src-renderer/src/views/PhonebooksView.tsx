@@ -6,19 +6,20 @@ import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactsView } from './ContactsView';
 import { ListRow, ListScreen } from '../components/ListScreen';
-import { ExportButtons } from '../components/ExportButtons';
 import { PhonebookEditor } from './PhonebookEditor';
 import { RowMenu } from '../components/RowMenu';
+import { Icon } from '../components/Icon';
+import { useExportDownload } from '../hooks/use-export-download';
 import { useListQuery } from '../hooks/use-list-query';
-import { usePlatformList } from '../hooks/use-platform-list';
+import { usePagedList } from '../hooks/use-paged-list';
 import { Name } from '../components/Isolated';
 
 /** The orders the list offers (their words: the catalog's `phonebooks.order.<value>`). */
 const ORDERINGS: PhonebookOrdering[] = [
-  '-priority',
-  'priority',
   'description',
   '-description',
+  '-priority',
+  'priority',
   '-is_shared',
   'is_shared',
 ];
@@ -30,66 +31,78 @@ export function PhonebooksView() {
   return <PhonebookList onOpen={setOpen} />;
 }
 
+/**
+ * Every phonebook as one list: its name, shared or personal (with the mark for it), how many
+ * contacts; its priority only while the list is ordered by it (it decides which phonebook's
+ * contact comes first in the search, and nothing else a person sees).
+ */
 function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
   const { t } = useTranslation();
   const back = useAppStore((state) => state.show);
-  const query = useListQuery<PhonebookOrdering>('-priority');
+  const query = useListQuery<PhonebookOrdering>('description');
   const [editing, setEditing] = useState<{ book: PhonebookView | undefined } | undefined>();
   const [deleting, setDeleting] = useState<PhonebookView | undefined>();
-  const list = usePlatformList(
-    () =>
+  const exporting = useExportDownload();
+  const list = usePagedList(
+    (page) =>
       window.callbar.phonebooks.list({
         ...query.searchParam,
         ordering: query.query.ordering,
-        page: query.query.page,
+        page,
       }),
     query.key,
   );
+  const byPriority = query.query.ordering.endsWith('priority');
   const create = () => setEditing({ book: undefined });
   return (
     <ListScreen
       titleId="phonebooks-title"
       title={t('phonebooks.title')}
-      back={{ label: t('common.backToSearch'), onClick: () => back('main') }}
+      back={{ to: t('search.short'), onClick: () => back('main') }}
       primary={{ label: t('phonebooks.new'), onClick: create }}
       search={{ label: t('phonebooks.search'), placeholder: t('phonebooks.search') }}
       query={query}
       orderings={ORDERINGS.map((value) => ({ value, label: t(`phonebooks.order.${value}`) }))}
       list={list}
       what="phonebooks"
-      tools={
-        <ExportButtons
-          requests={[
-            { label: t('phonebooks.exportAllCsv'), request: { what: 'contacts', format: 'csv' } },
-            {
-              label: t('phonebooks.exportAllVcard'),
-              request: { what: 'contacts', format: 'vcard' },
-            },
-          ]}
-        />
-      }
-      empty={
-        <>
-          <p>{t('phonebooks.empty')}</p>
-          <button type="button" className="primary" onClick={create}>
-            {t('phonebooks.new')}
-          </button>
-        </>
-      }
+      more={[
+        {
+          label: t('phonebooks.exportAllCsv'),
+          run: () => void exporting.save({ what: 'contacts', format: 'csv' }),
+        },
+        {
+          label: t('phonebooks.exportAllVcard'),
+          run: () => void exporting.save({ what: 'contacts', format: 'vcard' }),
+        },
+      ]}
+      empty={<p>{t('phonebooks.empty')}</p>}
       renderRow={(book, selection) => (
         <ListRow
-          key={book.id}
           testId="phonebook-row"
           selection={selection}
           name={book.description}
+          leading={
+            <span className="avatar" data-tint="none" aria-hidden="true">
+              <Icon name={book.is_shared ? 'shared' : 'personal'} />
+            </span>
+          }
           title={<Name>{book.description}</Name>}
           onOpen={() => onOpen(book)}
           detail={
             <>
-              {book.is_shared ? t('phonebooks.shared') : t('phonebooks.personal')}
-              <span className="list-row-tag">
-                {t('phonebooks.priorityValue', { priority: book.priority })}
+              <span data-testid="phonebook-kind">
+                {book.is_shared ? t('phonebooks.shared') : t('phonebooks.personal')}
               </span>
+              {book.contacts !== undefined ? (
+                <span data-testid="phonebook-count">
+                  {t('phonebooks.contactCount', { count: book.contacts })}
+                </span>
+              ) : null}
+              {byPriority ? (
+                <span className="row-tag">
+                  {t('phonebooks.priorityValue', { priority: book.priority })}
+                </span>
+              ) : null}
             </>
           }
           actions={
@@ -104,6 +117,16 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
         />
       )}
     >
+      {exporting.busy ? (
+        <p role="status" className="hint small" data-testid="export-progress">
+          {t('export.progress', { items: exporting.busy.items })}
+        </p>
+      ) : null}
+      {exporting.error ? (
+        <p role="alert" className="error" data-testid="export-error">
+          {exporting.error}
+        </p>
+      ) : null}
       {editing ? (
         <PhonebookEditor
           book={editing.book}

@@ -10,6 +10,7 @@ import { StarToggle } from '../components/StarToggle';
 import { ResultList, rowId } from './ResultList';
 import { SearchBox } from './SearchBox';
 import { ErrorDetails } from '../components/ErrorDetails';
+import { CallRefusal } from './CallRefusal';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
@@ -59,8 +60,8 @@ export function SearchView() {
   const moveSelection = useAppStore((state) => state.moveSelection);
   const select = useAppStore((state) => state.select);
   const dial = useAppStore((state) => state.dial);
-  const callError = useAppStore((state) => state.callError);
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
+  const showsEnded = useAppStore((state) => state.ended !== undefined);
   const directory = useAppStore((state) => state.directory);
   const asksRegion = useAppStore((state) => state.region?.confirmed === false);
   const input = useFocusOnMount<HTMLInputElement>();
@@ -91,10 +92,10 @@ export function SearchView() {
     input.current?.select();
   }, [focusRequests, input]);
 
-  // When the call bar goes away with the focus on it (Hang up), the focus returns here.
+  // When the call's card goes away with the focus on it (Hang up, Close), the focus returns here.
   useEffect(() => {
     if (!hasCall && document.activeElement === document.body) input.current?.focus();
-  }, [hasCall, input]);
+  }, [hasCall, showsEnded, input]);
   // A second Enter (or click) while a dial is in flight is ignored by the store's dial.
   const dialRowAt = async (row: ResultRow | undefined, secondary: boolean) => {
     const target = row && dialTargetOf(row, answered, secondary);
@@ -130,7 +131,7 @@ export function SearchView() {
   // The first sync of this account is running: nothing to find yet, which is not "no match".
   const loading = directory?.state === 'syncing' && directory.contacts === 0;
   return (
-    <section className="search" aria-labelledby="search-title">
+    <section className={searching ? 'search searching' : 'search'} aria-labelledby="search-title">
       <h1 id="search-title" className="visually-hidden">
         {t('search.title')}
       </h1>
@@ -141,12 +142,8 @@ export function SearchView() {
         onKeyDown={onKeyDown}
       />
       <SyncStatus />
-      {callError && !hasCall ? (
-        <div role="alert" className="error" data-testid="call-error">
-          {callError.message}
-          <ErrorDetails details={callError.details} />
-        </div>
-      ) : null}
+      {/* With a call, its card says the refusal; otherwise here, as quietly. */}
+      {hasCall ? null : <CallRefusal />}
       {searchError ? (
         <div role="alert" className="error">
           {searchError.message}
@@ -166,6 +163,7 @@ export function SearchView() {
             />
             <SelectedActions
               row={current}
+              main={!hasCall}
               onDial={(secondary) => void dialRowAt(current, secondary)}
             />
           </>
@@ -194,12 +192,17 @@ export function SearchView() {
   );
 }
 
-/** Buttons for the highlighted row, so the mouse can do what Enter and Alt+Enter do. */
+/**
+ * Buttons for the highlighted row, so the mouse can do what Enter and Alt+Enter do. Call is the
+ * main action, except while a call lasts: then Hang up is, and Call is an ordinary button.
+ */
 function SelectedActions({
   row,
+  main,
   onDial,
 }: {
   row: ResultRow | undefined;
+  main: boolean;
   onDial: (secondary: boolean) => void;
 }) {
   const { t } = useTranslation();
@@ -216,9 +219,13 @@ function SelectedActions({
       <Name>{row.hit.contact.display_name}</Name>
     );
   return (
-    <div className="row-actions">
+    <div className="selected-actions">
       {/* A fixed width: a long name is cut short inside, the button never grows with it. */}
-      <button type="button" className="primary call-selected" onClick={() => onDial(false)}>
+      <button
+        type="button"
+        className={main ? 'primary call-selected' : 'call-selected'}
+        onClick={() => onDial(false)}
+      >
         <span className="call-selected-label">
           <Message id="search.callSelected" values={{ who: label }} />
         </span>

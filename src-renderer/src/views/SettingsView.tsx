@@ -1,30 +1,31 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type {
   DestinationClass,
   EditableSettings,
   SettingsView as Saved,
 } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
-import { FormActions } from '../components/FormActions';
-import { CountryPicker, countriesByName, countryLabel } from '../components/CountryPicker';
+import { CountryPicker } from '../components/CountryPicker';
 import { formatList } from '../../../src-shared/i18n';
 import { useLocale } from '../hooks/use-locale';
 import { SettingField } from '../components/SettingField';
 import { ShortcutRecorder } from '../components/ShortcutRecorder';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { ThemeSelect } from '../components/ThemeSelect';
-import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
+import { ScreenHeader } from '../components/ScreenHeader';
+import { useHomeName } from '../hooks/use-home-name';
+import { formErrors, type FormErrors } from './form-errors';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
+import { CountrySelect } from './CountrySelect';
 import { WebhookRegistration } from './WebhookRegistration';
 
+type Name = keyof EditableSettings;
 type Draft = {
-  [Name in keyof EditableSettings]: EditableSettings[Name] extends number
-    ? string
-    : EditableSettings[Name];
+  [Key in Name]: EditableSettings[Key] extends number ? string : EditableSettings[Key];
 };
 
 /** Every setting the view shows (its label: the catalog's `settings.label.<name>`). */
-const SETTING_NAMES: (keyof EditableSettings)[] = [
+const SETTING_NAMES: Name[] = [
   'region',
   'receiver_port',
   'handle_links',
@@ -57,11 +58,10 @@ const CLASSES: DestinationClass[] = [
 ];
 
 /** Where each setting is shown; a refused one in Advanced opens it. */
-const ADVANCED: (keyof EditableSettings)[] = [
-  'relay_url',
-  'sync_interval_minutes',
-  'receiver_port',
-];
+const ADVANCED: Name[] = ['relay_url', 'sync_interval_minutes', 'receiver_port'];
+/** The settings typed as numbers: digits only (core says which range). */
+const NUMBERS = ['sync_interval_minutes', 'receiver_port'] as const;
+const digitsOf = (text: string) => text.replace(/\D/g, '');
 
 function draftOf(settings: EditableSettings): Draft {
   return {
@@ -71,14 +71,10 @@ function draftOf(settings: EditableSettings): Draft {
   };
 }
 
-/** The settings typed as numbers: digits only (core says which range). */
-const NUMBERS = ['sync_interval_minutes', 'receiver_port'] as const;
-const digitsOf = (text: string) => text.replace(/\D/g, '');
-
-/** A titled group of settings. */
-function Group({ title, children }: { title: string; children: ReactNode }) {
+/** A titled part of the page: a heading and its settings, no box around them. */
+function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="settings-group">
+    <fieldset className="settings-section">
       <legend>{title}</legend>
       {children}
     </fieldset>
@@ -86,137 +82,183 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * Callbar's everyday settings in groups (Calling, Links, Startup, Appearance; Advanced folded),
- * saved at once into the settings file (all or nothing); each refused value is said under its
- * own field.
+ * Settings as one flat page that saves each change as it is made (a choice at once, typed text
+ * when the field is left or Enter is pressed), with a quiet "Saved" beside it; a refused value
+ * is said under its field and kept as typed. Theme and language apply at once as well. What only
+ * an administrator sets up (the relay, refresh interval, receiver port, environment variables)
+ * is under Advanced.
  */
 export function SettingsView() {
   const { t, locale } = useLocale();
-  const label = (name: keyof EditableSettings) => t(`settings.label.${name}`);
+  const label = (name: Name) => t(`settings.label.${name}`);
   const back = useAppStore((state) => state.show);
+  const home = useHomeName();
+  const language = useAppStore((state) => state.language);
   const languageError = useAppStore((state) => state.languageError);
   const heading = useFocusOnMount<HTMLHeadingElement>();
-  const form = useRef<HTMLFormElement>(null);
   const [saved, setSaved] = useState<Saved | undefined>();
   const [draft, setDraft] = useState<Draft | undefined>();
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [errors, setErrors] = useState<FormErrors>({ fields: {}, form: undefined });
   const [shortcutProblem, setShortcutProblem] = useState<string | undefined>();
   const [advancedOpen, setAdvancedOpen] = useState(false);
-  const [refusals, setRefusals] = useState(0);
-  const [status, setStatus] = useState<string | undefined>();
+  const [lastSaved, setLastSaved] = useState<{ name: string; seq: number } | undefined>();
+  const markSaved = (name: string) =>
+    setLastSaved((before) => ({ name, seq: (before?.seq ?? 0) + 1 }));
+  const [firstPort, setFirstPort] = useState<number | undefined>();
   useEffect(() => {
     void window.callbar.settings.get().then((result) => {
-      if (result.ok) {
-        setSaved(result.value);
-        setDraft(draftOf(result.value.settings));
-      } else setErrors({ fields: {}, form: result.error.message });
+      if (!result.ok) return setErrors({ fields: {}, form: result.error.message });
+      setSaved(result.value);
+      setDraft(draftOf(result.value.settings));
+      setFirstPort(result.value.settings.receiver_port);
     });
   }, []);
-  const change = <Name extends keyof Draft>(name: Name, value: Draft[Name]) => {
-    setDraft((current) => (current ? { ...current, [name]: value } : current));
-    setStatus(undefined);
-  };
-  /** Shows `refused` under the fields (opening Advanced for one there) and focuses the first. */
-  const refuse = (refused: FormErrors) => {
-    setErrors(refused);
-    setStatus(undefined);
-    if (ADVANCED.some((name) => refused.fields[name])) setAdvancedOpen(true);
-    setRefusals((count) => count + 1);
-  };
-  // After a refusal is shown (and Advanced opened), the first refused field takes the focus.
+  // The language saves itself (LanguageSelect): it says Saved here like the rest.
+  const shownLanguage = useRef(language);
   useEffect(() => {
-    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [refusals]);
-  const save = async () => {
-    if (!draft) return;
-    const empty = NUMBERS.filter((name) => draft[name] === '');
-    if (empty.length > 0) {
-      return refuse({
-        fields: Object.fromEntries(empty.map((name) => [name, t('settings.enterNumber')])),
-        form: undefined,
-      });
-    }
-    const patch: Partial<EditableSettings> = {
-      ...draft,
-      receiver_port: Number(draft.receiver_port),
-      sync_interval_minutes: Number(draft.sync_interval_minutes),
-      crm_links: draft.crm_links.map((line) => line.trim()).filter((line) => line !== ''),
-    };
-    // The language select saves its setting itself, at once.
-    delete patch.language;
-    // What the organisation locked is not the user's to save.
-    for (const name of Object.keys(saved?.locked ?? {})) delete patch[name as keyof typeof patch];
+    if (shownLanguage.current === language) return;
+    shownLanguage.current = language;
+    setLastSaved((before) => ({ name: 'language', seq: (before?.seq ?? 0) + 1 }));
+  }, [language]);
+  // "Saved" stays a few seconds, then goes quietly.
+  useEffect(() => {
+    if (!lastSaved) return;
+    const timer = setTimeout(() => setLastSaved(undefined), 3000);
+    return () => clearTimeout(timer);
+  }, [lastSaved]);
+
+  /** Saves `patch` now: "Saved" beside it, or its refusal under its field (and the focus there). */
+  const commit = async (patch: Partial<EditableSettings>) => {
+    const names = Object.keys(patch) as Name[];
+    if (!saved || names.some((name) => saved.locked[name] !== undefined)) return;
     const result = await window.callbar.settings.save(patch);
     if (result.ok) {
       setSaved(result.value);
-      setDraft(draftOf(result.value.settings));
-      setErrors(NO_ERRORS);
-      setStatus(t('settings.saved'));
+      // The saved values replace what was typed for them; what is typed elsewhere stays.
+      setDraft((current) => {
+        const fresh = draftOf(result.value.settings);
+        return current
+          ? { ...current, ...Object.fromEntries(names.map((name) => [name, fresh[name]])) }
+          : fresh;
+      });
+      setErrors((current) => ({
+        fields: Object.fromEntries(
+          Object.entries(current.fields).filter(([name]) => !names.includes(name as Name)),
+        ),
+        form: undefined,
+      }));
+      markSaved(names[0]!);
       return;
     }
-    refuse(formErrors(result.error, SETTING_NAMES));
+    const refused = formErrors(result.error, SETTING_NAMES);
+    setErrors((current) => ({
+      fields: { ...current.fields, ...refused.fields },
+      form: refused.form,
+    }));
+    setLastSaved(undefined);
+    // Said under its field, marked invalid; the focus stays where the person took it.
+    if (ADVANCED.some((name) => refused.fields[name])) setAdvancedOpen(true);
   };
-  const portChanged =
-    saved && draft && draft.receiver_port !== String(saved.settings.receiver_port);
+  /** A choice: shown and saved at once. */
+  const choose = <Key extends Name>(name: Key, value: EditableSettings[Key]) => {
+    setDraft((current) => (current ? { ...current, [name]: value } : current));
+    void commit({ [name]: value });
+  };
+  /** Typed text: shown as typed, saved when the field is left or Enter is pressed. */
+  const type = <Key extends Name>(name: Key, value: Draft[Key]) =>
+    setDraft((current) => (current ? { ...current, [name]: value } : current));
+  const commitTyped = (name: Name) => {
+    if (!draft || !saved) return;
+    if ((NUMBERS as readonly string[]).includes(name)) {
+      const text = draft[name as (typeof NUMBERS)[number]];
+      if (text === '') {
+        setErrors((current) => ({
+          ...current,
+          fields: { ...current.fields, [name]: t('settings.enterNumber') },
+        }));
+        return;
+      }
+      if (Number(text) === saved.settings[name]) return;
+      return void commit({ [name]: Number(text) });
+    }
+    if (name === 'crm_links') {
+      const lines = draft.crm_links.map((line) => line.trim()).filter((line) => line !== '');
+      if (lines.join('\n') === saved.settings.crm_links.join('\n')) return;
+      return void commit({ crm_links: lines });
+    }
+    if (draft[name] === saved.settings[name]) return;
+    void commit({ [name]: draft[name] });
+  };
+  /** Enter in a typed field saves it, as leaving it does. */
+  const enterSaves = (event: KeyboardEvent<HTMLInputElement>, name: Name) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    commitTyped(name);
+  };
+  const savedNow = (name: Name | 'theme') =>
+    lastSaved?.name === name ? t('settings.savedShort') : undefined;
   const named = (names: readonly string[]) =>
     formatList(
       locale,
-      names.map((name) =>
-        SETTING_NAMES.includes(name as keyof EditableSettings)
-          ? label(name as keyof EditableSettings)
-          : name,
-      ),
+      names.map((name) => (SETTING_NAMES.includes(name as Name) ? label(name as Name) : name)),
     );
   const allowed = new Set(draft?.dial_allowed_classes);
+  const portChanged =
+    saved && firstPort !== undefined && saved.settings.receiver_port !== firstPort;
   return (
-    <section className="panel settings-view" aria-labelledby="settings-title">
-      <div className="manage-head">
-        <h1 id="settings-title" ref={heading} tabIndex={-1}>
-          {t('menu.settings')}
-        </h1>
-        <button type="button" onClick={() => back('main')}>
-          {t('common.backToSearch')}
-        </button>
-      </div>
+    <section className="screen settings-view" aria-labelledby="settings-title">
+      <ScreenHeader
+        titleId="settings-title"
+        title={t('menu.settings')}
+        headingRef={heading}
+        back={{ to: home, onClick: () => back('main') }}
+      />
+      {/* Said once to screen readers; the visible "Saved" is beside the field. */}
+      <p className="visually-hidden" role="status" data-testid="settings-status">
+        {lastSaved
+          ? t('settings.savedWhat', {
+              setting:
+                lastSaved.name === 'theme' ? t('menu.theme.title') : label(lastSaved.name as Name),
+            })
+          : ''}
+      </p>
       {draft && saved ? (
-        <form
-          ref={form}
-          className="settings-form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
-        >
-          <Group title={t('settings.group.calling')}>
+        <form className="settings-form" noValidate onSubmit={(event) => event.preventDefault()}>
+          {saved.restart_needed.length > 0 ? (
+            <p className="quiet-notice" data-testid="restart-needed">
+              {t('settings.restartNeeded', { settings: named(saved.restart_needed) })}
+            </p>
+          ) : null}
+          {saved.policy_problems.length > 0 ? (
+            <p className="warning" data-testid="policy-problems">
+              {t('settings.policyProblems', { problems: saved.policy_problems.join(' ') })}
+            </p>
+          ) : null}
+          <Section title={t('settings.group.calling')}>
             <SettingField
               label={label('region')}
               error={errors.fields.region}
               hint={t('settings.hint.region')}
               locked={saved.locked.region}
+              status={savedNow('region')}
             >
-              <select
-                className="setting-medium"
+              <CountrySelect
+                countries={saved.countries}
                 value={draft.region}
-                onChange={(event) => change('region', event.target.value)}
-              >
-                {countriesByName(saved.countries, locale).map((code) => (
-                  <option key={code} value={code}>
-                    {countryLabel(code, locale)}
-                  </option>
-                ))}
-              </select>
+                onChange={(code) => choose('region', code)}
+              />
             </SettingField>
             <SettingField
               label={label('dial_shortcut')}
               error={shortcutProblem ?? errors.fields.dial_shortcut}
               hint={t('settings.hint.dial_shortcut')}
               locked={saved.locked.dial_shortcut}
+              status={savedNow('dial_shortcut')}
             >
               <ShortcutRecorder
                 name={label('dial_shortcut')}
                 value={draft.dial_shortcut}
-                onChange={(accelerator) => change('dial_shortcut', accelerator)}
+                onChange={(accelerator) => choose('dial_shortcut', accelerator)}
                 onProblem={setShortcutProblem}
               />
             </SettingField>
@@ -225,7 +267,14 @@ export function SettingsView() {
               data-testid="allowed-classes"
               disabled={'dial_allowed_classes' in saved.locked}
             >
-              <legend>{label('dial_allowed_classes')}</legend>
+              <legend>
+                {label('dial_allowed_classes')}
+                {savedNow('dial_allowed_classes') ? (
+                  <span className="field-status" aria-hidden="true">
+                    {savedNow('dial_allowed_classes')}
+                  </span>
+                ) : null}
+              </legend>
               {'dial_allowed_classes' in saved.locked ? (
                 <p className="setting-hint locked">{t('common.locked')}</p>
               ) : null}
@@ -236,7 +285,7 @@ export function SettingsView() {
                       type="checkbox"
                       checked={allowed.has(kind)}
                       onChange={(event) =>
-                        change(
+                        choose(
                           'dial_allowed_classes',
                           event.target.checked
                             ? [...draft.dial_allowed_classes, kind]
@@ -263,22 +312,24 @@ export function SettingsView() {
                 label={label('dial_allowed_countries')}
                 countries={saved.countries}
                 value={draft.dial_allowed_countries}
-                onChange={(codes) => change('dial_allowed_countries', codes)}
+                onChange={(codes) => choose('dial_allowed_countries', codes)}
                 error={errors.fields.dial_allowed_countries}
+                status={savedNow('dial_allowed_countries')}
               />
             </fieldset>
-          </Group>
-          <Group title={t('settings.group.links')}>
+          </Section>
+          <Section title={t('settings.group.links')}>
             <SettingField
               label={label('handle_links')}
               error={errors.fields.handle_links}
               locked={saved.locked.handle_links}
+              status={savedNow('handle_links')}
             >
               <select
                 className="setting-wide"
                 value={draft.handle_links}
                 onChange={(event) =>
-                  change('handle_links', event.target.value as Draft['handle_links'])
+                  choose('handle_links', event.target.value as Draft['handle_links'])
                 }
               >
                 <option value="ask">{t('settings.handleLinks.ask')}</option>
@@ -292,20 +343,22 @@ export function SettingsView() {
               hint={t('settings.hint.confirm_web_links')}
               check
               locked={saved.locked.confirm_web_links}
+              status={savedNow('confirm_web_links')}
             >
               <input
                 type="checkbox"
                 checked={!draft.confirm_web_links}
-                onChange={(event) => change('confirm_web_links', !event.target.checked)}
+                onChange={(event) => choose('confirm_web_links', !event.target.checked)}
               />
             </SettingField>
-          </Group>
-          <Group title={t('settings.group.crm')}>
+          </Section>
+          <Section title={t('settings.group.crm')}>
             <SettingField
               label={label('crm_links')}
               error={errors.fields.crm_links}
               hint={t('settings.hint.crm_links')}
               locked={saved.locked.crm_links}
+              status={savedNow('crm_links')}
             >
               <textarea
                 className="setting-wide"
@@ -313,7 +366,8 @@ export function SettingsView() {
                 spellCheck={false}
                 data-testid="crm-links"
                 value={draft.crm_links.join('\n')}
-                onChange={(event) => change('crm_links', event.target.value.split('\n'))}
+                onChange={(event) => type('crm_links', event.target.value.split('\n'))}
+                onBlur={() => commitTyped('crm_links')}
               />
             </SettingField>
             <SettingField
@@ -322,25 +376,27 @@ export function SettingsView() {
               hint={t('settings.hint.crm_open_on_connect')}
               check
               locked={saved.locked.crm_open_on_connect}
+              status={savedNow('crm_open_on_connect')}
             >
               <input
                 type="checkbox"
                 checked={draft.crm_open_on_connect}
-                onChange={(event) => change('crm_open_on_connect', event.target.checked)}
+                onChange={(event) => choose('crm_open_on_connect', event.target.checked)}
               />
             </SettingField>
-          </Group>
-          <Group title={t('settings.group.startup')}>
+          </Section>
+          <Section title={t('settings.group.startup')}>
             <SettingField
               label={label('open_at_login')}
               error={errors.fields.open_at_login}
               locked={saved.locked.open_at_login}
               check
+              status={savedNow('open_at_login')}
             >
               <input
                 type="checkbox"
                 checked={draft.open_at_login}
-                onChange={(event) => change('open_at_login', event.target.checked)}
+                onChange={(event) => choose('open_at_login', event.target.checked)}
               />
             </SettingField>
             <SettingField
@@ -348,43 +404,52 @@ export function SettingsView() {
               error={errors.fields.start_minimized}
               check
               locked={saved.locked.start_minimized}
+              status={savedNow('start_minimized')}
             >
               <input
                 type="checkbox"
                 checked={draft.start_minimized}
-                onChange={(event) => change('start_minimized', event.target.checked)}
+                onChange={(event) => choose('start_minimized', event.target.checked)}
               />
             </SettingField>
-          </Group>
-          <Group title={t('settings.group.appearance')}>
-            <SettingField label={t('menu.theme.title')} hint={t('settings.hint.atOnce')}>
-              <ThemeSelect className="setting-medium" />
+          </Section>
+          <Section title={t('settings.group.appearance')}>
+            <SettingField label={t('menu.theme.title')} status={savedNow('theme')}>
+              <ThemeSelect className="setting-medium" onChange={() => markSaved('theme')} />
             </SettingField>
             <SettingField
               label={label('language')}
-              hint={t('settings.hint.atOnce')}
               error={languageError?.message}
               locked={saved.locked.language}
+              status={savedNow('language')}
             >
               <LanguageSelect className="setting-medium" data-testid="language" />
             </SettingField>
-          </Group>
+          </Section>
           <details
-            className="settings-group settings-advanced"
+            className="settings-section settings-advanced"
             open={advancedOpen}
             onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
           >
             <summary>{t('settings.group.advanced')}</summary>
+            {saved.overridden.length > 0 ? (
+              <p className="setting-hint" data-testid="overridden">
+                {t('settings.overridden', { settings: named(saved.overridden) })}
+              </p>
+            ) : null}
             <SettingField
               label={label('relay_url')}
               error={errors.fields.relay_url}
               hint={t('settings.hint.relay_url')}
               locked={saved.locked.relay_url}
+              status={savedNow('relay_url')}
             >
               <input
                 className="setting-wide"
                 value={draft.relay_url}
-                onChange={(event) => change('relay_url', event.target.value)}
+                onChange={(event) => type('relay_url', event.target.value)}
+                onBlur={() => commitTyped('relay_url')}
+                onKeyDown={(event) => enterSaves(event, 'relay_url')}
               />
             </SettingField>
             <SettingField
@@ -392,12 +457,15 @@ export function SettingsView() {
               error={errors.fields.sync_interval_minutes}
               hint={t('settings.hint.sync_interval_minutes', { min: 1, max: 1440 })}
               locked={saved.locked.sync_interval_minutes}
+              status={savedNow('sync_interval_minutes')}
             >
               <input
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.sync_interval_minutes}
-                onChange={(event) => change('sync_interval_minutes', digitsOf(event.target.value))}
+                onChange={(event) => type('sync_interval_minutes', digitsOf(event.target.value))}
+                onBlur={() => commitTyped('sync_interval_minutes')}
+                onKeyDown={(event) => enterSaves(event, 'sync_interval_minutes')}
               />
             </SettingField>
             <SettingField
@@ -405,17 +473,22 @@ export function SettingsView() {
               error={errors.fields.receiver_port}
               hint={t('settings.hint.receiver_port', { min: 1024, max: 65535 })}
               locked={saved.locked.receiver_port}
+              status={savedNow('receiver_port')}
             >
               <input
                 className="setting-narrow"
                 inputMode="numeric"
                 value={draft.receiver_port}
-                onChange={(event) => change('receiver_port', digitsOf(event.target.value))}
+                onChange={(event) => type('receiver_port', digitsOf(event.target.value))}
+                onBlur={() => commitTyped('receiver_port')}
+                onKeyDown={(event) => enterSaves(event, 'receiver_port')}
               />
             </SettingField>
             {portChanged ? (
               <p className="warning" data-testid="port-warning">
-                {t('settings.portWarning', { origin: `http://127.0.0.1:${draft.receiver_port}` })}
+                {t('settings.portWarning', {
+                  origin: `http://127.0.0.1:${saved.settings.receiver_port}`,
+                })}
               </p>
             ) : (
               <>
@@ -429,24 +502,11 @@ export function SettingsView() {
               </>
             )}
           </details>
-          {saved.policy_problems.length > 0 ? (
-            <p className="warning" data-testid="policy-problems">
-              {t('settings.policyProblems', { problems: saved.policy_problems.join(' ') })}
+          {errors.form ? (
+            <p role="alert" className="error">
+              {errors.form}
             </p>
           ) : null}
-          {saved.overridden.length > 0 ? (
-            <p className="setting-hint">
-              {t('settings.overridden', { settings: named(saved.overridden) })}
-            </p>
-          ) : null}
-          {saved.restart_needed.length > 0 ? (
-            <p className="setting-hint" data-testid="restart-needed">
-              {t('settings.restartNeeded', { settings: named(saved.restart_needed) })}
-            </p>
-          ) : null}
-          <FormActions error={errors.form} submit={t('settings.save')}>
-            <span role="status">{status}</span>
-          </FormActions>
         </form>
       ) : errors.form ? (
         <p role="alert" className="error">

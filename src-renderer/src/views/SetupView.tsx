@@ -24,7 +24,7 @@ function SetupDone() {
   const shortcut = useAppStore((store) => store.dialShortcut);
   const button = useFocusOnMount<HTMLButtonElement>();
   return (
-    <section className="panel" aria-labelledby="setup-done-title" data-testid="setup-done">
+    <section className="screen panel" aria-labelledby="setup-done-title" data-testid="setup-done">
       <h1 id="setup-done-title">
         {extension ? (
           <Message
@@ -35,7 +35,7 @@ function SetupDone() {
           t('setup.connected')
         )}
       </h1>
-      <p id="setup-done-explained">
+      <p id="setup-done-explained" className="lead">
         {t('setup.tray')}
         {shortcut ? (
           <>
@@ -50,15 +50,17 @@ function SetupDone() {
         ) : null}
       </p>
       <ViaRelay />
-      <button
-        ref={button}
-        type="button"
-        className="primary"
-        aria-describedby="setup-done-title setup-done-explained"
-        onClick={() => void openMain()}
-      >
-        {t('setup.open')}
-      </button>
+      <div className="screen-actions">
+        <button
+          ref={button}
+          type="button"
+          className="primary large"
+          aria-describedby="setup-done-title setup-done-explained"
+          onClick={() => void openMain()}
+        >
+          {t('setup.open')}
+        </button>
+      </div>
       {error ? (
         <p role="alert" className="error">
           {error.message}

@@ -31,7 +31,7 @@ export const SyncStatus = memo(function SyncStatus() {
         <p className="sync-status" data-testid="sync-status" data-state="empty">
           {t('sync.empty')}{' '}
           {canSync ? (
-            <button type="button" className="link" onClick={() => void sync()}>
+            <button type="button" className="plain" onClick={() => void sync()}>
               {t('sync.load')}
             </button>
           ) : null}
@@ -65,7 +65,7 @@ export const SyncStatus = memo(function SyncStatus() {
               })
             : t('sync.ready', { count })}{' '}
           {canSync ? (
-            <button type="button" className="link" onClick={() => void sync()}>
+            <button type="button" className="plain" onClick={() => void sync()}>
               {t('sync.refresh')}
             </button>
           ) : null}
@@ -82,7 +82,7 @@ export const SyncStatus = memo(function SyncStatus() {
             why: directory.last_error ?? 'none',
           })}{' '}
           {canSync ? (
-            <button type="button" className="link" onClick={() => void sync()}>
+            <button type="button" className="plain" onClick={() => void sync()}>
               {t('sync.refreshNow')}
             </button>
           ) : null}

@@ -186,7 +186,7 @@ forEachProfile((profile) => {
     expect(refused).toHaveLength(1);
     expect(refused[0]!.code).toBe(1);
     expect(refused[0]!.stderr).toContain(
-      'Callbar is already calling Extension 2200: one click places one call. To call again, wait a moment and dial once more.',
+      'Already calling Extension 2200: one click is one call. To call again, wait a moment.',
     );
     expect(await dialsOf2200()).toBe(before + 1);
     const call = await until('the call', async () =>

@@ -114,6 +114,38 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     expect(hangup).toMatchObject({ code: 0, stdout: 'Aufgelegt.' });
   }, 60_000);
 
+  it('says every word of a call in German: its party, its end, the table and the usage', async () => {
+    const missing = await run(['dial'], GERMAN);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('„callbar dial“ braucht ZIEL.');
+    const help = await run(['help', 'dial'], GERMAN);
+    expect(help.stdout).toContain('callbar dial ZIEL [--follow]');
+    expect((await run(['help', 'hangup'], GERMAN)).stdout).toContain('[TEILVERBINDUNG]');
+    // Another user's extension: core names it, in German.
+    const extension = sim.users[1]!.extension;
+    const dial = await run(['dial', extension], GERMAN);
+    expect(dial.code, dial.stderr).toBe(0);
+    expect(dial.stdout).toMatch(new RegExp(`^Anruf an Nebenstelle ${extension}: `));
+    expect((await run(['hangup'], GERMAN)).code).toBe(0);
+    // The call list another process wrote: its end in German, the headers too, no English.
+    const calls = await run(['calls'], GERMAN);
+    expect(calls.code, calls.stderr).toBe(0);
+    expect(calls.stdout).toMatch(
+      /BEGINN\s+RICHTUNG\s+GESPRÄCHSPARTNER\s+STATUS\s+TEILVERBINDUNGEN/,
+    );
+    expect(calls.stdout).toContain('beendet: Sie haben aufgelegt.');
+    // (The party's label stored by another process, "Extension 202", is the number model's:
+    // issue 41 words numbers where they are shown.)
+    expect(calls.stdout).not.toMatch(/You hung up|CALL-LEGS/);
+    // --json keeps the English, as every --json does.
+    const json = await run(['calls', '--json'], GERMAN);
+    expect(json.stdout).toContain('"reason":"You hung up."');
+    // How a search matched, in German.
+    const search = await run(['search', 'a'], GERMAN);
+    expect(search.stdout).toMatch(/TREFFER/);
+    expect(search.stdout).not.toMatch(/\b(prefix|infix|fuzzy|exact) \(/);
+  }, 60_000);
+
   it('follows LC_ALL over LANG, and the language setting over both', async () => {
     const overridden = await run(['help'], { LANG: 'de_DE.UTF-8', LC_ALL: 'en_GB.UTF-8' });
     expect(overridden.stdout).toMatch(/^Usage: /);

@@ -54,7 +54,7 @@ describe('the repeat-dial guard of a profile', () => {
     now += 10_000; // a slow platform
     await expect(cli.claim('2200', 'Extension 2200')).rejects.toMatchObject({
       code: 'duplicate_dial',
-      message: expect.stringContaining('Callbar is already calling Extension 2200') as unknown,
+      message: expect.stringContaining('Already calling Extension 2200') as unknown,
     });
     await ended();
     now += REPEAT_GUARD_MS - 1;

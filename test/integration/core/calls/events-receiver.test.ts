@@ -14,6 +14,7 @@ import { identifyParty } from '../../../../src-main/core/calls/call-party';
 import { CallTracker } from '../../../../src-main/core/calls/call-tracker';
 import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { said } from '../../../../src-main/core/text/said';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
 import {
   accountSettings,
@@ -133,7 +134,7 @@ describe('the receiver’s /events', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded', ...SECRET };
     expect((await post(port, 'id=leg_form', form)).status).toBe(200);
     expect(tracker.view().current[0]!.leg_ids).toEqual(['leg_form']);
-    tracker.end(tracker.view().current[0]!.id, 'test');
+    tracker.end(tracker.view().current[0]!.id, said('errors:callEnd.ended'));
 
     await connect(
       { account, origin: `http://127.0.0.1:${port}`, register: () => Promise.resolve() },

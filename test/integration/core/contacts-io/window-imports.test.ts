@@ -9,6 +9,7 @@ import type { RunningSimulator } from '../../../../simulator/index';
 import type { ImportPreview, ImportsChangedEvent } from '../../../../src-shared/contract';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
+import { fileNameOf } from '../../../../src-main/core/exports/window-exports';
 import { apiFor } from '../../../support/api-rig';
 import { startTestCore } from '../../../support/test-core';
 import {
@@ -135,7 +136,12 @@ describeEachProfile('window imports', (profile) => {
       const started = value<{ export_id: string; file_name: string }>(
         await invoke('exports.start', { what: 'contacts', phonebook: book, format }),
       );
-      expect(started.file_name).toBe(`phonebook-${book}.${format === 'csv' ? 'csv' : 'vcf'}`);
+      // Named for the phonebook, not its id.
+      const { description } = await api.phonebooks.getPhonebook(book);
+      expect(started.file_name).toBe(
+        `${fileNameOf(description, 'x')}.${format === 'csv' ? 'csv' : 'vcf'}`,
+      );
+      expect(started.file_name).not.toMatch(/^phonebook-\d/);
       let text = '';
       let piece: { text: string; done: boolean; items: number };
       do {

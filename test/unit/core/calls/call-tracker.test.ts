@@ -18,6 +18,8 @@ import { identifyParty } from '../../../../src-main/core/calls/call-party';
 import { CallTracker, DEFAULT_CALL_LIMITS } from '../../../../src-main/core/calls/call-tracker';
 import type { CallDirectory } from '../../../../src-main/core/calls/dial-target';
 import { createLogger, silentLogger, type Logger } from '../../../../src-main/core/log/logger';
+import { said } from '../../../../src-main/core/text/said';
+import { translatorFor } from '../../../../src-main/core/text/translators';
 
 const directory: CallDirectory = {
   lookupByNumber: (number) =>
@@ -347,7 +349,7 @@ describe('CallTracker with richer events', () => {
     tracker.beginOutgoing(target, 'ui', {});
     const events = richDial();
     tracker.ingest(events[0]);
-    tracker.end(only().id, 'You hung up.');
+    tracker.end(only().id, said('errors:callEnd.youHungUp'));
     tracker.ingest(events[2]);
     tracker.ingest(events[4]);
     expect(only()).toMatchObject({ state: 'ended', reason: 'You hung up.' });
@@ -438,7 +440,7 @@ describe('the call log in the profile', () => {
     const { tracker, advance } = rig({ dataDir });
     for (let i = 0; i < MAX_RECENT_CALLS + 5; i++) {
       tracker.beginOutgoing(target, 'ui', { call_leg_id: `leg_${i}` });
-      tracker.end(tracker.view().current[0]!.id, 'You hung up.');
+      tracker.end(tracker.view().current[0]!.id, said('errors:callEnd.youHungUp'));
       advance(1000);
     }
     await tracker.flushed();
@@ -466,7 +468,7 @@ describe('the call log in the profile', () => {
         const id = `${'l'.repeat(120)}_${i}_${n % 8}`;
         tracker.ingest({ id, call_id: callId, sequence: n, pad: 'x'.repeat(1900) });
       }
-      tracker.end(call.id, 'You hung up.');
+      tracker.end(call.id, said('errors:callEnd.youHungUp'));
       advance(1000);
     }
     await tracker.flushed();
@@ -489,12 +491,70 @@ describe('the call log in the profile', () => {
     cli.advance(5000);
     const call = cli.tracker.current()!;
     expect(call.call.leg_ids).toEqual(['leg_a']);
-    cli.tracker.end(call.call.id, 'You hung up.');
+    cli.tracker.end(call.call.id, said('errors:callEnd.youHungUp'));
     await cli.tracker.flushed();
     app.advance(60_000);
     app.tracker.ingest({ id: 'leg_a' }); // later news in the app does not undo the hangup
     app.tracker.reload();
     expect(app.tracker.view().recent[0]).toMatchObject({ state: 'ended', reason: 'You hung up.' });
+  });
+
+  it('keeps why a call ended as its key: another process shows it in its reader’s language', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
+    const app = rig({ dataDir });
+    app.tracker.beginOutgoing(target, 'ui', {});
+    app.tracker.ingest({ id: 'leg_a' });
+    // The platform names a cause Callbar does not know: a sentence with the platform's words.
+    app.tracker.ingest({ id: 'leg_a', state: 'ended', hangup_cause: 'NETWORK_OUT_OF_ORDER' });
+    await app.tracker.flushed();
+    const stored = JSON.parse(readFileSync(join(dataDir, 'calls.json'), 'utf8')) as {
+      calls: { call: { reason: string }; reason_said: unknown }[];
+    };
+    expect(stored.calls[0]!.call.reason).toBe('The call ended (NETWORK OUT OF ORDER).');
+    expect(stored.calls[0]!.reason_said).toEqual({
+      key: 'errors:callEnd.other',
+      values: { cause: 'NETWORK OUT OF ORDER' },
+    });
+    // Another process (the CLI) reads the file: in German, not the English it was stored with.
+    const cli = rig({ dataDir });
+    const german = translatorFor('de', 'cli');
+    expect(cli.tracker.view(german).recent[0]!.reason).toBe(
+      german('errors:callEnd.other', { cause: 'NETWORK OUT OF ORDER' }),
+    );
+    expect(cli.tracker.view(german).recent[0]!.reason).not.toMatch(/call ended/);
+    // Without a language, the English (--json, logs).
+    expect(cli.tracker.view().recent[0]!.reason).toBe('The call ended (NETWORK OUT OF ORDER).');
+  });
+
+  it('words a reason stored without its key (an older log) when it is a catalog sentence', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
+    const app = rig({ dataDir });
+    app.tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_a' });
+    app.tracker.end(app.tracker.current()!.call.id, said('errors:callEnd.youHungUp'));
+    const german = translatorFor('de', 'errors');
+    expect(app.tracker.view(german).recent[0]!.reason).toBe(german('callEnd.youHungUp'));
+    expect(app.tracker.view(german).recent[0]!.reason).not.toBe('You hung up.');
+  });
+
+  it('reads a stored reason key only within its bounds (a damaged or hostile log)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-calls-'));
+    const app = rig({ dataDir });
+    app.tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_a' });
+    app.tracker.end(app.tracker.current()!.call.id, said('errors:callEnd.youHungUp'));
+    await app.tracker.flushed();
+    const file = join(dataDir, 'calls.json');
+    const log = JSON.parse(readFileSync(file, 'utf8')) as {
+      calls: { reason_said: unknown }[];
+    };
+    let deep: unknown = { key: 'errors:callEnd.other', values: { cause: 'x' } };
+    for (let depth = 0; depth < 50; depth += 1) {
+      deep = { key: 'errors:callEnd.other', values: { cause: deep } };
+    }
+    log.calls[0]!.reason_said = deep;
+    writeFileSync(file, JSON.stringify(log));
+    const reader = rig({ dataDir });
+    // Refused as a whole (set aside, like any damaged log): nothing nests without bound.
+    expect(reader.tracker.view().recent).toEqual([]);
   });
 
   it('does not bring back a call another process cleared', async () => {
@@ -504,7 +564,7 @@ describe('the call log in the profile', () => {
     await app.tracker.flushed();
     const cli = rig({ dataDir });
     cli.advance(1000);
-    cli.tracker.end(cli.tracker.current()!.call.id, 'You hung up.');
+    cli.tracker.end(cli.tracker.current()!.call.id, said('errors:callEnd.youHungUp'));
     cli.tracker.clearRecent(0);
     cli.tracker.settleClearing();
     await cli.tracker.flushed();

@@ -6,6 +6,7 @@
  * wait for it instead of starting "a call to you". (The built CLI beside a running core:
  * test/integration/cli/one-call-record.test.ts.)
  */
+import { said } from '../../../../src-main/core/text/said';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,6 @@ import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { ALICE, berlinTarget as target } from '../../../support/calls-fixtures';
 import { until } from '../../../support/until';
-
 
 function tracker(dataDir: string, dialElsewhere?: () => false | Promise<boolean>) {
   return new CallTracker({
@@ -40,7 +40,7 @@ describe('one record per call', () => {
     const cli = tracker(dataDir);
     const dial = cli.beginOutgoing(target, 'cli', { call_id: 'c1', call_leg_id: 'leg_x' });
     await cli.flushed();
-    cli.end(dial.id, 'You hung up.');
+    cli.end(dial.id, said('errors:callEnd.youHungUp'));
     await cli.flushed();
     window.reload();
     const { current, recent } = window.view();

@@ -5,6 +5,7 @@
  * the calls and their notes are gone for good, and a late event brings none of them back. The
  * calls' numbers are shown in the region of the moment.
  */
+import { said } from '../../../../src-main/core/text/said';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,6 @@ import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { CLEAR_UNDO_MS, RecentCalls } from '../../../../src-main/core/calls/recent-calls';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { ALICE, berlinTarget as target } from '../../../support/calls-fixtures';
-
 
 let now = Date.parse('2026-11-24T09:00:00Z');
 let region: 'DE' | 'GB' = 'DE';
@@ -47,7 +47,7 @@ describe('the recent calls', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'callbar-recent-'));
     const window = process(dataDir);
     const call = window.tracker.beginOutgoing(target, 'ui', { call_leg_id: 'leg_a' });
-    window.tracker.end(call.id, 'You hung up.');
+    window.tracker.end(call.id, said('errors:callEnd.youHungUp'));
     await window.notes.set(call.id, 'call back on Tuesday');
     await window.tracker.flushed();
     expect(window.recent.view().recent[0]).toMatchObject({ note: 'call back on Tuesday' });
@@ -85,7 +85,7 @@ describe('the recent calls', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'callbar-recent-'));
     const window = process(dataDir);
     const call = window.tracker.beginOutgoing(target, 'ui', {});
-    window.tracker.end(call.id, 'You hung up.');
+    window.tracker.end(call.id, said('errors:callEnd.youHungUp'));
     await window.notes.set(call.id, 'gone after the undo time');
     await window.recent.clear();
     now += CLEAR_UNDO_MS - 1;
@@ -113,7 +113,7 @@ describe('the recent calls', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'callbar-recent-'));
     const window = process(dataDir);
     const call = window.tracker.beginOutgoing(target, 'ui', {});
-    window.tracker.end(call.id, 'You hung up.');
+    window.tracker.end(call.id, said('errors:callEnd.youHungUp'));
     region = 'DE';
     expect(window.recent.view().recent[0]!.party.display).toBe('030 1234567');
     region = 'GB';

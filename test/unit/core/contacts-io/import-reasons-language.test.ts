@@ -37,14 +37,14 @@ describe('import reasons in the reader’s language', () => {
       'It has no name.',
       'The number "+43 1 ABC" is not a phone number: it contains letters.',
       "The number's extension 14 is not kept (the platform stores numbers without extensions): +431234569 is imported; the secondary number's extension 7 is not kept (the platform stores numbers without extensions): +431234570 is imported.",
-      'Speed dial "12" is not 200–999 or 2000–9999 (and not 9191), as the platform requires.',
+      'Speed dial "12" is not one the platform takes (it takes 200–999 and 2000–9999, except 9191).',
     ]);
     const de = translatorFor('de', 'errors');
     expect(english.map((reason) => sayAgain(de, reason))).toEqual([
       'Die Zeile hat keinen Namen.',
       'Das Feld „Nummer“ mit „+43 1 ABC“ ist keine Telefonnummer: sie enthält Buchstaben.',
-      'Die Durchwahl 14 im Feld „Nummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Durchwahl): +431234569 wird importiert; die Durchwahl 7 im Feld „Zweitnummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Durchwahl): +431234570 wird importiert.',
-      'Die Kurzwahl „12“ liegt nicht zwischen 200–999 oder 2000–9999 (und ist nicht 9191), wie es die Plattform verlangt.',
+      'Die Nebenstelle 14 im Feld „Nummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234569 wird importiert; die Nebenstelle 7 im Feld „Zweitnummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234570 wird importiert.',
+      'Die Kurzwahl „12“ nimmt die Plattform nicht an (sie nimmt 200–999 und 2000–9999, außer 9191).',
     ]);
   });
 

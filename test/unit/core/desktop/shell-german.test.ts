@@ -41,7 +41,7 @@ describe('tray in German', () => {
       de,
     );
     expect(labels(menu)).toEqual([
-      `Nst. ${num('201')} (${name('acme-7f3a')})`,
+      `Nebenstelle ${num('201')} (${name('acme-7f3a')})`,
       '—',
       `Gespräch mit ${name('Anna')} beenden`,
       '—',
@@ -60,9 +60,9 @@ describe('tray in German', () => {
   it('says every account state in German', () => {
     const line = (state: AccountState) =>
       labels(trayMenu({ account: acct(state), calls: snapshot(), favourites: [] }, de))[0];
-    expect(line('offline')).toBe(`Offline · Nst. ${num('201')} (${name('acme-7f3a')})`);
+    expect(line('offline')).toBe(`Offline · Nebenstelle ${num('201')} (${name('acme-7f3a')})`);
     expect(line('needs-activation')).toBe(
-      `Sitzung beendet — Nst. ${num('201')} (${name('acme-7f3a')}) neu verbinden`,
+      `Sitzung beendet — Nebenstelle ${num('201')} (${name('acme-7f3a')}) neu verbinden`,
     );
     expect(line('activating')).toBe('Verbindet…');
     expect(line('vault-unavailable')).toBe('Schlüsselbund nicht verfügbar');

@@ -48,7 +48,7 @@ describe('window options', () => {
     const bounds = { x: 40, y: 50, width: 500, height: 700 };
     expect(windowOptions({ kind: 'main', preloadFile: '/p', bounds })).toMatchObject(bounds);
     const setup = windowOptions({ kind: 'setup', preloadFile: '/p', bounds });
-    expect(setup).toMatchObject({ width: 460, height: 520, resizable: false });
+    expect(setup).toMatchObject({ width: 480, height: 720, resizable: false });
     expect(setup).not.toHaveProperty('x');
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PIECE_CHARS } from '../../../../src-shared/contract';
 import {
+  fileNameOf,
   IDLE_MS,
   MAX_OPEN_EXPORTS,
   WindowExports,
@@ -73,5 +74,18 @@ describe('window exports', () => {
     now += IDLE_MS + 1;
     exports.start(source(['y']));
     await expect(exports.read(ids[2]!)).rejects.toMatchObject({ code: 'export_unknown' });
+  });
+});
+
+describe('an export file named for its phonebook', () => {
+  it('keeps the name as it is, and only what a file name cannot hold is replaced', () => {
+    expect(fileNameOf('Customers', 'phonebook-9')).toBe('Customers');
+    expect(fileNameOf('Kund:innen / Nord', 'phonebook-9')).toBe('Kund-innen - Nord');
+    expect(fileNameOf('Ærø — personal', 'phonebook-9')).toBe('Ærø — personal');
+    expect(fileNameOf('evil\u202egnp.exe', 'phonebook-9')).toBe('evil-gnp.exe');
+    expect(fileNameOf('../..', 'phonebook-9')).toBe('phonebook-9');
+    expect(fileNameOf('   ', 'phonebook-9')).toBe('phonebook-9');
+    expect(fileNameOf(undefined, 'phonebook-9')).toBe('phonebook-9');
+    expect(fileNameOf('x'.repeat(300), 'phonebook-9')).toHaveLength(80);
   });
 });

@@ -27,13 +27,13 @@ describe('errors said by key', () => {
       said('errors:calls.duplicateDial', { display: '+49 30 1' }),
     );
     expect(error.message).toBe(
-      'Callbar is already calling +49 30 1: one click places one call. To call again, wait a moment and dial once more.',
+      'Already calling +49 30 1: one click is one call. To call again, wait a moment.',
     );
     expect(describeError(error)).toEqual({ code: 'duplicate_dial', message: error.message });
     expect(describeError(error, de)).toEqual({
       code: 'duplicate_dial',
       message:
-        'Callbar ruft +49 30 1 bereits an: Ein Klick führt zu genau einem Anruf. Um erneut anzurufen, warten Sie einen Moment und wählen Sie noch einmal.',
+        '+49 30 1 wird bereits angerufen: Ein Klick ist ein Anruf. Um erneut anzurufen, warten Sie einen Moment.',
     });
   });
 
