@@ -101,7 +101,8 @@ describeEachProfile('one model of a phone number', (profile) => {
       shown: { number: '+41 44 123 45 67', secondary_number: '0171 2345678' },
     });
 
-    const csv = 'Name,Number,Secondary\nHanna Berg,030 1234567,0171 7654321\nKai,0171 2345678 9012345,\n';
+    const csv =
+      'Name,Number,Secondary\nHanna Berg,030 1234567,0171 7654321\nKai,0171 2345678 9012345,\n';
     const planned = await preview(csv);
     expect(planned.counts).toMatchObject({ created: 1, failed: 1 });
     const hanna = planned.rows.find((row) => row.cells.display_name === 'Hanna Berg')!;
