@@ -140,7 +140,8 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     // --json keeps the English, as every --json does.
     const json = await run(['calls', '--json'], GERMAN);
     expect(json.stdout).toContain('"reason":"You hung up."');
-    // How a search matched, in German.
+    // How a search matched, in German (in this computer's copy of the directory).
+    expect((await run(['sync'], GERMAN)).code).toBe(0);
     const search = await run(['search', 'a'], GERMAN);
     expect(search.stdout).toMatch(/TREFFER/);
     expect(search.stdout).not.toMatch(/\b(prefix|infix|fuzzy|exact) \(/);
