@@ -29,7 +29,7 @@ import { relayAddresses } from '../test/support/relay-addresses';
 import { startBenchCores } from './relay/bench-cores';
 import { benchPlatform, EventLedger, type PhaseCount } from './relay/bench-events';
 import { connectFleet, deviceId } from './relay/bench-fleet';
-import { startBenchNodes } from './relay/bench-nodes';
+import { startBenchNodes, type Drained } from './relay/bench-nodes';
 import { startBenchRedis, type RedisKind } from './relay/bench-redis';
 import { checkDescriptors, printRelayFigures, relayBenchMain } from './relay/bench-report';
 
@@ -103,7 +103,15 @@ export interface SetupFigures {
     p99_ms: number;
   };
   relay_sigkill: FailureFigures;
-  sigterm_drain: FailureFigures & { exit_code: number | null; exit_seconds: number };
+  sigterm_drain: FailureFigures & {
+    exit_code: number | null;
+    /** SIGTERM → the process's exit, timed by the bench (its own loop busy then). */
+    exit_seconds: number;
+    /** SIGTERM → the node's exit decision, as the node logs it (`relay exits`). */
+    node_exit_seconds: number;
+    /** Whether the node's 9.5 s guard decided it (the drain had not finished by then). */
+    node_exit_by_deadline: boolean | null;
+  };
   /** The cluster only. */
   master_failover?: FailureFigures;
   /** Deliveries of ids the bench never sent (should be none). */
@@ -235,13 +243,13 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
     ]);
     await nodes.restart(0);
     progress('node 1 drained (SIGTERM) under load');
-    let drained: { code: number | null; seconds: number } | undefined;
+    let drained: (Drained & { seconds: number }) | undefined;
     await platform.paced('drain', options.rate, options.failureSeconds, {
       atSecond: options.failureSeconds / 3,
       run: async () => {
         const at = Date.now();
-        const code = await nodes.drain(1);
-        drained = { code, seconds: (Date.now() - at) / 1000 };
+        const exit = await nodes.drain(1);
+        drained = { ...exit, seconds: (Date.now() - at) / 1000 };
       },
     });
     await nodes.restart(1);
@@ -299,6 +307,8 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
         ...failure('drain'),
         exit_code: drained?.code ?? null,
         exit_seconds: Number((drained?.seconds ?? NaN).toFixed(1)),
+        node_exit_seconds: Number((drained?.nodeSeconds ?? NaN).toFixed(2)),
+        node_exit_by_deadline: drained?.byDeadline ?? null,
       },
       ...(failover ? { master_failover: failure('failover') } : {}),
       unknown: ledger.unknown,

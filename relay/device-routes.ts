@@ -123,7 +123,8 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
       clearInterval(keepAlive);
       streams.delete(end);
       metrics?.devicesConnected.dec();
-      request.log.info({ reconnect }, 'device stream ended');
+      // A drain ends thousands at once: their lines are debug (the drain says how many, at info).
+      request.log[reconnect ? 'debug' : 'info']({ reconnect }, 'device stream ended');
       if (reconnect) raw.write(RECONNECT_HINT);
       raw.end();
     };

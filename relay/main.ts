@@ -4,7 +4,7 @@
  * `npm run relay -- devices revoke <device-id>` removes one (its stream ends; it must activate
  * again). Device administration needs the shared store (RELAY_REDIS_URL).
  */
-import { createLogger } from '../src-main/core/log/logger';
+import { createLogger, type LogFields } from '../src-main/core/log/logger';
 import { terminalField, terminalOutput } from '../src-main/core/text/terminal-text';
 import { memoryStore } from './memory-store';
 import { relayConfig, type RelayConfig } from './relay-config';
@@ -49,13 +49,30 @@ async function serve(config: RelayConfig): Promise<number> {
     config.metricsPort === undefined
       ? undefined
       : await serveMetrics(metrics, config.metricsPort, config.host);
-  const stop = () => {
-    setTimeout(() => process.exit(0), STOP_DEADLINE_MS - 500).unref();
-    void relay
+  const stop = (signal: NodeJS.Signals) => {
+    // The node's own figure, on its monotonic clock, from the moment its loop takes the signal.
+    const at = performance.now();
+    let exiting = false;
+    const exit = (fields: LogFields) => {
+      if (exiting) return;
+      exiting = true;
+      relay.log.info('relay exits', {
+        signal,
+        after_ms: Math.round(performance.now() - at),
+        ...fields,
+      });
+      process.exit(0);
+    };
+    // The guard: whatever is still under way then is cut.
+    setTimeout(() => exit({ deadline: true }), STOP_DEADLINE_MS - 500).unref();
+    relay
       .drain(STOP_DEADLINE_MS - 2000)
-      .then(() => metricsServer?.close())
-      .then(() => store.close())
-      .finally(() => process.exit(0));
+      .then(async ({ streams, callsCut }) => {
+        await metricsServer?.close();
+        await store.close();
+        exit({ deadline: false, streams, calls_cut: callsCut });
+      })
+      .catch((error: unknown) => exit({ deadline: false, error }));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

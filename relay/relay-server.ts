@@ -14,6 +14,7 @@
  * capped (activation-waits.ts, open-waits.ts); no CORS headers at all; nothing secret in a log
  * line (paths without the secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger, LogFields } from '../src-main/core/log/logger';
 import { MAX_BODY_BYTES } from '../src-main/core/account/receiver';
@@ -24,9 +25,16 @@ import { activationWaits } from './activation-waits';
 import { deviceRoutes } from './device-routes';
 import { loggedPath, platformAuth } from './platform-auth';
 import { platformRoutes } from './platform-routes';
+import { callsUnderWay, endStreams } from './relay-drain';
 import { SECURITY_HEADERS, type RelayContext, type RelayOptions } from './relay-context';
 
 export type { RelayOptions } from './relay-context';
+
+/** What a drain did: the streams it ended, and the calls still under way at its deadline. */
+export interface DrainReport {
+  streams: number;
+  callsCut: number;
+}
 
 export interface RunningRelay {
   /** e.g. http://127.0.0.1:PORT: the base of the URLs to register with the platform. */
@@ -39,16 +47,18 @@ export interface RunningRelay {
    * Stops taking work and closes, within `deadlineMs`: /readyz answers 503 at once, each device
    * stream ends with a reconnect hint (the desktop goes on at another node, from its offset),
    * open activation polls end (204: asked again elsewhere), new streams and polls are refused
-   * (503); the platform's calls under way may finish (a second at least, so that the proxy sees
-   * /readyz refuse), then the node closes. Nothing queued is lost: it waits in the store.
+   * (503). For a second (so that the proxy sees /readyz refuse) the platform's calls are still
+   * served; then new ones are refused (503, the platform repeats them elsewhere) and the ones
+   * under way may finish, until `deadlineMs`; then the node closes, cutting what is left (none of
+   * it was answered 200). Nothing queued is lost: it waits in the store.
    */
-  drain(deadlineMs?: number): Promise<void>;
+  drain(deadlineMs?: number): Promise<DrainReport>;
   close(): Promise<void>;
 }
 
 /** How long /readyz waits for the store's answer. */
 const READY_TIMEOUT_MS = 2000;
-/** A draining node keeps serving the calls under way at least this long (probes see 503). */
+/** A draining node keeps serving the platform's calls this long (probes see 503). */
 const DRAIN_GRACE_MS = 1000;
 
 /** Headers only a browser sends; a POST carrying one came from a web page. */
@@ -121,19 +131,10 @@ export async function startRelay(
     reply.headers(SECURITY_HEADERS);
     done(null, payload);
   });
-  /** Calls under way (a stream is not one: it ends when the node drains). */
-  let underWay = 0;
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.method !== 'GET') underWay += 1;
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.method !== 'GET') underWay -= 1;
+  // First of the hooks: once the drain refuses new calls, nothing of theirs is done.
+  const calls = callsUnderWay(app);
+  app.addHook('onResponse', (_request, reply, done) => {
     options.metrics?.httpRequests.inc({ status: String(reply.statusCode) });
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    if (request.method !== 'GET') underWay -= 1;
     done();
   });
   app.addHook('onRequest', async (request) => {
@@ -203,15 +204,22 @@ export async function startRelay(
       return context.log;
     },
     drain: async (deadlineMs = 8000) => {
-      if (draining.signal.aborted) return close();
-      const started = Date.now();
+      if (draining.signal.aborted) {
+        await close();
+        return { streams: 0, callsCut: calls.size };
+      }
+      const started = performance.now();
       draining.abort();
       context.log.info('relay draining', { streams: streams.size });
-      for (const end of [...streams]) end(true);
-      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
-      while (Date.now() - started < DRAIN_GRACE_MS) await pause();
-      while (underWay > 0 && Date.now() - started < deadlineMs) await pause();
+      const ended = await endStreams(streams);
+      const elapsed = () => performance.now() - started;
+      if (elapsed() < DRAIN_GRACE_MS) await sleep(DRAIN_GRACE_MS - elapsed());
+      // New calls go elsewhere from here on; the ones under way may finish.
+      calls.refuse();
+      await calls.finished(Math.max(0, deadlineMs - elapsed()));
+      const callsCut = calls.size;
       await close();
+      return { streams: ended, callsCut };
     },
     close,
   };

@@ -13,13 +13,40 @@ export interface BenchNodes {
   origins: [string, string];
   /** The node's process ends at once (SIGKILL). */
   kill(index: number): Promise<void>;
-  /** The node drains (SIGTERM) and exits by itself; its exit code. */
-  drain(index: number): Promise<number | null>;
+  /** The node drains (SIGTERM) and exits by itself. */
+  drain(index: number): Promise<Drained>;
   /** The node (stopped) starts again on its port. */
   restart(index: number): Promise<void>;
   /** Resident memory of both processes together, in bytes. */
   rss(): number;
   stop(): Promise<void>;
+}
+
+/** A drained node's exit: its code, and what its own last log line says of it. */
+export interface Drained {
+  code: number | null;
+  /** SIGTERM → the node's exit decision, on the node's clock (`relay exits`); NaN if unsaid. */
+  nodeSeconds: number;
+  /** Whether the node's 9.5 s guard decided the exit (its drain had not finished). */
+  byDeadline: boolean | undefined;
+}
+
+/** The node's `relay exits` line (relay/main.ts) in its log, read. */
+export function drainedFrom(code: number | null, stderr: string): Drained {
+  const line = stderr
+    .split('\n')
+    .reverse()
+    .find((text) => text.includes('"relay exits"'));
+  try {
+    const entry = JSON.parse(line ?? '') as { after_ms?: unknown; deadline?: unknown };
+    return {
+      code,
+      nodeSeconds: typeof entry.after_ms === 'number' ? entry.after_ms / 1000 : NaN,
+      byDeadline: typeof entry.deadline === 'boolean' ? entry.deadline : undefined,
+    };
+  } catch {
+    return { code, nodeSeconds: NaN, byDeadline: undefined };
+  }
 }
 
 /** A process's resident memory (Linux), in bytes; NaN elsewhere. */
@@ -59,7 +86,8 @@ export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNode
     },
     drain: async (index) => {
       nodes[index]!.child.kill('SIGTERM');
-      return (await nodes[index]!.exit).code;
+      const { code, stderr } = await nodes[index]!.exit;
+      return drainedFrom(code, stderr);
     },
     restart: (index) => start(index),
     rss: () => nodes.reduce((sum, node) => sum + rssOf(node.child.pid), 0),

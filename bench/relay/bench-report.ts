@@ -174,6 +174,11 @@ export function printRelayFigures(figures: RelayFigures, options: RelayBenchOpti
       (s) =>
         `${failureCell(s.sigterm_drain)}; exit ${s.sigterm_drain.exit_code} in ${s.sigterm_drain.exit_seconds} s`,
     ],
+    [
+      'SIGTERM drain: exit decided by the node, after',
+      (s) =>
+        `${s.sigterm_drain.node_exit_seconds} s${s.sigterm_drain.node_exit_by_deadline ? ' (its 9.5 s guard)' : ''}`,
+    ],
     ['master failover: lost / duplicated', (s) => failureCell(s.master_failover)],
     [
       'misrouted / unknown ids / given up / POSTs repeated',

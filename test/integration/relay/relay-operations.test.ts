@@ -8,11 +8,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { RECONNECT_HINT } from '../../../relay/device-routes';
 import { redisStore } from '../../../relay/redis-store';
 import type { RelayStore } from '../../../relay/relay-store';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
+import { DEVICE_PATHS } from '../../../src-main/core/relay/relay-protocol';
 import { freePort } from '../../support/free-port';
 import { relayProcess, type RelayProcess } from '../../support/relay-process';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
@@ -39,6 +41,10 @@ beforeAll(async () => {
       RELAY_LOG_LEVEL: 'debug',
       RELAY_REDIS_URL: redis.url,
       RELAY_WEBHOOK_SECRET: SECRET,
+      // The platform's calls are not slowed (as in `npm run bench:relay`): while A drains they
+      // keep coming, without a pause.
+      RELAY_RATE_BURST: '1000000',
+      RELAY_RATE_PER_SECOND: '1000000',
     });
     nodes.push({
       process: process_,
@@ -70,6 +76,15 @@ const deliver = (origin: string, id: string) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id, tenant_id: 'acme', user_extension: '501' }),
   }).then((response) => response.status);
+/** A device stream read whole (until the node ends it), as text. */
+const rawStream = async (origin: string, credential: string) => {
+  const response = await fetch(`${origin}${DEVICE_PATHS.stream}`, {
+    headers: { authorization: `Bearer ${credential}` },
+  });
+  return response.text();
+};
+/** Streams of the device besides its RelayLink's: more than one batch of the drain. */
+const OTHER_STREAMS = 250;
 /** A metric's value in a node's Prometheus text (the first sample matching `line`). */
 const metric = async (url: string, line: RegExp) => {
   const text = await (await fetch(url)).text();
@@ -126,25 +141,43 @@ it('SIGTERM: readiness refuses at once, the device moves on the hint, nothing lo
     () => undefined,
   );
   await stream.ready;
+  // More streams of the same device on A, beyond one batch of the drain (relay-drain.ts).
+  const others = Array.from({ length: OTHER_STREAMS }, () => rawStream(a.origin, credential));
+  await until('the other streams open on A', async () =>
+    (await metric(a.metrics, /^callbar_relay_devices_connected /)) === OTHER_STREAMS + 1
+      ? true
+      : undefined,
+  );
   for (let index = 0; index < 10; index += 1)
     expect(await deliver(b.origin, `leg-${index}`)).toBe(200);
   await until('the first events through A', () => (received.length === 10 ? true : undefined));
-  expect(await metric(a.metrics, /^callbar_relay_devices_connected /)).toBe(1);
-  expect(await metric(a.metrics, /^callbar_relay_events_delivered_total /)).toBe(10);
+  // Each of the ten to each stream.
+  await until('the first events to every stream on A', async () =>
+    (await metric(a.metrics, /^callbar_relay_events_delivered_total /)) === 10 * (OTHER_STREAMS + 1)
+      ? true
+      : undefined,
+  );
   expect(await metric(b.metrics, /^callbar_relay_events_received_total /)).toBe(10);
   expect(
     await metric(b.metrics, /^callbar_relay_http_requests_total\{status="200"\}/),
   ).toBeGreaterThanOrEqual(10);
 
-  // Events keep coming (to B) while A drains.
+  // Events keep coming while A drains, three at a time, to A first (a proxy that has not seen
+  // its readiness fall yet), as the platform does: a call not answered 200 goes to the other node.
   let sending = true;
   let sent = 10;
-  const sender = (async () => {
+  const platform = async () => {
     while (sending) {
-      expect(await deliver(b.origin, `leg-${sent}`)).toBe(200);
+      const id = `leg-${sent}`;
       sent += 1;
+      for (let attempt = 0; ; attempt += 1) {
+        const origin = attempt % 2 === 0 ? a.origin : b.origin;
+        if ((await deliver(origin, id).catch(() => 0)) === 200) break;
+        if (attempt % 2 === 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     }
-  })();
+  };
+  const senders = [platform(), platform(), platform()];
   a.process.child.kill('SIGTERM');
   const readiness = await until('A refuses readiness', async () => {
     const answer = await status(`${a.origin}/readyz`).catch(() => 0);
@@ -153,13 +186,17 @@ it('SIGTERM: readiness refuses at once, the device moves on the hint, nothing lo
   expect(readiness).toBe(503);
   const exited = await a.process.exit;
   sending = false;
-  await sender;
+  await Promise.all(senders);
   expect(exited.code).toBe(0);
-  await until('every event once', () => (received.length >= sent ? true : undefined));
-  expect(received).toEqual(Array.from({ length: sent }, (_, index) => `leg-${index}`));
+  await until('every event', () => (received.length >= sent ? true : undefined));
+  // Each once: no call A stored was cut before its answer (and so repeated at B).
+  const ids = Array.from({ length: sent }, (_, index) => `leg-${index}`);
+  expect([...received].sort()).toEqual([...ids].sort());
   expect(link.host).toBe(new URL(b.origin).host);
   expect(linkLog.lines.join('\n')).toContain('the relay node is stopping; connecting again');
   stream.close();
+  // Every stream on A ended with the hint (the drain ends them in batches).
+  for (const text of await Promise.all(others)) expect(text.endsWith(RECONNECT_HINT)).toBe(true);
 
   // A's log: JSON lines with level, time, message; requests with their id; the device named;
   // never the secret or the credential.
@@ -173,6 +210,16 @@ it('SIGTERM: readiness refuses at once, the device moves on the hint, nothing lo
   expect(entries.some((entry) => typeof entry.reqId === 'string')).toBe(true);
   expect(entries.some((entry) => entry.device === 'device-501')).toBe(true);
   expect(entries.some((entry) => entry.message === 'relay draining')).toBe(true);
+  // The node's own account of its exit: its drain finished (not its guard), every stream ended,
+  // no call of the platform's cut; and how long it took, the figure `npm run bench:relay` reads.
+  const exit = entries.find((entry) => entry.message === 'relay exits');
+  expect(exit).toMatchObject({
+    signal: 'SIGTERM',
+    deadline: false,
+    streams: OTHER_STREAMS + 1,
+    calls_cut: 0,
+  });
+  expect(typeof exit?.after_ms).toBe('number');
   for (const line of lines) {
     expect(line).not.toContain(SECRET);
     expect(line).not.toContain(credential);
