@@ -65,34 +65,20 @@ interface IcuFormatter {
     key: string,
     info?: unknown,
   ): unknown;
-  addLookupKeys(
-    finalKeys: unknown,
-    key: string,
-    code: string,
-    ns: string,
-    options: unknown,
-  ): unknown;
+  addLookupKeys(...args: unknown[]): unknown;
 }
 
 /** i18next-icu, with the messages {@link plainMessage} can put together put together first. */
 export function plainFirstIcu(config: IcuConfig): I18nFormatModule {
   const icu = new ICU(config) as unknown as IcuFormatter;
-  const format = {
-    type: 'i18nFormat' as const,
+  return {
+    type: 'i18nFormat',
     init: (instance: i18n) => icu.init(instance),
-    parse(
-      res: unknown,
-      options: Record<string, unknown>,
-      lng: string,
-      ns: string,
-      key: string,
-      info?: unknown,
-    ): unknown {
+    parse: (...args: Parameters<IcuFormatter['parse']>) => {
+      const [res, options] = args;
       const text = typeof res === 'string' ? plainMessage(res, options) : undefined;
-      return text ?? icu.parse(res, options, lng, ns, key, info);
+      return text ?? icu.parse(...args);
     },
-    addLookupKeys: (finalKeys: unknown, key: string, code: string, ns: string, options: unknown) =>
-      icu.addLookupKeys(finalKeys, key, code, ns, options),
-  };
-  return format;
+    addLookupKeys: (...args: unknown[]) => icu.addLookupKeys(...args),
+  } as I18nFormatModule;
 }
