@@ -13,6 +13,7 @@ import { isCrmUrl } from '../core/crm/crm-template';
 import { refusedExternalUrl } from '../core/desktop/external-url';
 import { openLinkDoor, type LinkDoor } from '../core/desktop/link-door';
 import { focusSearchEvent, openDialLink } from '../core/desktop/shell-actions';
+import { readPolicies } from '../core/config/policy/policies';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
@@ -48,9 +49,12 @@ const hasDisplay =
   process.platform !== 'linux' || Boolean(process.env.DISPLAY ?? process.env.WAYLAND_DISPLAY);
 const canOpenBrowser = values.open && hasDisplay && !process.env.CI;
 
+// The machine's policies first, as the app reads them (a plist or the Windows registry is only
+// read asynchronously).
+const policies = await readPolicies();
 let profile: Profile;
 try {
-  profile = openProfile();
+  profile = openProfile({ policies });
 } catch (error) {
   process.stderr.write(`callbar preview: ${describeError(error).message}\n`);
   process.exit(1);

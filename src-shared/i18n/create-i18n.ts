@@ -2,12 +2,13 @@
  * An i18next instance speaking one locale, ready at once: every catalog is bundled (catalogs.ts),
  * so `init` is synchronous (no backend, no await) and `changeLanguage` switches at once. Messages
  * are ICU (plural, select, number, date) through i18next-icu; numbers and dates in a message are
- * formatted with `intlLocale(locale)`.
+ * formatted with `intlLocale(locale)`. Plain ones (text, `{name}` given a string) are put together
+ * without ICU (plain-messages.ts).
  */
 import i18next, { type i18n, type TFunction } from 'i18next';
-import ICU from 'i18next-icu';
 import { CATALOGS, catalogsOf, NAMESPACES, type Namespace } from './catalogs';
 import { DEFAULT_LOCALE, intlLocale, isLocale, SUPPORTED_LOCALES, type Locale } from './locales';
+import { plainFirstIcu } from './plain-messages';
 
 export type { i18n as I18n, TFunction };
 
@@ -28,7 +29,7 @@ export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions)
   const instance = i18next.createInstance();
   void instance
     .use(
-      new ICU({
+      plainFirstIcu({
         parseLngForICU: (lng) => intlLocale(isLocale(lng) ? lng : DEFAULT_LOCALE),
       }),
     )

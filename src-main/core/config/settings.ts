@@ -5,7 +5,7 @@
  */
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
-import { DestinationClass } from '../../../src-shared/contract';
+import { DestinationClass } from '../../../src-shared/contract/calls';
 import { CrmTemplate } from './crm-template-rule';
 import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
 import { relayUrls } from './relay-urls';

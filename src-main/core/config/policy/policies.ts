@@ -19,7 +19,6 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parsePlist } from 'plist';
 import { errorMessage, sayingOf } from '../../errors';
 import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
@@ -27,7 +26,13 @@ import { inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
 import { describeJsonError } from '../../text/json-error';
 import type { PolicyLayer } from './policy-layer';
-import { policyFolder, policyPaths, readsRegistry, type PolicyLocation } from './policy-location';
+import {
+  mayHavePolicies,
+  policyFolder,
+  policyPaths,
+  readsRegistry,
+  type PolicyLocation,
+} from './policy-location';
 import {
   isPolicyName,
   POLICY_RULES,
@@ -88,14 +93,41 @@ export async function readPolicies(location: PolicyLocation = {}): Promise<Polic
       ]);
     }
   }
-  return readPoliciesSync(location);
+  return readPolicyFiles(location, await plistParserFor(location));
 }
 
 /**
  * The policies in files (every source but the live Windows registry, which {@link readPolicies}
- * reads): for the callers that cannot wait.
+ * reads), for the callers that cannot wait. It never loads the plist parser: a managed
+ * preferences plist there is not read but said (a line in `problems`), never skipped in silence;
+ * {@link readPolicies} reads it.
  */
 export function readPoliciesSync(location: PolicyLocation = {}): Policies {
+  return readPolicyFiles(location, undefined);
+}
+
+/** Parses a plist, XML or binary (the `plist` package's `parse`). */
+type PlistParser = (plist: string | Uint8Array) => unknown;
+
+/**
+ * The plist parser, loaded only where a managed preferences plist may be there to read (macOS, or
+ * a macOS policy folder): it and the XML parser under it cost a start that reads none a tenth of
+ * a second. One that cannot be loaded parses nothing, and says why for each plist.
+ */
+async function plistParserFor(location: PolicyLocation): Promise<PlistParser | undefined> {
+  if ((location.platform ?? process.platform) !== 'darwin' || !mayHavePolicies(location)) {
+    return undefined;
+  }
+  try {
+    return (await import('plist')).parse;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
+}
+
+function readPolicyFiles(location: PolicyLocation, parsePlist: PlistParser | undefined): Policies {
   const platform = location.platform ?? process.platform;
   const dir = policyFolder(location);
   if (dir === undefined) return NO_POLICIES;
@@ -113,7 +145,7 @@ export function readPoliciesSync(location: PolicyLocation = {}): Policies {
       }
     }
   } else if (platform === 'darwin') {
-    for (const file of paths) readPlist(file, found);
+    for (const file of paths) readPlist(file, found, parsePlist);
   } else {
     for (const file of linuxPolicyFiles(paths, found)) readJson(file, found);
   }
@@ -198,9 +230,13 @@ function readJson(file: string, found: Found): void {
 }
 
 /** A managed preferences plist: top-level keys locked, a `Recommended` dictionary recommended. */
-function readPlist(file: string, found: Found): void {
+function readPlist(file: string, found: Found, parsePlist: PlistParser | undefined): void {
   const bytes = readPolicyFile(file, found);
   if (!bytes) return;
+  if (!parsePlist) {
+    found.push(inEnglish(said('errors:policy.plistNotRead', { file })));
+    return;
+  }
   let raw: unknown;
   try {
     raw = parsePlist(isBinaryPlist(bytes) ? new Uint8Array(bytes) : bytes.toString('utf8'));

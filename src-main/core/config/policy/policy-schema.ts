@@ -9,7 +9,7 @@
  * deployment's own secret store that sets it), tokens live in the system keychain.
  */
 import { z } from 'zod';
-import { DestinationClass } from '../../../../src-shared/contract';
+import { DestinationClass } from '../../../../src-shared/contract/calls';
 import { said, type Said } from '../../text/said';
 import { SETTING_RULES, Settings } from '../settings';
 

@@ -115,10 +115,10 @@ describe('Linux policy files', () => {
 });
 
 describe('macOS managed preferences', () => {
-  it('reads the machine plist (XML): top-level keys locked, the Recommended dictionary recommended', () => {
+  it('reads the machine plist (XML): top-level keys locked, the Recommended dictionary recommended', async () => {
     const dir = join(fixtures, 'macos');
     const file = join(dir, 'com.callbar.desktop.plist');
-    const policies = readPoliciesSync({ platform: 'darwin', env: at(dir) });
+    const policies = await readPolicies({ platform: 'darwin', env: at(dir) });
     expect(policies.locked).toEqual({
       base_url: 'https://pbx.example.com',
       region: 'CH',
@@ -142,7 +142,7 @@ describe('macOS managed preferences', () => {
       join(fixtures, 'macos/com.callbar.desktop.plist'),
       join(dir, 'com.callbar.desktop.plist'),
     );
-    const policies = readPoliciesSync({ platform: 'darwin', env: at(dir) });
+    const policies = await readPolicies({ platform: 'darwin', env: at(dir) });
     expect(policies.locked).toMatchObject({ region: 'CH', start_minimized: true });
     expect(policies.recommended).toMatchObject({ vanity_numbers: true, handle_links: 'yes' });
     expect(policies.origins.locked.start_minimized).toBe(
@@ -153,7 +153,7 @@ describe('macOS managed preferences', () => {
   it('a plist that does not parse is one line naming it', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'com.callbar.desktop.plist'), '<plist><dict><key>region</key>');
-    const { problems, locked } = readPoliciesSync({ platform: 'darwin', env: at(dir) });
+    const { problems, locked } = await readPolicies({ platform: 'darwin', env: at(dir) });
     expect(locked).toEqual({});
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
@@ -161,6 +161,18 @@ describe('macOS managed preferences', () => {
         `^The managed preferences ${join(dir, 'com.callbar.desktop.plist')} could not be parsed: .+ Callbar ignores this file\\.$`,
       ),
     );
+  });
+
+  it('the synchronous reader (which never loads the plist parser) says each plist it did not read', () => {
+    // Only readPolicies loads the parser (a start without plists never does); a caller that
+    // cannot wait still learns that a locked value may be missing, never skips it in silence.
+    const dir = join(fixtures, 'macos');
+    const file = join(dir, 'com.callbar.desktop.plist');
+    const policies = readPoliciesSync({ platform: 'darwin', env: at(dir) });
+    expect(policies.locked).toEqual({});
+    expect(policies.problems).toEqual([
+      `The managed preferences ${file} were not read here: they are read when Callbar starts. Callbar ignores this file here.`,
+    ]);
   });
 });
 
