@@ -5,8 +5,9 @@
  * formatted with `intlLocale(locale)`. Plain ones (text, `{name}` given a string) are put together
  * without ICU (plain-messages.ts).
  */
-import i18next, { type i18n, type TFunction } from 'i18next';
+import i18next, { type i18n, type Resource, type TFunction } from 'i18next';
 import { CATALOGS, catalogsOf, NAMESPACES, type Namespace } from './catalogs';
+import type { Catalog } from './pseudo-locale';
 import { DEFAULT_LOCALE, intlLocale, isLocale, SUPPORTED_LOCALES, type Locale } from './locales';
 import { plainFirstIcu } from './plain-messages';
 
@@ -38,7 +39,7 @@ export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions)
       lng: locale,
       fallbackLng: DEFAULT_LOCALE,
       supportedLngs: [...SUPPORTED_LOCALES],
-      resources: { ...CATALOGS, [locale]: catalogsOf(locale) },
+      resources: ownTables({ ...CATALOGS, [locale]: catalogsOf(locale) }),
       ns: [...NAMESPACES],
       defaultNS: defaultNamespace,
       // React and the terminal escape (or need no escaping); the messages are text, never HTML.
@@ -48,12 +49,25 @@ export function createI18n({ locale, defaultNamespace = 'window' }: I18nOptions)
   return instance;
 }
 
+/**
+ * The catalogs with each namespace's table copied: i18next writes added messages into the tables
+ * it is given, and the catalogs are shared by every instance of the process.
+ */
+function ownTables(catalogs: Partial<Record<string, Record<string, Catalog>>>): Resource {
+  return Object.fromEntries(
+    Object.entries(catalogs).map(([lng, tables]) => [
+      lng,
+      Object.fromEntries(Object.entries(tables ?? {}).map(([ns, table]) => [ns, { ...table }])),
+    ]),
+  );
+}
+
 /** Loads `locale`'s catalogs into `instance` when it has not got them yet (a pseudo-locale's). */
 export function loadCatalogs(instance: i18n, locale: Locale): void {
   if (instance.hasResourceBundle(locale, NAMESPACES[0])) return;
   const catalogs = catalogsOf(locale);
   for (const namespace of NAMESPACES) {
-    instance.addResourceBundle(locale, namespace, catalogs[namespace]);
+    instance.addResourceBundle(locale, namespace, { ...catalogs[namespace] });
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CATALOGS,
   createI18n,
   formatClockDuration,
   formatDuration,
@@ -45,6 +46,15 @@ describe('resolveLocale', () => {
 });
 
 describe('createI18n', () => {
+  it("keeps what one instance adds to itself: the process's catalogs stay as shipped", () => {
+    const i18n = createI18n({ locale: 'en' });
+    i18n.addResource('en', 'window', 'added.calls', 'x');
+    i18n.addResource('de', 'window', 'added.calls', 'x');
+    const table = (locale: 'en' | 'de') => CATALOGS[locale].window as Record<string, unknown>;
+    expect([table('en').added, table('de').added]).toEqual([undefined, undefined]);
+    expect(createI18n({ locale: 'en' }).exists('added.calls')).toBe(false);
+  });
+
   it('is ready at once, formats ICU plurals per locale and switches language at once', () => {
     const i18n = createI18n({ locale: 'en' });
     i18n.addResource('en', 'window', 'test.calls', '{count, plural, one {# call} other {# calls}}');
