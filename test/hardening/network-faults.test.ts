@@ -76,88 +76,98 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
     }
   };
 
-  it('fails readably, never dials twice, never leaves the directory half-replaced', async () => {
-    // The whole directory, synced before any fault: what every later copy must equal.
-    await rig.invoke('directory.sync');
-    const whole = await until('the first sync', () => Promise.resolve(cachedContacts()));
-    expect(whole).toBeGreaterThan(0);
+  it(
+    'fails readably, never dials twice, never leaves the directory half-replaced',
+    async () => {
+      // The whole directory, synced before any fault: what every later copy must equal.
+      await rig.invoke('directory.sync');
+      const whole = await until('the first sync', () => Promise.resolve(cachedContacts()));
+      expect(whole).toBeGreaterThan(0);
 
-    // Tried in order, each with its own chance: about one platform request in five is hit.
-    const faults = [
-      { path: '/v3/call_control/', status: 502, when: 'after' as const, probability: 0.05 },
-      // A 2xx is a placed call whatever its body (issue 39): a command's answer is garbled only
-      // after the platform carried it out; a read's may be garbled in place of the answer.
-      { path: '/v3/call_control/', malformed: true, when: 'after' as const, probability: 0.05 },
-      { path: '/v3/', status: 503, probability: 0.06 },
-      { path: '/v3/', reset: true, probability: 0.05 },
-      { method: 'GET', path: '/v3/', malformed: true, probability: 0.05 },
-      { path: '/v3/', status: 429, headers: { 'retry-after': '0' }, probability: 0.04 },
-      // Answers after the client gave up (the request still takes effect at the platform).
-      { path: '/v3/', delay_ms: 2 * REQUEST_TIMEOUT_MS, probability: 0.01 },
-    ];
-    await control.clearRequests();
-    for (const fault of faults) await control.addFault(fault);
-    const { phonebooks } = createPlatformApi({
-      baseUrl: sim.base_url,
-      tokens: rig.core.profile.account.tokens,
-      log: silentLogger,
-      client: { timeoutMs: REQUEST_TIMEOUT_MS },
-    });
-    const started = performance.now();
+      // Tried in order, each with its own chance: about one platform request in five is hit.
+      const faults = [
+        { path: '/v3/call_control/', status: 502, when: 'after' as const, probability: 0.05 },
+        // A 2xx is a placed call whatever its body (issue 39): a command's answer is garbled only
+        // after the platform carried it out; a read's may be garbled in place of the answer.
+        { path: '/v3/call_control/', malformed: true, when: 'after' as const, probability: 0.05 },
+        { path: '/v3/', status: 503, probability: 0.06 },
+        { path: '/v3/', reset: true, probability: 0.05 },
+        { method: 'GET', path: '/v3/', malformed: true, probability: 0.05 },
+        { path: '/v3/', status: 429, headers: { 'retry-after': '0' }, probability: 0.04 },
+        // Answers after the client gave up (the request still takes effect at the platform).
+        { path: '/v3/', delay_ms: 2 * REQUEST_TIMEOUT_MS, probability: 0.01 },
+      ];
+      await control.clearRequests();
+      for (const fault of faults) await control.addFault(fault);
+      const { phonebooks } = createPlatformApi({
+        baseUrl: sim.base_url,
+        tokens: rig.core.profile.account.tokens,
+        log: silentLogger,
+        client: { timeoutMs: REQUEST_TIMEOUT_MS },
+      });
+      const started = performance.now();
 
-    const unreadable: string[] = [];
-    const dialed: string[] = [];
-    const failures = new Map<string, number>();
-    for (let i = 0; i < OPERATIONS; i++) {
-      const kind = i % 10;
-      let result;
-      if (kind === 0) {
-        // A fresh call-control rate-limit window, and a number never dialed before.
-        await advanceClock(sim, 61);
-        const number = `+4930555${String(1000 + i).padStart(4, '0')}`;
-        dialed.push(number);
-        result = await rig.invoke('calls.dial', { target: number });
-      } else if (kind === 1) {
-        result = await asResult(rig.core.directory.sync());
-        const copy = cachedContacts();
-        if (copy !== whole) unreadable.push(`#${i} directory.bin has ${copy} of ${whole}`);
-      } else if (kind === 2) {
-        result = await rig.invoke('calls.hangup');
-      } else {
-        // Both pages exist (20 contacts): a read fails only when a fault hits it.
-        result = await asResult(phonebooks.listContacts({ page: 1 + (i % 2), page_size: 10 }));
-      }
-      if (!result.ok) {
-        const { code, message } = result.error;
-        failures.set(code, (failures.get(code) ?? 0) + 1);
-        if (code === 'internal' || !/^[A-Z].*[.!?)]$/s.test(message) || /\n\s+at /.test(message)) {
-          unreadable.push(`#${i} ${code}: ${message}`);
+      const unreadable: string[] = [];
+      const dialed: string[] = [];
+      const failures = new Map<string, number>();
+      for (let i = 0; i < OPERATIONS; i++) {
+        const kind = i % 10;
+        let result;
+        if (kind === 0) {
+          // A fresh call-control rate-limit window, and a number never dialed before.
+          await advanceClock(sim, 61);
+          const number = `+4930555${String(1000 + i).padStart(4, '0')}`;
+          dialed.push(number);
+          result = await rig.invoke('calls.dial', { target: number });
+        } else if (kind === 1) {
+          result = await asResult(rig.core.directory.sync());
+          const copy = cachedContacts();
+          if (copy !== whole) unreadable.push(`#${i} directory.bin has ${copy} of ${whole}`);
+        } else if (kind === 2) {
+          result = await rig.invoke('calls.hangup');
+        } else {
+          // Both pages exist (20 contacts): a read fails only when a fault hits it.
+          result = await asResult(phonebooks.listContacts({ page: 1 + (i % 2), page_size: 10 }));
+        }
+        if (!result.ok) {
+          const { code, message } = result.error;
+          failures.set(code, (failures.get(code) ?? 0) + 1);
+          if (
+            code === 'internal' ||
+            !/^[A-Z].*[.!?)]$/s.test(message) ||
+            /\n\s+at /.test(message)
+          ) {
+            unreadable.push(`#${i} ${code}: ${message}`);
+          }
         }
       }
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const faultHits = (await control.faults()).reduce((sum, fault) => sum + fault.hits, 0);
-    await control.clearFaults();
-    const requests = (await control.requests()).filter((entry) => entry.path.startsWith('/v3/'));
-    const faulted = requests.filter((entry) => entry.fault).length;
-    const timeouts = requests.filter((entry) => entry.fault?.effects.includes('delay')).length;
-    await control.webhooksSettled(20_000);
-    const placed = await control.calls();
-    const duplicates = dialed.filter(
-      (number) => placed.filter((call) => call.to === number).length > 1,
-    );
+      const seconds = (performance.now() - started) / 1000;
+      const faultHits = (await control.faults()).reduce((sum, fault) => sum + fault.hits, 0);
+      await control.clearFaults();
+      const requests = (await control.requests()).filter((entry) => entry.path.startsWith('/v3/'));
+      const faulted = requests.filter((entry) => entry.fault).length;
+      const timeouts = requests.filter((entry) => entry.fault?.effects.includes('delay')).length;
+      await control.webhooksSettled(20_000);
+      const placed = await control.calls();
+      const duplicates = dialed.filter(
+        (number) => placed.filter((call) => call.to === number).length > 1,
+      );
 
-    expect(unreadable).toEqual([]);
-    expect(duplicates).toEqual([]);
-    expect(faultHits).toBeGreaterThan(0);
-    expect(timeouts).toBeGreaterThan(0);
-    // The mix is the issue's: one request in five (give or take the seeded draw) is hit.
-    expect(faulted / requests.length).toBeGreaterThan(0.15);
-    const failed = [...failures.values()].reduce((sum, count) => sum + count, 0);
-    const byCode = [...failures].map(([code, count]) => `${code}×${count}`).join(' ');
-    recordFigure(
-      `network faults (${profile}): ${OPERATIONS} operations (dial, sync, hangup, reads)`,
-      `${faulted} of ${requests.length} platform requests faulted (${Math.round((100 * faulted) / requests.length)}%, ${timeouts} timeouts); ${failed} operations failed, all readable (${byCode}); 0 duplicate dials of ${dialed.length}; directory.bin always whole (${whole} contacts); ${Math.round(seconds)} s`,
-    );
-  });
+      expect(unreadable).toEqual([]);
+      expect(duplicates).toEqual([]);
+      expect(faultHits).toBeGreaterThan(0);
+      expect(timeouts).toBeGreaterThan(0);
+      // The mix is the issue's: one request in five (give or take the seeded draw) is hit.
+      expect(faulted / requests.length).toBeGreaterThan(0.15);
+      const failed = [...failures.values()].reduce((sum, count) => sum + count, 0);
+      const byCode = [...failures].map(([code, count]) => `${code}×${count}`).join(' ');
+      recordFigure(
+        `network faults (${profile}): ${OPERATIONS} operations (dial, sync, hangup, reads)`,
+        `${faulted} of ${requests.length} platform requests faulted (${Math.round((100 * faulted) / requests.length)}%, ${timeouts} timeouts); ${failed} operations failed, all readable (${byCode}); 0 duplicate dials of ${dialed.length}; directory.bin always whole (${whole} contacts); ${Math.round(seconds)} s`,
+      );
+      // A thousand operations take about a minute on a quiet 2-core machine and nearer three beside
+      // the suite's other stages: the guard is against a hang, not a measure of speed.
+    },
+    10 * 60_000,
+  );
 });
