@@ -51,7 +51,7 @@ const canOpenBrowser = values.open && hasDisplay && !process.env.CI;
 
 // The machine's policies first, as the app reads them (a plist or the Windows registry is only
 // read asynchronously).
-const policies = await readPolicies();
+const policies = await readPolicies({ env: process.env });
 let profile: Profile;
 try {
   profile = openProfile({ policies });

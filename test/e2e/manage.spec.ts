@@ -49,6 +49,9 @@ async function platformContact(id: number) {
 test('create, edit and delete a phonebook; a duplicate name is refused on its field', async ({
   page,
 }) => {
+  // Create, edit, search and delete with accessibility scans in both themes: about 13 s quiet,
+  // more than the default 30 s when the CI's 2 cores are shared.
+  test.setTimeout(60_000);
   await openPhonebooks(page);
   await expectAccessibleInBothThemes(page, 'phonebooks list');
   await page.getByRole('button', { name: 'New phonebook' }).click();
