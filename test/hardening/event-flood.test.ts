@@ -13,6 +13,7 @@ import { SimControl } from '../../simulator/control-client';
 import type { RunningSimulator } from '../../simulator/index';
 import { MAX_BODY_BYTES } from '../../src-main/core/account/receiver';
 import { MAX_CALL_LOG_BYTES } from '../../src-main/core/calls/call-log';
+import { SUMMARY_INTERVAL_MS } from '../../src-main/core/log/summarized-warnings';
 import type { CallsSnapshot } from '../../src-shared/contract';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { capturingLogger, startSim } from '../support/sim-harness';
@@ -83,6 +84,7 @@ describe('an event flood', () => {
 
     closed = true;
     await rig.core.close(); // flushes the call log and the summary of what was dropped
+    const spannedMs = performance.now() - started;
     const bytes = statSync(join(rig.dataDir, 'calls.json')).size;
     const dropped = lines.filter((line) => line.includes('dropped'));
     const summarized = dropped
@@ -98,8 +100,11 @@ describe('an event flood', () => {
     expect(ended).toBe(true);
     expect(bytes).toBeLessThanOrEqual(MAX_CALL_LOG_BYTES);
     expect(heapGrowth).toBeLessThan(64);
-    // Said once at the first drop and once as the interval's summary: not per event.
-    expect(dropped.length).toBeLessThanOrEqual(4);
+    // Said at the first drop and then as one summary per interval, never per event: two lines for
+    // each interval the flood spanned (one on a quiet machine, three or four on a loaded one).
+    const intervals = Math.ceil(spannedMs / SUMMARY_INTERVAL_MS) + 1;
+    expect(dropped.length).toBeLessThanOrEqual(2 * intervals);
+    expect(dropped.length).toBeLessThan(EVENTS / 100);
     // Most of what the receiver took was dropped by the tracker's bounds (said in those lines).
     expect(summarized).toBeGreaterThanOrEqual(accepted / 2);
   });

@@ -12,10 +12,13 @@ export interface SummarizedWarnings {
   flush(): void;
 }
 
+/** How often a flood's summary line is written, by default. */
+export const SUMMARY_INTERVAL_MS = 10_000;
+
 export function summarizedWarnings(
   log: Logger,
   summary: string,
-  intervalMs = 10_000,
+  intervalMs = SUMMARY_INTERVAL_MS,
 ): SummarizedWarnings {
   let counts = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
