@@ -13,8 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import type { RelayStore } from '../../../relay/relay-store';
-import { memoryStateFile, profileStateFile } from '../../../src-main/core/config/state-file';
-import { silentLogger } from '../../../src-main/core/log/logger';
+import {
+  memoryStateFile,
+  profileStateFile,
+  type StateFile,
+} from '../../../src-main/core/config/state-file';
+import { silentLogger, type Logger } from '../../../src-main/core/log/logger';
 import {
   RelayCursorFile,
   RelayLink,
@@ -58,28 +62,37 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-it('a relay process killed mid-stream: the device goes on with the other, nothing lost', async () => {
+/**
+ * Two relay processes (A first in the device's list) and device-EXTENSION streaming through
+ * Callbar's own RelayLink with `cursor`; `deliver` posts a call event for it to B.
+ */
+async function twoNodesAndADevice(
+  extension: string,
+  cursor: StateFile<RelayCursor>,
+  log: Logger = silentLogger,
+) {
   const [portA, portB] = [await freePort(), await freePort()];
   const a = relayProcess([], relayEnv(portA));
   const b = relayProcess([], relayEnv(portB));
   await Promise.all([a.listening, b.listening]);
   const credential = randomBytes(32).toString('base64url');
+  const deviceId = `device-${extension}`;
   await store.addDevice({
-    device_id: 'device-401',
+    device_id: deviceId,
     tenant_id: 'acme',
-    user_extension: '401',
+    user_extension: extension,
     credential_sha256: createHash('sha256').update(credential).digest('hex'),
     created_at: new Date().toISOString(),
   });
   const received: string[] = [];
   const link = new RelayLink({
     urls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`],
-    log: silentLogger,
-    cursor: memoryStateFile<RelayCursor>(),
+    log,
+    cursor,
     maxBackoffMs: 200,
   });
   const stream = link.connect(
-    { device_id: 'device-401', credential },
+    { device_id: deviceId, credential },
     (message) => {
       if (message.type === 'event') received.push(message.event.id);
       return Promise.resolve();
@@ -91,8 +104,16 @@ it('a relay process killed mid-stream: the device goes on with the other, nothin
     fetch(`http://127.0.0.1:${portB}/events/${SECRET}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id, tenant_id: 'acme', user_extension: '401' }),
+      body: JSON.stringify({ id, tenant_id: 'acme', user_extension: extension }),
     });
+  return { a, b, portB, link, stream, received, deliver };
+}
+
+it('a relay process killed mid-stream: the device goes on with the other, nothing lost', async () => {
+  const { a, b, portB, link, stream, received, deliver } = await twoNodesAndADevice(
+    '401',
+    memoryStateFile<RelayCursor>(),
+  );
   expect((await deliver('leg-0')).status).toBe(200);
   await until('leg-0 through A', () => (received.includes('leg-0') ? true : undefined));
   a.child.kill('SIGKILL');
@@ -117,43 +138,14 @@ it('a relay process killed mid-stream: the device goes on with the other, nothin
 });
 
 it('a stream that moves on while the profile cannot read its position: nothing delivered twice', async () => {
-  const [portA, portB] = [await freePort(), await freePort()];
-  const a = relayProcess([], relayEnv(portA));
-  const b = relayProcess([], relayEnv(portB));
-  await Promise.all([a.listening, b.listening]);
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: 'device-402',
-    tenant_id: 'acme',
-    user_extension: '402',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
   // The profile's own file, as a desktop keeps it (relay-cursor.json).
   const file = join(mkdtempSync(join(tmpdir(), 'callbar-relay-cursor-')), 'relay-cursor.json');
   const linkLog = capturingLogger();
-  const received: string[] = [];
-  const link = new RelayLink({
-    urls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`],
-    log: linkLog.log,
-    cursor: profileStateFile(file, RelayCursorFile, linkLog.log, 'position in the relay stream'),
-    maxBackoffMs: 200,
-  });
-  const stream = link.connect(
-    { device_id: 'device-402', credential },
-    (message) => {
-      if (message.type === 'event') received.push(message.event.id);
-      return Promise.resolve();
-    },
-    () => undefined,
+  const { a, b, portB, link, stream, received, deliver } = await twoNodesAndADevice(
+    '402',
+    profileStateFile(file, RelayCursorFile, linkLog.log, 'position in the relay stream'),
+    linkLog.log,
   );
-  await stream.ready;
-  const deliver = (id: string) =>
-    fetch(`http://127.0.0.1:${portB}/events/${SECRET}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id, tenant_id: 'acme', user_extension: '402' }),
-    });
   for (let index = 0; index < 3; index += 1)
     expect((await deliver(`leg-${index}`)).status).toBe(200);
   await until('three legs through A', () => (received.length === 3 ? true : undefined));
