@@ -61,7 +61,8 @@ async function serve(config: RelayConfig): Promise<number> {
         after_ms: Math.round(performance.now() - at),
         ...fields,
       });
-      process.exit(0);
+      // Once that line (and every line before it) is out: a pipe the log goes to may be behind.
+      void exitWhenWritten(0, STOP_DEADLINE_MS - (performance.now() - at));
     };
     // The guard: whatever is still under way then is cut.
     setTimeout(() => exit({ deadline: true }), STOP_DEADLINE_MS - 500).unref();
@@ -138,10 +139,28 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
+/** How long a command's last output may take to reach a reader that is behind. */
+const OUTPUT_DEADLINE_MS = 10_000;
+
+/**
+ * Exits with `code` once everything written to stdout and stderr is out, or after `withinMs` at
+ * most (a reader that stopped reading cannot hold the process). On a pipe Node writes
+ * asynchronously: `process.exit` right after a write drops what the pipe has not taken yet (a
+ * long `devices list`, a node's last log lines while its reader is behind).
+ */
+async function exitWhenWritten(code: number, withinMs: number): Promise<never> {
+  const written = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => stream.write('', () => resolve()));
+  const timer = setTimeout(() => process.exit(code), Math.max(0, withinMs));
+  await Promise.all([written(process.stdout), written(process.stderr)]);
+  clearTimeout(timer);
+  process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code, OUTPUT_DEADLINE_MS),
   (error: unknown) => {
     print(process.stderr, `${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1, OUTPUT_DEADLINE_MS);
   },
 );

@@ -3,7 +3,9 @@
  * through the simulator's portal and the relay, then rung by the simulator, whose call events
  * reach the relay's Webhook URL as the platform posts them. A call's events share the leg's id,
  * so each is counted by leg id and its `sequence`: what the simulator delivered (200) and never
- * reached the core is lost, a second arrival of the same one is a duplicate.
+ * reached the core is lost, a second arrival of the same one is a duplicate. Arrivals are counted
+ * as the core's relay link hands them over (account.onCallEvent), before the call tracker's
+ * delivery keys would set a repeat aside: a duplicate here is one the relay path delivered twice.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -177,7 +177,9 @@ export function printRelayFigures(figures: RelayFigures, options: RelayBenchOpti
     [
       'SIGTERM drain: exit decided by the node, after',
       (s) =>
-        `${s.sigterm_drain.node_exit_seconds} s${s.sigterm_drain.node_exit_by_deadline ? ' (its 9.5 s guard)' : ''}`,
+        Number.isFinite(s.sigterm_drain.node_exit_seconds)
+          ? `${s.sigterm_drain.node_exit_seconds} s${s.sigterm_drain.node_exit_by_deadline ? ' (its 9.5 s guard: the drain unfinished)' : ''}`
+          : 'not in its log',
     ],
     ['master failover: lost / duplicated', (s) => failureCell(s.master_failover)],
     [

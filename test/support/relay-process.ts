@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '../..');
 
 export interface RelayProcess {
   child: ChildProcess;
-  /** Settles when the process exits, with its exit code and output. */
+  /** Settles when the process exited and its output was read, with its exit code and output. */
   exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Settles once a serving relay says it listens. */
   listening: Promise<true>;
@@ -41,8 +41,10 @@ export function relayProcess(
     stderr = kept(stderr + chunk.toString());
     heard ||= stderr.includes('relay listening');
   });
+  // Once its output is read to the end ('close'): at 'exit' the last of it may still be in the
+  // pipes.
   const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
   );
   const listening = until('the relay to listen', () => (heard ? true : undefined));
   // A relay that is never asked to listen (devices list/revoke) must not leave this rejected.

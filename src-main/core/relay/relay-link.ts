@@ -281,10 +281,19 @@ export class RelayLink {
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const { log, cursor } = this.#options;
     const delay = this.#reconnectDelay();
+    /**
+     * The offset this stream's messages were handled up to. A reconnection never starts behind
+     * it, whatever the profile's file says: a file that cannot be read at that moment (too many
+     * open files while thousands of streams move to another node) or could not be written would
+     * otherwise replay the device's whole queue from the start.
+     */
+    let reached: string | undefined;
     const run = async (): Promise<'closed' | 'revoked'> => {
       while (!controller.signal.aborted) {
         const saved = await cursor.read();
-        const offset = saved?.device_id === device.device_id ? saved.offset : '0-0';
+        const offset =
+          laterOffset(saved?.device_id === device.device_id ? saved.offset : undefined, reached) ??
+          '0-0';
         try {
           const response = await fetch(`${this.origin}${DEVICE_PATHS.stream}`, {
             headers: { authorization: `Bearer ${device.credential}`, 'last-event-id': offset },
@@ -325,7 +334,15 @@ export class RelayLink {
               await onMessage(message.data);
             }
             if (StreamOffset.safeParse(event.id).success) {
-              await cursor.write({ device_id: device.device_id, offset: event.id! });
+              reached = laterOffset(reached, event.id);
+              // Kept for the profile's next process; this one goes on from `reached` anyway.
+              await cursor
+                .write({ device_id: device.device_id, offset: event.id! })
+                .catch((error: unknown) =>
+                  log.warn('could not save the position in the relay stream', {
+                    reason: errorMessage(error),
+                  }),
+                );
             }
           }
           if (moveOn && !controller.signal.aborted) {
@@ -352,6 +369,14 @@ export class RelayLink {
     });
     return { ready, ended, close: () => controller.abort() };
   }
+}
+
+/** The later of two stream offsets (`<ms>-<seq>`, StreamOffset), either possibly absent. */
+export function laterOffset(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const [aMs, aSeq] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bMs, bSeq] = b.split('-').map(BigInt) as [bigint, bigint];
+  return aMs > bMs || (aMs === bMs && aSeq >= bSeq) ? a : b;
 }
 
 function safeJson(text: string): unknown {
