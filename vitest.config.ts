@@ -30,6 +30,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
+          // Real servers and `callbar` processes (a test runs up to a dozen, each 0.4–0.7 CPU-s):
+          // on the CI's shared 2 cores a 10 s journey takes 20–30 s. The guard is against a hang.
+          testTimeout: 60_000,
           include: ['test/**/*.test.ts'],
           // test/hardening runs on its own (npm run test:hardening, vitest.hardening.config.ts).
           exclude: [
