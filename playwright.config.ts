@@ -15,7 +15,10 @@ export default defineConfig({
   // The web preview's server and the CLI, built from the current sources (test/support/build-cli.ts;
   // `npm test` builds once and sets CALLBAR_CLI_BUILT=1).
   globalSetup: './test/support/build-cli.ts',
-  timeout: 30_000,
+  // A journey (connect through the portal, scans in both themes, a restart) is 10–20 s on a quiet
+  // machine and two to three times that beside the suite's other stages on the CI's 2 cores: the
+  // guard is against a hang. Each assertion keeps its own few seconds.
+  timeout: 60_000,
   fullyParallel: false,
   workers: Number(process.env.CALLBAR_E2E_WORKERS) || 2,
   retries: 0,

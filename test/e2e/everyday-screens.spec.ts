@@ -313,7 +313,6 @@ test('the same Back control at the start of every screen, and Esc goes back from
 test('an empty phonebook offers one next step, a file to import; New contact is at the top', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await openConnected(page, app);
   await fromMenu(page, 'Phonebooks and contacts');
   await page.getByRole('button', { name: 'New phonebook' }).click();
@@ -337,7 +336,6 @@ test('an empty phonebook offers one next step, a file to import; New contact is 
 test('settings: one flat page that saves each change with a quiet Saved, no inner scroll, no test language', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await page.goto(app.preview.url);
   await fromMenu(page, 'Settings');
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();

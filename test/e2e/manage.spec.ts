@@ -49,9 +49,6 @@ async function platformContact(id: number) {
 test('create, edit and delete a phonebook; a duplicate name is refused on its field', async ({
   page,
 }) => {
-  // Create, edit, search and delete with accessibility scans in both themes: about 13 s quiet,
-  // more than the default 30 s when the CI's 2 cores are shared.
-  test.setTimeout(60_000);
   await openPhonebooks(page);
   await expectAccessibleInBothThemes(page, 'phonebooks list');
   await page.getByRole('button', { name: 'New phonebook' }).click();
@@ -228,9 +225,6 @@ test('bulk delete with one contact in use deletes nothing and names the queue', 
 test('settings are saved as they are changed, kept after a restart, and an invalid value is refused on its field', async ({
   page,
 }) => {
-  // Two accessibility scans in both themes and a restart of the preview: more than the default
-  // 30 s of work when two spec files share the CI's 2 cores.
-  test.setTimeout(60_000);
   await page.goto(app.preview.url);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();

@@ -36,9 +36,6 @@ test.afterAll(async () => {
 test('locked settings are read-only with "Set by your organisation"; the others save', async ({
   page,
 }) => {
-  // Connect, every setting, scans in both themes: about 18 s quiet, more than the default 30 s
-  // when the CI's 2 cores are shared.
-  test.setTimeout(60_000);
   await openConnected(page, app);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();

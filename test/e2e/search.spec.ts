@@ -52,9 +52,6 @@ async function liveCall() {
 test('type a name, see it highlighted, Enter dials the number, Alt+Enter the secondary', async ({
   page,
 }) => {
-  // Two dials and their calls: about 13 s quiet, more than the default 30 s when the CI's 2 cores
-  // are shared.
-  test.setTimeout(60_000);
   await openWithContacts(page);
   const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
   await expect(search).toBeFocused();

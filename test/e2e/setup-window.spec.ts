@@ -83,9 +83,6 @@ test.describe('with a keychain', () => {
   test('first run: the country and the shortcut, what comes next, connect, then "Connected as Ext. …" and Open Callbar', async ({
     page,
   }) => {
-    // The whole first run through the portal: about 14 s quiet, more than the default 30 s when
-    // the CI's 2 cores are shared.
-    test.setTimeout(60_000);
     const invokes = recordInvokes(page);
     await page.goto(setupUrl(app));
     await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
