@@ -159,6 +159,11 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
   const bar = page.getByRole('region', { name: 'Current call' });
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
   await expect(bar.getByTestId('call-state')).toContainText('+49 30 7654321');
+  // Cancel once the platform holds the dial (the fault has met it): a Cancel before the dial is
+  // sent keeps it from being sent at all, which is not this test.
+  await expect
+    .poll(async () => (await control.faults()).find(({ id }) => id === fault.id)?.hits ?? 1)
+    .toBeGreaterThan(0);
   const cancel = bar.getByRole('button', { name: 'Cancel' });
   await cancel.click();
   await expect(bar.getByTestId('call-chip')).toHaveText('Cancelling…');
