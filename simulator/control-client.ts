@@ -81,10 +81,18 @@ export class SimControl {
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.root}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
+    const send = () =>
+      fetch(`${this.root}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+    // A read is asked again once when the kept-alive connection it went out on had been closed
+    // by the simulator meanwhile (a caller whose event loop was blocked, e.g. by spawnSync, past
+    // the connection's idle timeout); a change is never sent twice.
+    const response = await send().catch((error: unknown) => {
+      if (method !== 'GET' || !closedConnection(error)) throw error;
+      return send();
     });
     const text = await response.text();
     let parsed: unknown = undefined;
@@ -263,4 +271,10 @@ export class SimControl {
   updateConfig(patch: ConfigPatch): Promise<RuntimeConfig> {
     return this.call('PATCH', 'config', patch);
   }
+}
+
+/** fetch's error for a connection the other side had closed before the request got an answer. */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET';
 }
