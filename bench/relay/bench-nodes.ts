@@ -87,6 +87,7 @@ export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNode
     drain: async (index) => {
       nodes[index]!.child.kill('SIGTERM');
       const { code, stderr } = await nodes[index]!.exit;
+      if (process.env.DEBUG_DRAIN) (await import('node:fs')).writeFileSync('/tmp/drain-stderr.txt', stderr);
       return drainedFrom(code, stderr);
     },
     restart: (index) => start(index),

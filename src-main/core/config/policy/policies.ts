@@ -82,7 +82,7 @@ export const NO_POLICIES: Policies = Object.freeze({
 });
 
 /** The machine's policies. Never throws: what cannot be read is a line in `problems`. */
-export async function readPolicies(location: PolicyLocation = {}): Promise<Policies> {
+export async function readPolicies(location: PolicyLocation): Promise<Policies> {
   if (readsRegistry(location)) {
     try {
       const { readWindowsPolicyRegistry } = await import('./windows-registry');
@@ -102,7 +102,7 @@ export async function readPolicies(location: PolicyLocation = {}): Promise<Polic
  * preferences plist there is not read but said (a line in `problems`), never skipped in silence;
  * {@link readPolicies} reads it.
  */
-export function readPoliciesSync(location: PolicyLocation = {}): Policies {
+export function readPoliciesSync(location: PolicyLocation): Policies {
   return readPolicyFiles(location, undefined);
 }
 

@@ -20,14 +20,18 @@ export const SYSTEM_POLICY_DIRS: Partial<Record<NodeJS.Platform, string>> = {
 export const POLICY_DIR_VARIABLE = 'CALLBAR_POLICY_DIR';
 
 export interface PolicyLocation {
-  env?: NodeJS.ProcessEnv;
+  /**
+   * The environment whose `CALLBAR_POLICY_DIR` replaces the system location: always given (the
+   * caller's own, usually `process.env`), so no reader silently ignores the variable.
+   */
+  env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
 
 /** True where the policies are the live Windows registry's (no `CALLBAR_POLICY_DIR` on Windows). */
 export function readsRegistry(location: PolicyLocation): boolean {
   return (
-    (location.platform ?? process.platform) === 'win32' && !location.env?.[POLICY_DIR_VARIABLE]
+    (location.platform ?? process.platform) === 'win32' && !location.env[POLICY_DIR_VARIABLE]
   );
 }
 
@@ -37,7 +41,7 @@ export function readsRegistry(location: PolicyLocation): boolean {
  */
 export function policyFolder(location: PolicyLocation): string | undefined {
   const platform = location.platform ?? process.platform;
-  return location.env?.[POLICY_DIR_VARIABLE] || SYSTEM_POLICY_DIRS[platform];
+  return location.env[POLICY_DIR_VARIABLE] || SYSTEM_POLICY_DIRS[platform];
 }
 
 /**
@@ -60,7 +64,7 @@ export function policyPaths(dir: string, platform: NodeJS.Platform = process.pla
  * False only when no policy source exists at all (a few `stat`s, no parsing): then there is
  * nothing to read. The live Windows registry always may hold some.
  */
-export function mayHavePolicies(location: PolicyLocation = {}): boolean {
+export function mayHavePolicies(location: PolicyLocation): boolean {
   if (readsRegistry(location)) return true;
   const folder = policyFolder(location);
   if (folder === undefined) return false;
