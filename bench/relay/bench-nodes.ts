@@ -4,7 +4,9 @@
  * the same, as behind a proxy): SIGKILLed (a crash), SIGTERMed (the drain of a rolling update),
  * started again, and their resident memory.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '../../test/support/free-port';
 import { relayProcess, type RelayProcess } from '../../test/support/relay-process';
 
@@ -62,9 +64,19 @@ export function rssOf(pid: number | undefined): number {
 export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNodes> {
   const ports = [await freePort(), await freePort()];
   const nodes: RelayProcess[] = [];
+  // Each start's log (info: a line per request, as an administrator runs it) in a file of its
+  // own, as an administrator's goes to the journal or a file: through a pipe read by this busy
+  // process, the backlog grew in the node's memory and its `relay exits` line was lost at 10,000
+  // devices (the exit deadline came before the pipe took it). Only its last 256 KiB is read back.
+  const logs = mkdtempSync(join(tmpdir(), 'callbar-relay-bench-'));
+  let starts = 0;
   const start = async (index: number) => {
-    // Its log (info: a line per request, as an administrator runs it) only to its last 256 KiB.
-    const node = relayProcess([], { ...env, RELAY_PORT: String(ports[index]) }, 256 * 1024);
+    const node = relayProcess(
+      [],
+      { ...env, RELAY_PORT: String(ports[index]) },
+      256 * 1024,
+      join(logs, `node-${index}-${++starts}.log`),
+    );
     nodes[index] = node;
     await Promise.race([
       node.listening,
@@ -87,7 +99,6 @@ export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNode
     drain: async (index) => {
       nodes[index]!.child.kill('SIGTERM');
       const { code, stderr } = await nodes[index]!.exit;
-      if (process.env.DEBUG_DRAIN) (await import('node:fs')).writeFileSync('/tmp/drain-stderr.txt', stderr);
       return drainedFrom(code, stderr);
     },
     restart: (index) => start(index),
@@ -95,6 +106,7 @@ export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNode
     stop: async () => {
       for (const node of nodes) if (running(node)) node.child.kill('SIGKILL');
       await Promise.all(nodes.map((node) => node.exit));
+      rmSync(logs, { recursive: true, force: true });
     },
   };
 }
