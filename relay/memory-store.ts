@@ -11,7 +11,9 @@ import { TokenBucket } from '../src-main/core/calls/token-bucket';
 import {
   DIAL_NOTES_KEPT_MS,
   LEGS_PER_DIAL,
+  messageMark,
   QUEUE_MAX_LENGTH,
+  REPEAT_WINDOW_MS,
   type DeviceRecord,
   type QueuedMessage,
   type RelayStore,
@@ -47,6 +49,8 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
   const legs = new Map<string, Expiring<string[]>>();
   /** Per client address; it goes once it would be full again anyway (as in Redis). */
   const buckets = new Map<string, Expiring<TokenBucket>>();
+  /** Messages appended lately, by device and mark: a repeat is not appended again. */
+  const sent = new Map<string, Expiring<true>>();
   /** The time of the take being made (the buckets read it through their clock). */
   let takeAt = 0;
   const appended = new EventEmitter();
@@ -61,7 +65,10 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
     const at = now();
     if (!force && at - sweptAt < SWEEP_INTERVAL_MS) return;
     sweptAt = at;
-    for (const map of [waiting, legs, legGrants, buckets] as Map<string, Expiring<unknown>>[]) {
+    for (const map of [waiting, legs, legGrants, buckets, sent] as Map<
+      string,
+      Expiring<unknown>
+    >[]) {
       for (const [name, entry] of map) if (entry.until <= at) map.delete(name);
     }
     for (const [box, list] of boxes) {
@@ -176,6 +183,10 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       return devices.delete(id);
     },
     append: async (id, data) => {
+      wrote();
+      const mark = `${id}\n${messageMark(data)}`;
+      if (live(sent.get(mark))) return '';
+      sent.set(mark, { value: true, until: now() + REPEAT_WINDOW_MS });
       const ms = Math.max(now(), lastMs);
       seq = ms === lastMs ? seq + 1 : 0;
       lastMs = ms;
@@ -233,7 +244,7 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
     ping: async () => undefined,
     entries: () => {
       sweep(true);
-      let total = waiting.size + legs.size + legGrants.size + buckets.size;
+      let total = waiting.size + legs.size + legGrants.size + buckets.size + sent.size;
       for (const list of boxes.values()) total += list.length;
       for (const members of pools.values()) total += members.size;
       for (const notes of dials.values()) total += notes.size;

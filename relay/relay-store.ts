@@ -7,6 +7,7 @@
  * devices carry a credential's SHA-256; queued deactivations the key's SHA-256.
  */
 
+import { createHash } from 'node:crypto';
 import type { Rate } from '../src-main/core/calls/token-bucket';
 
 /** A desktop the relay hands events to; its credential is known by its SHA-256 only. */
@@ -65,7 +66,12 @@ export interface RelayStore {
   /** Removes a device and its queue; false when there was none. */
   removeDevice(deviceId: string): Promise<boolean>;
 
-  /** Appends to a device's queue (bounded: the oldest go past `maxLength`); its offset. */
+  /**
+   * Appends to a device's queue (bounded: the oldest go past `maxLength`); its offset. The same
+   * message (the same bytes) for the same device within {@link REPEAT_WINDOW_MS} is appended
+   * once: the platform repeats a call a node took but could not answer (it was killed between
+   * the two), and the desktop must not get it twice. A repeat answers ''.
+   */
   append(deviceId: string, data: string): Promise<string>;
   /** Up to `count` messages after offset `after` ('0-0' for all). */
   readAfter(deviceId: string, after: string, count: number): Promise<QueuedMessage[]>;
@@ -100,6 +106,16 @@ export interface RelayStore {
 
 /** The most messages a device's queue keeps while it is offline. */
 export const QUEUE_MAX_LENGTH = 1000;
+
+/**
+ * How long an appended message is remembered, so that the platform's repeat of it is not
+ * appended again (its retry after a node died mid-answer comes within seconds).
+ */
+export const REPEAT_WINDOW_MS = 2 * 60_000;
+
+/** What marks a message as appended for {@link REPEAT_WINDOW_MS}: a digest of its bytes. */
+export const messageMark = (data: string) =>
+  createHash('sha256').update(data, 'utf8').digest('hex').slice(0, 32);
 
 /** The most legs of events that name no user one dial note may bring a device. */
 export const LEGS_PER_DIAL = 4;

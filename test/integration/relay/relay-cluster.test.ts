@@ -154,6 +154,17 @@ async function waitCalls(node: string): Promise<number> {
   return Number(/cmdstat_wait:calls=(\d+)/.exec(stdout)?.[1] ?? 0);
 }
 
+it("the platform's repeat of an event reaches the device once, whichever node takes it", async () => {
+  const each = await device('640');
+  expect(await deliver(local.origin, '640', 'leg-640')).toBe(200);
+  // The repeat (the same bytes) at the other node, then the next event.
+  expect(await deliver(remote, '640', 'leg-640')).toBe(200);
+  expect(await deliver(remote, '640', 'leg-641')).toBe(200);
+  await until('the next event', () => (each.received.includes('leg-641') ? true : undefined));
+  expect(each.received).toEqual(['leg-640', 'leg-641']);
+  each.stream.close();
+});
+
 it('appends wait for a replica only on a master that has one in sync', async () => {
   // After the failover above, the master of device-601's slot is its former replica: no replica
   // of its own. A new device whose keys are there, and one whose master kept its replica.
