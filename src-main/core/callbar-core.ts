@@ -112,13 +112,14 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   // What is known of the tenant's extensions (the user's own, those seen in calls, the speed
   // dials): a typed number is offered as an extension only when it fits. Known again after a
-  // change of the account, the directory or the calls.
+  // change of the account, the directory or the calls; made only when a typed number reads as an
+  // extension (the speed dials are read from the cache's column, no contact is made for them).
   let known: Numbering | undefined;
   const numbering = () =>
     (known ??= numberingOf([
       account.tokens.session?.user_extension,
       ...calls.tracker.records().map((record) => record.call.party.number),
-      ...directory.contacts.map((contact) => contact.speed_dial),
+      ...directory.speedDials(),
     ]));
   const editor = new PhonebookEditor(api.phonebooks, directory, () => profile.region.current());
   // The person's stars, after those the machine's policy pushes to every user.
@@ -194,7 +195,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => {
       const found = directory.search(query, limit);
-      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering()) };
+      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering) };
     },
     'directory.status': () => directory.status(),
     'directory.sync': () => {

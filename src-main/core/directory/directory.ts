@@ -233,6 +233,11 @@ export class Directory {
     return this.#contacts.contacts;
   }
 
+  /** Every contact's speed dial (null: none), without making contacts the scan has not made. */
+  speedDials(): Iterable<number | null> {
+    return this.#contacts.speedDials();
+  }
+
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
   sync(): Promise<SyncOutcome> {
     if (this.#running) return this.#running.promise;
