@@ -100,6 +100,15 @@ export class IndexedContacts {
     }
   }
 
+  /** The contacts with these ids, in the order of `contacts`, made only if the scan did not yet. */
+  withIds(ids: ReadonlySet<number>): DirectoryContact[] {
+    const pending = this.#pending?.contacts;
+    if (!pending) return this.#index.withIds(ids);
+    const found: DirectoryContact[] = [];
+    for (let i = 0; i < pending.length; i++) if (ids.has(pending.id(i))) found.push(pending.at(i));
+    return found;
+  }
+
   search(query: string, limit: number): SearchHit[] {
     const pending = this.#pending;
     const hits = pending?.scan.search(query, limit);
