@@ -1,10 +1,12 @@
 /**
  * What the felt benchmark runs, built into one folder under out/ (so the bundle finds
  * node_modules): the renderer and the preview bridge as `npm run build` builds them, the web
- * preview's main bundled with esbuild as the CLI is (a shipped app starts bundled JavaScript,
- * never TypeScript compiled at start), and the baseline page.
+ * preview's main bundled with esbuild as out/preview-server is (scripts/node-bundle.mjs: a
+ * shipped app starts bundled JavaScript, never TypeScript compiled at start), and the baseline
+ * page.
  */
 import { build as esbuild } from 'esbuild';
+import { nodeBundleOptions } from '../../scripts/node-bundle.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,23 +62,14 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
     resolve: { alias: [WINDOW_PARSER_ALIAS] },
     build: { outDir: baselineDir, emptyOutDir: true, minify: true, target: 'es2022' },
   });
-  const previewMain = join(outDir, 'preview-main.mjs');
+  // Bundled as `npm run build` bundles out/preview-server (split at its dynamic imports).
   await esbuild({
-    absWorkingDir: ROOT,
-    entryPoints: ['src-main/preview/main.ts'],
-    outfile: previewMain,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    external: ['keytar', 'open'],
-    banner: {
-      js: "import { createRequire as __callbarRequire } from 'node:module'; const require = __callbarRequire(import.meta.url);",
-    },
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...nodeBundleOptions,
+    entryPoints: { 'preview-main': 'src-main/preview/main.ts' },
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
   });
+  const previewMain = join(outDir, 'preview-main.mjs');
   return {
     outDir,
     previewMain,

@@ -17,12 +17,11 @@ import { sayAgainIn, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import { placeDialRow } from './directory/dial-row';
+import { loadShortNumbers } from './numbers/destination-class';
 import { numberingOf, type Numbering } from './numbers/numbering';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { CrmLinks } from './crm/crm-links';
-import { exportSource, WindowExports } from './exports/window-exports';
-import { WindowImports } from './contacts-io/window-imports';
 import { policyFavourites, profileFavourites, type Favourites } from './favourites/favourites';
 import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
@@ -112,27 +111,33 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const rankByCalls = () => directory.setCallHistory(partyCalls(calls.tracker.records()));
   // What is known of the tenant's extensions (the user's own, those seen in calls, the speed
   // dials): a typed number is offered as an extension only when it fits. Known again after a
-  // change of the account, the directory or the calls.
+  // change of the account, the directory or the calls; made only when a typed number reads as an
+  // extension (the speed dials are read from the cache's column, no contact is made for them).
   let known: Numbering | undefined;
   const numbering = () =>
     (known ??= numberingOf([
       account.tokens.session?.user_extension,
       ...calls.tracker.records().map((record) => record.call.party.number),
-      ...directory.contacts.map((contact) => contact.speed_dial),
+      ...directory.speedDials(),
     ]));
   const editor = new PhonebookEditor(api.phonebooks, directory, () => profile.region.current());
   // The person's stars, after those the machine's policy pushes to every user.
   const favourites = profileFavourites(profile.dataDir, log, directory, [
     policyFavourites(policyOnlyValues(profile.policies).favourites),
   ]);
-  const imports = new WindowImports({
-    api: api.phonebooks,
-    region: () => profile.region.current(),
-    publish: (event) => {
-      events.publish({ type: 'imports.changed', ...event });
-      // Imported contacts reach the search once the directory syncs them in.
-      if ('result' in event) directory.sync().catch(() => undefined);
-    },
+  // Imports and exports (with the vCard and CSV libraries) load when the window first asks for
+  // one, not at start: the first search never needs them.
+  const imports = whenUsed(async () => {
+    const { WindowImports } = await import('./contacts-io/window-imports');
+    return new WindowImports({
+      api: api.phonebooks,
+      region: () => profile.region.current(),
+      publish: (event) => {
+        events.publish({ type: 'imports.changed', ...event });
+        // Imported contacts reach the search once the directory syncs them in.
+        if ('result' in event) directory.sync().catch(() => undefined);
+      },
+    });
   });
   // CRM link-outs: offered in the window, and opened by themselves when a call connects (if set).
   const crm = new CrmLinks({
@@ -143,7 +148,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       (() => Promise.reject(new CallbarError('not_available', said('errors:crm.cannotOpenHere')))),
     log,
   });
-  const exports = new WindowExports();
+  const exports = whenUsed(async () => import('./exports/window-exports'));
+  const windowExports = whenUsed(async () => new (await exports()).WindowExports());
   /** Each phonebook with how many contacts the directory holds in it (the window shows it). */
   const withContactCounts = <Page extends { results: PhonebookView[] }>(page: Page): Page => {
     // While the first sync runs, the counts would be short: none rather than wrong.
@@ -194,7 +200,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => {
       const found = directory.search(query, limit);
-      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering()) };
+      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering) };
     },
     'directory.status': () => directory.status(),
     'directory.sync': () => {
@@ -256,7 +262,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
               () => undefined,
             )
           : undefined;
-      return exports.start(
+      const { exportSource } = await exports();
+      return (await windowExports()).start(
         exportSource(request, {
           api: api.phonebooks,
           // A file keeps the English (as --json does): it is read by programs too.
@@ -265,15 +272,15 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
         }),
       );
     },
-    'exports.read': ({ export_id }) => exports.read(export_id),
-    'imports.upload': (request) => imports.upload(request),
-    'imports.preview': (request) => imports.preview(request),
-    'imports.start': ({ import_id }) => {
-      imports.start(import_id);
+    'exports.read': async ({ export_id }) => (await windowExports()).read(export_id),
+    'imports.upload': async (request) => (await imports()).upload(request),
+    'imports.preview': async (request) => (await imports()).preview(request),
+    'imports.start': async ({ import_id }) => {
+      (await imports()).start(import_id);
       return {};
     },
-    'imports.cancel': ({ import_id }) => {
-      imports.cancel(import_id);
+    'imports.cancel': async ({ import_id }) => {
+      (await imports()).cancel(import_id);
       return {};
     },
     'favourites.list': () => favourites.list(),
@@ -349,6 +356,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   await directory.load();
   rankByCalls();
   directory.startRefresh(() => account.status().state === 'connected');
+  // The emergency numbers' data (libphonenumber's, 570 KB of JavaScript) loads once the index is
+  // built: ahead of the first number typed, after the first answers.
+  void directory.indexReady().then(() => setImmediate(loadShortNumbers));
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
     const message = errorMessage(error);
@@ -374,6 +384,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       await profile.close();
     },
   };
+}
+
+/** What `make` makes, made once, when first asked for. */
+function whenUsed<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /**

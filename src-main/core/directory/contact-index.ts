@@ -213,6 +213,11 @@ export class ContactIndex {
     return this.#contacts;
   }
 
+  /** The contacts with these ids, in ranking order. */
+  withIds(ids: ReadonlySet<number>): DirectoryContact[] {
+    return this.#contacts.filter((contact) => ids.has(contact.id));
+  }
+
   /** Ranked hits for what the user typed, each saying which field and characters matched. */
   search(query: string, limit = 50): SearchHit[] {
     const parsed = parseQuery(query);

@@ -7,10 +7,11 @@
  */
 import type { DirectoryContact } from '../../../src-shared/contract';
 
-/** How a list makes contact i, and reads its speed dial without making it. */
+/** How a list makes contact i, and reads its id and speed dial without making it. */
 export interface ContactRows {
   readonly length: number;
   make(i: number): DirectoryContact;
+  id(i: number): number;
   speedDial(i: number): number | null;
 }
 
@@ -42,6 +43,11 @@ export class ContactList {
   at(i: number): DirectoryContact {
     if (this.#all) return this.#all[i]!;
     return (this.#made[i] ??= this.#rows!.make(i));
+  }
+
+  /** Contact i's id, without making the contact. */
+  id(i: number): number {
+    return this.#all ? this.#all[i]!.id : this.#rows!.id(i);
   }
 
   /** Contact i's speed dial, without making the contact. */

@@ -19,11 +19,12 @@ export interface DialRow {
 export function placeDialRow(
   target: DialTarget | undefined,
   hits: readonly SearchHit[],
-  numbering: Numbering,
+  /** The tenant's numbering, asked for only when the row would be an extension. */
+  numbering: () => Numbering,
 ): DialRow {
   if (!target) return {};
   if (target.kind !== 'extension' || target.class !== 'extension') return { dial: target };
-  if (!fitsNumbering(target.destination, numbering)) return {};
+  if (!fitsNumbering(target.destination, numbering())) return {};
   let strong = 0;
   while (
     strong < hits.length &&

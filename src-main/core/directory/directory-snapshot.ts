@@ -308,6 +308,7 @@ export function readSnapshot(file: Buffer): Snapshot {
       secondary_number: nulls[i]! & NO_SECONDARY ? null : entryText(secondaries, i),
       speed_dial: nulls[i]! & NO_SPEED_DIAL ? null : speedDial[i]!,
     }),
+    id: (i) => id[i]!,
     speedDial: (i) => (nulls[i]! & NO_SPEED_DIAL ? null : speedDial[i]!),
   };
   const { owner, synced_at, phonebooks } = header;

@@ -10,15 +10,12 @@
  * listeners (the core publishes them as `directory.changed` events).
  *
  * A large directory (a cache read at start, a sync) is indexed in slices between requests
- * (indexed-contacts): until its index is ready, searches are answered by a scan over its
- * contacts (contact-scan, with the index's own ranking), so the first answer after a start waits
- * for no index build; the cache is written with what a start reads (directory-saving). A cache
- * read at start gives the scan its stored texts and its contacts unmade (contact-list): the
- * first answer makes only the contacts it keeps, the build makes the others in its first slices.
- *
- * The index reads numbers in the user's region: when the region changes (the Settings view, or
- * another process of the profile saving it), the next request indexes the contacts again for the
- * new one, so search, caller lookup and the numbers shown follow it without a restart.
+ * (indexed-contacts); until then a scan answers (contact-scan, with the index's ranking), so a
+ * start's first answer waits for no build. A cache read at start gives the scan its stored texts
+ * and its contacts unmade (contact-list): the first answer makes only the contacts it keeps. The
+ * index reads numbers in the user's region: when it changes (Settings, or another process of the
+ * profile), the next request indexes the contacts again, so search, caller lookup and the
+ * numbers shown follow it without a restart.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import type {
@@ -195,10 +192,7 @@ export class Directory {
     return { query, hits: this.#contacts.search(query, limit) };
   }
 
-  /**
-   * The user's own calls per party (from the call log): contacts called more and lately rank
-   * first among hits of the same match quality.
-   */
+  /** The call log's calls per party: among equal matches, contacts called more and lately first. */
   setCallHistory(parties: readonly PartyCalls[]): void {
     this.#contacts.setCallHistory(parties, this.#clock.now());
   }
@@ -226,11 +220,18 @@ export class Directory {
   }
 
   /**
-   * Every contact of the directory (favourites, the speed dials an import avoids): in ranking
-   * order once indexed, in the order read while the index is being built.
+   * Every contact of the directory: in ranking order once indexed, in the order read while the
+   * index is being built. Its speed dials and the contacts with some ids (favourites) are read
+   * without making a contact the scan has not made.
    */
   get contacts(): readonly DirectoryContact[] {
     return this.#contacts.contacts;
+  }
+  speedDials(): Iterable<number | null> {
+    return this.#contacts.speedDials();
+  }
+  withIds(ids: ReadonlySet<number>): DirectoryContact[] {
+    return this.#contacts.withIds(ids);
   }
 
   /** Starts a full sync, or joins the one running; resolves when it completes or fails. */
@@ -475,9 +476,7 @@ export class Directory {
   #followRegion(): void {
     const region = this.#askRegion();
     if (region === this.#shown.region) return;
-    this.#options.log.info('the region changed; the directory reads its numbers again', {
-      region,
-    });
+    this.#options.log.info('the region changed; the directory reads its numbers again', { region });
     this.#shown = new NumberDisplay(region);
     this.#install(ContactList.of(this.#contacts.contacts));
     this.#changed();

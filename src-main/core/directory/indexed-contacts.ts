@@ -90,6 +90,25 @@ export class IndexedContacts {
     return this.#pending?.contacts.all() ?? this.#index.contacts;
   }
 
+  /** Every contact's speed dial, read without making the contacts of a list being indexed. */
+  *speedDials(): Generator<number | null> {
+    const pending = this.#pending?.contacts;
+    if (pending) {
+      for (let i = 0; i < pending.length; i++) yield pending.speedDial(i);
+    } else {
+      for (const contact of this.#index.contacts) yield contact.speed_dial;
+    }
+  }
+
+  /** The contacts with these ids, in the order of `contacts`, made only if the scan did not yet. */
+  withIds(ids: ReadonlySet<number>): DirectoryContact[] {
+    const pending = this.#pending?.contacts;
+    if (!pending) return this.#index.withIds(ids);
+    const found: DirectoryContact[] = [];
+    for (let i = 0; i < pending.length; i++) if (ids.has(pending.id(i))) found.push(pending.at(i));
+    return found;
+  }
+
   search(query: string, limit: number): SearchHit[] {
     const pending = this.#pending;
     const hits = pending?.scan.search(query, limit);

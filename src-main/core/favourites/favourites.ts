@@ -57,7 +57,8 @@ export function policyFavourites(numbers: readonly string[]): FavouriteSource {
 
 /** What the directory answers that favourites need. */
 export interface FavouriteDirectory {
-  readonly contacts: readonly DirectoryContact[];
+  /** The contacts with these ids (stars), in the directory's order. */
+  withIds(ids: ReadonlySet<number>): readonly DirectoryContact[];
   lookupByNumber(number: string): DirectoryContact | undefined;
   /** A contact's numbers as a person reads them (in the user's region). */
   shownNumbers(contact: DirectoryContact): ShownNumbers;
@@ -106,8 +107,9 @@ export class Favourites {
       }
     }
     const byId = new Map(stored.map((entry) => [entry.contact_id, entry.starred_at]));
-    const mine = this.#directory.contacts
-      .filter((contact) => byId.has(contact.id) && !seen.has(contact.id))
+    const mine = this.#directory
+      .withIds(new Set(byId.keys()))
+      .filter((contact) => !seen.has(contact.id))
       .sort((a, b) => byId.get(a.id)! - byId.get(b.id)!);
     for (const contact of mine) {
       const shown = this.#directory.shownNumbers(contact);

@@ -13,14 +13,35 @@
  * It also says, in plain words, why a link to such a destination asks or is refused, and applies
  * the policy settings `dial_allowed_classes` and `dial_allowed_countries`.
  */
-import libphonenumber from 'google-libphonenumber';
+import type libphonenumber from 'google-libphonenumber';
+import { createRequire } from 'node:module';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { DestinationClass } from '../../../src-shared/contract';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
 
-const shortNumbers = libphonenumber.ShortNumberInfo.getInstance();
+let shortNumbers: libphonenumber.ShortNumberInfo | undefined;
+
+/**
+ * libphonenumber's short-number data, loaded when first asked for (or by `loadShortNumbers`): it
+ * is 570 KB of JavaScript that a start's first search never needs, so no bundle evaluates it at
+ * start. A plain require (it is CommonJS), so the emergency check stays synchronous.
+ */
+function shortNumberInfo(): libphonenumber.ShortNumberInfo {
+  if (!shortNumbers) {
+    const library = createRequire(import.meta.url)(
+      'google-libphonenumber',
+    ) as typeof libphonenumber;
+    shortNumbers = library.ShortNumberInfo.getInstance();
+  }
+  return shortNumbers;
+}
+
+/** Loads the short-number data now (the core does once its index is built, ahead of any need). */
+export function loadShortNumbers(): void {
+  shortNumberInfo();
+}
 
 /** The verdict on one destination (the classification fields of the contract's DialTarget). */
 export interface Classification {
@@ -33,7 +54,7 @@ export interface Classification {
 
 /** True when `digits` is, exactly, an emergency number in `region` (911 in US, 112 and 110 in DE…). */
 export function isEmergencyNumber(digits: string, region: CountryCode): boolean {
-  return /^\d{2,6}$/.test(digits) && shortNumbers.isEmergencyNumber(digits, region);
+  return /^\d{2,6}$/.test(digits) && shortNumberInfo().isEmergencyNumber(digits, region);
 }
 
 /**

@@ -191,6 +191,38 @@ describe('a large directory read from the cache', () => {
     await directory.close();
   });
 
+  it('reads its speed dials before the index is built, from the cache, as the index has them', async () => {
+    const events: string[] = [];
+    const directory = await cachedDirectory(recorded(events), { buildAfterMs: 60_000 });
+    await directory.load();
+    const codes = (listed: Iterable<number | null>) =>
+      [...listed].map((code) => code ?? -1).sort((a, b) => a - b);
+    const expected = codes(whole.contacts.map((contact) => contact.speed_dial));
+    expect(expected.some((code) => code >= 0)).toBe(true);
+    expect(codes(directory.speedDials())).toEqual(expected);
+    expect(events).toEqual([]);
+    directory.search('mar');
+    await directory.indexReady();
+    expect(codes(directory.speedDials())).toEqual(expected);
+    await directory.close();
+  });
+
+  it('finds contacts by id (favourites) before the index is built, as the index does', async () => {
+    const events: string[] = [];
+    const directory = await cachedDirectory(recorded(events), { buildAfterMs: 60_000 });
+    await directory.load();
+    const ids = new Set([0, 77, 1_234, 4_999].map((at) => contacts[at]!.id));
+    const byId = (listed: readonly DirectoryContact[]) => [...listed].sort((a, b) => a.id - b.id);
+    expect(byId(directory.withIds(ids))).toEqual(byId(whole.withIds(ids)));
+    expect(directory.withIds(ids)).toHaveLength(4);
+    expect(directory.withIds(new Set([-1]))).toEqual([]);
+    expect(events).toEqual([]);
+    directory.search('mar');
+    await directory.indexReady();
+    expect(directory.withIds(ids)).toEqual(whole.withIds(ids));
+    await directory.close();
+  });
+
   it('identifies callers and lists its contacts before the index is built, as the index does', async () => {
     const events: string[] = [];
     const directory = await cachedDirectory(recorded(events), { buildAfterMs: 60_000 });

@@ -1,0 +1,4 @@
+import type { BuildOptions } from 'esbuild';
+
+/** esbuild's options for a Node bundle of this checkout (scripts/node-bundle.mjs). */
+export declare const nodeBundleOptions: BuildOptions;

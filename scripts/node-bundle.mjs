@@ -1,0 +1,41 @@
+// How Callbar's Node programs are bundled with esbuild (the CLI and the web preview's server in
+// scripts/build-cli.mjs, the felt benchmark's preview in bench/felt/build.ts, and the test of
+// what the preview evaluates at start): one ESM bundle for Node, split at the dynamic imports,
+// so what a command or a start does not need is a chunk loaded when used. keytar (a native
+// module) and open (ships a helper script beside itself) stay in node_modules. Minified, and
+// without zod's 40 translations of its own messages (Callbar words its messages itself; zod's
+// English stays): half of zod's size, and parse time is most of a start.
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+
+/** zod's `locales` namespace (every language) reduced to English, the one zod configures. */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: join(root, 'node_modules/zod/v4/locales'),
+    }));
+  },
+};
+
+/** esbuild's options for a Node bundle of this checkout; add entryPoints and outdir. */
+export const nodeBundleOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  external: ['keytar', 'open'],
+  // A bundled CommonJS dependency may call require(); ESM output has none of its own.
+  banner: {
+    js: "import { createRequire as __callbarRequire } from 'node:module'; const require = __callbarRequire(import.meta.url);",
+  },
+  chunkNames: 'chunks/[name]-[hash]',
+  minify: true,
+  plugins: [englishOnlyZod],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
