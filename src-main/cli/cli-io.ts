@@ -1,19 +1,56 @@
+import { createInterface } from 'node:readline/promises';
 import type { AccountState, AccountStatus } from '../../src-shared/contract';
 import { CallbarError } from '../core/errors';
 import type { Translate } from '../core/text/said';
 import { sayAgain } from '../core/text/translators';
 import { terminalField, terminalOutput } from '../core/text/terminal-text';
 
-/** Where the CLI writes: stdout for results, stderr for messages. Tests capture both. */
+/**
+ * Where the CLI writes and whom it asks: stdout for results, stderr for messages, the terminal
+ * (when there is one) for progress and questions. The process's own streams for the bin; tests
+ * that run the CLI inside their worker capture both outputs and have no terminal.
+ */
 export interface CliIo {
+  /** A result line (a line break added when missing). */
   out(text: string): void;
+  /** A message line (a line break added when missing). */
   err(text: string): void;
+  /**
+   * An export's text to stdout as it is, no line break added (a terminal sees its controls as
+   * text); resolves once stdout takes more.
+   */
+  write(text: string): Promise<void>;
+  /** Draws a progress line on stderr (over itself); only where stderr is a terminal. */
+  progress?: (text: string) => void;
+  /** Asks the person at the terminal, their answer; only where stdin is a terminal. */
+  ask?: (question: string) => Promise<string>;
 }
 
 export const processIo: CliIo = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  async write(text) {
+    // A terminal shows controls as text; a pipe or a file gets the bytes as they are.
+    if (!process.stdout.write(process.stdout.isTTY ? terminalOutput(text) : text)) {
+      await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+    }
+  },
+  get progress() {
+    return process.stderr.isTTY ? (text: string) => void process.stderr.write(text) : undefined;
+  },
+  get ask() {
+    return process.stdin.isTTY ? askOnTerminal : undefined;
+  },
 };
+
+async function askOnTerminal(question: string): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await prompt.question(question);
+  } finally {
+    prompt.close();
+  }
+}
 
 /**
  * `io` as every command writes to it: each text shown as text (controls and bidi characters as
@@ -22,6 +59,7 @@ export const processIo: CliIo = {
  */
 export function terminalIo(io: CliIo): CliIo {
   return {
+    ...io,
     out: (text) => io.out(terminalOutput(text)),
     err: (text) => io.err(terminalOutput(text)),
   };

@@ -37,6 +37,8 @@ export interface CommandContext {
   t: Translate;
   /** The profile (settings, logs, account); opened on first use, closed when the command ends. */
   profile(): Promise<Profile>;
+  /** The CLI's own entry script (bin/callbar.mjs), when it runs as one. */
+  entry: string | undefined;
   /** The platform API of the connected account (fails with exit 4 without a keychain). */
   platform(): Promise<PlatformApi>;
   /**

@@ -9,7 +9,7 @@ import { mayHavePolicies } from '../core/config/policy/policy-location';
 import type { Profile } from '../core/profile';
 import { CallbarError, describeError } from '../core/errors';
 import { packageInfo } from '../core/package-info';
-import { handleStopSignals } from '../core/stop-signals';
+import { handleStopSignals, type StopSignals } from '../core/stop-signals';
 import { said, type Translate } from '../core/text/said';
 import { cliTranslator } from './cli-locale';
 import { ExitCode, processIo, terminalIo, type CliIo } from './cli-io';
@@ -22,13 +22,32 @@ import { allCommands } from './registry';
 
 const leadingFlags = new Set(['--json', '-h', '--help', '-v', '--version']);
 
-export async function runCli(
-  argv: string[],
-  sink: CliIo = processIo,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
+/**
+ * What the CLI runs in. The bin's own process ({@link processHost}): its streams, environment
+ * and entry script, and Ctrl+C / SIGTERM / SIGHUP are the CLI's to handle. A test may run the
+ * CLI inside its own process with an environment and outputs of its own and no signals.
+ */
+export interface CliHost {
+  io: CliIo;
+  env: NodeJS.ProcessEnv;
+  /** The script that runs the CLI (the browser's launcher runs it again). */
+  entry: string | undefined;
+  /** Whether the process's stop signals end the command (only in a process of its own). */
+  signals: boolean;
+}
+
+export const processHost: CliHost = {
+  io: processIo,
+  env: process.env,
+  entry: process.argv[1],
+  signals: true,
+};
+
+/** Runs `callbar ARGV` to its end; the exit code. */
+export async function runCli(argv: string[], host: CliHost = processHost): Promise<number> {
+  const { env } = host;
   // Everything printed shows control and bidi characters as text, whichever command prints it.
-  const io = terminalIo(sink);
+  const io = terminalIo(host.io);
   // Global flags may come before the command; the command's words come next.
   let start = 0;
   while (start < argv.length && leadingFlags.has(argv[start]!)) start++;
@@ -82,7 +101,7 @@ export async function runCli(
     io.out(commandHelp(t, command));
     return ExitCode.ok;
   }
-  return runCommand(command, input, io, t, policies);
+  return runCommand(command, input, { ...host, io }, t, policies);
 }
 
 /**
@@ -183,7 +202,7 @@ function usageFailure(io: CliIo, t: Translate, error: UsageError, command?: Comm
 async function runCommand(
   command: CommandSpec,
   input: ReturnType<typeof parseCommandLine>,
-  io: CliIo,
+  { io, env, entry, signals: ownsSignals }: CliHost,
   t: Translate,
   policies: Policies | undefined,
 ): Promise<number> {
@@ -193,20 +212,23 @@ async function runCommand(
   // One closing, at the end or on a signal: it waits for a session write in flight.
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= profile?.close() ?? Promise.resolve());
-  const signals = handleStopSignals({
-    stop: close,
-    saving: () => profile?.account.tokens.saving ?? false,
-    say: (line) => io.err(line),
-  });
+  const signals: StopSignals = ownsSignals
+    ? handleStopSignals({
+        stop: close,
+        saving: () => profile?.account.tokens.saving ?? false,
+        say: (line) => io.err(line),
+      })
+    : { onSignal: () => () => undefined, dispose: () => undefined };
   const ctx: CommandContext = {
     io,
     json: input.values.json === true,
     t,
+    entry,
     profile() {
       opening ??= (async () => {
         const { openProfile } = await import('../core/profile');
         // The policies read at the start (none: the profile finds none either).
-        return (profile = openProfile(policies ? { policies } : {}));
+        return (profile = openProfile({ env, ...(policies ? { policies } : {}) }));
       })();
       return opening;
     },

@@ -34,28 +34,31 @@ function chosenBrowsers(value: string | undefined): Browser[] | undefined {
 }
 
 /** The CLI's own entry (bin/callbar.mjs, links resolved), which the launcher runs. */
-function cliEntry(): string {
-  const script = process.argv[1];
-  const found = script ? realpathSync(script) : undefined;
+function cliEntry(ctx: CommandContext): string {
+  const found = ctx.entry ? realpathSync(ctx.entry) : undefined;
   if (found && existsSync(found)) return found;
   throw new CallbarError('not_available', said('cli:browser.noCliEntry'));
 }
 
-/** The browsers whose folder exists on this computer (what `install` without --browser picks). */
-async function presentBrowsers(dataDir: string): Promise<Browser[]> {
-  const { hostLocation } = await import('../../core/browser/host-registration');
+/** Where the browsers keep their folders: the CLI's environment and the user's home. */
+async function browserHost(ctx: CommandContext, machine: boolean | undefined) {
   const { homedir } = await import('node:os');
-  const host = { platform: process.platform, homeDir: homedir(), env: process.env, dataDir };
-  if (process.platform === 'win32') return [...BROWSER_NAMES];
-  return BROWSER_NAMES.filter((browser) =>
-    // The browser's own folder (the manifest folder's parent) is there once it ran.
-    existsSync(dirname(dirname(hostLocation(browser, 'user', host).manifestFile))),
-  );
+  const { dataDir, env } = await ctx.profile();
+  // os.homedir() reads HOME on Unix; the environment the CLI was given says it first.
+  const homeDir = (process.platform === 'win32' ? undefined : env.HOME) || homedir();
+  const scope = machine ? ('machine' as const) : ('user' as const);
+  return { dataDir, env, homeDir, scope };
 }
 
-async function scopeOf(ctx: CommandContext, machine: boolean | undefined) {
-  const profile = await ctx.profile();
-  return { dataDir: profile.dataDir, scope: machine ? ('machine' as const) : ('user' as const) };
+/** The browsers whose folder exists on this computer (what `install` without --browser picks). */
+async function presentBrowsers(host: { dataDir: string; env: NodeJS.ProcessEnv; homeDir: string }) {
+  const { hostLocation } = await import('../../core/browser/host-registration');
+  if (process.platform === 'win32') return [...BROWSER_NAMES];
+  const where = { platform: process.platform, ...host };
+  return BROWSER_NAMES.filter((browser) =>
+    // The browser's own folder (the manifest folder's parent) is there once it ran.
+    existsSync(dirname(dirname(hostLocation(browser, 'user', where).manifestFile))),
+  );
 }
 
 export const browserCommands: CommandGroup = {
@@ -67,20 +70,20 @@ export const browserCommands: CommandGroup = {
       options: browserOptions,
       async run(ctx, { values }) {
         const chosen = chosenBrowsers(values.browser);
-        const { dataDir, scope } = await scopeOf(ctx, values.machine);
-        const browsers = chosen ?? (await presentBrowsers(dataDir));
+        const { scope, ...host } = await browserHost(ctx, values.machine);
+        const browsers = chosen ?? (await presentBrowsers(host));
         if (browsers.length === 0) throw new UsageError(said('cli:browser.noBrowserFound'));
         const { installHost } = await import('../../core/browser/host-install');
         const node = process.execPath;
-        const cli = cliEntry();
-        const explicitDataDir = process.env.CALLBAR_DATA_DIR ? dataDir : undefined;
+        const cli = cliEntry(ctx);
+        const explicitDataDir = host.env.CALLBAR_DATA_DIR ? host.dataDir : undefined;
         const done = [];
         for (const browser of browsers) {
           done.push(
             await installHost({
               browser,
               scope,
-              dataDir,
+              ...host,
               node,
               cli,
               ...(explicitDataDir ? { explicitDataDir } : {}),
@@ -105,10 +108,10 @@ export const browserCommands: CommandGroup = {
       options: browserOptions,
       async run(ctx, { values }) {
         const browsers = chosenBrowsers(values.browser) ?? [...BROWSER_NAMES];
-        const { dataDir, scope } = await scopeOf(ctx, values.machine);
+        const { scope, ...host } = await browserHost(ctx, values.machine);
         const { uninstallHost } = await import('../../core/browser/host-install');
         const done = [];
-        for (const browser of browsers) done.push(await uninstallHost({ browser, scope, dataDir }));
+        for (const browser of browsers) done.push(await uninstallHost({ browser, scope, ...host }));
         if (ctx.json) return ctx.io.out(JSON.stringify({ uninstalled: done }));
         const removed = done.filter((each) => each.removed);
         if (removed.length === 0) return ctx.io.out(ctx.t('browser.nothingToRemove'));
@@ -128,12 +131,12 @@ export const browserCommands: CommandGroup = {
       options: browserOptions,
       async run(ctx, { values }) {
         const browsers = chosenBrowsers(values.browser) ?? [...BROWSER_NAMES];
-        const { dataDir, scope } = await scopeOf(ctx, values.machine);
+        const { scope, ...host } = await browserHost(ctx, values.machine);
         const { hostStatus } = await import('../../core/browser/host-install');
         const { readDoorFile } = await import('../../core/desktop/link-door');
         const states = [];
-        for (const browser of browsers) states.push(await hostStatus({ browser, scope, dataDir }));
-        const running = (await readDoorFile(dataDir).catch(() => undefined)) !== undefined;
+        for (const browser of browsers) states.push(await hostStatus({ browser, scope, ...host }));
+        const running = (await readDoorFile(host.dataDir).catch(() => undefined)) !== undefined;
         if (ctx.json)
           return ctx.io.out(JSON.stringify({ hosts: states, callbar_running: running }));
         ctx.io.out(

@@ -3,7 +3,6 @@
  * hears the platform's call events only while a command that listens runs (`dial --follow`);
  * what the running app heard is in the profile's call log, which these commands read.
  */
-import { createInterface } from 'node:readline/promises';
 import type {
   Call,
   CallsSnapshot,
@@ -178,7 +177,7 @@ function destinationLines(t: Translate, target: DialTarget, reason?: string): st
 /** Asks on a terminal; a link never dials unconfirmed where nobody can answer. */
 async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pending: PendingDial) {
   const { io, t } = ctx;
-  if (!process.stdin.isTTY) {
+  if (!io.ask) {
     throw new CallbarError(
       'needs_confirmation',
       said('cli:calls.nobodyToAsk', {
@@ -192,24 +191,19 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
   // A link that asks for a reason keeps asking: "always" would not apply to it.
   const offerAlways = pending.reason === undefined;
   const choices = t(offerAlways ? 'calls.choicesAlways' : 'calls.choices');
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = (
-      await prompt.question(
-        t('calls.ask', { display: terminalField(sayAgain(t, pending.target.display)), choices }),
-      )
+  const answer = (
+    await io.ask(
+      t('calls.ask', { display: terminalField(sayAgain(t, pending.target.display)), choices }),
     )
-      .trim()
-      .toLowerCase();
-    // The answers of the user's language (and, everywhere, the English ones).
-    const is = (key: string) => t(key).split('|').includes(answer);
-    const always = offerAlways && is('calls.always');
-    const accept = is('calls.yes') || always;
-    await calls.confirm(pending.id, accept, always);
-    io.out(t(accept ? 'calls.calling' : 'calls.notDialed'));
-  } finally {
-    prompt.close();
-  }
+  )
+    .trim()
+    .toLowerCase();
+  // The answers of the user's language (and, everywhere, the English ones).
+  const is = (key: string) => t(key).split('|').includes(answer);
+  const always = offerAlways && is('calls.always');
+  const accept = is('calls.yes') || always;
+  await calls.confirm(pending.id, accept, always);
+  io.out(t(accept ? 'calls.calling' : 'calls.notDialed'));
 }
 
 function showOutcome(ctx: CommandContext, outcome: DialOutcome) {
@@ -310,7 +304,7 @@ export const callCommands: CommandGroup = {
         });
         const { callHistoryCsv } = await import('../../core/calls/call-history-csv');
         const text = callHistoryCsv(recent);
-        if (values.output === undefined) return writeStdout([text]);
+        if (values.output === undefined) return writeStdout(ctx.io, [text]);
         const { writeFileAtomic } = await import('../../core/files/atomic-write');
         await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });
         if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, calls: recent.length }));

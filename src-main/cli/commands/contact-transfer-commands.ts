@@ -11,9 +11,9 @@ import type { ExportFormat } from '../../core/contacts-io/contact-export';
 import type { OnDuplicate } from '../../core/contacts-io/import-plan';
 import { CallbarError } from '../../core/errors';
 import { said, type Translate } from '../../core/text/said';
-import { terminalField, terminalOutput } from '../../core/text/terminal-text';
+import { terminalField } from '../../core/text/terminal-text';
 import { integer, requiredInteger } from '../arguments';
-import { ExitCode } from '../cli-io';
+import { ExitCode, type CliIo } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { tenths } from '../list-output';
 import { formatTable } from '../table';
@@ -46,17 +46,12 @@ function mapChanges(values: string[] | undefined): Record<string, string> {
   return changes;
 }
 
-/** Writes to stdout as the pieces come, waiting when the pipe is full. */
-/** Writes an export to stdout (controls shown as text on a terminal), waiting for drains. */
-export async function writeStdout(chunks: AsyncIterable<string> | Iterable<string>): Promise<void> {
-  // A terminal shows controls as text; a pipe or a file gets the bytes as they are.
-  const tty = process.stdout.isTTY;
-  for await (const chunk of chunks) {
-    const text = tty ? terminalOutput(chunk) : chunk;
-    if (!process.stdout.write(text)) {
-      await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
-    }
-  }
+/** Writes an export to stdout as the pieces come, waiting while the pipe is full. */
+export async function writeStdout(
+  io: CliIo,
+  chunks: AsyncIterable<string> | Iterable<string>,
+): Promise<void> {
+  for await (const chunk of chunks) await io.write(chunk);
 }
 
 function mappingLine(t: Translate, headers: string[], mapping: ColumnMapping): string {
@@ -138,7 +133,7 @@ async function runExport(
     ...(phonebook === undefined ? {} : { phonebook }),
     onContact: () => contacts++,
   });
-  if (values.output === undefined) return writeStdout(chunks);
+  if (values.output === undefined) return writeStdout(ctx.io, chunks);
   const { writeChunksAtomic } = await import('../../core/files/atomic-write');
   await writeChunksAtomic(values.output, chunks, FILE_MODES);
   const { t } = ctx;
@@ -206,8 +201,7 @@ async function runImportCommand(
     const stopCancelling = ctx.onSignal(() =>
       abort.abort(new CallbarError('import_cancelled', said('cli:transfer.importCancelled'))),
     );
-    const draw =
-      !ctx.json && process.stderr.isTTY ? (text: string) => process.stderr.write(text) : undefined;
+    const draw = ctx.json ? undefined : ctx.io.progress;
     try {
       result = await runImport(plan, api.phonebooks, {
         signal: abort.signal,

@@ -133,10 +133,7 @@ export const directoryCommands: CommandGroup = {
           throw new CallbarError('not_connected', said('cli:errors.notConnected'));
         }
         const directory = await openLocalDirectory(ctx);
-        const draw =
-          !ctx.json && process.stderr.isTTY
-            ? (text: string) => process.stderr.write(text)
-            : undefined;
+        const draw = ctx.json ? undefined : ctx.io.progress;
         const stopDrawing = directory.onChange((status) =>
           draw?.(`\r${progressLine(ctx.t, status)}\x1b[K`),
         );

@@ -1,7 +1,7 @@
 /**
  * `callbar activate --force` completed in the portal by another user (as someone who learned the
  * link would): `activate` and every later `status` say that Callbar is now connected to a
- * different account than before. Real bin, real keychain, real simulator.
+ * different account than before. The CLI inside the test's process, real keychain, real simulator.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { activateThroughCli, runCallbar } from '../../support/cli-process';
+import {
+  activateThroughCli,
+  callbarInProcess,
+  runCallbarInProcess,
+} from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import { profileEnv, registerReceiver, startSim } from '../../support/sim-harness';
 
@@ -32,7 +36,7 @@ describe('callbar CLI: a connection to a different account than before', () => {
   });
 
   const activateAs = (userIndex: number, args: string[] = []) =>
-    activateThroughCli(env, sim.users[userIndex]!, args);
+    activateThroughCli(env, sim.users[userIndex]!, args, callbarInProcess);
 
   it('activate and status say so, in words and in --json', async () => {
     const [alice, bob] = [sim.users[0]!, sim.users[1]!];
@@ -48,7 +52,7 @@ describe('callbar CLI: a connection to a different account than before', () => {
       account_switch: { user_extension: alice.extension, tenant_id: sim.tenant_id },
     });
 
-    const status = await runCallbar(['status'], env);
+    const status = await runCallbarInProcess(['status'], env);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Connected as extension ${bob.extension} (${sim.tenant_id}).`);
     expect(status.stdout).toContain(
@@ -57,11 +61,14 @@ describe('callbar CLI: a connection to a different account than before', () => {
     expect(status.stderr).toContain("'callbar status --acknowledge-switch'");
 
     // It was Bob himself: acknowledged once, no command says it any more.
-    const acknowledged = await runCallbar(['status', '--acknowledge-switch', '--json'], env);
+    const acknowledged = await runCallbarInProcess(
+      ['status', '--acknowledge-switch', '--json'],
+      env,
+    );
     expect(acknowledged.code).toBe(0);
     expect(JSON.parse(acknowledged.stdout)).toMatchObject({ user_extension: bob.extension });
     expect(JSON.parse(acknowledged.stdout)).not.toHaveProperty('account_switch');
-    const later = await runCallbar(['status'], env);
+    const later = await runCallbarInProcess(['status'], env);
     expect(later.stdout).not.toContain('not to extension');
     expect(later.stderr).toBe('');
   });

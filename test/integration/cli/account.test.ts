@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { ENDED_ATTEMPT_WARNING } from '../../../src-main/core/account/account-service';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar, runCallbar, type CliRun } from '../../support/cli-process';
+import {
+  allOutput,
+  callbar,
+  callbarInProcess,
+  runCallbarInProcess,
+  type CliRun,
+} from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import {
   completePortalFlow,
@@ -73,7 +79,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     });
     // Kept in the keychain: the same every time, and in no file of the profile.
     const again = JSON.parse(
-      (await runCallbar(['status', '--json'], env)).stdout,
+      (await runCallbarInProcess(['status', '--json'], env)).stdout,
     ) as typeof reported;
     expect(again.receiver.webhook_url).toBe(reported.receiver.webhook_url);
     const secret = reported.receiver.webhook_url.split('/').at(-1)!;
@@ -82,19 +88,21 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
 
   it('status flags accept_unauthenticated_events, in text and --json', async () => {
     const open = { ...env, CALLBAR_ACCEPT_UNAUTHENTICATED_EVENTS: 'yes' };
-    const human = await runCallbar(['status'], open);
+    const human = await runCallbarInProcess(['status'], open);
     expect(human.stdout).toContain(
       'Warning: Callbar accepts call events without authentication (the setting accept_unauthenticated_events is on)',
     );
-    expect(JSON.parse((await runCallbar(['status', '--json'], open)).stdout)).toMatchObject({
+    expect(
+      JSON.parse((await runCallbarInProcess(['status', '--json'], open)).stdout),
+    ).toMatchObject({
       events_warning: expect.stringContaining('any program on this computer') as unknown,
       receiver: { accepts_unauthenticated: true },
     });
-    expect((await runCallbar(['status'], env)).stdout).not.toContain('Warning');
+    expect((await runCallbarInProcess(['status'], env)).stdout).not.toContain('Warning');
   });
 
   it('activate --no-browser --json prints the link at once, then the final state; the landing page is served before it exits', async () => {
-    const run = callbar(['activate', '--no-browser', '--json'], env);
+    const run = callbarInProcess(['activate', '--no-browser', '--json'], env);
     const { portalLink, portal } = await answerPortal(run, 'subscribe');
     expect(portalLink.startsWith(`${sim.portal_url}/integrations/callbar/activate?`)).toBe(true);
     expect(portal.status).toBe(303);
@@ -114,7 +122,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   it('status --json after a restart: restored from the keychain, never a token', async () => {
     const stored = (await openVault({ dataDir }).load())!;
     expect(stored.user_extension).toBe(sim.users[0]!.extension);
-    const result = await allOutput(callbar(['status', '--json'], env));
+    const result = await allOutput(callbarInProcess(['status', '--json'], env));
     expect(result.code).toBe(0);
     const status = JSON.parse(result.stdout) as Record<string, string>;
     expect(status).toMatchObject({ state: 'connected', tenant_id: sim.tenant_id });
@@ -122,7 +130,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     for (const secret of [stored.access_token, stored.refresh_token, stored.client_secret]) {
       expect(result.stdout + result.stderr).not.toContain(secret);
     }
-    const human = await allOutput(callbar(['status'], env));
+    const human = await allOutput(callbarInProcess(['status'], env));
     expect(human.stdout).toContain(`Connected as extension ${sim.users[0]!.extension}`);
 
     // Nothing in the data folder (settings, logs) holds a token or the client secret.
@@ -135,9 +143,9 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   });
 
   it('status --check asks the platform: it answers and accepts the token', async () => {
-    const human = await allOutput(callbar(['status'], env));
+    const human = await allOutput(callbarInProcess(['status'], env));
     expect(human.stdout).toContain("'callbar status --check' asks the platform");
-    const checked = await allOutput(callbar(['status', '--check', '--json'], env));
+    const checked = await allOutput(callbarInProcess(['status', '--check', '--json'], env));
     expect(checked.code).toBe(0);
     expect(JSON.parse(checked.stdout)).toMatchObject({
       state: 'connected',
@@ -151,7 +159,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     await control(sim, 'POST', 'clock/advance', { seconds: 25 * 3600 }); // past the token's life
     await control(sim, 'DELETE', 'requests');
     try {
-      const checked = await allOutput(callbar(['status', '--check', '--json'], env));
+      const checked = await allOutput(callbarInProcess(['status', '--check', '--json'], env));
       expect(checked.code).toBe(0);
       expect(JSON.parse(checked.stdout)).toMatchObject({
         state: 'connected',
@@ -179,12 +187,12 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     });
     await control(sim, 'POST', 'faults', refusal('token_not_valid', 'Token is expired.'));
     try {
-      const refused = await allOutput(callbar(['status', '--check', '--json'], env));
+      const refused = await allOutput(callbarInProcess(['status', '--check', '--json'], env));
       expect(refused.code).not.toBe(0);
       expect(JSON.parse(refused.stdout)).toMatchObject({
         platform: { reachable: true, token_accepted: false, error: { code: 'token_not_valid' } },
       });
-      const human = await allOutput(callbar(['status', '--check'], env));
+      const human = await allOutput(callbarInProcess(['status', '--check'], env));
       expect(human.stdout).toContain('The platform did not accept Callbar’s sign-in');
       expect(human.stdout).not.toContain('accepts Callbar’s token');
     } finally {
@@ -194,7 +202,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
       ...refusal('permission_denied', 'You do not have permission to perform this action.'),
       count: 1,
     });
-    const accepted = await allOutput(callbar(['status', '--check'], env));
+    const accepted = await allOutput(callbarInProcess(['status', '--check'], env));
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain(
       'The platform accepts Callbar’s token, but refuses to list phonebooks for it: You do not have permission to perform this action.',
@@ -206,7 +214,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     // would be another platform: the session is not used there at all.)
     await control(sim, 'POST', 'faults', { path: '/', match: 'prefix', reset: true });
     try {
-      const result = await allOutput(callbar(['status', '--check'], env));
+      const result = await allOutput(callbarInProcess(['status', '--check'], env));
       expect(result.code).toBe(5);
       expect(result.stdout).toContain('Connected as extension');
       expect(result.stdout).toContain('could not reach the platform');
@@ -216,7 +224,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   });
 
   it('activate when already connected says so and asks for --force', async () => {
-    const result = await allOutput(callbar(['activate', '--no-browser'], env));
+    const result = await allOutput(callbarInProcess(['activate', '--no-browser'], env));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Connected as extension');
     expect(result.stderr).toContain("run 'callbar activate --force'");
@@ -224,7 +232,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   });
 
   it('activate --force, then Unsubscribe in the portal: the landing page says disconnected', async () => {
-    const run = callbar(['activate', '--no-browser', '--force', '--json'], env);
+    const run = callbarInProcess(['activate', '--no-browser', '--force', '--json'], env);
     const { portal } = await answerPortal(run, 'unsubscribe');
     expect(portal.status).toBe(303);
     const landing = await fetch(portal.location!);
@@ -235,13 +243,13 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(await openVault({ dataDir }).load()).toBeUndefined();
 
     // Connected again, for what follows.
-    const again = callbar(['activate', '--no-browser', '--json'], env);
+    const again = callbarInProcess(['activate', '--no-browser', '--json'], env);
     await fetch((await answerPortal(again, 'subscribe')).portal.location!);
     expect((await allOutput(again)).code).toBe(0);
   });
 
   it('deactivate-local forgets the session; a second time there is nothing to forget', async () => {
-    const result = await allOutput(callbar(['deactivate-local'], env));
+    const result = await allOutput(callbarInProcess(['deactivate-local'], env));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Callbar forgot the session');
     // The portal's Unsubscribe cannot reach a CLI that is not waiting for it: said plainly.
@@ -252,18 +260,18 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
       "run 'callbar activate' and press Unsubscribe (not Subscribe) in the portal it opens.",
     );
     expect(await openVault({ dataDir }).load()).toBeUndefined();
-    const status = await allOutput(callbar(['status', '--json'], env));
+    const status = await allOutput(callbarInProcess(['status', '--json'], env));
     expect(JSON.parse(status.stdout)).toEqual({
       state: 'not-connected',
       receiver: expect.objectContaining({ authentication: 'secret-url' }) as unknown,
     });
-    const twice = await allOutput(callbar(['deactivate-local'], env));
+    const twice = await allOutput(callbarInProcess(['deactivate-local'], env));
     expect(twice.code).toBe(0);
     expect(twice.stdout).toBe('Nothing to forget: Callbar has no session on this computer.');
   });
 
   it('not connected: a platform command names callbar activate, exit 3', async () => {
-    const result = await allOutput(callbar(['dial', '+12025550188'], env));
+    const result = await allOutput(callbarInProcess(['dial', '+12025550188'], env));
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("Run 'callbar activate'");
   });
@@ -271,7 +279,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   it('activate with the platform down: exit 5 before any link', async () => {
     const closed = await freePort();
     const result = await allOutput(
-      callbar(['activate', '--no-browser'], {
+      callbarInProcess(['activate', '--no-browser'], {
         ...env,
         CALLBAR_PORTAL_URL: `http://127.0.0.1:${closed}/portal`,
       }),
@@ -285,7 +293,9 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
   });
 
   it('activate times out with a clear message and exit 1', async () => {
-    const result = await allOutput(callbar(['activate', '--no-browser', '--timeout', '0.2'], env));
+    const result = await allOutput(
+      callbarInProcess(['activate', '--no-browser', '--timeout', '0.2'], env),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No confirmation arrived from the portal in time');
     // The link it printed still works at the platform: the user is told not to use it.
@@ -346,6 +356,8 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
 
   it('rejects bad usage with exit 2', async () => {
     expect((await allOutput(callbar(['dance'], env))).code).toBe(2);
-    expect((await allOutput(callbar(['activate', '--timeout', 'soon'], env))).code).toBe(2);
+    expect((await allOutput(callbarInProcess(['activate', '--timeout', 'soon'], env))).code).toBe(
+      2,
+    );
   });
 });

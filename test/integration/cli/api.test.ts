@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../support/cli-process';
 import { control, describeEachProfile } from '../../support/sim-harness';
 import { signedInCli } from '../../support/signed-in-cli';
 
@@ -22,7 +22,10 @@ describe('callbar CLI: phonebooks, contacts', () => {
     const human = await runCallbar(['phonebooks', 'list'], env);
     expect(human.code).toBe(0);
     expect(human.stdout.split('\n')[0]).toMatch(/^ID\s+DESCRIPTION\s+PRIORITY\s+SHARED\s+OWNERS$/);
-    const json = await runCallbar(['phonebooks', 'list', '--json', '--ordering=-priority'], env);
+    const json = await runCallbarInProcess(
+      ['phonebooks', 'list', '--json', '--ordering=-priority'],
+      env,
+    );
     const page = JSON.parse(json.stdout) as { count: number; results: { priority: number }[] };
     const priorities = page.results.map((book) => book.priority);
     expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
@@ -31,7 +34,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
   it('creates a phonebook and a contact, updates and deletes them', async () => {
     const book = JSON.parse(
       (
-        await runCallbar(
+        await runCallbarInProcess(
           [
             'phonebooks',
             'create',
@@ -46,7 +49,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
         )
       ).stdout,
     ) as { id: number };
-    const created = await runCallbar(
+    const created = await runCallbarInProcess(
       [
         'contacts',
         'create',
@@ -66,7 +69,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
     );
     expect(created.code).toBe(0);
     const contact = JSON.parse(created.stdout) as { id: number };
-    const updated = await runCallbar(
+    const updated = await runCallbarInProcess(
       ['contacts', 'update', String(contact.id), '--name', 'Grace B. Hopper'],
       env,
     );
@@ -74,21 +77,28 @@ describe('callbar CLI: phonebooks, contacts', () => {
     // Unchanged fields kept; a table shows the number as a person reads it at home (issue 41).
     expect(updated.stdout).toContain('(202) 555-0143');
     expect(updated.stdout).toContain('7601');
-    const search = await runCallbar(['contacts', 'list', '--search', '5550143', '--json'], env);
+    const search = await runCallbarInProcess(
+      ['contacts', 'list', '--search', '5550143', '--json'],
+      env,
+    );
     expect(
       (JSON.parse(search.stdout) as { results: { id: number }[] }).results.map((c) => c.id),
     ).toContain(contact.id);
-    expect((await runCallbar(['contacts', 'delete', String(contact.id)], env)).code).toBe(0);
-    expect((await runCallbar(['phonebooks', 'delete', String(book.id)], env)).code).toBe(0);
+    expect((await runCallbarInProcess(['contacts', 'delete', String(contact.id)], env)).code).toBe(
+      0,
+    );
+    expect((await runCallbarInProcess(['phonebooks', 'delete', String(book.id)], env)).code).toBe(
+      0,
+    );
   });
 
   it('prints the platform’s detail and the field on an error, exit 1', async () => {
     const existing = JSON.parse(
-      (await runCallbar(['phonebooks', 'list', '--json'], env)).stdout,
+      (await runCallbarInProcess(['phonebooks', 'list', '--json'], env)).stdout,
     ) as {
       results: { description: string }[];
     };
-    const duplicate = await runCallbar(
+    const duplicate = await runCallbarInProcess(
       [
         'phonebooks',
         'create',
@@ -102,7 +112,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
     );
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/description/);
-    const badSpeedDial = await runCallbar(
+    const badSpeedDial = await runCallbarInProcess(
       [
         'contacts',
         'create',
@@ -119,12 +129,12 @@ describe('callbar CLI: phonebooks, contacts', () => {
     );
     expect(badSpeedDial.code).toBe(1);
     expect(badSpeedDial.stderr).toContain('9191');
-    const empty = await runCallbar(['contacts', 'bulk-delete'], env);
+    const empty = await runCallbarInProcess(['contacts', 'bulk-delete'], env);
     expect(empty.code).toBe(2);
   });
 
   it('a field error is printed once, naming the field', async () => {
-    const result = await runCallbar(
+    const result = await runCallbarInProcess(
       [
         'contacts',
         'create',
@@ -149,12 +159,12 @@ describe('callbar CLI: phonebooks, contacts', () => {
     await control(sim, 'PATCH', 'config', { uniqueNumberError: 'non_field_errors' });
     try {
       const books = JSON.parse(
-        (await runCallbar(['phonebooks', 'list', '--json'], env)).stdout,
+        (await runCallbarInProcess(['phonebooks', 'list', '--json'], env)).stdout,
       ) as {
         results: { id: number }[];
       };
       const create = (speedDial: string, json: string[] = []) =>
-        runCallbar(
+        runCallbarInProcess(
           [
             'contacts',
             'create',
@@ -191,7 +201,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
   });
 
   it('translates the platform’s framework jargon', async () => {
-    const missing = await runCallbar(['contacts', 'show', '999999'], env);
+    const missing = await runCallbarInProcess(['contacts', 'show', '999999'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('This contact does not exist (it may have been deleted)');
     expect(missing.stderr).not.toContain('PhonebookContact');
@@ -208,23 +218,23 @@ describe('callbar CLI: phonebooks, contacts', () => {
       '--speed-dial',
       '7346',
     ];
-    const noBook = await runCallbar(intoMissingBook, env);
+    const noBook = await runCallbarInProcess(intoMissingBook, env);
     expect(noBook.stderr).toContain('phonebook: There is no phonebook with id 999999');
     expect(noBook.stderr).not.toContain('Invalid pk');
     // --json names the field the way the window's errors do (`fields`), beside the raw detail.
-    const noBookJson = await runCallbar([...intoMissingBook, '--json'], env);
+    const noBookJson = await runCallbarInProcess([...intoMissingBook, '--json'], env);
     const refused = JSON.parse(noBookJson.stdout) as {
       error: { fields?: Record<string, string>; errors: { detail: string }[] };
     };
     expect(refused.error.fields?.phonebook).toMatch(/^There is no phonebook with id 999999/);
     expect(refused.error.errors[0]!.detail).toContain('Invalid pk');
 
-    const pastTheEnd = await runCallbar(['contacts', 'list', '--page', '9999'], env);
+    const pastTheEnd = await runCallbarInProcess(['contacts', 'list', '--page', '9999'], env);
     expect(pastTheEnd.code).toBe(1);
     expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
 
     // Programs get the platform's own detail beside the translated message.
-    const json = await runCallbar(['contacts', 'show', '999999', '--json'], env);
+    const json = await runCallbarInProcess(['contacts', 'show', '999999', '--json'], env);
     const { error } = JSON.parse(json.stdout) as {
       error: { message: string; status: number; errors: { detail: string }[] };
     };
@@ -244,7 +254,7 @@ describeEachProfile('callbar CLI: dial and hang up', (profile) => {
   afterAll(() => close());
 
   it('dials and hangs up', async () => {
-    const dial = await runCallbar(['dial', '+1 202 555 0188', '--json'], env);
+    const dial = await runCallbarInProcess(['dial', '+1 202 555 0188', '--json'], env);
     expect(dial.code).toBe(0);
     expect(JSON.parse(dial.stdout)).toMatchObject({ status: 'dialing' });
     const calls = await control<{ legs?: { id: string }[] }[]>(sim, 'GET', 'calls');
@@ -252,10 +262,10 @@ describeEachProfile('callbar CLI: dial and hang up', (profile) => {
     const leg =
       (JSON.parse(dial.stdout) as { call: { leg_ids: string[] } }).call.leg_ids[0] ??
       call.legs![0]!.id;
-    const hangup = await runCallbar(['hangup', leg], env);
+    const hangup = await runCallbarInProcess(['hangup', leg], env);
     expect(hangup.code).toBe(0);
     expect(hangup.stdout).toContain('Hung up');
-    const bad = await runCallbar(['dial', 'not a number'], env);
+    const bad = await runCallbarInProcess(['dial', 'not a number'], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('That is not a phone number');
   });

@@ -1,9 +1,9 @@
 /**
- * `callbar calls export` as a user runs it (the real bin, the real keychain of a throwaway
- * profile): the recent calls the running app followed, with the note the window put on one,
- * read by a second process from the profile's call log and call-notes.json; to stdout, or to a
- * file readable by the user only. Under both simulator profiles (under `minimal` the caller is
- * "Unknown caller", with no number).
+ * `callbar calls export` as a user runs it (the real bin once, else the CLI inside the test's
+ * process; the real keychain of a throwaway profile): the recent calls the running app followed,
+ * with the note the window put on one, read by a second process from the profile's call log and
+ * call-notes.json; to stdout, or to a file readable by the user only. Under both simulator
+ * profiles (under `minimal` the caller is "Unknown caller", with no number).
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,12 @@ import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar, runCallbar } from '../../support/cli-process';
+import {
+  allOutput,
+  callbarInProcess,
+  runCallbar,
+  runCallbarInProcess,
+} from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import { until } from '../../support/until';
 import {
@@ -41,7 +46,7 @@ forEachProfile((profile) => {
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-calls-export-'));
     env = profileEnv(sim, dataDir, await freePort());
     await registerProfile(sim, env);
-    const run = callbar(['activate', '--no-browser', '--json'], env);
+    const run = callbarInProcess(['activate', '--no-browser', '--json'], env);
     const { portal_link } = JSON.parse((await run.lines.next()).value as string) as {
       portal_link: string;
     };
@@ -100,13 +105,13 @@ forEachProfile((profile) => {
     expect(lines[1]).toMatch(/,"'@boss: send the quote, 5% off"$/);
 
     const file = join(dataDir, 'exports', 'calls.csv');
-    const saved = await runCallbar(['calls', 'export', '--output', file, '--json'], env);
+    const saved = await runCallbarInProcess(['calls', 'export', '--output', file, '--json'], env);
     expect(saved.code).toBe(0);
     expect(JSON.parse(saved.stdout)).toEqual({ file, calls: 1 });
     expect(readFileSync(file, 'utf8')).toBe(`${lines.slice(0, 2).join('\r\n')}\r\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    const refused = await runCallbar(['calls', 'export', '--output', ''], env);
+    const refused = await runCallbarInProcess(['calls', 'export', '--output', ''], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('--output needs a file name.');
   });

@@ -12,7 +12,13 @@ import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import type { Call, CallsSnapshot } from '../../../src-shared/contract';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar, runCallbar } from '../../support/cli-process';
+import {
+  allOutput,
+  callbar,
+  callbarInProcess,
+  runCallbar,
+  runCallbarInProcess,
+} from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import { until } from '../../support/until';
 import {
@@ -42,7 +48,7 @@ forEachProfile((profile) => {
     port = await freePort();
     env = profileEnv(sim, dataDir, port);
     await registerProfile(sim, env);
-    const run = callbar(['activate', '--no-browser', '--json'], env);
+    const run = callbarInProcess(['activate', '--no-browser', '--json'], env);
     const first = await run.lines.next();
     const { portal_link } = JSON.parse(first.value as string) as { portal_link: string };
     const alice = sim.users[0]!;
@@ -99,9 +105,11 @@ forEachProfile((profile) => {
     }
 
     // Another terminal: the call log of the profile knows the legs the follower saw.
-    const listed = JSON.parse((await runCallbar(['calls', '--json'], env)).stdout) as CallsSnapshot;
+    const listed = JSON.parse(
+      (await runCallbarInProcess(['calls', '--json'], env)).stdout,
+    ) as CallsSnapshot;
     expect(listed.current[0]!.leg_ids).toEqual([ownLeg, calleeLeg]);
-    const hangup = await runCallbar(['hangup'], env);
+    const hangup = await runCallbarInProcess(['hangup'], env);
     expect(hangup).toMatchObject({ code: 0, stdout: 'Hung up.' });
     expect((await control.getCall(simCall.id)).state).toBe('ended');
 
@@ -111,13 +119,13 @@ forEachProfile((profile) => {
     const last = JSON.parse(rest.stdout.split('\n').at(-1)!) as { call: Call };
     expect(last.call.state).toBe('ended');
 
-    const human = await runCallbar(['calls'], env);
+    const human = await runCallbarInProcess(['calls'], env);
     expect(human.stdout).toMatch(/No call in progress\.\n\nRecent:\nSTARTED\s+DIRECTION\s+PARTY/);
     expect(human.stdout).toContain('+49 30 1234567');
   });
 
   it('CALLBAR_REGION=GB dials "020 7123 4567" as +442071234567', async () => {
-    const result = await runCallbar(['dial', '020 7123 4567', '--json'], {
+    const result = await runCallbarInProcess(['dial', '020 7123 4567', '--json'], {
       ...env,
       CALLBAR_REGION: 'GB',
     });
@@ -130,31 +138,31 @@ forEachProfile((profile) => {
     );
     expect(JSON.stringify(dialed.at(-1)!.body)).toContain('"destination":"+442071234567"');
     // A leg id ends it (`dial` then plain `hangup`: test/integration/cli/dial.test.ts).
-    const byLeg = await runCallbar(['hangup', call.legs[0]!.id], env);
+    const byLeg = await runCallbarInProcess(['hangup', call.legs[0]!.id], env);
     expect(byLeg).toMatchObject({ code: 0, stdout: 'Hung up.' });
-    const again = await runCallbar(['hangup', call.legs[0]!.id], env);
+    const again = await runCallbarInProcess(['hangup', call.legs[0]!.id], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('That call has already ended, or it is not yours to end.');
   });
 
   it('refuses what is not a number, with a sentence', async () => {
-    const result = await runCallbar(['dial', '+49 30 1234567; rm -rf ~'], env);
+    const result = await runCallbarInProcess(['dial', '+49 30 1234567; rm -rf ~'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('That is not a phone number');
-    expect((await runCallbar(['dial'], env)).code).toBe(2);
+    expect((await runCallbarInProcess(['dial'], env)).code).toBe(2);
   });
 
   it('open-url never dials unconfirmed where nobody can answer', async () => {
     const before = (await control.calls()).length;
-    const result = await runCallbar(['open-url', 'tel:+1-202-555-0188'], env);
+    const result = await runCallbarInProcess(['open-url', 'tel:+1-202-555-0188'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Links ask before dialing\. There is nobody to ask here/);
     expect((await control.calls()).length).toBe(before);
-    const notALink = await runCallbar(['open-url', 'https://example.com'], env);
+    const notALink = await runCallbarInProcess(['open-url', 'https://example.com'], env);
     expect(notALink.code).toBe(1);
     expect(notALink.stderr).toMatch(/only tel:, callto: and sip: links/);
     // Not the number an earlier test dialled: within 2 s that would be a repeat dial, refused.
-    const allowed = await runCallbar(['open-url', 'tel:+44-20-7946-0018', '--json'], {
+    const allowed = await runCallbarInProcess(['open-url', 'tel:+44-20-7946-0018', '--json'], {
       ...env,
       CALLBAR_CONFIRM_WEB_LINKS: 'false',
       // In its own country: a link abroad would ask whatever the setting.
@@ -200,7 +208,7 @@ forEachProfile((profile) => {
     await new Promise<void>((ready) => blocker.listen(port, '127.0.0.1', ready));
     try {
       const before = (await control.calls()).length;
-      const result = await runCallbar(['dial', '+4930123456', '--follow'], env);
+      const result = await runCallbarInProcess(['dial', '+4930123456', '--follow'], env);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/cannot follow the call.*Nothing was dialed/s);
       expect((await control.calls()).length).toBe(before);

@@ -12,7 +12,7 @@ import type { RunningSimulator } from '../../../simulator/index';
 import type { PlatformApi } from '../../../src-main/core/api/platform-api';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import { apiFor } from '../../support/api-rig';
-import { callbar, runCallbar } from '../../support/cli-process';
+import { callbar, runCallbar, runCallbarInProcess } from '../../support/cli-process';
 import { control, issuedSession, requestLog, startSim } from '../../support/sim-harness';
 import { until } from '../../support/until';
 import { contactsOf, exported, fileWith, phonebookWith } from '../../support/transfer-rig';
@@ -56,7 +56,7 @@ describe('callbar contacts export / import', () => {
     );
     const folder = mkdtempSync(join(tmpdir(), 'callbar-export-'));
     const file = join(folder, 'book.vcf');
-    const written = await runCallbar(
+    const written = await runCallbarInProcess(
       ['contacts', 'export', '--phonebook', String(book), '--output', file],
       env,
     );
@@ -74,14 +74,14 @@ describe('callbar contacts export / import', () => {
     );
     const args = ['contacts', 'import', file, '--phonebook', String(book), '--json'];
     const before = (await requestLog(sim)).length;
-    const dry = await runCallbar([...args, '--dry-run'], env);
+    const dry = await runCallbarInProcess([...args, '--dry-run'], env);
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout) as { dry_run: boolean; counts: { created: number } };
     expect(planned).toMatchObject({ dry_run: true, counts: { created: 2 } });
     const writes = (await requestLog(sim)).slice(before).filter((e) => e.method !== 'GET');
     expect(writes).toEqual([]);
 
-    const done = await runCallbar(args, env);
+    const done = await runCallbarInProcess(args, env);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ counts: { created: 2, failed: 0 } });
     const contacts = await contactsOf(api, book);
@@ -90,7 +90,10 @@ describe('callbar contacts export / import', () => {
       ['Katherine Johnson', '+12025550312', 'NASA'],
     ]);
 
-    const again = await runCallbar(['contacts', 'import', file, '--phonebook', String(book)], env);
+    const again = await runCallbarInProcess(
+      ['contacts', 'import', file, '--phonebook', String(book)],
+      env,
+    );
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^Imported into phonebook \d+: 0 created, 0 updated, 2 skipped/);
     expect(again.stderr).toContain('Columns: Name ← "Display Name", Number ← "Phone"');
@@ -103,7 +106,7 @@ describe('callbar contacts export / import', () => {
       'Name,Number,Speed dial\nGood,+12025550321,\nBad,not a number,\nWorse,+12025550322,9191\n',
     );
     const failures = join(mkdtempSync(join(tmpdir(), 'callbar-failures-')), 'failed.csv');
-    const run = await runCallbar(
+    const run = await runCallbarInProcess(
       ['contacts', 'import', file, '--phonebook', String(book), '--failures', failures],
       env,
     );
@@ -168,7 +171,7 @@ describe('callbar contacts export / import', () => {
       [['contacts', 'import', '/nonexistent/x.csv', '--phonebook', '1'], 1, /There is no file/],
     ];
     for (const [args, code, message] of cases) {
-      const run = await runCallbar(args, env);
+      const run = await runCallbarInProcess(args, env);
       expect(run.code, args.join(' ')).toBe(code);
       expect(run.stderr).toMatch(message);
     }

@@ -1,14 +1,14 @@
 /**
- * Core's own refusals in the CLI's language: the real bin under `LANG=de_DE.UTF-8` prints a
- * dial the dialling policy refuses and a settings file it cannot use in German; `--json` keeps
- * them English and byte for byte what English prints. A throwaway profile; no platform needed
- * (both are refused before anything is sent).
+ * Core's own refusals in the CLI's language: the CLI under `LANG=de_DE.UTF-8` (once the real bin)
+ * prints a dial the dialling policy refuses and a settings file it cannot use in German; `--json`
+ * keeps them English and byte for byte what English prints. A throwaway profile; no platform
+ * needed (both are refused before anything is sent).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../support/cli-process';
 
 const GERMAN = { LANG: 'de_DE.UTF-8' };
 const ENGLISH = { LANG: 'en_US.UTF-8' };
@@ -32,12 +32,15 @@ describe("core's refusals in German (LANG=de_DE.UTF-8)", () => {
       'callbar: Callbar ist so eingestellt, dass es keine Nummern in anderen Ländern wählt, daher hat es +49 30 1234567 nicht gewählt.',
     );
     expect(german.stderr).toContain('(Einstellung dial_allowed_classes: extension.)');
-    const english = await runCallbar(['dial', '+49 30 1234567'], { ...env, ...ENGLISH });
+    const english = await runCallbarInProcess(['dial', '+49 30 1234567'], { ...env, ...ENGLISH });
     expect(english.stderr).toContain(
       'callbar: Callbar is set not to dial numbers in other countries, so it did not dial +49 30 1234567.',
     );
-    const json = await runCallbar(['dial', '+49 30 1234567', '--json'], { ...env, ...GERMAN });
-    const englishJson = await runCallbar(['dial', '+49 30 1234567', '--json'], {
+    const json = await runCallbarInProcess(['dial', '+49 30 1234567', '--json'], {
+      ...env,
+      ...GERMAN,
+    });
+    const englishJson = await runCallbarInProcess(['dial', '+49 30 1234567', '--json'], {
       ...env,
       ...ENGLISH,
     });
@@ -48,16 +51,19 @@ describe("core's refusals in German (LANG=de_DE.UTF-8)", () => {
   it('says a settings file it cannot use in German', async () => {
     writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ receiver_port: 80 }));
     try {
-      const german = await runCallbar(['status'], { CALLBAR_DATA_DIR: dataDir, ...GERMAN });
+      const german = await runCallbarInProcess(['status'], {
+        CALLBAR_DATA_DIR: dataDir,
+        ...GERMAN,
+      });
       expect(german.code).not.toBe(0);
       expect(german.stderr).toContain(
         '„receiver_port“ ist 80, muss aber eine ganze Zahl von 1024 bis 65535 sein. Korrigieren Sie die Datei',
       );
-      const json = await runCallbar(['status', '--json'], {
+      const json = await runCallbarInProcess(['status', '--json'], {
         CALLBAR_DATA_DIR: dataDir,
         ...GERMAN,
       });
-      const englishJson = await runCallbar(['status', '--json'], {
+      const englishJson = await runCallbarInProcess(['status', '--json'], {
         CALLBAR_DATA_DIR: dataDir,
         ...ENGLISH,
       });

@@ -2,8 +2,9 @@
  * `callbar dial` (without --follow) in loopback mode stays a few seconds to hear the platform's
  * first event about the call, saying so, so that `callbar hangup` afterwards can end the call
  * under the minimal profile too (its dial answer names no leg; only an event does). When no event
- * comes (no Webhook URL registered), it gives up after those seconds and nothing breaks.
- * The real bin, the real keychain of a throwaway profile, the simulator under `minimal`.
+ * comes (no Webhook URL registered), it gives up after those seconds and nothing breaks. The CLI
+ * inside the test's process, the real keychain of a throwaway profile, the simulator under
+ * `minimal`.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,11 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { activateThroughCli, runCallbar } from '../../support/cli-process';
+import {
+  activateThroughCli,
+  callbarInProcess,
+  runCallbarInProcess,
+} from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import {
   advanceClock,
@@ -37,7 +42,7 @@ beforeAll(async () => {
   env = profileEnv(sim, dataDir, await freePort());
   await registerProfile(sim, env);
   const alice = sim.users[0]!;
-  const activated = await activateThroughCli(env, alice);
+  const activated = await activateThroughCli(env, alice, [], callbarInProcess);
   expect(activated.code).toBe(0);
 });
 afterAll(async () => {
@@ -47,7 +52,7 @@ afterAll(async () => {
 
 it('dial stays for the first event, so hangup then ends the call (minimal profile)', async () => {
   await advanceClock(sim, 61);
-  const dial = await runCallbar(['dial', '+49 30 1234567'], env);
+  const dial = await runCallbarInProcess(['dial', '+49 30 1234567'], env);
   expect(dial.code).toBe(0);
   expect(dial.stderr).toContain(
     "Waiting up to 5 s for the platform's first event about the call, so that `callbar hangup` can end it…",
@@ -56,7 +61,7 @@ it('dial stays for the first event, so hangup then ends the call (minimal profil
   const call = await until('the call', async () =>
     (await control.calls()).find((each) => each.to === '+49301234567'),
   );
-  const hangup = await runCallbar(['hangup'], env);
+  const hangup = await runCallbarInProcess(['hangup'], env);
   expect(hangup).toMatchObject({ code: 0, stdout: 'Hung up.' });
   expect((await control.getCall(call.id)).state).toBe('ended');
 });
@@ -66,10 +71,10 @@ it('no event comes (no Webhook URL): dial gives up after the wait and says what 
   // Activation and Deactivation URLs only: the platform sends this profile no call event.
   await registerReceiver(sim, `http://127.0.0.1:${env.CALLBAR_RECEIVER_PORT}`);
   try {
-    const dial = await runCallbar(['dial', '+49 30 7654321', '--json'], env);
+    const dial = await runCallbarInProcess(['dial', '+49 30 7654321', '--json'], env);
     expect(dial.code).toBe(0);
     expect(JSON.parse(dial.stdout)).toMatchObject({ status: 'dialing' });
-    const human = await runCallbar(['dial', '+49 30 7654322'], env);
+    const human = await runCallbarInProcess(['dial', '+49 30 7654322'], env);
     expect(human.code).toBe(0);
     expect(human.stderr).toContain(
       'The platform sent no event about the call within 5 s: `callbar hangup` may not be able to end it',

@@ -1,6 +1,7 @@
 /**
- * `callbar sync` and `callbar search` as a user runs them (the real bin), against the simulator,
- * with the session in the real keychain of a throwaway profile.
+ * `callbar sync` and `callbar search` as a user runs them (the CLI inside the test's process; the
+ * first sync through the real bin), against the simulator, with the session in the real keychain
+ * of a throwaway profile.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import type { DirectoryStatus, SearchResult } from '../../../src-shared/contract
 import { cacheFile, writeCache } from '../../../src-main/core/directory/directory-cache';
 import { readSnapshot } from '../../../src-main/core/directory/directory-snapshot';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
 
 describe('callbar sync / search', () => {
@@ -31,7 +32,7 @@ describe('callbar sync / search', () => {
   });
 
   it('search says when there is nothing synced yet', async () => {
-    const run = await runCallbar(['search', 'anna'], env);
+    const run = await runCallbarInProcess(['search', 'anna'], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Run `callbar sync` first.');
   });
@@ -46,14 +47,14 @@ describe('callbar sync / search', () => {
     // 400 contacts in pages of 100 over 7 phonebooks, plus the phonebook list.
     expect(status.requests).toBeGreaterThanOrEqual(8);
 
-    const human = await runCallbar(['sync'], env);
+    const human = await runCallbarInProcess(['sync'], env);
     expect(human.stdout).toMatch(
       /^Synced 400 contacts from 7 phonebooks in [\d.]+ s \(\d+ requests\)\.$/,
     );
   }, 60_000);
 
   it('finds what a contact created through the CLI holds, at once, by digits however typed', async () => {
-    const created = await runCallbar(
+    const created = await runCallbarInProcess(
       [
         'contacts',
         'create',
@@ -72,29 +73,29 @@ describe('callbar sync / search', () => {
     expect(created.code).toBe(0);
     const { id } = JSON.parse(created.stdout) as { id: number };
     for (const query of ['9075550163', '555 0163', 'grete norg', '7602']) {
-      const found = await runCallbar(['search', query, '--json'], env);
+      const found = await runCallbarInProcess(['search', query, '--json'], env);
       const result = JSON.parse(found.stdout) as SearchResult;
       expect(result.hits[0]?.contact.id, query).toBe(id);
     }
-    const table = await runCallbar(['search', 'nørgaard'], env);
+    const table = await runCallbarInProcess(['search', 'nørgaard'], env);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^NAME\s+COMPANY\s+NUMBER/);
     expect(table.stdout).toContain('Grete Nørgaard');
 
-    const deleted = await runCallbar(['contacts', 'delete', String(id)], env);
+    const deleted = await runCallbarInProcess(['contacts', 'delete', String(id)], env);
     expect(deleted.code).toBe(0);
     const gone = JSON.parse(
-      (await runCallbar(['search', 'grete norg', '--json'], env)).stdout,
+      (await runCallbarInProcess(['search', 'grete norg', '--json'], env)).stdout,
     ) as SearchResult;
     expect(gone.hits).toEqual([]);
   }, 60_000);
 
   it('limits the hits, and refuses a bad limit', async () => {
     const limited = JSON.parse(
-      (await runCallbar(['search', 'a', '--limit', '3', '--json'], env)).stdout,
+      (await runCallbarInProcess(['search', 'a', '--limit', '3', '--json'], env)).stdout,
     ) as SearchResult;
     expect(limited.hits).toHaveLength(3);
-    const bad = await runCallbar(['search', 'a', '--limit', '0'], env);
+    const bad = await runCallbarInProcess(['search', 'a', '--limit', '0'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit must be a whole number from 1 to 500');
   });
@@ -106,7 +107,7 @@ describe('callbar sync / search', () => {
       synced_at: '2020-01-01T00:00:00.000Z',
       contacts: Array.from({ length: rows.length }, (_, i) => rows.make(i)),
     });
-    const run = await runCallbar(['search', 'a', '--limit', '1'], env);
+    const run = await runCallbarInProcess(['search', 'a', '--limit', '1'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('last synced at 2020-01-01T00:00:00.000Z');
     expect(run.stderr).toContain('run `callbar sync` to refresh it');

@@ -1,5 +1,5 @@
 /**
- * The `language` setting as an administrator and a user set it, through the real `callbar` bin:
+ * The `language` setting as an administrator and a user set it, through `callbar`:
  * a locked policy wins over the user's settings file, `CALLBAR_LANGUAGE` and `LANG`; the user's
  * own choice wins over a recommended one; `system` (chosen or locked) leaves it to `LANG`. A
  * broken settings file or policy file never breaks the CLI (it speaks `LANG`), and `--json` is
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbarInProcess } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
 
 const GERMAN_HELP = /^Aufruf: callbar BEFEHL /;
@@ -56,7 +56,7 @@ describe('the language policy and the CLI', () => {
     );
   const userSettings = (text: string) => writeFileSync(join(dataDir, 'settings.json'), text);
   const run = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-    runCallbar(args, { ...env, ...extra });
+    runCallbarInProcess(args, { ...env, ...extra });
 
   it('speaks a locked language in help, usage errors and answers, whatever the user chose', async () => {
     policy({ locked: { language: 'de' } });

@@ -1,5 +1,5 @@
 /**
- * The `callbar` CLI in the user's language: the real bin under `LANG=de_DE.UTF-8` (and the
+ * The `callbar` CLI in the user's language: the CLI under `LANG=de_DE.UTF-8` (and the
  * `language` setting, and LC_ALL over LANG) against the simulator, with the session in the real
  * keychain of a throwaway profile. People read German (help, usage errors, tables, sentences and
  * core's errors); programs read `--json`, byte for byte the same as under English.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbarInProcess } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
 
 const GERMAN = { LANG: 'de_DE.UTF-8' };
@@ -33,7 +33,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
   });
 
   const run = (args: string[], language: NodeJS.ProcessEnv) =>
-    runCallbar(args, { ...env, ...language });
+    runCallbarInProcess(args, { ...env, ...language });
 
   it('helps in German: usage, groups, summaries, exit codes', async () => {
     const help = await run(['help'], GERMAN);

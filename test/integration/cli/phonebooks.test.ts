@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import type { WorldSummary } from '../../../simulator/control-types';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbarInProcess } from '../../support/cli-process';
 import { control } from '../../support/sim-harness';
 import { signedInCli } from '../../support/signed-in-cli';
 
@@ -22,7 +22,7 @@ describe('callbar phonebooks / contacts: the window’s editing layer', () => {
     const world = await control<WorldSummary>(sim, 'GET', 'world');
     const held = world.phonebooks.find((book) => book.device_ids.length > 0)!;
     const device = world.devices.find((entry) => entry.id === held.device_ids[0])!;
-    const refused = await runCallbar(['phonebooks', 'delete', String(held.id)], env);
+    const refused = await runCallbarInProcess(['phonebooks', 'delete', String(held.id)], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(device.name);
     expect(refused.stderr).toContain(
@@ -34,7 +34,7 @@ describe('callbar phonebooks / contacts: the window’s editing layer', () => {
     const world = await control<WorldSummary>(sim, 'GET', 'world');
     const queue = world.call_queues.find((entry) => entry.contact_ids.length > 0)!;
     const inUse = queue.contact_ids[0]!;
-    const refused = await runCallbar(['contacts', 'bulk-delete', String(inUse)], env);
+    const refused = await runCallbarInProcess(['contacts', 'bulk-delete', String(inUse)], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^callbar: Nothing was deleted\./);
     expect(refused.stderr).toContain(queue.name);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsView } from '../../../src-shared/contract';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
 import { startTestCore } from '../../support/test-core';
 
@@ -88,7 +88,7 @@ describe('callbar policy', () => {
   });
 
   it('prints a table, and the ignored values on stderr naming file and field', async () => {
-    const { code, stdout, stderr } = await runCallbar(['policy'], env);
+    const { code, stdout, stderr } = await runCallbarInProcess(['policy'], env);
     expect(code).toBe(0);
     const regionLine = stdout.split('\n').find((line) => line.startsWith('region '));
     expect(regionLine).toMatch(
@@ -102,22 +102,24 @@ describe('callbar policy', () => {
 
 describe('callbar status', () => {
   it('shows the policy problems, in text and --json', async () => {
-    const text = await runCallbar(['status'], env);
+    const text = await runCallbarInProcess(['status'], env);
     expect(text.stdout).toContain(
       `Policy problem: ${join(policyDir, 'policies.d/20-mistakes.json')}: "regoin" is not a Callbar policy`,
     );
-    const json = JSON.parse((await runCallbar(['status', '--json'], env)).stdout) as {
+    const json = JSON.parse((await runCallbarInProcess(['status', '--json'], env)).stdout) as {
       policy_problems: string[];
     };
     expect(json.policy_problems).toHaveLength(4);
   });
 
   it('says them with --check too, in text and --json', async () => {
-    const text = await runCallbar(['status', '--check'], env);
+    const text = await runCallbarInProcess(['status', '--check'], env);
     expect(text.stdout).toContain(
       `Policy problem: ${join(policyDir, 'policies.d/20-mistakes.json')}: "regoin" is not a Callbar policy`,
     );
-    const json = JSON.parse((await runCallbar(['status', '--check', '--json'], env)).stdout) as {
+    const json = JSON.parse(
+      (await runCallbarInProcess(['status', '--check', '--json'], env)).stdout,
+    ) as {
       policy_problems: string[];
     };
     expect(json.policy_problems).toHaveLength(4);

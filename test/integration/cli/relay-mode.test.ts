@@ -14,7 +14,7 @@ import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
-import { activateThroughCli, runCallbar } from '../../support/cli-process';
+import { activateThroughCli, runCallbarInProcess } from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import { until } from '../../support/until';
 import { control as simRequest, profileEnv, startSim } from '../../support/sim-harness';
@@ -52,10 +52,10 @@ it('activates through the relay; `dial` then `hangup` ends the call under minima
   const activation = await activateThroughCli(env, alice);
   expect(activation.stderr).toBe('');
   expect(activation.code).toBe(0);
-  const status = await runCallbar(['status'], env);
+  const status = await runCallbarInProcess(['status'], env);
   expect(status.stdout).toContain(`via relay ${new URL(relay.origin).host}`);
 
-  const dial = await runCallbar(['dial', '+49 30 1234567'], env);
+  const dial = await runCallbarInProcess(['dial', '+49 30 1234567'], env);
   expect(dial.code).toBe(0);
   const control = new SimControl(sim.base_url);
   const call = await until('the simulator call', async () =>
@@ -63,7 +63,7 @@ it('activates through the relay; `dial` then `hangup` ends the call under minima
   );
   await control.webhooksSettled(20_000);
   // Nobody listened: the leg waits at the relay, and the next command reads it.
-  const hangup = await runCallbar(['hangup'], env);
+  const hangup = await runCallbarInProcess(['hangup'], env);
   expect(hangup.stderr).toBe('');
   expect(hangup.code).toBe(0);
   expect((await control.getCall(call.id)).state).toBe('ended');

@@ -1,5 +1,5 @@
 /**
- * How the real `callbar` process answers a mistyped command line: one line saying what is wrong
+ * How `callbar` answers a mistyped command line: one line saying what is wrong
  * and one saying where to read more, exit 2; near misses get a suggestion; a group's noun alone
  * shows that group. None of these needs the platform.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCallbar } from '../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../support/cli-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'callbar-usage-'));
 const env = { CALLBAR_DATA_DIR: dataDir };
@@ -51,7 +51,7 @@ describe('callbar usage errors', () => {
       "Run 'callbar help contacts create'.",
     ],
   ])('callbar %j: exit 2, what is wrong, where to read more', async (args, problem, pointer) => {
-    const result = await runCallbar(args, env);
+    const result = await runCallbarInProcess(args, env);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const said = lines(result.stderr);
@@ -61,7 +61,7 @@ describe('callbar usage errors', () => {
   });
 
   it('a group alone shows its commands, exit 0', async () => {
-    const result = await runCallbar(['contacts'], env);
+    const result = await runCallbarInProcess(['contacts'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: callbar contacts COMMAND');
     for (const verb of ['list', 'show', 'create', 'update', 'delete', 'bulk-delete']) {
@@ -71,17 +71,17 @@ describe('callbar usage errors', () => {
   });
 
   it('help COMMAND and COMMAND --help show that command; --version the version', async () => {
-    const help = await runCallbar(['help', 'contacts', 'create'], env);
+    const help = await runCallbarInProcess(['help', 'contacts', 'create'], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: callbar contacts create --phonebook ID/);
-    const flag = await runCallbar(['dial', '--help'], env);
+    const flag = await runCallbarInProcess(['dial', '--help'], env);
     expect(flag.stdout).toMatch(/^Usage: callbar dial TARGET/);
     const version = await runCallbar(['--version'], env);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('no command: the whole help, every registered group in it', async () => {
-    const result = await runCallbar([], env);
+    const result = await runCallbarInProcess([], env);
     expect(result.code).toBe(0);
     for (const title of ['Account:', 'Phonebooks:', 'Contacts:', 'Calls:']) {
       expect(result.stdout).toContain(title);

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
-import { runCallbar } from '../../../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../../../support/cli-process';
 import { freePort } from '../../../support/free-port';
 import {
   control,
@@ -122,7 +122,7 @@ describeEachProfile('one profile shared by several callbar processes', (simProfi
       expect(await openVault({ dataDir }).load()).toBeUndefined();
 
       // Every later process says so too (not "not connected yet", as on first run).
-      const status = await runCallbar(['status', '--json'], env);
+      const status = await runCallbarInProcess(['status', '--json'], env);
       expect(status.code).toBe(3);
       expect(JSON.parse(status.stdout)).toMatchObject({
         state: 'needs-activation',
@@ -141,8 +141,8 @@ describeEachProfile('one profile shared by several callbar processes', (simProfi
       ]);
 
       // Forgetting the session clears the marker: back to "not connected".
-      expect((await runCallbar(['deactivate-local'], env)).code).toBe(0);
-      const forgotten = await runCallbar(['status', '--json'], env);
+      expect((await runCallbarInProcess(['deactivate-local'], env)).code).toBe(0);
+      const forgotten = await runCallbarInProcess(['status', '--json'], env);
       expect(JSON.parse(forgotten.stdout)).toMatchObject({ state: 'not-connected' });
       expect(JSON.parse(forgotten.stdout)).not.toHaveProperty('tenant_id');
     }, 120_000);
@@ -167,11 +167,11 @@ describeEachProfile('one profile shared by several callbar processes', (simProfi
       await expireAccessToken();
       await control(sim, 'DELETE', 'requests');
       const elsewhere = { ...env, CALLBAR_BASE_URL: otherUrl };
-      const list = await runCallbar(['phonebooks', 'list'], elsewhere);
+      const list = await runCallbarInProcess(['phonebooks', 'list'], elsewhere);
       expect(list.code).toBe(3);
       expect(list.stderr).toContain(otherUrl);
       expect(list.stderr).toContain(sim.base_url);
-      const status = await runCallbar(['status', '--json'], elsewhere);
+      const status = await runCallbarInProcess(['status', '--json'], elsewhere);
       expect(JSON.parse(status.stdout)).toMatchObject({
         state: 'needs-activation',
         message: expect.stringContaining(otherUrl) as unknown,
@@ -184,7 +184,7 @@ describeEachProfile('one profile shared by several callbar processes', (simProfi
       // Nor was the session spent: back on its own platform it still works.
       expect(await countRequests(sim, 'POST', TOKEN_PATH)).toBe(0);
       expect((await openVault({ dataDir }).load())!.refresh_token).toBe(stored.refresh_token);
-      expect((await runCallbar(['phonebooks', 'list', '--json'], env)).code).toBe(0);
+      expect((await runCallbarInProcess(['phonebooks', 'list', '--json'], env)).code).toBe(0);
     } finally {
       other.close();
     }

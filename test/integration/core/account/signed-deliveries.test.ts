@@ -17,7 +17,7 @@ import {
 import { openProfile } from '../../../../src-main/core/profile';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
-import { allOutput, callbar, type CliRun } from '../../../support/cli-process';
+import { allOutput, callbarInProcess, type CliRun } from '../../../support/cli-process';
 import { profileText } from '../../../support/files-under';
 import { freePort } from '../../../support/free-port';
 import {
@@ -62,7 +62,7 @@ describeJourney('signed deliveries', (profile) => {
       deactivation_url: `http://127.0.0.1:${port}/deactivate`,
       signing,
     });
-    const run = callbar(['activate', '--no-browser', '--json', ...extra], env);
+    const run = callbarInProcess(['activate', '--no-browser', '--json', ...extra], env);
     const first = await run.lines.next();
     const link = (JSON.parse(first.value as string) as { portal_link: string }).portal_link;
     const user = sim.users[0]!;
@@ -80,7 +80,7 @@ describeJourney('signed deliveries', (profile) => {
     const result = await allOutput(await activateSigned(SIGNING));
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ state: 'connected' });
-    await allOutput(callbar(['deactivate-local'], env));
+    await allOutput(callbarInProcess(['deactivate-local'], env));
   });
 
   it('a wrong signature: activate says the activation arrived and was refused, and why', async () => {
@@ -179,7 +179,7 @@ it('a half-configured signature is refused with a sentence saying what to set', 
   const dir = mkdtempSync(join(tmpdir(), 'callbar-signed-'));
   try {
     const result = await allOutput(
-      callbar(['status'], {
+      callbarInProcess(['status'], {
         CALLBAR_DATA_DIR: dir,
         CALLBAR_RECEIVER_HMAC: 'header=X-Signature;algorithm=md5',
         CALLBAR_RECEIVER_HMAC_SECRET: SECRET,

@@ -14,7 +14,11 @@ import { SimControl } from '../../../../simulator/control-client';
 import type { DialTarget } from '../../../../src-shared/contract';
 import { REPEAT_GUARD_MS } from '../../../../src-main/core/calls/dial-guard';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
-import { activateThroughCli, runCallbar } from '../../../support/cli-process';
+import {
+  activateThroughCli,
+  callbarInProcess,
+  runCallbarInProcess,
+} from '../../../support/cli-process';
 import { freePort } from '../../../support/free-port';
 import { until } from '../../../support/until';
 import { advanceClock, profileEnv, registerReceiver, startSim } from '../../../support/sim-harness';
@@ -67,9 +71,9 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
     const port = await freePort();
     env = profileEnv(sim, dataDir, port);
     await registerReceiver(sim, `http://127.0.0.1:${port}`);
-    expect((await activateThroughCli(env, sim.users[0]!)).code).toBe(0);
+    expect((await activateThroughCli(env, sim.users[0]!, [], callbarInProcess)).code).toBe(0);
     await coworkerAddsContact(911);
-    expect((await runCallbar(['sync'], env)).code).toBe(0);
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
   });
   afterAll(async () => {
     await openVault({ dataDir }).clear();
@@ -81,12 +85,12 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
   });
 
   it('the contact with speed dial 911 is in this computer’s directory', async () => {
-    const found = await runCallbar(['search', 'Mallory', '--json'], env);
+    const found = await runCallbarInProcess(['search', 'Mallory', '--json'], env);
     expect(found.stdout).toContain('"speed_dial":911');
   });
 
   it('`callbar dial 911` dials 911, not the contact, and says why', async () => {
-    const result = await runCallbar(['dial', '911', '--json'], env);
+    const result = await runCallbarInProcess(['dial', '911', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const outcome = JSON.parse(result.stdout) as { status: string; target: DialTarget };
     expect(outcome.status).toBe('dialing');
@@ -105,7 +109,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
     await advanceClock(sim, 61);
     // The same number again is a new click only after the profile's repeat-dial guard.
     await new Promise((resolve) => setTimeout(resolve, REPEAT_GUARD_MS));
-    const text = await runCallbar(['dial', '911'], env);
+    const text = await runCallbarInProcess(['dial', '911'], env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(
       'This is an emergency number in the United States: it calls emergency services. Dials 911.',
@@ -115,7 +119,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
 
   it('`tel:911` asks even with links set to dial without asking, and says it is emergency', async () => {
     const before = await dialled();
-    const result = await runCallbar(['open-url', 'tel:911'], {
+    const result = await runCallbarInProcess(['open-url', 'tel:911'], {
       ...env,
       CALLBAR_CONFIRM_WEB_LINKS: 'false',
     });
@@ -129,7 +133,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
 
   it('a service-code link is refused; typed on the command line it dials, classified', async () => {
     const before = await dialled();
-    const link = await runCallbar(['open-url', 'tel:*21*0301234567%23', '--json'], {
+    const link = await runCallbarInProcess(['open-url', 'tel:*21*0301234567%23', '--json'], {
       ...env,
       CALLBAR_CONFIRM_WEB_LINKS: 'false',
     });
@@ -142,7 +146,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
     });
     expect(await dialled()).toEqual(before);
 
-    const typed = await runCallbar(['dial', '*21*0301234567#', '--json'], env);
+    const typed = await runCallbarInProcess(['dial', '*21*0301234567#', '--json'], env);
     expect(typed.code, typed.stderr).toBe(0);
     expect(JSON.parse(typed.stdout)).toMatchObject({
       target: { class: 'service-code', destination: '*21*0301234567#' },
@@ -151,7 +155,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
 
   it('--json carries class, country and E.164; the policy refuses what it does not allow', async () => {
     const german = { ...env, CALLBAR_REGION: 'DE' };
-    const premium = await runCallbar(['dial', '0900 1234567', '--json'], german);
+    const premium = await runCallbarInProcess(['dial', '0900 1234567', '--json'], german);
     expect(premium.code, premium.stderr).toBe(0);
     expect(JSON.parse(premium.stdout)).toMatchObject({
       status: 'dialing',
@@ -162,7 +166,7 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
         description: 'This is a premium-rate number in Germany: calls to it cost more.',
       },
     });
-    const text = await runCallbar(['dial', '+44 20 7123 4567'], german);
+    const text = await runCallbarInProcess(['dial', '+44 20 7123 4567'], german);
     expect(text.stdout).toContain(
       'This is a number in the United Kingdom, not in your country. Dials +442071234567.',
     );
@@ -170,20 +174,20 @@ describe('emergency numbers and risky links (CLI, simulator minimal)', () => {
     await endCalls();
     await advanceClock(sim, 61);
     const before = await dialled();
-    const refused = await runCallbar(['dial', '0900 1234567'], {
+    const refused = await runCallbarInProcess(['dial', '0900 1234567'], {
       ...german,
       CALLBAR_DIAL_ALLOWED_CLASSES: 'extension,national,international,toll-free',
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Callbar is set not to dial premium-rate numbers');
-    const abroad = await runCallbar(['dial', '+44 20 7123 4567'], {
+    const abroad = await runCallbarInProcess(['dial', '+44 20 7123 4567'], {
       ...german,
       CALLBAR_DIAL_ALLOWED_COUNTRIES: 'FR,AT',
     });
     expect(abroad.code).toBe(1);
     expect(abroad.stderr).toContain('Callbar is set not to dial numbers in the United Kingdom');
     // Emergency numbers are always allowed.
-    const emergency = await runCallbar(['dial', '112', '--json'], {
+    const emergency = await runCallbarInProcess(['dial', '112', '--json'], {
       ...german,
       CALLBAR_DIAL_ALLOWED_CLASSES: 'extension',
     });

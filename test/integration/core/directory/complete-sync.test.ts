@@ -21,7 +21,7 @@ import { Directory } from '../../../../src-main/core/directory/directory';
 import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { apiFor } from '../../../support/api-rig';
-import { runCallbar } from '../../../support/cli-process';
+import { runCallbarInProcess } from '../../../support/cli-process';
 import { signedInCli } from '../../../support/signed-in-cli';
 import { control, startSim } from '../../../support/sim-harness';
 
@@ -248,12 +248,12 @@ describe('callbar sync and status when a phonebook comes incomplete', () => {
       count: 4,
       page_size: 5,
     });
-    const synced = await runCallbar(['sync'], cli.env);
+    const synced = await runCallbarInProcess(['sync'], cli.env);
     expect(synced.code).toBe(1);
     expect(synced.stderr).toContain(
       `counted 4 contacts in “${book.description}” but gave Callbar 3`,
     );
-    const status = await runCallbar(['status'], cli.env);
+    const status = await runCallbarInProcess(['status'], cli.env);
     expect(status.stdout + status.stderr).toContain(`“${book.description}”`);
   });
 });

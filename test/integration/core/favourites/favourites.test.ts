@@ -25,7 +25,7 @@ import {
 } from '../../../../src-main/core/favourites/favourites';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
-import { callbar, allOutput, runCallbar } from '../../../support/cli-process';
+import { allOutput, callbar, runCallbarInProcess } from '../../../support/cli-process';
 import { issuedSession, startSim } from '../../../support/sim-harness';
 
 function contact(id: number, name: string, number: string): DirectoryContact {
@@ -140,7 +140,7 @@ describe('callbar favourites (two processes at once)', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-favourites-'));
     await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
     env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-    expect((await runCallbar(['sync'], env)).code).toBe(0);
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
   });
   afterAll(async () => {
     await openVault({ dataDir }).clear();
@@ -149,7 +149,7 @@ describe('callbar favourites (two processes at once)', () => {
   });
 
   it('keeps both stars when two processes star at the same moment', async () => {
-    const search = await runCallbar(['search', '5', '--json', '--limit', '6'], env);
+    const search = await runCallbarInProcess(['search', '5', '--json', '--limit', '6'], env);
     const ids = (JSON.parse(search.stdout) as { hits: { contact: { id: number } }[] }).hits.map(
       (hit) => hit.contact.id,
     );
@@ -160,13 +160,13 @@ describe('callbar favourites (two processes at once)', () => {
       );
       for (const run of await Promise.all(runs)) expect(run.code, run.stderr).toBe(0);
     }
-    const list = await runCallbar(['favourites', 'list', '--json'], env);
+    const list = await runCallbarInProcess(['favourites', 'list', '--json'], env);
     const starred = (JSON.parse(list.stdout) as FavouriteContact[]).map((f) => f.id);
     expect(starred.sort()).toEqual([...ids.slice(0, 6)].sort());
 
-    const removed = await runCallbar(['favourites', 'remove', String(ids[0])], env);
+    const removed = await runCallbarInProcess(['favourites', 'remove', String(ids[0])], env);
     expect(removed.code).toBe(0);
-    const unknown = await runCallbar(['favourites', 'add', '999999'], env);
+    const unknown = await runCallbarInProcess(['favourites', 'add', '999999'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
   });
@@ -187,7 +187,7 @@ describe('callbar favourites with the machine’s policy', () => {
       CALLBAR_BASE_URL: sim.base_url,
       CALLBAR_POLICY_DIR: policyDir,
     };
-    expect((await runCallbar(['sync'], env)).code).toBe(0);
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
   });
   afterAll(async () => {
     await openVault({ dataDir }).clear();
@@ -197,7 +197,7 @@ describe('callbar favourites with the machine’s policy', () => {
   });
 
   it('lists the favourites an administrator pushes first, and they cannot be unstarred', async () => {
-    const search = await runCallbar(['search', '5', '--json', '--limit', '2'], env);
+    const search = await runCallbarInProcess(['search', '5', '--json', '--limit', '2'], env);
     const [pushed, own] = (
       JSON.parse(search.stdout) as { hits: { contact: { id: number; number: string } }[] }
     ).hits.map((hit) => hit.contact);
@@ -205,14 +205,14 @@ describe('callbar favourites with the machine’s policy', () => {
       join(policyDir, 'policies.json'),
       JSON.stringify({ locked: { favourites: [pushed!.number] } }),
     );
-    expect((await runCallbar(['favourites', 'add', String(own!.id)], env)).code).toBe(0);
-    const list = await runCallbar(['favourites', 'list', '--json'], env);
+    expect((await runCallbarInProcess(['favourites', 'add', String(own!.id)], env)).code).toBe(0);
+    const list = await runCallbarInProcess(['favourites', 'list', '--json'], env);
     const listed = JSON.parse(list.stdout) as FavouriteContact[];
     expect(listed.map((favourite) => [favourite.id, favourite.source])).toEqual([
       [pushed!.id, 'policy'],
       [own!.id, 'user'],
     ]);
-    const unstar = await runCallbar(['favourites', 'remove', String(pushed!.id)], env);
+    const unstar = await runCallbarInProcess(['favourites', 'remove', String(pushed!.id)], env);
     expect(unstar.code).toBe(1);
     expect(unstar.stderr).toContain('Your administrator made this contact a favourite');
   });
