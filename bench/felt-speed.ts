@@ -31,7 +31,7 @@ import {
   typeScript,
   type TypingFigures,
 } from './felt/typing-run';
-import { typingScript, type Keystroke } from './felt/typing';
+import { typedQueries, typingScript, type Keystroke } from './felt/typing';
 import { generateDirectory } from './search-data';
 
 /** Directory sizes (CALLBAR_FELT_SIZES=100000: one of them, for a shorter run). */
@@ -221,19 +221,6 @@ async function typeBaseline(
   } finally {
     await context.close();
   }
-}
-
-/** Every text the search box held while the script typed (what the router is asked). */
-function typedQueries(keys: readonly Keystroke[]): string[] {
-  const queries: string[] = [];
-  let text = '';
-  for (const { key, measured } of keys) {
-    if (!measured) text = '';
-    else if (key === 'Backspace') text = text.slice(0, -1);
-    else text += key === 'Space' ? ' ' : key;
-    if (measured && text.trim() !== '') queries.push(text.trim());
-  }
-  return queries;
 }
 
 function report(figures: Record<string, unknown>, callbar: TypingFigures) {
