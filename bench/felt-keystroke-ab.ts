@@ -15,10 +15,11 @@
  * Each build runs its own preview on its own profile (a simulator each, the same contacts
  * cached). Prints each page's keystroke → painted and the split (page-probe.ts) at every size.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chromium, type Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openVault } from '../src-main/core/vault/keytar-vault';
+import { openBaseline } from './felt/baseline-page';
 import { buildFelt, type FeltBuild } from './felt/build';
 import { feltProfile } from './felt/felt-profile';
 import { probeSource, WAIT_SOURCE, type KeyTiming } from './felt/page-probe';
@@ -31,7 +32,6 @@ import { generateDirectory } from './search-data';
 const SIZES = (process.env.CALLBAR_FELT_SIZES ?? '8700,100000').split(',').map(Number);
 const KEYSTROKES = Number(process.env.CALLBAR_FELT_KEYSTROKES ?? 500);
 const BEFORE = process.env.CALLBAR_AB_BEFORE;
-const BASELINE_ORIGIN = 'http://baseline.felt.test';
 const UNCHANGED_AFTER_MS = 500;
 /** CALLBAR_AB_OUT=prefix: each page's timings kept as `prefix-<size>.json`. */
 const OUT = process.env.CALLBAR_AB_OUT;
@@ -85,7 +85,7 @@ async function measure(size: number) {
     }
     typists.push({
       name: 'baseline',
-      page: await baselinePage(browser, contacts),
+      page: await openBaseline(browser, after, contacts),
       timings: [],
       unchanged: 0,
     });
@@ -132,26 +132,4 @@ async function typeQuery(typist: Typist, keys: readonly Keystroke[]) {
     if (timing) typist.timings.push({ ...timing, at });
     else typist.unchanged += 1;
   }
-}
-
-/** The baseline page (bench/felt/baseline) in its own context, served from this run's build. */
-async function baselinePage(browser: Browser, contacts: unknown[]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 420, height: 640 } });
-  const contactsJson = JSON.stringify(contacts);
-  await context.route(`${BASELINE_ORIGIN}/**`, (route) => {
-    const path = new URL(route.request().url()).pathname;
-    if (path === '/contacts.json') {
-      return route.fulfill({ body: contactsJson, contentType: 'application/json' });
-    }
-    const file = join(after.baselineDir, path === '/' ? 'index.html' : path);
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html';
-    return route.fulfill({ body: readFileSync(file), contentType: type });
-  });
-  const page = await context.newPage();
-  await page.goto(`${BASELINE_ORIGIN}/`);
-  return page;
 }
