@@ -14,11 +14,10 @@
  * `npm run bench -- --felt` (about 8 minutes on 2 cores; not part of the plain `npm run bench`).
  */
 import { chromium, type Browser } from 'playwright-core';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ContactIndex } from '../src-main/core/directory/contact-index';
 import { readCache } from '../src-main/core/directory/directory-cache';
 import { openVault } from '../src-main/core/vault/keytar-vault';
+import { openBaseline } from './felt/baseline-page';
 import { buildFelt, type FeltBuild } from './felt/build';
 import { coreInProcess } from './felt/core-in-process';
 import { feltProfile, type FeltProfile } from './felt/felt-profile';
@@ -31,7 +30,7 @@ import {
   typeScript,
   type TypingFigures,
 } from './felt/typing-run';
-import { typingScript, type Keystroke } from './felt/typing';
+import { typedQueries, typingScript, type Keystroke } from './felt/typing';
 import { generateDirectory } from './search-data';
 
 /** Directory sizes (CALLBAR_FELT_SIZES=100000: one of them, for a shorter run). */
@@ -40,7 +39,6 @@ const SIZES = (process.env.CALLBAR_FELT_SIZES ?? '8700,100000').split(',').map(N
 const KEYSTROKES = Number(process.env.CALLBAR_FELT_KEYSTROKES ?? 500);
 /** Starts per size for the start → first result median. */
 const STARTS = 3;
-const BASELINE_ORIGIN = 'http://baseline.felt.test';
 
 export interface FeltFigures {
   keystroke_paint_p99_ms_8700: number;
@@ -191,49 +189,19 @@ async function readAndBuild(felt: FeltProfile, priorities: Map<number, number>) 
   return { readMs: median(reads), buildMs: median(builds) };
 }
 
-/** The baseline page, served from the build by the browser context itself. */
+/** The baseline page (a plain input and Array.filter) typed as Callbar's window was. */
 async function typeBaseline(
   browser: Browser,
   built: FeltBuild,
   contacts: unknown[],
   keys: readonly Keystroke[],
 ): Promise<TypingFigures> {
-  const context = await browser.newContext({ viewport: { width: 420, height: 640 } });
-  const contactsJson = JSON.stringify(contacts);
-  await context.route(`${BASELINE_ORIGIN}/**`, (route) => {
-    const path = new URL(route.request().url()).pathname;
-    if (path === '/contacts.json') {
-      return route.fulfill({ body: contactsJson, contentType: 'application/json' });
-    }
-    const file = join(built.baselineDir, path === '/' ? 'index.html' : path);
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html';
-    return route.fulfill({ body: readFileSync(file), contentType: type });
-  });
+  const page = await openBaseline(browser, built, contacts);
   try {
-    const page = await context.newPage();
-    await page.goto(`${BASELINE_ORIGIN}/`);
-    await page.locator('.search-box').waitFor();
     return await typeScript(page, keys);
   } finally {
-    await context.close();
+    await page.context().close();
   }
-}
-
-/** Every text the search box held while the script typed (what the router is asked). */
-function typedQueries(keys: readonly Keystroke[]): string[] {
-  const queries: string[] = [];
-  let text = '';
-  for (const { key, measured } of keys) {
-    if (!measured) text = '';
-    else if (key === 'Backspace') text = text.slice(0, -1);
-    else text += key === 'Space' ? ' ' : key;
-    if (measured && text.trim() !== '') queries.push(text.trim());
-  }
-  return queries;
 }
 
 function report(figures: Record<string, unknown>, callbar: TypingFigures) {

@@ -70,3 +70,16 @@ export function typingScript(
   }
   return keys;
 }
+
+/** Every text the search box held while the script typed (what the router is asked). */
+export function typedQueries(keys: readonly Keystroke[]): string[] {
+  const queries: string[] = [];
+  let text = '';
+  for (const { key, measured } of keys) {
+    if (!measured) text = '';
+    else if (key === 'Backspace') text = text.slice(0, -1);
+    else text += key === 'Space' ? ' ' : key;
+    if (measured && text.trim() !== '') queries.push(text.trim());
+  }
+  return queries;
+}

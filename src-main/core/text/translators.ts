@@ -120,22 +120,44 @@ const SENTENCE_FIELDS = new Set([
  * `value` (an answer to the window) with every sentence field this process said by key worded
  * again in `t`'s language; anything else, and sentences it did not say by key, as they are.
  * Bounded by the answer itself (already checked against the contract).
+ *
+ * Copied only where a sentence changed: an object or array none of whose sentences changed comes
+ * back as it is. A keystroke's search answer (50 hits, no sentence in them) is walked, not
+ * rebuilt: rebuilding it made about 240 KB of garbage a keystroke on core's thread (the
+ * felt benchmark, docs/benchmarks.md).
  */
 export function sayAgainIn<T>(t: Translate, value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => sayAgainIn(t, item)) as T;
+  return reworded(t, value) as T;
+}
+
+function reworded(t: Translate, value: unknown): unknown {
+  if (Array.isArray(value)) return eachReworded(value, (item) => reworded(t, item));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, field]) => [
-      key,
-      !SENTENCE_FIELDS.has(key)
-        ? typeof field === 'string'
-          ? field
-          : sayAgainIn(t, field)
-        : typeof field === 'string'
-          ? sayAgain(t, field)
-          : Array.isArray(field)
-            ? field.map((each: unknown) => (typeof each === 'string' ? sayAgain(t, each) : each))
-            : sayAgainIn(t, field),
-    ]),
-  ) as T;
+  let copy: Record<string, unknown> | undefined;
+  // for…in over own fields: Object.entries would make an array of arrays for every object.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const field = (value as Record<string, unknown>)[key];
+    const now = !SENTENCE_FIELDS.has(key)
+      ? typeof field === 'string'
+        ? field
+        : reworded(t, field)
+      : typeof field === 'string'
+        ? sayAgain(t, field)
+        : Array.isArray(field)
+          ? eachReworded(field, (each) => (typeof each === 'string' ? sayAgain(t, each) : each))
+          : reworded(t, field);
+    if (now !== field) (copy ??= { ...value })[key] = now;
+  }
+  return copy ?? value;
+}
+
+/** `items` with `change` applied to each; the same array when no item changed. */
+function eachReworded(items: readonly unknown[], change: (item: unknown) => unknown): unknown {
+  let copy: unknown[] | undefined;
+  for (let at = 0; at < items.length; at++) {
+    const now = change(items[at]);
+    if (now !== items[at]) (copy ??= [...items])[at] = now;
+  }
+  return copy ?? items;
 }

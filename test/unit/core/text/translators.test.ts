@@ -15,7 +15,12 @@ import { SESSION_ENDED_MESSAGE } from '../../../../src-main/core/account/token-m
 import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';
 import { said } from '../../../../src-main/core/text/said';
-import { sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
+import {
+  inEnglish,
+  sayAgain,
+  sayAgainIn,
+  translatorFor,
+} from '../../../../src-main/core/text/translators';
 import { VaultUnavailable } from '../../../../src-main/core/vault/vault';
 
 const de = translatorFor('de', 'errors');
@@ -57,6 +62,29 @@ describe('sayAgain', () => {
       'Ihre Callbar-Sitzung ist beendet: Die Plattform nimmt sie nicht mehr an (sie wurde widerrufen oder anderswo verwendet). Verbinden Sie Callbar neu, um fortzufahren.',
     );
     expect(sayAgain(de, 'The platform’s own words.')).toBe('The platform’s own words.');
+  });
+
+  it('sayAgainIn words the sentences of an answer and copies only what changed', () => {
+    const dial = {
+      destination: '+493012345',
+      description: inEnglish(said('errors:calls.duplicateDial', { display: '+49 30 1' })),
+    };
+    const hits = [{ contact: { id: 1, display_name: 'Ada' }, ranges: [{ start: 0, end: 1 }] }];
+    const answer = { query: '030', hits, dial };
+    const worded = sayAgainIn(de, answer);
+    expect(worded.dial.description).toBe(
+      '+49 30 1 wird bereits angerufen: Ein Klick ist ein Anruf. Um erneut anzurufen, warten Sie einen Moment.',
+    );
+    expect(worded).not.toBe(answer);
+    expect(answer.dial.description).toMatch(/^Already calling/);
+    // The hits carry no sentence: the same array, not a copy of every hit.
+    expect(worded.hits).toBe(hits);
+    // A search answer without a sentence (a keystroke's) comes back as it is: nothing rebuilt.
+    const plain = { query: 'ada', hits };
+    expect(sayAgainIn(de, plain)).toBe(plain);
+    expect(sayAgainIn(de, { warnings: ['The platform’s own words.'] }).warnings).toEqual([
+      'The platform’s own words.',
+    ]);
   });
 
   it('an account switch: in the status as English, in a German notification as German', () => {
