@@ -5,7 +5,7 @@
  *
  * The same run twice, side by side: on one redis-server, and on a Redis Cluster of three masters
  * with a replica each (RELAY_REDIS_CLUSTER_NODES), both started as the relay's tests start them.
- * Each time two relay nodes as an administrator runs them (`relay/main.ts` processes), CORES real
+ * Each time two relay nodes as an administrator runs them (`npm run relay` processes), CORES real
  * Callbar cores (activated through the simulator's portal and the relay, rung by the simulator),
  * and DEVICES light devices (real stream clients: Callbar's own RelayLink, in this process).
  * The bench POSTs the light devices' call events as the platform would (repeating one a node

@@ -4,6 +4,7 @@
  * the same, as behind a proxy): SIGKILLed (a crash), SIGTERMed (the drain of a rolling update),
  * started again, and their resident memory.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,18 @@ export function rssOf(pid: number | undefined): number {
   }
 }
 
+/** The relay as `npm run relay` starts it (out/relay), built from the current sources once. */
+let built = false;
+function buildRelay(): void {
+  if (built) return;
+  execFileSync(process.execPath, [join(import.meta.dirname, '../../scripts/build-cli.mjs')], {
+    stdio: 'inherit',
+  });
+  built = true;
+}
+
 export async function startBenchNodes(env: NodeJS.ProcessEnv): Promise<BenchNodes> {
+  buildRelay();
   const ports = [await freePort(), await freePort()];
   const nodes: RelayProcess[] = [];
   // Each start's log (info: a line per request, as an administrator runs it) in a file of its

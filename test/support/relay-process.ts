@@ -1,7 +1,8 @@
 /**
- * The relay as an administrator runs it (`npm run relay`: relay/main.ts with tsx's loader), as a
- * child process: one process (node with tsx's loader), so a SIGKILL kills the relay itself, not a
- * wrapper. The caller stops what it started (`child`).
+ * The relay as an administrator runs it (`npm run relay`: bin/relay.mjs, the relay built into
+ * out/relay by the tests' global setup, test/support/build-cli.ts), as a child process: one
+ * process, so a SIGKILL kills the relay itself, not a wrapper. The caller stops what it started
+ * (`child`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ export interface RelayProcess {
 }
 
 /**
- * `relay/main.ts ARGS` with `env` (e.g. RELAY_PORT, RELAY_REDIS_URL, RELAY_WEBHOOK_SECRET).
+ * `npm run relay -- ARGS` with `env` (e.g. RELAY_PORT, RELAY_REDIS_URL, RELAY_WEBHOOK_SECRET).
  * `keep` bounds the output kept to its last so many characters (a bench's node logs every
  * request for minutes). With `logFile`, the node's log (stderr) goes to that file, as an
  * administrator's does, instead of a pipe this process reads: behind a busy reader, a pipe's
@@ -33,7 +34,7 @@ export function relayProcess(
   logFile?: string,
 ): RelayProcess {
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'relay/main.ts'), ...args], {
+  const child = spawn(process.execPath, [join(root, 'bin/relay.mjs'), ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', logFd ?? 'pipe'],

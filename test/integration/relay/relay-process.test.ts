@@ -1,5 +1,5 @@
 /**
- * The relay as an administrator runs it (`npm run relay`: relay/main.ts with tsx's loader), two
+ * The relay as an administrator runs it (`npm run relay`: the built relay, bin/relay.mjs), two
  * processes sharing a real redis-server: one is killed (SIGKILL) while a device streams from it,
  * and the device finishes on the other with nothing lost, nor anything twice when the profile's
  * file of its position cannot be read at that moment; `devices list` shows the device and
