@@ -186,7 +186,7 @@ describe('Ctrl+C / SIGTERM / SIGHUP during refresh cycles, real keychain', () =>
         const rotated: string[] = [];
         const preview = spawn(
           process.execPath,
-          ['--import', 'tsx', 'src-main/preview/main.ts', '--port', '0', '--no-open', '--json'],
+          ['out/preview-server/main.js', '--port', '0', '--no-open', '--json'],
           {
             cwd: join(import.meta.dirname, '../..'),
             env: { ...process.env, ...env, CALLBAR_OUT_DIR: outDir },

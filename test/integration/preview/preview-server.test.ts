@@ -299,7 +299,7 @@ describe('preview entry point', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', join(root, 'src-main/preview/main.ts'), '--no-open'],
+      [join(root, 'out/preview-server/main.js'), '--no-open'],
       {
         cwd: root,
         env: { ...process.env, CALLBAR_OUT_DIR: mkdtempSync(join(tmpdir(), 'no-out-')) },
