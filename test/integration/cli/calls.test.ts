@@ -104,10 +104,14 @@ forEachProfile((profile) => {
       expect(seen.map((call) => call.state)).toContain('calling-you');
     }
 
-    // Another terminal: the call log of the profile knows the legs the follower saw.
-    const listed = JSON.parse(
-      (await runCallbarInProcess(['calls', '--json'], env)).stdout,
-    ) as CallsSnapshot;
+    // Another terminal: the call log of the profile knows the legs the follower saw (once the
+    // follower's write of it is done: it prints a change at once and writes it right after).
+    const listed = await until('the legs in the call log', async () => {
+      const snapshot = JSON.parse(
+        (await runCallbarInProcess(['calls', '--json'], env)).stdout,
+      ) as CallsSnapshot;
+      return snapshot.current[0]?.leg_ids.length === 2 ? snapshot : undefined;
+    });
     expect(listed.current[0]!.leg_ids).toEqual([ownLeg, calleeLeg]);
     const hangup = await runCallbarInProcess(['hangup'], env);
     expect(hangup).toMatchObject({ code: 0, stdout: 'Hung up.' });
