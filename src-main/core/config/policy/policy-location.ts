@@ -30,9 +30,7 @@ export interface PolicyLocation {
 
 /** True where the policies are the live Windows registry's (no `CALLBAR_POLICY_DIR` on Windows). */
 export function readsRegistry(location: PolicyLocation): boolean {
-  return (
-    (location.platform ?? process.platform) === 'win32' && !location.env[POLICY_DIR_VARIABLE]
-  );
+  return (location.platform ?? process.platform) === 'win32' && !location.env[POLICY_DIR_VARIABLE];
 }
 
 /**
