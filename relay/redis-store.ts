@@ -81,13 +81,10 @@ return 1
 `;
 
 /**
- * Appends to a device's queue (KEYS[1]; ARGV the most it keeps, the data) on a cluster, and says
- * how many replicas of this master are in sync (`state=online`): {offset, replicas}.
- */
-/**
  * Appends a message once (relay-store.ts, `append`): KEYS[1] the device's queue, KEYS[2] the
  * message's mark (the device's slot); ARGV the queue's most, the message, how long the mark
- * lasts (ms), and '1' to count the replicas in sync. Answers the offset ('' for a repeat) and
+ * lasts (ms), and '1' to count this master's replicas in sync (`state=online`, a cluster).
+ * Answers the offset ('' for a repeat) and
  * that count. One script, so a node killed halfway leaves either both or neither.
  */
 const APPEND_ONCE = `

@@ -61,6 +61,13 @@ export interface ConfigPatch {
   deactivationTokens?: DeactivationTokens;
 }
 
+/**
+ * How long {@link SimControl.hostileEventsDone} waits at most. Thousands of events through a
+ * receiver take seconds on a quiet machine and several times that beside a test suite's other
+ * stages (over a minute in a CI run): a guard against a hang, not a measure of speed.
+ */
+export const HOSTILE_EVENTS_GUARD_MS = 5 * 60_000;
+
 /** A control-API call that did not succeed: its status and (parsed) body. */
 export class SimControlError extends Error {
   constructor(
@@ -230,7 +237,7 @@ export class SimControl {
   }
 
   /** Resolves with the attack's tally once every event was answered (or could not be sent). */
-  async hostileEventsDone(timeoutMs = 60_000): Promise<HostileTally> {
+  async hostileEventsDone(timeoutMs = HOSTILE_EVENTS_GUARD_MS): Promise<HostileTally> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const tally = await this.call<HostileTally | null>('GET', 'hostile/events');

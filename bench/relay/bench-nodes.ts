@@ -4,10 +4,10 @@
  * the same, as behind a proxy): SIGKILLed (a crash), SIGTERMed (the drain of a rolling update),
  * started again, and their resident memory.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import buildCli from '../../test/support/build-cli';
 import { freePort } from '../../test/support/free-port';
 import { relayProcess, type RelayProcess } from '../../test/support/relay-process';
 
@@ -65,10 +65,7 @@ export function rssOf(pid: number | undefined): number {
 /** The relay as `npm run relay` starts it (out/relay), built from the current sources once. */
 let built = false;
 function buildRelay(): void {
-  if (built) return;
-  execFileSync(process.execPath, [join(import.meta.dirname, '../../scripts/build-cli.mjs')], {
-    stdio: 'inherit',
-  });
+  if (!built) buildCli();
   built = true;
 }
 

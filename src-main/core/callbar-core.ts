@@ -148,8 +148,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       (() => Promise.reject(new CallbarError('not_available', said('errors:crm.cannotOpenHere')))),
     log,
   });
-  const exports = whenUsed(async () => import('./exports/window-exports'));
-  const windowExports = whenUsed(async () => new (await exports()).WindowExports());
+  const exports = whenUsed(async () => {
+    const { exportSource, WindowExports } = await import('./exports/window-exports');
+    return { exportSource, running: new WindowExports() };
+  });
   /** Each phonebook with how many contacts the directory holds in it (the window shows it). */
   const withContactCounts = <Page extends { results: PhonebookView[] }>(page: Page): Page => {
     // While the first sync runs, the counts would be short: none rather than wrong.
@@ -262,8 +264,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
               () => undefined,
             )
           : undefined;
-      const { exportSource } = await exports();
-      return (await windowExports()).start(
+      const { exportSource, running } = await exports();
+      return running.start(
         exportSource(request, {
           api: api.phonebooks,
           // A file keeps the English (as --json does): it is read by programs too.
@@ -272,7 +274,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
         }),
       );
     },
-    'exports.read': async ({ export_id }) => (await windowExports()).read(export_id),
+    'exports.read': async ({ export_id }) => (await exports()).running.read(export_id),
     'imports.upload': async (request) => (await imports()).upload(request),
     'imports.preview': async (request) => (await imports()).preview(request),
     'imports.start': async ({ import_id }) => {
