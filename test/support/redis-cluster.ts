@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port';
-import { redisServer } from './redis-server';
+import { onFreePorts, redisServer } from './redis-server';
 import { until } from './until';
 
 const run = promisify(execFile);
@@ -61,14 +60,16 @@ const cli = async (port: number, ...args: string[]) =>
 export async function startRedisCluster(): Promise<RunningCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'callbar-redis-cluster-'));
   const ports: number[] = [];
-  const busPorts: number[] = [];
-  for (let index = 0; index < 6; index += 1) {
-    ports.push(await freePort());
-    busPorts.push(await freePort());
-  }
   const children = new Map<number, ChildProcess>();
+  // Each node on its own pair (client port, bus port), chosen again if either was taken meanwhile.
   await Promise.all(
-    ports.map(async (port, index) => children.set(port, await launch(port, busPorts[index]!, dir))),
+    Array.from({ length: 6 }, async () => {
+      const { ports: pair, started } = await onFreePorts(2, ([port, bus]) =>
+        launch(port!, bus!, dir),
+      );
+      ports.push(pair[0]!);
+      children.set(pair[0]!, started);
+    }),
   );
   const nodes = ports.map((port) => `127.0.0.1:${port}`);
   await run('redis-cli', [

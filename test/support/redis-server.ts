@@ -31,13 +31,26 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
   ]);
 }
 
-/** A redis-server with `args`, once it accepts connections. */
+/** Thrown when the server's port was taken between choosing it and binding it. */
+export class PortTaken extends Error {}
+
+/**
+ * A redis-server with `args`, once it accepts connections. A server that exits first is reported
+ * at once (not after the start timeout); one that lost its port to another process (a free port is
+ * only free until someone binds it: another test file, or any outgoing connection's ephemeral
+ * port) rejects with `PortTaken`, for `onFreePorts` to try again.
+ */
 export function redisServer(args: string[]): Promise<ChildProcess> {
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
     const timer = setTimeout(
-      () => reject(new Error(`redis-server did not start:\n${output}`)),
+      () => fail(new Error(`redis-server did not start:\n${output}`)),
       20_000,
     );
     child.stdout.on('data', (chunk: Buffer) => {
@@ -47,13 +60,36 @@ export function redisServer(args: string[]): Promise<ChildProcess> {
         resolve(child);
       }
     });
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(
-        new Error(`redis-server could not run (apt-get install redis-server): ${error.message}`),
+    child.once('exit', () => {
+      if (output.includes('Ready to accept connections')) return;
+      fail(
+        output.includes('Address already in use')
+          ? new PortTaken(output)
+          : new Error(`redis-server exited before it was ready:\n${output}`),
       );
     });
+    child.once('error', (error) =>
+      fail(
+        new Error(`redis-server could not run (apt-get install redis-server): ${error.message}`),
+      ),
+    );
   });
+}
+
+/** Starts `start` on `count` fresh free ports, choosing again while a port was taken meanwhile. */
+export async function onFreePorts<T>(
+  count: number,
+  start: (ports: number[]) => Promise<T>,
+): Promise<{ ports: number[]; started: T }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const ports: number[] = [];
+    for (let index = 0; index < count; index += 1) ports.push(await freePort());
+    try {
+      return { ports, started: await start(ports) };
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 5) throw error;
+    }
+  }
 }
 
 function stopped(child: ChildProcess): Promise<void> {
@@ -65,9 +101,10 @@ function stopped(child: ChildProcess): Promise<void> {
 }
 
 export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'callbar-redis-'));
-  let child = await launch(port, dir);
+  const { ports, started } = await onFreePorts(1, ([free]) => launch(free!, dir));
+  const port = ports[0]!;
+  let child = started;
   return {
     url: `redis://127.0.0.1:${port}`,
     restart: async () => {
