@@ -120,6 +120,10 @@ interface Waiting {
 let socket: Promise<WebSocket> | undefined;
 let lastId = 0;
 const waiting = new Map<number, Waiting>();
+/** The server's bound on requests under way on one socket (CHANNEL_LIMITS.maxInFlight). */
+const MAX_IN_FLIGHT = 16;
+/** Calls waiting for one of those places (the server closes a socket that asks for more). */
+const waitingForPlace: (() => void)[] = [];
 
 /** The open channel, opened on first use and again after it closed. */
 function openChannel(token: string): Promise<WebSocket> {
@@ -131,6 +135,7 @@ function openChannel(token: string): Promise<WebSocket> {
       const answer = JSON.parse(event.data) as { id: number; result: unknown };
       const call = waiting.get(answer.id);
       waiting.delete(answer.id);
+      waitingForPlace.shift()?.();
       call?.resolve(answer.result);
     };
     ws.onclose = (event) => {
@@ -138,6 +143,7 @@ function openChannel(token: string): Promise<WebSocket> {
       const error = new Error(event.reason || 'the preview channel closed');
       for (const call of waiting.values()) call.reject(error);
       waiting.clear();
+      for (const place of waitingForPlace.splice(0)) place();
       failed(error);
     };
   });
@@ -152,6 +158,9 @@ async function invoke(channel: string, body: unknown): Promise<unknown> {
     ws = await openChannel(session);
   } catch {
     return invokeOverHttp(channel, body);
+  }
+  while (waiting.size >= MAX_IN_FLIGHT && ws.readyState === WebSocket.OPEN) {
+    await new Promise<void>((place) => waitingForPlace.push(place));
   }
   // Closed between opening and now: its waiting calls were failed; this one goes over HTTP.
   if (ws.readyState !== WebSocket.OPEN) return invokeOverHttp(channel, body);

@@ -52,9 +52,34 @@ export function indexChanged(before: DirectoryStatus | undefined, after: Directo
 
 export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => {
   // Each search takes a ticket; an answer is shown only while its ticket is the latest, so a
-  // slow answer to an older query never replaces a newer one (the last typed text wins).
+  // slow answer to an older query never replaces a newer one (the last typed text wins). One
+  // search is asked at a time and only the latest text waits behind it: fast typing over a large
+  // directory asks for what is on screen, not for every text typed on the way there (the main
+  // process answers one at a time anyway, so the skipped ones would only delay the last).
   let latest = 0;
-  const search = async (query: string) => {
+  let wanted: { query: string; ticket: number } | undefined;
+  let pumping: Promise<void> | undefined;
+  const pump = async () => {
+    while (wanted) {
+      const { query, ticket } = wanted;
+      wanted = undefined;
+      // One round trip: the answer also says what Enter dials when the text reads as a number.
+      const found = await window.callbar.directory.search({ query, limit: FIRST_LIMIT });
+      if (ticket !== latest) continue;
+      const hits = found.ok ? found.value.hits : [];
+      set({
+        answered: query,
+        hits,
+        allHits: hits.length < FIRST_LIMIT,
+        searchError: found.ok ? undefined : found.error,
+        dialRow: found.ok ? found.value.dial : undefined,
+        dialAt: found.ok ? (found.value.dial_at ?? 0) : 0,
+        selected: 0,
+      });
+    }
+  };
+  /** Resolves once the latest text asked for so far is answered. */
+  const search = (query: string): Promise<void> => {
     const ticket = ++latest;
     const trimmed = query.trim();
     if (trimmed === '') {
@@ -67,21 +92,13 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
         searchError: undefined,
         selected: 0,
       });
-      return;
+      return Promise.resolve();
     }
-    // One round trip: the answer also says what Enter dials when the text reads as a number.
-    const found = await window.callbar.directory.search({ query: trimmed, limit: FIRST_LIMIT });
-    if (ticket !== latest) return;
-    const hits = found.ok ? found.value.hits : [];
-    set({
-      answered: trimmed,
-      hits,
-      allHits: hits.length < FIRST_LIMIT,
-      searchError: found.ok ? undefined : found.error,
-      dialRow: found.ok ? found.value.dial : undefined,
-      dialAt: found.ok ? (found.value.dial_at ?? 0) : 0,
-      selected: 0,
+    wanted = { query: trimmed, ticket };
+    pumping ??= pump().finally(() => {
+      pumping = undefined;
     });
+    return pumping;
   };
   let asking: string | undefined;
   const moreHits = async () => {
