@@ -28,7 +28,7 @@ export interface FeltBuild {
   remove(): void;
 }
 
-/** `readable`: the renderer not minified (for a profile with the functions' own names). */
+/** `readable`: the renderer and the preview not minified (for a profile with the functions' own names). */
 export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
   const outDir = join(ROOT, 'out', `felt-bench-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
@@ -68,6 +68,7 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
     entryPoints: { 'preview-main': 'src-main/preview/main.ts' },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
+    ...(readable ? { minify: false } : {}),
   });
   const previewMain = join(outDir, 'preview-main.mjs');
   return {

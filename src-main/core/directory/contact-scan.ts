@@ -28,11 +28,11 @@ import { ContactIndex, type ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
+import { NumberEndings } from './number-endings';
 import { foldedWordsOf, numberTextsOf, searchTextsStamp, type SearchTexts } from './search-texts';
 import {
   entriesHolding,
   entriesWithWordStarting,
-  entryText,
   firstWordStarts,
   type TextTable,
 } from './text-table';
@@ -41,8 +41,6 @@ import {
 const MOST_CONTACTS = 1 / 3;
 /** Typed words shorter than this never match with a typo (word-postings' shortest). */
 const TYPO_MIN_LENGTH = 3;
-/** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
-const ENDING_DIGITS = 7;
 
 type FoldedWords = Pick<SearchTexts, 'names' | 'companies' | 'companyOf'>;
 
@@ -56,7 +54,7 @@ export class ContactScan {
   /** Each contact's numbers as digit texts (index's forms), " "-joined (idem). */
   #numbers: TextTable | undefined;
   /** The contacts (in order) by the last 7 digits of each of their numbers (on first use). */
-  #endings: Map<string, number[]> | undefined;
+  #endings: NumberEndings | undefined;
   /** Whether it reads the search texts it was given (not texts of its own). */
   readonly readsGivenTexts: boolean;
 
@@ -127,11 +125,9 @@ export class ContactScan {
    * contacts whose numbers end in the same 7 digits): the index of those contacts answers.
    */
   lookupByNumber(number: string): DirectoryContact | undefined {
-    const text = this.#plan.forms(number).text;
-    if (text.length < ENDING_DIGITS) return undefined;
-    const kept = (this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []).map((i) =>
-      this.#contacts.at(i),
-    );
+    const kept = this.#endingsOf()
+      .contacts(this.#plan.forms(number).text)
+      .map((i) => this.#contacts.at(i));
     return kept.length === 0
       ? undefined
       : ContactIndex.build(kept, this.#options).lookupByNumber(number);
@@ -260,32 +256,17 @@ export class ContactScan {
     const contacts = new Set<number>();
     for (const party of this.#history?.parties ?? []) {
       if (party.contact_id !== undefined) continue;
-      const text = this.#plan.forms(party.number).text;
-      if (text.length < ENDING_DIGITS) continue;
-      for (const i of this.#byEnding().get(text.slice(-ENDING_DIGITS)) ?? []) contacts.add(i);
+      for (const i of this.#endingsOf().contacts(this.#plan.forms(party.number).text)) {
+        contacts.add(i);
+      }
     }
     return contacts.size > 0 ? contacts : undefined;
   }
 
-  /**
-   * Contacts by the last 7 digits of their numbers, made once: a call log of hundreds of
-   * numbers looked up at start is hundreds of map reads, not hundreds of passes over them all.
-   */
-  #byEnding(): Map<string, number[]> {
-    if (this.#endings) return this.#endings;
-    const endings = new Map<string, number[]>();
-    const numbers = this.#numberTexts();
-    for (let i = 0; i < this.#contacts.length; i++) {
-      for (const text of entryText(numbers, i).split(' ')) {
-        if (text.length < ENDING_DIGITS) continue;
-        const ending = text.slice(-ENDING_DIGITS);
-        const contacts = endings.get(ending);
-        if (!contacts) endings.set(ending, [i]);
-        else if (contacts.at(-1) !== i) contacts.push(i);
-      }
-    }
-    this.#endings = endings;
-    return endings;
+  /** Contacts by the last 7 digits of their numbers, made once (hundreds of lookups at start). */
+  #endingsOf(): NumberEndings {
+    this.#endings ??= NumberEndings.of(this.#numberTexts());
+    return this.#endings;
   }
 
   #foldedWords(): FoldedWords {

@@ -1,0 +1,77 @@
+/**
+ * The scan's caller identification before the contact index exists: the contacts by the last 7
+ * digits of their numbers, read from the numbers' text table in one pass over its bytes and sorted
+ * as packed doubles (ending × 2^24 + contact). At 100,000 contacts this is one typed array made in
+ * a few milliseconds, where a Map of strings took half a second of a start with a call log.
+ */
+import type { TextTable } from './text-table';
+
+/** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
+export const ENDING_DIGITS = 7;
+/** Contact positions (below 2^24) packed under an ending (below 10^7) in one double. */
+const PACK = 2 ** 24;
+const SPACE = 32;
+const ZERO = 48;
+
+export class NumberEndings {
+  /** ending × PACK + contact, sorted. */
+  readonly #packed: Float64Array;
+
+  private constructor(packed: Float64Array) {
+    this.#packed = packed;
+  }
+
+  /** The endings of `numbers` (entry c: contact c's digit texts, separated by a space). */
+  static of(numbers: TextTable): NumberEndings {
+    const { bytes, ends } = numbers;
+    if (ends.length >= PACK) throw new RangeError(`more than ${PACK} contacts`);
+    // At most two numbers a contact (search-texts' numberTexts), so at most two endings each.
+    const packed = new Float64Array(ends.length * 2);
+    let count = 0;
+    let start = 0;
+    for (let contact = 0; contact < ends.length; contact++) {
+      const end = ends[contact]!;
+      let runEnd = start;
+      while (runEnd < end) {
+        let runStart = runEnd;
+        while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
+        if (runEnd - runStart >= ENDING_DIGITS && count < packed.length) {
+          let ending = 0;
+          for (runStart = runEnd - ENDING_DIGITS; runStart < runEnd; runStart++) {
+            ending = ending * 10 + bytes[runStart]! - ZERO;
+          }
+          packed[count++] = ending * PACK + contact;
+        }
+        runEnd++;
+      }
+      start = end;
+    }
+    return new NumberEndings(packed.subarray(0, count).sort());
+  }
+
+  /** The contacts (in order, each once) with a number ending in the last 7 digits of `text`. */
+  contacts(text: string): number[] {
+    if (text.length < ENDING_DIGITS) return [];
+    const key = Number(text.slice(-ENDING_DIGITS));
+    const packed = this.#packed;
+    const found: number[] = [];
+    for (let i = this.#lowerBound(key * PACK); i < packed.length; i++) {
+      const value = packed[i]!;
+      if (Math.floor(value / PACK) !== key) break;
+      const contact = value % PACK;
+      if (found.at(-1) !== contact) found.push(contact);
+    }
+    return found;
+  }
+
+  #lowerBound(value: number): number {
+    let lo = 0;
+    let hi = this.#packed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#packed[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

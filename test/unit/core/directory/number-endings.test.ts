@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { NumberEndings } from '../../../../src-main/core/directory/number-endings';
+import { textTable } from '../../../../src-main/core/directory/text-table';
+import { seededRandom } from '../../../../bench/search-data';
+
+/**
+ * The scan's caller identification (contact-scan.ts): the contacts whose numbers end in the same
+ * 7 digits as a number, each once and in order, against the plain reading of the same texts.
+ */
+function expected(texts: readonly string[], text: string): number[] {
+  if (text.length < 7) return [];
+  const ending = text.slice(-7);
+  return texts.flatMap((entry, contact) =>
+    entry.split(' ').some((number) => number.length >= 7 && number.endsWith(ending))
+      ? [contact]
+      : [],
+  );
+}
+
+describe('NumberEndings', () => {
+  it('finds every contact with a number of the same 7-digit ending, each once, in order', () => {
+    const random = seededRandom(11);
+    const digits = (length: number) =>
+      Array.from({ length }, () => String(Math.floor(random() * 10))).join('');
+    // Few distinct endings, so many contacts share one; short numbers, empty entries, leading
+    // zeros, and both of a contact's numbers with the same ending.
+    const endings = Array.from({ length: 40 }, (_, i) => (i < 5 ? `000${digits(4)}` : digits(7)));
+    const number = () =>
+      random() < 0.1
+        ? digits(1 + Math.floor(random() * 6))
+        : digits(2 + Math.floor(random() * 5)) + endings[Math.floor(random() * endings.length)];
+    const texts = Array.from({ length: 3_000 }, (_, i) => {
+      if (i % 97 === 0) return '';
+      const first = number();
+      if (i % 13 === 0) return `${first} 49${first.slice(-9)}`;
+      return random() < 0.5 ? first : `${first} ${number()}`;
+    });
+    const endingsOf = NumberEndings.of(textTable(texts));
+    for (const ending of [...endings, '1234567', '0000000']) {
+      const asked = `4930${ending}`;
+      expect(endingsOf.contacts(asked), asked).toEqual(expected(texts, asked));
+    }
+    expect(endingsOf.contacts('123456')).toEqual([]);
+    expect(endingsOf.contacts(endings[0]!.slice(1))).toEqual([]);
+  });
+});
