@@ -33,7 +33,7 @@ const STATE_ICONS: Record<CallState | 'sending', IconName> = {
  * The call, first on every screen while it lasts, as a phone shows it: who (large; the only
  * text cut short), the number and company, the state as a word with its icon, a large timer,
  * and Hang up, the one main action (or Esc on the search). While the dial is on its way: "Calling
- * …" and Cancel. When it ends: "Ended · 0:12" for a few seconds, with Call again and Add note
+ * …" and Cancel (Esc too). When it ends: "Ended · 0:12" for a few seconds, with Call again and Add note
  * (EndedCall). CallAnnouncer, not the card, tells screen readers what changed.
  */
 export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
@@ -46,17 +46,21 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
   const ended = useAppStore((state) => state.ended);
   const now = useNow(call !== undefined);
 
+  // Esc on the search ends what the card offers to end: the call (Hang up), or the dial on its
+  // way (Cancel).
+  const busy = call !== undefined || dialing !== undefined;
   useEffect(() => {
-    if (!call || !hangUpWithEsc) return;
+    if (!busy || !hangUpWithEsc) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       if (document.querySelector('dialog[open]')) return;
       event.preventDefault();
-      void hangup(call.id);
+      if (call) void hangup(call.id);
+      else void cancelDial();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [call, hangup, hangUpWithEsc]);
+  }, [busy, call, hangup, cancelDial, hangUpWithEsc]);
 
   if (!call) {
     if (dialing === undefined) {
@@ -76,6 +80,7 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
         action={
           <button type="button" disabled={cancelling} onClick={() => void cancelDial()}>
             {t('common.cancel')}
+            {hangUpWithEsc ? <kbd>{t('keys.esc')}</kbd> : null}
           </button>
         }
       />

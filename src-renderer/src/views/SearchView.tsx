@@ -61,6 +61,7 @@ export function SearchView() {
   const select = useAppStore((state) => state.select);
   const dial = useAppStore((state) => state.dial);
   const hasCall = useAppStore((state) => state.calls.current.length > 0);
+  const dialing = useAppStore((state) => state.dialing !== undefined);
   const showsEnded = useAppStore((state) => state.ended !== undefined);
   const directory = useAppStore((state) => state.directory);
   const asksRegion = useAppStore((state) => state.region?.confirmed === false);
@@ -117,8 +118,9 @@ export function SearchView() {
         void dialRowAt(rows[selected], event.altKey);
         break;
       case 'Escape':
-        // With a call in progress Esc hangs up (the call bar listens); otherwise it clears.
-        if (useAppStore.getState().query !== '' && !hasCall) {
+        // With a call in progress Esc hangs up, and with a dial on its way it cancels (the call
+        // bar listens); otherwise it clears.
+        if (useAppStore.getState().query !== '' && !hasCall && !dialing) {
           event.preventDefault();
           void setQuery('');
         }
