@@ -216,9 +216,9 @@ function SelectedActions({
       : undefined;
   const label =
     row.kind === 'dial' ? (
-      <PhoneNumber>{row.target.display}</PhoneNumber>
+      <PhoneNumber className="call-selected-who">{row.target.display}</PhoneNumber>
     ) : (
-      <Name>{row.hit.contact.display_name}</Name>
+      <Name className="call-selected-who">{row.hit.contact.display_name}</Name>
     );
   return (
     <div className="selected-actions">
