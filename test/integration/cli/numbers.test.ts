@@ -16,7 +16,7 @@ import { SimControl } from '../../../simulator/control-client';
 import type { ContactView, SearchHit } from '../../../src-shared/contract';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import { apiFor } from '../../support/api-rig';
-import { runCallbarInProcess } from '../../support/cli-process';
+import { runCallbar } from '../../support/cli-process';
 import { freePort } from '../../support/free-port';
 import {
   advanceClock,
@@ -52,7 +52,7 @@ describe('the CLI’s numbers, in the country the window saved', () => {
   });
 
   it('stores a contact’s numbers in E.164, and refuses a non-number as the editor does', async () => {
-    const created = await runCallbarInProcess(
+    const created = await runCallbar(
       [
         'contacts',
         'create',
@@ -75,7 +75,7 @@ describe('the CLI’s numbers, in the country the window saved', () => {
       number: '+49301234567',
       secondary_number: '+491712345678',
     });
-    const refused = await runCallbarInProcess(
+    const refused = await runCallbar(
       [
         'contacts',
         'create',
@@ -97,14 +97,14 @@ describe('the CLI’s numbers, in the country the window saved', () => {
   });
 
   it('shows numbers the national way in the table, as stored with --json', async () => {
-    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
-    const table = await runCallbarInProcess(['search', 'Hanna'], env);
+    expect((await runCallbar(['sync'], env)).code).toBe(0);
+    const table = await runCallbar(['search', 'Hanna'], env);
     expect(table.code).toBe(0);
     const row = table.stdout.split('\n').find((line) => line.includes('Hanna Berg'))!;
     expect(row).toContain('030 1234567');
     expect(row).toContain('0171 2345678');
     expect(row).not.toContain('+49');
-    const json = await runCallbarInProcess(['search', 'Hanna', '--json'], env);
+    const json = await runCallbar(['search', 'Hanna', '--json'], env);
     const { hits } = JSON.parse(json.stdout) as { hits: SearchHit[] };
     expect(hits[0]!.contact).toMatchObject({
       number: '+49301234567',
@@ -113,11 +113,11 @@ describe('the CLI’s numbers, in the country the window saved', () => {
   });
 
   it('names nobody whose number only ends like a stranger’s', async () => {
-    const found = await runCallbarInProcess(['search', '+44 20 7123 4567', '--json'], env);
+    const found = await runCallbar(['search', '+44 20 7123 4567', '--json'], env);
     const { hits } = JSON.parse(found.stdout) as { hits: SearchHit[] };
     expect(hits.map((hit) => hit.contact.display_name)).not.toContain('Hanna Berg');
     // The same number written the German way is hers.
-    const hers = await runCallbarInProcess(['search', '030 1234567', '--json'], env);
+    const hers = await runCallbar(['search', '030 1234567', '--json'], env);
     expect((JSON.parse(hers.stdout) as { hits: SearchHit[] }).hits[0]!.contact.display_name).toBe(
       'Hanna Berg',
     );
@@ -125,7 +125,7 @@ describe('the CLI’s numbers, in the country the window saved', () => {
 
   it('dials "030 1234567" in Germany', async () => {
     await advanceClock(sim, 61);
-    const dialed = await runCallbarInProcess(['dial', '030 1234567', '--json'], env);
+    const dialed = await runCallbar(['dial', '030 1234567', '--json'], env);
     expect(dialed.code).toBe(0);
     expect(JSON.parse(dialed.stdout)).toMatchObject({ status: 'dialing' });
     const control = new SimControl(sim.base_url);
@@ -133,6 +133,6 @@ describe('the CLI’s numbers, in the country the window saved', () => {
       (await control.calls()).find((each) => each.to === '+49301234567'),
     );
     expect(call.to).toBe('+49301234567');
-    expect((await runCallbarInProcess(['hangup'], env)).code).toBe(0);
+    expect((await runCallbar(['hangup'], env)).code).toBe(0);
   });
 });
