@@ -5,9 +5,9 @@
  * Callbar's answer to a dial in a notification, outside the page.
  */
 import type { HostAnswer } from '../../../src-main/core/browser/host-protocol';
-import { numbersIn } from '../content/number-finder';
 import { api, MAX_LINK, type ContentRequest, type PageStatus } from '../extension-api';
 import { askHost } from './host-port';
+import { selectionLink } from './selection-link';
 
 const MENU_ID = 'callbar-call';
 /** Callbar's answer is kept this long (a region changed in Callbar applies to pages after it). */
@@ -80,8 +80,8 @@ api.contextMenus.onClicked.addListener((info) => {
   void (async () => {
     const answer = await hostStatus();
     const region = answer.ok && answer.type === 'status' ? answer.region : 'US';
-    const found = numbersIn(info.selectionText!.slice(0, 1000), region)[0];
-    if (!found) return notify(api.i18n.getMessage('noNumber'));
-    await dial(`tel:${found.e164}`);
+    const link = selectionLink(info.selectionText!, region);
+    if (!link) return notify(api.i18n.getMessage('noNumber'));
+    await dial(link);
   })();
 });

@@ -71,7 +71,10 @@ export const browserCommands: CommandGroup = {
       async run(ctx, { values }) {
         const chosen = chosenBrowsers(values.browser);
         const { scope, ...host } = await browserHost(ctx, values.machine);
-        const browsers = chosen ?? (await presentBrowsers(host));
+        // Per machine, every browser: one installed later finds the host already there (and an
+        // administrator's own home says nothing about the browsers of the people on the desk).
+        const browsers =
+          chosen ?? (scope === 'machine' ? [...BROWSER_NAMES] : await presentBrowsers(host));
         if (browsers.length === 0) throw new UsageError(said('cli:browser.noBrowserFound'));
         const { installHost } = await import('../../core/browser/host-install');
         const node = process.execPath;

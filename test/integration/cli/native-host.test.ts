@@ -118,4 +118,24 @@ describe('bounds', () => {
     expect(answers.filter((each) => each.code === 'busy').length).toBeGreaterThan(0);
     await host.close();
   });
+
+  it('dials: five at once, then one every 2 s; the rest "busy" at once, nothing more dialled', async () => {
+    const host = startNativeHost({ ...rig.env, CALLBAR_CONFIRM_WEB_LINKS: 'false' });
+    // Premium-rate numbers: each dial that gets through is refused (nobody can confirm), so the
+    // host's own bound is all that tells a dial through from one held back.
+    for (let id = 0; id < 12; id++) {
+      host.send({ id, type: 'dial', link: `tel:+1-900-555-01${String(id).padStart(2, '0')}` });
+    }
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push(await host.next());
+    const byId = answers.sort((a, b) => Number(a.id) - Number(b.id));
+    expect(byId.slice(0, 5).map((each) => each.code)).toEqual(Array(5).fill('needs_confirmation'));
+    // One more place comes every 2 s: however slowly this machine answered, most are held back.
+    const busy = byId.filter((each) => each.code === 'busy').length;
+    expect(busy).toBeGreaterThanOrEqual(4);
+    expect(byId.filter((each) => each.code !== 'busy').length + busy).toBe(12);
+    await host.close();
+    const calls = await new SimControl(rig.sim.base_url).calls();
+    expect(calls.filter((call) => call.to.startsWith('+1900'))).toEqual([]);
+  });
 });
