@@ -149,6 +149,25 @@ describe('a sync against another implementation of the contract (variant)', () =
     await second.close();
   });
 
+  it('learns the page size from shorter pages a platform gives without a word, for its next walk', async () => {
+    await patch({ pageSizeAboveMax: 'clamp' });
+    try {
+      const dataDir = await mkdtemp(join(tmpdir(), 'callbar-'));
+      const first = directoryOf(profileApi(sim, tokens, dataDir).phonebooks, dataDir);
+      expect((await first.sync()).status).toMatchObject({ state: 'ready', contacts: total });
+      await first.close();
+      await control(sim, 'DELETE', 'requests');
+      const second = directoryOf(profileApi(sim, tokens, dataDir).phonebooks, dataDir);
+      expect((await second.sync()).status).toMatchObject({ state: 'ready', contacts: total });
+      const pages = (await requestLog(sim)).filter((entry) => entry.path === CONTACTS);
+      expect(pages.length).toBeGreaterThan(0);
+      expect(pages.every((entry) => entry.query.page_size === '50')).toBe(true);
+      await second.close();
+    } finally {
+      await variantConfig();
+    }
+  });
+
   it('follows next links given as a query only from the page that carried them', async () => {
     await patch({ pageSizeAboveMax: 'clamp', orderingTies: 'by-id' });
     try {
@@ -160,14 +179,28 @@ describe('a sync against another implementation of the contract (variant)', () =
     }
   });
 
-  it('exports and reads for an import every contact of a phonebook of ties', async () => {
+  it('exports and reads for an import every contact of a phonebook of ties, each walk learning the page size from a 400', async () => {
+    /** A process of a new profile: no page size learnt yet. */
+    const fresh = async () =>
+      profileApi(sim, tokens, await mkdtemp(join(tmpdir(), 'callbar-'))).phonebooks;
+    const refusedOnce = async () => {
+      const log = (await requestLog(sim)).filter((entry) => entry.path === CONTACTS);
+      expect(log.filter((entry) => entry.status === 400)).toHaveLength(1);
+      expect(log[0]).toMatchObject({ status: 400, query: { page_size: '1000' } });
+      expect(log.slice(1).every((entry) => entry.query.page_size === '50')).toBe(true);
+    };
+    await control(sim, 'DELETE', 'requests');
     let lines = 0;
-    for await (const piece of exportContacts(api.phonebooks, { format: 'csv', phonebook: tied })) {
+    for await (const piece of exportContacts(await fresh(), { format: 'csv', phonebook: tied })) {
       lines += piece.split('\r\n').filter((line) => line !== '').length;
     }
     expect(lines).toBe(1 + TIED);
-    const existing = await phonebookContacts(api.phonebooks, tied);
+    await refusedOnce();
+
+    await control(sim, 'DELETE', 'requests');
+    const existing = await phonebookContacts(await fresh(), tied);
     expect(new Set(existing.map((contact) => contact.id)).size).toBe(TIED);
+    await refusedOnce();
   });
 
   it('names a phonebook that gives fewer contacts than it counts; the previous directory stays', async () => {
