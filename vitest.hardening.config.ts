@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/hardening/longest-first';
 
 /**
  * `npm run test:hardening`: adversarial inputs against the real receiver, router and link parsers,
@@ -15,6 +16,8 @@ export default defineConfig({
     // beside its other stages, where the figures are not the point.
     fileParallelism: process.env.CALLBAR_TEST_PARALLEL === '1',
     maxWorkers: process.env.CALLBAR_TEST_PARALLEL === '1' ? 2 : 1,
+    // The longest files first (test/support/hardening/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,7 @@
 /**
  * What the fixed-port loopback design cannot prevent while only the CLI is used, measured with
- * real `callbar` processes against the simulator: between commands nothing of Callbar's listens,
+ * the CLI against the simulator (run inside the test's process where a command's work is the
+ * point; the real `callbar` process for `dial --follow`, which holds the port until Ctrl+C): between commands nothing of Callbar's listens,
  * so a process that binds the receiver port receives the platform's call events. What it gets
  * (leg ids, numbers) is recorded, and that it gets no credential. What Callbar does about it:
  * `dial --follow` and the app's core hold the port while they run (the squatter cannot bind), and
@@ -20,7 +21,13 @@ import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import { activateThroughCli, allOutput, callbar, runCallbar } from '../support/cli-process';
+import {
+  activateThroughCli,
+  allOutput,
+  callbar,
+  callbarInProcess,
+  runCallbarInProcess,
+} from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import {
   advanceClock,
@@ -101,7 +108,7 @@ describeEachProfile('CLI only: a squatter on the receiver port between commands'
       CALLBAR_RECEIVER_HEADERS: `${SHARED_HEADER}: ${sharedValue}`,
     };
     await registerProfile(sim, env);
-    const activated = await activateThroughCli(env, sim.users[0]!);
+    const activated = await activateThroughCli(env, sim.users[0]!, [], callbarInProcess);
     expect(activated.code, activated.stderr).toBe(0);
     portalLink = activated.portalLink;
   });
@@ -117,9 +124,9 @@ describeEachProfile('CLI only: a squatter on the receiver port between commands'
   });
 
   it('receives the call events of a `callbar dial` once it exited: leg ids and numbers, no credential', async () => {
-    const dialed = await runCallbar(['dial', '+49 30 1234567', '--json'], env);
+    const dialed = await runCallbarInProcess(['dial', '+49 30 1234567', '--json'], env);
     expect(dialed.code, dialed.stderr).toBe(0);
-    // The CLI has exited: nothing of Callbar's listens. Another program takes the port.
+    // The command has ended: nothing of Callbar's listens. Another program takes the port.
     const squatter = await squat(port);
     onTestFinished(() => squatter.close());
     const call = await until('the call', async () =>
@@ -229,7 +236,7 @@ describeEachProfile('CLI only: a squatter on the receiver port between commands'
     const squatter = await squat(port);
     onTestFinished(() => squatter.close());
     const before = (await control.calls()).length;
-    const result = await runCallbar(['dial', '+49 30 7654321', '--follow'], env);
+    const result = await runCallbarInProcess(['dial', '+49 30 7654321', '--follow'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('already in use');
     expect(result.stderr).toContain('Nothing was dialed');

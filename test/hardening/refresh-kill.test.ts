@@ -7,6 +7,10 @@
  * answer back so the kill lands before Callbar has it). The next process must find a working
  * session, or, only when the kill landed after the platform spent the old refresh token and before
  * the vault held the new pair, say plainly that the session ended (a session lost; reconnected).
+ * Every process killed is a real one; of the runs after a kill, which read what the kill left (the
+ * keychain, the profile's files and its lock, held by a dead pid), one in REAL_CHECK_EVERY is a
+ * real process too (its life times the kills at a random moment), the others run the CLI inside
+ * the test's process (the same runCli on the same profile, without a Node start each).
  *
  * CALLBAR_KILL_CYCLES (200) sets the number of cycles; CALLBAR_FUZZ_SEED replays a run.
  */
@@ -15,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import type { KeytarVault } from '../../src-main/core/vault/keytar-vault';
-import { allOutput, callbar } from '../support/cli-process';
+import { allOutput, callbar, callbarInProcess } from '../support/cli-process';
 import { advanceClock } from '../support/sim-harness';
 import { recordFigure } from '../support/hardening/figures';
 import { fuzzRandom } from '../support/hardening/hostile-values';
@@ -26,6 +30,8 @@ import { startRelayedProfile, type RelayedProfile } from '../support/hardening/r
 const CYCLES = Number(process.env.CALLBAR_KILL_CYCLES ?? 200);
 /** How long after the platform's answer a targeted kill may land (covers the vault write). */
 const AFTER_ROTATION_MS = 60;
+/** Of the runs after a kill, every so many is a real process (the others run inside the test). */
+const REAL_CHECK_EVERY = 4;
 
 type Landing =
   | 'before the lock (start-up, keychain read, the refused request)'
@@ -61,14 +67,21 @@ describe('kill -9 during refresh cycles, real keychain', () => {
   });
   afterAll(() => rig?.close());
 
-  /** One `callbar phonebooks list` after the platform expired the token; killed per `plan`. */
-  const cycle = async (plan: 'none' | 'anywhere' | 'around-rotation', typicalMs: number) => {
+  /**
+   * One `callbar phonebooks list` after the platform expired the token; killed per `plan` (a real
+   * process then; a run that is not killed may be started by `start`).
+   */
+  const cycle = async (
+    plan: 'none' | 'anywhere' | 'around-rotation',
+    typicalMs: number,
+    start: typeof callbar = callbar,
+  ) => {
     await advanceClock(sim, 25 * 3600);
     const before = (await vault.load())!;
     const rotated: string[] = [];
     let killed = false;
     let killedBeforeDelivery = false;
-    const run = callbar(['phonebooks', 'list', '--json'], env);
+    const run = (plan === 'none' ? start : callbar)(['phonebooks', 'list', '--json'], env);
     const kill = () => {
       if (killed) return;
       killed = true;
@@ -127,6 +140,7 @@ describe('kill -9 during refresh cycles, real keychain', () => {
       let kills = 0;
       let lost = 0;
       let previous: Landing | undefined;
+      let checks = 0;
       const started = performance.now();
 
       for (let index = 0; index < CYCLES || previous !== undefined; index++) {
@@ -136,14 +150,20 @@ describe('kill -9 during refresh cycles, real keychain', () => {
           previous !== undefined || index >= CYCLES
             ? 'none'
             : random.pick(['anywhere', 'around-rotation'] as const);
-        const { result, ms, rotated, after, landing } = await cycle(plan, typicalMs);
+        // A real process's life is what a kill at a random moment is drawn from.
+        const real = plan !== 'none' || checks++ % REAL_CHECK_EVERY === 0;
+        const { result, ms, rotated, after, landing } = await cycle(
+          plan,
+          typicalMs,
+          real ? callbar : callbarInProcess,
+        );
         if (landing && plan !== 'none') {
           kills += 1;
           landings[plan].set(landing, (landings[plan].get(landing) ?? 0) + 1);
           previous = landing;
           continue;
         }
-        if (plan === 'none') runMs.push(ms);
+        if (plan === 'none' && real) runMs.push(ms);
         if (previous && LOST_LANDINGS.includes(previous)) {
           // The old refresh token was spent and the new pair died with the process.
           expect(result.code, result.stderr).toBe(3);

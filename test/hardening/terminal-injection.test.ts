@@ -1,9 +1,10 @@
 /**
- * A coworker's contact names carrying terminal escape sequences, printed by the real `callbar`
- * (search, contacts list, dial, calls) against the simulator, and the output fed to a real
- * terminal emulator's parser (xterm.js, headless): the terminal's title, clipboard, links, bell
- * and screen must hold nothing a name injected, and each contact is one row. `--json` keeps each
- * name exactly as written.
+ * A coworker's contact names carrying terminal escape sequences, printed by `callbar` (search,
+ * contacts list, dial, calls) against the simulator, and the output fed to a real terminal
+ * emulator's parser (xterm.js, headless): the terminal's title, clipboard, links, bell and screen
+ * must hold nothing a name injected, and each contact is one row. `--json` keeps each name exactly
+ * as written. The table search runs the real bin (its stdout is the process's); the other commands
+ * run inside the test's process (the same runCli and the same output, without a Node start each).
  */
 import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import type { RunningSimulator } from '../../simulator/index';
 import type { SearchResult } from '../../src-shared/contract';
 import type { Contact, Phonebook } from '../../src-main/core/api/schemas';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
-import { runCallbar } from '../support/cli-process';
+import { runCallbar, runCallbarInProcess } from '../support/cli-process';
 import { issuedSession, startSim } from '../support/sim-harness';
 import { recordFigure } from '../support/hardening/figures';
 
@@ -146,7 +147,7 @@ describe('a contact name cannot drive the terminal', () => {
       contacts.push((await response.json()) as Contact);
       index++;
     }
-    expect((await runCallbar(['sync'], env)).code).toBe(0);
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
   }, 60_000);
 
   afterAll(async () => {
@@ -156,7 +157,7 @@ describe('a contact name cannot drive the terminal', () => {
   });
 
   it('keeps every name exactly in --json', async () => {
-    const run = await runCallbar(['search', 'hostile', '--limit', '100', '--json'], env);
+    const run = await runCallbarInProcess(['search', 'hostile', '--limit', '100', '--json'], env);
     expect(run.code).toBe(0);
     // Nothing a terminal acts on goes out raw, in JSON either: it is escaped, and reads back the same.
     expect(run.stdout).not.toMatch(ACTING);
@@ -173,8 +174,8 @@ describe('a contact name cannot drive the terminal', () => {
 
     let fed = '';
     let hostileCharacters = 0;
-    const print = async (args: string[]) => {
-      const run = await runCallbar(args, env);
+    const print = async (args: string[], start = runCallbarInProcess) => {
+      const run = await start(args, env);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
       const text = `${run.stdout}\n${run.stderr}`;
       fed += text;
@@ -183,7 +184,7 @@ describe('a contact name cannot drive the terminal', () => {
       return run.stdout;
     };
 
-    const searched = await print(['search', 'hostile', '--limit', '100']);
+    const searched = await print(['search', 'hostile', '--limit', '100'], runCallbar);
     const listed = await print(['contacts', 'list', '--all']);
     for (const contact of contacts) await print(['dial', String(contact.speed_dial)]);
     await print(['calls']);
