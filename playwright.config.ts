@@ -26,6 +26,16 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
+    // One browser context per worker, reset between tests (Playwright clears its cookies, cache,
+    // localStorage, IndexedDB, routes, bindings and init scripts, and re-applies the viewport and
+    // the emulated media), instead of a new one per test. Every test still starts on a fresh
+    // document (page.goto), and the tests of a file already share one started app; what a new
+    // context cost each test was a new renderer process that compiled the window's bundle and
+    // axe-core's 650 KB anew: half of the renderer's CPU (numbers.spec.ts: 48 → 33 CPU-s,
+    // Chromium's renderers 23 → 12; docs/development.md). Not reset: permissions a test grants
+    // (account.spec.ts grants the clipboard; no test relies on its absence) and page listeners,
+    // which record into the test that added them.
+    reuseContext: true,
     // The size of Callbar's window (src-main/app/main-window.ts), so screenshots show what a user sees.
     viewport: { width: 420, height: 640 },
     launchOptions: {
