@@ -4,11 +4,11 @@ import { defineConfig } from '@playwright/test';
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the web preview,
  * which runs the real core behind the same window.callbar contract as the Electron preload.
  *
- * Spec files run two at a time (CALLBAR_E2E_WORKERS to change it), each in a worker of its own
- * with its own simulator (in the worker), web preview, profile folder and browser, every port
- * picked free by the system; the tests of one file run in order in one worker (they share its
- * started app). A spec file waits on the browser and servers more than it computes: two at once
- * keep the two cores busy.
+ * Spec files run two at a time (CALLBAR_E2E_WORKERS to change it), each with its own simulator
+ * (in the worker), web preview and profile folder, every port picked free by the system; each
+ * worker has one browser and one browser context, reset between tests (reuseContext, below). The
+ * tests of one file run in order in one worker (they share its started app). A spec file waits
+ * on the browser and servers more than it computes: two at once keep the two cores busy.
  */
 export default defineConfig({
   testDir: 'test/e2e',
