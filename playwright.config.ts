@@ -4,11 +4,11 @@ import { defineConfig } from '@playwright/test';
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the web preview,
  * which runs the real core behind the same window.callbar contract as the Electron preload.
  *
- * Spec files run two at a time (CALLBAR_E2E_WORKERS to change it), each in a worker of its own
- * with its own simulator (in the worker), web preview, profile folder and browser, every port
- * picked free by the system; the tests of one file run in order in one worker (they share its
- * started app). A spec file waits on the browser and servers more than it computes: two at once
- * keep the two cores busy.
+ * Spec files run two at a time (CALLBAR_E2E_WORKERS to change it), each with its own simulator
+ * (in the worker), web preview and profile folder, every port picked free by the system; each
+ * worker has one browser and one browser context, reset between tests (reuseContext, below). The
+ * tests of one file run in order in one worker (they share its started app). A spec file waits
+ * on the browser and servers more than it computes: two at once keep the two cores busy.
  */
 export default defineConfig({
   testDir: 'test/e2e',
@@ -26,6 +26,16 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
+    // One browser context per worker, reset between tests (Playwright clears its cookies, cache,
+    // localStorage, IndexedDB, routes, bindings and init scripts, and re-applies the viewport and
+    // the emulated media), instead of a new one per test. Every test still starts on a fresh
+    // document (page.goto), and the tests of a file already share one started app; what a new
+    // context cost each test was a new renderer process that compiled the window's bundle and
+    // axe-core's 650 KB anew: half of the renderer's CPU (numbers.spec.ts: 48 → 33 CPU-s,
+    // Chromium's renderers 23 → 12; docs/development.md). Not reset: permissions a test grants
+    // (account.spec.ts grants the clipboard; no test relies on its absence) and page listeners,
+    // which record into the test that added them.
+    reuseContext: true,
     // The size of Callbar's window (src-main/app/main-window.ts), so screenshots show what a user sees.
     viewport: { width: 420, height: 640 },
     launchOptions: {
