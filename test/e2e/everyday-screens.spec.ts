@@ -310,6 +310,80 @@ test('the same Back control at the start of every screen, and Esc goes back from
   await expect(search).toBeFocused();
 });
 
+test('one centred column on every screen at 1280, actions never text links, dialogs with Cancel then the main action', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConnected(page, app);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await expect(search).toBeVisible();
+  /** The screen's column (left edge and width) and any action drawn as a text link. */
+  const screen = () =>
+    page.evaluate(() => {
+      const column = document.querySelector<HTMLElement>('main .column')!.getBoundingClientRect();
+      const linkLike = [...document.querySelectorAll<HTMLElement>('main :is(a, button)')]
+        .filter((each) => each.getClientRects().length > 0)
+        .filter((each) => getComputedStyle(each).textDecorationLine.includes('underline'))
+        .map((each) => each.textContent);
+      return { left: Math.round(column.left), width: Math.round(column.width), linkLike };
+    });
+  const seen = [{ name: 'Search', ...(await screen()) }];
+  for (const [item, heading] of [
+    ['Phonebooks and contacts', 'Phonebooks'],
+    ['Settings', 'Settings'],
+    ['About Callbar', 'About Callbar'],
+  ] as const) {
+    await fromMenu(page, item);
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeFocused();
+    seen.push({ name: heading, ...(await screen()) });
+    await page.keyboard.press('Escape');
+  }
+  await fromMenu(page, 'Phonebooks and contacts');
+  await page.getByRole('button', { name: 'Customers', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Customers', level: 1 })).toBeFocused();
+  await expect(page.getByTestId('contact-row').first()).toBeVisible();
+  seen.push({ name: 'Customers', ...(await screen()) });
+  for (const each of seen) {
+    expect(each, each.name).toMatchObject({ width: seen[0]!.width, linkLike: [] });
+    // Centred: as much room on its left as on its right (a scrollbar's width at most apart).
+    expect(Math.abs(each.left * 2 + each.width - 1280), each.name).toBeLessThanOrEqual(20);
+  }
+  expect(seen[0]!.width).toBeLessThan(800);
+
+  /** The dialog's buttons: Cancel (or Keep), then the main action last, apart from each other. */
+  async function expectDialogActions(dialog: Locator, main: string, cancel = 'Cancel') {
+    const buttons = dialog.getByTestId('dialog-actions').getByRole('button');
+    const names = await buttons.evaluateAll((all) => all.map((each) => each.textContent?.trim()));
+    expect(names.slice(-2)).toEqual([cancel, main]);
+    const [before, action] = await Promise.all([
+      buttons.nth(names.length - 2).boundingBox(),
+      buttons.nth(names.length - 1).boundingBox(),
+    ]);
+    expect(action!.x - (before!.x + before!.width)).toBeGreaterThanOrEqual(8);
+    await dialog.getByRole('button', { name: cancel }).click();
+    await expect(dialog).toBeHidden();
+  }
+  await page.getByRole('button', { name: 'New contact' }).click();
+  await expectDialogActions(page.getByRole('dialog', { name: 'New contact' }), 'Create contact');
+  const row = page.getByTestId('contact-row').first();
+  const name = (await row.locator('.row-name').first().textContent())!.trim();
+  await row.hover();
+  await row.getByRole('button', { name: `More actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expectDialogActions(
+    page.getByRole('dialog', { name: `Delete ${name}?` }),
+    'Delete',
+    'Keep',
+  );
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('heading', { name: 'Phonebooks', level: 1 })).toBeFocused();
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  await expectDialogActions(
+    page.getByRole('dialog', { name: 'New phonebook' }),
+    'Create phonebook',
+  );
+});
+
 test('an empty phonebook offers one next step, a file to import; New contact is at the top', async ({
   page,
 }) => {

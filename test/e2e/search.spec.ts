@@ -90,8 +90,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
 
   await search.focus();
   await page.keyboard.press('Alt+Enter');
-  // Esc hangs up a placed call: the card past "Calling…" (while the dial is on its way, Esc in
-  // the search box clears the search instead).
+  // Esc hangs up a placed call (and cancels a dial still on its way: window-calls.spec.ts).
   await placedCallBar(page);
   await expect(bar).toContainText('Ada Lovelace');
   expect((await liveCall()).to).toBe('+447700900123');

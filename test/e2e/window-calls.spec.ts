@@ -178,6 +178,37 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
   await control.removeFault(fault.id).catch(() => undefined);
 });
 
+test('Esc during "Calling…" cancels the dial and keeps the search as it was', async ({ page }) => {
+  await ready(page);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('+49 30 7654322');
+  await expect(page.getByRole('option').first()).toContainText('Dial +49 30 7654322');
+  const fault = await control.addFault({
+    method: 'POST',
+    path: '/v3/call_control/',
+    delay_ms: 5000,
+    count: 1,
+  });
+  await search.press('Enter');
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
+  // The card's one action is on Esc, as Hang up is during a call.
+  await expect(bar.getByRole('button', { name: /Cancel/ }).locator('kbd')).toHaveText('Esc');
+  await search.press('Escape');
+  await expect(search).toHaveValue('+49 30 7654322');
+  await expect(bar).toBeHidden({ timeout: 15_000 });
+  // Cancelled before or after the platform took it: no call to the number is left going.
+  await expect
+    .poll(async () =>
+      (await control.calls())
+        .filter((call) => call.to === '+49307654322')
+        .every((call) => call.state === 'ended'),
+    )
+    .toBe(true);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await control.removeFault(fault.id).catch(() => undefined);
+});
+
 test('the call first: a large name and timer, the state as a word with its icon, Hang up the only main action; refusals quiet; "Ended · 0:12" after', async ({
   page,
 }) => {
