@@ -141,23 +141,31 @@ for (const window of WINDOWS) {
   });
 }
 
-test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the platform placed', async ({
-  page,
-}) => {
+/**
+ * Types `number` and presses Enter while the platform holds its answer to the dial for 5 s (long
+ * enough for a Cancel to come meanwhile on a busy machine): the card says "Calling…".
+ */
+async function dialHeldByPlatform(page: Page, number: string) {
   await ready(page);
   const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
-  await search.fill('+49 30 7654321');
-  await expect(page.getByRole('option').first()).toContainText('Dial +49 30 7654321');
+  await search.fill(number);
+  await expect(page.getByRole('option').first()).toContainText(`Dial ${number}`);
   const fault = await control.addFault({
     method: 'POST',
     path: '/v3/call_control/',
-    // Long enough for Cancel to come while the platform still holds the answer, on a busy machine.
     delay_ms: 5000,
     count: 1,
   });
   await search.press('Enter');
   const bar = page.getByRole('region', { name: 'Current call' });
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
+  return { search, bar, fault };
+}
+
+test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the platform placed', async ({
+  page,
+}) => {
+  const { bar, fault } = await dialHeldByPlatform(page, '+49 30 7654321');
   await expect(bar.getByTestId('call-state')).toContainText('+49 30 7654321');
   // Cancel once the platform holds the dial (the fault has met it): a Cancel before the dial is
   // sent keeps it from being sent at all, which is not this test.
@@ -179,19 +187,7 @@ test('Enter shows "Calling…" and Cancel at once; Cancel ends the call the plat
 });
 
 test('Esc during "Calling…" cancels the dial and keeps the search as it was', async ({ page }) => {
-  await ready(page);
-  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
-  await search.fill('+49 30 7654322');
-  await expect(page.getByRole('option').first()).toContainText('Dial +49 30 7654322');
-  const fault = await control.addFault({
-    method: 'POST',
-    path: '/v3/call_control/',
-    delay_ms: 5000,
-    count: 1,
-  });
-  await search.press('Enter');
-  const bar = page.getByRole('region', { name: 'Current call' });
-  await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
+  const { search, bar, fault } = await dialHeldByPlatform(page, '+49 30 7654322');
   // The card's one action is on Esc, as Hang up is during a call.
   await expect(bar.getByRole('button', { name: /Cancel/ }).locator('kbd')).toHaveText('Esc');
   await search.press('Escape');

@@ -4,6 +4,7 @@
  * the same ending (numbers/number-match.ts decides which, if any, it is); a whole typed number is
  * found by its own ending.
  */
+import { lowerBound } from './number-endings';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
 
@@ -58,7 +59,7 @@ export class CallerSuffixes {
     const numbers = this.#numbers;
     const key = endingKey(text);
     const found: number[] = [];
-    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+    for (let i = lowerBound(this.#suffixes, key * PACK); i < this.#suffixes.length; i++) {
       const n = this.#numberAt(i, key);
       if (n < 0) break;
       const contact = numbers.contact[n]!;
@@ -72,7 +73,7 @@ export class CallerSuffixes {
     if (whole.length < 3) return;
     const numbers = this.#numbers;
     const key = endingKey(whole);
-    for (let i = this.#lowerSuffix(key * PACK); i < this.#suffixes.length; i++) {
+    for (let i = lowerBound(this.#suffixes, key * PACK); i < this.#suffixes.length; i++) {
       const n = this.#numberAt(i, key);
       if (n < 0) break;
       const text = numbers.text(n);
@@ -87,17 +88,6 @@ export class CallerSuffixes {
   #numberAt(i: number, key: number): number {
     const packed = this.#suffixes[i]!;
     return Math.floor(packed / PACK) === key ? packed % PACK : -1;
-  }
-
-  #lowerSuffix(value: number): number {
-    let lo = 0;
-    let hi = this.#suffixes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#suffixes[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }
 

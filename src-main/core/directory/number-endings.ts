@@ -55,7 +55,7 @@ export class NumberEndings {
     const key = Number(text.slice(-ENDING_DIGITS));
     const packed = this.#packed;
     const found: number[] = [];
-    for (let i = this.#lowerBound(key * PACK); i < packed.length; i++) {
+    for (let i = lowerBound(packed, key * PACK); i < packed.length; i++) {
       const value = packed[i]!;
       if (Math.floor(value / PACK) !== key) break;
       const contact = value % PACK;
@@ -63,15 +63,16 @@ export class NumberEndings {
     }
     return found;
   }
+}
 
-  #lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.#packed.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#packed[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+/** The first position in `sorted` whose value is `value` or more (its length when none is). */
+export function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
