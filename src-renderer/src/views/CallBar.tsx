@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import type { Call, CallState } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
@@ -93,7 +93,6 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
       state={call.state}
       avatar={call.party.name ?? ''}
       who={<Party party={call.party} />}
-      numberLength={call.party.name ? undefined : call.party.display.length}
       detail={<PartyDetail call={call} />}
       chip={callStateChip(call)}
       duration={since ? formatDuration(now - Date.parse(since), locale) : undefined}
@@ -149,7 +148,6 @@ export function CallCard({
   testId = 'call-bar',
   avatar,
   who,
-  numberLength,
   detail,
   chip,
   duration,
@@ -164,8 +162,6 @@ export function CallCard({
   /** The name the initials come from ('' for a number). */
   avatar: string;
   who: ReactNode;
-  /** The characters of the number `who` shows, when it is one (its size follows from them). */
-  numberLength?: number;
   detail?: ReactNode;
   chip: ReactNode;
   duration?: string | undefined;
@@ -185,12 +181,7 @@ export function CallCard({
       <div className="call-state" data-testid="call-state">
         <Avatar name={avatar} size="large" />
         <div className="call-id">
-          <p
-            className="call-who"
-            style={
-              numberLength ? ({ '--number-length': numberLength } as CSSProperties) : undefined
-            }
-          >
+          <p className="call-who">
             <strong className="call-party">{who}</strong>
           </p>
           {detail ? <p className="call-detail">{detail}</p> : null}

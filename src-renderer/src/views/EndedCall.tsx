@@ -56,7 +56,6 @@ export function EndedCall({ call }: { call: Call }) {
         testId="call-ended"
         avatar={call.party.name ?? ''}
         who={<Party party={call.party} />}
-        numberLength={call.party.name ? undefined : call.party.display.length}
         detail={<PartyDetail call={call} />}
         chip={summary}
         action={
