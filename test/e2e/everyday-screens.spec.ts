@@ -39,6 +39,13 @@ async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join('test/e2e/screenshots', `${name}.png`) });
 }
 
+/** The screens the menu opens: its item, and the screen's heading. */
+const MENU_SCREENS = [
+  ['Phonebooks and contacts', 'Phonebooks'],
+  ['Settings', 'Settings'],
+  ['About Callbar', 'About Callbar'],
+] as const;
+
 async function fromMenu(page: Page, item: string) {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: item }).click();
@@ -278,11 +285,7 @@ test('the same Back control at the start of every screen, and Esc goes back from
     expect(at.y + at.height).toBeLessThanOrEqual(title.y + 1);
     expect(Math.abs(at.x - title.x)).toBeLessThan(8);
   }
-  for (const [item, heading] of [
-    ['Phonebooks and contacts', 'Phonebooks'],
-    ['Settings', 'Settings'],
-    ['About Callbar', 'About Callbar'],
-  ] as const) {
+  for (const [item, heading] of MENU_SCREENS) {
     await fromMenu(page, item);
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeFocused();
     await expectBack('Search', heading);
@@ -328,11 +331,7 @@ test('one centred column on every screen at 1280, actions never text links, dial
       return { left: Math.round(column.left), width: Math.round(column.width), linkLike };
     });
   const seen = [{ name: 'Search', ...(await screen()) }];
-  for (const [item, heading] of [
-    ['Phonebooks and contacts', 'Phonebooks'],
-    ['Settings', 'Settings'],
-    ['About Callbar', 'About Callbar'],
-  ] as const) {
+  for (const [item, heading] of MENU_SCREENS) {
     await fromMenu(page, item);
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeFocused();
     seen.push({ name: heading, ...(await screen()) });

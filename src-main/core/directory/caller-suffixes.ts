@@ -4,7 +4,7 @@
  * the same ending (numbers/number-match.ts decides which, if any, it is); a whole typed number is
  * found by its own ending.
  */
-import { lowerBound } from './number-endings';
+import { lowerBound } from './lower-bound';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
 

@@ -4,6 +4,7 @@
  * as packed doubles (ending × 2^24 + contact). At 100,000 contacts this is one typed array made in
  * a few milliseconds, where a Map of strings took half a second of a start with a call log.
  */
+import { lowerBound } from './lower-bound';
 import type { TextTable } from './text-table';
 
 /** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
@@ -63,16 +64,4 @@ export class NumberEndings {
     }
     return found;
   }
-}
-
-/** The first position in `sorted` whose value is `value` or more (its length when none is). */
-export function lowerBound(sorted: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -4,6 +4,7 @@
  */
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { Tier, type RankedCandidates } from './ranked-candidates';
+import { lowerBound } from './lower-bound';
 
 const CODES = 10_000;
 
@@ -70,15 +71,4 @@ export class SpeedDials {
       }
     }
   }
-}
-
-function lowerBound(values: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
