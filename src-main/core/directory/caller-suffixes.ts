@@ -5,6 +5,7 @@
  * found by its own ending.
  */
 import { lowerBound } from './lower-bound';
+import { endingKey } from './number-endings';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
 
@@ -132,9 +133,4 @@ function* sortByDigits(
     }
   }
   return sorted;
-}
-
-/** A digit text's last 7 digits, as a number. */
-function endingKey(text: string): number {
-  return Number(text.slice(-SUFFIX_DIGITS));
 }

@@ -13,8 +13,10 @@
  * whole's order restricted to it (phonebook priority, name words, id). The index searches for
  * typos only when fewer than `limit` contacts match without one: the scan keeps every contact
  * that matches without a typo, so it can tell (`needsTypos`), and then keeps every contact one
- * typo could match. A call logged by number boosts the contact whose number ends the same way:
- * every contact sharing those last 7 digits is kept, so the subset's index picks the same one.
+ * typo could match. A call logged by number alone boosts the contact the index's lookup names for
+ * it: the scan names it once per call history, by an index of the contacts whose numbers end the
+ * same way (all of them, so it picks the one the whole index would), and gives the subsets'
+ * indexes that history by contact, so they need no numbers and no contact the query does not match.
  *
  * What it reads of every contact are search-texts' tables (folded names and companies, digit
  * texts), each tested by one walk over its bytes (text-table); a cache read at start gives them
@@ -28,7 +30,7 @@ import { ContactIndex, type ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
-import { NumberEndings } from './number-endings';
+import { contactsKeyed, endingKey, NumberEndings } from './number-endings';
 import { foldedWordsOf, numberTextsOf, searchTextsStamp, type SearchTexts } from './search-texts';
 import {
   entriesHolding,
@@ -49,6 +51,8 @@ export class ContactScan {
   readonly #options: ContactIndexOptions;
   readonly #plan: DialingPlan;
   #history: { parties: readonly PartyCalls[]; now: number } | undefined;
+  /** #history with its parties known by number alone named by contact (#historyByContact). */
+  #byContact: { parties: readonly PartyCalls[]; now: number } | undefined;
   /** The contacts' folded names and companies (given, or made on the first query). */
   #words: FoldedWords | undefined;
   /** Each contact's numbers as digit texts (index's forms), " "-joined (idem). */
@@ -83,6 +87,7 @@ export class ContactScan {
   /** The user's calls per party, as ContactIndex.setCallHistory takes them. */
   setCallHistory(parties: readonly PartyCalls[], now: number): void {
     this.#history = parties.length > 0 ? { parties, now } : undefined;
+    this.#byContact = undefined;
   }
 
   /**
@@ -101,8 +106,8 @@ export class ContactScan {
       parsed.words.length === 1 && parsed.digitWords.length === 0 && !SURROGATE.test(word!)
         ? this.#startsName(word!)
         : undefined;
-    // Words alone, and calls all known as contacts: the kept contacts' numbers are not read.
-    const forWords = parsed.digitWords.length === 0 && !this.#callsByNumber();
+    // Words alone: the kept contacts' numbers are not read (the calls are named by contact).
+    const forWords = parsed.digitWords.length === 0;
     const words = this.#indexOf(
       this.#hasWords(parsed, false),
       startsName && { limit, startsName },
@@ -146,37 +151,57 @@ export class ContactScan {
   /**
    * The index of the contacts `keep` says yes to (undefined: most contacts). With `narrower`: of
    * those whose name starts with the word alone, when they are `limit` or more (the others
-   * cannot make the page). Contacts a call logged by number may name are always in. Only the
-   * contacts chosen are made. `forWords`: an index for word queries alone (buildForWords).
+   * cannot make the page). Only the contacts chosen are made. `forWords`: an index for word
+   * queries alone (buildForWords).
    */
   #indexOf(
     keep: (contact: number) => boolean,
     narrower?: { limit: number; startsName: (contact: number) => boolean },
     forWords = false,
   ): ContactIndex | undefined {
-    const boosted = this.#boostedContacts();
     const kept: number[] = [];
     const narrow: number[] = [];
-    let namesStarting = 0;
     const count = this.#contacts.length;
     const most = count * MOST_CONTACTS;
     for (let i = 0; i < count; i++) {
-      const called = boosted?.has(i) ?? false;
-      const matches = keep(i);
-      if (!called && !matches) continue;
+      if (!keep(i)) continue;
       kept.push(i);
-      const startsName = matches && narrower !== undefined && narrower.startsName(i);
-      if (startsName) namesStarting++;
-      if (called || startsName) narrow.push(i);
+      if (narrower?.startsName(i)) narrow.push(i);
     }
-    const chosen = narrower && namesStarting >= narrower.limit ? narrow : kept;
+    const chosen = narrower && narrow.length >= narrower.limit ? narrow : kept;
     if (chosen.length > most) return undefined;
     const made = chosen.map((i) => this.#contacts.at(i));
     const index = forWords
       ? ContactIndex.buildForWords(made, this.#options)
       : ContactIndex.build(made, this.#options);
-    if (this.#history) index.setCallHistory(this.#history.parties, this.#history.now);
+    const history = this.#historyByContact();
+    if (history) index.setCallHistory(history.parties, history.now);
     return index;
+  }
+
+  /**
+   * The call history with each party known by number alone named by the contact's id the whole
+   * index's lookup gives it (numbers/number-match.ts's rule, among every contact with a number of
+   * the same ending: an index of those alone ranks and picks them as the whole would), and
+   * left out when that is nobody (the index credits nobody); made once per history.
+   */
+  #historyByContact(): { parties: readonly PartyCalls[]; now: number } | undefined {
+    const history = this.#history;
+    if (!history || this.#byContact) return this.#byContact;
+    const byNumber = history.parties.filter((party) => party.contact_id === undefined);
+    if (byNumber.length === 0) return (this.#byContact = history);
+    const texts = byNumber.map((party) => this.#plan.forms(party.number).text);
+    const keys = new Set(texts.filter((text) => text !== '').map(endingKey));
+    const sharing = ContactIndex.build(
+      contactsKeyed(this.#numberTexts(), keys).map((i) => this.#contacts.at(i)),
+      this.#options,
+    );
+    const parties = history.parties.flatMap((party) => {
+      if (party.contact_id !== undefined) return [party];
+      const contact = sharing.lookupByNumber(party.number);
+      return contact ? [{ ...party, contact_id: contact.id }] : [];
+    });
+    return (this.#byContact = { parties, now: history.now });
   }
 
   /**
@@ -244,23 +269,6 @@ export class ContactScan {
     const { names } = this.#foldedWords();
     const part = Buffer.from(word, 'utf8');
     return (contact) => firstWordStarts(names, contact, part);
-  }
-
-  /** Whether a call of the history is known by its number alone (not as a contact). */
-  #callsByNumber(): boolean {
-    return this.#history?.parties.some((party) => party.contact_id === undefined) ?? false;
-  }
-
-  /** The last 7 digits of the numbers of calls not identified as a contact (or undefined). */
-  #boostedContacts(): Set<number> | undefined {
-    const contacts = new Set<number>();
-    for (const party of this.#history?.parties ?? []) {
-      if (party.contact_id !== undefined) continue;
-      for (const i of this.#endingsOf().contacts(this.#plan.forms(party.number).text)) {
-        contacts.add(i);
-      }
-    }
-    return contacts.size > 0 ? contacts : undefined;
   }
 
   /** Contacts by the last 7 digits of their numbers, made once (hundreds of lookups at start). */

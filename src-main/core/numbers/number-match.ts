@@ -29,8 +29,30 @@ export interface ComparableNumber {
   short: boolean;
 }
 
-/** Reads `number` for comparing, in `region`. */
+/**
+ * Numbers already read, by region and number: the same few hundred (the call log's parties and
+ * the contacts they may be) are compared again on every index built and every call looked up,
+ * and reading one with libphonenumber costs far more than comparing it. Emptied when full.
+ */
+const read = new Map<string, ComparableNumber>();
+const READ_AT_MOST = 4_096;
+/** Longer texts are read each time (no number is; they are not worth keeping). */
+const KEPT_LENGTH = 64;
+
+/** Reads `number` for comparing, in `region` (once: the reading is kept, frozen). */
 export function comparableNumber(number: string, region: CountryCode): ComparableNumber {
+  if (number.length > KEPT_LENGTH) return readComparable(number, region);
+  const key = `${region} ${number}`;
+  let comparable = read.get(key);
+  if (comparable === undefined) {
+    if (read.size >= READ_AT_MOST) read.clear();
+    comparable = Object.freeze(readComparable(number, region));
+    read.set(key, comparable);
+  }
+  return comparable;
+}
+
+function readComparable(number: string, region: CountryCode): ComparableNumber {
   const text = number.trim();
   const digits = text.replace(/\D/g, '');
   const plus = text.startsWith('+') || (!text.startsWith('+') && digits.startsWith('00'));
@@ -76,6 +98,7 @@ export function whoseNumber<T>(
   numbersOf: (candidate: T) => readonly (string | null | undefined)[],
   personOf: (candidate: T) => string,
 ): T | undefined {
+  if (candidates.length === 0) return undefined;
   const wanted = comparableNumber(number, region);
   if (wanted.digits === '') return undefined;
   let best: T | undefined;

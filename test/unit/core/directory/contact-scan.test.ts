@@ -18,17 +18,47 @@ import { generateDirectory, seededRandom } from '../../../../bench/search-data';
  * reading the search texts and contacts of a cache file as stored (issue 45), making only the
  * contacts a query keeps, and texts of its own when the stored ones were made otherwise.
  */
-const { contacts, priorities } = generateDirectory(6_000, 7);
+const generated = generateDirectory(6_000, 7);
+const { priorities } = generated;
 const options = { region: 'DE', priorityOf: (phonebook: number) => priorities.get(phonebook) };
 const now = Date.parse('2026-11-26T00:00:00Z');
 
+/**
+ * Numbers a call names in the hard ways, each held by contacts a query may keep only some of:
+ * the same person in two phonebooks (the first in ranking order is named), two people sharing a
+ * number (nobody is), and an extension (its whole digits are its ending) held by two people.
+ */
+const twin = generated.contacts[40]!;
+const extra = (id: number, display_name: string, number: string, phonebook = 1) => ({
+  ...generated.contacts[0]!,
+  id,
+  phonebook,
+  display_name,
+  company: '',
+  number,
+  secondary_number: null,
+  speed_dial: null,
+});
+const contacts = [
+  ...generated.contacts,
+  extra(900_001, twin.display_name, twin.number, twin.phonebook === 7 ? 6 : 7),
+  extra(900_002, 'Zora Sharing', generated.contacts[1_200]!.number),
+  extra(900_003, 'Empfang Anna', '+49 30 111111'),
+  extra(900_004, 'Empfang Berta', '+49 30 222222'),
+  extra(900_005, 'Empfang Carla', '201'),
+  extra(900_006, 'Pförtner', '201'),
+];
+
 /** A few contacts the user called: some identified by id, some known only by a number. */
-const calls: PartyCalls[] = [0, 40, 400, 1_200, 2_500, 3_999].map((at, i) => ({
-  ...(i % 2 === 0 ? { contact_id: contacts[at]!.id } : {}),
-  number: contacts[at]!.number,
-  calls: 1 + i,
-  last_ms: now - i * 86_400_000 * 3,
-}));
+const calls: PartyCalls[] = [
+  ...[0, 40, 400, 1_200, 2_500, 3_999].map((at, i) => ({
+    ...(i % 2 === 0 ? { contact_id: contacts[at]!.id } : {}),
+    number: contacts[at]!.number,
+    calls: 1 + i,
+    last_ms: now - i * 86_400_000 * 3,
+  })),
+  { number: '201', calls: 9, last_ms: now },
+];
 
 const someone = contacts[123]!;
 const digitsOf = (text: string) => text.replace(/\D/g, '');
@@ -76,6 +106,12 @@ const QUERIES = [
   // Words with digits (a filter by number or speed dial).
   `${someone.display_name.split(' ')[0]!} ${digitsOf(someone.number).slice(-4)}`,
   'mar 49',
+  // The hard call numbers' holders: a name in two phonebooks, a shared number, an extension.
+  twin.display_name.split(' ')[0]!,
+  twin.display_name,
+  'zora',
+  'empf',
+  'empfang',
   // Nothing to search.
   '',
   ' - ',
