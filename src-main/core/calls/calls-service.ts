@@ -6,7 +6,7 @@
  * always asks (a link to a service code is refused), whatever "dial links without asking" says.
  */
 import { randomUUID } from 'node:crypto';
-import type { CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js/max';
 import type {
   Call,
   CallSource,

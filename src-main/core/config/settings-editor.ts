@@ -3,7 +3,7 @@
  * to the profile's settings file (atomically, validated first: an invalid value is refused with
  * its field named and nothing is written), with what a change means for this running Callbar.
  */
-import { getCountries } from 'libphonenumber-js';
+import { getCountries } from 'libphonenumber-js/max';
 import { EditableSettings, type SettingsView } from '../../../src-shared/contract';
 import type { ProfileConfig } from './profile-config';
 import { readEnvOverrides } from './settings-env';

@@ -3,7 +3,7 @@
  * and the validation; `SETTING_RULES` says in words (by catalog key) what each field accepts, for error messages.
  * Secrets (client_secret, tokens) are not settings: they live in the vault only.
  */
-import { isSupportedCountry } from 'libphonenumber-js';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { DestinationClass } from '../../../src-shared/contract/calls';
 import { CrmTemplate } from './crm-template-rule';

@@ -6,7 +6,7 @@
  * import runs at a time. Uploads and plans are kept in memory only, at most MAX_PENDING at once.
  */
 import { randomUUID } from 'node:crypto';
-import type { CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';

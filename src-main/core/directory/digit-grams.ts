@@ -38,28 +38,31 @@ function shortKey(digits: string): number {
 class CappedLists {
   readonly #data: Int32Array;
   readonly #counts: Int32Array;
+  /** A list's room: SHORT_LIST_CAP, or fewer when there are fewer contacts (each is in once). */
+  readonly #cap: number;
 
-  constructor(keys: number) {
-    this.#data = new Int32Array(keys * SHORT_LIST_CAP);
+  constructor(keys: number, contacts: number) {
+    this.#cap = Math.max(1, Math.min(SHORT_LIST_CAP, contacts));
+    this.#data = new Int32Array(keys * this.#cap);
     this.#counts = new Int32Array(keys);
   }
 
   /** Adds `contact` to a list that is not full; true when that filled it. */
   add(key: number, contact: number): boolean {
+    const cap = this.#cap;
     const count = this.#counts[key]!;
-    if (count >= SHORT_LIST_CAP) return false;
-    const at = key * SHORT_LIST_CAP + count;
+    if (count >= cap) return false;
+    const at = key * cap + count;
     if (count > 0 && this.#data[at - 1] === contact) return false;
     this.#data[at] = contact;
     this.#counts[key] = count + 1;
-    return count + 1 === SHORT_LIST_CAP;
+    return count + 1 === cap;
   }
 
   /** The lists, copied to their length. */
   lists(): Int32Array[] {
-    return Array.from(this.#counts, (count, key) =>
-      this.#data.slice(key * SHORT_LIST_CAP, key * SHORT_LIST_CAP + count),
-    );
+    const cap = this.#cap;
+    return Array.from(this.#counts, (count, key) => this.#data.slice(key * cap, key * cap + count));
   }
 }
 
@@ -273,13 +276,18 @@ class GramReader {
   readonly #seen: Int16Array;
   readonly #seenEnd: Int32Array;
   #seenCount = 0;
-  readonly shortPrefix = new CappedLists(110);
-  readonly shortInfix = new CappedLists(110);
+  readonly shortPrefix: CappedLists;
+  readonly shortInfix: CappedLists;
   #infixOpen = 110;
-  readonly shortNational = new CappedLists(1100);
+  readonly shortNational: CappedLists;
 
   constructor(numbers: NumberTable) {
     this.#numbers = numbers;
+    // A small index's lists have room for its few contacts, not 500 each (2 MB a build).
+    const contacts = numbers.contactStart.length - 1;
+    this.shortPrefix = new CappedLists(110, contacts);
+    this.shortInfix = new CappedLists(110, contacts);
+    this.shortNational = new CappedLists(1100, contacts);
     this.#seen = new Int16Array(numbers.digits.length);
     this.#seenEnd = new Int32Array(numbers.contact.length);
   }

@@ -8,8 +8,8 @@
  * no per-number parse is needed, which keeps indexing 100,000 contacts fast.
  */
 import { Buffer } from 'node:buffer';
-import { Metadata, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/min/metadata';
+import { Metadata, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/max/metadata';
 
 /** A number's digit text and where its national significant number starts. */
 export interface NumberForms {

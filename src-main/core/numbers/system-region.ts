@@ -7,7 +7,7 @@
  * region libphonenumber knows counts; with none, Callbar reads numbers as US ones until the person
  * chooses (the window asks).
  */
-import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 
 /** The region when nothing says one (the person is asked to confirm it). */
 export const FALLBACK_REGION: CountryCode = 'US';
