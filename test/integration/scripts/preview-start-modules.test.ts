@@ -72,4 +72,11 @@ describe('the web preview at start', () => {
   it('bundles no emergency-number data: it is required from node_modules when first used', () => {
     expect(of(allInputs(), 'node_modules/google-libphonenumber/')).toEqual([]);
   });
+
+  it('compiles one set of libphonenumber-js metadata, the max one every number is read with', () => {
+    const metadata = of(allInputs(), 'node_modules/libphonenumber-js/metadata.');
+    expect(new Set(metadata.map((input) => input.replace(/.*\//, '')))).toEqual(
+      new Set(['metadata.max.json.js']),
+    );
+  });
 });
