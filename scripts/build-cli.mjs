@@ -47,6 +47,6 @@ async function bundle(name, entry, folder, options = {}) {
 await Promise.all([
   bundle('callbar', 'src-main/cli/main.ts', 'cli'),
   // out/preview-server/main.js finds out/renderer as src-main/preview/main.ts does (../../out).
-  bundle('main', 'src-main/preview/main.ts', 'preview-server'),
+  bundle('main', 'src-main/preview/start.ts', 'preview-server'),
   bundle('main', 'relay/main.ts', 'relay', { packages: 'external' }),
 ]);

@@ -65,7 +65,7 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
   // Bundled as `npm run build` bundles out/preview-server (split at its dynamic imports).
   await esbuild({
     ...nodeBundleOptions,
-    entryPoints: { 'preview-main': 'src-main/preview/main.ts' },
+    entryPoints: { 'preview-main': 'src-main/preview/start.ts' },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     ...(readable ? { minify: false } : {}),

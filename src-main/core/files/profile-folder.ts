@@ -6,7 +6,7 @@
  * Folders inside it are Callbar's own: a symbolic link planted in their place is replaced by a
  * real folder, so `logs/` cannot send the log into another directory.
  */
-import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
 
@@ -46,15 +46,4 @@ export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
   return { tightenedFrom: mode };
 }
 
-/**
- * Makes sure `dir` (a folder inside the checked profile) is a real folder: created 0700 when
- * missing; a symbolic link in its place is removed (the link only) and the folder created.
- */
-export function ownSubfolder(dir: string): void {
-  try {
-    if (lstatSync(dir).isSymbolicLink()) rmSync(dir, { force: true });
-  } catch {
-    // Absent: created below.
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-}
+export { ownSubfolder } from './own-subfolder';

@@ -16,7 +16,7 @@ let meta: Metafile;
 beforeAll(async () => {
   const result = await build({
     ...nodeBundleOptions,
-    entryPoints: { main: 'src-main/preview/main.ts' },
+    entryPoints: { main: 'src-main/preview/main.ts', start: 'src-main/preview/start.ts' },
     outdir: 'out/preview-start-modules',
     write: false,
     metafile: true,
@@ -78,5 +78,15 @@ describe('the web preview at start', () => {
     expect(new Set(metadata.map((input) => input.replace(/.*\//, '')))).toEqual(
       new Set(['metadata.max.json.js']),
     );
+  });
+
+  it('turns the code cache on before it loads anything else (the built entry, start.ts)', () => {
+    const start = Object.keys(meta.outputs).find((file) => file.endsWith('/start.js'))!;
+    expect(staticInputs(start).sort()).toEqual([
+      'src-main/core/config/data-dir.ts',
+      'src-main/core/files/compile-cache.ts',
+      'src-main/core/files/own-subfolder.ts',
+      'src-main/preview/start.ts',
+    ]);
   });
 });
