@@ -13,6 +13,7 @@
  *
  * `npm run bench -- --felt` (about 8 minutes on 2 cores; not part of the plain `npm run bench`).
  */
+import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
 import { ContactIndex } from '../src-main/core/directory/contact-index';
 import { readCache } from '../src-main/core/directory/directory-cache';
@@ -21,7 +22,7 @@ import { openBaseline } from './felt/baseline-page';
 import { buildFelt, type FeltBuild } from './felt/build';
 import { coreInProcess } from './felt/core-in-process';
 import { feltProfile, type FeltProfile } from './felt/felt-profile';
-import { startPreview } from './felt/preview-start';
+import { previewNode, startPreview } from './felt/preview-start';
 import { keystrokeSplit, showSplit } from './felt/split';
 import { showSpread, spread, type Spread } from './felt/spread';
 import {
@@ -47,6 +48,8 @@ export interface FeltFigures {
   start_to_first_result_ms_100k: number;
   index_build_ms_100k: number;
   core_rss_mb_100k: number;
+  /** The Node the preview ran on (its version; CALLBAR_BENCH_NODE chooses another). */
+  preview_node: string;
   /** Everything else measured, by size. */
   detail: Record<string, unknown>;
 }
@@ -76,6 +79,7 @@ export async function feltSpeed(): Promise<FeltFigures> {
     start_to_first_result_ms_100k: at(100_000, 'start_to_first_result_ms') as number,
     index_build_ms_100k: at(100_000, 'index_build_ms') as number,
     core_rss_mb_100k: at(100_000, 'core_rss_mb') as number,
+    preview_node: execFileSync(previewNode(), ['--version'], { encoding: 'utf8' }).trim(),
     detail,
   };
 }

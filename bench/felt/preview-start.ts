@@ -26,6 +26,14 @@ export interface RunningPreview {
   stop(): Promise<void>;
 }
 
+/**
+ * The Node the preview runs on: this one, or CALLBAR_BENCH_NODE (e.g. a Node 24 like the one
+ * Electron 45 embeds, whose V8 code cache the preview's entry turns on as the app does).
+ */
+export function previewNode(): string {
+  return process.env.CALLBAR_BENCH_NODE || process.execPath;
+}
+
 export async function startPreview(
   built: Pick<FeltBuild, 'previewMain' | 'outDir'>,
   env: NodeJS.ProcessEnv,
@@ -35,7 +43,7 @@ export async function startPreview(
 ): Promise<RunningPreview> {
   const started = performance.now();
   const child: ChildProcess = spawn(
-    process.execPath,
+    previewNode(),
     [...nodeArgs, built.previewMain, '--port', '0', '--no-open', '--json'],
     {
       cwd: ROOT,

@@ -1,6 +1,6 @@
 /**
  * The desktop app's entry (package.json's main: out/main/start.js): turns on Node's on-disk V8
- * code cache (`module.enableCompileCache`, Node 22.1+, which Electron 45 runs), then loads the
+ * code cache (`module.enableCompileCache`, Node 22.1+; Electron 45 runs Node 24), then loads the
  * shell (out/main/index.js, main.ts). Every module loaded from here on — the shell's bundle,
  * imported after this on purpose, and the dependencies it imports — is compiled once and read
  * from the cache at the next start. The cache lives in Electron's per-user folder for the app
