@@ -6,12 +6,8 @@
  * exact E.164 is not for reading: it is shown only where it is the point (a confirmation's
  * "Dials" line, `--json`, exports).
  */
-import {
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-  type CountryCode,
-  type PhoneNumber,
-} from 'libphonenumber-js/max';
+import { getCountryCallingCode, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+import { parsedNumber } from './parsed-number';
 
 /** What a stored or received number may look like to be read for showing. */
 const NUMBER_LIKE = /^\+?[\d\s().\-/\u00a0]{3,40}$/;
@@ -37,7 +33,7 @@ export function shownNumber(number: string, region: CountryCode): string {
   const digits = text.replace(/\D/g, '');
   if (digits.length <= SHORT_DIGITS && !text.startsWith('+')) return text;
   const international = text.startsWith('00') ? `+${text.slice(2)}` : text;
-  const parsed = parsePhoneNumberFromString(international, { defaultCountry: region });
+  const parsed = parsedNumber(international, region);
   return parsed?.isPossible() ? shownParsed(parsed, region) : text;
 }
 

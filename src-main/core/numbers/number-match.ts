@@ -12,7 +12,8 @@
  * - A number that names two different people (two candidates equally good) names nobody: the
  *   number is shown, not a guess.
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { parsedNumber } from './parsed-number';
 
 /** The shortest ending two numbers must share when one side's country is not known. */
 export const ENDING_DIGITS = 7;
@@ -29,39 +30,14 @@ export interface ComparableNumber {
   short: boolean;
 }
 
-/**
- * Numbers already read, by region and number: the same few hundred (the call log's parties and
- * the contacts they may be) are compared again on every index built and every call looked up,
- * and reading one with libphonenumber costs far more than comparing it. Emptied when full.
- */
-const read = new Map<string, ComparableNumber>();
-const READ_AT_MOST = 4_096;
-/** Longer texts are read each time (no number is; they are not worth keeping). */
-const KEPT_LENGTH = 64;
-
-/** Reads `number` for comparing, in `region` (once: the reading is kept, frozen). */
+/** Reads `number` for comparing, in `region`. */
 export function comparableNumber(number: string, region: CountryCode): ComparableNumber {
-  if (number.length > KEPT_LENGTH) return readComparable(number, region);
-  const key = `${region} ${number}`;
-  let comparable = read.get(key);
-  if (comparable === undefined) {
-    if (read.size >= READ_AT_MOST) read.clear();
-    comparable = Object.freeze(readComparable(number, region));
-    read.set(key, comparable);
-  }
-  return comparable;
-}
-
-function readComparable(number: string, region: CountryCode): ComparableNumber {
   const text = number.trim();
   const digits = text.replace(/\D/g, '');
   const plus = text.startsWith('+') || (!text.startsWith('+') && digits.startsWith('00'));
   if (!plus && digits.length <= SHORT_DIGITS) return { digits, short: true };
   const international = plus ? `+${digits.replace(/^00/, '')}` : digits;
-  const parsed =
-    digits.length > 0 && digits.length <= 17
-      ? parsePhoneNumberFromString(international, { defaultCountry: region })
-      : undefined;
+  const parsed = parsedNumber(international, region);
   // Written with its country code: known when possible; written nationally: known when it is a
   // complete number of the region.
   const known = parsed && (plus ? parsed.isPossible() : parsed.isValid());
