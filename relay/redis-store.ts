@@ -82,10 +82,11 @@ return 1
 
 /**
  * Appends a message once (relay-store.ts, `append`): KEYS[1] the device's queue, KEYS[2] the
- * message's mark (the device's slot); ARGV the queue's most, the message, how long the mark
- * lasts (ms), and '1' to count this master's replicas in sync (`state=online`, a cluster).
- * Answers the offset ('' for a repeat) and
- * that count. One script, so a node killed halfway leaves either both or neither.
+ * message's mark, KEYS[3] the device's wake-up channel (all in the device's slot); ARGV the
+ * queue's most, the message, how long the mark lasts (ms), and '1' on a cluster: count this
+ * master's replicas in sync (`state=online`) and leave the wake-up to the caller (after WAIT),
+ * else publish it here (one Redis command per append instead of two). Answers the offset ('' for
+ * a repeat) and that count. One script, so a node killed halfway leaves either both or neither.
  */
 const APPEND_ONCE = `
 if not redis.call('SET', KEYS[2], '', 'NX', 'PX', ARGV[3]) then return {'', 0} end
@@ -94,6 +95,8 @@ local online = 0
 if ARGV[4] == '1' then
   local _, count = string.gsub(redis.call('INFO', 'replication'), 'state=online', '')
   online = count
+else
+  redis.call('SPUBLISH', KEYS[3], '')
 end
 return {offset, online}
 `;
@@ -113,6 +116,7 @@ type ScriptedRedis = (Redis | Cluster) & {
   appendOnce(
     queue: string,
     mark: string,
+    channel: string,
     most: number,
     data: string,
     markMs: number,
@@ -155,7 +159,7 @@ export function redisStore(
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
-  redis.defineCommand('appendOnce', { numberOfKeys: 2, lua: APPEND_ONCE });
+  redis.defineCommand('appendOnce', { numberOfKeys: 3, lua: APPEND_ONCE });
   /** Said at most once a minute: appends on a master without a replica in sync. */
   let unreplicatedSaidAt = -Infinity;
   // A cluster client subscribes on a connection per shard of its own; one server, on a second.
@@ -252,16 +256,14 @@ export function redisStore(
       const [offset, replicas] = await redis.appendOnce(
         queue,
         mark,
+        appended,
         QUEUE_MAX_LENGTH,
         data,
         REPEAT_WINDOW_MS,
         cluster ? '1' : '0',
       );
-      if (offset === '') return offset;
-      if (!cluster) {
-        await redis.spublish(appended, '');
-        return offset;
-      }
+      // One server: the script published the wake-up.
+      if (offset === '' || !cluster) return offset;
       // WAIT has no key: in a pipeline with the device's channel it goes to the slot's master,
       // on the connection that appended (it waits for this connection's writes), and the wake-up
       // follows once a replica has the event.
