@@ -82,13 +82,16 @@ return 1
 
 /**
  * Appends a message once (relay-store.ts, `append`): KEYS[1] the device's queue, KEYS[2] the
- * message's mark, KEYS[3] the device's wake-up channel (all in the device's slot); ARGV the
- * queue's most, the message, how long the mark lasts (ms), and '1' on a cluster: count this
- * master's replicas in sync (`state=online`) and leave the wake-up to the caller (after WAIT),
- * else publish it here (one Redis command per append instead of two). Answers the offset ('' for
- * a repeat) and that count. One script, so a node killed halfway leaves either both or neither.
+ * message's mark, KEYS[3] the device's wake-up channel, KEYS[4] its record (all in the device's
+ * slot); ARGV the queue's most, the message, how long the mark lasts (ms), '1' on a cluster:
+ * count this master's replicas in sync (`state=online`) and leave the wake-up to the caller
+ * (after WAIT), else publish it here (one Redis command per append instead of two), and '1' to
+ * append only while the device's record exists (`known`). Answers the offset ('' for a repeat or
+ * an unknown device) and that count. One script, so a node killed halfway leaves either both or
+ * neither.
  */
 const APPEND_ONCE = `
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return {'', 0} end
 if not redis.call('SET', KEYS[2], '', 'NX', 'PX', ARGV[3]) then return {'', 0} end
 local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'data', ARGV[2])
 local online = 0
@@ -117,10 +120,12 @@ type ScriptedRedis = (Redis | Cluster) & {
     queue: string,
     mark: string,
     channel: string,
+    record: string,
     most: number,
     data: string,
     markMs: number,
     countReplicas: '1' | '0',
+    known: '1' | '0',
   ): Promise<[string, number]>;
 };
 
@@ -159,7 +164,7 @@ export function redisStore(
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
-  redis.defineCommand('appendOnce', { numberOfKeys: 3, lua: APPEND_ONCE });
+  redis.defineCommand('appendOnce', { numberOfKeys: 4, lua: APPEND_ONCE });
   /** Said at most once a minute: appends on a master without a replica in sync. */
   let unreplicatedSaidAt = -Infinity;
   // A cluster client subscribes on a connection per shard of its own; one server, on a second.
@@ -231,6 +236,8 @@ export function redisStore(
     },
     devicesOf: async (tenant, extension) =>
       present(await Promise.all((await redis.smembers(userKey(tenant, extension))).map(device))),
+    deviceIdsOf: (tenant, extension) => redis.smembers(userKey(tenant, extension)),
+    isKnown: async (hash) => (await redis.exists(key('credential', hash))) === 1,
     listDevices: async () => {
       const tenants = await redis.smembers(key('tenants'));
       const ids = await Promise.all(
@@ -249,7 +256,7 @@ export function redisStore(
       await redis.zrem(dials(record.tenant_id), id);
       return true;
     },
-    append: async (id, data) => {
+    append: async (id, data, options) => {
       const queue = deviceKey('queue', id);
       const appended = deviceKey('appended', id);
       const mark = key('sent', `{${id}}`, messageMark(data));
@@ -257,10 +264,12 @@ export function redisStore(
         queue,
         mark,
         appended,
+        deviceKey('device', id),
         QUEUE_MAX_LENGTH,
         data,
         REPEAT_WINDOW_MS,
         cluster ? '1' : '0',
+        options?.known ? '1' : '0',
       );
       // One server: the script published the wake-up.
       if (offset === '' || !cluster) return offset;
