@@ -7,7 +7,8 @@
  * with a replica each (RELAY_REDIS_CLUSTER_NODES), both started as the relay's tests start them.
  * Each time two relay nodes as an administrator runs them (`npm run relay` processes), CORES real
  * Callbar cores (activated through the simulator's portal and the relay, rung by the simulator),
- * and DEVICES light devices (real stream clients: Callbar's own RelayLink, in this process).
+ * and DEVICES light devices (real stream clients reading the stream as raw lines with RelayLink's
+ * rules, bench/relay/bench-device.ts, in this process).
  * The bench POSTs the light devices' call events as the platform would (repeating one a node
  * did not take at the other node, the same event with the same id), and counts them by id
  * (bench/relay/bench-events.ts).
