@@ -7,7 +7,8 @@
  * with a replica each (RELAY_REDIS_CLUSTER_NODES), both started as the relay's tests start them.
  * Each time two relay nodes as an administrator runs them (`npm run relay` processes), CORES real
  * Callbar cores (activated through the simulator's portal and the relay, rung by the simulator),
- * and DEVICES light devices (real stream clients: Callbar's own RelayLink, in this process).
+ * and DEVICES light devices (real stream clients reading the stream as raw lines with RelayLink's
+ * rules, bench/relay/bench-device.ts, in this process).
  * The bench POSTs the light devices' call events as the platform would (repeating one a node
  * did not take at the other node, the same event with the same id), and counts them by id
  * (bench/relay/bench-events.ts).
@@ -27,6 +28,7 @@ import { SimControl } from '../simulator/control-client';
 import { silentLogger } from '../src-main/core/log/logger';
 import { relayAddresses } from '../test/support/relay-addresses';
 import { startBenchCores } from './relay/bench-cores';
+import { cpuMeter, type CpuPerEvent } from './relay/bench-cpu';
 import { benchPlatform, EventLedger, type PhaseCount } from './relay/bench-events';
 import { connectFleet, deviceId } from './relay/bench-fleet';
 import { startBenchNodes, type Drained } from './relay/bench-nodes';
@@ -88,7 +90,14 @@ export interface SetupFigures {
   /** Until every light device's stream had served its backlog. */
   connect_seconds: number;
   events_per_second: number;
-  paced: { asked_per_second: number; reached_per_second: number; p50_ms: number; p99_ms: number };
+  paced: {
+    asked_per_second: number;
+    reached_per_second: number;
+    p50_ms: number;
+    p99_ms: number;
+    /** CPU milliseconds per event of the paced phase: this process, the nodes, Redis. */
+    cpu_ms_per_event: CpuPerEvent;
+  };
   memory_per_device_kib: { relay: number; redis: number; device: number };
   /** The flood and the paced phase together. */
   steady: PhaseCount;
@@ -226,8 +235,10 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
     progress(
       `${eventsPerSecond} events/s; ${options.rate} a second for ${options.steadySeconds} s`,
     );
+    const cpu = cpuMeter();
     const reached = await platform.paced('paced', options.rate, options.steadySeconds);
     await settle('paced');
+    const pacedCpu = cpu.per(ledger.count('paced').accepted);
     const paced = ledger.latencies('paced');
     await cores.ring(options.callsPerCore);
     const coresSteady = await cores.tally();
@@ -290,6 +301,7 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
         reached_per_second: reached,
         p50_ms: percentile(paced, 50),
         p99_ms: percentile(paced, 99),
+        cpu_ms_per_event: pacedCpu,
       },
       memory_per_device_kib: memory,
       steady,

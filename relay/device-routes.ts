@@ -111,7 +111,7 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
       // A wake-up lost in a Redis failover is made up for here.
       wake();
       // A revoked or removed device's stream ends here.
-      store.deviceByCredential(record.credential_sha256).then(
+      store.isKnown(record.credential_sha256).then(
         (still) => (still ? undefined : end()),
         () => undefined,
       );

@@ -174,6 +174,12 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       [...devices.values()].filter(
         (device) => device.tenant_id === tenant && device.user_extension === extension,
       ),
+    deviceIdsOf: async (tenant, extension) =>
+      [...devices.values()]
+        .filter((device) => device.tenant_id === tenant && device.user_extension === extension)
+        .map((device) => device.device_id),
+    isKnown: async (hash) =>
+      [...devices.values()].some((device) => device.credential_sha256 === hash),
     listDevices: async () => [...devices.values()],
     removeDevice: async (id) => {
       queues.delete(id);
@@ -182,8 +188,9 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       if (record) dials.get(record.tenant_id)?.delete(id);
       return devices.delete(id);
     },
-    append: async (id, data) => {
+    append: async (id, data, options) => {
       wrote();
+      if (options?.known && !devices.has(id)) return '';
       const mark = `${id}\n${messageMark(data)}`;
       if (live(sent.get(mark))) return '';
       sent.set(mark, { value: true, until: now() + REPEAT_WINDOW_MS });

@@ -53,9 +53,10 @@ export function platformRoutes(
     app.post(name, handle);
     app.post(`${name}/*`, handle);
   };
+  /** Queues `message` for each of `devices` that is still known (checked as it is appended). */
   const deliver = async (devices: string[], message: DeviceMessage) => {
     const data = JSON.stringify(message);
-    await Promise.all(devices.map((id) => store.append(id, data)));
+    await Promise.all(devices.map((id) => store.append(id, data, { known: true })));
   };
 
   route('/activate', async (request) => {
@@ -111,19 +112,16 @@ export function platformRoutes(
 
   route('/deactivate', async (request) => {
     const call = parsed(RelayedDeactivationCall, body(request, HANDSHAKE_LIMITS), 'The call');
-    const devices = await store.devicesOf(call.tenant_id, call.user_extension);
+    const devices = await store.deviceIdsOf(call.tenant_id, call.user_extension);
     // Never the key itself: it would wait in the queue of a desktop that is off.
-    await deliver(
-      devices.map((each) => each.device_id),
-      {
-        type: 'deactivate',
-        body: {
-          tenant_id: call.tenant_id,
-          user_extension: call.user_extension,
-          key_sha256: keyName(call.confirmation_key),
-        },
+    await deliver(devices, {
+      type: 'deactivate',
+      body: {
+        tenant_id: call.tenant_id,
+        user_extension: call.user_extension,
+        key_sha256: keyName(call.confirmation_key),
       },
-    );
+    });
     log.info('deactivation queued', { tenant_id: call.tenant_id, devices: devices.length });
   });
 
@@ -141,7 +139,7 @@ export function platformRoutes(
     const extension = identifier(UserExtension, event.user_extension, 'user_extension');
     let targets: string[] = [];
     if (tenant !== undefined && extension !== undefined) {
-      targets = (await store.devicesOf(tenant, extension)).map((each) => each.device_id);
+      targets = await store.deviceIdsOf(tenant, extension);
     } else if (tenant !== undefined) {
       targets = (await store.legRoute(tenant, event.id)) ?? (await newLeg(tenant, event.id));
     }

@@ -82,18 +82,24 @@ return 1
 
 /**
  * Appends a message once (relay-store.ts, `append`): KEYS[1] the device's queue, KEYS[2] the
- * message's mark (the device's slot); ARGV the queue's most, the message, how long the mark
- * lasts (ms), and '1' to count this master's replicas in sync (`state=online`, a cluster).
- * Answers the offset ('' for a repeat) and
- * that count. One script, so a node killed halfway leaves either both or neither.
+ * message's mark, KEYS[3] the device's wake-up channel, KEYS[4] its record (all in the device's
+ * slot); ARGV the queue's most, the message, how long the mark lasts (ms), '1' on a cluster:
+ * count this master's replicas in sync (`state=online`) and leave the wake-up to the caller
+ * (after WAIT), else publish it here (one Redis command per append instead of two), and '1' to
+ * append only while the device's record exists (`known`). Answers the offset ('' for a repeat or
+ * an unknown device) and that count. One script, so a node killed halfway leaves either both or
+ * neither.
  */
 const APPEND_ONCE = `
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return {'', 0} end
 if not redis.call('SET', KEYS[2], '', 'NX', 'PX', ARGV[3]) then return {'', 0} end
 local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'data', ARGV[2])
 local online = 0
 if ARGV[4] == '1' then
   local _, count = string.gsub(redis.call('INFO', 'replication'), 'state=online', '')
   online = count
+else
+  redis.call('SPUBLISH', KEYS[3], '')
 end
 return {offset, online}
 `;
@@ -113,10 +119,13 @@ type ScriptedRedis = (Redis | Cluster) & {
   appendOnce(
     queue: string,
     mark: string,
+    channel: string,
+    record: string,
     most: number,
     data: string,
     markMs: number,
     countReplicas: '1' | '0',
+    known: '1' | '0',
   ): Promise<[string, number]>;
 };
 
@@ -155,7 +164,7 @@ export function redisStore(
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
-  redis.defineCommand('appendOnce', { numberOfKeys: 2, lua: APPEND_ONCE });
+  redis.defineCommand('appendOnce', { numberOfKeys: 4, lua: APPEND_ONCE });
   /** Said at most once a minute: appends on a master without a replica in sync. */
   let unreplicatedSaidAt = -Infinity;
   // A cluster client subscribes on a connection per shard of its own; one server, on a second.
@@ -227,6 +236,8 @@ export function redisStore(
     },
     devicesOf: async (tenant, extension) =>
       present(await Promise.all((await redis.smembers(userKey(tenant, extension))).map(device))),
+    deviceIdsOf: (tenant, extension) => redis.smembers(userKey(tenant, extension)),
+    isKnown: async (hash) => (await redis.exists(key('credential', hash))) === 1,
     listDevices: async () => {
       const tenants = await redis.smembers(key('tenants'));
       const ids = await Promise.all(
@@ -245,23 +256,23 @@ export function redisStore(
       await redis.zrem(dials(record.tenant_id), id);
       return true;
     },
-    append: async (id, data) => {
+    append: async (id, data, options) => {
       const queue = deviceKey('queue', id);
       const appended = deviceKey('appended', id);
       const mark = key('sent', `{${id}}`, messageMark(data));
       const [offset, replicas] = await redis.appendOnce(
         queue,
         mark,
+        appended,
+        deviceKey('device', id),
         QUEUE_MAX_LENGTH,
         data,
         REPEAT_WINDOW_MS,
         cluster ? '1' : '0',
+        options?.known ? '1' : '0',
       );
-      if (offset === '') return offset;
-      if (!cluster) {
-        await redis.spublish(appended, '');
-        return offset;
-      }
+      // One server: the script published the wake-up.
+      if (offset === '' || !cluster) return offset;
       // WAIT has no key: in a pipeline with the device's channel it goes to the slot's master,
       // on the connection that appended (it waits for this connection's writes), and the wake-up
       // follows once a replica has the event.

@@ -15,7 +15,12 @@
  * line (paths without the secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger, LogFields } from '../src-main/core/log/logger';
 import { MAX_BODY_BYTES } from '../src-main/core/account/receiver';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
@@ -107,6 +112,7 @@ export async function startRelay(
           formatters: { level: (label: string) => ({ level: label }) },
         }
       : false,
+    logController: new OneLinePerRequest(),
     bodyLimit: MAX_BODY_BYTES,
     connectionTimeout: 0,
     requestTimeout: 10_000,
@@ -223,6 +229,32 @@ export async function startRelay(
     },
     close,
   };
+}
+
+/**
+ * A request's log line once it is answered (method, path, address, status, time taken, its
+ * `reqId`, the device once known), instead of Fastify's two (`incoming request` and `request
+ * completed`): at 1,000 events a second the two lines per platform call were a tenth of a node's
+ * CPU (a profile under `npm run bench:relay`). A device stream, which is answered only when it
+ * ends, says `device stream opened` itself; errors are logged as before.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    reply.log.info(
+      { req: request, res: reply, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+  }
 }
 
 /** The core's Logger over Fastify's pino logger: the relay's own lines as the same JSON. */

@@ -62,6 +62,14 @@ export interface RelayStore {
   addDevice(device: DeviceRecord): Promise<void>;
   deviceByCredential(credentialSha256: string): Promise<DeviceRecord | undefined>;
   devicesOf(tenantId: string, userExtension: string): Promise<DeviceRecord[]>;
+  /**
+   * The ids of the user's devices, without reading their records (a call event's route: one
+   * Redis command, where `devicesOf` reads each record too); one whose record is gone (a removal
+   * cut halfway) may be among them: `append` with `known` skips it.
+   */
+  deviceIdsOf(tenantId: string, userExtension: string): Promise<string[]>;
+  /** Whether a device with this credential is known (a stream's keep-alive check: one command). */
+  isKnown(credentialSha256: string): Promise<boolean>;
   listDevices(): Promise<DeviceRecord[]>;
   /** Removes a device and its queue; false when there was none. */
   removeDevice(deviceId: string): Promise<boolean>;
@@ -70,9 +78,10 @@ export interface RelayStore {
    * Appends to a device's queue (bounded: the oldest go past `maxLength`); its offset. The same
    * message (the same bytes) for the same device within {@link REPEAT_WINDOW_MS} is appended
    * once: the platform repeats a call a node took but could not answer (it was killed between
-   * the two), and the desktop must not get it twice. A repeat answers ''.
+   * the two), and the desktop must not get it twice. A repeat answers ''. With `known`, a
+   * device whose record is gone gets nothing (answers ''), checked in the same step.
    */
-  append(deviceId: string, data: string): Promise<string>;
+  append(deviceId: string, data: string, options?: { known?: boolean }): Promise<string>;
   /** Up to `count` messages after offset `after` ('0-0' for all). */
   readAfter(deviceId: string, after: string, count: number): Promise<QueuedMessage[]>;
   /** Calls `onAppend` when something is appended to the device's queue, on any node. */

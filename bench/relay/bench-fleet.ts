@@ -1,17 +1,12 @@
 /**
- * Light devices for the relay bench: each a device record in the store and one real stream
- * client (Callbar's own RelayLink, its offset kept in memory), alternately preferring node 0 and
- * node 1, all in this process. Each call event a device receives goes to the ledger by its id.
+ * Light devices for the relay bench: each a device record in the store and one stream client
+ * (bench-device.ts: the device protocol's stream read as raw lines, as RelayLink reads it),
+ * alternately preferring node 0 and node 1, all in this process. Each call event a device
+ * receives goes to the ledger by its id. (The 4 real cores of bench-cores.ts use RelayLink.)
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { RelayStore } from '../../relay/relay-store';
-import { memoryStateFile } from '../../src-main/core/config/state-file';
-import { silentLogger } from '../../src-main/core/log/logger';
-import {
-  RelayLink,
-  type RelayCursor,
-  type RelayStream,
-} from '../../src-main/core/relay/relay-link';
+import { lightStream, type LightStream } from './bench-device';
 import type { EventLedger } from './bench-events';
 
 export interface Fleet {
@@ -33,7 +28,7 @@ export async function connectFleet(options: {
   extension: (device: number) => string;
   ledger: EventLedger;
 }): Promise<Fleet> {
-  const streams: RelayStream[] = [];
+  const streams: LightStream[] = [];
   const started = Date.now();
   try {
     for (let first = 0; first < options.devices; first += WAVE) {
@@ -56,20 +51,12 @@ export async function connectFleet(options: {
       );
       const opened = wave.map((device, index) => {
         const [a, b] = options.origins;
-        const link = new RelayLink({
+        return lightStream({
           urls: device % 2 === 0 ? [a, b] : [b, a],
-          log: silentLogger,
-          cursor: memoryStateFile<RelayCursor>(),
+          credential: credentials[index]!,
           maxBackoffMs: 500,
+          onEvent: (id) => options.ledger.delivered(device, id),
         });
-        return link.connect(
-          { device_id: deviceId(device), credential: credentials[index]! },
-          (message) => {
-            if (message.type === 'event') options.ledger.delivered(device, message.event.id);
-            return Promise.resolve();
-          },
-          () => undefined,
-        );
       });
       streams.push(...opened);
       await Promise.all(opened.map((stream) => stream.ready));

@@ -155,6 +155,11 @@ export function printRelayFigures(figures: RelayFigures, options: RelayBenchOpti
       (s) => `${s.paced.p50_ms} / ${s.paced.p99_ms} ms (${s.paced.reached_per_second}/s sent)`,
     ],
     [
+      'CPU per paced event: bench / relay nodes / Redis',
+      (s) =>
+        `${s.paced.cpu_ms_per_event.bench} / ${s.paced.cpu_ms_per_event.relay} / ${s.paced.cpu_ms_per_event.redis} ms`,
+    ],
+    [
       'memory per device: relay / Redis / device',
       (s) =>
         `${s.memory_per_device_kib.relay} / ${s.memory_per_device_kib.redis} / ${s.memory_per_device_kib.device} KiB`,

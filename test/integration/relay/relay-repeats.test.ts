@@ -57,6 +57,29 @@ describe.each(backends)('%s', (_name, open) => {
     expect(queued).toEqual([ringing, message('leg-1', 'answered')]);
     expect(await first.readAfter('device-2', '0-0', 10)).toHaveLength(1);
   });
+
+  it('appends a routed message (`known`) only to a device whose record exists, in the same step', async () => {
+    const [first, second] = open();
+    const record = {
+      tenant_id: 'acme',
+      user_extension: '207',
+      credential_sha256: 'c'.repeat(64),
+      created_at: new Date(clock).toISOString(),
+    };
+    await first.addDevice({ ...record, device_id: 'device-known' });
+    expect(await second.deviceIdsOf('acme', '207')).toEqual(['device-known']);
+    expect(await second.isKnown('c'.repeat(64))).toBe(true);
+    const ringing = message('leg-9', 'ringing');
+    expect(await second.append('device-known', ringing, { known: true })).not.toBe('');
+    // A device removed (or a removal cut halfway: its id left in the user's set) gets nothing.
+    expect(await second.append('device-gone', ringing, { known: true })).toBe('');
+    expect(await first.readAfter('device-gone', '0-0', 10)).toEqual([]);
+    await first.removeDevice('device-known');
+    expect(await second.isKnown('c'.repeat(64))).toBe(false);
+    expect(await second.append('device-known', message('leg-9', 'hungup'), { known: true })).toBe(
+      '',
+    );
+  });
 });
 
 it('appends the same message again once the window has passed (the embedded store)', async () => {
