@@ -1,24 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/support/hardening/longest-first';
+import { LONGEST, LongestFirst } from './test/support/hardening/longest-first';
 
 /**
  * The files that run alone in a fresh worker (`isolate`, vitest's default): the long attacks
- * (test/support/hardening/longest-first.ts), those whose figures measure the worker's own heap
- * (event-flood, hostile-platform, receiver-fuzz), and the relay's. The others share their worker's
- * modules one file after another (`isolate: false`), as the unit and integration files do.
+ * (test/support/hardening/longest-first.ts), among them those whose figures measure the worker's
+ * own heap (event-flood, hostile-platform, receiver-fuzz), and the relay's. The others share their
+ * worker's modules one file after another (`isolate: false`), as the unit and integration files do.
  */
-const ALONE = [
-  'refresh-kill',
-  'network-faults',
-  'refresh-interrupt',
-  'receiver-fuzz',
-  'hostile-platform',
-  'forged-legs',
-  'repeat-dial',
-  'event-flood',
-  'relay-internet',
-  'relay-handoff',
-].map((name) => `test/hardening/${name}.test.ts`);
+const ALONE = [...LONGEST, 'relay-handoff'].map((name) => `test/hardening/${name}.test.ts`);
 
 /**
  * `npm run test:hardening`: adversarial inputs against the real receiver, router and link parsers,
