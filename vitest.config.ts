@@ -34,11 +34,13 @@ export default defineConfig({
           // on the CI's shared 2 cores a 10 s journey takes 20–30 s. The guard is against a hang.
           testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
-          // Each file in a fresh worker. Sharing a worker's modules (isolate: false, as the unit
-          // files do) cut this project's module loading from 270 to 20–60 s of its import time,
-          // but under a load like the CI's a heavy file then failed on time (hostile-sync's 16 MiB
-          // pages, shared-session's stress run): a shared worker also keeps what earlier files
-          // left running. Not until those are found.
+          // The files share their worker's modules, one file after another (isolate: false, as
+          // the unit files do): a fresh worker per file loaded core, the simulator and vitest
+          // again for each of the hundred files, a third of the project's CPU (578 → 397 CPU-s,
+          // docs/development.md). So a file leaves nothing running (servers, processes, timers)
+          // and no process-wide state changed (process.env, listeners) when it ends; the tests
+          // start their own simulators, profiles and CLI processes as before.
+          isolate: false,
         },
       },
       {

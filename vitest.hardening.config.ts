@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/support/hardening/longest-first';
+import { LONGEST, LongestFirst } from './test/support/hardening/longest-first';
+
+/**
+ * The files that run alone in a fresh worker (`isolate`, vitest's default): the long attacks
+ * (test/support/hardening/longest-first.ts), among them those whose figures measure the worker's
+ * own heap (event-flood, hostile-platform, receiver-fuzz), and the relay's. The others share their
+ * worker's modules one file after another (`isolate: false`), as the unit and integration files do.
+ */
+const ALONE = [...LONGEST, 'relay-handoff'].map((name) => `test/hardening/${name}.test.ts`);
 
 /**
  * `npm run test:hardening`: adversarial inputs against the real receiver, router and link parsers,
@@ -8,7 +16,6 @@ import { LongestFirst } from './test/support/hardening/longest-first';
  */
 export default defineConfig({
   test: {
-    include: ['test/hardening/**/*.test.ts'],
     // refresh-kill and cli-event-squatter run the built `callbar` CLI: build it from the current sources.
     globalSetup: ['test/support/build-cli.ts', 'test/support/hardening/figures-setup.ts'],
     // One file at a time for `npm run test:hardening`, whose figures (requests a second, heap
@@ -20,5 +27,17 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'alone', include: ALONE } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/hardening/**/*.test.ts'],
+          exclude: ALONE,
+          isolate: false,
+        },
+      },
+    ],
   },
 });

@@ -7,7 +7,7 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const LONGEST = [
+export const LONGEST = [
   'refresh-kill',
   'network-faults',
   'refresh-interrupt',
