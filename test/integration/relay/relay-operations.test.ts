@@ -60,7 +60,10 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  for (const node of nodes) if (node.process.child.exitCode === null) node.process.child.kill();
+  // Gone before the next file shares this worker (isolate: false): killed, and waited for.
+  for (const node of nodes)
+    if (node.process.child.exitCode === null) node.process.child.kill('SIGKILL');
+  await Promise.all(nodes.map((node) => node.process.exit));
   await store?.close();
   await redis?.stop();
 });
