@@ -31,11 +31,22 @@ function listensOn(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The ports this process handed out: a port chosen and not yet bound (a relay's public and
+ * metrics ports, chosen one after the other) is free to the check, so the same draw twice would
+ * give one port to two listeners. Never twice, then (files sharing a worker share this too).
+ */
+const handedOut = new Set<number>();
+
 /** A loopback port nobody listens on right now, and one the kernel will not hand out itself. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = LOWEST + Math.floor(Math.random() * (ABOVE - LOWEST));
-    if (await listensOn(port)) return port;
+    if (handedOut.has(port)) continue;
+    if (await listensOn(port)) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error(`no free loopback port between ${LOWEST} and ${ABOVE}`);
 }
