@@ -170,10 +170,6 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
     },
     deviceByCredential: async (hash) =>
       [...devices.values()].find((device) => device.credential_sha256 === hash),
-    devicesOf: async (tenant, extension) =>
-      [...devices.values()].filter(
-        (device) => device.tenant_id === tenant && device.user_extension === extension,
-      ),
     deviceIdsOf: async (tenant, extension) =>
       [...devices.values()]
         .filter((device) => device.tenant_id === tenant && device.user_extension === extension)

@@ -234,8 +234,6 @@ export function redisStore(
       const id = await redis.get(key('credential', hash));
       return id ? device(id) : undefined;
     },
-    devicesOf: async (tenant, extension) =>
-      present(await Promise.all((await redis.smembers(userKey(tenant, extension))).map(device))),
     deviceIdsOf: (tenant, extension) => redis.smembers(userKey(tenant, extension)),
     isKnown: async (hash) => (await redis.exists(key('credential', hash))) === 1,
     listDevices: async () => {

@@ -61,11 +61,10 @@ export interface RelayStore {
 
   addDevice(device: DeviceRecord): Promise<void>;
   deviceByCredential(credentialSha256: string): Promise<DeviceRecord | undefined>;
-  devicesOf(tenantId: string, userExtension: string): Promise<DeviceRecord[]>;
   /**
    * The ids of the user's devices, without reading their records (a call event's route: one
-   * Redis command, where `devicesOf` reads each record too); one whose record is gone (a removal
-   * cut halfway) may be among them: `append` with `known` skips it.
+   * Redis command); one whose record is gone (a removal cut halfway) may be among them: `append`
+   * with `known` skips it.
    */
   deviceIdsOf(tenantId: string, userExtension: string): Promise<string[]>;
   /** Whether a device with this credential is known (a stream's keep-alive check: one command). */

@@ -143,12 +143,12 @@ it('the desktop: says the session needs connecting again, and does not ask the r
       action: 'subscribe',
     });
     expect((await started.completion).state).toBe('connected');
-    const [device] = await store.devicesOf(sim.tenant_id, alice.extension);
-    expect(device).toBeDefined();
+    const [deviceId] = await store.deviceIdsOf(sim.tenant_id, alice.extension);
+    expect(deviceId).toBeDefined();
     await account.listen();
 
     const before = refusedStreams();
-    await revoke(device!.device_id);
+    await revoke(deviceId!);
     const status = await until('the revoked state', () =>
       account.status().state === 'needs-activation' ? account.status() : undefined,
     );
