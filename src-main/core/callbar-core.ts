@@ -303,15 +303,18 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const unsubscribe = account.onStatus((status) => {
     known = undefined;
     // Its message and warnings in the window's language (the tray speaks the same one).
-    events.publish({
+    events.publish(() => ({
       type: 'account.changed',
       status: sayAgainIn(windowWords(), withConnectLink(status)),
-    });
+    }));
     const owner = JSON.stringify(account.owner() ?? null);
     if (owner !== callsOwner) {
       callsOwner = owner;
       rankByCalls();
-      events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), calls.snapshot()) });
+      events.publish(() => ({
+        type: 'calls.changed',
+        calls: sayAgainIn(windowWords(), calls.snapshot()),
+      }));
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
       log.warn('the directory could not follow the account change', { error });
@@ -339,14 +342,14 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const unsubscribeRegion = profile.region.onChange(() => {
     known = undefined;
     events.publish({ type: 'settings.changed' });
-    events.publish({ type: 'calls.changed', calls: calls.snapshot() });
+    events.publish(() => ({ type: 'calls.changed', calls: calls.snapshot() }));
   });
   const unsubscribeCalls = calls.onChange((snapshot) => {
     known = undefined;
     rankByCalls();
     crm.callsChanged(snapshot);
     // Core's sentences in it (who is unknown, a number's label) in the window's language too.
-    events.publish({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) });
+    events.publish(() => ({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) }));
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
   // account is known (directory.load).

@@ -18,9 +18,9 @@ import { mkdirSync } from 'node:fs';
 import { rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { CallbarError, errorMessage } from '../errors';
+import { lock } from '../files/lockfile';
 import { readFileNoFollow, replaceFileNoFollow } from '../files/no-follow-file';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
@@ -75,7 +75,7 @@ export function profileSessionLock(dataDir: string, options: ProfileLockOptions)
    * must not share one, or releasing either breaks the other.
    */
   const attempt = (maxMs: number) =>
-    lockfile.lock(lockPath, {
+    lock(lockPath, {
       lockfilePath: lockPath,
       realpath: false,
       stale: staleMs,

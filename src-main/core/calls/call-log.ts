@@ -14,8 +14,8 @@
 import { renameSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { writeFileAtomic } from '../files/atomic-write';
+import { lock } from '../files/lockfile';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../files/no-follow-file';
 import {

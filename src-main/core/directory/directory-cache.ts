@@ -14,8 +14,11 @@ import { join } from 'node:path';
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { type AccountOwner, sameAccount } from '../account/account-history';
 import { writeFileAtomic } from '../files/atomic-write';
-import { readBytesNoFollow, readFileNoFollow } from '../files/no-follow-file';
+import { readFileNoFollow } from '../files/no-follow-file';
 import { errorMessage } from '../errors';
+import { cacheFile, cacheFileBytes, MAX_CACHE_FILE_BYTES } from './cache-file-read';
+
+export { cacheFile };
 import { ContactList } from './contact-list';
 import {
   CACHE_FORMAT,
@@ -27,9 +30,6 @@ import {
 import { encodeSnapshot, readSnapshot, SnapshotRefused } from './directory-snapshot';
 import type { PhonebookSummary } from './directory-sync';
 import { searchTextsOf, type SearchTexts } from './search-texts';
-
-/** A cache file past this is refused unread (the largest tenants' caches are far smaller). */
-const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
 /** The cached directory as Callbar writes it. */
 export interface CachedDirectory {
@@ -45,11 +45,6 @@ export interface LoadedDirectory extends Omit<CachedDirectory, 'contacts'> {
   contacts: ContactList;
   /** The scan's texts as the file holds them (undefined: it holds none). */
   texts: SearchTexts | undefined;
-}
-
-/** The cache file (format 5). */
-export function cacheFile(dataDir: string): string {
-  return join(dataDir, 'directory.bin');
 }
 
 /** Where formats 3 and 4 were kept (read to migrate them). */
@@ -100,10 +95,9 @@ export async function readCache(
  * discarded. `ownCache` then says whether it is `owner`'s.
  */
 export async function readCacheFile(dataDir: string): Promise<CacheFileRead> {
-  const file = cacheFile(dataDir);
   let bytes: Buffer | undefined;
   try {
-    bytes = await readBytesNoFollow(file, MAX_CACHE_FILE_BYTES);
+    bytes = await cacheFileBytes(dataDir);
   } catch (error) {
     return { status: 'discarded', reason: `it cannot be read (${errorMessage(error)})` };
   }

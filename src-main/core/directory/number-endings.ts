@@ -15,6 +15,8 @@ export const ENDING_DIGITS = 7;
 const PACK = 2 ** 24;
 const SPACE = 32;
 const ZERO = 48;
+/** The keys' last three digits, contactsKeyed's first test. */
+const TAILS = 1000;
 
 export class NumberEndings {
   /** ending × PACK + contact, sorted. */
@@ -76,6 +78,10 @@ export class NumberEndings {
  */
 export function contactsKeyed(numbers: TextTable, keys: ReadonlySet<number>): number[] {
   const { bytes, ends } = numbers;
+  // A key's last three digits (all of it below 1,000) first: most numbers end in none of the
+  // keys', and are passed over without making their key.
+  const tails = new Uint8Array(TAILS);
+  for (const key of keys) tails[key % TAILS] = 1;
   const found: number[] = [];
   let start = 0;
   for (let contact = 0; contact < ends.length; contact++) {
@@ -83,11 +89,16 @@ export function contactsKeyed(numbers: TextTable, keys: ReadonlySet<number>): nu
     for (let runEnd = start; runEnd < end; runEnd++) {
       const runStart = runEnd;
       while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
+      let tail = 0;
+      for (let i = Math.max(runStart, runEnd - 3); i < runEnd; i++) {
+        tail = tail * 10 + bytes[i]! - ZERO;
+      }
+      if (runEnd === runStart || tails[tail] === 0) continue;
       let key = 0;
       for (let i = Math.max(runStart, runEnd - ENDING_DIGITS); i < runEnd; i++) {
         key = key * 10 + bytes[i]! - ZERO;
       }
-      if (runEnd > runStart && keys.has(key)) {
+      if (keys.has(key)) {
         found.push(contact);
         break;
       }
