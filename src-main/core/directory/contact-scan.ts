@@ -14,9 +14,10 @@
  * typos only when fewer than `limit` contacts match without one: the scan keeps every contact
  * that matches without a typo, so it can tell (`needsTypos`), and then keeps every contact one
  * typo could match. A call logged by number alone boosts the contact the index's lookup names for
- * it: the scan names it once per call history, by an index of the contacts whose numbers end the
- * same way (all of them, so it picks the one the whole index would), and gives the subsets'
- * indexes that history by contact, so they need no numbers and no contact the query does not match.
+ * it: the scan names it by an index of the contacts whose numbers end the same way (all of them,
+ * so it picks the one the whole index would), once per call history and only when a contact the
+ * query keeps has a number of that ending (no other can be named), and gives the subsets' indexes
+ * that history by contact, so they need no numbers and no contact the query does not match.
  *
  * What it reads of every contact are search-texts' tables (folded names and companies, digit
  * texts), each tested by one walk over its bytes (text-table); a cache read at start gives them
@@ -35,6 +36,7 @@ import { foldedWordsOf, numberTextsOf, searchTextsStamp, type SearchTexts } from
 import {
   entriesHolding,
   entriesWithWordStarting,
+  entryText,
   firstWordStarts,
   type TextTable,
 } from './text-table';
@@ -51,8 +53,11 @@ export class ContactScan {
   readonly #options: ContactIndexOptions;
   readonly #plan: DialingPlan;
   #history: { parties: readonly PartyCalls[]; now: number } | undefined;
-  /** #history with its parties known by number alone named by contact (#historyByContact). */
-  #byContact: { parties: readonly PartyCalls[]; now: number } | undefined;
+  /**
+   * The contact's id each number of #history's parties known by number alone was named (null:
+   * nobody), for those named so far (#historyFor).
+   */
+  #named = new Map<string, number | null>();
   /** The contacts' folded names and companies (given, or made on the first query). */
   #words: FoldedWords | undefined;
   /** Each contact's numbers as digit texts (index's forms), " "-joined (idem). */
@@ -87,7 +92,7 @@ export class ContactScan {
   /** The user's calls per party, as ContactIndex.setCallHistory takes them. */
   setCallHistory(parties: readonly PartyCalls[], now: number): void {
     this.#history = parties.length > 0 ? { parties, now } : undefined;
-    this.#byContact = undefined;
+    this.#named = new Map();
   }
 
   /**
@@ -174,34 +179,57 @@ export class ContactScan {
     const index = forWords
       ? ContactIndex.buildForWords(made, this.#options)
       : ContactIndex.build(made, this.#options);
-    const history = this.#historyByContact();
+    const history = this.#historyFor(chosen);
     if (history) index.setCallHistory(history.parties, history.now);
     return index;
   }
 
   /**
-   * The call history with each party known by number alone named by the contact's id the whole
-   * index's lookup gives it (numbers/number-match.ts's rule, among every contact with a number of
-   * the same ending: an index of those alone ranks and picks them as the whole would), and
-   * left out when that is nobody (the index credits nobody); made once per history.
+   * The call history for an index of the contacts `kept`, with each party known by number alone
+   * named by the contact's id the whole index's lookup gives it (numbers/number-match.ts's rule,
+   * among every contact with a number of the same ending: an index of those alone ranks and picks
+   * them as the whole would), and left out when that is nobody (the index credits nobody) or when
+   * no kept contact has a number of its ending (none of them can be named). Each number is named
+   * once per history.
    */
-  #historyByContact(): { parties: readonly PartyCalls[]; now: number } | undefined {
+  #historyFor(
+    kept: readonly number[],
+  ): { parties: readonly PartyCalls[]; now: number } | undefined {
     const history = this.#history;
-    if (!history || this.#byContact) return this.#byContact;
-    const byNumber = history.parties.filter((party) => party.contact_id === undefined);
-    if (byNumber.length === 0) return (this.#byContact = history);
-    const texts = byNumber.map((party) => this.#plan.forms(party.number).text);
-    const keys = new Set(texts.filter((text) => text !== '').map(endingKey));
-    const sharing = ContactIndex.build(
-      contactsKeyed(this.#numberTexts(), keys).map((i) => this.#contacts.at(i)),
-      this.#options,
-    );
+    if (!history?.parties.some((party) => party.contact_id === undefined)) return history;
+    const numbers = this.#numberTexts();
+    const keptKeys = new Set<number>();
+    for (const contact of kept) {
+      for (const text of entryText(numbers, contact).split(' ')) {
+        if (text !== '') keptKeys.add(endingKey(text));
+      }
+    }
+    const keyOf = (party: PartyCalls) => {
+      const text = this.#plan.forms(party.number).text;
+      return text === '' ? undefined : endingKey(text);
+    };
+    const unnamed = history.parties.filter((party) => {
+      if (party.contact_id !== undefined || this.#named.has(party.number)) return false;
+      const key = keyOf(party);
+      return key !== undefined && keptKeys.has(key);
+    });
+    if (unnamed.length > 0) {
+      const sharing = ContactIndex.build(
+        contactsKeyed(numbers, new Set(unnamed.map((party) => keyOf(party)!))).map((i) =>
+          this.#contacts.at(i),
+        ),
+        this.#options,
+      );
+      for (const party of unnamed) {
+        this.#named.set(party.number, sharing.lookupByNumber(party.number)?.id ?? null);
+      }
+    }
     const parties = history.parties.flatMap((party) => {
       if (party.contact_id !== undefined) return [party];
-      const contact = sharing.lookupByNumber(party.number);
-      return contact ? [{ ...party, contact_id: contact.id }] : [];
+      const id = this.#named.get(party.number);
+      return id === undefined || id === null ? [] : [{ ...party, contact_id: id }];
     });
-    return (this.#byContact = { parties, now: history.now });
+    return { parties, now: history.now };
   }
 
   /**
