@@ -352,12 +352,16 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events.publish(() => ({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) }));
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
-  // account is known (directory.load).
+  // account is known (directory.load). The keychain answers on another thread: it is asked first,
+  // and the call log is read and the cache file checked while it answers.
   directory.prefetch();
+  const accountStarted = account.start();
+  // Awaited below; a failure of the call log's read first must not leave it unhandled.
+  accountStarted.catch(() => undefined);
   await calls.reload();
   crm.seed(calls.snapshot());
   calls.startExpiry();
-  await account.start();
+  await accountStarted;
   await directory.load();
   rankByCalls();
   directory.startRefresh(() => account.status().state === 'connected');
