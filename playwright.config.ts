@@ -36,9 +36,6 @@ export default defineConfig({
     // (account.spec.ts grants the clipboard; no test relies on its absence) and page listeners,
     // which record into the test that added them.
     reuseContext: true,
-    // A failing test's page, kept in test-results/ for whoever looks into it. A passing run takes
-    // no pictures unless asked (CALLBAR_E2E_SCREENSHOTS=1; test/support/e2e-app.ts, picture).
-    screenshot: 'only-on-failure',
     // The size of Callbar's window (src-main/app/main-window.ts), so screenshots show what a user sees.
     viewport: { width: 420, height: 640 },
     launchOptions: {

@@ -135,8 +135,10 @@ export async function openConnected(page: Page, app: E2eApp) {
  * docs/screenshots when CALLBAR_UPDATE_SCREENSHOTS=1. Any picture goes to test/e2e/screenshots
  * (ignored) when CALLBAR_E2E_SCREENSHOTS=1, for whoever wants to look at the screens a run went
  * through. A plain run takes none: they were thrown away unseen, and a wide or full-page one costs
- * a few tenths of a CPU-second (docs/development.md); a failing test's page is kept by Playwright
- * (`screenshot: 'only-on-failure'`, playwright.config.ts).
+ * a few tenths of a CPU-second (docs/development.md); a failing test leaves what its page showed
+ * in test-results/ (Playwright's error-context.md, the page's accessibility tree). Not
+ * Playwright's `screenshot: 'only-on-failure'`: it pictures every page of each context a test
+ * closes, passing or not.
  */
 export async function picture(
   target: Page | Locator,
