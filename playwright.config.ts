@@ -48,6 +48,15 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // One renderer process for a worker's tests, not a new one per test. Between two tests
+        // Playwright resets the context and leaves the page for about:blank; with a process per
+        // site (site isolation) the next test's page then started a new renderer, which compiled
+        // the window's bundle cold: 22 tests that only open the window took 25 renderers and
+        // 56 CPU-s, without it 3 and 42; numbers.spec.ts 31 -> 23 CPU-s (docs/development.md).
+        // Every test still gets a new document, and what a page can see and reach is the same
+        // (same-origin policy, CORS, framing rules). hostile-origins.spec.ts's attacking browser
+        // leaves it out: it stands for a user's browser.
+        '--disable-site-isolation-trials',
       ],
     },
   },

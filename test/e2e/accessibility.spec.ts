@@ -8,12 +8,12 @@ import {
 } from '../support/a11y';
 import {
   addContact,
+  type E2eApp,
   openConnected,
+  picture,
   placedCallBar,
-  screenshotPath,
   startApp,
   subscribeInPortal,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -717,8 +717,7 @@ test('200% zoom and forced colours: nothing scrolls sideways, every control in v
       expect(await pageScrollsSideways(page), `${where} scrolls sideways`).toBe(false);
       expect(await controlsOutsideTheWindow(page), where).toEqual([]);
     };
-    const shoot = (what: string) =>
-      page.screenshot({ path: screenshotPath(`${what}-${layout.name}.png`) });
+    const shoot = (what: string) => picture(page, `${what}-${layout.name}.png`, { docs: true });
     try {
       await ready(page);
       const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });

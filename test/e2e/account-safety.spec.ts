@@ -2,9 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import {
   connectThroughPortal,
-  expectAccessibleInBothThemes,
-  startApp,
   type E2eApp,
+  expectAccessibleInBothThemes,
+  picture,
+  startApp,
 } from '../support/e2e-app';
 
 /**
@@ -31,7 +32,7 @@ test('a cancelled attempt says its portal link must not be used any more', async
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByText(`Connecting was cancelled. ${ENDED_ATTEMPT_WARNING}`)).toBeVisible();
-  await page.screenshot({ path: 'test/e2e/screenshots/attempt-ended.png' });
+  await picture(page, 'attempt-ended.png');
   // A second attempt that ends says it once: the first one's words went with the new attempt.
   await page.getByRole('button', { name: 'Connect…' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
@@ -77,7 +78,7 @@ test('a different account than before: a notice over every view until it was ack
     `Callbar is now connected to extension ${bob.extension} (${app.sim.tenant_id}), not to extension ${alice.extension} as before.`,
   );
   await expectAccessibleInBothThemes(page, 'the account-switch notice');
-  await page.screenshot({ path: 'test/e2e/screenshots/account-switch.png' });
+  await picture(page, 'account-switch.png');
 
   // Every view keeps the header and the notice.
   await expectAccountShown(page, bob.extension, 'main');

@@ -2,10 +2,11 @@ import { expect, test } from '@playwright/test';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import {
   connectThroughPortal,
+  type E2eApp,
   expectAccessibleInBothThemes,
+  picture,
   startApp,
   unsubscribeInPortal,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -31,7 +32,7 @@ test('waiting for the portal offers Cancel, and cancelling returns to Connect', 
   await expect(connect).toBeFocused();
   // This view, the waiting view, the menu, the disconnect dialog and the about view are scanned
   // with axe in both locales and themes by accessibility.spec.ts, in the same states.
-  await page.screenshot({ path: 'test/e2e/screenshots/connect.png' });
+  await picture(page, 'connect.png');
 
   await connect.click();
   const link = await app.preview.nextOpenedUrl();
@@ -52,7 +53,7 @@ test('waiting for the portal offers Cancel, and cancelling returns to Connect', 
     await expect(page.getByText('Copied. Paste it into your browser’s address bar.')).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
   }
-  await page.screenshot({ path: 'test/e2e/screenshots/waiting.png' });
+  await picture(page, 'waiting.png');
 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
@@ -72,7 +73,7 @@ test('disconnect is in the menu, asks first, and says the portal subscription st
   ).toBeFocused();
 
   await page.getByRole('button', { name: 'Menu' }).click();
-  await page.screenshot({ path: 'test/e2e/screenshots/menu.png' });
+  await picture(page, 'menu.png');
   await page.getByRole('button', { name: 'Disconnect this computer…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Disconnect this computer?' });
   await expect(dialog).toBeVisible();
@@ -81,7 +82,7 @@ test('disconnect is in the menu, asks first, and says the portal subscription st
   );
   await expect(dialog).toContainText('after disconnecting, use Connect… and press Unsubscribe');
   await expect(dialog.getByRole('button', { name: 'Keep connected' })).toBeFocused();
-  await page.screenshot({ path: 'test/e2e/screenshots/disconnect-dialog.png' });
+  await picture(page, 'disconnect-dialog.png');
 
   // Esc (or Keep connected) changes nothing.
   await page.keyboard.press('Escape');
@@ -109,7 +110,7 @@ test('after Unsubscribe in the portal the window says so', async ({ page }) => {
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
   await expect(page.getByRole('button', { name: 'Connect again…' })).toBeVisible();
   await expectAccessibleInBothThemes(page, 'unsubscribed view');
-  await page.screenshot({ path: 'test/e2e/screenshots/unsubscribed.png' });
+  await picture(page, 'unsubscribed.png');
   expect(await openVault({ dataDir: app.dataDir }).load()).toBeUndefined();
 });
 

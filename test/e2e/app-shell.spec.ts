@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
 import { freePort } from '../support/free-port';
+import { picture } from '../support/e2e-app';
 
 let preview: PreviewProcess;
 
@@ -65,7 +66,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
     app: ['info', 'showMain'],
   });
 
-  await page.screenshot({ path: 'test/e2e/screenshots/app-shell.png', fullPage: true });
+  await picture(page, 'app-shell.png', { fullPage: true });
 });
 
 test('a page without the session token gets nothing', async ({ browser }) => {

@@ -7,7 +7,7 @@ import { SimControl } from '../../simulator/control-client';
 import { runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import { advanceClock } from '../support/sim-harness';
-import { openConnected, screenshotPath, startApp, type E2eApp } from '../support/e2e-app';
+import { type E2eApp, openConnected, picture, startApp } from '../support/e2e-app';
 
 /**
  * Click-to-dial in the browser, for real: Debian's Chromium (headless "new") with Callbar's
@@ -163,7 +163,7 @@ test('a page script’s click or key press dials nothing; a person’s click on 
     .toBe(before + 2);
   expect((await control.calls()).at(-1)!.to).toBe('+12125550177');
   await office.focus();
-  await page.screenshot({ path: screenshotPath('browser-extension-page.png') });
+  await picture(page, 'browser-extension-page.png', { docs: true });
   await page.close();
 });
 
@@ -179,7 +179,7 @@ test('a premium-rate number asks in Callbar’s window, even with links dialling
   await expect(dialog).toBeVisible({ timeout: 20_000 });
   await expect(dialog.getByTestId('pending-class')).toHaveText('Premium-rate number');
   await expect(dialog.getByTestId('pending-digits')).toHaveText('+19005550100');
-  await callbarWindow.screenshot({ path: screenshotPath('browser-extension-confirm.png') });
+  await picture(callbarWindow, 'browser-extension-confirm.png', { docs: true });
   // Callbar's own window is left alone: its numbers are not marked.
   await expect(callbarWindow.locator('[data-callbar-number]')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -88,11 +88,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await expect(bar.getByTestId('call-state')).toContainText('(202) 555-0177');
   await expect(bar.getByRole('button', { name: 'Add to contacts' })).toBeVisible();
   await expectAccessibleInBothThemes(page, 'an unknown caller with Add to contacts');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await bar.screenshot({ path: join('test/e2e/screenshots', `caller-unknown-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'caller-unknown', { of: bar });
   await bar.getByRole('button', { name: /^Open in crm\.example\.com/ }).click();
   expect(await app.preview.nextOpenedUrl()).toBe(
     'https://crm.example.com/search?phone=%2B12025550177&who=',
@@ -128,11 +124,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await search.fill('tuesday invoice');
   await expect(recent.getByTestId('recent-note')).toHaveCount(1);
   await expectAccessibleInBothThemes(page, 'recent calls with a note');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await recent.screenshot({ path: join('test/e2e/screenshots', `recent-notes-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'recent-notes', { of: recent });
   await search.fill('nobody like this');
   await expect(recent.getByTestId('recent-no-match')).toBeVisible();
   await search.fill('');

@@ -3,11 +3,12 @@ import { SUITE_PROFILES } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  picture,
   placedCallBar,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -84,7 +85,7 @@ for (const profile of SUITE_PROFILES) {
       await expect(recent.getByRole('listitem')).toHaveCount(1);
       await expect(recent).toContainText('+49 30 1234567');
       await expectAccessibleInBothThemes(page, `recent calls (${profile})`);
-      await page.screenshot({ path: `test/e2e/screenshots/recent-calls-${profile}.png` });
+      await picture(page, `recent-calls-${profile}.png`);
       // Within 2 s of the first dial the same number is refused as a double click ("Callbar is
       // already calling …"); a person presses again a moment later, and so does this test.
       // The call bar says "Calling …" at once, before the platform answers (or the repeat is
@@ -158,7 +159,7 @@ for (const profile of SUITE_PROFILES) {
       await expect(dialog).toContainText('tel:+1-202-555-0141');
       await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
       await expectAccessibleInBothThemes(page, `link confirmation (${profile})`);
-      await page.screenshot({ path: `test/e2e/screenshots/link-confirmation-${profile}.png` });
+      await picture(page, `link-confirmation-${profile}.png`);
       await page.keyboard.press('Enter');
       await expect(dialog).toBeHidden();
       expect((await control.calls()).length).toBe(before);

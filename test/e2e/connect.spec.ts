@@ -7,6 +7,7 @@ import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from '../support/free-port';
 import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
 import { profileEnv, registerReceiver } from '../support/sim-harness';
+import { picture } from '../support/e2e-app';
 
 /**
  * The whole connection journey as a person does it: Connect in Callbar → the portal opens in the
@@ -56,7 +57,7 @@ test('connect through the portal, and the app shows who is connected', async ({
   await expect(
     portal.getByRole('heading', { name: 'Connected — you can close this tab' }),
   ).toBeVisible();
-  await portal.screenshot({ path: 'test/e2e/screenshots/connected-landing.png' });
+  await picture(portal, 'connected-landing.png');
 
   // The app learns it from core's event stream, without a reload.
   await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
@@ -64,7 +65,7 @@ test('connect through the portal, and the app shows who is connected', async ({
   await expect(
     page.getByRole('combobox', { name: 'Search contacts or type a number' }),
   ).toBeFocused();
-  await page.screenshot({ path: 'test/e2e/screenshots/connected-app.png' });
+  await picture(page, 'connected-app.png');
 
   // Nothing the renderer can see carries a token.
   const stored = (await openVault({ dataDir }).load())!;

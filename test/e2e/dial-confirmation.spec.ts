@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
-  screenshotPath,
+  pictureInBothThemes,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -107,11 +107,7 @@ test('with links dialling without asking, a premium-rate link still asks and sho
   // "Always" would not apply to such a link, so it is not offered.
   await expect(dialog.getByRole('checkbox')).toHaveCount(0);
   await expectAccessibleInBothThemes(page, 'premium-rate link confirmation');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`link-confirmation-premium-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'link-confirmation-premium', { docs: true });
   await dialog.getByRole('button', { name: 'Dial', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await control.calls()).length).toBe(before + 1);

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { SimControl } from '../../simulator/control-client';
 import type { WorldSummary } from '../../simulator/control-types';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  picture,
   placedCallBar,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -36,7 +37,7 @@ test.afterAll(async () => {
 
 /** A look at the screen for whoever debugs a failure (the docs' pictures: accessibility.spec). */
 async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: join('test/e2e/screenshots', `${name}.png`) });
+  await picture(page, `${name}.png`);
 }
 
 /** The screens the menu opens: its item, and the screen's heading. */

@@ -1,11 +1,11 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   addContact,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -52,11 +52,7 @@ test('star a contact from the search, see it first in the empty search, unstar i
   await expect(favourites).toContainText('(202) 555-0143');
   await expect(page.getByRole('heading', { name: 'Favourites' })).toBeVisible();
   await expectAccessibleInBothThemes(page, 'favourites in the empty search');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join('test/e2e/screenshots', `favourites-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'favourites');
 
   await favourites.getByRole('button', { name: 'Unstar Grace Hopper' }).click();
   await expect(page.getByTestId('favourites')).toHaveCount(0);

@@ -49,7 +49,9 @@ test.beforeAll(async () => {
   browser = await chromium.launch({
     ...launchOptions,
     args: [
-      ...(launchOptions.args ?? []),
+      // A user's browser: with a process per site (playwright.config.ts turns it off for the
+      // window's tests, to keep one renderer across them).
+      ...(launchOptions.args ?? []).filter((arg) => arg !== '--disable-site-isolation-trials'),
       `--host-resolver-rules=MAP ${ATTACKER_HOST} 127.0.0.1`,
       // Chromium 142+ itself blocks a public page's requests to loopback (Local Network Access),
       // which would stop the same-origin rebinding below before it reaches Callbar. Firefox and

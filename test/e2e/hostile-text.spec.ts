@@ -1,11 +1,11 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   addContact,
-  openConnected,
-  placedCallBar,
-  screenshotPath,
-  startApp,
   type E2eApp,
+  openConnected,
+  pictureInBothThemes,
+  placedCallBar,
+  startApp,
 } from '../support/e2e-app';
 
 /**
@@ -67,11 +67,7 @@ async function expectInOrder(element: Locator, what: string, digits = NUMBER_DIG
 }
 
 async function screenshots(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: screenshotPath(`${name}-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, name, { docs: true });
 }
 
 test('a name with bidi controls cannot turn a number around, anywhere the window shows it', async ({

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -86,13 +86,7 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
       await expect(dialog.getByRole('combobox', { name: 'Column for Company' })).toHaveValue('2');
       await expect(dialog).toContainText('The number "not a number" is not a phone number');
       await expectAccessibleInBothThemes(page, 'import preview');
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({
-          path: join('test/e2e/screenshots', `import-preview-${scheme}.png`),
-        });
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await pictureInBothThemes(page, 'import-preview');
     } else {
       await expect(plan.locator('.outcome')).toHaveText([
         '0 to create',

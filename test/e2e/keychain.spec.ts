@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
+  picture,
   startApp,
   UNREACHABLE_KEYCHAIN,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -28,7 +29,7 @@ test('keychain unavailable: the explanation and Try again, no Connect', async ({
   ).toBeFocused();
   await expect(page.getByRole('button', { name: /Connect/ })).toHaveCount(0);
   await expectAccessibleInBothThemes(page, 'keychain view');
-  await page.screenshot({ path: 'test/e2e/screenshots/keychain.png' });
+  await picture(page, 'keychain.png');
 
   // Trying again asks the keychain again; it is still unreachable, and the window says so.
   // (the window's calls travel over the preview's WebSocket, one frame `{id, channel, body}` each)

@@ -1,5 +1,4 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { join } from 'node:path';
 import {
   CATALOGS,
   createI18n,
@@ -7,7 +6,14 @@ import {
   type Locale,
   type TFunction,
 } from '../../src-shared/i18n';
-import { openConnected, placedCallBar, startApp, type E2eApp } from '../support/e2e-app';
+import {
+  type E2eApp,
+  openConnected,
+  picture,
+  placedCallBar,
+  startApp,
+  TAKES_PICTURES,
+} from '../support/e2e-app';
 
 /**
  * Issue 33: the window's languages. Switching the language in Settings changes every text of
@@ -267,17 +273,18 @@ async function expectAllGerman(page: Page, what: string) {
 }
 
 /**
- * All German, and a look at it at the window's size and wide, for whoever debugs a failure (the
- * docs' German pictures come from accessibility.spec.ts's tour).
+ * All German, and (CALLBAR_E2E_SCREENSHOTS=1) a picture at the window's size and wide (the docs'
+ * German pictures come from accessibility.spec.ts's tour).
  */
 async function germanScreenshots(page: Page, name: string) {
   await expectAllGerman(page, name);
+  if (!TAKES_PICTURES) return;
   for (const [size, viewport] of [
     ['', { width: 420, height: 640 }],
     ['-wide', { width: 1280, height: 800 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: join('test/e2e/screenshots', `de-${name}${size}.png`) });
+    await picture(page, `de-${name}${size}.png`);
   }
   await page.setViewportSize({ width: 420, height: 640 });
 }
@@ -346,17 +353,14 @@ async function overflowingText(page: Page): Promise<string[]> {
   });
 }
 
-/** At 420×640 and 1280×800: nothing overflows; screenshots (not into the docs). */
+/** At 420×640 and 1280×800: nothing overflows (and, when asked, a picture: not for the docs). */
 async function checkScreen(page: Page, locale: Locale, name: string) {
   for (const viewport of [
     { width: 420, height: 640 },
     { width: 1280, height: 800 },
   ]) {
     await page.setViewportSize(viewport);
-    await page.screenshot({
-      path: join('test/e2e/screenshots', `pseudo-${locale}-${name}-${viewport.width}.png`),
-      fullPage: true,
-    });
+    await picture(page, `pseudo-${locale}-${name}-${viewport.width}.png`, { fullPage: true });
     expect(await overflowingText(page), `${name} at ${viewport.width}×${viewport.height}`).toEqual(
       [],
     );

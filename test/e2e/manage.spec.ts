@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import type { WorldSummary } from '../../simulator/control-types';
@@ -6,10 +5,11 @@ import { startPreviewProcess } from '../support/preview-process';
 import { profileEnv } from '../support/sim-harness';
 import { freePort } from '../support/free-port';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -131,13 +131,7 @@ test('create, edit and delete contacts; a speed dial in use is refused on its fi
   await expect(editor.getByLabel('Company')).toHaveValue('Bletchley Park');
   await expect(editor.getByLabel('Number', { exact: true })).toHaveValue('+44 1908 640404');
   await expectAccessibleInBothThemes(page, 'contact editor with a field error');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({
-      path: join('test/e2e/screenshots', `contact-editor-error-${colorScheme}.png`),
-    });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'contact-editor-error');
 
   // Grace's number again, refused as DRF's unique-together rule words it (non_field_errors): said
   // under Number in plain words, not as "The fields phonebook, number must make a unique set.".

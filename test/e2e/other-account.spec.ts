@@ -1,12 +1,12 @@
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
+  type E2eApp,
   expectAccessibleInBothThemes,
+  pictureInBothThemes,
   placedCallBar,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 import { platformAs } from '../support/platform-as';
 
@@ -96,12 +96,7 @@ test('another account connected after the first offers none of its contacts or c
     'Matches for “zebulon” show once your contacts are in.',
   );
   await expect(page.getByRole('option')).toHaveCount(0);
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({
-      path: join('test/e2e/screenshots', `loading-contacts-${colorScheme}.png`),
-    });
-  }
+  await pictureInBothThemes(page, 'loading-contacts');
   await expectAccessibleInBothThemes(page, 'loading another account’s contacts');
 
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });

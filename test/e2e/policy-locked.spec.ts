@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  picture,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -65,6 +66,6 @@ test('locked settings are read-only with "Set by your organisation"; the others 
   await expect(region).toHaveValue('AT');
 
   await region.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join('test/e2e/screenshots', 'settings-locked-light.png') });
+  await picture(page, 'settings-locked-light.png');
   await expectAccessibleInBothThemes(page, 'settings with locked fields');
 });

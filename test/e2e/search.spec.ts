@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   placedCallBar,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -78,13 +78,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   const callee = (await control.getCall(call.id)).legs.find((leg) => leg.leg === 'callee')!;
   await control.answerLeg(callee.id);
   await expect(bar.getByTestId('call-state')).toContainText('Connected');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({
-      path: join('test/e2e/screenshots', `call-in-progress-${colorScheme}.png`),
-    });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, 'call-in-progress');
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
 
@@ -100,10 +94,7 @@ test('type a name, see it highlighted, Enter dials the number, Alt+Enter the sec
   // The README's pictures of the main view while searching.
   await search.fill('an');
   await expect(page.getByRole('option').nth(3)).toBeVisible();
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: join('test/e2e/screenshots', `search-${colorScheme}.png`) });
-  }
+  await pictureInBothThemes(page, 'search');
 });
 
 test('↑/↓ move through the hits; a speed dial or a number offers "Dial …" first', async ({

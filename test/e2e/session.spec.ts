@@ -2,11 +2,12 @@ import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   connectThroughPortal,
+  type E2eApp,
   expectAccessibleInBothThemes,
   openConnected,
+  picture,
   startApp,
   subscribeInPortal,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -48,7 +49,7 @@ test('session ended: a banner with Reconnect, and Reconnect connects again', asy
   );
   await expect(page.getByTestId('call-error')).toBeVisible();
   await expectAccessibleInBothThemes(page, 'session ended banner');
-  await page.screenshot({ path: 'test/e2e/screenshots/session-ended.png' });
+  await picture(page, 'session-ended.png');
 
   await banner.getByRole('button', { name: 'Reconnect…' }).click();
   await expect(page.getByRole('heading', { name: 'Waiting for the portal…' })).toBeVisible();
@@ -77,7 +78,7 @@ test('platform unreachable: an Offline banner, contacts still searchable, recove
   await expect(page.getByTestId('account-state')).toHaveText(`Offline · Ext. ${user.extension}`);
   await expect(page.getByTestId('call-error')).toBeVisible();
   await expectAccessibleInBothThemes(page, 'offline banner');
-  await page.screenshot({ path: 'test/e2e/screenshots/offline.png' });
+  await picture(page, 'offline.png');
 
   // The platform is back: Callbar's own retry reconnects, nobody presses anything.
   await control.removeFault(fault.id);

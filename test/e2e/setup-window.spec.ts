@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
 import { windowOptions } from '../../src-main/core/desktop/window-security';
 import {
+  type E2eApp,
   expectAccessibleInBothThemes,
+  pictureInBothThemes,
   startApp,
   subscribeInPortal,
   UNREACHABLE_KEYCHAIN,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -135,13 +135,7 @@ test.describe('with a keychain', () => {
     await expectSetupOnly(page);
     await expectNoScrolling(page, 'the connected view');
     await expectAccessibleInBothThemes(page, 'setup: connected');
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({
-        path: join('test/e2e/screenshots', `setup-connected-${colorScheme}.png`),
-      });
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await pictureInBothThemes(page, 'setup-connected');
 
     // Open Callbar asks the shell for the main window. The preview has none to show (core
     // answers shown: false), so this page becomes the main window: the search box, focused.

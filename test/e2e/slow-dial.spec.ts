@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
-import { connectThroughPortal, startApp, type E2eApp } from '../support/e2e-app';
+import { connectThroughPortal, type E2eApp, picture, startApp } from '../support/e2e-app';
 
 /**
  * With a platform slow to answer click-to-dial, Enter says "Calling …" at once, and a second
@@ -39,7 +38,7 @@ test('Enter on a slow platform says "Calling …" at once, and a second Enter di
   await expect(bar.getByTestId('call-state')).toContainText('+49 30 1234567');
   await expect(bar.getByTestId('call-chip')).toHaveText('Calling…');
   await expect(bar).toHaveAttribute('data-state', 'sending');
-  await page.screenshot({ path: join('test/e2e/screenshots', 'calling-slow-platform.png') });
+  await picture(page, 'calling-slow-platform.png');
   await search.press('Enter');
   await page.getByRole('button', { name: /^Call / }).click();
 

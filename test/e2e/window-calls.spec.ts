@@ -1,17 +1,17 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { join } from 'node:path';
 import { SimControl } from '../../simulator/control-client';
 import { REPEAT_GUARD_MS } from '../../src-main/core/calls/dial-guard';
 /** How long the ended call stays in view (the window's EndedCall; a plain number, no React). */
 const ENDED_VISIBLE_MS = 6000;
 import {
   addContact,
+  type E2eApp,
   expectAccessible,
   expectAccessibleInBothThemes,
   openConnected,
+  pictureInBothThemes,
   placedCallBar,
   startApp,
-  type E2eApp,
 } from '../support/e2e-app';
 
 /**
@@ -75,11 +75,7 @@ async function lineCount(element: Locator): Promise<number> {
 
 /** A look at the screen in both themes for whoever debugs a failure (not the docs' pictures). */
 async function bothThemes(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: join('test/e2e/screenshots', `${name}-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await pictureInBothThemes(page, name);
 }
 
 /** The simulator's live call to `to`, with its legs. */

@@ -87,19 +87,82 @@ export async function expectNoAxeViolations(page: Page, what: string): Promise<v
 const CONTROLS =
   'button, input, select, textarea, a[href], summary, [role="option"], [role="menuitem"], [role="tab"], [tabindex]:not([tabindex="-1"])';
 
+/** The attribute that marks, for the time of one check, the visible controls by their place. */
+const NAMED_MARK = 'data-name-check';
+
 /**
- * Every visible control has an accessible name that is not empty (Playwright's own name
- * computation). One call to the page per control: the visible ones are picked by the locator,
- * and a control's markup is fetched only to name one that fails.
+ * The roles a control may have (and a few a focusable container may): the elements of these
+ * roles with a name are found in one query to the page. A control of any other role, or of none
+ * (a <summary>), is checked on its own.
+ */
+const CONTROL_ROLES = [
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'dialog',
+  'group',
+  'list',
+  'region',
+] as const;
+
+/**
+ * Every visible control has an accessible name that is not empty, as Playwright computes it
+ * (`toHaveAccessibleName(/\S/)` is the verdict). Three calls to the page, not one per control:
+ * the visible controls are marked by their place; one role query (`getByRole` with a name,
+ * which computes the name as `toHaveAccessibleName` does, and leaves out what is hidden from
+ * assistive technology, whose name that assertion takes as empty) returns those that have a
+ * name with a character that is not a space; every control it did not return is asserted on its
+ * own, with the assertion's retries and message. So a pass is the same pass, and a failure the
+ * same failure, as asserting each control (which cost a round trip per control and, found by
+ * its place, a query of the whole page each; docs/development.md). The marks go afterwards.
  */
 export async function expectEveryControlNamed(page: Page, what: string): Promise<void> {
-  for (const control of await page.locator(CONTROLS).filter({ visible: true }).all()) {
-    try {
-      await expect(control).toHaveAccessibleName(/\S/);
-    } catch (error) {
-      const html = await control.evaluate((node) => node.outerHTML.slice(0, 160));
-      throw new Error(`${what}: ${html}\n${(error as Error).message}`, { cause: error });
+  const count = await page
+    .locator(CONTROLS)
+    .filter({ visible: true })
+    .evaluateAll((controls, mark) => {
+      controls.forEach((control, index) => control.setAttribute(mark, String(index)));
+      return controls.length;
+    }, NAMED_MARK);
+  try {
+    const named = CONTROL_ROLES.map((role) => page.getByRole(role, { name: /\S/ })).reduce(
+      (union, next) => union.or(next),
+    );
+    const found = await page
+      .locator(`[${NAMED_MARK}]`)
+      .and(named)
+      .evaluateAll(
+        (controls, mark) => controls.map((control) => control.getAttribute(mark)),
+        NAMED_MARK,
+      );
+    const covered = new Set(found);
+    for (let index = 0; index < count; index += 1) {
+      if (covered.has(String(index))) continue;
+      const control = page.locator(`[${NAMED_MARK}="${index}"]`);
+      try {
+        await expect(control).toHaveAccessibleName(/\S/);
+      } catch (error) {
+        const html = await control.evaluate((node) => node.outerHTML.slice(0, 160));
+        throw new Error(`${what}: ${html}\n${(error as Error).message}`, { cause: error });
+      }
     }
+  } finally {
+    await page.evaluate((mark) => {
+      for (const node of document.querySelectorAll(`[${mark}]`)) node.removeAttribute(mark);
+    }, NAMED_MARK);
   }
 }
 

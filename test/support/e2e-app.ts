@@ -2,7 +2,7 @@
  * The e2e rig: a real simulator, the web preview (real core, real keychain) registered with it as
  * the integration's receiver, and helpers to connect, scan with axe and take README screenshots.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,14 +131,48 @@ export async function openConnected(page: Page, app: E2eApp) {
 }
 
 /**
- * Where a screenshot goes: the README's folder (docs/screenshots, committed) when
- * CALLBAR_UPDATE_SCREENSHOTS=1, else test/e2e/screenshots (ignored), so a test run leaves the
- * working tree clean.
+ * A picture of the page (or of one element) as it stands. `docs`: one the docs show, written to
+ * docs/screenshots when CALLBAR_UPDATE_SCREENSHOTS=1. Any picture goes to test/e2e/screenshots
+ * (ignored) when CALLBAR_E2E_SCREENSHOTS=1, for whoever wants to look at the screens a run went
+ * through. A plain run takes none: they were thrown away unseen, and a wide or full-page one costs
+ * a few tenths of a CPU-second (docs/development.md); a failing test leaves what its page showed
+ * in test-results/ (Playwright's error-context.md, the page's accessibility tree). Not
+ * Playwright's `screenshot: 'only-on-failure'`: it pictures every page of each context a test
+ * closes, passing or not.
  */
-export function screenshotPath(name: string): string {
+export async function picture(
+  target: Page | Locator,
+  name: string,
+  options: { docs?: boolean; fullPage?: boolean } = {},
+): Promise<void> {
   const folder =
-    process.env.CALLBAR_UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test/e2e/screenshots';
-  return join(folder, name);
+    options.docs && process.env.CALLBAR_UPDATE_SCREENSHOTS === '1'
+      ? 'docs/screenshots'
+      : process.env.CALLBAR_E2E_SCREENSHOTS === '1'
+        ? 'test/e2e/screenshots'
+        : undefined;
+  if (folder === undefined) return;
+  const path = join(folder, name);
+  if ('goto' in target) await target.screenshot({ path, fullPage: options.fullPage });
+  else await target.screenshot({ path });
+}
+
+/** Whether this run takes pictures of any kind (see {@link picture}). */
+export const TAKES_PICTURES =
+  process.env.CALLBAR_UPDATE_SCREENSHOTS === '1' || process.env.CALLBAR_E2E_SCREENSHOTS === '1';
+
+/** {@link picture} in the light and the dark theme, `name-light.png` and `name-dark.png`. */
+export async function pictureInBothThemes(
+  page: Page,
+  name: string,
+  options: { docs?: boolean; of?: Locator } = {},
+): Promise<void> {
+  if (!TAKES_PICTURES) return;
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await picture(options.of ?? page, `${name}-${colorScheme}.png`, options);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /** Unsubscribe in the portal, with the key of the activation (as the platform does). */
