@@ -17,8 +17,6 @@ import { writeFileAtomic } from '../files/atomic-write';
 import { readFileNoFollow } from '../files/no-follow-file';
 import { errorMessage } from '../errors';
 import { cacheFile, cacheFileBytes, MAX_CACHE_FILE_BYTES } from './cache-file-read';
-
-export { cacheFile };
 import { ContactList } from './contact-list';
 import {
   CACHE_FORMAT,
@@ -30,6 +28,9 @@ import {
 import { encodeSnapshot, readSnapshot, SnapshotRefused } from './directory-snapshot';
 import type { PhonebookSummary } from './directory-sync';
 import { searchTextsOf, type SearchTexts } from './search-texts';
+
+/** Where the cache file is (cache-file-read.ts, which its early read imports alone). */
+export { cacheFile };
 
 /** The cached directory as Callbar writes it. */
 export interface CachedDirectory {

@@ -15,8 +15,9 @@ export const ENDING_DIGITS = 7;
 const PACK = 2 ** 24;
 const SPACE = 32;
 const ZERO = 48;
-/** The keys' last three digits, contactsKeyed's first test. */
-const TAILS = 1000;
+/** How many of a key's last digits contactsKeyed tests first, and how many such tails there are. */
+const TAIL_DIGITS = 3;
+const TAILS = 10 ** TAIL_DIGITS;
 
 export class NumberEndings {
   /** ending × PACK + contact, sorted. */
@@ -90,7 +91,7 @@ export function contactsKeyed(numbers: TextTable, keys: ReadonlySet<number>): nu
       const runStart = runEnd;
       while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
       let tail = 0;
-      for (let i = Math.max(runStart, runEnd - 3); i < runEnd; i++) {
+      for (let i = Math.max(runStart, runEnd - TAIL_DIGITS); i < runEnd; i++) {
         tail = tail * 10 + bytes[i]! - ZERO;
       }
       if (runEnd === runStart || tails[tail] === 0) continue;
