@@ -58,6 +58,8 @@ export class ContactScan {
    * nobody), for those named so far (#historyFor).
    */
   #named = new Map<string, number | null>();
+  /** The ending key of each number of #history's parties known by number alone (#historyFor). */
+  #keys: Map<string, number> | undefined;
   /** The contacts' folded names and companies (given, or made on the first query). */
   #words: FoldedWords | undefined;
   /** Each contact's numbers as digit texts (index's forms), " "-joined (idem). */
@@ -93,6 +95,7 @@ export class ContactScan {
   setCallHistory(parties: readonly PartyCalls[], now: number): void {
     this.#history = parties.length > 0 ? { parties, now } : undefined;
     this.#named = new Map();
+    this.#keys = undefined;
   }
 
   /**
@@ -204,24 +207,24 @@ export class ContactScan {
         if (text !== '') keptKeys.add(endingKey(text));
       }
     }
-    const keyOf = (party: PartyCalls) => {
-      const text = this.#plan.forms(party.number).text;
-      return text === '' ? undefined : endingKey(text);
-    };
-    const unnamed = history.parties.filter((party) => {
-      if (party.contact_id !== undefined || this.#named.has(party.number)) return false;
-      const key = keyOf(party);
-      return key !== undefined && keptKeys.has(key);
-    });
+    this.#keys ??= new Map(
+      history.parties.flatMap((party) => {
+        const text = party.contact_id === undefined ? this.#plan.forms(party.number).text : '';
+        return text === '' ? [] : [[party.number, endingKey(text)] as const];
+      }),
+    );
+    const unnamed = [...this.#keys].filter(
+      ([number, key]) => keptKeys.has(key) && !this.#named.has(number),
+    );
     if (unnamed.length > 0) {
       const sharing = ContactIndex.build(
-        contactsKeyed(numbers, new Set(unnamed.map((party) => keyOf(party)!))).map((i) =>
+        contactsKeyed(numbers, new Set(unnamed.map(([, key]) => key))).map((i) =>
           this.#contacts.at(i),
         ),
         this.#options,
       );
-      for (const party of unnamed) {
-        this.#named.set(party.number, sharing.lookupByNumber(party.number)?.id ?? null);
+      for (const [number] of unnamed) {
+        this.#named.set(number, sharing.lookupByNumber(number)?.id ?? null);
       }
     }
     const parties = history.parties.flatMap((party) => {
