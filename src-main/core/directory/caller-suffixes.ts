@@ -5,12 +5,10 @@
  * found by its own ending.
  */
 import { lowerBound } from './lower-bound';
-import { endingKey } from './number-endings';
+import { ENDING_DIGITS, endingKey } from './number-endings';
 import { Tier, type RankedCandidates } from './ranked-candidates';
 import type { NumberTable } from './number-table';
 
-/** Shortest number suffix that identifies a caller. */
-const SUFFIX_DIGITS = 7;
 /** Number positions (below 2^20) packed under a suffix in one double. */
 const PACK = 2 ** 20;
 
@@ -98,7 +96,7 @@ function readSuffixes(numbers: NumberTable, suffixOf: Int32Array, from: number, 
   for (let n = from; n < to; n++) {
     const end = start[n + 1]! - 1;
     let suffix = 0;
-    for (let i = Math.max(start[n]!, end - SUFFIX_DIGITS); i < end; i++) {
+    for (let i = Math.max(start[n]!, end - ENDING_DIGITS); i < end; i++) {
       suffix = suffix * 10 + digits.charCodeAt(i) - 48;
     }
     suffixOf[n] = suffix;

@@ -6,11 +6,15 @@
  * For a few numbers known in advance (the call log's), `contactsKeyed` finds the contacts the
  * index's caller-suffixes would offer for them in one pass, with nothing sorted.
  */
+import { ENDING_DIGITS } from '../numbers/number-match';
 import { lowerBound } from './lower-bound';
 import type { TextTable } from './text-table';
 
-/** The ending a call's number and a contact's number share to identify it (caller-suffixes'). */
-export const ENDING_DIGITS = 7;
+/**
+ * The ending a call's number and a contact's number share to identify it: number-match's, which
+ * the index's caller-suffixes and the scan key their numbers by.
+ */
+export { ENDING_DIGITS };
 /** Contact positions (below 2^24) packed under an ending (below 10^7) in one double. */
 const PACK = 2 ** 24;
 const SPACE = 32;
@@ -58,7 +62,7 @@ export class NumberEndings {
   /** The contacts (in order, each once) with a number ending in the last 7 digits of `text`. */
   contacts(text: string): number[] {
     if (text.length < ENDING_DIGITS) return [];
-    const key = Number(text.slice(-ENDING_DIGITS));
+    const key = endingKey(text);
     const packed = this.#packed;
     const found: number[] = [];
     for (let i = lowerBound(packed, key * PACK); i < packed.length; i++) {

@@ -4,7 +4,7 @@
  * in it (settings, cache, call log, the session lock) is trusted only as far as that holds, so a
  * folder another user owns is refused, and one that others may enter is closed (and logged).
  * Folders inside it are Callbar's own: a symbolic link planted in their place is replaced by a
- * real folder, so `logs/` cannot send the log into another directory.
+ * real folder (own-subfolder.ts), so `logs/` cannot send the log into another directory.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CallbarError } from '../errors';
@@ -45,5 +45,3 @@ export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
   chmodSync(dataDir, 0o700);
   return { tightenedFrom: mode };
 }
-
-export { ownSubfolder } from './own-subfolder';

@@ -1,7 +1,7 @@
 import { renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendFileNoFollow } from '../files/no-follow-file';
-import { ownSubfolder } from '../files/profile-folder';
+import { ownSubfolder } from '../files/own-subfolder';
 
 /**
  * Structured logging with redaction. Fields whose names suggest a secret are replaced before a
