@@ -231,6 +231,18 @@ export class ContactIndex {
     return hits;
   }
 
+  /**
+   * Whether `parsed` ranks fewer than `limit` contacts, or any by a typo: the hits' ranking alone,
+   * none of them shown (what ContactScan asks before it searches with typos).
+   */
+  ranksFewOrFuzzy(parsed: ParsedQuery, limit: number): boolean {
+    const ranked = this.rank(parsed, limit);
+    return (
+      ranked.length < limit ||
+      ranked.some((index) => MATCH_NAMES[this.#candidates.tierOf(index)] === 'fuzzy')
+    );
+  }
+
   /** The ranked contact numbers alone (what the benchmark compares with other engines). */
   rank(parsed: ParsedQuery, limit: number): Int32Array {
     const candidates = this.#candidates;

@@ -152,8 +152,7 @@ export class ContactScan {
    */
   #needsTypos(index: ContactIndex, parsed: ParsedQuery, limit: number): boolean {
     if (!parsed.words.some((word) => word.length >= TYPO_MIN_LENGTH)) return false;
-    const hits = index.search(parsed.words.join(' '), limit);
-    return hits.length < limit || hits.some((hit) => hit.match === 'fuzzy');
+    return index.ranksFewOrFuzzy(parseQuery(parsed.words.join(' ')), limit);
   }
 
   /**
