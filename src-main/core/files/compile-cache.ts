@@ -7,12 +7,14 @@
  * The cache is code the next start runs, so it lives only where nobody else can write: in a
  * profile folder an earlier start already checked (the user's own, closed to others; see
  * profile-folder.ts), in a real `compile-cache` folder (a link planted in its place is
- * replaced). A profile not made yet gets no cache this time. Light on purpose (node:fs and
- * node:module alone): whatever its caller imports before calling it is compiled without a cache.
+ * replaced). A profile not made yet gets no cache this time. Light on purpose (node:fs,
+ * node:module and two modules of node:fs alone): whatever its caller imports before calling it
+ * is compiled without a cache.
  */
 import { statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
+import { usersOwnFolder } from './folder-owner';
 import { ownSubfolder } from './own-subfolder';
 
 /** Node 22's API (the project's @types/node is Node 20's). */
@@ -33,10 +35,7 @@ export function enableProfileCompileCache(
 ): boolean {
   if (!enable) return false;
   try {
-    const stats = statSync(dataDir);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    const othersMay = uid !== undefined && (stats.uid !== uid || (stats.mode & 0o077) !== 0);
-    if (!stats.isDirectory() || othersMay) return false;
+    if (!usersOwnFolder(statSync(dataDir))) return false;
     const folder = join(dataDir, COMPILE_CACHE_FOLDER);
     ownSubfolder(folder);
     enable(folder);

@@ -9,16 +9,12 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
+import { currentUid, OPEN_TO_OTHERS } from './folder-owner';
 
 /** What {@link secureProfileFolder} found and did. */
 export interface ProfileFolderCheck {
   /** The folder's mode before Callbar closed it to others, when it had to (e.g. 0o755). */
   tightenedFrom?: number;
-}
-
-/** The running user, for the owner check (absent on Windows, where ACLs decide instead). */
-function currentUid(): number | undefined {
-  return typeof process.getuid === 'function' ? process.getuid() : undefined;
 }
 
 /**
@@ -41,7 +37,7 @@ export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
     );
   }
   const mode = stats.mode & 0o777;
-  if ((mode & 0o077) === 0) return {};
+  if ((mode & OPEN_TO_OTHERS) === 0) return {};
   chmodSync(dataDir, 0o700);
   return { tightenedFrom: mode };
 }
