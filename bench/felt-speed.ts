@@ -38,8 +38,12 @@ import { generateDirectory } from './search-data';
 const SIZES = (process.env.CALLBAR_FELT_SIZES ?? '8700,100000').split(',').map(Number);
 /** Measured keystrokes per page and size (CALLBAR_FELT_KEYSTROKES: fewer, for a trial run). */
 const KEYSTROKES = Number(process.env.CALLBAR_FELT_KEYSTROKES ?? 500);
-/** Starts per size for the start → first result median. */
-const STARTS = 3;
+/**
+ * Starts per size for the start → first result median: seven, as the start probe's comparisons
+ * take, since one start here moves by a fifth from one to the next (three made the median move
+ * as much between runs as a round's changes).
+ */
+const STARTS = 7;
 
 export interface FeltFigures {
   keystroke_paint_p99_ms_8700: number;
