@@ -61,24 +61,26 @@ export const channels = {
   /** Starts a full sync now (progress arrives as directory.changed events). */
   'directory.sync': { request: NoRequest, response: DirectoryStatus },
   /** What a typed number would dial, without dialing (the "Dial +49 30 …" row). */
-  'calls.parse': { request: z.object({ input: dialInput }).strict(), response: DialTarget },
+  'calls.parse': { request: z.strictObject({ input: dialInput }), response: DialTarget },
   /** Click-to-dial; a tel-link source may answer needs-confirmation instead of dialing. */
   'calls.dial': {
-    request: z.object({ target: dialInput, source: CallSource.default('ui') }).strict(),
+    request: z.strictObject({ target: dialInput, source: CallSource.default('ui') }),
     response: DialOutcome,
   },
   /** A tel:/callto: link handed over by the OS (the shell and the CLI's open-url use the same path). */
-  'calls.openUrl': { request: z.object({ url: dialInput }).strict(), response: DialOutcome },
+  'calls.openUrl': { request: z.strictObject({ url: dialInput }), response: DialOutcome },
   /** The user's answer to a pending dial; `always` turns on "dial links without asking". */
   'calls.confirm': {
-    request: z
-      .object({ id: z.string().max(100), accept: z.boolean(), always: z.boolean().default(false) })
-      .strict(),
+    request: z.strictObject({
+      id: z.string().max(100),
+      accept: z.boolean(),
+      always: z.boolean().default(false),
+    }),
     response: CallsSnapshot,
   },
   /** Hangs up a current call (default: the newest). */
   'calls.hangup': {
-    request: z.object({ call_id: z.string().max(100).optional() }).strict(),
+    request: z.strictObject({ call_id: z.string().max(100).optional() }),
     response: CallsSnapshot,
   },
   'calls.list': { request: NoRequest, response: CallsSnapshot },
@@ -87,13 +89,11 @@ export const channels = {
   /** Brings back the calls of the last clear, while it can be undone. */
   'calls.undoClear': { request: NoRequest, response: CallsSnapshot },
   'phonebooks.list': {
-    request: z
-      .object({
-        search: listSearch,
-        ordering: PhonebookOrdering.default('-priority'),
-        page: listPage,
-      })
-      .strict(),
+    request: z.strictObject({
+      search: listSearch,
+      ordering: PhonebookOrdering.default('-priority'),
+      page: listPage,
+    }),
     response: ListPage(PhonebookView),
   },
   'phonebooks.create': { request: PhonebookFields, response: PhonebookView },
@@ -102,16 +102,14 @@ export const channels = {
     response: PhonebookView,
   },
   /** Refused with phonebook_in_use (naming the devices) while a device uses it. */
-  'phonebooks.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  'phonebooks.delete': { request: z.strictObject({ id: entityId }), response: z.object({}) },
   'contacts.list': {
-    request: z
-      .object({
-        phonebook: entityId,
-        search: listSearch,
-        ordering: ContactOrdering.default('display_name'),
-        page: listPage,
-      })
-      .strict(),
+    request: z.strictObject({
+      phonebook: entityId,
+      search: listSearch,
+      ordering: ContactOrdering.default('display_name'),
+      page: listPage,
+    }),
     response: ListPage(ContactView),
   },
   /** Creates, edits and deletes update the directory's search index at once. */
@@ -120,10 +118,10 @@ export const channels = {
     request: ContactFields.extend({ id: entityId }).strict(),
     response: ContactView,
   },
-  'contacts.delete': { request: z.object({ id: entityId }).strict(), response: z.object({}) },
+  'contacts.delete': { request: z.strictObject({ id: entityId }), response: z.object({}) },
   /** All or nothing (the platform's rule). */
   'contacts.bulkDelete': {
-    request: z.object({ ids: z.array(entityId).min(1).max(1000) }).strict(),
+    request: z.strictObject({ ids: z.array(entityId).min(1).max(1000) }),
     response: z.object({ deleted: z.number().int().nonnegative() }),
   },
   /**
@@ -136,41 +134,35 @@ export const channels = {
     response: z.object({ export_id: exportId, file_name: z.string() }),
   },
   /** The next piece of an export (at most EXPORT_PIECE_CHARS); the last says done. */
-  'exports.read': { request: z.object({ export_id: exportId }).strict(), response: ExportPiece },
+  'exports.read': { request: z.strictObject({ export_id: exportId }), response: ExportPiece },
   /** A piece of a file to import (the first without an id opens the upload). */
   'imports.upload': {
-    request: z
-      .object({
-        import_id: importId.optional(),
-        file_name: z.string().max(255),
-        text: z.string().max(IMPORT_UPLOAD_CHARS),
-      })
-      .strict(),
+    request: z.strictObject({
+      import_id: importId.optional(),
+      file_name: z.string().max(255),
+      text: z.string().max(IMPORT_UPLOAD_CHARS),
+    }),
     response: z.object({ import_id: importId }),
   },
   /** Parses the upload and checks every row against the phonebook; nothing is sent. */
   'imports.preview': {
-    request: z
-      .object({
-        import_id: importId,
-        phonebook: entityId,
-        on_duplicate: z.enum(['skip', 'update']).default('skip'),
-        mapping: z
-          .partialRecord(ImportField, z.number().int().min(0).max(99).nullable())
-          .optional(),
-      })
-      .strict(),
+    request: z.strictObject({
+      import_id: importId,
+      phonebook: entityId,
+      on_duplicate: z.enum(['skip', 'update']).default('skip'),
+      mapping: z.partialRecord(ImportField, z.number().int().min(0).max(99).nullable()).optional(),
+    }),
     response: ImportPreview,
   },
   /** Runs the previewed import; progress and the result arrive as imports.changed events. */
-  'imports.start': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  'imports.start': { request: z.strictObject({ import_id: importId }), response: z.object({}) },
   /** Stops a running import after the row being sent. */
-  'imports.cancel': { request: z.object({ import_id: importId }).strict(), response: z.object({}) },
+  'imports.cancel': { request: z.strictObject({ import_id: importId }), response: z.object({}) },
   /** The favourites the directory has: policy ones first, then the person's stars. */
   'favourites.list': { request: NoRequest, response: z.array(FavouriteContact) },
   /** Stars or unstars a contact (a policy favourite cannot be unstarred). */
   'favourites.set': {
-    request: z.object({ contact_id: entityId, starred: z.boolean() }).strict(),
+    request: z.strictObject({ contact_id: entityId, starred: z.boolean() }),
     response: z.array(FavouriteContact),
   },
   'settings.get': { request: NoRequest, response: SettingsView },
@@ -206,16 +198,17 @@ export const channels = {
   /* Added by issue 32 (who is calling, CRM link-outs, call notes). */
   /** Sets the note on a call (kept on this computer, per profile); '' removes it. */
   'calls.setNote': {
-    request: z
-      .object({ call_id: z.string().min(1).max(64), note: z.string().max(CALL_NOTE_CHARS) })
-      .strict(),
+    request: z.strictObject({
+      call_id: z.string().min(1).max(64),
+      note: z.string().max(CALL_NOTE_CHARS),
+    }),
     response: CallsSnapshot,
   },
   /** The CRM links the settings offer (none when none is set). */
   'crm.links': { request: NoRequest, response: z.array(CrmLinkOffer) },
   /** Opens CRM link `link` for `party` in the system browser (the address is built in main). */
   'crm.open': {
-    request: z.object({ link: z.number().int().min(0).max(4), party: CrmParty }).strict(),
+    request: z.strictObject({ link: z.number().int().min(0).max(4), party: CrmParty }),
     response: z.object({}),
   },
 } as const satisfies Record<`${string}.${string}`, ChannelSpec>;

@@ -46,6 +46,6 @@ export const ResultEnvelope = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: ErrorInfo }),
 ]);
 
-export const NoRequest = z.object({}).strict();
+export const NoRequest = z.strictObject({});
 
 export const isoTime = z.string();

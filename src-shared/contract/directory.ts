@@ -70,12 +70,10 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
-export const SearchRequest = z
-  .object({
-    query: z.string().max(200),
-    limit: z.number().int().min(1).max(500).default(50),
-  })
-  .strict();
+export const SearchRequest = z.strictObject({
+  query: z.string().max(200),
+  limit: z.number().int().min(1).max(500).default(50),
+});
 
 export const SearchResult = z.object({
   query: z.string(),

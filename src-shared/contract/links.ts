@@ -16,13 +16,11 @@ export const CrmLinkOffer = z.object({
 export type CrmLinkOffer = z.infer<typeof CrmLinkOffer>;
 
 /** Whom a CRM link is opened for: a call's other party or a contact. */
-export const CrmParty = z
-  .object({
-    number: z.string().max(64),
-    name: z.string().max(1000).optional(),
-    company: z.string().max(1000).optional(),
-  })
-  .strict();
+export const CrmParty = z.strictObject({
+  number: z.string().max(64),
+  name: z.string().max(1000).optional(),
+  company: z.string().max(1000).optional(),
+});
 export type CrmParty = z.infer<typeof CrmParty>;
 
 /** Characters one `exports.read` carries (the web preview's bodies are ≤ 1 MB). */
@@ -32,14 +30,12 @@ export const exportId = z.string().min(1).max(64);
 
 /** What to export: contacts (one phonebook, or every one) as CSV or vCard 4.0, or recent calls. */
 export const ExportRequest = z.discriminatedUnion('what', [
-  z
-    .object({
-      what: z.literal('contacts'),
-      phonebook: entityId.optional(),
-      format: z.enum(['csv', 'vcard']),
-    })
-    .strict(),
-  z.object({ what: z.literal('calls') }).strict(),
+  z.strictObject({
+    what: z.literal('contacts'),
+    phonebook: entityId.optional(),
+    format: z.enum(['csv', 'vcard']),
+  }),
+  z.strictObject({ what: z.literal('calls') }),
 ]);
 export type ExportRequest = z.infer<typeof ExportRequest>;
 

@@ -24,14 +24,12 @@ export const PhonebookView = z.object({
 export type PhonebookView = z.infer<typeof PhonebookView>;
 
 /** What the phonebook editor sends (the platform's write shape, owners left as they are). */
-export const PhonebookFields = z
-  .object({
-    description: z.string().max(500),
-    /** As typed (text is checked by core, which names the field). */
-    priority: z.union([z.number(), z.string().max(20)]),
-    is_shared: z.boolean(),
-  })
-  .strict();
+export const PhonebookFields = z.strictObject({
+  description: z.string().max(500),
+  /** As typed (text is checked by core, which names the field). */
+  priority: z.union([z.number(), z.string().max(20)]),
+  is_shared: z.boolean(),
+});
 export type PhonebookFields = z.infer<typeof PhonebookFields>;
 
 export const PhonebookOrdering = z.enum([
@@ -62,17 +60,15 @@ export type ContactView = z.infer<typeof ContactView>;
  * What the contact editor sends. Loose on purpose (a number field may still hold text): core
  * checks the platform's rules and answers with the field and a sentence.
  */
-export const ContactFields = z
-  .object({
-    phonebook: entityId,
-    display_name: z.string().max(500),
-    number: z.string().max(100),
-    secondary_number: z.string().max(100).nullable().default(null),
-    /** As typed (text is checked by core, which names the field). */
-    speed_dial: z.union([z.number(), z.string().max(20)]),
-    company: z.string().max(500).default(''),
-  })
-  .strict();
+export const ContactFields = z.strictObject({
+  phonebook: entityId,
+  display_name: z.string().max(500),
+  number: z.string().max(100),
+  secondary_number: z.string().max(100).nullable().default(null),
+  /** As typed (text is checked by core, which names the field). */
+  speed_dial: z.union([z.number(), z.string().max(20)]),
+  company: z.string().max(500).default(''),
+});
 export type ContactFields = z.infer<typeof ContactFields>;
 
 export const ContactOrdering = z.enum([

@@ -13,15 +13,13 @@ export const RequestId = z
   .max(2 ** 31);
 
 export const HostRequest = z.discriminatedUnion('type', [
-  z.object({ id: RequestId, type: z.literal('status') }).strict(),
-  z
-    .object({
-      id: RequestId,
-      type: z.literal('dial'),
-      /** A tel: link the extension made of a number on a page (or the page's own tel: link). */
-      link: z.string().min(1).max(512),
-    })
-    .strict(),
+  z.strictObject({ id: RequestId, type: z.literal('status') }),
+  z.strictObject({
+    id: RequestId,
+    type: z.literal('dial'),
+    /** A tel: link the extension made of a number on a page (or the page's own tel: link). */
+    link: z.string().min(1).max(512),
+  }),
 ]);
 export type HostRequest = z.infer<typeof HostRequest>;
 

@@ -31,17 +31,15 @@ export const DoorFile = z.object({
 });
 export type DoorFile = z.infer<typeof DoorFile>;
 
-export const DoorKnock = z
-  .object({
-    key: z.string().max(128),
-    link: z
-      .string()
-      .min(1)
-      .max(DOOR_LINK_LIMIT)
-      // Control characters never belong in a link (a newline could forge a log line).
-      .refine((link) => !/\p{Cc}/u.test(link)),
-  })
-  .strict();
+export const DoorKnock = z.strictObject({
+  key: z.string().max(128),
+  link: z
+    .string()
+    .min(1)
+    .max(DOOR_LINK_LIMIT)
+    // Control characters never belong in a link (a newline could forge a log line).
+    .refine((link) => !/\p{Cc}/u.test(link)),
+});
 export type DoorKnock = z.infer<typeof DoorKnock>;
 
 export const DoorAnswer = z.discriminatedUnion('ok', [

@@ -20,18 +20,16 @@ function saidAt(depth: number): z.ZodType<Said> {
   const plain: z.ZodType<SaidValue>[] = [
     text,
     z.number(),
-    z.object({ region: z.string().max(8) }).strict(),
+    z.strictObject({ region: z.string().max(8) }),
   ];
   const nested: z.ZodType<SaidValue>[] = inner
     ? [
         inner,
-        z
-          .object({
-            joined: z.array(z.union([text, inner])).max(MAX_JOINED),
-            by: z.string().max(10),
-          })
-          .strict(),
-        z.object({ capitalised: z.union([text, z.number(), inner]) }).strict(),
+        z.strictObject({
+          joined: z.array(z.union([text, inner])).max(MAX_JOINED),
+          by: z.string().max(10),
+        }),
+        z.strictObject({ capitalised: z.union([text, z.number(), inner]) }),
       ]
     : [];
   const value = z.union([...plain, ...nested] as [
@@ -39,15 +37,13 @@ function saidAt(depth: number): z.ZodType<Said> {
     z.ZodType<SaidValue>,
     ...z.ZodType<SaidValue>[],
   ]);
-  return z
-    .object({
-      key: z.string().max(200).regex(KEY),
-      values: z
-        .record(z.string().max(64), value)
-        .refine((values) => Object.keys(values).length <= MAX_VALUES)
-        .optional(),
-    })
-    .strict();
+  return z.strictObject({
+    key: z.string().max(200).regex(KEY),
+    values: z
+      .record(z.string().max(64), value)
+      .refine((values) => Object.keys(values).length <= MAX_VALUES)
+      .optional(),
+  });
 }
 
 /** A Said as stored. */
