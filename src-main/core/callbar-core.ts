@@ -359,9 +359,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // Awaited below; a failure of the call log's read first must not leave it unhandled.
   accountStarted.catch(() => undefined);
   await calls.reload();
-  crm.seed(calls.snapshot());
   calls.startExpiry();
   await accountStarted;
+  // The account's calls are known once its session is: one connected before a restart opens no
+  // CRM link again (the call log's records, not a snapshot: nothing is worded for it).
+  crm.seed(calls.tracker.records().map((record) => record.call));
   await directory.load();
   rankByCalls();
   directory.startRefresh(() => account.status().state === 'connected');

@@ -6,7 +6,7 @@
  * at most AUTO_OPEN_RATE, so a flood of call events (forged, or a busy line) cannot open a
  * hundred browser tabs.
  */
-import type { CallsSnapshot, CrmLinkOffer, CrmParty } from '../../../src-shared/contract';
+import type { Call, CallsSnapshot, CrmLinkOffer, CrmParty } from '../../../src-shared/contract';
 import { TokenBucket, type Rate } from '../calls/token-bucket';
 import { originForLog } from '../http/origin-for-log';
 import { CallbarError, errorMessage } from '../errors';
@@ -89,9 +89,12 @@ export class CrmLinks {
     await this.#options.open(url);
   }
 
-  /** Marks the calls connected at start-up as seen: only calls connecting from now on open. */
-  seed(snapshot: CallsSnapshot): void {
-    for (const call of snapshot.current) {
+  /**
+   * Marks the calls connected at start-up as seen (the account's calls, as the call log holds
+   * them): only calls connecting from now on open, not one that was connected before a restart.
+   */
+  seed(calls: readonly Pick<Call, 'id' | 'state'>[]): void {
+    for (const call of calls) {
       if (call.state === 'connected') this.#connected.add(call.id);
     }
   }

@@ -6,7 +6,8 @@
  * company; when the call connects, the first CRM link opens by itself (once), filled with the
  * caller, every value URL-encoded. Under `minimal` ({id}-only events) nothing names the caller:
  * the call stays "Unknown caller", no link opens by itself, and nothing breaks. A note on the ended
- * call is kept, listed and exported. (A flood of connected calls: test/hardening/crm-links.test.ts.)
+ * call is kept, listed and exported; a call still connected when Callbar starts again opens no
+ * link a second time. (A flood of connected calls: test/hardening/crm-links.test.ts.)
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SimControl } from '../../../../simulator/control-client';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { CallsSnapshot, PhonebookView } from '../../../../src-shared/contract';
+import { startCore } from '../../../../src-main/core/callbar-core';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { openProfile } from '../../../../src-main/core/profile';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
+import type { Vault } from '../../../../src-main/core/vault/vault';
 import { connectedCore, type ConnectedCore } from '../../../support/hardening/connected-core';
 import { advanceClock, describeJourney, fullEvents, startSim } from '../../../support/sim-harness';
 import { until } from '../../../support/until';
@@ -25,11 +29,27 @@ const CALLER = '+12025550188';
 const HOSTILE_NAME = 'Eve & Co/../admin?x=1#top\u202e';
 const TEMPLATE = 'https://crm.example.com/search?phone={e164}&who={name}&org={company}';
 
+/**
+ * `vault` answering its reads `ms` later, as the system keychain answers a start: on another
+ * thread, after the call log has been read.
+ */
+const answeringLater = (vault: Vault, ms: number): Vault => ({
+  load: () => new Promise((wait) => setTimeout(wait, ms)).then(() => vault.load()),
+  save: (account) => vault.save(account),
+  clear: () => vault.clear(),
+  webhookSecret: () => vault.webhookSecret(),
+});
+
 describeJourney('who is calling', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let rig: ConnectedCore;
+  const vault = new MemoryVault();
   const opened: string[] = [];
+  const openCrmUrl = (url: string) => {
+    opened.push(url);
+    return Promise.resolve();
+  };
 
   async function value<T>(channel: string, request: unknown = {}): Promise<T> {
     const result = await rig.invoke(channel, request);
@@ -41,16 +61,7 @@ describeJourney('who is calling', (profile) => {
   beforeAll(async () => {
     sim = await startSim({ profile });
     control = new SimControl(sim.base_url);
-    rig = await connectedCore(sim, {
-      vault: new MemoryVault(),
-      log: () => silentLogger,
-      core: {
-        openCrmUrl: (url) => {
-          opened.push(url);
-          return Promise.resolve();
-        },
-      },
-    });
+    rig = await connectedCore(sim, { vault, log: () => silentLogger, core: { openCrmUrl } });
   });
   afterAll(async () => {
     await rig?.core.close();
@@ -188,4 +199,41 @@ describeJourney('who is calling', (profile) => {
     expect(back.cleared).toBeUndefined();
     expect(back.recent[0]).toMatchObject({ id: ended.id, note: 'back with Undo' });
   });
+
+  it.runIf(fullEvents(profile))(
+    'opens no CRM link again for a call still connected when Callbar starts again',
+    async () => {
+      const ringing = (from: string) =>
+        control.incomingCall({ tenant_id: sim.tenant_id, user_extension: '201', from });
+      const first = await ringing('+12025550199');
+      await control.webhooksSettled(20_000);
+      await control.answerLeg(first.legs[1]!.id);
+      await control.webhooksSettled(20_000);
+      await until('the CRM link', () =>
+        Promise.resolve(opened.find((url) => url.includes('2025550199'))),
+      );
+      const before = opened.length;
+
+      // Callbar quits and starts again on the same profile while the call goes on.
+      const env = rig.core.profile.env;
+      await rig.core.close();
+      const again = await startCore({
+        runtime: 'preview',
+        profile: openProfile({ env, vault: answeringLater(vault, 100), log: silentLogger }),
+        openUrl: () => Promise.resolve(),
+        openCrmUrl,
+      });
+      rig = { ...rig, core: again };
+      // Its receiver takes the platform's call events again.
+      await again.profile.account.listen();
+      // Another call rings: the calls change with the first one still connected.
+      await ringing('+12025550123');
+      await control.webhooksSettled(20_000);
+      await until('both calls', async () => {
+        const listed = await again.router.invoke('calls.list', {});
+        return listed.ok && (listed.value as CallsSnapshot).current.length === 2 ? true : undefined;
+      });
+      expect(opened).toHaveLength(before);
+    },
+  );
 });
