@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
+import { endedAttemptWarning } from '../../src-main/core/account/account-service';
 import {
   connectThroughPortal,
   type E2eApp,
@@ -31,14 +31,14 @@ test('a cancelled attempt says its portal link must not be used any more', async
   await app.preview.nextOpenedUrl();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Not connected');
-  await expect(page.getByText(`Connecting was cancelled. ${ENDED_ATTEMPT_WARNING}`)).toBeVisible();
+  await expect(page.getByText(`Connecting was cancelled. ${endedAttemptWarning()}`)).toBeVisible();
   await picture(page, 'attempt-ended.png');
   // A second attempt that ends says it once: the first one's words went with the new attempt.
   await page.getByRole('button', { name: 'Connect…' }).click();
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
   await app.preview.nextOpenedUrl();
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByText(ENDED_ATTEMPT_WARNING)).toHaveCount(1);
+  await expect(page.getByText(endedAttemptWarning())).toHaveCount(1);
 });
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
+import { endedAttemptWarning } from '../../src-main/core/account/account-service';
 import { windowOptions } from '../../src-main/core/desktop/window-security';
 import {
   type E2eApp,
@@ -167,7 +167,7 @@ test.describe('with a keychain', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await expect(
-      page.getByText(`Connecting was cancelled. ${ENDED_ATTEMPT_WARNING}`),
+      page.getByText(`Connecting was cancelled. ${endedAttemptWarning()}`),
     ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Connect…' })).toBeFocused();
     await expectSetupOnly(page);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
-import { ENDED_ATTEMPT_WARNING } from '../../src-main/core/account/account-service';
+import { endedAttemptWarning } from '../../src-main/core/account/account-service';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { CallbarError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
@@ -60,7 +60,7 @@ describe('a stale portal link and a squatter on the receiver port', () => {
     started.completion.catch(() => undefined);
     core.profile.account.cancelActivation('The test let the attempt end.');
     // The window (and the CLI's error) tell the user not to use that link any more.
-    const warned = core.profile.account.status().message?.includes(ENDED_ATTEMPT_WARNING) ?? false;
+    const warned = core.profile.account.status().message?.includes(endedAttemptWarning()) ?? false;
     expect(warned).toBe(true);
     await subscribe(started.portalLink);
     expect(await vault.load()).toBeUndefined();

@@ -13,7 +13,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeededRandom } from '../../simulator/random';
 import type { AccountStatus } from '../../src-shared/contract';
-import { AccountService, REFUSAL_HINT } from '../../src-main/core/account/account-service';
+import { AccountService, refusalHint } from '../../src-main/core/account/account-service';
 import {
   MAX_BODY_BYTES,
   startReceiver,
@@ -377,7 +377,7 @@ describe('the loopback receiver under 10,000 generated requests per endpoint', (
   /** `status` with the refusal line the account shows now, if it is one. */
   const withRefusalLine = (status: AccountStatus): AccountStatus => {
     const { message } = account.status();
-    if (!message?.startsWith(REFUSED) || !message.endsWith(REFUSAL_HINT)) return status;
+    if (!message?.startsWith(REFUSED) || !message.endsWith(refusalHint())) return status;
     return { ...status, message };
   };
 

@@ -33,10 +33,10 @@ import { TokenManager } from './token-manager';
 export type { ActivationStart } from './activation';
 export {
   ATTEMPT_ENDED_CODES,
-  ENDED_ATTEMPT_WARNING,
-  RELAY_ENDED_ATTEMPT_WARNING,
+  endedAttemptWarning,
+  relayEndedAttemptWarning,
 } from './activation-attempts';
-export { REFUSAL_HINT, RELAY_REVOKED, RELAY_REVOKED_MESSAGE } from './account-status';
+export { refusalHint, RELAY_REVOKED, relayRevokedMessage } from './account-status';
 
 export interface AccountSettings {
   base_url: string;
@@ -256,7 +256,8 @@ export class AccountService {
 
   /**
    * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
-   * carries ENDED_ATTEMPT_WARNING (in relay mode RELAY_ENDED_ATTEMPT_WARNING) after `reason`.
+   * carries the ended-attempt warning (ENDED_WARNING; in relay mode RELAY_ENDED_WARNING) after
+   * `reason`.
    */
   cancelActivation(reason?: string | Said, code?: string): void {
     this.#activation.cancel(reason, code);

@@ -8,12 +8,12 @@ import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
 import { accountSwitch, type AccountHistory } from './account-history';
 import type { SessionInfo, TokenHealth } from './token-manager';
-import { UNAUTHENTICATED_EVENTS_WARNING } from './webhook-auth';
+import { unauthenticatedEventsWarning } from './webhook-auth';
 
 /** Said while an attempt waits after a refused activation call. */
 const REFUSAL_HINT_SAID = said('errors:attempt.refusalHint');
 /** Its English. */
-export const REFUSAL_HINT = inEnglish(REFUSAL_HINT_SAID);
+export const refusalHint = (): string => inEnglish(REFUSAL_HINT_SAID);
 
 /**
  * Relay mode: the relay refused this device's credential (revoked by an administrator): the
@@ -24,7 +24,7 @@ export const RELAY_REVOKED = {
   message: said('errors:account.relayRevoked'),
 };
 /** Its sentence in English. */
-export const RELAY_REVOKED_MESSAGE = inEnglish(RELAY_REVOKED.message);
+export const relayRevokedMessage = (): string => inEnglish(RELAY_REVOKED.message);
 
 /** A problem the status says in place of its usual line: a headline and a sentence. */
 export interface StatusProblem {
@@ -80,7 +80,7 @@ export function accountStatus(facts: AccountFacts): AccountStatus {
   const withReceiver = facts.relay ? { ...withProblem, relay: facts.relay.host } : withProblem;
   // A keychain that cannot give the webhook secret: said once, by the vault-unavailable state.
   const eventsWarning = facts.acceptUnauthenticatedEvents
-    ? UNAUTHENTICATED_EVENTS_WARNING
+    ? unauthenticatedEventsWarning()
     : status.state === 'vault-unavailable'
       ? undefined
       : facts.webhookProblem;

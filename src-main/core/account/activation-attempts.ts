@@ -9,7 +9,7 @@ export const ATTEMPT_LIFETIME_MS = 10 * 60 * 1000;
 /** Why an attempt ended when its one-time connect link was opened a second time. */
 export const OPENED_TWICE: Said = said('landing:stopped.openedTwice');
 /** Its English (what tests quote). */
-export const LINK_OPENED_TWICE = inEnglish(OPENED_TWICE);
+export const linkOpenedTwice = (): string => inEnglish(OPENED_TWICE);
 
 /** How long the loopback link the browser is started with may wait for its one use. */
 export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
@@ -21,7 +21,7 @@ export const BROWSER_NONCE_LIFETIME_MS = 2 * 60 * 1000;
  */
 export const ENDED_WARNING = said('errors:attempt.endedWarning');
 /** The warning's English (what tests and the docs quote). */
-export const ENDED_ATTEMPT_WARNING = inEnglish(ENDED_WARNING);
+export const endedAttemptWarning = (): string => inEnglish(ENDED_WARNING);
 
 /**
  * The same in relay mode: nothing listens on this computer, and the relay hands the platform's
@@ -29,7 +29,7 @@ export const ENDED_ATTEMPT_WARNING = inEnglish(ENDED_WARNING);
  */
 export const RELAY_ENDED_WARNING = said('errors:attempt.relayEndedWarning');
 /** Its English. */
-export const RELAY_ENDED_ATTEMPT_WARNING = inEnglish(RELAY_ENDED_WARNING);
+export const relayEndedAttemptWarning = (): string => inEnglish(RELAY_ENDED_WARNING);
 
 /** The error codes of an attempt that ended unconnected (their message ends with the warning). */
 export const ATTEMPT_ENDED_CODES: ReadonlySet<string> = new Set([

@@ -223,7 +223,8 @@ export class Activation {
 
   /**
    * Abandons the awaited attempt, if any. Its error (and the status, until the next attempt)
-   * carries ENDED_ATTEMPT_WARNING (in relay mode RELAY_ENDED_ATTEMPT_WARNING) after `reason`.
+   * carries the ended-attempt warning (ENDED_WARNING; in relay mode RELAY_ENDED_WARNING) after
+   * `reason`.
    */
   cancel(
     reason: string | Said = said('errors:attempt.cancelled'),

@@ -61,7 +61,7 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 export const SAVE_WAIT_MS = 10_000;
 
 const SESSION_ENDED = said('errors:account.sessionEnded');
-export const SESSION_ENDED_MESSAGE = inEnglish(SESSION_ENDED);
+export const sessionEndedMessage = (): string => inEnglish(SESSION_ENDED);
 
 /** Two base URLs name the same platform (a trailing slash is no difference). */
 export function samePlatform(a: string, b: string): boolean {
@@ -419,7 +419,7 @@ export class TokenManager implements AccessTokens {
     this.#unsaved = false;
     this.#retry.stop();
     const identity = { tenant_id: account.tenant_id, user_extension: account.user_extension };
-    this.#setHealth({ kind: 'revoked', message: SESSION_ENDED_MESSAGE, identity });
+    this.#setHealth({ kind: 'revoked', message: sessionEndedMessage(), identity });
     try {
       await this.#ended.write({
         ...identity,
@@ -444,7 +444,7 @@ export class TokenManager implements AccessTokens {
     const ended = await this.#ended.read();
     if (ended) {
       const identity = { tenant_id: ended.tenant_id, user_extension: ended.user_extension };
-      this.#setHealth({ kind: 'revoked', message: SESSION_ENDED_MESSAGE, identity });
+      this.#setHealth({ kind: 'revoked', message: sessionEndedMessage(), identity });
     } else if (this.#health.kind === 'revoked') {
       this.#setHealth({ kind: 'ok' });
     }

@@ -35,9 +35,8 @@ export interface WebhookAuth {
 }
 
 /** The sentence `status` and the window show while unauthenticated events are accepted. */
-export const UNAUTHENTICATED_EVENTS_WARNING = inEnglish(
-  said('errors:account.unauthenticatedEvents'),
-);
+export const unauthenticatedEventsWarning = (): string =>
+  inEnglish(said('errors:account.unauthenticatedEvents'));
 
 const usesHeaders = (auth: WebhookAuth) =>
   Object.keys(auth.headers).length > 0 || auth.signature !== undefined;

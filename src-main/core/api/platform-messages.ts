@@ -8,10 +8,8 @@
  */
 import { CallbarError } from '../errors';
 import { said, sayWith, type Said, type Translate } from '../text/said';
-import { translatorFor } from '../text/translators';
+import { englishFor } from '../text/translators';
 import { ApiError, fieldOfAttr } from './api-errors';
-
-const english = translatorFor('en', 'errors');
 
 /** DRF's attr for an error about the whole form (`api_settings.NON_FIELD_ERRORS_KEY`). */
 const NON_FIELD_ERRORS = 'non_field_errors';
@@ -115,7 +113,7 @@ export interface ExplainedDetail {
 export function explainDetail(
   detail: string,
   attr?: string | null,
-  t: Translate = english,
+  t: Translate = englishFor('errors'),
 ): ExplainedDetail {
   const ownField = fieldOfAttr(attr ?? null);
   const field = ownField === NON_FIELD_ERRORS ? undefined : ownField;

@@ -4,8 +4,11 @@
  * be missing or null; a response that lacks what the contract requires is a ProtocolError.
  */
 import { z } from 'zod';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
+
+/** A check's message, worded when a value fails it, not when the schema is built at load. */
+const failing = (text: Said) => ({ error: () => inEnglish(text) });
 
 const id = z.number().int();
 
@@ -83,7 +86,7 @@ export const PhonebookInput = z.object({
   description: z
     .string()
     .trim()
-    .min(1, inEnglish(said('errors:phonebookEdit.enterDescription'))),
+    .min(1, failing(said('errors:phonebookEdit.enterDescription'))),
   priority: z.number().int(),
   is_shared: z.boolean(),
   owners: z.array(id).optional(),
@@ -108,11 +111,11 @@ export type Contact = z.infer<typeof Contact>;
 /** speed_dial: 200–999 or 2000–9999, never 9191 (contract 2.5). */
 export const SpeedDial = z
   .number()
-  .int(inEnglish(said('errors:phonebookEdit.speedDialWhole')))
+  .int(failing(said('errors:phonebookEdit.speedDialWhole')))
   .refine(
     (value) =>
       ((value >= 200 && value <= 999) || (value >= 2000 && value <= 9999)) && value !== 9191,
-    inEnglish(said('errors:phonebookEdit.speedDialRange')),
+    failing(said('errors:phonebookEdit.speedDialRange')),
   );
 
 /** What contact create and update send. */
@@ -121,11 +124,11 @@ export const ContactInput = z.object({
   display_name: z
     .string()
     .trim()
-    .min(1, inEnglish(said('errors:phonebookEdit.enterName'))),
+    .min(1, failing(said('errors:phonebookEdit.enterName'))),
   number: z
     .string()
     .trim()
-    .min(1, inEnglish(said('errors:phonebookEdit.enterNumber'))),
+    .min(1, failing(said('errors:phonebookEdit.enterNumber'))),
   secondary_number: z.string().trim().nullable(),
   speed_dial: SpeedDial,
   company: z.string().optional(),

@@ -8,13 +8,11 @@ import type { DialTarget, FocusSearchEvent, ResponseOf } from '../../../src-shar
 import type { Router } from '../ipc/router';
 import { isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
-import { sayAgain, translatorFor } from '../text/translators';
+import { englishFor, sayAgain } from '../text/translators';
 import { MAX_LINK_LENGTH } from './launch-link';
 import type { DoorAnswer } from './link-door-format';
 
 type RouterLike = Pick<Router, 'invoke'>;
-
-const english = translatorFor('en', 'shell');
 
 export interface ShellNotice {
   title: string;
@@ -36,7 +34,7 @@ export interface LinkPlan {
 export async function openDialLink(
   router: RouterLike,
   url: string,
-  t: Translate = english,
+  t: Translate = englishFor('shell'),
 ): Promise<LinkPlan> {
   const result = await router.invoke('calls.openUrl', { url });
   if (!result.ok) {
@@ -76,7 +74,7 @@ export type ClipboardPlan =
 export async function planClipboardDial(
   router: RouterLike,
   text: string,
-  t: Translate = english,
+  t: Translate = englishFor('shell'),
 ): Promise<ClipboardPlan> {
   const title = t('actions.nothingToDialTitle');
   const input = clipboardCandidate(text);
@@ -109,7 +107,7 @@ export async function planClipboardDial(
 export async function dialFromTray(
   router: RouterLike,
   destination: string,
-  t: Translate = english,
+  t: Translate = englishFor('shell'),
 ): Promise<ShellNotice | undefined> {
   const result = await router.invoke('calls.dial', { target: destination, source: 'tray' });
   return result.ok

@@ -12,11 +12,9 @@ import type {
   CallsSnapshot,
   FavouriteContact,
 } from '../../../src-shared/contract';
-import { translatorFor } from '../text/translators';
+import { englishFor } from '../text/translators';
 import { balancedLine, isolatedName, isolatedNumber } from '../text/isolated-text';
 import type { Translate } from '../text/said';
-
-const english = translatorFor('en', 'shell');
 
 export type TrayIcon = 'not-connected' | 'connected' | 'in-call';
 
@@ -87,7 +85,7 @@ function accountName(account: TrayAccount, t: Translate): string | undefined {
 }
 
 /** One line naming the account and its state: the tray menu's first item and the tooltip. */
-export function trayAccountLine(account: TrayAccount, t: Translate = english): string {
+export function trayAccountLine(account: TrayAccount, t: Translate = englishFor('shell')): string {
   const who = accountName(account, t);
   switch (account.state) {
     case 'connected':
@@ -113,7 +111,7 @@ function partyName(call: Call): string {
 
 export function trayTooltip(
   state: Pick<TrayState, 'account' | 'calls'>,
-  t: Translate = english,
+  t: Translate = englishFor('shell'),
 ): string {
   const [live] = liveCalls(state.calls);
   const text = live
@@ -142,7 +140,7 @@ function recentEntry(call: Call): TrayMenuItem {
 }
 
 /** The tray menu for `state`, top to bottom, in `t`'s language. */
-export function trayMenu(state: TrayState, t: Translate = english): TrayMenuItem[] {
+export function trayMenu(state: TrayState, t: Translate = englishFor('shell')): TrayMenuItem[] {
   const { account } = state;
   const canDial = account.state === 'connected';
   // Whose tray this is, first and not clickable (two profiles can run side by side).

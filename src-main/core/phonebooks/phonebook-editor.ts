@@ -45,7 +45,7 @@ export interface ListedPage<T> {
   results: T[];
 }
 
-const SPEED_DIAL_RULE = inEnglish(said('errors:phonebookEdit.speedDialRule'));
+const speedDialRule = (): string => inEnglish(said('errors:phonebookEdit.speedDialRule'));
 
 /** A number field as typed: a whole number, or undefined (its field then says `sentence`). */
 function wholeNumber(value: number | string): number | undefined {
@@ -277,7 +277,7 @@ export class PhonebookEditor {
   #contactInput(fields: ContactFields): ContactInput {
     const speed_dial = wholeNumber(fields.speed_dial);
     const problems: Record<string, string> =
-      speed_dial === undefined ? { speed_dial: SPEED_DIAL_RULE } : {};
+      speed_dial === undefined ? { speed_dial: speedDialRule() } : {};
     const region = this.#region();
     /** A number field read as every number is; an empty one is left to the schema's rule. */
     const read = (field: 'number' | 'secondary_number', text: string | null | undefined) => {

@@ -40,7 +40,20 @@ export function translatorFor(locale: string, namespace: Namespace): Translate {
   });
 }
 
-let english: Translate | undefined;
+const english = new Map<Namespace, Translate>();
+
+/**
+ * `namespace`'s words in English, made on first use: not at a module's load (a start that says
+ * nothing never makes i18next's instance).
+ */
+export function englishFor(namespace: Namespace): Translate {
+  let t = english.get(namespace);
+  if (!t) {
+    t = translatorFor(DEFAULT_LOCALE, namespace);
+    english.set(namespace, t);
+  }
+  return t;
+}
 
 /**
  * The Saids behind the English sentences this process made, the latest SPOKEN_MAX: where a
@@ -52,8 +65,7 @@ const SPOKEN_MAX = 500;
 
 /** A sentence in English: what an error's `message` holds (logs, `--json`, the IPC answer). */
 export function inEnglish(text: Said): string {
-  english ??= translatorFor(DEFAULT_LOCALE, 'errors');
-  const sentence = sayWith(english, text);
+  const sentence = sayWith(englishFor('errors'), text);
   spoken.delete(sentence);
   spoken.set(sentence, text);
   if (spoken.size > SPOKEN_MAX) spoken.delete(spoken.keys().next().value!);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
-import { ENDED_ATTEMPT_WARNING } from '../../../src-main/core/account/account-service';
+import { endedAttemptWarning } from '../../../src-main/core/account/account-service';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import {
   allOutput,
@@ -299,7 +299,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No confirmation arrived from the portal in time');
     // The link it printed still works at the platform: the user is told not to use it.
-    expect(result.stderr).toContain(ENDED_ATTEMPT_WARNING);
+    expect(result.stderr).toContain(endedAttemptWarning());
   });
 
   it('activate cancelled with Ctrl+C says the printed link must not be used any more', async () => {
@@ -311,7 +311,7 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(rest.code).toBe(1);
     const { error } = JSON.parse(rest.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('activation_cancelled');
-    expect(error.message).toBe(`Cancelled from the command line. ${ENDED_ATTEMPT_WARNING}`);
+    expect(error.message).toBe(`Cancelled from the command line. ${endedAttemptWarning()}`);
   });
 
   it('activate without a usable keychain: exit 4 before any link, saying how to fix it', async () => {

@@ -15,8 +15,8 @@ import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import type { RelayStore } from '../../../relay/relay-store';
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
-import { RELAY_ENDED_ATTEMPT_WARNING } from '../../../src-main/core/account/account-service';
-import { LINK_OPENED_TWICE } from '../../../src-main/core/account/activation-attempts';
+import { relayEndedAttemptWarning } from '../../../src-main/core/account/account-service';
+import { linkOpenedTwice } from '../../../src-main/core/account/activation-attempts';
 import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
@@ -128,7 +128,7 @@ it('opened twice while the attempt waits: the attempt ends, the platform’s act
   expect(await second.text()).toContain('Callbar stopped connecting');
   await expect(started.completion).rejects.toMatchObject({ code: 'activation_link_reused' });
   expect(account.status()).toMatchObject({ state: 'not-connected' });
-  expect(account.status().message).toBe(`${LINK_OPENED_TWICE} ${RELAY_ENDED_ATTEMPT_WARNING}`);
+  expect(account.status().message).toBe(`${linkOpenedTwice()} ${relayEndedAttemptWarning()}`);
 
   // Whoever opened it first cannot use the portal link to connect this computer.
   const alice = sim.users[0]!;

@@ -13,7 +13,7 @@ import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import type { RelayStore } from '../../../relay/relay-store';
 import type { RunningSimulator } from '../../../simulator/index';
-import { RELAY_REVOKED_MESSAGE } from '../../../src-main/core/account/account-service';
+import { relayRevokedMessage } from '../../../src-main/core/account/account-service';
 import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
@@ -156,7 +156,7 @@ it('the desktop: says the session needs connecting again, and does not ask the r
       state: 'needs-activation',
       user_extension: alice.extension,
       title: 'This computer was disconnected from the relay.',
-      message: RELAY_REVOKED_MESSAGE,
+      message: relayRevokedMessage(),
     });
     expect(refusedStreams() - before).toBe(1);
     // Listening again (the app's next start of the receiver, a CLI command) repeats nothing.

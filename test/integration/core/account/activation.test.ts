@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
-import { ENDED_ATTEMPT_WARNING } from '../../../../src-main/core/account/account-service';
+import { endedAttemptWarning } from '../../../../src-main/core/account/account-service';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
 import { CallbarError } from '../../../../src-main/core/errors';
 import {
@@ -264,11 +264,11 @@ describeJourney('activation through the portal', (profile) => {
     const error = (await started.completion.catch((e: unknown) => e)) as CallbarError;
     expect(error).toBeInstanceOf(CallbarError);
     expect(error.code).toBe('activation_timeout');
-    expect(error.message).toContain(ENDED_ATTEMPT_WARNING);
+    expect(error.message).toContain(endedAttemptWarning());
     // The status says it too (the window shows it), until the next attempt starts.
     expect(rig.account.status()).toEqual({
       state: 'not-connected',
-      message: `No confirmation arrived from the portal in time. ${ENDED_ATTEMPT_WARNING}`,
+      message: `No confirmation arrived from the portal in time. ${endedAttemptWarning()}`,
     });
     const next = await rig.account.startActivation();
     next.completion.catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountService, REFUSAL_HINT } from '../../../../src-main/core/account/account-service';
+import { AccountService, refusalHint } from '../../../../src-main/core/account/account-service';
 import { ATTEMPT_LIFETIME_MS } from '../../../../src-main/core/account/activation-attempts';
 import {
   MAX_BODY_BYTES,
@@ -253,7 +253,7 @@ describe('loopback receiver refuses bad input without changing anything', () => 
         said.has(name)
           ? {
               ...before.state,
-              message: `The platform's activation reached Callbar but was refused: ${response.body} ${REFUSAL_HINT}`,
+              message: `The platform's activation reached Callbar but was refused: ${response.body} ${refusalHint()}`,
             }
           : before.state,
       );
@@ -263,7 +263,7 @@ describe('loopback receiver refuses bad input without changing anything', () => 
 
   it('says a refused call in one line that replaces the last, changing at most once a second', async () => {
     const line = (reason: string) =>
-      `The platform's activation reached Callbar but was refused: ${reason} ${REFUSAL_HINT}`;
+      `The platform's activation reached Callbar but was refused: ${reason} ${refusalHint()}`;
     const wrongHeader = () =>
       send(host, '/activate', json(valid(), { 'x-callbar-secret': 'shared-secret-valuf' }));
     clock += 1000;

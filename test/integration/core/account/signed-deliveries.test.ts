@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import {
-  ENDED_ATTEMPT_WARNING,
-  REFUSAL_HINT,
+  endedAttemptWarning,
+  refusalHint,
 } from '../../../../src-main/core/account/account-service';
 import { openProfile } from '../../../../src-main/core/profile';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
@@ -92,12 +92,12 @@ describeJourney('signed deliveries', (profile) => {
     );
     // Said as it happened, while the attempt kept waiting for a fixed delivery.
     expect(result.stderr).toContain(`${REFUSED} The signature in X-Signature does not match`);
-    expect(result.stderr).toContain(REFUSAL_HINT);
+    expect(result.stderr).toContain(refusalHint());
     expect(result.code).toBe(1);
     const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('activation_refused');
     expect(error.message).toBe(
-      `${REFUSED} The signature in X-Signature does not match the body (check CALLBAR_RECEIVER_HMAC and its secret against the platform's). ${ENDED_ATTEMPT_WARNING}`,
+      `${REFUSED} The signature in X-Signature does not match the body (check CALLBAR_RECEIVER_HMAC and its secret against the platform's). ${endedAttemptWarning()}`,
     );
     expect(error.message).not.toContain('No confirmation arrived');
     expect(await openVault({ dataDir }).load()).toBeUndefined();
@@ -121,7 +121,7 @@ describeJourney('signed deliveries', (profile) => {
       // The window's connect view shows the status's message while it waits.
       expect(account.status()).toMatchObject({
         state: 'activating',
-        message: `${REFUSED} The signature header X-Signature is missing. ${REFUSAL_HINT}`,
+        message: `${REFUSED} The signature header X-Signature is missing. ${refusalHint()}`,
       });
       account.cancelActivation();
       await completion;

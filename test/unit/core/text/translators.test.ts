@@ -11,7 +11,7 @@ import {
   externalClass,
   linkAskReason,
 } from '../../../../src-main/core/numbers/destination-class';
-import { SESSION_ENDED_MESSAGE } from '../../../../src-main/core/account/token-manager';
+import { sessionEndedMessage } from '../../../../src-main/core/account/token-manager';
 import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';
 import { said } from '../../../../src-main/core/text/said';
@@ -58,7 +58,7 @@ describe('errors said by key', () => {
 
 describe('sayAgain', () => {
   it('words a sentence this process said by key; others stay as they are', () => {
-    expect(sayAgain(de, SESSION_ENDED_MESSAGE)).toBe(
+    expect(sayAgain(de, sessionEndedMessage())).toBe(
       'Ihre Callbar-Sitzung ist beendet: Die Plattform nimmt sie nicht mehr an (sie wurde widerrufen oder anderswo verwendet). Verbinden Sie Callbar neu, um fortzufahren.',
     );
     expect(sayAgain(de, 'The platform’s own words.')).toBe('The platform’s own words.');
