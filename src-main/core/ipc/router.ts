@@ -9,7 +9,7 @@ import {
 } from '../../../src-shared/contract';
 import { CallbarError, describeError } from '../errors';
 import type { Translate } from '../text/said';
-import { sayAgainIn } from '../text/translators';
+import { sayAgainWhenSaid } from '../text/translators';
 import { describeIssues } from '../validation-issues';
 import type { Logger } from '../log/logger';
 import { said } from '../text/said';
@@ -23,8 +23,8 @@ export type Handlers = {
  * The transport-neutral router: validates the channel and the request with the contract, runs the
  * handler, validates its answer, and always resolves with `{ok:true,value}` or
  * `{ok:false,error:{code,message}}`. No stack trace ever crosses the boundary. An error core
- * says by key, and the sentences core said by key in an answer (sayAgainIn), are worded in the
- * window's language (`words`, when given; else English).
+ * says by key, and the sentences core said by key in an answer (sayAgainWhenSaid), are worded in
+ * the window's language (`words`, when given; else English).
  */
 export class Router {
   readonly #handlers: Handlers;
@@ -65,10 +65,10 @@ export class Router {
         });
         return failure(internalError(this.#words?.()));
       }
-      const words = this.#words?.();
+      const words = this.#words;
       // Core's sentences in the answer (a number's description, a link's reason…) in the
       // window's language too, not only its errors.
-      return { ok: true, value: words ? sayAgainIn(words, response.data) : response.data };
+      return { ok: true, value: words ? sayAgainWhenSaid(words, response.data) : response.data };
     } catch (error) {
       if (error instanceof CallbarError) return failure(describeError(error, this.#words?.()));
       this.#log.error('handler failed', { channel, error });

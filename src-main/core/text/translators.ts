@@ -139,11 +139,20 @@ const SENTENCE_FIELDS = new Set([
  * felt benchmark, docs/benchmarks.md).
  */
 export function sayAgainIn<T>(t: Translate, value: T): T {
-  return reworded(t, value) as T;
+  return reworded(() => t, value) as T;
 }
 
-function reworded(t: Translate, value: unknown): unknown {
-  if (Array.isArray(value)) return eachReworded(value, (item) => reworded(t, item));
+/**
+ * {@link sayAgainIn} with the language's words made only when `value` holds a sentence: a
+ * start's first answers (a search's hits hold none) do not make the translator.
+ */
+export function sayAgainWhenSaid<T>(words: () => Translate, value: T): T {
+  let t: Translate | undefined;
+  return reworded(() => (t ??= words()), value) as T;
+}
+
+function reworded(words: () => Translate, value: unknown): unknown {
+  if (Array.isArray(value)) return eachReworded(value, (item) => reworded(words, item));
   if (typeof value !== 'object' || value === null) return value;
   let copy: Record<string, unknown> | undefined;
   // for…in over own fields: Object.entries would make an array of arrays for every object.
@@ -153,12 +162,14 @@ function reworded(t: Translate, value: unknown): unknown {
     const now = !SENTENCE_FIELDS.has(key)
       ? typeof field === 'string'
         ? field
-        : reworded(t, field)
+        : reworded(words, field)
       : typeof field === 'string'
-        ? sayAgain(t, field)
+        ? sayAgain(words(), field)
         : Array.isArray(field)
-          ? eachReworded(field, (each) => (typeof each === 'string' ? sayAgain(t, each) : each))
-          : reworded(t, field);
+          ? eachReworded(field, (each) =>
+              typeof each === 'string' ? sayAgain(words(), each) : each,
+            )
+          : reworded(words, field);
     if (now !== field) (copy ??= { ...value })[key] = now;
   }
   return copy ?? value;
