@@ -31,12 +31,11 @@ import { ContactIndex, type ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { DialingPlan } from './number-forms';
 import { parseQuery, type ParsedQuery } from './parsed-query';
-import { contactsKeyed, endingKey, NumberEndings } from './number-endings';
+import { contactsKeyed, endingKey, keysOf, NumberEndings } from './number-endings';
 import { foldedWordsOf, numberTextsOf, searchTextsStamp, type SearchTexts } from './search-texts';
 import {
   entriesHolding,
   entriesWithWordStarting,
-  entryText,
   firstWordStarts,
   type TextTable,
 } from './text-table';
@@ -200,12 +199,7 @@ export class ContactScan {
     const history = this.#history;
     if (!history?.parties.some((party) => party.contact_id === undefined)) return history;
     const numbers = this.#numberTexts();
-    const keptKeys = new Set<number>();
-    for (const contact of kept) {
-      for (const text of entryText(numbers, contact).split(' ')) {
-        if (text !== '') keptKeys.add(endingKey(text));
-      }
-    }
+    const keptKeys = keysOf(numbers, kept);
     this.#keys ??= new Map(
       history.parties.flatMap((party) => {
         const text = party.contact_id === undefined ? this.#plan.forms(party.number).text : '';

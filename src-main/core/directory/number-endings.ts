@@ -43,14 +43,10 @@ export class NumberEndings {
       const end = ends[contact]!;
       let runEnd = start;
       while (runEnd < end) {
-        let runStart = runEnd;
+        const runStart = runEnd;
         while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
         if (runEnd - runStart >= ENDING_DIGITS && count < packed.length) {
-          let ending = 0;
-          for (runStart = runEnd - ENDING_DIGITS; runStart < runEnd; runStart++) {
-            ending = ending * 10 + bytes[runStart]! - ZERO;
-          }
-          packed[count++] = ending * PACK + contact;
+          packed[count++] = runKey(bytes, runStart, runEnd) * PACK + contact;
         }
         runEnd++;
       }
@@ -99,11 +95,7 @@ export function contactsKeyed(numbers: TextTable, keys: ReadonlySet<number>): nu
         tail = tail * 10 + bytes[i]! - ZERO;
       }
       if (runEnd === runStart || tails[tail] === 0) continue;
-      let key = 0;
-      for (let i = Math.max(runStart, runEnd - ENDING_DIGITS); i < runEnd; i++) {
-        key = key * 10 + bytes[i]! - ZERO;
-      }
-      if (keys.has(key)) {
+      if (keys.has(runKey(bytes, runStart, runEnd))) {
         found.push(contact);
         break;
       }
@@ -111,6 +103,32 @@ export function contactsKeyed(numbers: TextTable, keys: ReadonlySet<number>): nu
     start = end;
   }
   return found;
+}
+
+/**
+ * The keys (`endingKey`'s) of the numbers of `contacts`, read from the numbers' bytes: no text
+ * is made for them (the scan asks this of every contact a query keeps).
+ */
+export function keysOf(numbers: TextTable, contacts: readonly number[]): Set<number> {
+  const { bytes, ends } = numbers;
+  const keys = new Set<number>();
+  for (const contact of contacts) {
+    const end = ends[contact]!;
+    let runEnd = contact === 0 ? 0 : ends[contact - 1]!;
+    for (; runEnd < end; runEnd++) {
+      const runStart = runEnd;
+      while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
+      if (runEnd > runStart) keys.add(runKey(bytes, runStart, runEnd));
+    }
+  }
+  return keys;
+}
+
+/** The key of the digit run bytes[from, to): the value of its last 7 digits, or of all of fewer. */
+function runKey(bytes: Uint8Array, from: number, to: number): number {
+  let key = 0;
+  for (let i = Math.max(from, to - ENDING_DIGITS); i < to; i++) key = key * 10 + bytes[i]! - ZERO;
+  return key;
 }
 
 /** A digit text's key: the value of its last 7 digits (caller-suffixes' rule). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contactsKeyed,
   endingKey,
+  keysOf,
   NumberEndings,
 } from '../../../../src-main/core/directory/number-endings';
 import { textTable } from '../../../../src-main/core/directory/text-table';
@@ -68,5 +69,22 @@ describe('contactsKeyed', () => {
     );
     expect(plain.length).toBeGreaterThan(20);
     expect(contactsKeyed(textTable(texts), keys)).toEqual(plain);
+  });
+});
+
+describe('keysOf', () => {
+  it("gives the keys of the contacts' numbers as endingKey reads their texts", () => {
+    const { texts } = sampleTexts();
+    const contacts = texts.map((_, contact) => contact).filter((contact) => contact % 3 !== 1);
+    const plain = new Set(
+      contacts.flatMap((contact) =>
+        texts[contact]!.split(' ')
+          .filter((number) => number !== '')
+          .map(endingKey),
+      ),
+    );
+    expect(plain.size).toBeGreaterThan(20);
+    expect(keysOf(textTable(texts), contacts)).toEqual(plain);
+    expect(keysOf(textTable(texts), [])).toEqual(new Set());
   });
 });
