@@ -16,7 +16,7 @@
  * Node start each).
  *
  * CALLBAR_KILL_CYCLES sets the number of cycles: 100 in the suite (about 50 kills, every landing
- * several times: about 12 before the lock, 12 holding it, 4–9 each inside the window, 14 after the
+ * several times: about 12 before the lock, 12 holding it, 4–7 each inside the window, 14 after the
  * vault write; each cycle is a Node start of the CLI, most of the file's CPU), 200 for the issue's
  * figure. CALLBAR_FUZZ_SEED replays a run.
  */
