@@ -35,8 +35,8 @@ const REQUEST_TIMEOUT_MS = 1000;
 /**
  * Reads retry as the client's default does (three times, jittered exponential backoff, Retry-After
  * honoured), on a tenth of its delays: the test counts what fails and how, never how long a retry
- * waited (resilience.test.ts tests the default's retries), and at the default's 300 ms base half
- * the run was the backoff's waits.
+ * waited, and at the default's 300 ms base half the run was the backoff's waits. (The retries
+ * themselves are resilience.test.ts's, through the API rig's 20 ms base, test/support/api-rig.ts.)
  */
 const RETRY = { limit: 3, baseDelayMs: 30, maxDelayMs: 500 };
 
