@@ -9,6 +9,7 @@ import type {
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
 import { createPlatformApi } from './api/platform-api';
+import type { PlatformClientOptions } from './api/platform-client';
 import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
@@ -49,6 +50,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** How long a platform request may take (default: the client's 15 s). */
   requestTimeoutMs?: number;
+  /** How reads are retried (default: the client's, PlatformClientOptions.retry). */
+  requestRetry?: PlatformClientOptions['retry'];
   /**
    * The operating system's languages, best first (Electron's `app.getPreferredSystemLanguages()`):
    * with the `language` setting, the language of the errors the window is answered with.
@@ -82,7 +85,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     tokens: account.tokens,
     log,
     dataDir: profile.dataDir,
-    ...(options.requestTimeoutMs ? { client: { timeoutMs: options.requestTimeoutMs } } : {}),
+    client: {
+      ...(options.requestTimeoutMs ? { timeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.requestRetry ? { retry: options.requestRetry } : {}),
+    },
   });
   const directory = openDirectory(profile, api.phonebooks, options.clock);
   const appInfo: AppInfo = {

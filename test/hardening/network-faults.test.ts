@@ -7,7 +7,7 @@
  * whole copy (the previous one or the new one), never half-replaced.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
 import type { Result } from '../../src-shared/contract';
@@ -17,7 +17,7 @@ import { readSnapshot } from '../../src-main/core/directory/directory-snapshot';
 import { CallbarError, describeError } from '../../src-main/core/errors';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
-import { advanceClock, describeEachProfile, startSim } from '../support/sim-harness';
+import { advanceClock, describeEachProfileAtOnce, startSim } from '../support/sim-harness';
 import { until } from '../support/until';
 import { connectedCore, type ConnectedCore } from '../support/hardening/connected-core';
 import { recordFigure } from '../support/hardening/figures';
@@ -32,6 +32,13 @@ import { recordFigure } from '../support/hardening/figures';
 const OPERATIONS = Number(process.env.CALLBAR_FAULT_OPERATIONS ?? 1000);
 /** The client gives up on a request after this long; a timeout fault answers later than that. */
 const REQUEST_TIMEOUT_MS = 1000;
+/**
+ * Reads retry as the client's default does (three times, jittered exponential backoff, Retry-After
+ * honoured), on a tenth of its delays: the test counts what fails and how, never how long a retry
+ * waited, and at the default's 300 ms base half the run was the backoff's waits. (The retries
+ * themselves are resilience.test.ts's, through the API rig's 20 ms base, test/support/api-rig.ts.)
+ */
+const RETRY = { limit: 3, baseDelayMs: 30, maxDelayMs: 500 };
 
 /** A promise's outcome as the router would report it. */
 async function asResult(work: Promise<unknown>): Promise<Result<unknown>> {
@@ -48,7 +55,7 @@ async function asResult(work: Promise<unknown>): Promise<Result<unknown>> {
   }
 }
 
-describeEachProfile('platform operations with 20% injected faults', (profile) => {
+describeEachProfileAtOnce('platform operations with 20% injected faults', (profile) => {
   let sim: RunningSimulator;
   let control: SimControl;
   let rig: ConnectedCore;
@@ -59,7 +66,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
     rig = await connectedCore(sim, {
       vault: new MemoryVault(),
       log: () => silentLogger,
-      core: { clock: sim.clock, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+      core: { clock: sim.clock, requestTimeoutMs: REQUEST_TIMEOUT_MS, requestRetry: RETRY },
     });
   });
   afterAll(async () => {
@@ -78,7 +85,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
 
   it(
     'fails readably, never dials twice, never leaves the directory half-replaced',
-    async () => {
+    async ({ expect }) => {
       // The whole directory, synced before any fault: what every later copy must equal.
       await rig.invoke('directory.sync');
       const whole = await until('the first sync', () => Promise.resolve(cachedContacts()));
@@ -103,7 +110,7 @@ describeEachProfile('platform operations with 20% injected faults', (profile) =>
         baseUrl: sim.base_url,
         tokens: rig.core.profile.account.tokens,
         log: silentLogger,
-        client: { timeoutMs: REQUEST_TIMEOUT_MS },
+        client: { timeoutMs: REQUEST_TIMEOUT_MS, retry: RETRY },
       });
       const started = performance.now();
 

@@ -81,6 +81,19 @@ export function describeEachProfile(name: string, suite: (profile: SimProfile) =
 }
 
 /**
+ * describeEachProfile with the profiles' suites run at the same time (vitest's concurrent suites,
+ * each with its own hooks and simulator): for a long file that mostly waits in real time, so that
+ * one profile's waits pass while the other's work runs. Its tests take `expect` from their context
+ * (`it('…', async ({ expect }) => …)`), as concurrent tests must.
+ */
+export function describeEachProfileAtOnce(
+  name: string,
+  suite: (profile: SimProfile) => void,
+): void {
+  describe.concurrent.each(PROFILES)(`${name} (simulator profile %s)`, suite);
+}
+
+/**
  * describeEachProfile for a user journey (account activation, directory sync, calls): under
  * JOURNEY_PROFILES, 'variant' included.
  */

@@ -30,8 +30,8 @@ export async function connectedCore(
   options: {
     vault: Vault;
     log: (dataDir: string) => Logger;
-    /** The platform's clock, the request timeout (see CoreOptions). */
-    core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs' | 'openCrmUrl'>;
+    /** The platform's clock, the request timeout and retries (see CoreOptions). */
+    core?: Pick<CoreOptions, 'clock' | 'requestTimeoutMs' | 'requestRetry' | 'openCrmUrl'>;
     /** The profile folder (default: a new one), e.g. one the built CLI shares. */
     dataDir?: string;
   },

@@ -1,7 +1,8 @@
 /**
  * A relay between Callbar and the simulator, so a test knows the moment the platform has rotated
  * a refresh token (its answer is in hand, the old refresh token already spent) and can act before
- * or after the answer reaches Callbar. Everything else passes through unchanged.
+ * or after the answer reaches Callbar, or the moment a refresh left Callbar (before the platform
+ * has it). Everything else passes through unchanged.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,11 @@ export interface RotatedPair {
 export interface PlatformRelay {
   /** The relay's address: Callbar's base URL. */
   url: string;
+  /**
+   * Called when a refresh reached the relay, before the platform has it: resolving false drops
+   * it (the platform never sees it, Callbar's connection is cut); the default sends it on.
+   */
+  onRefreshRequest: () => boolean | Promise<boolean>;
   /** Called when the platform answered a refresh with a new pair (the default delivers it). */
   onRotated: (pair: RotatedPair) => void;
   /** Resolves once every request that reached the relay has its platform answer. */
@@ -33,6 +39,7 @@ export async function startPlatformRelay(target: string): Promise<PlatformRelay>
   };
   const relay: PlatformRelay = {
     url: '',
+    onRefreshRequest: () => true,
     onRotated: (pair) => pair.deliver(),
     idle: () =>
       inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),
@@ -51,6 +58,10 @@ export async function startPlatformRelay(target: string): Promise<PlatformRelay>
       if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) {
         headers.set(name, value);
       }
+    }
+    if (request.url === TOKEN_PATH && !(await relay.onRefreshRequest())) {
+      response.destroy();
+      return;
     }
     const answer = await fetch(new URL(request.url ?? '/', target), {
       method: request.method ?? 'GET',
