@@ -88,6 +88,7 @@ describe('the web preview at start', () => {
     expect(staticInputs(start).sort()).toEqual([
       'src-main/core/config/data-dir.ts',
       'src-main/core/files/compile-cache.ts',
+      'src-main/core/files/folder-owner.ts',
       'src-main/core/files/own-subfolder.ts',
       'src-main/preview/start.ts',
     ]);
