@@ -14,7 +14,7 @@ import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
 import type { CallsService } from './calls/calls-service';
-import { sayAgainIn, translatorFor } from './text/translators';
+import { sayAgainWhenSaid, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import { placeDialRow } from './directory/dial-row';
@@ -311,7 +311,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     // Its message and warnings in the window's language (the tray speaks the same one).
     events.publish(() => ({
       type: 'account.changed',
-      status: sayAgainIn(windowWords(), withConnectLink(status)),
+      status: sayAgainWhenSaid(windowWords, withConnectLink(status)),
     }));
     const owner = JSON.stringify(account.owner() ?? null);
     if (owner !== callsOwner) {
@@ -319,7 +319,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       rankByCalls();
       events.publish(() => ({
         type: 'calls.changed',
-        calls: sayAgainIn(windowWords(), calls.snapshot()),
+        calls: sayAgainWhenSaid(windowWords, calls.snapshot()),
       }));
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
@@ -355,7 +355,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     rankByCalls();
     crm.callsChanged(snapshot);
     // Core's sentences in it (who is unknown, a number's label) in the window's language too.
-    events.publish(() => ({ type: 'calls.changed', calls: sayAgainIn(windowWords(), snapshot) }));
+    events.publish(() => ({
+      type: 'calls.changed',
+      calls: sayAgainWhenSaid(windowWords, snapshot),
+    }));
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
   // account is known (directory.load). The keychain answers on another thread: it is asked first,

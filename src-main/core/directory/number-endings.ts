@@ -8,7 +8,7 @@
  */
 import { ENDING_DIGITS } from '../numbers/number-match';
 import { lowerBound } from './lower-bound';
-import type { TextTable } from './text-table';
+import { entryStart, type TextTable } from './text-table';
 
 /**
  * The ending a call's number and a contact's number share to identify it: number-match's, which
@@ -114,8 +114,7 @@ export function keysOf(numbers: TextTable, contacts: readonly number[]): Set<num
   const keys = new Set<number>();
   for (const contact of contacts) {
     const end = ends[contact]!;
-    let runEnd = contact === 0 ? 0 : ends[contact - 1]!;
-    for (; runEnd < end; runEnd++) {
+    for (let runEnd = entryStart(numbers, contact); runEnd < end; runEnd++) {
       const runStart = runEnd;
       while (runEnd < end && bytes[runEnd] !== SPACE) runEnd++;
       if (runEnd > runStart) keys.add(runKey(bytes, runStart, runEnd));
