@@ -19,24 +19,21 @@
 import { build } from 'esbuild';
 import { rmSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeBundleOptions } from './node-bundle.mjs';
+import { nodeBundleOptions, nodeProgramOptions } from './node-bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 
 /**
- * Bundles `entry` into `out/<folder>/<name>.js`: built beside the target, then swapped in, so a
- * program started meanwhile never sees half a build.
+ * Bundles into `out/<folder>/`: each build's `entryPoints`, with `nodeBundleOptions` unless it
+ * says otherwise. Built beside the target, then swapped in, so a program started meanwhile never
+ * sees half a build.
  */
-async function bundle(name, entry, folder, options = {}) {
+async function bundle(folder, ...builds) {
   const outdir = join(root, 'out', folder);
   const staging = `${outdir}.${process.pid}`;
   try {
-    await build({
-      ...nodeBundleOptions,
-      entryPoints: { [name]: entry },
-      outdir: staging,
-      ...options,
-    });
+    for (const options of builds)
+      await build({ ...nodeBundleOptions, outdir: staging, ...options });
     rmSync(outdir, { recursive: true, force: true });
     renameSync(staging, outdir);
   } finally {
@@ -45,8 +42,17 @@ async function bundle(name, entry, folder, options = {}) {
 }
 
 await Promise.all([
-  bundle('callbar', 'src-main/cli/main.ts', 'cli'),
-  // out/preview-server/main.js finds out/renderer as src-main/preview/main.ts does (../../out).
-  bundle('main', 'src-main/preview/start.ts', 'preview-server'),
-  bundle('main', 'relay/main.ts', 'relay', { packages: 'external' }),
+  bundle('cli', { entryPoints: { callbar: 'src-main/cli/main.ts' } }),
+  // main.js, the entry (out/ is its parent folder), runs preview.cjs, the program as one CommonJS
+  // script, with a V8 code cache (src-main/core/files/code-cache.ts).
+  bundle(
+    'preview-server',
+    { entryPoints: { main: 'src-main/preview/start.ts' } },
+    {
+      ...nodeProgramOptions,
+      entryPoints: { preview: 'src-main/preview/preview-program.ts' },
+      outExtension: { '.js': '.cjs' },
+    },
+  ),
+  bundle('relay', { entryPoints: { main: 'relay/main.ts' }, packages: 'external' }),
 ]);

@@ -39,3 +39,23 @@ export const nodeBundleOptions = {
   legalComments: 'none',
   logLevel: 'warning',
 };
+
+/**
+ * esbuild's options for a Node program bundled as one CommonJS script (the web preview's
+ * server): what files/code-cache.ts runs with a V8 code cache, which Node 20 has only for
+ * scripts. Its dynamic imports become requires, evaluated when first used as the ES bundle's
+ * chunks are loaded (an ES-only package such as `open` too: Node 20.19+ requires ES modules), and `import.meta.url` is the script's own address. Add
+ * entryPoints and outfile.
+ */
+export const nodeProgramOptions = {
+  ...nodeBundleOptions,
+  splitting: false,
+  format: 'cjs',
+  // No import() left (of keytar, open): code read from a V8 cache has no loader for one in Node 20.
+  supported: { 'dynamic-import': false },
+  banner: {
+    js: "const __callbarImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  define: { 'import.meta.url': '__callbarImportMetaUrl' },
+  chunkNames: undefined,
+};

@@ -6,7 +6,7 @@
  * page.
  */
 import { build as esbuild } from 'esbuild';
-import { nodeBundleOptions } from '../../scripts/node-bundle.mjs';
+import { nodeBundleOptions, nodeProgramOptions } from '../../scripts/node-bundle.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +62,19 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
     resolve: { alias: [WINDOW_PARSER_ALIAS] },
     build: { outDir: baselineDir, emptyOutDir: true, minify: true, target: 'es2022' },
   });
-  // Bundled as `npm run build` bundles out/preview-server (split at its dynamic imports).
+  // Bundled as `npm run build` bundles out/preview-server: the entry (preview-main.mjs) runs the
+  // program (preview.cjs, one CommonJS script) with a V8 code cache.
   await esbuild({
     ...nodeBundleOptions,
     entryPoints: { 'preview-main': 'src-main/preview/start.ts' },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
+  });
+  await esbuild({
+    ...nodeProgramOptions,
+    entryPoints: { preview: 'src-main/preview/preview-program.ts' },
+    outdir: outDir,
+    outExtension: { '.js': '.cjs' },
     ...(readable ? { minify: false } : {}),
   });
   const previewMain = join(outDir, 'preview-main.mjs');

@@ -1,6 +1,6 @@
 /**
  * Who a folder belongs to, as the profile's checks read it (profile-folder.ts at start, and
- * compile-cache.ts before the rest of the program loads). Light on purpose (types alone): the
+ * code-cache.ts before the rest of the program loads). Light on purpose (types alone): the
  * code cache's check runs it first.
  */
 import type { Stats } from 'node:fs';

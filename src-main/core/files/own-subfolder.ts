@@ -1,7 +1,7 @@
 /**
  * A folder inside the checked profile is Callbar's own: a symbolic link planted in its place is
  * replaced by a real folder. Light on purpose (node:fs alone): the code cache's folder is made by
- * it before the rest of the program is loaded (compile-cache.ts).
+ * it before the rest of the program is loaded (code-cache.ts).
  */
 import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { startTestCore } from '../../support/test-core';
 import { capturingLogger } from '../../support/sim-harness';
 import { startPreviewServer, type PreviewServer } from '../../../src-main/preview/server';
+import { startPreviewProcess } from '../../support/preview-process';
 
 /** A raw request, so Host and Origin can be set to anything. */
 function raw(
@@ -307,5 +308,27 @@ describe('preview entry point', () => {
     );
     expect(run.status).toBe(1);
     expect(run.stderr.toString()).toContain('npm run build');
+  });
+
+  it('keeps a code cache of its program in the profile, and the next start runs from it', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'callbar-preview-cache-'));
+    const cacheFolder = join(profile, 'compile-cache');
+    try {
+      const cacheFiles = () => readdirSync(cacheFolder).filter((name) => name.endsWith('.v8'));
+      const first = await startPreviewProcess({ CALLBAR_DATA_DIR: profile });
+      expect((await fetch(first.url)).status).toBe(200);
+      await first.stop(); // written at exit (or 5 s after the start)
+      const [cache] = cacheFiles();
+      expect(cache).toMatch(/^preview\.cjs\.[0-9a-f]+-\d+-v[\d.]+-\w+\.v8$/);
+      const written = statSync(join(cacheFolder, cache!));
+      const second = await startPreviewProcess({ CALLBAR_DATA_DIR: profile });
+      expect((await fetch(second.url)).status).toBe(200);
+      await second.stop();
+      // Read and kept: a cache V8 refused would have been written again, as a new file.
+      expect(cacheFiles()).toEqual([cache]);
+      expect(statSync(join(cacheFolder, cache!)).ino).toBe(written.ino);
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });

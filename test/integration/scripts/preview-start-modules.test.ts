@@ -1,7 +1,9 @@
 /**
  * Issue 45 point 2: what the web preview's server evaluates before its first answer. It is
- * bundled as `npm run build` bundles it (scripts/node-bundle.mjs, split at its dynamic imports);
- * what its entry imports statically is what every start compiles and runs. The emergency
+ * bundled as `npm run build` bundles it (scripts/node-bundle.mjs): the entry (start.ts) runs the
+ * program (preview-program.ts, one CommonJS script whose dynamic imports are required when first
+ * used) with a V8 code cache. What the program runs at once, preview/main.ts and what it imports
+ * statically, is what every start evaluates. The emergency
  * numbers' data (google-libphonenumber, 570 KB), the vCard and CSV libraries and the import and
  * export modules are loaded when first used, never at start. (That they still load and work
  * when used, bundled: test/e2e/dial-confirmation.spec.ts and import-dialog.spec.ts through the
@@ -9,43 +11,56 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeBundleOptions } from '../../../scripts/node-bundle.mjs';
+import { nodeBundleOptions, nodeProgramOptions } from '../../../scripts/node-bundle.mjs';
 
-let meta: Metafile;
+/** The program's bundle, and the entry's. */
+let program: Metafile;
+let start: Metafile;
 
 beforeAll(async () => {
-  const result = await build({
-    ...nodeBundleOptions,
-    entryPoints: { main: 'src-main/preview/main.ts', start: 'src-main/preview/start.ts' },
-    outdir: 'out/preview-start-modules',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  meta = result.metafile;
+  const bundled = (options: object) =>
+    build({ ...options, write: false, metafile: true, logLevel: 'silent' }).then(
+      (result) => result.metafile,
+    );
+  [program, start] = await Promise.all([
+    bundled({
+      ...nodeProgramOptions,
+      entryPoints: { preview: 'src-main/preview/preview-program.ts' },
+      outfile: 'out/preview-start-modules/preview.cjs',
+    }),
+    bundled({
+      ...nodeBundleOptions,
+      entryPoints: { main: 'src-main/preview/start.ts' },
+      outdir: 'out/preview-start-modules',
+    }),
+  ]);
 }, 120_000);
 
-/** The source files of the outputs `from` imports statically, itself included. */
-function staticInputs(from: string): string[] {
+/** The source files `from` imports statically in `meta`'s bundle, itself included. */
+function staticInputs(meta: Metafile, from: string): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
-    if (seen.has(file)) return;
+    if (seen.has(file) || !meta.inputs[file]) return;
     seen.add(file);
-    for (const imported of meta.outputs[file]!.imports) {
-      if (imported.kind === 'import-statement' && meta.outputs[imported.path]) visit(imported.path);
+    for (const imported of meta.inputs[file].imports) {
+      if (imported.kind === 'import-statement') visit(imported.path);
     }
   };
   visit(from);
-  return [...seen].flatMap((file) => Object.keys(meta.outputs[file]!.inputs));
+  return [...seen];
 }
 
-const entry = () => Object.keys(meta.outputs).find((file) => file.endsWith('/main.js'))!;
-const allInputs = () => Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+/** What a start of the program evaluates: its entry, and main.ts, which it runs at once. */
+const entry = () => [
+  ...staticInputs(program, 'src-main/preview/preview-program.ts'),
+  ...staticInputs(program, 'src-main/preview/main.ts'),
+];
+const allInputs = () => Object.keys(program.inputs);
 const of = (inputs: string[], part: string) => inputs.filter((input) => input.includes(part));
 
 describe('the web preview at start', () => {
   it('evaluates the core, the search and the server', () => {
-    const inputs = staticInputs(entry());
+    const inputs = entry();
     for (const part of [
       'src-main/core/callbar-core.ts',
       'src-main/core/directory/contact-scan.ts',
@@ -57,7 +72,7 @@ describe('the web preview at start', () => {
   });
 
   it('leaves the vCard and CSV libraries, the import and export modules, the lock files and the relay handoff cipher to a later chunk', () => {
-    const inputs = staticInputs(entry());
+    const inputs = entry();
     for (const part of [
       'node_modules/ical.js/',
       'node_modules/papaparse/',
@@ -83,14 +98,26 @@ describe('the web preview at start', () => {
     );
   });
 
-  it('turns the code cache on before it loads anything else (the built entry, start.ts)', () => {
-    const start = Object.keys(meta.outputs).find((file) => file.endsWith('/start.js'))!;
-    expect(staticInputs(start).sort()).toEqual([
+  it('starts the program with its code cache, loading nothing else first (the built entry, start.ts)', () => {
+    expect(Object.keys(start.inputs).sort()).toEqual([
       'src-main/core/config/data-dir.ts',
-      'src-main/core/files/compile-cache.ts',
+      'src-main/core/files/code-cache.ts',
       'src-main/core/files/folder-owner.ts',
       'src-main/core/files/own-subfolder.ts',
       'src-main/preview/start.ts',
     ]);
+  });
+
+  it('starts reading the cache file before it evaluates the preview', () => {
+    const first = staticInputs(program, 'src-main/preview/preview-program.ts');
+    expect(of(first, 'src-main/core/directory/cache-file-read.ts')).toHaveLength(1);
+    for (const part of [
+      'src-main/preview/main.ts',
+      'src-main/core/callbar-core.ts',
+      'src-main/core/directory/contact-scan.ts',
+      'node_modules/zod/',
+    ]) {
+      expect(of(first, part), part).toEqual([]);
+    }
   });
 });
