@@ -7,7 +7,7 @@
  * importer runs it first.
  */
 import { join } from 'node:path';
-import { readBytesNoFollow } from '../files/no-follow-file';
+import { readBytesNoFollow, readBytesNoFollowAhead } from '../files/no-follow-file';
 
 /** A cache file past this is refused unread (the largest tenants' caches are far smaller). */
 export const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
@@ -27,7 +27,7 @@ let ahead: { file: string; bytes: Promise<Buffer | undefined> } | undefined;
  */
 export function readCacheFileAhead(dataDir: string): Promise<void> {
   const file = cacheFile(dataDir);
-  const bytes = readBytesNoFollow(file, MAX_CACHE_FILE_BYTES);
+  const bytes = readBytesNoFollowAhead(file, MAX_CACHE_FILE_BYTES);
   ahead = { file, bytes };
   return bytes.then(
     () => undefined,

@@ -14,6 +14,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  read,
   readSync,
   rmSync,
   writeSync,
@@ -152,22 +153,67 @@ export async function readBytesNoFollow(
   try {
     const stats = await handle.stat();
     checkReadable(path, stats, maxBytes);
-    let buffer = bufferFor(stats.size, maxBytes);
-    let filled = 0;
-    for (;;) {
-      buffer = roomToRead(path, buffer, filled, maxBytes);
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
+    return await readWhole(path, stats.size, maxBytes, (buffer, filled) =>
+      handle.read(buffer, filled, buffer.length - filled, null),
+    );
   } finally {
     await handle.close();
   }
 }
 
-/** {@link readFileNoFollow}, synchronously (settings and the call log are read at start). */
-export function readFileNoFollowSync(path: string, maxBytes: number): string | undefined {
+/**
+ * {@link readBytesNoFollow} for a read started ahead of a busy main thread (a start's cache file,
+ * read while the program loads): the file is opened and measured at once, synchronously, and its
+ * bytes asked of the I/O thread in one request before this returns. Each `await` between those
+ * steps would wait until the main thread is free, which at a start is after the program loaded.
+ */
+export function readBytesNoFollowAhead(
+  path: string,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  let opened: { fd: number; size: number } | undefined;
+  try {
+    opened = openCheckedSync(path, maxBytes);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  if (!opened) return Promise.resolve(undefined);
+  const { fd, size } = opened;
+  return readWhole(path, size, maxBytes, (buffer, filled) => {
+    return new Promise<{ bytesRead: number }>((resolve, reject) =>
+      read(fd, buffer, filled, buffer.length - filled, null, (error, bytesRead) =>
+        error ? reject(error) : resolve({ bytesRead }),
+      ),
+    );
+  }).finally(() => closeSync(fd));
+}
+
+/**
+ * The bytes of a file of fstat `size`, read by `readInto` (into the buffer after `filled` bytes)
+ * until it finds the end; the first read is asked before this returns.
+ */
+async function readWhole(
+  path: string,
+  size: number,
+  maxBytes: number,
+  readInto: (buffer: Buffer, filled: number) => Promise<{ bytesRead: number }>,
+): Promise<Buffer> {
+  let buffer = bufferFor(size, maxBytes);
+  let filled = 0;
+  for (;;) {
+    buffer = roomToRead(path, buffer, filled, maxBytes);
+    const { bytesRead } = await readInto(buffer, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * `path` opened for reading (never through a link) and its fstat checked (checkReadable);
+ * undefined when there is no such file. The caller closes `fd`.
+ */
+function openCheckedSync(path: string, maxBytes: number): { fd: number; size: number } | undefined {
   let fd: number;
   try {
     refuseLinkWithoutNoFollow(path);
@@ -178,17 +224,29 @@ export function readFileNoFollowSync(path: string, maxBytes: number): string | u
   try {
     const stats = fstatSync(fd);
     checkReadable(path, stats, maxBytes);
-    let buffer = bufferFor(stats.size, maxBytes);
+    return { fd, size: stats.size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** {@link readFileNoFollow}, synchronously (settings and the call log are read at start). */
+export function readFileNoFollowSync(path: string, maxBytes: number): string | undefined {
+  const opened = openCheckedSync(path, maxBytes);
+  if (!opened) return undefined;
+  try {
+    let buffer = bufferFor(opened.size, maxBytes);
     let filled = 0;
     for (;;) {
       buffer = roomToRead(path, buffer, filled, maxBytes);
-      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, null);
+      const bytesRead = readSync(opened.fd, buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
     return buffer.toString('utf8', 0, filled);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 
