@@ -65,6 +65,8 @@ export function serveNativeHost(options: NativeHostOptions): Promise<'closed' | 
       return send({ id: request.id, type: 'status', ok: true, ...services.status() });
     }
     const result = await services.dial(request.link);
+    // Each dial past the rate bound, and what became of it (never the link).
+    log.info('the native host answered a dial', { answer: result.ok ? 'ok' : result.code });
     send({ id: request.id, type: 'dial', ...result });
   };
 

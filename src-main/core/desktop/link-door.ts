@@ -131,6 +131,12 @@ export async function openLinkDoor(options: LinkDoorOptions): Promise<LinkDoor> 
         return refusal('internal', 'errors:linkDoor.failed');
       })
       .then((reply) => {
+        // What became of each knock past the rate bound (never the link: a number is personal).
+        if (reply && (reply.ok || reply.error.code !== 'busy')) {
+          log.info('the link door answered a knock', {
+            answer: reply.ok ? reply.status : reply.error.code,
+          });
+        }
         if (reply && !socket.destroyed) socket.end(`${JSON.stringify(reply)}\n`);
       })
       .catch(() => socket.destroy());
