@@ -19,7 +19,7 @@
 import { build } from 'esbuild';
 import { rmSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeBundleOptions, nodeProgramOptions } from './node-bundle.mjs';
+import { nodeBundleOptions, previewProgramOptions } from './node-bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -48,11 +48,7 @@ await Promise.all([
   bundle(
     'preview-server',
     { entryPoints: { main: 'src-main/preview/start.ts' } },
-    {
-      ...nodeProgramOptions,
-      entryPoints: { preview: 'src-main/preview/preview-program.ts' },
-      outExtension: { '.js': '.cjs' },
-    },
+    previewProgramOptions,
   ),
   bundle('relay', { entryPoints: { main: 'relay/main.ts' }, packages: 'external' }),
 ]);

@@ -44,8 +44,8 @@ export const nodeBundleOptions = {
  * esbuild's options for a Node program bundled as one CommonJS script (the web preview's
  * server): what files/code-cache.ts runs with a V8 code cache, which Node 20 has only for
  * scripts. Its dynamic imports become requires, evaluated when first used as the ES bundle's
- * chunks are loaded (an ES-only package such as `open` too: Node 20.19+ requires ES modules), and `import.meta.url` is the script's own address. Add
- * entryPoints and outfile.
+ * chunks are (an ES-only package such as `open` too: Node 20.19+ requires ES modules), and
+ * `import.meta.url` is the script's own address. Add entryPoints and outdir.
  */
 export const nodeProgramOptions = {
   ...nodeBundleOptions,
@@ -57,5 +57,14 @@ export const nodeProgramOptions = {
     js: "const __callbarImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
   },
   define: { 'import.meta.url': '__callbarImportMetaUrl' },
-  chunkNames: undefined,
+};
+
+/**
+ * The web preview's program as its built entry (src-main/preview/start.ts) runs it: preview.cjs,
+ * beside the entry. Add outdir.
+ */
+export const previewProgramOptions = {
+  ...nodeProgramOptions,
+  entryPoints: { preview: 'src-main/preview/preview-program.ts' },
+  outExtension: { '.js': '.cjs' },
 };

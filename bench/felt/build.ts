@@ -6,7 +6,7 @@
  * page.
  */
 import { build as esbuild } from 'esbuild';
-import { nodeBundleOptions, nodeProgramOptions } from '../../scripts/node-bundle.mjs';
+import { nodeBundleOptions, previewProgramOptions } from '../../scripts/node-bundle.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,10 +71,8 @@ export async function buildFelt({ readable = false } = {}): Promise<FeltBuild> {
     outExtension: { '.js': '.mjs' },
   });
   await esbuild({
-    ...nodeProgramOptions,
-    entryPoints: { preview: 'src-main/preview/preview-program.ts' },
+    ...previewProgramOptions,
     outdir: outDir,
-    outExtension: { '.js': '.cjs' },
     ...(readable ? { minify: false } : {}),
   });
   const previewMain = join(outDir, 'preview-main.mjs');

@@ -20,8 +20,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { CallbarError } from '../errors';
 import { said, type Said } from '../text/said';
+
+/** fs.read on a descriptor, as a promise of { bytesRead, buffer }. */
+const readFd = promisify(read);
 
 /** 0 where the platform has no O_NOFOLLOW (Windows): the lstat check then does the job. */
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -179,13 +183,9 @@ export function readBytesNoFollowAhead(
   }
   if (!opened) return Promise.resolve(undefined);
   const { fd, size } = opened;
-  return readWhole(path, size, maxBytes, (buffer, filled) => {
-    return new Promise<{ bytesRead: number }>((resolve, reject) =>
-      read(fd, buffer, filled, buffer.length - filled, null, (error, bytesRead) =>
-        error ? reject(error) : resolve({ bytesRead }),
-      ),
-    );
-  }).finally(() => closeSync(fd));
+  return readWhole(path, size, maxBytes, (buffer, filled) =>
+    readFd(fd, buffer, filled, buffer.length - filled, null),
+  ).finally(() => closeSync(fd));
 }
 
 /**

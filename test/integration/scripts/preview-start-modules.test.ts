@@ -11,7 +11,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeBundleOptions, nodeProgramOptions } from '../../../scripts/node-bundle.mjs';
+import { nodeBundleOptions, previewProgramOptions } from '../../../scripts/node-bundle.mjs';
 
 /** The program's bundle, and the entry's. */
 let program: Metafile;
@@ -23,11 +23,7 @@ beforeAll(async () => {
       (result) => result.metafile,
     );
   [program, start] = await Promise.all([
-    bundled({
-      ...nodeProgramOptions,
-      entryPoints: { preview: 'src-main/preview/preview-program.ts' },
-      outfile: 'out/preview-start-modules/preview.cjs',
-    }),
+    bundled({ ...previewProgramOptions, outdir: 'out/preview-start-modules' }),
     bundled({
       ...nodeBundleOptions,
       entryPoints: { main: 'src-main/preview/start.ts' },
