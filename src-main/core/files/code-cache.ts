@@ -17,7 +17,15 @@
  * speed, never the start. Light on purpose (node:fs, node:vm and the folder checks): it is
  * compiled without a cache.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -53,9 +61,17 @@ export function profileCodeCacheFolder(dataDir: string): string | undefined {
   }
 }
 
+/** A code cache past this is not read (the preview's is about 1.5 MB). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The cache file's bytes, when it is a file of at most MAX_CACHE_BYTES: a link planted in its
+ * place is not followed, nor anything huge read (either is replaced when the cache is written).
+ */
 function readIfThere(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    const stats = lstatSync(file);
+    return stats.isFile() && stats.size <= MAX_CACHE_BYTES ? readFileSync(file) : undefined;
   } catch {
     return undefined;
   }

@@ -156,6 +156,20 @@ describe('runWithCodeCache', () => {
     expect(run().usedCache).toBe(true);
   });
 
+  it('never follows a link planted as the cache, and writes a cache of its own in its place', () => {
+    mkdirSync(profile, { mode: 0o700 });
+    writeProgram(5);
+    const { cacheFile } = run();
+    // The link leads to a good cache of this very program: it is still not read.
+    const elsewhere = join(root, 'elsewhere.v8');
+    writeFileSync(elsewhere, readFileSync(cacheFile!));
+    rmSync(cacheFile!);
+    symlinkSync(elsewhere, cacheFile!);
+    expect(run()).toMatchObject({ usedCache: false, runs: [{ answer: 5 }] });
+    expect(lstatSync(cacheFile!).isSymbolicLink()).toBe(false);
+    expect(run().usedCache).toBe(true);
+  });
+
   it('runs without a cache where there is no profile yet, and writes nothing', () => {
     writeProgram(3);
     const started = run();
