@@ -5,7 +5,7 @@
  * note, a leg's route), and what outlives it goes at the next sweep (at most once a second, on
  * the next write, and on a timer), so what clients leave behind cannot grow without bound.
  */
-/* eslint-disable @typescript-eslint/require-await -- the interface is asynchronous (Redis); memory answers at once */
+/* oxlint-disable typescript/require-await -- the interface is asynchronous (Redis); memory answers at once */
 import { EventEmitter } from 'node:events';
 import { TokenBucket } from '../src-main/core/calls/token-bucket';
 import {

@@ -1,0 +1,66 @@
+/**
+ * The type-aware lint (.oxlintrc.json: oxlint with tsgolint, TypeScript 7's checker; part of
+ * `npm run lint` and so of `npm test`): each rule that needs types fails a planted file, and the
+ * same file written right passes. A config that loses its plugin or its rules reports nothing at
+ * all, so what must fail is asserted one rule at a time.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const oxlint = join(root, 'node_modules/.bin/oxlint');
+const project = mkdtempSync(join(tmpdir(), 'callbar-lint-'));
+writeFileSync(
+  join(project, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: { strict: true, target: 'ES2023', module: 'NodeNext', noEmit: true },
+  }),
+);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+/** The rules (`typescript/…`) the repo's config reports for `source` as a TypeScript file. */
+async function reported(name: string, source: string): Promise<string[]> {
+  writeFileSync(join(project, name), source);
+  const run = await promisify(execFile)(
+    oxlint,
+    ['--config', join(root, '.oxlintrc.json'), '--type-aware', '--format', 'unix', name],
+    { cwd: project },
+  ).catch((failed: { stdout: string; code: number }) => failed);
+  return [...run.stdout.matchAll(/typescript\(([a-z-]+)\)/g)].map((match) => match[1]!).sort();
+}
+
+const later = 'export async function later(): Promise<number> {\n  return Promise.resolve(1);\n}\n';
+
+describe('the type-aware lint', () => {
+  it.each([
+    ['no-floating-promises', 'export function f(): void {\n  void 0;\n  later();\n}\n'],
+    [
+      'no-misused-promises',
+      'export function f(items: number[]): boolean {\n  return items.some(async () => later());\n}\n',
+    ],
+    [
+      'no-unsafe-member-access',
+      "export function f(): unknown {\n  const data = JSON.parse('{}');\n  return data?.id as unknown;\n}\n",
+    ],
+    [
+      'switch-exhaustiveness-check',
+      "export function f(side: 'in' | 'out'): number {\n  switch (side) {\n    case 'in':\n      return 1;\n  }\n  return 0;\n}\n",
+    ],
+    ['await-thenable', 'export async function f(): Promise<number> {\n  return await 1;\n}\n'],
+  ])('fails %s', async (rule, body) => {
+    expect(await reported(`${rule}.ts`, later + body)).toContain(rule);
+  });
+
+  it('passes the same code written right', async () => {
+    const right =
+      later +
+      'export async function f(items: number[], side: "in" | "out"): Promise<number> {\n' +
+      '  const found = await Promise.all(items.map(async () => later()));\n' +
+      '  switch (side) {\n    case "in":\n      return found.length;\n    case "out":\n      return 0;\n  }\n}\n';
+    expect(await reported('right.ts', right)).toEqual([]);
+  });
+});
