@@ -27,6 +27,7 @@ import { policyFavourites, profileFavourites, type Favourites } from './favourit
 import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
+import { warmUpSearch } from './ipc/search-warm-up';
 import { packageInfo } from './package-info';
 import { PhonebookEditor, phonebookView } from './phonebooks/phonebook-editor';
 import type { Profile } from './profile';
@@ -338,10 +339,26 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       calls.tracker.reidentify();
     });
   };
+  const router = new Router(handlers, log, windowWords);
+  let closing = false;
+  let warmed = false;
+  // The first time the index holds contacts (the cache read at start, else the first sync), once
+  // it is built: each kind of search once, so the first keystrokes do not pay for compiling their
+  // paths (ipc/search-warm-up.ts).
+  const warmUpOnce = () => {
+    if (warmed || directory.status().contacts === 0) return;
+    warmed = true;
+    void directory.indexReady().then(async () => {
+      const started = performance.now();
+      const searches = await warmUpSearch(router, () => closing);
+      log.debug('search warmed up', { searches, ms: Math.round(performance.now() - started) });
+    });
+  };
   const unsubscribeDirectory = directory.onChange((status) => {
     known = undefined;
     events.publish({ type: 'directory.changed', status });
     reidentifyWhenIndexed();
+    warmUpOnce();
   });
   // Another region (Settings here, or another process of the profile): what the window shows
   // is shown again in it (the search asks again, the calls and favourites are sent again).
@@ -379,6 +396,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   // The emergency numbers' data (libphonenumber's, 570 KB of JavaScript) loads once the index is
   // built: ahead of the first number typed, after the first answers.
   void directory.indexReady().then(() => setImmediate(loadShortNumbers));
+  warmUpOnce();
   // The receiver also takes call events, so it runs for the whole session.
   account.listen().catch((error: unknown) => {
     const message = errorMessage(error);
@@ -387,12 +405,13 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   });
   return {
     // Errors and core's sentences in the window's language (windowWords).
-    router: new Router(handlers, log, windowWords),
+    router,
     events,
     profile,
     directory,
     favourites,
     close: async () => {
+      closing = true;
       // Relay mode: what arrives from now on waits at the relay for the next start.
       account.stopListening();
       unsubscribe();

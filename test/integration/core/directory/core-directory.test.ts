@@ -7,9 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { CallbarEvent, DirectoryStatus, SearchResult } from '../../../../src-shared/contract';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
+import { WARM_UP_QUERIES } from '../../../../src-main/core/ipc/search-warm-up';
+import type { Logger } from '../../../../src-main/core/log/logger';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
 import { startTestCore } from '../../../support/test-core';
 import { issuedSession, startSim } from '../../../support/sim-harness';
+import { until } from '../../../support/until';
+
+/** A logger that keeps every line's message and fields. */
+function keptLog(): { log: Logger; lines: { message: string; fields?: unknown }[] } {
+  const lines: { message: string; fields?: unknown }[] = [];
+  const keep = (message: string, fields?: unknown) => void lines.push({ message, fields });
+  return { log: { debug: keep, info: keep, warn: keep, error: keep }, lines };
+}
 
 describe('directory channels', () => {
   let sim: RunningSimulator;
@@ -81,6 +91,45 @@ describe('directory channels', () => {
       });
     } finally {
       await core?.close();
+    }
+  }, 30_000);
+
+  it('warms its search up once the index holds contacts, once a start, and not while it is empty', async () => {
+    const empty = keptLog();
+    const unconnected = await startTestCore({
+      env: { CALLBAR_BASE_URL: sim.base_url },
+      log: empty.log,
+    });
+    await unconnected.directory.indexReady();
+    await new Promise((turn) => setTimeout(turn, 50));
+    await unconnected.close();
+    expect(empty.lines.filter((line) => line.message === 'search warmed up')).toEqual([]);
+
+    const vault = new MemoryVault();
+    await vault.save(await issuedSession(sim, sim.users[0]!));
+    const kept = keptLog();
+    const core = await startTestCore({
+      env: { CALLBAR_BASE_URL: sim.base_url },
+      vault,
+      log: kept.log,
+    });
+    const warmUps = () => kept.lines.filter((line) => line.message === 'search warmed up');
+    try {
+      // The first sync fills the index (no cache yet): then every warm-up search is asked.
+      const warmed = await until('the warm-up', () => Promise.resolve(warmUps()[0]));
+      expect(warmed.fields).toMatchObject({ searches: WARM_UP_QUERIES.length });
+      const synced = new Promise<void>((resolve) =>
+        core.events.subscribe((event) => {
+          if (event.type === 'directory.changed' && event.status.state === 'ready') resolve();
+        }),
+      );
+      expect(await core.router.invoke('directory.sync', {})).toMatchObject({ ok: true });
+      await synced;
+      await core.directory.indexReady();
+      await new Promise((turn) => setTimeout(turn, 50));
+      expect(warmUps()).toHaveLength(1);
+    } finally {
+      await core.close();
     }
   }, 30_000);
 });
