@@ -339,6 +339,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       calls.tracker.reidentify();
     });
   };
+  // Errors and core's sentences in the window's language (windowWords).
   const router = new Router(handlers, log, windowWords);
   let closing = false;
   let warmed = false;
@@ -404,7 +405,6 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events.publish({ type: 'app.notice', level: 'error', message });
   });
   return {
-    // Errors and core's sentences in the window's language (windowWords).
     router,
     events,
     profile,
