@@ -20,25 +20,12 @@ import { buildFelt } from './build';
 import { feltProfile } from './felt-profile';
 import { startPreview, type RunningPreview } from './preview-start';
 import { showSpread, spread } from './spread';
-import { typingScript } from './typing';
+import { typedTexts, typingScript } from './typing';
 
 /** The first keystrokes after a start, shown apart. */
 const FIRST = 30;
 /** From the start to the first keystroke, as a page takes to load (ms). */
 const BEFORE_TYPING_MS = 1500;
-
-/** The search box's trimmed text after each key of the script (Escape clears it). */
-function typedTexts(keys: ReturnType<typeof typingScript>): { text: string; pauseMs: number }[] {
-  const texts: { text: string; pauseMs: number }[] = [];
-  let value = '';
-  for (const key of keys) {
-    if (key.key === 'Escape') value = '';
-    else if (key.key === 'Backspace') value = value.slice(0, -1);
-    else value += key.key === 'Space' ? ' ' : key.key;
-    if (value.trim() !== '') texts.push({ text: value.trim(), pauseMs: key.pauseMs });
-  }
-  return texts;
-}
 
 /** Each typed text's search over the channel, ms from sent to answered. */
 async function typeOverChannel(

@@ -71,15 +71,23 @@ export function typingScript(
   return keys;
 }
 
-/** Every text the search box held while the script typed (what the router is asked). */
-export function typedQueries(keys: readonly Keystroke[]): string[] {
-  const queries: string[] = [];
+/**
+ * Every text the search box held while the script typed (what the router is asked), each with the
+ * pause before the key that made it.
+ */
+export function typedTexts(keys: readonly Keystroke[]): { text: string; pauseMs: number }[] {
+  const texts: { text: string; pauseMs: number }[] = [];
   let text = '';
-  for (const { key, measured } of keys) {
+  for (const { key, measured, pauseMs } of keys) {
     if (!measured) text = '';
     else if (key === 'Backspace') text = text.slice(0, -1);
     else text += key === 'Space' ? ' ' : key;
-    if (measured && text.trim() !== '') queries.push(text.trim());
+    if (measured && text.trim() !== '') texts.push({ text: text.trim(), pauseMs });
   }
-  return queries;
+  return texts;
+}
+
+/** Every text the search box held while the script typed (what the router is asked). */
+export function typedQueries(keys: readonly Keystroke[]): string[] {
+  return typedTexts(keys).map(({ text }) => text);
 }
