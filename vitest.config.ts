@@ -30,7 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          // Real servers and `callbar` processes (a test runs up to a dozen, each 0.4–0.7 CPU-s):
+          // Real servers and `callbar` processes (a test runs up to a dozen, each 0.2–0.4 CPU-s):
           // on the CI's shared 2 cores a 10 s journey takes 20–30 s. The guard is against a hang.
           testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],

@@ -52,7 +52,7 @@ export function callbar(args: string[], env: NodeJS.ProcessEnv): CliRun {
  * `callbar ARGS` run inside the test's process: the CLI's runCli (from the sources, as the bin
  * runs it) with this environment, its stdout and stderr captured, no terminal and no signals.
  * The same run as {@link callbar}'s (stdout line by line, stderr, the exit code) without starting
- * Node and the CLI's bundle again (0.4–0.6 CPU-s each): for tests of what a command does. A test
+ * Node and the CLI's bundle again (0.2–0.4 CPU-s each): for tests of what a command does. A test
  * of the process itself (signals, two processes at once, the bin's exit, stdin, anything a fresh
  * process's module state decides) runs the bin.
  */
