@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../simulator/index';
 import { openVault } from '../src-main/core/vault/keytar-vault';
+import { issuedAccount } from './signed-in-api';
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
@@ -128,22 +129,7 @@ async function signedInCommand(rounds: number): Promise<void> {
     ].join('\n'),
   );
   try {
-    const issued = (await (
-      await fetch(`${sim.base_url}/__sim/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant_id: sim.tenant_id, user_extension: sim.users[0]!.extension }),
-      })
-    ).json()) as { access_token: string; refresh_token: string };
-    await vault.save({
-      ...issued,
-      expires_at: Date.now() + 24 * 3600_000,
-      tenant_id: sim.tenant_id,
-      user_extension: sim.users[0]!.extension,
-      client_id: sim.client_id,
-      client_secret: sim.client_secret,
-      base_url: sim.base_url,
-    });
+    await vault.save(await issuedAccount(sim, Date.now() + 24 * 3600_000));
     const command = ['phonebooks', 'list', '--json'];
     const signedIn = [
       {
