@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../simulator/index';
 import { openVault } from '../src-main/core/vault/keytar-vault';
+import { freePort } from '../test/support/free-port';
+import { profileEnv } from '../test/support/profile-env';
 import { issuedAccount } from './signed-in-api';
 
 const root = join(import.meta.dirname, '..');
@@ -106,15 +108,7 @@ function timedRun(args: string[], env: NodeJS.ProcessEnv) {
 async function signedInCommand(rounds: number): Promise<void> {
   const sim = await startSimulator({ contacts: 20, autoAnswer: false });
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-bench-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LC_TELEPHONE: 'C.UTF-8',
-    CALLBAR_DATA_DIR: dataDir,
-    CALLBAR_BASE_URL: sim.base_url,
-    CALLBAR_PORTAL_URL: sim.portal_url,
-    CALLBAR_CLIENT_ID: sim.client_id,
-    CALLBAR_CLIENT_SECRET: sim.client_secret,
-  };
+  const env = { ...process.env, ...profileEnv(sim, dataDir, await freePort()) };
   const vault = openVault({ dataDir });
   // Before: the same bundle, with the CLI's V8 flag left unset (V8's defaults: TurboFan tier-up).
   const before = join(dataDir, 'turbofan-tier-up.mjs');
