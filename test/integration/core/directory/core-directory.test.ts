@@ -8,17 +8,16 @@ import type { RunningSimulator } from '../../../../simulator/index';
 import type { CallbarEvent, DirectoryStatus, SearchResult } from '../../../../src-shared/contract';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
 import { WARM_UP_QUERIES } from '../../../../src-main/core/ipc/search-warm-up';
-import type { Logger } from '../../../../src-main/core/log/logger';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
 import { startTestCore } from '../../../support/test-core';
-import { issuedSession, startSim } from '../../../support/sim-harness';
+import { capturingLogger, issuedSession, startSim } from '../../../support/sim-harness';
 import { until } from '../../../support/until';
 
-/** A logger that keeps every line's message and fields. */
-function keptLog(): { log: Logger; lines: { message: string; fields?: unknown }[] } {
-  const lines: { message: string; fields?: unknown }[] = [];
-  const keep = (message: string, fields?: unknown) => void lines.push({ message, fields });
-  return { log: { debug: keep, info: keep, warn: keep, error: keep }, lines };
+/** The warm-up's log lines among what `lines` (a capturingLogger's) kept. */
+function warmUps(lines: string[]): Record<string, unknown>[] {
+  return lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.message === 'search warmed up');
 }
 
 describe('directory channels', () => {
@@ -95,7 +94,7 @@ describe('directory channels', () => {
   }, 30_000);
 
   it('warms its search up once the index holds contacts, once a start, and not while it is empty', async () => {
-    const empty = keptLog();
+    const empty = capturingLogger();
     const unconnected = await startTestCore({
       env: { CALLBAR_BASE_URL: sim.base_url },
       log: empty.log,
@@ -103,21 +102,20 @@ describe('directory channels', () => {
     await unconnected.directory.indexReady();
     await new Promise((turn) => setTimeout(turn, 50));
     await unconnected.close();
-    expect(empty.lines.filter((line) => line.message === 'search warmed up')).toEqual([]);
+    expect(warmUps(empty.lines)).toEqual([]);
 
     const vault = new MemoryVault();
     await vault.save(await issuedSession(sim, sim.users[0]!));
-    const kept = keptLog();
+    const kept = capturingLogger();
     const core = await startTestCore({
       env: { CALLBAR_BASE_URL: sim.base_url },
       vault,
       log: kept.log,
     });
-    const warmUps = () => kept.lines.filter((line) => line.message === 'search warmed up');
     try {
       // The first sync fills the index (no cache yet): then every warm-up search is asked.
-      const warmed = await until('the warm-up', () => Promise.resolve(warmUps()[0]));
-      expect(warmed.fields).toMatchObject({ searches: WARM_UP_QUERIES.length });
+      const warmed = await until('the warm-up', () => Promise.resolve(warmUps(kept.lines)[0]));
+      expect(warmed).toMatchObject({ searches: WARM_UP_QUERIES.length });
       const synced = new Promise<void>((resolve) =>
         core.events.subscribe((event) => {
           if (event.type === 'directory.changed' && event.status.state === 'ready') resolve();
@@ -127,7 +125,7 @@ describe('directory channels', () => {
       await synced;
       await core.directory.indexReady();
       await new Promise((turn) => setTimeout(turn, 50));
-      expect(warmUps()).toHaveLength(1);
+      expect(warmUps(kept.lines)).toHaveLength(1);
     } finally {
       await core.close();
     }
