@@ -11,6 +11,7 @@
 // A table of each stage's time ends the run.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { counts, e2eFigures, failures } from './test-report.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -133,54 +134,7 @@ async function schedule() {
 
 await schedule();
 
-/** The figures the end-to-end hardening specs measured (Playwright annotations of type `figure`). */
-function e2eFigures() {
-  const found = [];
-  const walk = (suite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests ?? []) {
-        for (const note of test.annotations ?? []) {
-          if (note.type === 'figure') found.push(`${spec.title}: ${note.description}`);
-        }
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  try {
-    for (const suite of JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).suites)
-      walk(suite);
-  } catch {
-    /* the step did not run */
-  }
-  return found;
-}
-
-function counts() {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  for (const file of ['vitest.json', 'hardening.json']) {
-    try {
-      const vitest = JSON.parse(readFileSync(`${reports}/${file}`, 'utf8'));
-      passed += vitest.numPassedTests;
-      failed += vitest.numFailedTests;
-      skipped += vitest.numPendingTests + vitest.numTodoTests;
-    } catch {
-      /* the step did not run */
-    }
-  }
-  try {
-    const e2e = JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8'));
-    passed += e2e.stats.expected + e2e.stats.flaky;
-    failed += e2e.stats.unexpected;
-    skipped += e2e.stats.skipped;
-  } catch {
-    /* the step did not run */
-  }
-  return { passed, failed, skipped };
-}
-
-const figures = e2eFigures();
+const figures = e2eFigures(reports);
 if (figures.length > 0) {
   console.log('\nEnd-to-end hardening figures');
   for (const figure of figures) console.log(`  ${figure}`);
@@ -195,7 +149,13 @@ for (const stage of stages) {
   );
 }
 
-const { passed, failed, skipped } = counts();
+const whatFailed = failures(reports);
+if (whatFailed.length > 0) {
+  console.log('\nFailed:');
+  for (const line of whatFailed) console.log(`  ${line}`);
+}
+
+const { passed, failed, skipped } = counts(reports);
 const allOk = [...results.values()].every((result) => result.ok);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(allOk && failed === 0 ? 0 : 1);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 
 /**
@@ -32,21 +34,47 @@ function listensOn(port: number): Promise<boolean> {
 }
 
 /**
- * The ports this process handed out: a port chosen and not yet bound (a relay's public and
- * metrics ports, chosen one after the other) is free to the check, so the same draw twice would
- * give one port to two listeners. Never twice, then (files sharing a worker share this too).
+ * The ports handed out, across every process of the run: a port chosen and not yet bound is free
+ * to the check, so another draw of the same port (in this process: a relay's public and metrics
+ * ports, chosen one after the other; or in another: the three stages of `npm test` run side by
+ * side, and a demo chose three ports that another stage's test then took before the demo bound
+ * them) would give one port to two listeners. Each port handed out is a file in one folder,
+ * created only if absent, holding the process's id; a file whose process has ended is taken over.
  */
-const handedOut = new Set<number>();
+const reserved = join(tmpdir(), 'callbar-test-ports');
+
+function processLives(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when `port` is now this process's to use: never handed out, or by a process now gone. */
+function reserve(port: number): boolean {
+  const file = join(reserved, String(port));
+  mkdirSync(reserved, { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(file, 'utf8'));
+    if (!Number.isInteger(holder) || holder <= 0 || processLives(holder)) return false;
+    unlinkSync(file);
+  }
+  return false;
+}
 
 /** A loopback port nobody listens on right now, and one the kernel will not hand out itself. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = LOWEST + Math.floor(Math.random() * (ABOVE - LOWEST));
-    if (handedOut.has(port)) continue;
-    if (await listensOn(port)) {
-      handedOut.add(port);
-      return port;
-    }
+    if (reserve(port) && (await listensOn(port))) return port;
   }
   throw new Error(`no free loopback port between ${LOWEST} and ${ABOVE}`);
 }
