@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { WINDOW_CHROMIUM } from './test/support/chromium';
 
 /**
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the web preview,
@@ -39,7 +40,7 @@ export default defineConfig({
     // The size of Callbar's window (src-main/app/main-window.ts), so screenshots show what a user sees.
     viewport: { width: 420, height: 640 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: WINDOW_CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

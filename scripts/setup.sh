@@ -23,10 +23,11 @@ if ! node -e '
   exit 1
 fi
 
-# chromium: the e2e browser (never a downloaded one). libsecret-1-dev + build-essential + python3:
+# chromium + chromium-headless-shell: the e2e browsers (never downloaded ones; test/support/chromium.ts
+# says which test uses which). libsecret-1-dev + build-essential + python3:
 # keytar's native build. gnome-keyring + dbus: a real Secret Service for the keychain and the demo.
 # redis-server: the relay's shared store in its tests (docs/relay.md).
-PACKAGES=(chromium libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates redis-server)
+PACKAGES=(chromium chromium-headless-shell libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates redis-server)
 
 if command -v apt-get >/dev/null; then
   missing=()

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimControl } from '../../simulator/control-client';
+import { FULL_CHROMIUM } from '../support/chromium';
 import { runCallbar } from '../support/cli-process';
 import { freePort } from '../support/free-port';
 import { advanceClock } from '../support/sim-harness';
@@ -76,7 +77,7 @@ test.beforeAll(async () => {
 
   // Chromium looks for per-user hosts in <user data dir>/NativeMessagingHosts.
   context = await chromium.launchPersistentContext(join(home, '.config/chromium'), {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: FULL_CHROMIUM,
     headless: true,
     viewport: { width: 640, height: 640 },
     env: { ...process.env, HOME: home },

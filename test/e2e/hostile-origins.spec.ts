@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { SimControl } from '../../simulator/control-client';
 import { completePortalFlow } from '../../simulator/portal-driver';
+import { FULL_CHROMIUM } from '../support/chromium';
 import { startApp, type E2eApp } from '../support/e2e-app';
 import {
   describeAttack,
@@ -48,6 +49,8 @@ test.beforeAll(async () => {
   const launchOptions = test.info().project.use.launchOptions ?? {};
   browser = await chromium.launch({
     ...launchOptions,
+    // A user's browser, not the window tests' headless shell.
+    executablePath: FULL_CHROMIUM,
     args: [
       // A user's browser: with a process per site (playwright.config.ts turns it off for the
       // window's tests, to keep one renderer across them).

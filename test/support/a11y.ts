@@ -66,6 +66,15 @@ const AXE_OPTIONS: RunOptions = {
 /** axe-core finds no violation at all, of any impact, in what the page shows. */
 export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
   type WithAxe = { axe?: { run(context: Document, options: RunOptions): Promise<AxeResults> } };
+  // A screen loaded when first shown (its own chunk: the connect screen after a reload, settings)
+  // has no heading until the chunk came, and a scan in between sees a page still starting (the
+  // headless shell's faster start met that gap). Wait for the level-one heading; a page that
+  // never gets one is scanned all the same, and the scan says so.
+  await page
+    .locator('h1')
+    .first()
+    .waitFor({ state: 'attached', timeout: 5_000 })
+    .catch(() => undefined);
   if (!(await page.evaluate(() => Boolean((window as WithAxe).axe)))) {
     await page.evaluate(AXE_SOURCE);
   }
