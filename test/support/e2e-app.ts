@@ -79,7 +79,11 @@ export async function startApp(
 export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 0) {
   await page.getByRole('button', { name: 'Connect…' }).click();
   const user = await subscribeInPortal(app, userIndex);
-  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`);
+  // The handshake crosses the portal, the receiver, the token endpoint and the keychain: with
+  // both cores busy it took over the default 5 s (seen under a profiler), so it gets 15.
+  await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`, {
+    timeout: 15_000,
+  });
   return user;
 }
 
