@@ -2,6 +2,15 @@
 // the counts of the closing line, the end-to-end figures, and what failed, one line each.
 import { readFileSync } from 'node:fs';
 
+/** A stage's JSON report, or undefined when the stage did not run. */
+function readReport(reports, file) {
+  try {
+    return JSON.parse(readFileSync(`${reports}/${file}`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every Playwright spec of the run's report, each with its file (none if the stage did not run). */
 function playwrightSpecs(reports) {
   const found = [];
@@ -9,12 +18,7 @@ function playwrightSpecs(reports) {
     for (const spec of suite.specs ?? []) found.push(spec);
     for (const child of suite.suites ?? []) walk(child);
   };
-  try {
-    for (const suite of JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8')).suites)
-      walk(suite);
-  } catch {
-    /* the step did not run */
-  }
+  for (const suite of readReport(reports, 'playwright.json')?.suites ?? []) walk(suite);
   return found;
 }
 
@@ -42,15 +46,6 @@ function firstLine(text) {
   );
 }
 
-/** A vitest report's files (none if its stage did not run), and its totals. */
-function vitestReport(reports, file) {
-  try {
-    return JSON.parse(readFileSync(`${reports}/${file}`, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 const VITEST_REPORTS = ['vitest.json', 'hardening.json'];
 
 /** A file that failed outside its tests: a hook (a beforeAll) or the file itself. */
@@ -64,7 +59,7 @@ const failedOutsideTests = (result) =>
 export function failures(reports) {
   const found = [];
   for (const file of VITEST_REPORTS) {
-    for (const result of vitestReport(reports, file)?.testResults ?? []) {
+    for (const result of readReport(reports, file)?.testResults ?? []) {
       const where = result.name.replace(`${process.cwd()}/`, '');
       for (const test of result.assertionResults.filter((one) => one.status === 'failed'))
         found.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
@@ -82,6 +77,9 @@ export function failures(reports) {
       found.push(`${spec.file} > ${spec.title}${flaky}: ${firstLine(error)}`);
     }
   }
+  // Outside any test: the global setup, a worker's teardown.
+  for (const error of readReport(reports, 'playwright.json')?.errors ?? [])
+    found.push(`end-to-end, outside a test: ${firstLine(error.message)}`);
   return found;
 }
 
@@ -91,19 +89,17 @@ export function counts(reports) {
   let failed = 0;
   let skipped = 0;
   for (const file of VITEST_REPORTS) {
-    const vitest = vitestReport(reports, file);
+    const vitest = readReport(reports, file);
     if (!vitest) continue;
     passed += vitest.numPassedTests;
     failed += vitest.numFailedTests + vitest.testResults.filter(failedOutsideTests).length;
     skipped += vitest.numPendingTests + vitest.numTodoTests;
   }
-  try {
-    const e2e = JSON.parse(readFileSync(`${reports}/playwright.json`, 'utf8'));
+  const e2e = readReport(reports, 'playwright.json');
+  if (e2e) {
     passed += e2e.stats.expected + e2e.stats.flaky;
     failed += e2e.stats.unexpected;
     skipped += e2e.stats.skipped;
-  } catch {
-    /* the step did not run */
   }
   return { passed, failed, skipped };
 }

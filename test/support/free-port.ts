@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 
@@ -41,7 +41,7 @@ function listensOn(port: number): Promise<boolean> {
  * them) would give one port to two listeners. Each port handed out is a file in one folder,
  * created only if absent, holding the process's id; a file whose process has ended is taken over.
  */
-const reserved = join(tmpdir(), 'callbar-test-ports');
+const reserved = join(tmpdir(), `callbar-test-ports-${userInfo().uid}`);
 
 function processLives(pid: number): boolean {
   try {
@@ -49,6 +49,16 @@ function processLives(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process id a reservation holds; undefined while it is being written or just removed. */
+function holderOf(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -63,9 +73,11 @@ function reserve(port: number): boolean {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number(readFileSync(file, 'utf8'));
-    if (!Number.isInteger(holder) || holder <= 0 || processLives(holder)) return false;
-    unlinkSync(file);
+    const holder = holderOf(file);
+    if (holder === undefined || processLives(holder)) return false;
+    // Its process has ended: take it over (two processes doing so with the same port in the same
+    // instant could both win; one random port of some 22,000, drawn at the same moment).
+    rmSync(file, { force: true });
   }
   return false;
 }
