@@ -23,29 +23,49 @@ if ! node -e '
   exit 1
 fi
 
-# chromium + chromium-headless-shell: the e2e browsers (never downloaded ones; test/support/chromium.ts
-# says which test uses which). libsecret-1-dev + build-essential + python3:
+# chromium: the e2e browser (never a downloaded one). libsecret-1-dev + build-essential + python3:
 # keytar's native build. gnome-keyring + dbus: a real Secret Service for the keychain and the demo.
 # redis-server: the relay's shared store in its tests (docs/relay.md).
-PACKAGES=(chromium chromium-headless-shell libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates redis-server)
+PACKAGES=(chromium libsecret-1-dev gnome-keyring dbus dbus-x11 build-essential python3 ca-certificates redis-server)
+# Installed where the distribution has them, never required: chromium-headless-shell, the lighter
+# browser the window's e2e tests run in (test/support/chromium.ts; Debian has it, Ubuntu's
+# Chromium is a snap without it: the tests then use the full browser).
+OPTIONAL_PACKAGES=(chromium-headless-shell)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 if command -v apt-get >/dev/null; then
   missing=()
   for package in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-      || missing+=("$package")
+    installed "$package" || missing+=("$package")
   done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$(id -u)" = 0 ]; then
-      echo "=== system packages: ${missing[*]} ==="
-      export DEBIAN_FRONTEND=noninteractive
+  optional=()
+  for package in "${OPTIONAL_PACKAGES[@]}"; do
+    installed "$package" || optional+=("$package")
+  done
+  if [ "$(id -u)" = 0 ] && [ "$((${#missing[@]} + ${#optional[@]}))" -gt 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    # Lists are refreshed when a needed package is missing; an optional one is added only where
+    # this system's lists have it (a system without it is not asked again at every run).
+    updated=0
+    if [ "${#missing[@]}" -gt 0 ]; then
       apt-get update -qq
-      apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    else
-      echo "Callbar needs these system packages first:" >&2
-      echo "  sudo apt-get install ${missing[*]}" >&2
-      exit 1
+      updated=1
     fi
+    for package in "${optional[@]}"; do
+      if apt-cache show "$package" >/dev/null 2>&1; then missing+=("$package"); fi
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+      echo "=== system packages: ${missing[*]} ==="
+      if [ "$updated" = 0 ]; then apt-get update -qq; fi
+      apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+  elif [ "${#missing[@]}" -gt 0 ]; then
+    echo "Callbar needs these system packages first:" >&2
+    echo "  sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  elif [ "${#optional[@]}" -gt 0 ]; then
+    echo "Optional, for lighter end-to-end tests: sudo apt-get install ${optional[*]}" >&2
   fi
 else
   echo "Not a Debian/Ubuntu system: install a C++ toolchain, Python 3 and libsecret's headers" \
