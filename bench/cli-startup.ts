@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { startSimulator } from '../simulator/index';
 import { openVault } from '../src-main/core/vault/keytar-vault';
 import { freePort } from '../test/support/free-port';
+import { issuedSession } from '../test/support/issued-session';
 import { profileEnv } from '../test/support/profile-env';
-import { issuedAccount } from './signed-in-api';
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
@@ -123,7 +123,7 @@ async function signedInCommand(rounds: number): Promise<void> {
     ].join('\n'),
   );
   try {
-    await vault.save(await issuedAccount(sim, Date.now() + 24 * 3600_000));
+    await vault.save(await issuedSession(sim, sim.users[0]!, Date.now() + 24 * 3600_000));
     const command = ['phonebooks', 'list', '--json'];
     const signedIn = [
       {

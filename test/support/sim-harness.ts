@@ -23,12 +23,13 @@ import {
 } from '../../src-main/core/account/account-service';
 import { createLogger, type Logger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
-import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
 
 export { completePortalFlow };
-// Here too, where the tests have always found it (profile-env.ts imports no vitest: benches use it).
+// Here too, where the tests have always found them (these modules import no vitest: benches use
+// them).
 export { profileEnv } from './profile-env';
+export { issuedSession } from './issued-session';
 export type { SimProfile };
 
 /**
@@ -285,33 +286,6 @@ export async function connect(rig: AccountRig, sim: RunningSimulator, userIndex 
   });
   const status = await started.completion;
   return { started, portal, status, user };
-}
-
-/** Tokens for `user` issued by the simulator (no portal), as a stored account. */
-export async function issuedSession(
-  sim: RunningSimulator,
-  user: { extension: string },
-  expiresAt = Date.now() + 3600_000,
-): Promise<StoredAccount> {
-  const tokens = await control<{ access_token: string; refresh_token: string }>(
-    sim,
-    'POST',
-    'tokens',
-    {
-      tenant_id: sim.tenant_id,
-      user_extension: user.extension,
-    },
-  );
-  return {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token,
-    expires_at: expiresAt,
-    tenant_id: sim.tenant_id,
-    user_extension: user.extension,
-    client_id: sim.client_id,
-    client_secret: sim.client_secret,
-    base_url: sim.base_url,
-  };
 }
 
 /** A started simulator and what its conformance tests use to talk to it. */
