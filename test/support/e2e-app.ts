@@ -3,7 +3,7 @@
  * the integration's receiver, and helpers to connect, scan with axe and take README screenshots.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -78,13 +78,31 @@ export async function startApp(
  */
 export async function connectThroughPortal(page: Page, app: E2eApp, userIndex = 0) {
   await page.getByRole('button', { name: 'Connect…' }).click();
-  const user = await subscribeInPortal(app, userIndex);
+  const user = await subscribeInPortal(app, userIndex).catch(async (error: Error) => {
+    throw new Error(`${error.message}\n${await whatTheWindowShows(page, app)}`);
+  });
   // The handshake crosses the portal, the receiver, the token endpoint and the keychain: with
   // both cores busy it took over the default 5 s (seen under a profiler), so it gets 15.
   await expect(page.getByTestId('account-state')).toHaveText(`Connected · Ext. ${user.extension}`, {
     timeout: 15_000,
   });
   return user;
+}
+
+/** The window's account state, its alerts and the profile's last log lines, for a failure. */
+async function whatTheWindowShows(page: Page, app: E2eApp): Promise<string> {
+  const state = await page
+    .getByTestId('account-state')
+    .textContent({ timeout: 1_000 })
+    .catch(() => '(none)');
+  const alerts = await page.getByRole('alert').allTextContents();
+  const log = join(app.dataDir, 'logs', 'callbar.log');
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').slice(-12) : [];
+  return [
+    `The window's account state: ${state}; its alerts: ${JSON.stringify(alerts)}`,
+    `The profile's log ends with:`,
+    ...lines,
+  ].join('\n');
 }
 
 /** Signs in to the portal Callbar just opened and presses Subscribe. */

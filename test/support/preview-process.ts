@@ -3,6 +3,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * How long a test waits for the address Callbar opens: well inside a test's timeout, so a Connect
+ * that opened nothing fails saying so (and what the window showed: connectThroughPortal).
+ */
+const OPENED_WAIT_MS = 25_000;
 
 export interface PreviewProcess {
   url: string;
@@ -41,7 +46,21 @@ export async function startPreviewProcess(
     url,
     origin: new URL(url).origin,
     nextOpenedUrl: async () => {
-      const { opened } = await nextLine();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<never>((_, failed) => {
+        timer = setTimeout(
+          () =>
+            failed(
+              new Error(
+                `the preview opened no address within ${OPENED_WAIT_MS / 1000} s; its stderr: ${stderr.slice(-2000) || '(none)'}`,
+              ),
+            ),
+          OPENED_WAIT_MS,
+        );
+      });
+      const { opened } = await Promise.race([nextLine(), waited]).finally(() =>
+        clearTimeout(timer),
+      );
       if (!opened) throw new Error('expected an opened address');
       return opened;
     },
