@@ -33,6 +33,55 @@ test.afterAll(async () => {
   await sim.close();
 });
 
+test('Connect answers a press while the window is still reading the account at its start', async ({
+  page,
+}) => {
+  // The channel's answer to the window's first status read is held back until released.
+  let statusId: number | undefined;
+  let heldAnswer: string | undefined;
+  let release: (() => void) | undefined;
+  await page.routeWebSocket(/\/__callbar\/channel$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const request = JSON.parse(String(message)) as { id: number; channel: string };
+      if (request.channel === 'account.status') statusId ??= request.id;
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      const answer = JSON.parse(String(message)) as { id: number };
+      if (answer.id === statusId && release === undefined) {
+        heldAnswer = String(message);
+        release = () => ws.send(heldAnswer!);
+        return;
+      }
+      ws.send(message);
+    });
+  });
+  await page.goto(preview.url);
+  await expect.poll(() => heldAnswer !== undefined).toBe(true);
+  await expect(page.getByText('Checking your connection…')).toBeVisible();
+
+  // Status events arrive meanwhile (here: a connect and its cancel, asked by another part of
+  // Callbar, as the tray would): the window shows Connect, and a press of it connects.
+  await page.evaluate(() => window.callbar.account.connect());
+  await preview.nextOpenedUrl();
+  await expect(page.getByRole('heading', { name: 'Waiting for the portal…' })).toBeVisible();
+  await page.evaluate(() => window.callbar.account.cancelConnect());
+  await page.getByRole('button', { name: 'Connect…' }).click();
+  expect(await preview.nextOpenedUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/connect\//);
+  await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
+
+  // The read's answer, older than those events, arrives last: it is not shown over them.
+  release!();
+  // The channel keeps its order: once a later call is answered, the held answer is in too.
+  await page.evaluate(() => window.callbar.app.info());
+  await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
+  await expect(page.getByRole('heading', { name: 'Waiting for the portal…' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('account-state')).toHaveText('Not connected');
+});
+
 test('connect through the portal, and the app shows who is connected', async ({
   page,
   context,

@@ -13,10 +13,16 @@ export interface AccountSlice {
    * took a connected account to not-connected without the user asking this window to forget it.
    */
   unsubscribedInPortal: boolean;
-  /** An account action is on its way (the buttons wait for it). */
+  /** An account action the person asked for is on its way (its buttons wait for it). */
   accountBusy: boolean;
   loadInfo: () => Promise<void>;
+  /**
+   * Reads the account's status (the window's start): not an action, so no button waits for it,
+   * and its answer is dropped when a newer status (an event, an action's) came first.
+   */
   loadAccount: () => Promise<void>;
+  /** The person's "Try again" (the keychain): the status read again, its button waiting. */
+  recheckAccount: () => Promise<void>;
   connect: () => Promise<void>;
   cancelConnect: () => Promise<void>;
   forget: () => Promise<void>;
@@ -44,11 +50,18 @@ function remember(status: AccountStatus): AccountStatus {
 }
 
 export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
+  /** How many statuses the window has taken in: a read answered after a newer one is stale. */
+  let statusesTaken = 0;
+  const take = (status: AccountStatus) => {
+    statusesTaken += 1;
+    return remember(status);
+  };
+  /** An action the person asked for: its buttons wait for it (one press, one action). */
   const run = async (action: () => Promise<Result<AccountStatus>>) => {
     set({ accountBusy: true });
     const result = await action();
     if (result.ok) {
-      set({ account: remember(result.value), accountError: undefined, accountBusy: false });
+      set({ account: take(result.value), accountError: undefined, accountBusy: false });
     } else set({ accountError: result.error, accountBusy: false });
   };
   return {
@@ -63,7 +76,16 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
       if (result.ok) set({ info: result.value, infoError: undefined });
       else set({ infoError: result.error });
     },
-    loadAccount: () => run(() => window.callbar.account.status()),
+    loadAccount: async () => {
+      // Not `run`: when the start's read made the buttons wait, a status event that came before
+      // its answer showed Connect, and a press of it was dropped.
+      const taken = statusesTaken;
+      const result = await window.callbar.account.status();
+      if (taken !== statusesTaken) return;
+      if (result.ok) set({ account: take(result.value), accountError: undefined });
+      else set({ accountError: result.error });
+    },
+    recheckAccount: () => run(() => window.callbar.account.status()),
     connect: async () => {
       set({ unsubscribedInPortal: false });
       await run(() => window.callbar.account.connect());
@@ -82,7 +104,7 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
         status.state === 'not-connected' &&
         !get().accountBusy;
       set({
-        account: remember(status),
+        account: take(status),
         accountError: undefined,
         unsubscribedInPortal:
           unsubscribed || (get().unsubscribedInPortal && status.state === 'not-connected'),

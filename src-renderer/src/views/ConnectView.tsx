@@ -177,7 +177,7 @@ function WaitingForPortal() {
 
 function KeychainUnavailable({ message }: { message: string | undefined }) {
   const { t } = useTranslation();
-  const retry = useAppStore((state) => state.loadAccount);
+  const retry = useAppStore((state) => state.recheckAccount);
   const busy = useAppStore((state) => state.accountBusy);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
