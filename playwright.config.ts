@@ -20,6 +20,10 @@ export default defineConfig({
   // machine and two to three times that beside the suite's other stages on the CI's 2 cores: the
   // guard is against a hang. Each assertion keeps its own few seconds.
   timeout: 60_000,
+  // An assertion's own wait: what the window shows after the platform's events (a webhook to the
+  // receiver, core, the event stream, a render) took over the default 5 s on a CI whose two cores
+  // ran the suite's other stages and more (a call bar still "Ringing…" 5 s after the answer).
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: Number(process.env.CALLBAR_E2E_WORKERS) || 2,
   retries: 0,

@@ -22,8 +22,13 @@ function ephemeralStart(): number {
   }
 }
 
-const LOWEST = 10_000;
-const ABOVE = Math.max(LOWEST + 1_000, ephemeralStart());
+/** The range drawn from; CALLBAR_TEST_PORTS=low-high narrows it (free-port.test.ts crowds it). */
+const [LOWEST, ABOVE] = (() => {
+  const narrowed = /^(\d+)-(\d+)$/.exec(process.env.CALLBAR_TEST_PORTS ?? '');
+  if (narrowed) return [Number(narrowed[1]), Number(narrowed[2]) + 1];
+  const lowest = 10_000;
+  return [lowest, Math.max(lowest + 1_000, ephemeralStart())];
+})();
 
 function listensOn(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -41,7 +46,8 @@ function listensOn(port: number): Promise<boolean> {
  * them) would give one port to two listeners. Each port handed out is a file in one folder,
  * created only if absent, holding the process's id; a file whose process has ended is taken over.
  */
-const reserved = join(tmpdir(), `callbar-test-ports-${userInfo().uid}`);
+const reserved =
+  process.env.CALLBAR_TEST_PORTS_DIR ?? join(tmpdir(), `callbar-test-ports-${userInfo().uid}`);
 
 function processLives(pid: number): boolean {
   try {
@@ -62,24 +68,41 @@ function holderOf(file: string): number | undefined {
   }
 }
 
+/** Writes the reservation if there is none; true when this process wrote it. */
+function create(file: string): boolean {
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
 /** True when `port` is now this process's to use: never handed out, or by a process now gone. */
 function reserve(port: number): boolean {
   const file = join(reserved, String(port));
   mkdirSync(reserved, { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = holderOf(file);
-    if (holder === undefined || processLives(holder)) return false;
-    // Its process has ended: take it over (two processes doing so with the same port in the same
-    // instant could both win; one random port of some 22,000, drawn at the same moment).
-    rmSync(file, { force: true });
+  if (create(file)) return true;
+  const gone = holderOf(file);
+  if (gone === undefined || processLives(gone)) return false;
+  // Its process has ended: take it over, one process at a time (a lock beside it, made only if
+  // absent). Without it, one process could remove the reservation another had just taken over,
+  // and both would hold the port (a CI run handed one port to both of free-port.test.ts's
+  // processes). A process that dies holding the lock leaves that one port unused.
+  const lock = `${file}.taking`;
+  try {
+    mkdirSync(lock);
+  } catch {
+    return false;
   }
-  return false;
+  try {
+    if (holderOf(file) !== gone) return false;
+    rmSync(file, { force: true });
+    return create(file);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** A loopback port nobody listens on right now, and one the kernel will not hand out itself. */

@@ -4,8 +4,10 @@
  * demo's simulator found its port taken). Two processes drawing hundreds of ports each at the
  * same time never get the same one; at random from the range, they would share several.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -13,21 +15,19 @@ const freePortModule = join(import.meta.dirname, '../../support/free-port.ts');
 const DRAWS = 400;
 
 /** A process that draws ports, says them, and stays alive (its ports held) until told to end. */
-function drawer() {
+function drawer(draws = DRAWS, env: NodeJS.ProcessEnv = {}) {
   const script = `
     const { freePort } = await import(${JSON.stringify(freePortModule)});
     const ports = [];
-    for (let i = 0; i < ${DRAWS}; i += 1) ports.push(await freePort());
+    for (let i = 0; i < ${draws}; i += 1) ports.push(await freePort());
     console.log(JSON.stringify(ports));
     process.stdin.resume();
     process.stdin.on('end', () => process.exit(0));`;
-  const child = spawn(process.execPath, [
-    '--import',
-    'tsx',
-    '--input-type=module',
-    '--eval',
-    script,
-  ]);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '--eval', script],
+    { env: { ...process.env, ...env } },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const ports = new Promise<number[]>((resolve, reject) => {
@@ -39,20 +39,47 @@ function drawer() {
   return { child, ports };
 }
 
+/** Two drawers at once; the ports both of them got. */
+async function drawnByBoth(draws: number, env: NodeJS.ProcessEnv = {}) {
+  const drawers = [drawer(draws, env), drawer(draws, env)];
+  try {
+    const [first, second] = await Promise.all(drawers.map((one) => one.ports));
+    expect(new Set(first).size).toBe(draws);
+    expect(new Set(second).size).toBe(draws);
+    return first!.filter((port) => second!.includes(port));
+  } finally {
+    for (const { child } of drawers) {
+      const ended = once(child, 'exit');
+      child.stdin.end();
+      await ended;
+    }
+  }
+}
+
 describe('freePort across processes', () => {
   it('never hands one port to two live processes', async () => {
-    const drawers = [drawer(), drawer()];
+    expect(await drawnByBoth(DRAWS)).toEqual([]);
+  }, 60_000);
+
+  it('takes over the ports of processes that ended one process at a time', async () => {
+    // Every port of a narrow range was handed out to a process that has ended since: each draw
+    // takes one over, and the two drawers meet on the same ports again and again. (Taken over by
+    // removing and writing, without the lock, a CI run gave one such port to both processes of
+    // the test above; the window is microseconds wide, and this test does not reach it reliably:
+    // it passed 3 of 3 runs without the lock. It checks that taking over works and stays single.)
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-ports-'));
     try {
-      const [first, second] = await Promise.all(drawers.map((one) => one.ports));
-      expect(new Set(first).size).toBe(DRAWS);
-      expect(new Set(second).size).toBe(DRAWS);
-      expect(first!.filter((port) => second!.includes(port))).toEqual([]);
-    } finally {
-      for (const { child } of drawers) {
-        const ended = once(child, 'exit');
-        child.stdin.end();
-        await ended;
+      const ended = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+        encoding: 'utf8',
+      });
+      const low = 20_000 + Math.floor(Math.random() * 5_000);
+      for (let port = low; port < low + 300; port += 1) {
+        writeFileSync(join(dir, String(port)), ended.stdout.trim());
       }
+      const env = { CALLBAR_TEST_PORTS_DIR: dir, CALLBAR_TEST_PORTS: `${low}-${low + 299}` };
+      expect(await drawnByBoth(120, env)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
