@@ -7,10 +7,8 @@ import { AccountSwitchBanner } from './views/AccountSwitchBanner';
 import { EventsWarningBanner } from './views/EventsWarningBanner';
 import { CallBar } from './views/CallBar';
 import { CallAnnouncer } from './views/CallAnnouncer';
-import { DisconnectDialog } from './views/DisconnectDialog';
 import { Menu } from './views/Menu';
 import { Notices } from './views/Notices';
-import { PendingDialDialog } from './views/PendingDialDialog';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 
@@ -30,6 +28,14 @@ const SettingsView = lazy(() =>
 );
 const SetupView = lazy(() =>
   withScreenTexts(import('./views/SetupView')).then((m) => ({ default: m.SetupView })),
+);
+// Dialogs load when first asked for (their texts are the start's): "Disconnect this computer?"
+// and "Dial this number?" (a tel: link that waits for a yes).
+const DisconnectDialog = lazy(() =>
+  import('./views/DisconnectDialog').then((m) => ({ default: m.DisconnectDialog })),
+);
+const PendingDialDialog = lazy(() =>
+  import('./views/PendingDialDialog').then((m) => ({ default: m.PendingDialDialog })),
 );
 
 /**
@@ -90,6 +96,8 @@ function Screen() {
 
 export function App() {
   const start = useAppStore((state) => state.start);
+  const confirmingDisconnect = useAppStore((state) => state.confirmingDisconnect);
+  const dialPending = useAppStore((state) => Boolean(state.calls.pending));
   const view = useAppStore((state) => state.view);
   const theme = useAppStore((state) => state.theme);
   const windowKind = useAppStore((state) => state.windowKind);
@@ -137,8 +145,16 @@ export function App() {
       </main>
       <Notices />
       <CallAnnouncer />
-      <PendingDialDialog />
-      <DisconnectDialog />
+      {dialPending ? (
+        <Suspense fallback={null}>
+          <PendingDialDialog />
+        </Suspense>
+      ) : null}
+      {confirmingDisconnect ? (
+        <Suspense fallback={null}>
+          <DisconnectDialog />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
