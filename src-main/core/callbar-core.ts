@@ -181,6 +181,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return withConnectLink(account.status());
     },
     'account.connect': async () => {
+      // Said before the receiver starts (the keychain's webhook secret, a port): a Connect that
+      // opens nothing is then told apart from one that never reached core.
+      log.info('connect asked');
       const started = await account.startActivation({
         openUrl: async (url) => {
           // Only a link served by Callbar's own receiver (which redirects to the portal) is

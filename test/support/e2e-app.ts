@@ -96,10 +96,20 @@ async function whatTheWindowShows(page: Page, app: E2eApp): Promise<string> {
     .textContent({ timeout: 1_000 })
     .catch(() => '(none)');
   const alerts = await page.getByRole('alert').allTextContents();
+  // Whether the window's channel to core still answers (a new call, at most 3 s).
+  const channel = await page
+    .evaluate(() =>
+      Promise.race([
+        window.callbar.account.status().then((result) => JSON.stringify(result).slice(0, 300)),
+        new Promise<string>((done) => setTimeout(() => done('no answer within 3 s'), 3_000)),
+      ]),
+    )
+    .catch((error: Error) => `the page could not be asked (${error.message})`);
   const log = join(app.dataDir, 'logs', 'callbar.log');
   const lines = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').slice(-12) : [];
   return [
     `The window's account state: ${state}; its alerts: ${JSON.stringify(alerts)}`,
+    `account.status asked now: ${channel}`,
     `The profile's log ends with:`,
     ...lines,
   ].join('\n');
