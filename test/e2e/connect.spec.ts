@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,32 +33,68 @@ test.afterAll(async () => {
   await sim.close();
 });
 
-test('Connect answers a press while the window is still reading the account at its start', async ({
-  page,
-}) => {
-  // The channel's answer to the window's first status read is held back until released.
-  let statusId: number | undefined;
-  let heldAnswer: string | undefined;
-  let release: (() => void) | undefined;
+/**
+ * A new page (its channel route ends with it: a reused page would keep it for later tests) whose
+ * channel to core holds back every answer to `channel` until `release()`.
+ */
+async function pageHoldingAnswers(context: BrowserContext, channel: string) {
+  const page = await context.newPage();
+  const asked = new Set<number>();
+  const held: string[] = [];
+  let released = false;
+  let send: ((message: string) => void) | undefined;
   await page.routeWebSocket(/\/__callbar\/channel$/, (ws) => {
     const server = ws.connectToServer();
+    send = (message) => ws.send(message);
     ws.onMessage((message) => {
       const request = JSON.parse(String(message)) as { id: number; channel: string };
-      if (request.channel === 'account.status') statusId ??= request.id;
+      if (request.channel === channel) asked.add(request.id);
       server.send(message);
     });
     server.onMessage((message) => {
       const answer = JSON.parse(String(message)) as { id: number };
-      if (answer.id === statusId && release === undefined) {
-        heldAnswer = String(message);
-        release = () => ws.send(heldAnswer!);
-        return;
-      }
-      ws.send(message);
+      if (asked.has(answer.id) && !released) held.push(String(message));
+      else ws.send(message);
     });
   });
+  return {
+    page,
+    held: () => held.length > 0,
+    release: () => {
+      released = true;
+      for (const message of held.splice(0)) send!(message);
+    },
+  };
+}
+
+test('the first run shows its fields and Connect at once: nothing moves under the pointer', async ({
+  context,
+}) => {
+  const { page, held, release } = await pageHoldingAnswers(context, 'settings.get');
   await page.goto(preview.url);
-  await expect.poll(() => heldAnswer !== undefined).toBe(true);
+  await expect.poll(held).toBe(true);
+  await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
+  // While the first run's settings are on their way, no Connect to press yet: the fields would
+  // arrive above it and move it (a press whose button moved between down and up is no click).
+  await expect(page.getByRole('button', { name: 'Connect…' })).toHaveCount(0);
+  release();
+  const connect = page.getByRole('button', { name: 'Connect…' });
+  await expect(connect).toBeFocused();
+  await expect(page.getByTestId('first-run-setup').getByLabel('Country')).toBeVisible();
+  const at = await connect.boundingBox();
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  expect(await connect.boundingBox()).toEqual(at);
+});
+
+test('Connect answers a press while the window is still reading the account at its start', async ({
+  context,
+}) => {
+  // The channel's answer to the window's status read at its start is held back until released.
+  const { page, held, release } = await pageHoldingAnswers(context, 'account.status');
+  await page.goto(preview.url);
+  await expect.poll(held).toBe(true);
   await expect(page.getByText('Checking your connection…')).toBeVisible();
 
   // Status events arrive meanwhile (here: a connect and its cancel, asked by another part of
@@ -72,7 +108,7 @@ test('Connect answers a press while the window is still reading the account at i
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');
 
   // The read's answer, older than those events, arrives last: it is not shown over them.
-  release!();
+  release();
   // The channel keeps its order: once a later call is answered, the held answer is in too.
   await page.evaluate(() => window.callbar.app.info());
   await expect(page.getByTestId('account-state')).toHaveText('Connecting…');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
@@ -60,10 +60,25 @@ function NotConnected() {
   const connect = useAppStore((state) => state.connect);
   const region = useAppStore((state) => state.region);
   const confirmRegion = useAppStore((state) => state.confirmRegion);
-  const button = useFocusOnMount<HTMLButtonElement>();
   // The first run: never connected here before (a returning person is not welcomed again).
   const [before] = useState(connectedBefore);
   const firstRun = !unsubscribed && account?.state === 'not-connected' && !before;
+  const actions = (
+    <div className="screen-actions">
+      <ConnectButton
+        onPress={() => {
+          // Not `disabled` while busy: a disabled button could not take the focus on arrival.
+          if (busy) return;
+          // The first run asked for the country: the one shown is the person's from now on (the
+          // search does not ask again after connecting; RegionAsk.tsx).
+          if (firstRun && region && !region.confirmed) void confirmRegion(region.code);
+          void connect();
+        }}
+      >
+        {unsubscribed ? t('connect.again') : t('connect.connect')}
+      </ConnectButton>
+    </div>
+  );
   return (
     <section className="screen panel connect" aria-labelledby="connect-title">
       <h1 id="connect-title">
@@ -82,27 +97,25 @@ function NotConnected() {
       </p>
       {account?.message ? <p className="hint">{account.message}</p> : null}
       <ViaRelay />
-      {firstRun ? <FirstRunSetup /> : null}
-      <div className="screen-actions">
-        <button
-          ref={button}
-          type="button"
-          className="primary large"
-          aria-describedby="connect-explained"
-          onClick={() => {
-            // Not `disabled` while busy: a disabled button could not take the focus on arrival.
-            if (busy) return;
-            // The first run asked for the country: the one shown is the person's from now on (the
-            // search does not ask again after connecting; RegionAsk.tsx).
-            if (firstRun && region && !region.confirmed) void confirmRegion(region.code);
-            void connect();
-          }}
-        >
-          {unsubscribed ? t('connect.again') : t('connect.connect')}
-        </button>
-      </div>
+      {firstRun ? <FirstRunSetup>{actions}</FirstRunSetup> : actions}
       <ErrorLine />
     </section>
+  );
+}
+
+/** The one action of a screen that is not connected; it has the focus when it appears. */
+function ConnectButton({ onPress, children }: { onPress: () => void; children: ReactNode }) {
+  const button = useFocusOnMount<HTMLButtonElement>();
+  return (
+    <button
+      ref={button}
+      type="button"
+      className="primary large"
+      aria-describedby="connect-explained"
+      onClick={onPress}
+    >
+      {children}
+    </button>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../i18n';
 import type { EditableSettings, SettingsView } from '../../../src-shared/contract';
 import { SettingField } from '../components/SettingField';
@@ -9,18 +9,23 @@ import { CountrySelect } from './CountrySelect';
 /**
  * What a first run asks before connecting: the country (how numbers without a country code are
  * read; the `region` setting, which starts as the system's region) and the global shortcut, each
- * saved as it is chosen; then what comes next, step by step. The Connect button follows it.
+ * saved as it is chosen; then what comes next, step by step, and `children` (the Connect button).
+ * All of it appears at once, when the settings have come (or could not be read): the fields
+ * arriving above a button already shown moved it under the pointer, and a press whose button
+ * moved between mouse down and up is no click at all.
  */
-export function FirstRunSetup() {
+export function FirstRunSetup({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const loadSettings = useAppStore((state) => state.loadSettings);
   const [view, setView] = useState<SettingsView | undefined>();
+  const [answered, setAnswered] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<keyof EditableSettings, string>>>({});
   const [saved, setSaved] = useState<keyof EditableSettings | undefined>();
   const [shortcutProblem, setShortcutProblem] = useState<string | undefined>();
   useEffect(() => {
     void window.callbar.settings.get().then((result) => {
       if (result.ok) setView(result.value);
+      setAnswered(true);
     });
   }, []);
   useEffect(() => {
@@ -41,6 +46,7 @@ export function FirstRunSetup() {
   };
   const status = (name: keyof EditableSettings) =>
     saved === name ? t('settings.savedShort') : undefined;
+  if (!answered) return null;
   return (
     <div className="first-run-setup" data-testid="first-run-setup">
       {view ? (
@@ -83,6 +89,7 @@ export function FirstRunSetup() {
         <li>{t('connect.next2')}</li>
         <li>{t('connect.next3')}</li>
       </ol>
+      {children}
     </div>
   );
 }
