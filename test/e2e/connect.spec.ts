@@ -34,10 +34,11 @@ test.afterAll(async () => {
 });
 
 /**
- * A new page (its channel route ends with it: a reused page would keep it for later tests) whose
- * channel to core holds back every answer to `channel` until `release()`.
+ * The window in a new page (its channel route ends with it: a reused page would keep it for later
+ * tests) whose channel to core holds back every answer to `channel` until `release()`; returned
+ * once the first such answer is held.
  */
-async function pageHoldingAnswers(context: BrowserContext, channel: string) {
+async function windowHoldingAnswers(context: BrowserContext, channel: string) {
   const page = await context.newPage();
   const asked = new Set<number>();
   const held: string[] = [];
@@ -57,9 +58,10 @@ async function pageHoldingAnswers(context: BrowserContext, channel: string) {
       else ws.send(message);
     });
   });
+  await page.goto(preview.url);
+  await expect.poll(() => held.length).toBeGreaterThan(0);
   return {
     page,
-    held: () => held.length > 0,
     release: () => {
       released = true;
       for (const message of held.splice(0)) send!(message);
@@ -70,9 +72,7 @@ async function pageHoldingAnswers(context: BrowserContext, channel: string) {
 test('the first run shows its fields and Connect at once: nothing moves under the pointer', async ({
   context,
 }) => {
-  const { page, held, release } = await pageHoldingAnswers(context, 'settings.get');
-  await page.goto(preview.url);
-  await expect.poll(held).toBe(true);
+  const { page, release } = await windowHoldingAnswers(context, 'settings.get');
   await expect(page.getByRole('heading', { name: 'Welcome to Callbar' })).toBeVisible();
   // While the first run's settings are on their way, no Connect to press yet: the fields would
   // arrive above it and move it (a press whose button moved between down and up is no click).
@@ -92,9 +92,7 @@ test('Connect answers a press while the window is still reading the account at i
   context,
 }) => {
   // The channel's answer to the window's status read at its start is held back until released.
-  const { page, held, release } = await pageHoldingAnswers(context, 'account.status');
-  await page.goto(preview.url);
-  await expect.poll(held).toBe(true);
+  const { page, release } = await windowHoldingAnswers(context, 'account.status');
   await expect(page.getByText('Checking your connection…')).toBeVisible();
 
   // Status events arrive meanwhile (here: a connect and its cancel, asked by another part of

@@ -56,13 +56,16 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
     statusesTaken += 1;
     return remember(status);
   };
+  /** What a status answer changes: the account, or the error shown next to its controls. */
+  const answered = (result: Result<AccountStatus>) =>
+    result.ok
+      ? { account: take(result.value), accountError: undefined }
+      : { accountError: result.error };
   /** An action the person asked for: its buttons wait for it (one press, one action). */
   const run = async (action: () => Promise<Result<AccountStatus>>) => {
     set({ accountBusy: true });
     const result = await action();
-    if (result.ok) {
-      set({ account: take(result.value), accountError: undefined, accountBusy: false });
-    } else set({ accountError: result.error, accountBusy: false });
+    set({ ...answered(result), accountBusy: false });
   };
   return {
     info: undefined,
@@ -81,9 +84,7 @@ export const createAccountSlice: SliceCreator<AccountSlice> = (set, get) => {
       // its answer showed Connect, and a press of it was dropped.
       const taken = statusesTaken;
       const result = await window.callbar.account.status();
-      if (taken !== statusesTaken) return;
-      if (result.ok) set({ account: take(result.value), accountError: undefined });
-      else set({ accountError: result.error });
+      if (taken === statusesTaken) set(answered(result));
     },
     recheckAccount: () => run(() => window.callbar.account.status()),
     connect: async () => {

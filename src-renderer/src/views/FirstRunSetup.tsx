@@ -17,15 +17,14 @@ import { CountrySelect } from './CountrySelect';
 export function FirstRunSetup({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const loadSettings = useAppStore((state) => state.loadSettings);
-  const [view, setView] = useState<SettingsView | undefined>();
-  const [answered, setAnswered] = useState(false);
+  // undefined until the settings' answer; null when they could not be read (no fields then).
+  const [view, setView] = useState<SettingsView | null>();
   const [errors, setErrors] = useState<Partial<Record<keyof EditableSettings, string>>>({});
   const [saved, setSaved] = useState<keyof EditableSettings | undefined>();
   const [shortcutProblem, setShortcutProblem] = useState<string | undefined>();
   useEffect(() => {
     void window.callbar.settings.get().then((result) => {
-      if (result.ok) setView(result.value);
-      setAnswered(true);
+      setView(result.ok ? result.value : null);
     });
   }, []);
   useEffect(() => {
@@ -46,7 +45,7 @@ export function FirstRunSetup({ children }: { children: ReactNode }) {
   };
   const status = (name: keyof EditableSettings) =>
     saved === name ? t('settings.savedShort') : undefined;
-  if (!answered) return null;
+  if (view === undefined) return null;
   return (
     <div className="first-run-setup" data-testid="first-run-setup">
       {view ? (
