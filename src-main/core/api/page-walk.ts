@@ -8,6 +8,9 @@
  * - Count: what came (each item once, by id) is checked against the platform's `count`; short of
  *   it, the list is walked again (up to MAX_WALKS walks in all, each adding what the others
  *   missed), and still short, the walk throws IncompleteListError: never a complete list on less.
+ *   A walk whose count changed from one page to the next is of a list that moved under it (a
+ *   deletion shifts every later item onto the page before, one of them past the walk, while the
+ *   count drops to what came): it is walked again whatever came.
  * - Page size: the size asked for is the caller's, or the largest this platform was found to
  *   take (PageSizes): a 400 naming `page_size` is retried at once with the size it allows (or half
  *   the size, when it names none), and a first page shorter than asked that links to a next one
@@ -68,25 +71,33 @@ export interface WalkStep<T> {
   walk: number;
 }
 
-/** A list that held fewer items than the platform counted, walked MAX_WALKS times. */
+/**
+ * A list that held fewer items than the platform counted, walked MAX_WALKS times; or (`moved`)
+ * one whose count changed under every walk, so that no walk read it whole.
+ */
 export class IncompleteListError extends CallbarError {
   readonly received: number;
   readonly counted: number;
   readonly walks: number;
+  readonly moved: boolean;
 
-  constructor(endpoint: string, received: number, counted: number, walks: number) {
+  constructor(endpoint: string, received: number, counted: number, walks: number, moved = false) {
     super(
       'list_incomplete',
-      said('errors:platformAnswer.listIncomplete', { endpoint, received, counted, walks }),
+      moved
+        ? said('errors:platformAnswer.listMoved', { endpoint, walks })
+        : said('errors:platformAnswer.listIncomplete', { endpoint, received, counted, walks }),
     );
     this.name = 'IncompleteListError';
     this.received = received;
     this.counted = counted;
     this.walks = walks;
+    this.moved = moved;
   }
 
   /** The same, said of one phonebook's contacts (a phrase, for the caller's sentence). */
   ofPhonebook(name: string): Said {
+    if (this.moved) return said('errors:phonebooks.listMoved', { name, walks: this.walks });
     return said('errors:phonebooks.listIncomplete', {
       name,
       received: this.received,
@@ -171,9 +182,14 @@ export async function* walkList<T extends { id: number }>(
   for (let walk = 1; ; walk++) {
     const bounds = new PageBounds(endpoint, list.maxItems);
     let { page, request } = await firstPage(list, query, send);
-    let counted: number;
+    let counted: number | undefined;
+    // The list moved under this walk (its count changed from page to page): an item taken off
+    // a page already read moved every later item a place up, and the first of the next page
+    // onto the page read before, where no page of this walk holds it.
+    let moved = false;
     for (;;) {
       bounds.check(page);
+      if (counted !== undefined && page.count !== counted) moved = true;
       counted = page.count;
       const items = page.results.filter((item) => !seen.has(item.id));
       for (const item of items) seen.add(item.id);
@@ -183,8 +199,10 @@ export async function* walkList<T extends { id: number }>(
       request = next;
       page = await send(() => list.page(next));
     }
-    if (seen.size >= counted) return;
-    if (walk >= maxWalks) throw new IncompleteListError(endpoint, seen.size, counted, walk);
+    if (!moved && seen.size >= counted) return;
+    if (walk >= maxWalks) {
+      throw new IncompleteListError(endpoint, seen.size, counted, walk, moved);
+    }
   }
 }
 

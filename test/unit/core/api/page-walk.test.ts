@@ -192,6 +192,37 @@ describe('the page walk', () => {
     expect(short.requests).toHaveLength(9);
   });
 
+  it('walks again when the count changed under a walk, and says so when it changes every time', async () => {
+    // Item 1 is deleted once the first page is read: item 3 moves onto page 1 and the count
+    // drops to what the walk took (1, 2, 4, 5, 6): only a second walk brings item 3.
+    const listed = items(6);
+    const deleting = platformList(listed, { max: 2 });
+    const page = async (request: PageRequest) => {
+      const answer = await deleting.page(request);
+      if (deleting.requests.length === 1) listed.shift();
+      return answer;
+    };
+    const steps = await all(walkList(list(page)));
+    expect(steps.map((step) => step.walk)).toEqual([1, 1, 1, 2, 2, 2]);
+    expect(steps.flatMap((step) => step.items.map((item) => item.id))).toContain(3);
+
+    // A list that changes between every two pages (one added, then one deleted) is never read
+    // whole.
+    const busy = items(6);
+    const changing = platformList(busy, { max: 2 });
+    let next = 7;
+    const churning = async (request: PageRequest) => {
+      const answer = await changing.page(request);
+      if (busy.length === 6) busy.push({ id: next++ });
+      else busy.shift();
+      return answer;
+    };
+    const walk = all(walkItems(list(churning)));
+    await expect(walk).rejects.toBeInstanceOf(IncompleteListError);
+    await expect(walk).rejects.toMatchObject({ moved: true, walks: 3 });
+    await expect(walk).rejects.toThrow(/kept changing while Callbar read its pages \(3 walks\)/);
+  });
+
   it('believes a remembered size only for a day and never below the floor', async () => {
     let now = Date.parse('2026-11-25T10:00:00Z');
     const memory = memoryStateFile<LearntPageSize>();

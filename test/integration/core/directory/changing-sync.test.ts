@@ -1,0 +1,95 @@
+/**
+ * A phonebook that changes while a sync walks its pages. The platform pages by offset: a contact
+ * deleted from a page already read moves every later contact one place up, so the first contact
+ * of the next page slides onto the page already read and no page of the walk holds it. The
+ * platform's count drops by the same one, so a walk that only compares what came with the last
+ * count sees "all of them" and reports a complete directory without a contact nobody touched.
+ * A walk whose count changed under it is of a list that moved: it is walked again.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../../simulator/index';
+import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
+import type { Contact } from '../../../../src-main/core/api/schemas';
+import { Directory } from '../../../../src-main/core/directory/directory';
+import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
+import { silentLogger } from '../../../../src-main/core/log/logger';
+import { apiFor } from '../../../support/api-rig';
+import { describeJourney, startSim } from '../../../support/sim-harness';
+
+/** A pacer whose requests wait while a change the test makes is on its way to the platform. */
+class GatedPacer extends RequestPacer {
+  gate: Promise<unknown> = Promise.resolve();
+
+  override async take(signal?: AbortSignal): Promise<void> {
+    await this.gate;
+    return super.take(signal);
+  }
+}
+
+const PAGE = 2;
+
+describeJourney('a sync while a coworker deletes a contact', (profile) => {
+  let sim: RunningSimulator;
+  let api: PlatformApi;
+  let contacts: Contact[];
+
+  beforeEach(async () => {
+    sim = await startSim({
+      profile,
+      contacts: 0,
+      rateLimits: { phonebook: { limit: 100_000, window_seconds: 60 } },
+    });
+    ({ api } = await apiFor(sim, 0));
+    const book = await api.phonebooks.createPhonebook({
+      description: 'Changing',
+      priority: 1,
+      is_shared: true,
+    });
+    contacts = [];
+    for (let index = 0; index < 6; index++) {
+      contacts.push(
+        await api.phonebooks.createContact({
+          phonebook: book.id,
+          display_name: `Person ${index}`,
+          number: `+4930555100${index}`,
+          secondary_number: null,
+          speed_dial: 2000 + index,
+        }),
+      );
+    }
+  }, 30_000);
+  afterEach(() => sim.close());
+
+  it('holds every contact still there when one of a page already read is deleted', async () => {
+    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
+    const directory = new Directory({
+      dataDir: await mkdtemp(join(tmpdir(), 'callbar-')),
+      region: 'DE',
+      log: silentLogger,
+      phonebooks: () => api.phonebooks,
+      owner: () => ({ tenant_id: sim.tenant_id, user_extension: '201', base_url: sim.base_url }),
+      intervalMs: 15 * 60_000,
+      pageSize: PAGE,
+      pacer,
+    });
+    // Once the first page (Person 0 and 1, by number) is in, Person 0 is deleted in the portal.
+    let deleted = false;
+    directory.onChange((status) => {
+      if (!deleted && (status.progress?.contacts ?? 0) >= PAGE) {
+        deleted = true;
+        pacer.gate = api.phonebooks.deleteContact(contacts[0]!.id);
+      }
+    });
+    const { status } = await directory.sync();
+    expect(deleted).toBe(true);
+    expect(status.state).toBe('ready');
+    const held = new Set(directory.contacts.map((contact) => contact.display_name));
+    // Person 2 was never touched: the first of page 2 before the deletion, on page 1 after it.
+    for (const contact of contacts.slice(1)) expect(held).toContain(contact.display_name);
+    expect(directory.lookupByNumber('+49305551002')?.id).toBe(contacts[2]!.id);
+    await directory.close();
+  });
+});
