@@ -53,6 +53,9 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
 const TRAILING_EXTENSION =
   /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.=]?\s*(\d{1,8})$/i;
 
+/** Fewer letters than this are no vanity number's word (libphonenumber's rule). */
+const MIN_KEYPAD_LETTERS = 3;
+
 const KEYPAD: Record<string, string> = Object.fromEntries(
   ['abc', 'def', 'ghi', 'jkl', 'mno', 'pqrs', 'tuv', 'wxyz'].flatMap((letters, index) =>
     [...letters].map((letter) => [letter, String(index + 2)]),
@@ -108,11 +111,17 @@ function visible(text: string): string {
   return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
 }
 
-/** Digits, an optional leading + and * or #; letters only as keypad letters when allowed. */
+/**
+ * Digits, an optional leading + and * or #; letters only as keypad letters when allowed, and
+ * only where they spell a vanity number's word (isKeypadWord).
+ */
 function toKeypad(number: string, input: string, options: ReadOptions): string {
   const odd = /[^0-9+*#a-z]/i.exec(number);
   if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
   if (/[a-z]/i.test(number)) {
+    // Letters that spell no vanity word ("Tel. 030…", a pause "p"/"w" before digits to send
+    // later) would dial another number than the one written: refused, vanity numbers or not.
+    if (!isKeypadWord(number)) throw notANumber(input, said('errors:number.letters'));
     if (!options.vanityNumbers) {
       throw notANumber(
         input,
@@ -122,6 +131,20 @@ function toKeypad(number: string, input: string, options: ReadOptions): string {
     return number.replace(/[a-z]/gi, (letter) => KEYPAD[letter.toLowerCase()]!);
   }
   return number;
+}
+
+/**
+ * Whether the letters of `number` (separators gone) can be a vanity number's keypad word
+ * ("1-800-FLOWERS", "+1 800 GOT JUNK"): after the number's first digits, never before them (a
+ * label: "Tel. 030…"), and at least three of them, as libphonenumber reads keypad letters
+ * (VALID_ALPHA_PHONE_PATTERN): one or two ("p", "w", "T") are a dialler's pause or a note, not a
+ * word.
+ */
+function isKeypadWord(number: string): boolean {
+  const firstLetter = number.search(/[a-z]/i);
+  const firstDigit = number.search(/\d/);
+  if (firstDigit < 0 || firstLetter < firstDigit) return false;
+  return (number.match(/[a-z]/gi)?.length ?? 0) >= MIN_KEYPAD_LETTERS;
 }
 
 /** RFC 3966 local numbers: a global prefix context makes them global; a domain one is internal. */

@@ -212,6 +212,28 @@ describe('parseDialTarget', () => {
     expect(() => parseDialTarget('1-800-FLOWERS; ls', options)).toThrow(/“;”/);
   });
 
+  it('reads no keypad letters that spell no vanity word: a label, a pause, a note', () => {
+    const options = { region: 'DE' as const, vanityNumbers: true };
+    // Each read as keypad letters dialled another number: +49 8350 301234567 ("Tel"),
+    // +49 30 1234567712 (the pause "p"), +49 30 12345691, +49 30 1234568.
+    for (const written of [
+      'Tel. 030 1234567',
+      '+49 30 1234567 p 12',
+      '+49 30 123456 w 1',
+      '+4930123456 T',
+      '030 12345 ab',
+    ]) {
+      expect(() => parseDialTarget(written, options), written).toThrow(
+        `That is not a phone number: ${written} (it contains letters).`,
+      );
+      // Nor is turning vanity numbers on the advice: it would not make them a number.
+      expect(() => parseDialTarget(written, { region: 'DE' }), written).toThrow(
+        `That is not a phone number: ${written} (it contains letters).`,
+      );
+    }
+    expect(parseDialTarget('+1 800 GOT JUNK', options).destination).toBe('+18004685865');
+  });
+
   it('attaches the directory contact of an external number', () => {
     const target = parseDialTarget('+44 20 7123 4567', { region: 'US', directory });
     expect(target.contact?.display_name).toBe('Ada Lovelace');
