@@ -196,3 +196,30 @@ test('a premium-rate number asks in Callbar’s window, even with links dialling
   expect((await control.calls()).length).toBe(before);
   await page.close();
 });
+
+test('a number the page wrote without its country dials in the country Callbar has when it is clicked', async () => {
+  // The page is marked while Callbar reads numbers as the US's; then the person moves Callbar to
+  // Germany. "(212) 555-0111" now reads as Solingen's 0212 555 0111, as the same text typed in
+  // the window or in a link from another program does: the mark must not dial the US number it
+  // was read as (a foreign number, which would then ask), and nothing of the extension needs a
+  // reload for it.
+  const page = await context.newPage();
+  await page.goto(origin);
+  const added = found(page, '(212) 555-0111');
+  await expect(added).toBeVisible({ timeout: 15_000 });
+  const moved = await callbarWindow.evaluate(() => window.callbar.settings.save({ region: 'DE' }));
+  expect(moved.ok).toBe(true);
+  try {
+    await advanceClock(app.sim, 61);
+    const before = (await control.calls()).length;
+    await page.bringToFront();
+    await added.click();
+    await expect
+      .poll(async () => (await control.calls()).length, { timeout: 20_000 })
+      .toBe(before + 1);
+    expect((await control.calls()).at(-1)!.to).toBe('+492125550111');
+  } finally {
+    await callbarWindow.evaluate(() => window.callbar.settings.save({ region: 'US' }));
+    await page.close();
+  }
+});

@@ -1,5 +1,5 @@
 /**
- * "Call with Callbar" on selected text: the first phone number in the selection (read in the
+ * "Call with Callbar" on selected text: the first phone number in the selection (found in the
  * user's region, as the page's numbers are), as the `tel:` link Callbar is asked to dial. Only
  * the selection's first 1,000 characters are read: a page can put anything in a selection.
  */
@@ -9,5 +9,5 @@ export const MAX_SELECTION = 1000;
 
 export function selectionLink(selection: string, region: string): string | undefined {
   const found = numbersIn(selection.slice(0, MAX_SELECTION), region)[0];
-  return found ? `tel:${found.e164}` : undefined;
+  return found?.link;
 }

@@ -4,8 +4,8 @@
  * extension's style sheet adds only a dotted underline, a pointer and a focus outline, none of
  * which takes room), with role=button, a place in the tab order and the accessible name
  * "Call <number>" in the user's language. The tel: link Callbar dials stays in the content
- * script's own world (a WeakMap), not in the page's DOM: the page cannot read it (the region it
- * was read in) nor forge a mark that dials a number of its choosing.
+ * script's own world (a WeakMap), not in the page's DOM: the page cannot read it (what it says of
+ * the user's region) nor forge a mark that dials a number of its choosing.
  */
 import type { FoundNumber } from './number-finder';
 import { MARK_ATTRIBUTE } from './text-walk';
@@ -30,7 +30,7 @@ export function markNumbers(node: Text, numbers: readonly FoundNumber[], label: 
     const after = middle.splitText(number.end - number.start);
     const mark = node.ownerDocument.createElement('span');
     mark.setAttribute(MARK_ATTRIBUTE, '');
-    markedLinks.set(mark, `tel:${number.e164}`);
+    markedLinks.set(mark, number.link);
     mark.setAttribute('role', 'button');
     mark.setAttribute('tabindex', '0');
     mark.setAttribute('aria-label', callLabel(label, middle.data));

@@ -6,11 +6,12 @@ import {
 
 /** The context menu's "Call with Callbar" on selected text (background.ts). */
 describe('Call with Callbar on a selection', () => {
-  it('dials the first number of the selection, read in the user’s region', () => {
+  it('dials the first number of the selection, found in the user’s region, as written', () => {
     expect(selectionLink('Ring the office on 030 1234567 or 030 7654321', 'DE')).toBe(
-      'tel:+49301234567',
+      'tel:0301234567',
     );
-    expect(selectionLink('Office (212) 555-0123', 'US')).toBe('tel:+12125550123');
+    expect(selectionLink('Office (212) 555-0123', 'US')).toBe('tel:2125550123');
+    expect(selectionLink('Office +1 (212) 555-0123', 'US')).toBe('tel:+12125550123');
     // The same national digits mean another country's number, or none, elsewhere.
     expect(selectionLink('030 1234567', 'US')).toBeUndefined();
   });
@@ -23,6 +24,6 @@ describe('Call with Callbar on a selection', () => {
   it('reads only the selection’s first characters', () => {
     const far = `${'x '.repeat(MAX_SELECTION)}(212) 555-0123`;
     expect(selectionLink(far, 'US')).toBeUndefined();
-    expect(selectionLink(`(212) 555-0123 ${far}`, 'US')).toBe('tel:+12125550123');
+    expect(selectionLink(`(212) 555-0123 ${far}`, 'US')).toBe('tel:2125550123');
   });
 });

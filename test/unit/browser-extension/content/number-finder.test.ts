@@ -3,17 +3,29 @@ import { numbersIn } from '../../../../browser-extension/src/content/number-find
 import { callLabel } from '../../../../browser-extension/src/content/number-marks';
 
 describe('numbers in a page’s text', () => {
-  it('finds numbers in the user’s region, where they stand, in international form', () => {
+  it('finds numbers in the user’s region, where they stand; the link carries them as written', () => {
+    // Written without a country code, the link carries the page's digits: Callbar reads them in
+    // the region it has when the number is clicked, which may have changed since the page was
+    // marked. With one, the international form, the same in every region.
     const text = 'Office (212) 555-0123, fax +1 646 555 0177.';
     expect(numbersIn(text, 'US')).toEqual([
-      { start: 7, end: 21, e164: '+12125550123' },
-      { start: 27, end: 42, e164: '+16465550177' },
+      { start: 7, end: 21, link: 'tel:2125550123' },
+      { start: 27, end: 42, link: 'tel:+16465550177' },
+    ]);
+    expect(numbersIn('Hotline 1-900-555-0100', 'US')).toEqual([
+      { start: 8, end: 22, link: 'tel:19005550100' },
     ]);
     // The same national digits read in another region are another country's number, or none.
     expect(numbersIn('Zentrale: 030 1234567', 'DE')).toEqual([
-      { start: 10, end: 21, e164: '+49301234567' },
+      { start: 10, end: 21, link: 'tel:0301234567' },
     ]);
     expect(numbersIn('Zentrale: 030 1234567', 'US')).toEqual([]);
+    // An international call prefix is a country code too, kept for Callbar to read; "(0)" of an
+    // international number is dropped with the rest of its reading.
+    expect(numbersIn('Berlin: 0049 30 1234567', 'DE')[0]?.link).toBe('tel:0049301234567');
+    expect(numbersIn('Berlin: +49 (0)30 1234567', 'DE')[0]?.link).toBe('tel:+49301234567');
+    // An extension the text names is not dialled.
+    expect(numbersIn('Office (212) 555-0123 ext. 45', 'US')[0]?.link).toBe('tel:2125550123');
   });
 
   it('passes over text without six digits close together, and dates, prices and ids', () => {
