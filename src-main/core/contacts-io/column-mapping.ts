@@ -1,9 +1,13 @@
 /**
  * Which column of a file to import holds which contact field, guessed from its headings in any
- * case, spacing or punctuation, with the synonyms address books and spreadsheets use ("Full
- * name", "Mobile", "Organisation", "Speed-dial"). A field no heading names stays unmapped; the
- * first column that names a field wins it. The person can change the guess (the window's preview,
- * the CLI's --map).
+ * case, spacing or punctuation, with the synonyms address books and spreadsheets use, in English
+ * and German ("Full name", "Mobile", "Organisation", "Speed-dial", "Phone 1 - Value" of a Google
+ * export, "Telefon geschäftlich", "Firma" of a German Outlook). A field no heading names stays
+ * unmapped; the first column that names a field wins it. The person can change the guess (the
+ * window's preview, the CLI's --map).
+ *
+ * Outlook's and Google's CSV exports have no name column, only its parts ("First Name", "Last
+ * Name"): withComposedName adds one, headed by the parts it joins ("First Name + Last Name").
  */
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
@@ -14,7 +18,16 @@ export type ColumnMapping = Partial<Record<RecordField, number>>;
 
 /** Headings folded (lower case, letters and digits only) to the field they name. */
 const SYNONYMS: Record<RecordField, readonly string[]> = {
-  display_name: ['name', 'fullname', 'displayname', 'contact', 'contactname', 'fn'],
+  display_name: [
+    'name',
+    'fullname',
+    'displayname',
+    'contact',
+    'contactname',
+    'fn',
+    'vollstandigername',
+    'anzeigename',
+  ],
   number: [
     'number',
     'phone',
@@ -29,6 +42,19 @@ const SYNONYMS: Record<RecordField, readonly string[]> = {
     'primarynumber',
     'businessphone',
     'workphone',
+    // Google Contacts' export: "Phone 1 - Value".
+    'phone1value',
+    'nummer',
+    'telefon',
+    'telefonnummer',
+    'rufnummer',
+    'mobil',
+    'mobiltelefon',
+    'mobilnummer',
+    'handy',
+    'handynummer',
+    // German Outlook: "Telefon geschäftlich".
+    'telefongeschaftlich',
   ],
   secondary_number: [
     'secondarynumber',
@@ -41,8 +67,20 @@ const SYNONYMS: Record<RecordField, readonly string[]> = {
     'phone2',
     'number2',
     'homephone',
+    'phone2value',
+    'zweitnummer',
+    'telefon2',
+    'weiterestelefon',
+    'telefonprivat',
   ],
-  speed_dial: ['speeddial', 'speeddialnumber', 'speeddialcode', 'shortcode', 'shortdial'],
+  speed_dial: [
+    'speeddial',
+    'speeddialnumber',
+    'speeddialcode',
+    'shortcode',
+    'shortdial',
+    'kurzwahl',
+  ],
   company: [
     'company',
     'companyname',
@@ -51,8 +89,24 @@ const SYNONYMS: Record<RecordField, readonly string[]> = {
     'org',
     'business',
     'employer',
+    // Google Contacts' export: "Organization Name" (older ones "Organization 1 - Name").
+    'organizationname',
+    'organization1name',
+    'firma',
+    'firmenname',
+    'unternehmen',
   ],
 };
+
+/** The parts of a name some exports have instead of a name, in the order they are joined. */
+const NAME_PARTS: readonly (readonly string[])[] = [
+  ['firstname', 'givenname', 'vorname'],
+  ['middlename', 'additionalname', 'weiterevornamen', 'zweitervorname'],
+  ['lastname', 'familyname', 'surname', 'nachname'],
+];
+
+/** How a composed name column's heading joins the headings of its parts. */
+const JOINED = ' + ';
 
 const FIELD_OF = new Map<string, RecordField>(
   RECORD_FIELDS.flatMap((field) => SYNONYMS[field].map((synonym) => [synonym, field] as const)),
@@ -66,14 +120,58 @@ function fold(heading: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
+/** Which part of a name a heading names (0 given, 1 middle, 2 family), if any. */
+function namePart(heading: string): number {
+  const folded = fold(heading);
+  return NAME_PARTS.findIndex((synonyms) => synonyms.includes(folded));
+}
+
+/** "First Name + Last Name": a column withComposedName made. */
+function isComposedName(heading: string): boolean {
+  const parts = heading.split(JOINED);
+  return parts.length > 1 && parts.every((part) => namePart(part) >= 0);
+}
+
+/** The field a heading names, when it names one. */
+function fieldOf(heading: string): RecordField | undefined {
+  return FIELD_OF.get(fold(heading)) ?? (isComposedName(heading) ? 'display_name' : undefined);
+}
+
 /** The field each heading names, when it names one. */
 export function guessMapping(headers: readonly string[]): ColumnMapping {
   const mapping: ColumnMapping = {};
   headers.forEach((heading, index) => {
-    const field = FIELD_OF.get(fold(heading));
+    const field = fieldOf(heading);
     if (field && mapping[field] === undefined) mapping[field] = index;
   });
   return mapping;
+}
+
+/**
+ * A table whose headings name no name column but at least two of a name's parts (Outlook's and
+ * Google's "First Name", "Middle Name", "Last Name"; German "Vorname", "Nachname") gets one more
+ * column, "First Name + Last Name", each row's parts joined by a space; any other table is
+ * returned as it is.
+ */
+export function withComposedName<T extends { headers: string[]; rows: string[][] }>(table: T): T {
+  if (table.headers.some((heading) => fieldOf(heading) === 'display_name')) return table;
+  const columns: number[] = [];
+  for (let part = 0; part < NAME_PARTS.length; part++) {
+    const column = table.headers.findIndex((heading) => namePart(heading) === part);
+    if (column >= 0) columns.push(column);
+  }
+  if (columns.length < 2) return table;
+  const heading = columns.map((column) => table.headers[column]!).join(JOINED);
+  const name = (row: string[]) =>
+    columns
+      .map((column) => (row[column] ?? '').trim())
+      .filter((part) => part !== '')
+      .join(' ');
+  return {
+    ...table,
+    headers: [...table.headers, heading],
+    rows: table.rows.map((row) => [...row, name(row)]),
+  };
 }
 
 /**

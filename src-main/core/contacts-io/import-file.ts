@@ -2,12 +2,14 @@
  * Reading a file to import: nothing in it is trusted. The file must be a regular file of at most
  * IMPORT_LIMITS.maxBytes (checked on the open handle, so it cannot be swapped after the check),
  * UTF-8 text (a byte-order mark is dropped), CSV or vCard (by its name, else by its first line);
- * it then becomes a table of at most IMPORT_LIMITS.maxRows rows and maxColumns columns.
+ * it then becomes a table of at most IMPORT_LIMITS.maxRows rows and maxColumns columns (and a
+ * CSV with a name in parts, one more: column-mapping.ts withComposedName).
  */
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
+import { withComposedName } from './column-mapping';
 import { parseCsv, type CsvTable } from './contact-csv';
 import { parseVcards } from './contact-vcard';
 
@@ -80,7 +82,9 @@ export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
           ? 'vcard'
           : 'csv';
   const table =
-    format === 'vcard' ? parseVcards(text, IMPORT_LIMITS.maxRows) : parseCsv(text, IMPORT_LIMITS);
+    format === 'vcard'
+      ? parseVcards(text, IMPORT_LIMITS.maxRows)
+      : withComposedName(parseCsv(text, IMPORT_LIMITS));
   return { format, ...table };
 }
 

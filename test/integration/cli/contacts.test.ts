@@ -99,6 +99,57 @@ describe('callbar contacts export / import', () => {
     expect(again.stderr).toContain('Columns: Name ← "Display Name", Number ← "Phone"');
   });
 
+  it('imports Outlook, German Outlook and Google exports, whose names come in parts', async () => {
+    const book = await phonebookWith(api);
+    // Outlook's CSV export (a few of its 90 columns): no name column, First/Middle/Last Name.
+    const outlook = await fileWith(
+      'outlook.csv',
+      [
+        'First Name,Middle Name,Last Name,E-mail Address,Home Phone,Mobile Phone,Business Phone,Company',
+        'Ada,,Lovelace,ada@example.com,,(202) 555-0331,+1 202 555 0399,Analytical Engines',
+      ].join('\r\n'),
+    );
+    // German Outlook ("Kommagetrennte Werte"), as Excel saves it: a BOM and semicolons.
+    const german = await fileWith(
+      'kontakte.csv',
+      [
+        '\uFEFFAnrede;Vorname;Nachname;Firma;Telefon geschäftlich;Telefon (privat)',
+        'Herr;Jürgen;Müller;Bäckerei Größe GmbH;(202) 555-0332;202 555 0333',
+      ].join('\r\n'),
+    );
+    // Google Contacts' export.
+    const google = await fileWith(
+      'google.csv',
+      [
+        'First Name,Middle Name,Last Name,Organization Name,Phone 1 - Label,Phone 1 - Value,Phone 2 - Label,Phone 2 - Value',
+        'Grace,Brewster,Hopper,US Navy,Mobile,202-555-0334,Work,202-555-0335',
+      ].join('\n'),
+    );
+    const outlookRun = await runCallbarInProcess(
+      ['contacts', 'import', outlook, '--phonebook', String(book)],
+      env,
+    );
+    expect(outlookRun.stderr).toContain(
+      'Columns: Name ← "First Name + Middle Name + Last Name", Number ← "Mobile Phone"',
+    );
+    expect(outlookRun.code).toBe(0);
+    for (const file of [german, google]) {
+      const run = await runCallbarInProcess(
+        ['contacts', 'import', file, '--phonebook', String(book)],
+        env,
+      );
+      expect(run.code).toBe(0);
+    }
+    const contacts = await contactsOf(api, book);
+    expect(
+      contacts.map((c) => [c.display_name, c.number, c.secondary_number, c.company]).sort(),
+    ).toEqual([
+      ['Ada Lovelace', '+12025550331', null, 'Analytical Engines'],
+      ['Grace Brewster Hopper', '+12025550334', '+12025550335', 'US Navy'],
+      ['Jürgen Müller', '+12025550332', '+12025550333', 'Bäckerei Größe GmbH'],
+    ]);
+  });
+
   it('lists the rows it could not import, saves them as a CSV, and exits 1', async () => {
     const book = await phonebookWith(api);
     const file = await fileWith(
