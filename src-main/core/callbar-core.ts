@@ -54,10 +54,11 @@ export interface CoreOptions {
   /** How reads are retried (default: the client's, PlatformClientOptions.retry). */
   requestRetry?: PlatformClientOptions['retry'];
   /**
-   * The operating system's languages, best first (Electron's `app.getPreferredSystemLanguages()`):
-   * with the `language` setting, the language of the errors the window is answered with.
+   * The operating system's languages, best first (Electron's `app.getPreferredSystemLanguages()`;
+   * the web preview's are its browser's, asked each time): with the `language` setting, the
+   * language of the errors the window is answered with.
    */
-  systemLanguages?: readonly string[];
+  systemLanguages?: readonly string[] | (() => readonly string[] | undefined);
 }
 
 /**
@@ -106,9 +107,13 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       ? { ...status, connect_link: connectLink }
       : status;
   /** The window's language: the setting as it is now, else the system's. */
+  const systemLanguages = () =>
+    typeof options.systemLanguages === 'function'
+      ? options.systemLanguages()
+      : options.systemLanguages;
   const windowWords = () =>
     translatorFor(
-      resolveLocale({ setting: profile.settings.language, system: options.systemLanguages }),
+      resolveLocale({ setting: profile.settings.language, system: systemLanguages() }),
       'errors',
     );
   // Calls identify parties and resolve speed dials through the directory; both share one client

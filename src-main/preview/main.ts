@@ -21,6 +21,7 @@ import { readPolicies } from '../core/config/policy/policies';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
+import { localeFromEnv } from '../../src-shared/i18n/resolve-locale';
 import { startPreviewServer, type PreviewServer } from './server';
 import { readShortcutPresses } from './shortcut-input';
 
@@ -85,12 +86,17 @@ export async function runPreview(): Promise<void> {
     else if (canOpenBrowser) await open(url);
     else process.stdout.write(`Open this address in your browser:\n  ${url}\n`);
   };
+  // The system's languages are the browser's, as its page says them (the window speaks them
+  // too); until a page asked, the POSIX locale's.
+  const posixLanguage = localeFromEnv(process.env);
+  let pageLanguages: readonly string[] | undefined;
   // The server listens and the address is printed while the core starts (its cache read, the
   // keychain): the page loads meanwhile, and its requests wait for the core.
   const coreStart = startCore({
     runtime: 'preview',
     profile,
     openUrl,
+    systemLanguages: () => pageLanguages ?? (posixLanguage ? [posixLanguage] : undefined),
     // The desktop shell's allow-list for CRM links, here too.
     openCrmUrl: (url) =>
       isCrmUrl(url, profile.settings.crm_links)
@@ -108,6 +114,7 @@ export async function runPreview(): Promise<void> {
     bridgeFile,
     port: Number(values.port),
     log: profile.log,
+    pageLanguages: (languages) => (pageLanguages = languages),
   }));
 
   if (values.json) {

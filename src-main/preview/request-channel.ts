@@ -35,6 +35,8 @@ export interface RequestChannelOptions {
   allowedHosts: () => readonly string[];
   /** The session token in force now (it is replaced when the start address is opened twice). */
   token: () => string;
+  /** Told of each upgrade request that opens a channel (the page's session token checked). */
+  opened?: (request: IncomingMessage) => void;
 }
 
 export interface RequestChannel {
@@ -159,6 +161,7 @@ export function requestChannel(options: RequestChannelOptions): RequestChannel {
       if (server.clients.size >= CHANNEL_LIMITS.maxSockets) {
         return refuse(socket, 429, 'Too Many Requests', 'Too many open channels.');
       }
+      options.opened?.(request);
       server.handleUpgrade(request, socket, head, serve);
     },
     endSessions() {

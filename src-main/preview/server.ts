@@ -38,6 +38,30 @@ export interface PreviewServerOptions {
   bridgeFile: string;
   port?: number;
   log: Logger;
+  /**
+   * Told the languages of the browser whose page made a request (its Accept-Language, best
+   * first: what the page's `navigator.languages` says), with each request that carries the
+   * session token: the core answers the window in the window's language (callbar-core.ts
+   * systemLanguages).
+   */
+  pageLanguages?: (languages: string[]) => void;
+}
+
+/**
+ * An Accept-Language header's language tags, best first (`de-DE,de;q=0.9,en;q=0.8` → de-DE, de,
+ * en); `*` and tags refused by a zero quality are left out.
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  const tags: { tag: string; quality: number; at: number }[] = [];
+  for (const [at, part] of (header ?? '').split(',').entries()) {
+    const [tag = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    if (!/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)) continue;
+    const q = parameters.find((parameter) => /^q=/i.test(parameter));
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    if (!(quality > 0)) continue;
+    tags.push({ tag, quality, at });
+  }
+  return tags.sort((a, b) => b.quality - a.quality || a.at - b.at).map(({ tag }) => tag);
 }
 
 export interface PreviewServer {
@@ -175,6 +199,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         'Open the address printed by `npm run demo`: it carries the session token.',
       );
     }
+    tellPageLanguages(request);
     if (request.method === 'POST' && url.pathname.startsWith('/__callbar/invoke/')) {
       if (!allowedHosts.some((host) => request.headers.origin === `http://${host}`)) {
         return send(response, 403, 'Requests must come from the preview page itself.');
@@ -204,11 +229,16 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     send(response, request.method === 'GET' ? 404 : 405, 'Not found or not allowed.');
   };
 
+  const tellPageLanguages = (request: IncomingMessage) => {
+    const languages = acceptedLanguages(request.headers['accept-language']);
+    if (languages.length > 0) options.pageLanguages?.(languages);
+  };
   const channel = requestChannel({
     core: options.core,
     log: options.log,
     allowedHosts: () => allowedHosts,
     token: () => token,
+    opened: tellPageLanguages,
   });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {

@@ -442,3 +442,28 @@ for (const locale of ['en-XA', 'ar-XB'] as const) {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   });
 }
+
+test('"Same as the system": what core says in the window is in the browser’s language too', async ({
+  browser,
+  page: first,
+}) => {
+  await openConnected(first, app);
+  // The web preview's "system" is its browser: a German one shows the window in German, and
+  // core's sentences (a typed number's kind, why a call ended, errors) must not stay English.
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  try {
+    await page.goto(app.preview.url);
+    await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    const search = page.getByRole('combobox', { name: textIn('de')('search.label') });
+    await search.fill('+44 20 7123 4567');
+    const typed = page.getByRole('option').first();
+    await expect(typed).toContainText('+44 20 7123 4567 wählen');
+    await expect(typed).toContainText(
+      'Dies ist eine Rufnummer im Ausland (Vereinigtes Königreich).',
+    );
+  } finally {
+    await context.close();
+  }
+});
