@@ -1,6 +1,7 @@
 /**
  * The platform words some errors in its framework's jargon (Django REST Framework): "Invalid pk",
- * "No PhonebookContact matches the given query.", "Invalid page.". This one table turns those
+ * "No PhonebookContact matches the given query.", "Invalid page.", "Select a valid choice. That
+ * choice is not one of the available choices.". This one table turns those
  * details into sentences a person can act on; the CLI uses it, and the window can. Details it does
  * not know pass through unchanged (the platform's own words are better than a guess), and the raw
  * detail stays in ApiError.errors for programs. The sentences are the `errors` catalog's, worded
@@ -67,6 +68,14 @@ const TRANSLATIONS: Translation[] = [
     pattern: /^No (\w+) matches the given query\.?$/,
     say: (match) => {
       const thing = THINGS[match[1]!] ?? 'item';
+      return said('errors:platform.doesNotExist', { thing, name: thing });
+    },
+  },
+  {
+    // A filter's reference that is not there (django-filter's ModelChoiceFilter: `?phonebook=99`).
+    pattern: /^Select a valid choice\. That choice is not one of the available choices\.?$/,
+    say: (_match, attr) => {
+      const thing = referencedThing(attr);
       return said('errors:platform.doesNotExist', { thing, name: thing });
     },
   },

@@ -229,6 +229,17 @@ describe('callbar CLI: phonebooks, contacts', () => {
     expect(refused.error.fields?.phonebook).toMatch(/^There is no phonebook with id 999999/);
     expect(refused.error.errors[0]!.detail).toContain('Invalid pk');
 
+    // A list filtered by a phonebook that is not there: Django's "Select a valid choice."
+    const listMissingBook = await runCallbarInProcess(
+      ['contacts', 'list', '--phonebook', '999999'],
+      env,
+    );
+    expect(listMissingBook.code).toBe(1);
+    expect(listMissingBook.stderr).toContain(
+      'phonebook: This phonebook does not exist (it may have been deleted), or you may not see it.',
+    );
+    expect(listMissingBook.stderr).not.toContain('Select a valid choice');
+
     const pastTheEnd = await runCallbarInProcess(['contacts', 'list', '--page', '9999'], env);
     expect(pastTheEnd.code).toBe(1);
     expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
