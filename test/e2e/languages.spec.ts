@@ -467,3 +467,22 @@ test('"Same as the system": what core says in the window is in the browser’s l
     await context.close();
   }
 });
+
+test('in German at 420 px, the Call button shows the typed number it dials whole', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await page.evaluate(() => window.callbar.settings.save({ language: 'de' }));
+  try {
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    const search = page.getByRole('combobox', { name: textIn('de')('search.label') });
+    // "{who} anrufen" beside its key "Eingabe": the number it dials is never cut short.
+    await search.fill('+44 20 7123 4567');
+    const call = page.getByRole('button', { name: '+44 20 7123 4567 anrufen' });
+    await expect(call).toBeVisible();
+    const number = call.locator('.call-selected-who');
+    expect(await number.evaluate((node) => node.scrollWidth > node.clientWidth)).toBe(false);
+  } finally {
+    await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
+  }
+});

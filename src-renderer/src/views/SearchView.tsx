@@ -222,7 +222,8 @@ function SelectedActions({
     );
   return (
     <div className="selected-actions">
-      {/* A fixed width: a long name is cut short inside, the button never grows with it. */}
+      {/* A fixed width (the column's, 24em in a wide window): a long name is cut short inside,
+          the button never grows with it. */}
       <button
         type="button"
         className={main ? 'primary call-selected' : 'call-selected'}
