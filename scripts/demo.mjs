@@ -14,7 +14,7 @@
 // credentials, tokens and activations, Callbar's profile and (without a desktop keyring) the
 // private keyring all live in DIR, so the next run with the same DIR is still connected.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seedDemoRegion } from './demo-region.mjs';
+import { DEMO_SEED, seedDemoRegion } from './demo-region.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -245,10 +245,10 @@ async function runDemo() {
       String(simPort),
       '--contacts',
       kept?.contacts ?? options.contacts,
+      '--seed',
+      String(kept?.seed ?? DEMO_SEED),
       ...(kept
         ? [
-            '--seed',
-            String(kept.seed),
             '--client-id',
             kept.client_id,
             '--client-secret',
@@ -463,7 +463,7 @@ async function keptSimulator() {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const kept = {
     port: options.simPort ?? (await freePort()),
-    seed: randomInt(1, 1_000_000),
+    seed: DEMO_SEED,
     contacts: options.contacts,
     client_id: 'callbar-demo',
     client_secret: randomBytes(24).toString('hex'),
