@@ -23,7 +23,7 @@ import {
 import { said } from '../src-main/core/text/said';
 import { linkName, type ActivationWaits, type LinkRecord } from './activation-waits';
 import { OpenWaits } from './open-waits';
-import { body, page, parsed, sha256, type RelayContext } from './relay-context';
+import { body, clientOf, page, parsed, sha256, type RelayContext } from './relay-context';
 
 /** A connect link used after its attempt is over (or never issued). */
 const LINK_SPENT = {
@@ -45,7 +45,7 @@ export function activationRoutes(
       body(request, HANDSHAKE_LIMITS),
       'The registration',
     );
-    const outcome = await waits.register(registration, request.ip);
+    const outcome = await waits.register(registration, clientOf(request));
     if (outcome === 'full-address') {
       throw new HttpRejection(429, 'Too many activation waits from this address; slow down.');
     }
@@ -65,7 +65,7 @@ export function activationRoutes(
     }
     context.metrics?.activationWaitsOpen.inc();
     try {
-      return await open.hold(request.ip, async () => {
+      return await open.hold(clientOf(request), async () => {
         const proof = parsed(ActivationProof, body(request, HANDSHAKE_LIMITS), 'The wait');
         const record = await waits.proven(proof.key_sha256, proof.proof);
         if (record === 'wrong') throw new HttpRejection(403, 'This is not your attempt.');

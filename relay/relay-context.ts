@@ -17,6 +17,7 @@ import type { JsonLimits } from '../src-main/core/http/bounded-json';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import type { Logger } from '../src-main/core/log/logger';
 import { translatorFor } from '../src-main/core/text/translators';
+import { clientAddress } from './client-address';
 import type { WaitCaps } from './relay-config';
 import type { PlatformAuth } from './platform-auth';
 import type { RelayMetrics } from './relay-metrics';
@@ -74,6 +75,12 @@ export const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/**
+ * The client a request counts as for the per-client bounds: its address (X-Forwarded-For only
+ * from a configured proxy), an IPv6 address by its /64 (client-address.ts).
+ */
+export const clientOf = (request: FastifyRequest) => clientAddress(request.ip);
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -31,7 +31,7 @@ import { deviceRoutes } from './device-routes';
 import { loggedPath, platformAuth } from './platform-auth';
 import { platformRoutes } from './platform-routes';
 import { callsUnderWay, endStreams } from './relay-drain';
-import { SECURITY_HEADERS, type RelayContext, type RelayOptions } from './relay-context';
+import { clientOf, SECURITY_HEADERS, type RelayContext, type RelayOptions } from './relay-context';
 
 export type { RelayOptions } from './relay-context';
 
@@ -148,8 +148,8 @@ export async function startRelay(
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new HttpRejection(403, 'Requests from web pages are not accepted.');
     }
-    // One bucket per client address for all nodes (in the shared store).
-    if (!(await store.takeToken(request.ip, rate, now()))) {
+    // One bucket per client for all nodes (in the shared store); an IPv6 client by its /64.
+    if (!(await store.takeToken(clientOf(request), rate, now()))) {
       throw new HttpRejection(429, 'Too many requests; slow down.');
     }
   });

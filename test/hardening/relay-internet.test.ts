@@ -192,6 +192,63 @@ it('behind the proxy, a client cannot choose its address: forged X-Forwarded-For
   }
 });
 
+it('an IPv6 client is its /64: its 2^64 addresses are one client to the rate limit and the caps', async () => {
+  const [a] = origins as [string];
+  // As nginx sends it (`X-Forwarded-For $remote_addr`) for clients that reach it over IPv6: the
+  // relay trusts the proxy's address, and the header names the client. One subscriber line (a /64)
+  // gives its host any of 2^64 addresses.
+  const viaProxy = (path: string, client: string, body: unknown) =>
+    send('POST', `${a}${path}`, {
+      from: PROXY_ADDRESS,
+      body,
+      headers: { 'x-forwarded-for': client },
+    });
+  const line = (index: number) => `2001:db8:7:9:${(index + 1).toString(16)}::${index % 7}`;
+  const registered = await Promise.all(
+    Array.from({ length: 40 }, async (_, index) => {
+      const each = registration();
+      const answer = await viaProxy('/device/activation', line(index), each.body);
+      return { ...each, from: line(index), status: answer.status };
+    }),
+  );
+  const kept = registered.filter((each) => each.status === 204);
+  // Another line is another client, and an IPv4 address written as IPv6 is that IPv4 address.
+  const other = registration();
+  const otherStatus = (await viaProxy('/device/activation', '2001:db8:7:a::1', other.body)).status;
+  // The rate limit: 250 call events from one /64 (each from an address of its own).
+  const events = await Promise.all(
+    Array.from({ length: 250 }, (_, index) =>
+      send('POST', `${a}/events/${SECRET}`, {
+        from: PROXY_ADDRESS,
+        body: { id: `v6-${index}` },
+        headers: { 'x-forwarded-for': `2001:db8:99:1:${index.toString(16)}::1` },
+      }),
+    ),
+  );
+  // The waits are given back (the next test counts the total cap from zero).
+  for (const each of [...kept, { ...other, from: '2001:db8:7:a::1' }]) {
+    await viaProxy('/device/activation/cancel', each.from, each.proof);
+  }
+  const eventsRefused = count(
+    events.map((each) => each.status),
+    429,
+  );
+  expect(kept).toHaveLength(PER_ADDRESS);
+  expect(
+    count(
+      registered.map((each) => each.status),
+      429,
+    ),
+  ).toBe(40 - PER_ADDRESS);
+  expect(otherStatus).toBe(204);
+  // The bucket holds 200 (refilled at 1 a second).
+  expect(eventsRefused).toBeGreaterThanOrEqual(40);
+  recordFigure(
+    'relay: 40 registrations and 250 requests from one IPv6 /64, each from an address of its own',
+    `${kept.length} waits kept (cap ${PER_ADDRESS}), ${eventsRefused} × 429; another /64 unaffected (before: 40 kept, 0 × 429)`,
+  );
+});
+
 it('unauthenticated waits: capped per address and in total, no Redis connection each, short-lived', async () => {
   const [, b] = origins as [string, string];
   const clientsBefore = await info('connected_clients');
