@@ -165,6 +165,8 @@ async function runSetup(kind: RedisKind, options: RelayBenchOptions): Promise<Se
       // The bench is one client address sending everything.
       RELAY_RATE_BURST: '1000000000',
       RELAY_RATE_PER_SECOND: '1000000000',
+      // Its 10,000 streams, too.
+      RELAY_CONNECTIONS_PER_ADDRESS: '1000000',
     });
     cleanup.unshift(() => nodes.stop());
     const [a, b] = nodes.origins;

@@ -14,6 +14,8 @@
  *   shared by every node (in the store)
  * - RELAY_WAITS_PER_ADDRESS (20), RELAY_WAITS_TOTAL (2000): activation waits a client address
  *   may keep registered (all nodes) and hold open (each node); the same in total
+ * - RELAY_CONNECTIONS_PER_ADDRESS (256): connections a client address may hold open on a node
+ *   (its streams among them; a configured proxy's are not counted)
  * - RELAY_METRICS_PORT: Prometheus metrics at GET /metrics on this port (on RELAY_HOST); unset,
  *   none
  * - RELAY_LOG_LEVEL (info): JSON log lines on stderr (fatal, error, warn, info, debug, trace,
@@ -56,6 +58,7 @@ export const RelayEnv = z.object({
   RELAY_RATE_PER_SECOND: z.coerce.number().positive().default(100),
   RELAY_WAITS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   RELAY_WAITS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  RELAY_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
   RELAY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RELAY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -99,6 +102,8 @@ export interface RelayConfig {
   trustProxy: string[];
   rate: Rate;
   waits: WaitCaps;
+  /** Connections a client may hold open on a node (connection-guard.ts). */
+  connections: { perClient: number };
   metricsPort: number | undefined;
   logLevel: string;
 }
@@ -128,6 +133,7 @@ export function relayConfig(env: NodeJS.ProcessEnv): RelayConfig {
     trustProxy: proxyList(value.RELAY_TRUST_PROXY),
     rate: { burst: value.RELAY_RATE_BURST, perSecond: value.RELAY_RATE_PER_SECOND },
     waits: { perAddress: value.RELAY_WAITS_PER_ADDRESS, total: value.RELAY_WAITS_TOTAL },
+    connections: { perClient: value.RELAY_CONNECTIONS_PER_ADDRESS },
     metricsPort: value.RELAY_METRICS_PORT,
     logLevel: value.RELAY_LOG_LEVEL,
   };

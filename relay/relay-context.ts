@@ -42,6 +42,11 @@ export interface RelayOptions {
   trustProxy?: string[];
   /** Activation waits per client address and in total (default 20 and 2,000). */
   waits?: WaitCaps;
+  /**
+   * Connections a client may hold open on this node (default 256), and how long a connection may
+   * take to bring its first request (default 10 s): connection-guard.ts.
+   */
+  connections?: { perClient?: number; firstRequestMs?: number };
   /** Seconds between keep-alive comments on a device stream. */
   keepAliveMs?: number;
   /** Prometheus metrics to keep (relay-metrics.ts); none by default. */

@@ -27,6 +27,7 @@ import { HttpRejection } from '../src-main/core/http/http-rejection';
 import { ACTIVATION_POLL_MS } from '../src-main/core/relay/relay-protocol';
 import { activationRoutes } from './activation-routes';
 import { activationWaits } from './activation-waits';
+import { guardConnections } from './connection-guard';
 import { deviceRoutes } from './device-routes';
 import { loggedPath, platformAuth } from './platform-auth';
 import { platformRoutes } from './platform-routes';
@@ -60,6 +61,11 @@ export interface RunningRelay {
   drain(deadlineMs?: number): Promise<DrainReport>;
   close(): Promise<void>;
 }
+
+/** How long a new connection may take to bring its first request (as a request its whole). */
+const FIRST_REQUEST_MS = 10_000;
+/** Connections a client may hold open on a node (RELAY_CONNECTIONS_PER_ADDRESS). */
+export const CONNECTIONS_PER_CLIENT = 256;
 
 /** How long /readyz waits for the store's answer. */
 const READY_TIMEOUT_MS = 2000;
@@ -133,6 +139,16 @@ export async function startRelay(
     (_request, body, done) => done(null, body),
   );
   if (options.logLevel) context.log = pinoLogger(app.log);
+  // Connections that bring no request, and more of them than a client may hold, are closed.
+  guardConnections(
+    app.server,
+    {
+      firstRequestMs: options.connections?.firstRequestMs ?? FIRST_REQUEST_MS,
+      perClient: options.connections?.perClient ?? CONNECTIONS_PER_CLIENT,
+      proxies,
+    },
+    context.log,
+  );
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(SECURITY_HEADERS);
     done(null, payload);

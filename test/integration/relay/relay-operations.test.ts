@@ -45,6 +45,8 @@ beforeAll(async () => {
       // keep coming, without a pause.
       RELAY_RATE_BURST: '1000000',
       RELAY_RATE_PER_SECOND: '1000000',
+      // Its 251 streams and the platform's calls all come from this one address.
+      RELAY_CONNECTIONS_PER_ADDRESS: '100000',
     });
     nodes.push({
       process: process_,
