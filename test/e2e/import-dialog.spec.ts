@@ -108,3 +108,42 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
   await expect(page.getByText('Alan Turing')).toBeVisible();
   await expect(page.getByText('Katherine Johnson')).toBeVisible();
 });
+
+test('a second phone column is the secondary number: mapped, shown under the number, imported', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'New phonebook' }).click();
+  const editor = page.getByRole('dialog', { name: 'New phonebook' });
+  await editor.getByLabel('Name').fill('Two numbers');
+  await editor.getByLabel('Priority').fill('3');
+  await editor.getByRole('button', { name: 'Create phonebook' }).click();
+  await page.getByRole('button', { name: 'Two numbers', exact: true }).click();
+  await page.getByRole('button', { name: /^More: / }).click();
+  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  await dialog.getByLabel('CSV or vCard file').setInputFiles({
+    name: 'outlook.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      [
+        'First Name,Last Name,Mobile Phone,Business Phone',
+        'Grace,Hopper,(202) 555-0521,202 555 0522',
+      ].join('\r\n'),
+    ),
+  });
+  await expect(dialog.getByRole('combobox', { name: 'Column for Number' })).toHaveValue('2');
+  await expect(dialog.getByRole('combobox', { name: 'Column for Secondary number' })).toHaveValue(
+    '3',
+  );
+  await expect(dialog.locator('.import-rows tbody td[dir="ltr"]')).toHaveText(
+    '(202) 555-0521202 555 0522',
+  );
+  await expect(dialog.locator('.import-secondary')).toHaveText('202 555 0522');
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(dialog.getByTestId('import-result')).toHaveText(
+    'Imported: 1 created, 0 updated, 0 skipped, 0 failed.',
+  );
+});

@@ -3,7 +3,9 @@
  * case, spacing or punctuation, with the synonyms address books and spreadsheets use, in English
  * and German ("Full name", "Mobile", "Organisation", "Speed-dial", "Phone 1 - Value" of a Google
  * export, "Telefon geschäftlich", "Firma" of a German Outlook). A field no heading names stays
- * unmapped; the first column that names a field wins it. The person can change the guess (the
+ * unmapped; the first column that names a field wins it, except the secondary number: a file
+ * with two number columns ("Business Phone", "Mobile Phone") gets the second as the secondary
+ * number unless a heading names one (guessMapping). The person can change the guess (the
  * window's preview, the CLI's --map).
  *
  * Outlook's and Google's CSV exports have no name column, only its parts ("First Name", "Last
@@ -15,6 +17,31 @@ import { RECORD_FIELDS, type RecordField } from './contact-record';
 
 /** Field → column index in the table. */
 export type ColumnMapping = Partial<Record<RecordField, number>>;
+
+/**
+ * Headings of phones that are neither the number nor named as the secondary number (Outlook's
+ * "Home Phone", "Other Phone", "Business Phone 2", German "Telefon (privat)", "Weiteres Telefon"):
+ * the secondary number's column when the file has no better one (secondaryColumn).
+ */
+const OTHER_PHONES = [
+  'otherphone',
+  'othernumber',
+  'homephone',
+  'homephone2',
+  'businessphone2',
+  'carphone',
+  'companymainphone',
+  'weiterestelefon',
+  'telefonprivat',
+  'telefonprivat2',
+  'telefongeschaftlich2',
+  'autotelefon',
+  'telefonfirma',
+] as const;
+
+/** "Phone 3", Google's "Phone 3 - Value", "Telefon 4": a further phone (an other phone). */
+const FURTHER_PHONE =
+  /^(phone|telephone|tel|number|telefon|nummer|rufnummer)([3-9]|[1-9]\d)(value)?$/;
 
 /** Headings folded (lower case, letters and digits only) to the field they name. */
 const SYNONYMS: Record<RecordField, readonly string[]> = {
@@ -40,6 +67,7 @@ const SYNONYMS: Record<RecordField, readonly string[]> = {
     'cell',
     'cellphone',
     'primarynumber',
+    'primaryphone',
     'businessphone',
     'workphone',
     // Google Contacts' export: "Phone 1 - Value".
@@ -53,25 +81,23 @@ const SYNONYMS: Record<RecordField, readonly string[]> = {
     'mobilnummer',
     'handy',
     'handynummer',
-    // German Outlook: "Telefon geschäftlich".
+    // German Outlook: "Telefon geschäftlich", "Haupttelefon".
     'telefongeschaftlich',
+    'haupttelefon',
   ],
   secondary_number: [
     'secondarynumber',
     'secondary',
     'secondphone',
-    'otherphone',
-    'othernumber',
     'alternatenumber',
     'alternativenumber',
     'phone2',
     'number2',
-    'homephone',
     'phone2value',
     'zweitnummer',
     'telefon2',
-    'weiterestelefon',
-    'telefonprivat',
+    // OTHER_PHONES: a secondary number only when no heading names one and no second number column.
+    ...OTHER_PHONES,
   ],
   speed_dial: [
     'speeddial',
@@ -134,17 +160,59 @@ function isComposedName(heading: string): boolean {
 
 /** The field a heading names, when it names one. */
 function fieldOf(heading: string): RecordField | undefined {
-  return FIELD_OF.get(fold(heading)) ?? (isComposedName(heading) ? 'display_name' : undefined);
+  return (
+    FIELD_OF.get(fold(heading)) ??
+    (isComposedName(heading) ? 'display_name' : undefined) ??
+    (FURTHER_PHONE.test(fold(heading)) ? 'secondary_number' : undefined)
+  );
 }
 
-/** The field each heading names, when it names one. */
+/**
+ * How a phone column ranks for the secondary number: 0 named so ("Secondary number", "Phone 2 -
+ * Value"), 1 another number ("Mobile Phone" after "Business Phone"), 2 an other phone ("Home
+ * Phone", "Telefon (privat)", "Phone 3"); undefined for a column that is no phone.
+ */
+function secondaryRank(heading: string): number | undefined {
+  const folded = fold(heading);
+  const field = fieldOf(heading);
+  if (field === 'number') return 1;
+  if (field !== 'secondary_number') return undefined;
+  return (OTHER_PHONES as readonly string[]).includes(folded) || FURTHER_PHONE.test(folded) ? 2 : 0;
+}
+
+/**
+ * The field each heading names, when it names one; the first column that names a field wins it.
+ * The secondary number is the first column named so, else the second column naming a number
+ * ("Business Phone", "Mobile Phone": the mobile), else the first other phone ("Home Phone").
+ */
 export function guessMapping(headers: readonly string[]): ColumnMapping {
   const mapping: ColumnMapping = {};
   headers.forEach((heading, index) => {
     const field = fieldOf(heading);
-    if (field && mapping[field] === undefined) mapping[field] = index;
+    if (field && field !== 'secondary_number' && mapping[field] === undefined) {
+      mapping[field] = index;
+    }
   });
+  let best: number | undefined;
+  headers.forEach((heading, index) => {
+    const rank = secondaryRank(heading);
+    if (rank === undefined || index === mapping.number) return;
+    if (best === undefined || rank < secondaryRank(headers[best]!)!) best = index;
+  });
+  if (best !== undefined) mapping.secondary_number = best;
   return mapping;
+}
+
+/**
+ * The phone columns no field is mapped to (a third phone of an Outlook export, a vCard's third
+ * TEL): an import fills an empty number or secondary number from them, and says of each number in
+ * them it leaves out that it is not imported.
+ */
+export function otherPhoneColumns(headers: readonly string[], mapping: ColumnMapping): number[] {
+  const mapped = new Set(Object.values(mapping));
+  return headers.flatMap((heading, index) =>
+    !mapped.has(index) && secondaryRank(heading) !== undefined ? [index] : [],
+  );
 }
 
 /**

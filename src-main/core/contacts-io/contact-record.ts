@@ -33,6 +33,14 @@ export const FIELD_HEADINGS: Record<RecordField, string> = {
   company: 'Company',
 };
 
+/**
+ * The heading of a vCard's further TEL read as a column: "Phone 3", "Phone 4" … (`position` 3 or
+ * more), which import recognises as a phone mapped to no field (column-mapping.ts).
+ */
+export function furtherPhoneHeading(position: number): string {
+  return `Phone ${position}`;
+}
+
 export function recordOf(contact: Contact): ContactRecord {
   return {
     display_name: contact.display_name,

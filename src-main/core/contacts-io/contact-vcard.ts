@@ -8,7 +8,9 @@
  * Read: vCard 3.0 and 4.0. The name is FN, else N put together; the number is the TEL marked
  * preferred (PREF=1, or TYPE=pref in 3.0), else the first; the secondary number is the next TEL;
  * a `tel:` URI loses its scheme. Cards are turned into a table with the export's headings, so an
- * import maps them like a CSV whose columns it knows.
+ * import maps them like a CSV whose columns it knows; a card with more TELs adds columns "Phone 3",
+ * "Phone 4" … (at most MAX_VCARD_MORE_PHONES; the last holds any rest), which an import uses for
+ * a number that repeats another and otherwise names as not imported (import-plan.ts).
  *
  * Before ical.js sees a file, each of its lines (a folded line counted whole) is checked against
  * MAX_VCARD_LINE_CHARS and MAX_VCARD_PARAMETERS in one pass: ical.js takes time quadratic in a
@@ -19,7 +21,12 @@ import ICAL from 'ical.js';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
 import type { CsvTable } from './contact-csv';
-import { FIELD_HEADINGS, RECORD_FIELDS, type ContactRecord } from './contact-record';
+import {
+  FIELD_HEADINGS,
+  furtherPhoneHeading,
+  RECORD_FIELDS,
+  type ContactRecord,
+} from './contact-record';
 
 const SPEED_DIAL_PROPERTY = 'x-callbar-speed-dial';
 
@@ -30,6 +37,8 @@ const SPEED_DIAL_PROPERTY = 'x-callbar-speed-dial';
 export const MAX_VCARD_LINE_CHARS = 1024 * 1024;
 /** Parameters of one line (`TEL;TYPE=work;PREF=1:…` has two); address books write a handful. */
 export const MAX_VCARD_PARAMETERS = 64;
+/** Columns for a card's TELs after the second ("Phone 3" …); the last holds any rest, joined. */
+export const MAX_VCARD_MORE_PHONES = 8;
 
 /** One contact as a vCard 4.0 (CRLF line ends, long lines folded). */
 export function vcardOf(record: ContactRecord): string {
@@ -84,10 +93,20 @@ export function parseVcards(text: string, maxRows: number): CsvTable {
         said('errors:import.notVcards', { name: card.name }),
       );
     }
-    const record = recordOfCard(card);
-    return RECORD_FIELDS.map((field) => record[field]);
+    const { record, more } = recordOfCard(card);
+    return [...RECORD_FIELDS.map((field) => record[field]), ...morePhones(more)];
   });
-  return { headers: RECORD_FIELDS.map((field) => FIELD_HEADINGS[field]), rows };
+  const width = rows.reduce((most, row) => Math.max(most, row.length - RECORD_FIELDS.length), 0);
+  for (const row of rows) while (row.length < RECORD_FIELDS.length + width) row.push('');
+  const more = Array.from({ length: width }, (_, index) => furtherPhoneHeading(index + 3));
+  return { headers: [...RECORD_FIELDS.map((field) => FIELD_HEADINGS[field]), ...more], rows };
+}
+
+/** A card's TELs after the second as cells, at most MAX_VCARD_MORE_PHONES (the last the rest). */
+function morePhones(more: readonly string[]): string[] {
+  if (more.length <= MAX_VCARD_MORE_PHONES) return [...more];
+  const kept = more.slice(0, MAX_VCARD_MORE_PHONES - 1);
+  return [...kept, more.slice(kept.length).join(', ')];
 }
 
 const SPACE = 0x20;
@@ -149,7 +168,10 @@ export function checkVcardLines(text: string): void {
   }
 }
 
-function recordOfCard(card: ICAL.Component): Record<(typeof RECORD_FIELDS)[number], string> {
+function recordOfCard(card: ICAL.Component): {
+  record: Record<(typeof RECORD_FIELDS)[number], string>;
+  more: string[];
+} {
   const numbers = card
     .getAllProperties('tel')
     .map((property, order) => ({
@@ -160,11 +182,14 @@ function recordOfCard(card: ICAL.Component): Record<(typeof RECORD_FIELDS)[numbe
     .filter((tel) => tel.number.trim() !== '')
     .sort((a, b) => a.rank - b.rank || a.order - b.order);
   return {
-    display_name: textOf(card.getFirstPropertyValue('fn')) || nameOf(card),
-    number: numbers[0]?.number ?? '',
-    secondary_number: numbers[1]?.number ?? '',
-    speed_dial: textOf(card.getFirstPropertyValue(SPEED_DIAL_PROPERTY)),
-    company: textOf(card.getFirstPropertyValue('org')),
+    record: {
+      display_name: textOf(card.getFirstPropertyValue('fn')) || nameOf(card),
+      number: numbers[0]?.number ?? '',
+      secondary_number: numbers[1]?.number ?? '',
+      speed_dial: textOf(card.getFirstPropertyValue(SPEED_DIAL_PROPERTY)),
+      company: textOf(card.getFirstPropertyValue('org')),
+    },
+    more: numbers.slice(2).map((tel) => tel.number),
   };
 }
 

@@ -6,6 +6,11 @@
  * characters). A row whose number the phonebook already has is skipped, or updated when the person
  * chose so (and skipped as unchanged when it would change nothing), so importing the same file
  * twice changes nothing. Rows without a speed dial get a free one (speed-dial-pool.ts).
+ *
+ * A row's numbers come from its phone columns in order: the number's, the secondary number's,
+ * then any phone column mapped to nothing (a third phone of an Outlook export, a vCard's third
+ * TEL). The first filled one is the number, the next with another number the secondary number
+ * (readNumbers); a phone with no room left is not imported, and the row's reason says so.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import { IncompleteListError } from '../api/page-walk';
@@ -15,7 +20,7 @@ import { readContactNumber } from '../numbers/contact-number';
 import { CallbarError } from '../errors';
 import { said, type Said, type SaidValue } from '../text/said';
 import { inEnglish } from '../text/translators';
-import type { ColumnMapping } from './column-mapping';
+import { otherPhoneColumns, type ColumnMapping } from './column-mapping';
 import { FIELD_HEADINGS, recordOf, type ContactRecord, type RecordField } from './contact-record';
 import { IMPORT_LIMITS, type ImportTable } from './import-file';
 import { SpeedDialPool } from './speed-dial-pool';
@@ -26,7 +31,10 @@ export type RowAction = 'create' | 'update' | 'skip' | 'fail';
 export interface PlannedRow {
   /** 1-based: the file's first contact is row 1. */
   row: number;
-  /** The cells as the file has them, by field (for the preview and the failures report). */
+  /**
+   * The cells as the file has them, by field (for the preview and the failures report); the
+   * number and secondary number as the row's phone columns fill them (readNumbers).
+   */
   cells: Record<RecordField, string>;
   action: RowAction;
   /** What is sent (create, update), or what was read (skip). */
@@ -136,13 +144,28 @@ export function planImport(
   const pool = new SpeedDialPool([...(options.takenSpeedDials ?? []), ...speedDialHolders.keys()]);
   const numbersInFile = new Map<string, number>();
   const speedDialsInFile = new Map<number, number>();
+  // The columns a row's numbers come from, in the order they fill the number and the secondary
+  // number: the mapped ones, then the phone columns mapped to nothing. A person who unmapped the
+  // secondary number gets none.
+  const phoneColumns = [
+    mapping.number!,
+    mapping.secondary_number,
+    ...otherPhoneColumns(table.headers, mapping),
+  ].filter((column) => column !== undefined);
+  const slots = mapping.secondary_number === undefined ? 1 : 2;
 
   const rows = table.rows.map((cellsInRow, index): PlannedRow => {
     const row = index + 1;
     const cells = cellsOf(cellsInRow, mapping);
+    const phones = phoneColumns
+      .map((column) => ({
+        heading: table.headers[column]!,
+        text: (cellsInRow[column] ?? '').trim(),
+      }))
+      .filter((phone) => phone.text !== '');
     const notes = new RowNotes();
     try {
-      const record = readRecord(cells, options, notes);
+      const record = readRecord(cells, phones, slots, options, notes);
       const existing = byNumber.get(record.number);
       // A number the phonebook has, with duplicates skipped: every row of it is skipped as
       // already there (none is refused as a copy of another row that is not imported either).
@@ -251,43 +274,88 @@ function cellsOf(cells: readonly string[], mapping: ColumnMapping): Record<Recor
   };
 }
 
+/** A filled cell of a phone column: its heading and text. */
+interface PhoneCell {
+  heading: string;
+  text: string;
+}
+
 /**
  * The row as the contact to send; a RowProblem says what is wrong with it, `notes` what of it the
- * platform cannot keep.
+ * platform cannot keep. `phones` are its filled phone cells in the order they fill the number and
+ * (`slots` 2) the secondary number.
  */
 function readRecord(
   cells: Record<RecordField, string>,
+  phones: readonly PhoneCell[],
+  slots: 1 | 2,
   options: { region: CountryCode },
   notes: RowNotes,
 ): ContactRecord {
-  for (const field of Object.keys(cells) as RecordField[]) {
-    const value = cells[field];
-    if (value.length > IMPORT_LIMITS.maxCellChars) {
-      throw new RowProblem(
-        said('errors:import.row.tooLong', {
-          field: FIELD_WORDS[field],
-          max: IMPORT_LIMITS.maxCellChars,
-        }),
-      );
-    }
-    if (CONTROL.test(value)) {
-      throw new RowProblem(
-        said('errors:import.row.controlCharacters', { field: FIELD_WORDS[field] }),
-      );
-    }
-  }
+  // The row's cells name the numbers it will have (the preview, a failures file fixed and
+  // imported again), also when a row fails before they are read.
+  cells.number = phones[0]?.text ?? '';
+  cells.secondary_number = slots === 2 ? (phones[1]?.text ?? '') : '';
+  for (const field of Object.keys(cells) as RecordField[]) checkCell(field, cells[field]);
   if (cells.display_name === '') throw new RowProblem(said('errors:import.row.noName'));
   if (cells.number === '') throw new RowProblem(said('errors:import.row.noNumber'));
+  const [number, secondary] = readNumbers(cells, phones, slots, options, notes);
   return {
     display_name: cells.display_name,
-    number: phoneNumber(cells.number, 'number', options, notes),
-    secondary_number:
-      cells.secondary_number === ''
-        ? null
-        : phoneNumber(cells.secondary_number, 'secondary_number', options, notes),
+    number: number!,
+    secondary_number: secondary ?? null,
     speed_dial: speedDial(cells.speed_dial),
     company: cells.company,
   };
+}
+
+function checkCell(field: RecordField, value: string): void {
+  if (value.length > IMPORT_LIMITS.maxCellChars) {
+    throw new RowProblem(
+      said('errors:import.row.tooLong', {
+        field: FIELD_WORDS[field],
+        max: IMPORT_LIMITS.maxCellChars,
+      }),
+    );
+  }
+  if (CONTROL.test(value)) {
+    throw new RowProblem(
+      said('errors:import.row.controlCharacters', { field: FIELD_WORDS[field] }),
+    );
+  }
+}
+
+/**
+ * The row's numbers: the first filled phone cell is the number (a row whose number column is
+ * empty takes its secondary number's, or a phone column mapped to nothing), the next one with
+ * another number the secondary number; a cell that repeats the number adds nothing. Each is read
+ * as the contact editor reads it, and `cells` says which text became which. A phone the contact
+ * has no room for is not imported, and `notes` says so, with its column and text.
+ */
+function readNumbers(
+  cells: Record<RecordField, string>,
+  phones: readonly PhoneCell[],
+  slots: 1 | 2,
+  options: { region: CountryCode },
+  notes: RowNotes,
+): string[] {
+  const numbers: string[] = [];
+  let next = 0;
+  for (; next < phones.length && numbers.length < slots; next++) {
+    const phone = phones[next]!;
+    const field = numbers.length === 0 ? 'number' : 'secondary_number';
+    cells[field] = phone.text;
+    checkCell(field, phone.text);
+    const number = phoneNumber(phone.text, field, options, notes);
+    if (!numbers.includes(number)) numbers.push(number);
+  }
+  if (numbers.length < 2) cells.secondary_number = '';
+  for (const phone of phones.slice(next)) {
+    notes.notes.push(
+      said('errors:import.row.phoneLeftOut', { heading: phone.heading, text: phone.text }),
+    );
+  }
+  return numbers;
 }
 
 /**

@@ -226,7 +226,14 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                 <tr key={row.row}>
                   <td>{row.row}</td>
                   <td dir="auto">{row.cells.display_name}</td>
-                  <td dir="ltr">{row.cells.number}</td>
+                  <td dir="ltr">
+                    {row.cells.number}
+                    {row.cells.secondary_number ? (
+                      <span className="import-secondary hint small">
+                        {row.cells.secondary_number}
+                      </span>
+                    ) : null}
+                  </td>
                   <td>
                     <span className="outcome" data-outcome={row.outcome}>
                       {t('import.outcome', { outcome: row.outcome })}

@@ -130,7 +130,7 @@ describe('callbar contacts export / import', () => {
       env,
     );
     expect(outlookRun.stderr).toContain(
-      'Columns: Name ← "First Name + Middle Name + Last Name", Number ← "Mobile Phone"',
+      'Columns: Name ← "First Name + Middle Name + Last Name", Number ← "Mobile Phone", Secondary number ← "Business Phone"',
     );
     expect(outlookRun.code).toBe(0);
     for (const file of [german, google]) {
@@ -144,10 +144,49 @@ describe('callbar contacts export / import', () => {
     expect(
       contacts.map((c) => [c.display_name, c.number, c.secondary_number, c.company]).sort(),
     ).toEqual([
-      ['Ada Lovelace', '+12025550331', null, 'Analytical Engines'],
+      ['Ada Lovelace', '+12025550331', '+12025550399', 'Analytical Engines'],
       ['Grace Brewster Hopper', '+12025550334', '+12025550335', 'US Navy'],
       ['Jürgen Müller', '+12025550332', '+12025550333', 'Bäckerei Größe GmbH'],
     ]);
+  });
+
+  it('imports a second phone column as the secondary number; a re-import changes nothing', async () => {
+    const book = await phonebookWith(api);
+    const file = await fileWith(
+      'outlook.csv',
+      [
+        'First Name,Last Name,Home Phone,Mobile Phone,Business Phone',
+        'Ada,Both,,(202) 555-0341,202 555 0342',
+        'Bob,Business Only,,,202 555 0343',
+        'Cy,All Three,202 555 0344,202 555 0345,202 555 0346',
+      ].join('\r\n'),
+    );
+    const args = ['contacts', 'import', file, '--phonebook', String(book)];
+    const run = await runCallbarInProcess(args, env);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('Number ← "Mobile Phone", Secondary number ← "Business Phone"');
+    expect(run.stdout).toMatch(/^Imported into phonebook \d+: 3 created, 0 updated, 0 skipped/);
+    // The phone with no room is named on its row.
+    expect(run.stdout).toMatch(
+      /3\s+Cy All Three\s+202 555 0345\s+created\s+The phone "202 555 0344" of column "Home Phone" is not imported/,
+    );
+    const contacts = await contactsOf(api, book);
+    expect(contacts.map((c) => [c.display_name, c.number, c.secondary_number]).sort()).toEqual([
+      ['Ada Both', '+12025550341', '+12025550342'],
+      ['Bob Business Only', '+12025550343', null],
+      ['Cy All Three', '+12025550345', '+12025550346'],
+    ]);
+    for (const duplicates of ['skip', 'update']) {
+      const again = await runCallbarInProcess(
+        [...args, '--on-duplicate', duplicates, '--json'],
+        env,
+      );
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        counts: { created: 0, updated: 0, skipped: 3, failed: 0 },
+      });
+    }
+    expect(await contactsOf(api, book)).toEqual(contacts);
   });
 
   it('lists the rows it could not import, saves them as a CSV, and exits 1', async () => {

@@ -122,6 +122,53 @@ describeEachProfile('window imports', (profile) => {
     });
   });
 
+  it('previews and imports a second phone column as the secondary number', async () => {
+    const { api } = await apiFor(sim);
+    const book = await phonebookWith(api);
+    const text = [
+      'Vorname;Nachname;Telefon geschäftlich;Telefon (privat);Mobiltelefon',
+      'Jürgen;Müller;(202) 555-0421;202 555 0423;202 555 0422',
+      'Anna;Mobil;;;202 555 0424',
+    ].join('\r\n');
+    const id = await upload(text, 1000);
+    const preview = value<ImportPreview>(
+      await invoke('imports.preview', { import_id: id, phonebook: book }),
+    );
+    expect(preview.mapping).toEqual({ display_name: 5, number: 2, secondary_number: 4 });
+    expect(preview.rows).toMatchObject([
+      {
+        outcome: 'created',
+        cells: { number: '(202) 555-0421', secondary_number: '202 555 0422' },
+        reason: expect.stringMatching(
+          /"202 555 0423" of column "Telefon \(privat\)" is not imported/,
+        ),
+      },
+      { outcome: 'created', cells: { number: '202 555 0424', secondary_number: '' } },
+    ]);
+    const events = resultOf(id);
+    value(await invoke('imports.start', { import_id: id }));
+    expect((await events).at(-1)!.result).toMatchObject({ counts: { created: 2, failed: 0 } });
+    const contacts = await contactsOf(api, book);
+    expect(contacts.map((c) => [c.display_name, c.number, c.secondary_number]).sort()).toEqual([
+      ['Anna Mobil', '+12025550424', null],
+      ['Jürgen Müller', '+12025550421', '+12025550422'],
+    ]);
+    // The person's choice: the private phone as the secondary number.
+    const again = await upload(text, 1000);
+    const remapped = value<ImportPreview>(
+      await invoke('imports.preview', {
+        import_id: again,
+        phonebook: book,
+        on_duplicate: 'update',
+        mapping: { secondary_number: 3 },
+      }),
+    );
+    expect(remapped.counts).toMatchObject({ created: 0, updated: 1, skipped: 1 });
+    expect(remapped.rows[0]!.reason).toMatch(
+      /"202 555 0422" of column "Mobiltelefon" is not imported/,
+    );
+  });
+
   it('exports a phonebook for the window in pieces, the same as the streamed export', async () => {
     const { api } = await apiFor(sim);
     const book = await phonebookWith(api, [
