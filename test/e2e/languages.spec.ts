@@ -7,6 +7,7 @@ import {
   type TFunction,
 } from '../../src-shared/i18n';
 import {
+  addContact,
   type E2eApp,
   openConnected,
   picture,
@@ -27,8 +28,19 @@ import {
  */
 let app: E2eApp;
 
+/** A contact whose row holds two long numbers and a speed dial, behind a long name and company. */
+const TWO_NUMBERS = {
+  phonebook: 1,
+  display_name: 'Friederike von Stauffenberg-Hohenlohe',
+  company: 'Hohenloher Landmaschinen Vertriebsgesellschaft',
+  number: '+33 1 03 17 04 18',
+  secondary_number: '+49 176 48608123',
+  speed_dial: 8123,
+};
+
 test.beforeAll(async () => {
   app = await startApp({ sim: { contacts: 60, autoAnswer: false } });
+  await addContact(app.sim, TWO_NUMBERS);
 });
 test.afterAll(async () => {
   await app.close();
@@ -309,8 +321,8 @@ async function expectNoEnglishCallWords(page: Page) {
 /**
  * Elements whose text runs out of their box: wider (or taller, when the overflow is hidden) than
  * they are, scrolling lists apart. Text from outside (names and numbers, in <bdi>) may be cut
- * short with "…" by design, and so may a one-line label that holds such text (a search result's
- * "Speed dial 1234", the fixed-width "Call Grace Hopper"); the window's own words may not.
+ * short with "…" by design, and so may a one-line label that holds such text (the fixed-width
+ * "Call Grace Hopper"); the window's own words may not. A number is never cut (cutInRow, below).
  */
 async function overflowingText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -486,3 +498,102 @@ test('in German at 420 px, the Call button shows the typed number it dials whole
     await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
   }
 });
+
+/**
+ * The numbers of a result row that do not show whole: wider than their own box, or reaching past
+ * the edge of a box around them that clips (up to the row), and whether the row's own content is
+ * taller than the row.
+ */
+async function cutInRow(row: Locator) {
+  return row.evaluate((option) => {
+    const cut: string[] = [];
+    for (const number of option.querySelectorAll<HTMLElement>('.phone-number')) {
+      const box = number.getBoundingClientRect();
+      let clipped = number.scrollWidth > number.clientWidth;
+      for (let up = number.parentElement; up && !clipped; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        const clips = style.overflowX !== 'visible' || /paint|strict|content/.test(style.contain);
+        if (clips && box.right > up.getBoundingClientRect().right + 0.5) clipped = true;
+        if (up === option) break;
+      }
+      if (clipped) cut.push(number.textContent ?? '');
+    }
+    return { cut, tall: option.scrollHeight > option.clientHeight + 1 };
+  });
+}
+
+for (const locale of ['en', 'de'] as const) {
+  test(`in ${locale} at 420 and 1280 px, a result row shows each number and speed dial whole, and a typed number's row its whole sentence`, async ({
+    page,
+  }) => {
+    const t = textIn(locale);
+    await openConnected(page, app);
+    await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+      timeout: 30_000,
+    });
+    await page.evaluate((language) => window.callbar.settings.save({ language }), locale);
+    try {
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      const search = page.getByRole('combobox', { name: t('search.label') });
+      const options = page.getByRole('option');
+      for (const viewport of [
+        { width: 420, height: 640 },
+        { width: 1280, height: 800 },
+      ]) {
+        await page.setViewportSize(viewport);
+        const at = `${locale} at ${viewport.width} px`;
+        // The typed number's row says what Enter does, whole (no tooltip needed), and the row
+        // after it starts below it.
+        await search.fill('*21#');
+        const typed = options.first();
+        await expect(typed).toContainText('*21#');
+        const detail = typed.locator('.result-detail');
+        await expect(detail).toHaveText(/\.$/);
+        // Neither it nor a part of it is cut short (an ellipsis, a clipped line).
+        expect(
+          await detail.evaluate((node) =>
+            [node, ...node.querySelectorAll('*')].every(
+              (part) =>
+                part.scrollWidth <= part.clientWidth && part.scrollHeight <= part.clientHeight,
+            ),
+          ),
+          `the typed number's sentence, ${at}`,
+        ).toBe(true);
+        expect(await cutInRow(typed), `the typed number's row, ${at}`).toEqual({
+          cut: [],
+          tall: false,
+        });
+        const [first, second] = await Promise.all(
+          [typed, options.nth(1)].map((each) => each.boundingBox()),
+        );
+        expect(second!.y, `the row after the typed number's, ${at}`).toBeGreaterThanOrEqual(
+          first!.y + first!.height - 1,
+        );
+        // Found by name: the main number Enter dials, "Second: …" and "Speed dial 8123". Found
+        // by the second number: "Calls second: …", then "Main: …" and the speed dial.
+        for (const query of ['Stauffenberg', '0176 486']) {
+          await search.fill(query);
+          const row = page.getByRole('option').filter({ hasText: 'Friederike' });
+          await expect(row).toContainText('8123');
+          expect(await cutInRow(row), `${query}, ${at}`).toEqual({ cut: [], tall: false });
+        }
+        // Every row of a longer list, as the selection moves down it: the rows stay where they
+        // are (a row's height is its own, whichever row is selected).
+        await search.fill('a');
+        await expect(options.nth(5)).toBeAttached();
+        const tops = () =>
+          options.evaluateAll((all) => all.map((o) => o.getBoundingClientRect().top));
+        const before = await tops();
+        await search.press('ArrowDown');
+        await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+        expect(await tops(), `rows as the selection moves, ${at}`).toEqual(before);
+        for (const each of await options.all()) {
+          expect(await cutInRow(each), `a row of "a", ${at}`).toEqual({ cut: [], tall: false });
+        }
+      }
+    } finally {
+      await page.setViewportSize({ width: 420, height: 640 });
+      await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
+    }
+  });
+}

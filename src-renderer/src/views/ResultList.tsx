@@ -1,15 +1,21 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, type MouseEvent } from 'react';
 import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
 import type { SearchHit } from '../../../src-shared/contract';
 import type { ResultRow } from '../store/selectors';
 import { Highlight } from '../components/Highlight';
 import { Name, PhoneNumber } from '../components/Isolated';
-import { shownText } from './shown-text';
 
-/** Every row has the same height, so the virtualizer needs no measuring. */
+/**
+ * A contact's row: its name, then the number Enter dials (with the speed dial), in 56 px; a
+ * contact with a second number has a line of its own for it (and the speed dial), 19 px more
+ * (`.result` in styles.css: a small line of 16.8 px and the 2 px gap). A number is never cut,
+ * so it never shares a line with more than fits; the height follows from the hit alone, not the
+ * window's width or language, so the virtualizer measures no contact's row.
+ */
 const ROW_HEIGHT = 56;
+const NUMBER_LINE = 19;
 /** Rows rendered beyond the visible ones on each side (each costs render time per answer). */
 const OVERSCAN = 3;
 /** The list asks for more hits when it shows a row this close to the end of a partial answer. */
@@ -46,11 +52,27 @@ export function ResultList({
 }) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
+  // A new answer is new keys: the virtualizer lays its rows out anew (their heights differ). The
+  // typed number's row is the one row measured (its sentence wraps): its key is what it shows, so
+  // new text is a new row, measured as it mounts, before it is painted.
+  const itemKey = useCallback(
+    (index: number): string | number => {
+      const row = rows[index];
+      return row?.kind === 'dial' ? `dial ${row.target.display} ${dialDetail(row)}` : index;
+    },
+    [rows],
+  );
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => {
+      const row = rows[index];
+      return row?.kind === 'hit' && row.hit.shown.secondary_number !== null
+        ? ROW_HEIGHT + NUMBER_LINE
+        : ROW_HEIGHT;
+    },
+    getItemKey: itemKey,
     overscan: OVERSCAN,
   });
   // An answer to another query starts at its top; a moved selection is scrolled into view.
@@ -107,8 +129,10 @@ export function ResultList({
             row={rows[item.index]!}
             index={item.index}
             start={item.start}
+            height={item.size}
             count={rows.length}
             selected={item.index === selected}
+            measure={virtualizer.measureElement}
           />
         ))}
       </div>
@@ -120,28 +144,37 @@ interface RowProps {
   row: ResultRow;
   index: number;
   start: number;
+  height: number;
   count: number;
   selected: boolean;
+  measure: (node: HTMLElement | null) => void;
 }
 
-/** One option; re-rendered only when what it shows changed (sameRow). */
-const Row = memo(function Row({ row, index, start, count, selected }: RowProps) {
+/** What the typed number's row says under it: a note, its contact, or what the number is. */
+function dialDetail(row: Extract<ResultRow, { kind: 'dial' }>): string {
+  return row.target.note ?? row.target.contact?.display_name ?? row.target.description;
+}
+
+/**
+ * One option; re-rendered only when what it shows changed (sameRow). A contact's row has the
+ * height its hit gives it; the typed number's row as high as its text (measured).
+ */
+const Row = memo(function Row({ row, index, start, height, count, selected, measure }: RowProps) {
+  const dial = row.kind === 'dial';
   return (
     <div
       id={rowId(index)}
+      ref={dial ? measure : undefined}
       data-index={index}
       role="option"
       aria-selected={selected}
       aria-setsize={count}
       aria-posinset={index + 1}
-      className="result"
-      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+      className={dial ? 'result result-dial' : 'result'}
+      style={{ transform: `translateY(${start}px)`, height: dial ? undefined : height }}
     >
       {row.kind === 'dial' ? (
-        <DialRow
-          display={row.target.display}
-          detail={row.target.note ?? row.target.contact?.display_name ?? row.target.description}
-        />
+        <DialRow display={row.target.display} detail={dialDetail(row)} />
       ) : (
         <HitRow hit={row.hit} />
       )}
@@ -157,6 +190,7 @@ function sameRow(before: RowProps, after: RowProps): boolean {
   if (
     before.index !== after.index ||
     before.start !== after.start ||
+    before.height !== after.height ||
     before.count !== after.count ||
     before.selected !== after.selected
   ) {
@@ -188,17 +222,16 @@ function sameRow(before: RowProps, after: RowProps): boolean {
 
 /**
  * The typed number's row; `detail` is a note ("… is also the emergency number"), its contact, or
- * what the number is ("This is a premium-rate number in Germany: calls to it cost more.").
+ * what the number is ("This is a premium-rate number in Germany: calls to it cost more."): what
+ * Enter does, read whole (its lines wrap; the row is as high as they are).
  */
 function DialRow({ display, detail }: { display: string; detail: string }) {
   return (
     <>
-      <span className="result-line">
-        <span className="result-name">
-          <Message id="results.dial" values={{ number: <PhoneNumber>{display}</PhoneNumber> }} />
-        </span>
+      <span className="result-text result-name">
+        <Message id="results.dial" values={{ number: <PhoneNumber>{display}</PhoneNumber> }} />
       </span>
-      <span className="result-line result-detail" title={shownText(detail)}>
+      <span className="result-text result-detail">
         <Name>{detail}</Name>
       </span>
     </>
@@ -206,9 +239,10 @@ function DialRow({ display, detail }: { display: string; detail: string }) {
 }
 
 /**
- * A contact: its name, company and phonebook, then its numbers as core shows them. The number
- * Enter dials comes first: the main one, or, when the search matched the alternative, that one
- * ("Calls alt. …"), the main one after it.
+ * A contact: its name, company and phonebook, then its numbers as core shows them, each whole.
+ * The number Enter dials has the second line: the main one, or, when the search matched the
+ * alternative, that one ("Calls alt. …"). The other number, when there is one, has the third,
+ * with the speed dial; without one the speed dial follows the number Enter dials.
  */
 function HitRow({ hit }: { hit: SearchHit }) {
   const { contact, ranges, shown } = hit;
@@ -222,6 +256,21 @@ function HitRow({ hit }: { hit: SearchHit }) {
       <PhoneNumber className={hit.dials === 'secondary_number' ? 'result-number' : undefined}>
         <Highlight text={shown.secondary_number} field="secondary_number" ranges={ranges} />
       </PhoneNumber>
+    );
+  const speedDial =
+    contact.speed_dial === null ? null : (
+      <span>
+        <Message
+          id="contacts.speedDial"
+          values={{
+            speedDial: (
+              <PhoneNumber>
+                <Highlight text={String(contact.speed_dial)} field="speed_dial" ranges={ranges} />
+              </PhoneNumber>
+            ),
+          }}
+        />
+      </span>
     );
   return (
     <>
@@ -238,43 +287,26 @@ function HitRow({ hit }: { hit: SearchHit }) {
       </span>
       <span className="result-line result-detail" data-dials={hit.dials}>
         {hit.dials === 'secondary_number' && alternative ? (
-          <>
-            <span className="result-dials">
-              <Message id="results.callsAlternative" values={{ number: alternative }} />
-            </span>
-            <span>
-              <Message id="results.main" values={{ number: main }} />
-            </span>
-          </>
-        ) : (
-          <>
-            {main}
-            {alternative ? (
-              <span>
-                <Message id="results.alternative" values={{ number: alternative }} />
-              </span>
-            ) : null}
-          </>
-        )}
-        {contact.speed_dial !== null ? (
-          <span>
-            <Message
-              id="contacts.speedDial"
-              values={{
-                speedDial: (
-                  <PhoneNumber>
-                    <Highlight
-                      text={String(contact.speed_dial)}
-                      field="speed_dial"
-                      ranges={ranges}
-                    />
-                  </PhoneNumber>
-                ),
-              }}
-            />
+          <span className="result-dials">
+            <Message id="results.callsAlternative" values={{ number: alternative }} />
           </span>
-        ) : null}
+        ) : (
+          main
+        )}
+        {alternative ? null : speedDial}
       </span>
+      {alternative ? (
+        <span className="result-line result-detail">
+          <span>
+            {hit.dials === 'secondary_number' ? (
+              <Message id="results.main" values={{ number: main }} />
+            ) : (
+              <Message id="results.alternative" values={{ number: alternative }} />
+            )}
+          </span>
+          {speedDial}
+        </span>
+      ) : null}
     </>
   );
 }
