@@ -577,12 +577,41 @@ for (const locale of ['en', 'de'] as const) {
           await expect(row).toContainText('8123');
           expect(await cutInRow(row), `${query}, ${at}`).toEqual({ cut: [], tall: false });
         }
+        // The buttons under the list take the same room whichever row is selected: a typed
+        // number's (Call alone), a contact's (Call, the star), one with a second number (and
+        // "Call second number"). The list above them keeps its height as the selection moves.
+        const actions = page.locator('.selected-actions');
+        const room = new Map<number, number>();
+        for (const [query, first] of [
+          ['*21#', '*21#'],
+          ['Stauffenberg', 'Friederike'],
+          ['Braun', 'Braun'],
+        ]) {
+          await search.fill(query!);
+          await expect(options.first()).toContainText(first!);
+          await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+          const buttons = await actions.locator(':scope > button').count();
+          room.set(buttons, Math.round((await actions.boundingBox())!.height));
+        }
+        expect(
+          [...room.keys()].sort(),
+          `the rows' buttons, ${at}: ${JSON.stringify([...room])}`,
+        ).toEqual([1, 2, 3]);
+        expect(
+          new Set(room.values()).size,
+          `the buttons' room by how many, ${at}: ${JSON.stringify([...room])}`,
+        ).toBe(1);
         // Every row of a longer list, as the selection moves down it: the rows stay where they
         // are (a row's height is its own, whichever row is selected).
         await search.fill('a');
         await expect(options.nth(5)).toBeAttached();
         const tops = () =>
           options.evaluateAll((all) => all.map((o) => o.getBoundingClientRect().top));
+        // The layout a frame after the answer (the first frame of a new answer may still be
+        // laid out by the one before: seen once in three runs, not what this test is about).
+        await page.evaluate(
+          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+        );
         const before = await tops();
         await search.press('ArrowDown');
         await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');

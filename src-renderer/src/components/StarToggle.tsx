@@ -7,17 +7,21 @@ export function StarToggle({ contactId, name }: { contactId: number; name: strin
   const { favourites, error, setStarred } = useFavourites();
   const favourite = favourites.find((contact) => contact.id === contactId);
   const starred = favourite !== undefined;
+  const label = starred ? t('star.unstarName', { name }) : t('star.starName', { name });
   return (
     <>
       <button
         type="button"
         aria-pressed={starred}
-        aria-label={starred ? t('star.unstarName', { name }) : t('star.starName', { name })}
+        aria-label={label}
         disabled={favourite?.read_only}
-        title={favourite?.read_only ? t('star.fromAdministrator') : undefined}
+        // Where the button shows its sign alone (a narrow window's search), a pointer learns its
+        // name here.
+        title={favourite?.read_only ? t('star.fromAdministrator') : label}
         onClick={() => void setStarred(contactId, !starred)}
       >
-        {starred ? t('star.favourite') : t('star.star')}
+        <span aria-hidden="true">{starred ? '★' : '☆'}</span>
+        <span className="star-word">{starred ? t('star.favourite') : t('star.star')}</span>
       </button>
       {error ? (
         <span role="alert" className="error">
