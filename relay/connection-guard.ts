@@ -8,15 +8,16 @@
  * Nor could anything bound how many a client holds: a GET (not rate limited, so that an office's
  * streams can all reconnect at once) bought 72 s of keep-alive per connection.
  *
- * So: a connection must bring its first request's headers within `firstRequestMs`, else it is
- * closed; and a client (client-address.ts: an IPv4 address, an IPv6 /64) holds at most
- * `perClient` connections at once, a connection past that closed as it opens. A configured reverse
- * proxy is not counted (its connections carry many clients, whose own limits it keeps).
+ * So (src-main/core/http/connection-limits.ts, which Callbar's local listeners use too): a
+ * connection must bring its first request's headers within `firstRequestMs`, else it is closed;
+ * and a client (client-address.ts: an IPv4 address, an IPv6 /64) holds at most `perClient`
+ * connections at once, a connection past that closed as it opens. A configured reverse proxy is
+ * not counted (its connections carry many clients, whose own limits it keeps).
  */
 import type { Server } from 'node:http';
-import { BlockList, isIPv4, isIPv6, type Socket } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { limitConnections } from '../src-main/core/http/connection-limits';
 import type { Logger } from '../src-main/core/log/logger';
-import { summarizedWarnings } from '../src-main/core/log/summarized-warnings';
 import { clientAddress } from './client-address';
 
 export interface ConnectionLimits {
@@ -52,41 +53,18 @@ function proxyMatcher(proxies: string[]): (address: string) => boolean {
 /** Applies `limits` to the connections `server` accepts from now on. */
 export function guardConnections(server: Server, limits: ConnectionLimits, log: Logger): void {
   const isProxy = proxyMatcher(limits.proxies);
-  const held = new Map<string, number>();
-  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
-  const refusals = summarizedWarnings(log, 'relay closed more connections');
-
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    const timer = setTimeout(() => {
-      refusals.warn('no request', 'relay closed a connection that sent no request in time', {
-        address,
-      });
-      socket.destroy();
-    }, limits.firstRequestMs);
-    timer.unref();
-    waiting.set(socket, timer);
-    socket.once('close', () => clearTimeout(timer));
-    if (isProxy(address)) return;
-    const client = clientAddress(plain(address));
-    const count = (held.get(client) ?? 0) + 1;
-    if (count > limits.perClient) {
-      refusals.warn('too many', 'relay closed a connection: its client holds as many as allowed', {
-        address,
-      });
-      socket.destroy();
-      return;
-    }
-    held.set(client, count);
-    socket.once('close', () => {
-      const left = (held.get(client) ?? 1) - 1;
-      if (left === 0) held.delete(client);
-      else held.set(client, left);
-    });
-  });
-  // Its first request's headers came: from here on the server's own timeouts bound it.
-  server.on('request', (request: { socket: Socket }) => {
-    clearTimeout(waiting.get(request.socket));
-    waiting.delete(request.socket);
-  });
+  limitConnections(
+    server,
+    {
+      name: 'relay',
+      firstRequestMs: limits.firstRequestMs,
+      perClient: limits.perClient,
+      whenFull: 'refuse-new',
+      clientOf: (socket) => {
+        const address = socket.remoteAddress ?? '';
+        return isProxy(address) ? undefined : clientAddress(plain(address));
+      },
+    },
+    log,
+  );
 }

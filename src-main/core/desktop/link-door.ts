@@ -10,8 +10,12 @@
  * each run, are in the profile's door file (0600 in the 0700 profile folder), and every knock must
  * carry the key (compared in constant time): only the user's own programs can knock, and what
  * they knock with is a link, never a yes. Bounded: one knock of at most 4 KiB per connection, read
- * within 5 s; 4 connections at a time; 10 knocks at once, then one every 2 s (a refused key
- * counts too), the rest refused at once, never queued.
+ * within 5 s, the connection closed once its answer is written; 4 connections at a time, as the
+ * receiver's (http/connection-limits.ts: past them, the oldest that has not knocked yet makes
+ * room); 10 knocks at once, then one every 2 s (a refused key counts too), the rest refused at
+ * once, never queued. Before, the door only ended a connection after its answer, and a knocker that
+ * never read kept it: 4 such connections that sent nothing held the door shut for good (a knock
+ * 40 s later: EPIPE).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +25,7 @@ import { join } from 'node:path';
 import { secretsEqual } from '../secret-compare';
 import { TokenBucket, type Rate } from '../calls/token-bucket';
 import { writeFileAtomic } from '../files/atomic-write';
+import { limitConnections } from '../http/connection-limits';
 import { readFileNoFollow } from '../files/no-follow-file';
 import type { Logger } from '../log/logger';
 import { said } from '../text/said';
@@ -40,6 +45,8 @@ export interface LinkDoorOptions {
   log: Logger;
   now?: () => number;
   platform?: NodeJS.Platform;
+  /** How long a connection may take to knock (default 5 s). */
+  readDeadlineMs?: number;
 }
 
 export interface LinkDoor {
@@ -66,14 +73,17 @@ function doorAddress(
   return { address: join(dir, 'door.sock'), dir };
 }
 
-/** Reads one line of at most DOOR_LINE_LIMIT bytes, within the deadline. */
-function readLine(socket: Socket): Promise<string | undefined> {
+/**
+ * Reads one line of at most DOOR_LINE_LIMIT bytes (undefined: not one); `closed` when the
+ * connection closed first (its deadline, connection-limits.ts, or the knocker).
+ */
+function readLine(socket: Socket): Promise<string | undefined | 'closed'> {
   return new Promise((resolve) => {
     let buffered = Buffer.alloc(0);
-    const finish = (line: string | undefined) => {
-      clearTimeout(timer);
+    const finish = (line: string | undefined | 'closed') => {
       socket.off('data', onData);
       socket.off('end', onEnd);
+      socket.off('close', onClose);
       resolve(line);
     };
     const onData = (chunk: Buffer) => {
@@ -83,9 +93,10 @@ function readLine(socket: Socket): Promise<string | undefined> {
       if (buffered.length >= DOOR_LINE_LIMIT) finish(undefined);
     };
     const onEnd = () => finish(undefined);
-    const timer = setTimeout(() => finish(undefined), READ_DEADLINE_MS);
+    const onClose = () => finish('closed');
     socket.on('data', onData);
     socket.once('end', onEnd);
+    socket.once('close', onClose);
   });
 }
 
@@ -112,6 +123,9 @@ export async function openLinkDoor(options: LinkDoorOptions): Promise<LinkDoor> 
 
   const answer = async (socket: Socket): Promise<DoorAnswer | undefined> => {
     const line = await readLine(socket);
+    if (line === 'closed') return undefined;
+    // Its knock came: from here on it waits only for the answer.
+    connections.served(socket);
     if (!bucket.take()) return refusal('busy', 'errors:linkDoor.busy');
     if (line === undefined) return refusal('invalid_request', 'errors:linkDoor.invalid');
     const knock = parseKnock(line);
@@ -137,11 +151,26 @@ export async function openLinkDoor(options: LinkDoorOptions): Promise<LinkDoor> 
             answer: reply.ok ? reply.status : reply.error.code,
           });
         }
-        if (reply && !socket.destroyed) socket.end(`${JSON.stringify(reply)}\n`);
+        // Closed once written: a knocker that never reads must not keep the connection.
+        if (reply && !socket.destroyed) {
+          socket.end(`${JSON.stringify(reply)}\n`, () => socket.destroy());
+        } else socket.destroy();
       })
       .catch(() => socket.destroy());
   });
-  server.maxConnections = MAX_CONNECTIONS;
+  // A connection must knock within its time; 4 at a time (a socket has no client address: all
+  // count as one client).
+  const connections = limitConnections(
+    server,
+    {
+      name: 'link door',
+      firstRequestMs: options.readDeadlineMs ?? READ_DEADLINE_MS,
+      perClient: MAX_CONNECTIONS,
+      whenFull: 'close-oldest-waiting',
+      clientOf: () => 'local',
+    },
+    log,
+  );
   if (platform !== 'win32') rmSync(address, { force: true });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
