@@ -2,6 +2,15 @@
  * The routes of an activated device (Authorization: Bearer <credential>): its stream of
  * server-sent events (call events and deactivations, replayed from Last-Event-ID), its dial
  * announcements, and its removal.
+ *
+ * A device holds at most `streamsPerDevice` streams on a node (RELAY_STREAMS_PER_DEVICE, 4): each
+ * process of a profile (the app, a CLI command) has one, with the same credential. Before, one
+ * credential opened any number (each a socket, a wake-up watch, a timer and a Redis read every 15
+ * s), bounded only per client address, so not at all from many addresses. The newest wins: a new
+ * stream closes the device's oldest on the node, so a desktop that reconnects after a network
+ * change is never locked out by its own stale stream (a closed one that is still wanted connects
+ * again). Per node only: nodes share no stream registry, so a device may hold that many at each
+ * node the proxy sends it to (docs/relay.md).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
@@ -21,6 +30,8 @@ export const RECONNECT_HINT = 'event: reconnect\ndata: {}\n\n';
 export function deviceRoutes(app: FastifyInstance, context: RelayContext): StreamEnders {
   const { store, log, now, metrics } = context;
   const streams: StreamEnders = new Set();
+  /** Each device's streams on this node, oldest first. */
+  const byDevice = new Map<string, (() => void)[]>();
 
   /** The device a request's bearer credential belongs to. */
   const device = async (request: FastifyRequest): Promise<DeviceRecord> => {
@@ -122,15 +133,28 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
       unwatch();
       clearInterval(keepAlive);
       streams.delete(end);
+      const mine = byDevice.get(record.device_id) ?? [];
+      const at = mine.indexOf(replaced);
+      if (at >= 0) mine.splice(at, 1);
+      if (mine.length === 0) byDevice.delete(record.device_id);
       metrics?.devicesConnected.dec();
       // A drain ends thousands at once: their lines are debug (the drain says how many, at info).
       request.log[reconnect ? 'debug' : 'info']({ reconnect }, 'device stream ended');
       if (reconnect) raw.write(RECONNECT_HINT);
       raw.end();
     };
+    const replaced = () => {
+      request.log.info('device stream replaced by a newer one');
+      end();
+    };
     streams.add(end);
     metrics?.devicesConnected.inc();
     request.log.info({ after: cursor }, 'device stream opened');
+    // The newest wins: past the device's share on this node, its oldest stream is closed.
+    const mine = byDevice.get(record.device_id) ?? [];
+    byDevice.set(record.device_id, mine);
+    mine.push(replaced);
+    while (mine.length > context.streamsPerDevice) mine[0]!();
     request.raw.on('close', () => end());
     wake();
     await reading;

@@ -16,6 +16,8 @@
  *   may keep registered (all nodes) and hold open (each node); the same in total
  * - RELAY_CONNECTIONS_PER_ADDRESS (256): connections a client address may hold open on a node
  *   (its streams among them; a configured proxy's are not counted)
+ * - RELAY_STREAMS_PER_DEVICE (4): streams one device may hold open on a node; a new one closes
+ *   the device's oldest (device-routes.ts)
  * - RELAY_METRICS_PORT: Prometheus metrics at GET /metrics on this port (on RELAY_HOST); unset,
  *   none
  * - RELAY_LOG_LEVEL (info): JSON log lines on stderr (fatal, error, warn, info, debug, trace,
@@ -59,6 +61,7 @@ export const RelayEnv = z.object({
   RELAY_WAITS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   RELAY_WAITS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   RELAY_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  RELAY_STREAMS_PER_DEVICE: z.coerce.number().int().min(1).max(10_000).default(4),
   RELAY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RELAY_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -104,6 +107,8 @@ export interface RelayConfig {
   waits: WaitCaps;
   /** Connections a client may hold open on a node (connection-guard.ts). */
   connections: { perClient: number };
+  /** Streams a device may hold open on a node (device-routes.ts). */
+  streamsPerDevice: number;
   metricsPort: number | undefined;
   logLevel: string;
 }
@@ -134,6 +139,7 @@ export function relayConfig(env: NodeJS.ProcessEnv): RelayConfig {
     rate: { burst: value.RELAY_RATE_BURST, perSecond: value.RELAY_RATE_PER_SECOND },
     waits: { perAddress: value.RELAY_WAITS_PER_ADDRESS, total: value.RELAY_WAITS_TOTAL },
     connections: { perClient: value.RELAY_CONNECTIONS_PER_ADDRESS },
+    streamsPerDevice: value.RELAY_STREAMS_PER_DEVICE,
     metricsPort: value.RELAY_METRICS_PORT,
     logLevel: value.RELAY_LOG_LEVEL,
   };

@@ -47,6 +47,11 @@ export interface RelayOptions {
    * take to bring its first request (default 10 s): connection-guard.ts.
    */
   connections?: { perClient?: number; firstRequestMs?: number };
+  /**
+   * Streams one device may hold open on this node (default 4); a new one closes the device's
+   * oldest: device-routes.ts.
+   */
+  streamsPerDevice?: number;
   /** Seconds between keep-alive comments on a device stream. */
   keepAliveMs?: number;
   /** Prometheus metrics to keep (relay-metrics.ts); none by default. */
@@ -70,6 +75,8 @@ export interface RelayContext {
   pollMs: number;
   waits: WaitCaps;
   keepAliveMs: number;
+  /** Streams one device may hold open on this node; a new one closes its oldest. */
+  streamsPerDevice: number;
   metrics: RelayMetrics | undefined;
   /** Aborts once the node drains: open polls end, new streams and polls are refused. */
   draining: AbortSignal;

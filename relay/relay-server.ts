@@ -66,6 +66,8 @@ export interface RunningRelay {
 const FIRST_REQUEST_MS = 10_000;
 /** Connections a client may hold open on a node (RELAY_CONNECTIONS_PER_ADDRESS). */
 export const CONNECTIONS_PER_CLIENT = 256;
+/** Streams one device may hold open on a node (RELAY_STREAMS_PER_DEVICE). */
+export const STREAMS_PER_DEVICE = 4;
 
 /** How long /readyz waits for the store's answer. */
 const READY_TIMEOUT_MS = 2000;
@@ -92,6 +94,7 @@ export async function startRelay(
     pollMs: options.pollMs ?? ACTIVATION_POLL_MS,
     waits: options.waits ?? { perAddress: 20, total: 2000 },
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    streamsPerDevice: options.streamsPerDevice ?? STREAMS_PER_DEVICE,
     metrics: options.metrics,
     draining: draining.signal,
   };

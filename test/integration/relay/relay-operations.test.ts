@@ -45,8 +45,10 @@ beforeAll(async () => {
       // keep coming, without a pause.
       RELAY_RATE_BURST: '1000000',
       RELAY_RATE_PER_SECOND: '1000000',
-      // Its 251 streams and the platform's calls all come from this one address.
+      // Its 251 streams and the platform's calls all come from this one address, the streams of
+      // one device (more than a drain's batch, cheaply).
       RELAY_CONNECTIONS_PER_ADDRESS: '100000',
+      RELAY_STREAMS_PER_DEVICE: '1000',
     });
     nodes.push({
       process: process_,
