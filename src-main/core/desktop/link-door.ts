@@ -74,13 +74,13 @@ function doorAddress(
 }
 
 /**
- * Reads one line of at most DOOR_LINE_LIMIT bytes (undefined: not one); `closed` when the
- * connection closed first (its deadline, connection-limits.ts, or the knocker).
+ * Reads one line of at most DOOR_LINE_LIMIT bytes (undefined: not one); null when the connection
+ * closed first (its deadline, connection-limits.ts, or the knocker).
  */
-function readLine(socket: Socket): Promise<string | undefined | 'closed'> {
+function readLine(socket: Socket): Promise<string | undefined | null> {
   return new Promise((resolve) => {
     let buffered = Buffer.alloc(0);
-    const finish = (line: string | undefined | 'closed') => {
+    const finish = (line: string | undefined | null) => {
       socket.off('data', onData);
       socket.off('end', onEnd);
       socket.off('close', onClose);
@@ -93,7 +93,7 @@ function readLine(socket: Socket): Promise<string | undefined | 'closed'> {
       if (buffered.length >= DOOR_LINE_LIMIT) finish(undefined);
     };
     const onEnd = () => finish(undefined);
-    const onClose = () => finish('closed');
+    const onClose = () => finish(null);
     socket.on('data', onData);
     socket.once('end', onEnd);
     socket.once('close', onClose);
@@ -123,7 +123,7 @@ export async function openLinkDoor(options: LinkDoorOptions): Promise<LinkDoor> 
 
   const answer = async (socket: Socket): Promise<DoorAnswer | undefined> => {
     const line = await readLine(socket);
-    if (line === 'closed') return undefined;
+    if (line === null) return undefined;
     // Its knock came: from here on it waits only for the answer.
     connections.served(socket);
     if (!bucket.take()) return refusal('busy', 'errors:linkDoor.busy');
