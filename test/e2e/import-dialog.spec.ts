@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   type E2eApp,
   expectAccessibleInBothThemes,
@@ -27,18 +27,23 @@ const CSV = [
   'Katherine Johnson,202 555 0512,NASA',
 ].join('\n');
 
-test('import a CSV into a phonebook: preview, import, result; again skips everything', async ({
-  page,
-}) => {
+/** Opens the window, makes a phonebook of this name and priority, and opens it. */
+async function openNewPhonebook(page: Page, name: string, priority: string) {
   await openConnected(page, app);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
   await page.getByRole('button', { name: 'New phonebook' }).click();
   const editor = page.getByRole('dialog', { name: 'New phonebook' });
-  await editor.getByLabel('Name').fill('Imported team');
-  await editor.getByLabel('Priority').fill('2');
+  await editor.getByLabel('Name').fill(name);
+  await editor.getByLabel('Priority').fill(priority);
   await editor.getByRole('button', { name: 'Create phonebook' }).click();
-  await page.getByRole('button', { name: 'Imported team', exact: true }).click();
+  await page.getByRole('button', { name, exact: true }).click();
+}
+
+test('import a CSV into a phonebook: preview, import, result; again skips everything', async ({
+  page,
+}) => {
+  await openNewPhonebook(page, 'Imported team', '2');
 
   for (const round of [1, 2]) {
     await page.getByRole('button', { name: /^More: / }).click();
@@ -112,15 +117,7 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
 test('a second phone column is the secondary number: mapped, shown under the number, imported', async ({
   page,
 }) => {
-  await openConnected(page, app);
-  await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
-  await page.getByRole('button', { name: 'New phonebook' }).click();
-  const editor = page.getByRole('dialog', { name: 'New phonebook' });
-  await editor.getByLabel('Name').fill('Two numbers');
-  await editor.getByLabel('Priority').fill('3');
-  await editor.getByRole('button', { name: 'Create phonebook' }).click();
-  await page.getByRole('button', { name: 'Two numbers', exact: true }).click();
+  await openNewPhonebook(page, 'Two numbers', '3');
   await page.getByRole('button', { name: /^More: / }).click();
   await page.getByRole('menuitem', { name: 'Import a file…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import contacts' });
