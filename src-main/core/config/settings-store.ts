@@ -9,10 +9,16 @@
  *   default; a locked setting is never saved (the save is refused with who set it).
  * - Saving validates first and then replaces the file atomically (mode 0600); the file holds only
  *   the values someone chose, so a changed default reaches everyone who did not pick their own.
+ * - A save reads the file, changes its settings and replaces it holding `settings.json.lock`, the
+ *   lock the profile's processes share (the window's, a preview's, a CLI's): a save in another
+ *   process at the same moment never writes this one's change away, nor this one the other's.
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
 import { writeFileAtomic } from '../files/atomic-write';
+import { lock } from '../files/lockfile';
 import { settingsFilePath } from './data-dir';
 import { readFileNoFollowSync } from '../files/no-follow-file';
 import type { Policies } from './policy/policies';
@@ -65,7 +71,8 @@ function settingsOnly(values: Record<string, unknown>): StoredSettings {
  * environment overrides, no policies). A patch naming a setting that `policies` lock is refused.
  * The merged result is validated before anything is written; an invalid patch, or an invalid
  * file to start from, leaves the file exactly as it was.
- * Saves to the same file run one after another.
+ * Saves to the same file run one after another, in this process and across the profile's
+ * processes (a lock on the file).
  * @throws CallbarError `setting_locked`, `settings_invalid` or `settings_unreadable`; file-system
  *   errors as they are.
  */
@@ -85,25 +92,61 @@ export function saveSettings(
     }
   }
   return oneAtATime(file, async () => {
-    // A Map, so that even a "__proto__" key in a patch stays a plain (and rejected) key.
-    const values = new Map<string, unknown>(Object.entries(readStoredSettings(options.dataDir)));
-    for (const [name, value] of Object.entries(patch)) {
-      if (value === undefined) values.delete(name);
-      else values.set(name, value);
-    }
-    const merged = Object.fromEntries(values);
-    const parsed = Settings.safeParse(merged);
-    if (!parsed.success) {
-      const { problems, field, fields } = describeSettingsIssues(parsed.error, merged);
-      throw new CallbarError(
-        'settings_invalid',
-        said('errors:settings.notSaved', { problems: { joined: problems, by: '; ' } }),
-        { field, fields },
-      );
-    }
-    await writeFileAtomic(file, serialize(merged), { mode: 0o600, dirMode: 0o700 });
-    return parsed.data;
+    // An invalid patch is refused before anything (the folder, the lock) is made.
+    patched(options.dataDir, patch);
+    return holdingFileLock(file, async () => {
+      const { merged, settings } = patched(options.dataDir, patch);
+      await writeFileAtomic(file, serialize(merged), { mode: 0o600, dirMode: 0o700 });
+      return settings;
+    });
   });
+}
+
+/** The settings file's values with `patch` applied, validated. */
+function patched(
+  dataDir: string,
+  patch: SettingsPatch,
+): { merged: Record<string, unknown>; settings: Settings } {
+  // A Map, so that even a "__proto__" key in a patch stays a plain (and rejected) key.
+  const values = new Map<string, unknown>(Object.entries(readStoredSettings(dataDir)));
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === undefined) values.delete(name);
+    else values.set(name, value);
+  }
+  const merged = Object.fromEntries(values);
+  const parsed = Settings.safeParse(merged);
+  if (!parsed.success) {
+    const { problems, field, fields } = describeSettingsIssues(parsed.error, merged);
+    throw new CallbarError(
+      'settings_invalid',
+      said('errors:settings.notSaved', { problems: { joined: problems, by: '; ' } }),
+      { field, fields },
+    );
+  }
+  return { merged, settings: parsed.data };
+}
+
+/**
+ * Runs `task` holding the lock on `file` (`<file>.lock`, proper-lockfile's atomic mkdir, as the
+ * call log takes its own) that every process of the profile takes before it reads the file to
+ * change it. A save takes milliseconds: a lock left by a process that died is taken over once
+ * stale (10 s).
+ */
+async function holdingFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const release = await lock(file, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
+    // The default throws from a timer, which would end the process; the file is still replaced
+    // atomically, whole.
+    onCompromised: () => undefined,
+  });
+  try {
+    return await task();
+  } finally {
+    await release().catch(() => undefined);
+  }
 }
 
 /**
