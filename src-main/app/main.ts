@@ -140,6 +140,7 @@ async function start(): Promise<void> {
       keychainTimeoutMs: 60_000,
       log,
       policies,
+      policyLocation: { env: policyEnv },
       // The OS's region: the default for numbers written without a country code.
       systemRegion: app.getLocaleCountryCode(),
     });

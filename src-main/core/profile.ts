@@ -11,7 +11,14 @@ import { profileSessionLock } from './account/session-lock';
 import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './files/profile-folder';
-import { readPoliciesSync, type Policies } from './config/policy/policies';
+import {
+  livePolicies,
+  readPoliciesSync,
+  type Policies,
+  type PolicyLocation,
+} from './config/policy/policies';
+import { LIVE_SETTINGS } from './config/settings-editor';
+import { errorMessage } from './errors';
 import { loadSettings } from './config/settings-store';
 import { profileRegion } from './config/region-source';
 import { systemRegion } from './numbers/system-region';
@@ -35,6 +42,12 @@ export interface ProfileOptions {
    * read asynchronously); without them, those in files (readPoliciesSync).
    */
   policies?: Policies;
+  /**
+   * Where those policies were read (default: `env`'s CALLBAR_POLICY_DIR, else the system's): they
+   * are read there again whenever a policy file changes. The packaged app gives its own, without
+   * the user's CALLBAR_POLICY_DIR.
+   */
+  policyLocation?: PolicyLocation;
   /** How long to wait for the keychain (a desktop prompt may need a person). */
   keychainTimeoutMs?: number;
   /**
@@ -52,9 +65,28 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   const env = options.env ?? process.env;
   const dataDir = resolveDataDir(env);
   const folder = secureProfileFolder(dataDir);
-  const policies = options.policies ?? readPoliciesSync({ env });
-  const settings = loadSettings({ dataDir, env, policies });
+  const location = options.policyLocation ?? { env };
+  const firstPolicies = options.policies ?? readPoliciesSync(location);
+  const settings = loadSettings({ dataDir, env, policies: firstPolicies });
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
+  // An administrator's change applies to this running process at once: the region (its source
+  // asks the policies), the locks the window and a link's "always" answer obey, and the settings
+  // a running Callbar follows live (LIVE_SETTINGS), as a save in the window would.
+  const policies = livePolicies(location, firstPolicies, {
+    watch: options.watchRegion !== false,
+    onChange: (changed) => {
+      for (const problem of changed.problems) log.warn(`policy: ${problem}`);
+      try {
+        const fresh = loadSettings({ dataDir, env, policies: changed });
+        for (const name of LIVE_SETTINGS) Object.assign(settings, { [name]: fresh[name] });
+        log.info('the policies changed; applied them');
+      } catch (error) {
+        log.warn('the policies changed, but the settings could not be read to apply them', {
+          error: errorMessage(error),
+        });
+      }
+    },
+  });
   if (folder.tightenedFrom !== undefined) {
     log.warn('the profile folder was open to other users; closed it (0700)', {
       was: folder.tightenedFrom.toString(8),
@@ -90,24 +122,31 @@ export function openProfile(options: ProfileOptions = {}): Profile {
       'position in the relay stream',
     ),
   });
-  for (const problem of policies.problems) log.warn(`policy: ${problem}`);
+  for (const problem of firstPolicies.problems) log.warn(`policy: ${problem}`);
   const region = profileRegion({
     dataDir,
     env,
-    policies,
+    policies: () => policies.current(),
     system: systemRegion(env, options.systemRegion),
     log,
     ...(options.watchRegion === undefined ? {} : { watch: options.watchRegion }),
   });
   return {
     dataDir,
-    settings,
+    // Each use first reads the policies again if a policy file changed (which updates these).
+    get settings() {
+      policies.current();
+      return settings;
+    },
     region,
-    policies,
+    get policies() {
+      return policies.current();
+    },
     env,
     log,
     account,
     close: () => {
+      policies.close();
       region.close();
       return account.close();
     },

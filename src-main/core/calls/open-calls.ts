@@ -39,8 +39,10 @@ export function openCalls(options: {
     vanity_numbers: profile.settings.vanity_numbers,
     dial_allowed_classes: profile.settings.dial_allowed_classes,
     dial_allowed_countries: profile.settings.dial_allowed_countries,
-    // The organisation's policy for numbers that arrive as links.
-    link_policy: linkPolicy(profile.policies),
+    // The organisation's policy for numbers that arrive as links, as it is now.
+    get link_policy() {
+      return linkPolicy(profile.policies);
+    },
     // Live: the window's Settings view changes it in the profile while Callbar runs.
     get confirm_web_links() {
       return profile.settings.confirm_web_links;

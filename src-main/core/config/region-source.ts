@@ -50,7 +50,8 @@ export function fixedRegion(region: string, confirmed = true): RegionSource {
 export interface ProfileRegionOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  policies: Policies;
+  /** The machine's policies now (a locked or recommended region changed by the organisation applies at once). */
+  policies: () => Policies;
   /** The system's region (numbers/system-region.ts), when it names one. */
   system: CountryCode | undefined;
   log: Logger;
@@ -65,6 +66,7 @@ export function profileRegion(options: ProfileRegionOptions): RegionSource {
   const system = options.system ?? FALLBACK_REGION;
   const listeners = new Set<(region: CountryCode) => void>();
   let seen = '';
+  let seenPolicies: Policies | undefined;
   let chosen: CountryCode | undefined;
   let warned = false;
 
@@ -79,11 +81,13 @@ export function profileRegion(options: ProfileRegionOptions): RegionSource {
   const region = () => chosen ?? system;
   const read = (): CountryCode => {
     const now = stamp();
-    if (now === seen) return region();
+    const machine = policies();
+    if (now === seen && machine === seenPolicies) return region();
     const before = region();
     try {
-      chosen = knownRegion(loadSettings({ dataDir, env, policies }).region);
+      chosen = knownRegion(loadSettings({ dataDir, env, policies: machine }).region);
       seen = now;
+      seenPolicies = machine;
       warned = false;
     } catch (error) {
       // A file being edited by hand, or broken: the last region read stays until it is fixed.

@@ -18,7 +18,7 @@ export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof E
  * Settings this running Callbar follows at once (the others apply at the next start). The region
  * is live too, through the profile's region source (config/region-source.ts).
  */
-const LIVE_SETTINGS = [
+export const LIVE_SETTINGS = [
   'region',
   'confirm_web_links',
   'crm_links',

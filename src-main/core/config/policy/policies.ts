@@ -17,8 +17,8 @@
  * POLICY_VALUE_LIMITS) is one line in `problems` naming the file (or registry key) and the field;
  * that value (or file) is ignored and everything else applies. Reading never throws.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { errorMessage, sayingOf } from '../../errors';
 import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
@@ -119,12 +119,99 @@ async function plistParserFor(location: PolicyLocation): Promise<PlistParser | u
     return undefined;
   }
   try {
-    return (await import('plist')).parse;
+    loadedPlistParser = (await import('plist')).parse;
+    return loadedPlistParser;
   } catch (error) {
     return () => {
       throw error;
     };
   }
+}
+
+/** The plist parser once {@link plistParserFor} loaded it: {@link livePolicies} reads with it. */
+let loadedPlistParser: PlistParser | undefined;
+
+/** The machine's policies as they are now, read again when a policy file changes. */
+export interface LivePolicies {
+  /** The policies now (the same object until a policy file changes). */
+  current(): Policies;
+  close(): void;
+}
+
+/**
+ * The policies of `location`, starting from `first` (what {@link readPolicies} read at start),
+ * read again whenever a policy file appears, changes or goes (a few `stat`s on each use, and a
+ * watch on the policy folders that reads them without waiting for a use): an administrator's
+ * change applies to a running Callbar at once, as it does to every CLI run after it.
+ * `onChange` hears the new policies. The live Windows registry is read at start only.
+ */
+export function livePolicies(
+  location: PolicyLocation,
+  first: Policies,
+  options: { onChange?: (policies: Policies) => void; watch?: boolean } = {},
+): LivePolicies {
+  const platform = location.platform ?? process.platform;
+  const dir = readsRegistry(location) ? undefined : policyFolder(location);
+  if (dir === undefined) return { current: () => first, close: () => undefined };
+  const paths = policyPaths(dir, platform);
+  let policies = first;
+  let seen = policyStamp(paths, platform);
+  const current = (): Policies => {
+    const now = policyStamp(paths, platform);
+    if (now === seen) return policies;
+    seen = now;
+    policies = readPolicyFiles(location, loadedPlistParser);
+    options.onChange?.(policies);
+    return policies;
+  };
+  const watchers: FSWatcher[] = [];
+  if (options.watch !== false) {
+    // The folder and, on Linux, its policies.d (macOS: the user's folder under it).
+    const folders =
+      platform === 'win32' ? [dir] : [dir, platform === 'darwin' ? dirname(paths[0]!) : paths[1]!];
+    for (const folder of folders) {
+      try {
+        const watcher = watch(folder, { persistent: false }, () => current());
+        watcher.on('error', () => watcher.close());
+        watchers.push(watcher);
+      } catch {
+        // Not there (yet), or not to be watched: read again on use.
+      }
+    }
+  }
+  return {
+    current,
+    close: () => {
+      for (const watcher of watchers) watcher.close();
+    },
+  };
+}
+
+/** What the policy files are now: each one's identity, size and time, or that it is not there. */
+function policyStamp(paths: string[], platform: NodeJS.Platform): string {
+  const files = [...paths];
+  if (platform !== 'win32' && platform !== 'darwin') {
+    const folder = paths[1]!;
+    try {
+      files.push(
+        ...readdirSync(folder)
+          .sort()
+          .map((name) => join(folder, name)),
+      );
+    } catch {
+      // No drop-in folder.
+    }
+  }
+  return files
+    .map((file) => {
+      try {
+        const stats = statSync(file);
+        return `${file}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+      } catch {
+        return `${file}:none`;
+      }
+    })
+    .join('|');
 }
 
 function readPolicyFiles(location: PolicyLocation, parsePlist: PlistParser | undefined): Policies {

@@ -18,7 +18,7 @@ function source(env: NodeJS.ProcessEnv = {}, system: 'DE' | 'none' = 'DE') {
   const region = profileRegion({
     dataDir,
     env,
-    policies: NO_POLICIES,
+    policies: () => NO_POLICIES,
     system: system === 'none' ? undefined : system,
     log: silentLogger,
   });
