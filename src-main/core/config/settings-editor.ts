@@ -57,7 +57,11 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 function view(profile: ProfileConfig, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
-  const overridden = EDITABLE_SETTINGS.filter((name) => name in overrides);
+  const { policies } = profile;
+  // A variable a locked policy beats does not apply: the window says "locked" alone.
+  const overridden = EDITABLE_SETTINGS.filter(
+    (name) => name in overrides && policies.origins.locked[name] === undefined,
+  );
   return {
     settings: editable(saved, profile),
     // The region numbers are read in now, and whether someone chose it (else the window asks).
@@ -76,11 +80,11 @@ function view(profile: ProfileConfig, saved: Settings): SettingsView {
     // Set by the organisation: read-only in the window, with where the policy comes from.
     locked: Object.fromEntries(
       EDITABLE_SETTINGS.flatMap((name) => {
-        const origin = profile.policies.origins.locked[name];
+        const origin = policies.origins.locked[name];
         return origin === undefined ? [] : [[name, origin]];
       }),
     ),
-    policy_problems: profile.policies.problems,
+    policy_problems: policies.problems,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * An administrator changes the machine's policies while Callbar runs: the running core (the web
  * preview's, as the app's) applies the change at once, as every CLI run after it does, without a
- * restart: the window's locks, the region numbers are read in, whether a link asks first.
+ * restart: the window's locks, the region numbers are read in, whether a link asks first; and a
+ * CALLBAR_* variable a lock beats is not said to apply.
  */
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,5 +83,31 @@ describe('a policy changed while Callbar runs', () => {
     expect(await core.router.invoke('settings.save', { region: 'FR' })).toMatchObject({
       ok: true,
     });
+  });
+});
+
+describe('a CALLBAR_* variable against a locked policy', () => {
+  it('is not said to override it: the lock applies, and the window says so alone', async () => {
+    await deploy({ locked: { region: 'AT', confirm_web_links: true } });
+    const envCore = await startTestCore({
+      env: {
+        CALLBAR_POLICY_DIR: policyDir,
+        CALLBAR_REGION: 'US',
+        CALLBAR_CONFIRM_WEB_LINKS: 'false',
+        CALLBAR_SYNC_INTERVAL_MINUTES: '5',
+      },
+    });
+    try {
+      expect(envCore.profile.region.current()).toBe('AT');
+      expect(envCore.profile.settings.confirm_web_links).toBe(true);
+      const got = await envCore.router.invoke('settings.get', {});
+      if (!got.ok) throw new Error(got.error.message);
+      const shown = got.value as SettingsView;
+      expect(shown.locked).toMatchObject({ region: expect.any(String) });
+      // Only the variables that do apply (startTestCore gives the receiver's port).
+      expect(shown.overridden).toEqual(['receiver_port', 'sync_interval_minutes']);
+    } finally {
+      await envCore.close();
+    }
   });
 });
