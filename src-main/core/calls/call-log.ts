@@ -12,10 +12,9 @@
  * the dial's own record keeping its id, with the legs, events and end state of both.
  */
 import { renameSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
-import { lock } from '../files/lockfile';
+import { withFileLock } from '../files/lockfile';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../files/no-follow-file';
 import {
@@ -290,14 +289,8 @@ export class CallLogFile {
    * merge and write run under a lock on the file, so two processes never lose each other's change.
    */
   write(log: CallLog): Promise<CallLog> {
-    const run = this.#queue.then(async () => {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      const release = await lock(this.path, {
-        realpath: false,
-        stale: 10_000,
-        retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
-      });
-      try {
+    const run = this.#queue.then(() =>
+      withFileLock(this.path, async () => {
         const merged = mergeCallLogs(log, this.read());
         await writeFileAtomic(this.path, JSON.stringify(CallLogFormat.serialize(merged)) + '\n', {
           mode: 0o600,
@@ -305,10 +298,8 @@ export class CallLogFile {
         });
         this.#seen = this.#stamp();
         return merged;
-      } finally {
-        await release();
-      }
-    });
+      }),
+    );
     this.#queue = run.catch(() => undefined);
     return run;
   }

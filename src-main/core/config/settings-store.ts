@@ -13,12 +13,10 @@
  *   lock the profile's processes share (the window's, a preview's, a CLI's): a save in another
  *   process at the same moment never writes this one's change away, nor this one the other's.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
 import { writeFileAtomic } from '../files/atomic-write';
-import { lock } from '../files/lockfile';
+import { withFileLock } from '../files/lockfile';
 import { settingsFilePath } from './data-dir';
 import { readFileNoFollowSync } from '../files/no-follow-file';
 import type { Policies } from './policy/policies';
@@ -94,7 +92,7 @@ export function saveSettings(
   return oneAtATime(file, async () => {
     // An invalid patch is refused before anything (the folder, the lock) is made.
     patched(options.dataDir, patch);
-    return holdingFileLock(file, async () => {
+    return withFileLock(file, async () => {
       const { merged, settings } = patched(options.dataDir, patch);
       await writeFileAtomic(file, serialize(merged), { mode: 0o600, dirMode: 0o700 });
       return settings;
@@ -124,29 +122,6 @@ function patched(
     );
   }
   return { merged, settings: parsed.data };
-}
-
-/**
- * Runs `task` holding the lock on `file` (`<file>.lock`, proper-lockfile's atomic mkdir, as the
- * call log takes its own) that every process of the profile takes before it reads the file to
- * change it. A save takes milliseconds: a lock left by a process that died is taken over once
- * stale (10 s).
- */
-async function holdingFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const release = await lock(file, {
-    realpath: false,
-    stale: 10_000,
-    retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
-    // The default throws from a timer, which would end the process; the file is still replaced
-    // atomically, whole.
-    onCompromised: () => undefined,
-  });
-  try {
-    return await task();
-  } finally {
-    await release().catch(() => undefined);
-  }
 }
 
 /**

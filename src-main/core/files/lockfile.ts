@@ -3,6 +3,8 @@
  * first taken: a start that reads the profile and answers searches takes none, and never
  * evaluates them (about 10 ms of a start).
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type lockfile from 'proper-lockfile';
 
 let loaded: Promise<typeof lockfile> | undefined;
@@ -13,4 +15,27 @@ export async function lock(
 ): ReturnType<typeof lockfile.lock> {
   loaded ??= import('proper-lockfile').then((module) => module.default);
   return (await loaded).lock(...args);
+}
+
+/**
+ * Runs `task` holding the lock on `file` (`<file>.lock`, an atomic mkdir) that every process of
+ * the profile takes before it reads the file to change it (read, merge, replace), so two
+ * processes never write away each other's change. A change takes milliseconds: a lock left by a
+ * process that died is taken over once stale (10 s). A lock found taken over while held is not
+ * thrown from a timer (proper-lockfile's default, which ends the process): the file is replaced
+ * atomically, whole, either way.
+ */
+export async function withFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const release = await lock(file, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 50, minTimeout: 10, maxTimeout: 200 },
+    onCompromised: () => undefined,
+  });
+  try {
+    return await task();
+  } finally {
+    await release().catch(() => undefined);
+  }
 }

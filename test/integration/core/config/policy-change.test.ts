@@ -103,7 +103,7 @@ describe('a CALLBAR_* variable against a locked policy', () => {
       const got = await envCore.router.invoke('settings.get', {});
       if (!got.ok) throw new Error(got.error.message);
       const shown = got.value as SettingsView;
-      expect(shown.locked).toMatchObject({ region: expect.any(String) });
+      expect(typeof shown.locked.region).toBe('string');
       // Only the variables that do apply (startTestCore gives the receiver's port).
       expect(shown.overridden).toEqual(['receiver_port', 'sync_interval_minutes']);
     } finally {
