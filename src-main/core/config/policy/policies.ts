@@ -265,6 +265,11 @@ function readPolicyFile(file: string, found: Found): Buffer | undefined {
     const stat = statSync(file);
     if (!stat.isFile()) throw new Error(inEnglish(said('errors:policy.notAFile')));
     if (stat.size > MAX_POLICY_BYTES) throw new Error(inEnglish(said('errors:policy.tooLarge')));
+    // Applied still (ignoring it would unlock what it locks just the same), and said: whoever can
+    // write the file sets the locks.
+    if (process.platform !== 'win32' && (stat.mode & 0o002) !== 0) {
+      found.push(inEnglish(said('errors:policy.writableByAll', { file })));
+    }
     return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { userInfo, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -111,6 +111,22 @@ describe('Linux policy files', () => {
       `The policy file ${join(root, 'policies.json')} must hold a JSON object such as {"locked": {"region": "AT"}}. Callbar ignores this file.`,
       `${join(root, 'policies.d/a.json')}: "locked" must be an object of settings such as {"region": "AT"}; Callbar ignores it.`,
     ]);
+  });
+});
+
+describe('a policy file every user can change', () => {
+  it('is applied, and said: whoever can write it sets the locks', async () => {
+    const root = await tempDir();
+    const file = join(root, 'policies.json');
+    await writeFile(file, '{"locked": {"region": "AT"}}');
+    await chmod(file, 0o666);
+    const read = readPoliciesSync({ platform: 'linux', env: at(root) });
+    expect(read.locked).toEqual({ region: 'AT' });
+    expect(read.problems).toEqual([
+      `Every user of this computer can change the policy file ${file}, and with it the settings it locks: make it writable by its owner only (chmod 644).`,
+    ]);
+    await chmod(file, 0o644);
+    expect(readPoliciesSync({ platform: 'linux', env: at(root) }).problems).toEqual([]);
   });
 });
 
