@@ -53,9 +53,12 @@ describe('a policy changed while Callbar runs', () => {
     await deploy({ locked: { region: 'AT', confirm_web_links: true } });
     const policyFile = join(policyDir, 'policies.json');
 
-    // The window shows the new locks and refuses to save what they lock.
+    // The window shows the new locks (within a second: the folder's watch, or the next look at
+    // the files) and refuses to save what they lock.
+    await expect
+      .poll(async () => (await view()).locked, { timeout: 5_000 })
+      .toEqual({ region: policyFile, confirm_web_links: policyFile });
     const locked = await view();
-    expect(locked.locked).toEqual({ region: policyFile, confirm_web_links: policyFile });
     expect(locked.settings).toMatchObject({ region: 'AT', confirm_web_links: true });
     expect(await core.router.invoke('settings.save', { region: 'FR' })).toMatchObject({
       ok: false,
@@ -77,7 +80,7 @@ describe('a policy changed while Callbar runs', () => {
 
     // The lock lifted: the user's own choices apply again, and are theirs to change.
     await deploy({ recommended: { region: 'AT' } });
-    expect((await view()).locked).toEqual({});
+    await expect.poll(async () => (await view()).locked, { timeout: 5_000 }).toEqual({});
     expect(core.profile.region.current()).toBe('GB');
     expect(core.profile.settings.confirm_web_links).toBe(false);
     expect(await core.router.invoke('settings.save', { region: 'FR' })).toMatchObject({
