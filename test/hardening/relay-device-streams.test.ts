@@ -11,43 +11,30 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { redisStore } from '../../relay/redis-store';
-import { startRelay, type RunningRelay } from '../../relay/relay-server';
+import type { RunningRelay } from '../../relay/relay-server';
 import type { RelayStore } from '../../relay/relay-store';
-import { silentLogger } from '../../src-main/core/log/logger';
 import { DEVICE_PATHS } from '../../src-main/core/relay/relay-protocol';
 import { recordFigure } from '../support/hardening/figures';
-import { startRedis, type RunningRedis } from '../support/redis-server';
+import { startRelayNodes, type RelayNodes } from '../support/relay-nodes';
 import { until } from '../support/until';
 
 const SECRET = 'relay-device-streams-webhook-secret-01234';
 const PER_DEVICE = 3;
-let redis: RunningRedis;
-const stores: RelayStore[] = [];
-const nodes: RunningRelay[] = [];
+let relay: RelayNodes;
+let stores: RelayStore[];
+let nodes: RunningRelay[];
 const requests: ClientRequest[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  for (let i = 0; i < 2; i++) {
-    const store = redisStore(redis.url, silentLogger);
-    stores.push(store);
-    nodes.push(
-      await startRelay({
-        port: 0,
-        store,
-        log: silentLogger,
-        webhookSecret: SECRET,
-        streamsPerDevice: PER_DEVICE,
-      }),
-    );
-  }
+  relay = await startRelayNodes(2, {
+    webhookSecret: SECRET,
+    streamsPerDevice: PER_DEVICE,
+  });
+  ({ stores, nodes } = relay);
 });
 afterAll(async () => {
   for (const request of requests) request.destroy();
-  for (const node of nodes) await node.close();
-  for (const store of stores) await store.close();
-  await redis?.stop();
+  await relay?.close();
 });
 
 /** A device known to the relay, as an activation leaves it. */

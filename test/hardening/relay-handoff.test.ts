@@ -25,7 +25,6 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../relay/memory-store';
-import { redisStore } from '../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import { LEGS_PER_DIAL, type RelayStore } from '../../relay/relay-store';
 import type { RunningSimulator } from '../../simulator/index';
@@ -41,7 +40,8 @@ import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
 import { relayAddresses } from '../support/relay-addresses';
 import { redisContents as readRedis } from '../support/redis-contents';
-import { startRedis, type RunningRedis } from '../support/redis-server';
+import type { RunningRedis } from '../support/redis-server';
+import { startRelayNodes, type RelayNodes } from '../support/relay-nodes';
 import {
   advanceClock,
   completePortalFlow,
@@ -56,30 +56,22 @@ import { closeClients, send } from '../support/hardening/relay-client';
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const SECRET = 'relay-handoff-webhook-secret-0123456789ab';
+let relay: RelayNodes;
 let redis: RunningRedis;
-const stores: RelayStore[] = [];
-const nodes: RunningRelay[] = [];
+let stores: RelayStore[];
+let nodes: RunningRelay[];
 let sim: RunningSimulator;
 let control: SimControl;
 let core: CallbarCore;
 let vault: MemoryVault;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  for (let index = 0; index < 2; index += 1) {
-    const store = redisStore(redis.url, silentLogger);
-    stores.push(store);
-    nodes.push(
-      await startRelay({
-        port: 0,
-        store,
-        log: silentLogger,
-        webhookSecret: SECRET,
-        pollMs: 2000,
-        keepAliveMs: 1000,
-      }),
-    );
-  }
+  relay = await startRelayNodes(2, {
+    webhookSecret: SECRET,
+    pollMs: 2000,
+    keepAliveMs: 1000,
+  });
+  ({ redis, stores, nodes } = relay);
   const [a, b] = nodes as [RunningRelay, RunningRelay];
   sim = await startSim({ profile: 'minimal' });
   control = new SimControl(sim.base_url);
@@ -110,10 +102,8 @@ beforeAll(async () => {
 afterAll(async () => {
   closeClients();
   await core?.close();
-  for (const node of nodes) await node.close();
-  for (const store of stores) await store.close();
+  await relay?.close();
   await sim?.close();
-  await redis?.stop();
 });
 
 const alice = () => sim.users[0]!;

@@ -14,6 +14,11 @@ export interface PreviewProcess {
   origin: string;
   /** The next address Callbar asked to open in the system browser (with --print-opened-urls). */
   nextOpenedUrl(): Promise<string>;
+  /**
+   * A call on the preview's own channel, as its page makes it (the session token of its address,
+   * its own origin): the answer as it came.
+   */
+  invoke<T>(channel: string, body: unknown): Promise<{ ok: boolean; value: T }>;
   /** Presses the global dial shortcut with `clipboard` on the clipboard (with --stdin-shortcut). */
   pressDialShortcut(clipboard: string): void;
   stop(): Promise<void>;
@@ -42,9 +47,19 @@ export async function startPreviewProcess(
   };
   const { url } = await nextLine();
   if (!url) throw new Error(`preview did not print its address: ${stderr}`);
+  const origin = new URL(url).origin;
+  const token = new URL(url).hash.replace('#token=', '');
   return {
     url,
-    origin: new URL(url).origin,
+    origin,
+    invoke: async <T>(channel: string, body: unknown) => {
+      const response = await fetch(`${origin}/__callbar/invoke/${channel}`, {
+        method: 'POST',
+        headers: { 'x-callbar-session': token, origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { ok: boolean; value: T };
+    },
     nextOpenedUrl: async () => {
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<never>((_, failed) => {

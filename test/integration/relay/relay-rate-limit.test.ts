@@ -5,41 +5,26 @@
  * (The bucket refills at one request per thousand seconds here: no clock is involved.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { redisStore } from '../../../relay/redis-store';
-import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import type { RelayStore } from '../../../relay/relay-store';
-import { silentLogger } from '../../../src-main/core/log/logger';
-import { startRedis, type RunningRedis } from '../../support/redis-server';
+import type { RunningRelay } from '../../../relay/relay-server';
+import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
 
 const SECRET = 'relay-rate-webhook-secret-0123456789abcd';
 const BURST = 10;
-let redis: RunningRedis;
-const stores: RelayStore[] = [];
-const nodes: RunningRelay[] = [];
+let relay: RelayNodes;
+let nodes: RunningRelay[];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  for (let index = 0; index < 2; index += 1) {
-    const store = redisStore(redis.url, silentLogger);
-    stores.push(store);
-    nodes.push(
-      await startRelay({
-        port: 0,
-        store,
-        log: silentLogger,
-        webhookSecret: SECRET,
-        rate: { burst: BURST, perSecond: 0.001 },
-        // Behind the reverse proxy (this test, on 127.0.0.1): the client address is the
-        // proxy's X-Forwarded-For.
-        trustProxy: ['127.0.0.1'],
-      }),
-    );
-  }
+  relay = await startRelayNodes(2, {
+    webhookSecret: SECRET,
+    rate: { burst: BURST, perSecond: 0.001 },
+    // Behind the reverse proxy (this test, on 127.0.0.1): the client address is the proxy's
+    // X-Forwarded-For.
+    trustProxy: ['127.0.0.1'],
+  });
+  ({ nodes } = relay);
 });
 afterAll(async () => {
-  for (const node of nodes) await node.close();
-  for (const store of stores) await store.close();
-  await redis?.stop();
+  await relay?.close();
 });
 
 /** A call event POSTed to `node` as the client at `address`; the status. */

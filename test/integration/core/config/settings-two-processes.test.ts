@@ -32,17 +32,7 @@ let preview: PreviewProcess;
 
 /** A call on the preview's own channel, as its page makes it. */
 async function invoke<T>(channel: string, body: unknown): Promise<T> {
-  const token = new URL(preview.url).hash.replace('#token=', '');
-  const response = await fetch(`${preview.origin}/__callbar/invoke/${channel}`, {
-    method: 'POST',
-    headers: {
-      'x-callbar-session': token,
-      origin: preview.origin,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  const result = (await response.json()) as { ok: boolean; value: T };
+  const result = await preview.invoke<T>(channel, body);
   expect(result.ok, JSON.stringify(result)).toBe(true);
   return result.value;
 }
