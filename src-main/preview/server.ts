@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { secretsEqual } from '../core/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
+import { acceptedLanguages } from '../core/http/accept-language';
 import { openedByTheBrowserItself } from '../core/http/browser-navigation';
 import { limitConnections } from '../core/http/connection-limits';
 import { fileUnderRoot } from '../core/http/file-under-root';
@@ -52,23 +53,6 @@ export interface PreviewServerOptions {
    * room): core/http/connection-limits.ts.
    */
   connections?: { firstRequestMs?: number; perClient?: number };
-}
-
-/**
- * An Accept-Language header's language tags, best first (`de-DE,de;q=0.9,en;q=0.8` → de-DE, de,
- * en); `*` and tags refused by a zero quality are left out.
- */
-export function acceptedLanguages(header: string | undefined): string[] {
-  const tags: { tag: string; quality: number; at: number }[] = [];
-  for (const [at, part] of (header ?? '').split(',').entries()) {
-    const [tag = '', ...parameters] = part.split(';').map((piece) => piece.trim());
-    if (!/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)) continue;
-    const q = parameters.find((parameter) => /^q=/i.test(parameter));
-    const quality = q === undefined ? 1 : Number(q.slice(2));
-    if (!(quality > 0)) continue;
-    tags.push({ tag, quality, at });
-  }
-  return tags.sort((a, b) => b.quality - a.quality || a.at - b.at).map(({ tag }) => tag);
 }
 
 export interface PreviewServer {

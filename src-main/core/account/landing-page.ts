@@ -3,6 +3,7 @@
  * words are the `landing` catalog's, in the language the browser asks for (Accept-Language): the
  * page is read in the browser that has just shown the portal, in that browser's language.
  */
+import { acceptedLanguages } from '../http/accept-language';
 import { translatorFor } from '../text/translators';
 import { said, sayWith, type Said, type Translate } from '../text/said';
 import { DEFAULT_LOCALE, type Locale } from '../../../src-shared/i18n/locales';
@@ -54,19 +55,10 @@ export function landingPageFor(outcome: AttemptOutcome | undefined): LandingPage
 
 /**
  * The language of a landing page: the first of the browser's Accept-Language choices (by weight,
- * then order) that Callbar speaks, else English.
+ * then order: acceptedLanguages) that Callbar speaks, else English.
  */
 export function landingLocale(acceptLanguage: string | undefined): Locale {
-  const choices = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-      return { tag: tag.trim(), weight: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((choice) => choice.tag !== '' && choice.tag !== '*' && choice.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const { tag } of choices) {
+  for (const tag of acceptedLanguages(acceptLanguage)) {
     const locale = matchLocale(tag);
     if (locale) return locale;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedLanguages } from '../../../src-main/preview/server';
+import { acceptedLanguages } from '../../../../src-main/core/http/accept-language';
 
-describe("the web preview's browser languages (Accept-Language)", () => {
+describe('a browser’s languages (Accept-Language)', () => {
   it('lists the tags best first, without * and refused ones', () => {
     expect(acceptedLanguages('de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7')).toEqual([
       'de-DE',
