@@ -62,7 +62,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits, log: 
       whenFull: 'refuse-new',
       clientOf: (socket) => {
         const address = socket.remoteAddress ?? '';
-        return isProxy(address) ? undefined : clientAddress(plain(address));
+        // clientAddress reads an IPv4-mapped address as the IPv4 one itself.
+        return isProxy(address) ? undefined : clientAddress(address);
       },
     },
     log,
