@@ -10,7 +10,8 @@
  * depth, strings and entries; every platform call authenticated by one rule (platform-auth.ts);
  * requests a browser made refused; a token bucket per client address, kept in the store so that
  * every node takes from the same one, the address taken from X-Forwarded-For only when the
- * request came from a configured proxy; unauthenticated activation waits small, short-lived and
+ * request came from a configured proxy (a GET takes from it only when refused, and from a bucket
+ * of the node's: refused-reads.ts); unauthenticated activation waits small, short-lived and
  * capped (activation-waits.ts, open-waits.ts); no CORS headers at all; nothing secret in a log
  * line (paths without the secret, never a body). TLS is the reverse proxy's job (docs/relay.md).
  */
@@ -31,6 +32,7 @@ import { guardConnections } from './connection-guard';
 import { deviceRoutes } from './device-routes';
 import { loggedPath, platformAuth } from './platform-auth';
 import { platformRoutes } from './platform-routes';
+import { refusedReads } from './refused-reads';
 import { callsUnderWay, endStreams } from './relay-drain';
 import { clientOf, SECURITY_HEADERS, type RelayContext, type RelayOptions } from './relay-context';
 
@@ -73,6 +75,9 @@ export const STREAMS_PER_DEVICE = 4;
 const READY_TIMEOUT_MS = 2000;
 /** A draining node keeps serving the platform's calls this long (probes see 503). */
 const DRAIN_GRACE_MS = 1000;
+
+/** The load balancer's probes, never refused for a client's refused reads. */
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /** Headers only a browser sends; a POST carrying one came from a web page. */
 const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'];
@@ -158,12 +163,20 @@ export async function startRelay(
   });
   // First of the hooks: once the drain refuses new calls, nothing of theirs is done.
   const calls = callsUnderWay(app);
-  app.addHook('onResponse', (_request, reply, done) => {
+  // A client's refused GETs, past the rate, are refused before they reach the store.
+  const reads = refusedReads(rate, now);
+  app.addHook('onResponse', (request, reply, done) => {
     options.metrics?.httpRequests.inc({ status: String(reply.statusCode) });
+    if (request.method === 'GET') reads.ended(clientOf(request), reply.statusCode);
     done();
   });
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET') return;
+    if (request.method === 'GET') {
+      if (!PROBES.has(request.url) && !reads.allowed(clientOf(request))) {
+        throw new HttpRejection(429, 'Too many refused requests; slow down.');
+      }
+      return;
+    }
     if (BROWSER_HEADERS.some((name) => request.headers[name] !== undefined)) {
       throw new HttpRejection(403, 'Requests from web pages are not accepted.');
     }

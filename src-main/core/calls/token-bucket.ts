@@ -25,6 +25,13 @@ export class TokenBucket {
 
   /** Takes one token if there is one; false means the caller should drop what it was given. */
   take(): boolean {
+    if (!this.peek()) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Whether a token is there to take, taking none. */
+  peek(): boolean {
     const now = this.#now();
     // A clock that went back refills nothing (and does not take tokens away).
     const elapsed = Math.max(0, now - this.#at);
@@ -33,8 +40,6 @@ export class TokenBucket {
       this.#rate.burst,
       this.#tokens + (elapsed / 1000) * this.#rate.perSecond,
     );
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
+    return this.#tokens >= 1;
   }
 }
