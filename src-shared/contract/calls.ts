@@ -46,6 +46,11 @@ export const DialTarget = z.object({
    * dialled (click-to-dial takes a number or an extension, not both).
    */
   extension: z.string().optional(),
+  /**
+   * The keys written after a pause ("…,,81234567890#", ";postd="), a conference's PIN: shown,
+   * with a note to press them once the call is answered; never dialled (click-to-dial sends none).
+   */
+  post_dial: z.string().optional(),
   /** The class in plain words: "This is a premium-rate number in Germany." */
   description: z.string(),
   /**

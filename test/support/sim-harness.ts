@@ -135,11 +135,9 @@ export async function control<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-}
+import type { LoggedRequest } from '../../simulator/request-log';
+
+export type { LoggedRequest };
 
 export async function requestLog(sim: { base_url: string }): Promise<LoggedRequest[]> {
   return control<LoggedRequest[]>(sim, 'GET', 'requests');

@@ -69,7 +69,7 @@ export function parseDialTarget(input: string, options: DialTargetOptions): Dial
       return contact ? speedDial(reading.digits, contact, options) : internal(reading.digits);
     }
     case 'external':
-      return external(reading.number, reading.extension, options);
+      return external(reading.number, reading.extension, reading.postDial, options);
   }
 }
 
@@ -129,19 +129,30 @@ function speedDial(
 function external(
   parsed: PhoneNumber,
   extension: string | undefined,
+  postDial: string | undefined,
   options: DialTargetOptions,
 ): DialTarget {
   const destination = parsed.number;
   const shown = shownParsed(parsed, options.region);
   const contact = options.directory?.lookupByNumber(destination);
+  const number = extension
+    ? inEnglish(said('errors:display.withExtension', { number: shown, extension }))
+    : shown;
   return {
     destination,
-    display: extension
-      ? inEnglish(said('errors:display.withExtension', { number: shown, extension }))
-      : shown,
+    display: postDial
+      ? inEnglish(said('errors:display.thenKeys', { number, keys: postDial }))
+      : number,
     kind: 'external',
     e164: destination,
     ...(extension ? { extension } : {}),
+    ...(postDial
+      ? {
+          post_dial: postDial,
+          // Click-to-dial sends no keys: the person must press them.
+          note: inEnglish(said('errors:number.postDialNote', { keys: postDial })),
+        }
+      : {}),
     ...externalClass(parsed, options.region),
     ...(contact ? { contact } : {}),
   };

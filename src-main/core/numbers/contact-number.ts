@@ -36,6 +36,16 @@ export function readContactNumber(
   }
   switch (reading.kind) {
     case 'external':
+      if (reading.postDial) {
+        throw new CallbarError(
+          'invalid_number',
+          said('errors:number.notANumber', {
+            shown: text.trim(),
+            why: said('errors:number.postDialInContact', { keys: reading.postDial }),
+          }),
+          { field },
+        );
+      }
       return {
         number: reading.number.number,
         ...(reading.extension ? { droppedExtension: reading.extension } : {}),

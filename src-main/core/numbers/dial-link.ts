@@ -15,6 +15,8 @@ export interface LinkNumber {
   extension?: string;
   /** RFC 3966 `;phone-context=`: a global number prefix ("+1-914-555") or a domain. */
   phoneContext?: string;
+  /** RFC 2806 `;postd=`: keys to press once the call is answered. */
+  postDial?: string;
 }
 
 const SCHEME = /^(tel|callto|sips?):/i;
@@ -64,8 +66,12 @@ export function parseDialLink(input: string): LinkNumber {
   const scheme = match[1]!.toLowerCase() as LinkNumber['scheme'];
   let rest = text.slice(match[0].length);
   if (scheme === 'callto' || scheme === 'tel') rest = rest.replace(/^\/\//, '');
-  // A fragment or a query has no meaning in a number link.
-  if (/[?#]/.test(rest)) throw notANumber(input, said('errors:number.queryOrFragment'));
+  // A fragment or a query has no meaning in a number link; but a # after a pause is a key to
+  // press once the call is answered, as meeting invitations write it ("tel:+1…,,8123#").
+  const hash = rest.indexOf('#');
+  if (rest.includes('?') || (hash >= 0 && !/[,;]|\d\s*[pw]/i.test(rest.slice(0, hash)))) {
+    throw notANumber(input, said('errors:number.queryOrFragment'));
+  }
   if (scheme === 'sip' || scheme === 'sips') return parseSip(scheme, rest, input);
   const semicolon = rest.indexOf(';');
   const numberPart = semicolon < 0 ? rest : rest.slice(0, semicolon);
@@ -76,10 +82,12 @@ export function parseDialLink(input: string): LinkNumber {
 function withParams(link: LinkNumber, params: Map<string, string>): LinkNumber {
   const extension = params.get('ext');
   const phoneContext = params.get('phone-context');
+  const postDial = params.get('postd');
   return {
     ...link,
     ...(extension ? { extension } : {}),
     ...(phoneContext ? { phoneContext } : {}),
+    ...(postDial ? { postDial } : {}),
   };
 }
 

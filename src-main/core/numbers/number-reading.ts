@@ -27,8 +27,11 @@ export interface ReadOptions {
 
 /** What a text reads as. */
 export type NumberReading =
-  /** A number outside the phone system; `number.number` is its E.164. */
-  | { kind: 'external'; number: PhoneNumber; extension?: string }
+  /**
+   * A number outside the phone system; `number.number` is its E.164. `postDial`: the keys written
+   * to press once the call is answered (a conference's PIN), which click-to-dial cannot send.
+   */
+  | { kind: 'external'; number: PhoneNumber; extension?: string; postDial?: string }
   /** 2–6 digits not starting with 0: an extension, or a speed-dial code. */
   | { kind: 'short'; digits: string }
   /** An emergency number of the region (2–4 digits): never anything else. */
@@ -52,6 +55,14 @@ const VISUAL_SEPARATORS = /[\s\-.()/\u2010-\u2015\u2212\u30fc\uff0d]/g;
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
 const TRAILING_EXTENSION =
   /^(.*?\d[^a-z]*?)\s*[,;]?\s*(?:ext\.?|extension|x)\s*[:.=]?\s*(\d{1,8})$/i;
+/**
+ * Where the keys to press after the call is answered begin, as diallers and meeting invitations
+ * write them: a pause (`,` `;`, or `p`/`w` followed by keys only) after the number's digits
+ * ("+1 646 558 8656,,81234567890#", "+49 30 1234567 p 12").
+ */
+const POST_DIAL = /^(.*?\d[^,;a-z]*?)\s*((?:[,;]|[pw](?=[\s\-.()/\d*#,;pw]*$)).*)$/i;
+/** The keys after the pause, at most this many (a meeting's id and PIN with their pauses). */
+const MAX_POST_DIAL = 40;
 
 /** Fewer letters than this are no vanity number's word (libphonenumber's rule). */
 const MIN_KEYPAD_LETTERS = 3;
@@ -85,14 +96,44 @@ export function readNumber(input: string, options: ReadOptions): NumberReading {
   if (CONTROL.test(link.number)) {
     throw notANumber(visible(text), said('errors:number.controlCharacters'));
   }
-  const compact = toKeypad(
-    link.number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''),
-    text,
-    options,
-  );
+  const { number, postDial } = splitPostDial(link, text);
+  const compact = toKeypad(number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''), text, options);
   if (compact === '') throw notANumber(text, said('errors:number.noDigits'));
-  if (link.phoneContext !== undefined) return inContext(compact, link, text, options);
-  return shape(compact, link.extension, text, options);
+  const reading =
+    link.phoneContext !== undefined
+      ? inContext(compact, link, text, options)
+      : shape(compact, link.extension, text, options);
+  if (postDial === undefined) return reading;
+  // Keys after an extension or a code: a dialler's sequence Callbar cannot place.
+  if (reading.kind !== 'external') throw notANumber(text, said('errors:number.postDialInside'));
+  return { ...reading, postDial };
+}
+
+/**
+ * The number, and the keys to press after the call is answered: written after a pause in the
+ * number (POST_DIAL) or as a link's `;postd=` (RFC 2806). The keys are digits, * and #, a pause
+ * shown as a comma; leading pauses go. Never part of what is dialled.
+ */
+function splitPostDial(
+  link: LinkNumber,
+  input: string,
+): { number: string; postDial?: string } {
+  const match = POST_DIAL.exec(link.number);
+  const written = [match?.[2], link.postDial].filter((part) => part !== undefined).join(',');
+  const number = match ? match[1]! : link.number;
+  if (written === '') return { number };
+  const keys = written
+    .normalize('NFKC')
+    .replace(VISUAL_SEPARATORS, '')
+    .replace(/[;pw]/gi, ',')
+    .replace(/^,+|,+$/g, '');
+  if (keys === '') return { number };
+  const odd = /[^0-9*#,]/.exec(keys);
+  if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
+  if (keys.length > MAX_POST_DIAL) {
+    throw notANumber(input, said('errors:number.postDialTooLong', { max: MAX_POST_DIAL }));
+  }
+  return { number, postDial: keys };
 }
 
 /** What is wrong, then what to do about it, as one phrase ("it is empty; type a number…"). */
@@ -119,8 +160,8 @@ function toKeypad(number: string, input: string, options: ReadOptions): string {
   const odd = /[^0-9+*#a-z]/i.exec(number);
   if (odd) throw notANumber(input, said('errors:number.oddCharacter', { character: odd[0] }));
   if (/[a-z]/i.test(number)) {
-    // Letters that spell no vanity word ("Tel. 030…", a pause "p"/"w" before digits to send
-    // later) would dial another number than the one written: refused, vanity numbers or not.
+    // Letters that spell no vanity word ("Tel. 030…") would dial another number than the one
+    // written: refused, vanity numbers or not. (A pause "p"/"w" before keys is split off first.)
     if (!isKeypadWord(number)) throw notANumber(input, said('errors:number.letters'));
     if (!options.vanityNumbers) {
       throw notANumber(

@@ -2,9 +2,10 @@
  * Vanity numbers on (`vanity_numbers`): keypad letters are read only where they spell a vanity
  * number's word. Text around a number ("Tel. 030 1234567" pasted from a signature) or a
  * dialler's pause ("+49 30 1234567 p 12") read as keypad letters dialled a stranger: +49 8350
- * 301234567, +49 30 1234567712. `callbar dial` refuses them and the platform is asked nothing;
- * "+1 800 GOT JUNK" still dials. The CLI in the test's process, a throwaway profile whose
- * settings the window saved, the simulator over HTTP.
+ * 301234567, +49 30 1234567712. `callbar dial` refuses a label and the platform is asked nothing;
+ * a pause dials the number written before it and says which keys to press once the call is
+ * answered, as a meeting invitation's link does; "+1 800 GOT JUNK" still dials. The CLI in the
+ * test's process, a throwaway profile whose settings the window saved, the simulator over HTTP.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,7 @@ const dials = async () =>
   );
 
 it('refuses letters that spell no vanity word, and asks the platform nothing', async () => {
-  for (const written of ['Tel. 030 1234567', '+49 30 1234567 p 12', '+49 30 123456 w 1']) {
+  for (const written of ['Tel. 030 1234567', '+4930123456 T']) {
     const refused = await runCallbarInProcess(['dial', written], env);
     expect(refused.code, written).not.toBe(0);
     expect(refused.stderr).toContain(
@@ -62,6 +63,27 @@ it('refuses letters that spell no vanity word, and asks the platform nothing', a
     );
   }
   expect(await dials()).toEqual([]);
+});
+
+it('dials the number before a pause, never the keys after it, and says which keys to press', async () => {
+  // A meeting invitation's link (a raw # after the PIN), and a dialler's pause read with vanity
+  // numbers on. Before, the link was refused ("the link has a query or fragment") and the pause
+  // too ("it contains letters").
+  for (const [written, number, keys] of [
+    ['tel:+4969365067155,,81234567890#', '+4969365067155', '81234567890#'],
+    ['+49 30 1234567 p 12', '+49301234567', '12'],
+  ] as const) {
+    await advanceClock(sim, 61);
+    const dialed = await runCallbarInProcess(['dial', written, '--json'], env);
+    expect(dialed.code, dialed.stderr).toBe(0);
+    const target = (
+      JSON.parse(dialed.stdout) as { target: { e164: string; post_dial: string; note: string } }
+    ).target;
+    expect(target).toMatchObject({ e164: number, post_dial: keys });
+    expect(target.note).toContain(`press ${keys} on your phone’s keypad`);
+    const sent = (await dials()).at(-1)!;
+    expect((sent.body as { payload: { destination: string } }).payload.destination).toBe(number);
+  }
 });
 
 it('still dials a vanity number', async () => {

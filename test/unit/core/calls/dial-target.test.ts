@@ -114,7 +114,7 @@ const refused: [input: string, reason: RegExp][] = [
   ['   ', /empty/],
   ['hello', /letters/],
   ['1-800-FLOWERS', /vanity numbers/],
-  ['+49 30 1234567; rm -rf /', /“;”/],
+  ['+49 30 1234567; rm -rf /', /“r”/],
   ['+4930123456 && reboot', /“&”/],
   ['$(reboot)', /“\$”/],
   ['`id`', /“`”/],
@@ -212,17 +212,11 @@ describe('parseDialTarget', () => {
     expect(() => parseDialTarget('1-800-FLOWERS; ls', options)).toThrow(/“;”/);
   });
 
-  it('reads no keypad letters that spell no vanity word: a label, a pause, a note', () => {
+  it('reads no keypad letters that spell no vanity word: a label, a note', () => {
     const options = { region: 'DE' as const, vanityNumbers: true };
     // Each read as keypad letters dialled another number: +49 8350 301234567 ("Tel"),
-    // +49 30 1234567712 (the pause "p"), +49 30 12345691, +49 30 1234568.
-    for (const written of [
-      'Tel. 030 1234567',
-      '+49 30 1234567 p 12',
-      '+49 30 123456 w 1',
-      '+4930123456 T',
-      '030 12345 ab',
-    ]) {
+    // +49 30 12345691, +49 30 1234568.
+    for (const written of ['Tel. 030 1234567', '+4930123456 T', '030 12345 ab']) {
       expect(() => parseDialTarget(written, options), written).toThrow(
         `That is not a phone number: ${written} (it contains letters).`,
       );
@@ -232,6 +226,48 @@ describe('parseDialTarget', () => {
       );
     }
     expect(parseDialTarget('+1 800 GOT JUNK', options).destination).toBe('+18004685865');
+  });
+
+  it('dials the number before a pause and says which keys to press once the call is answered', () => {
+    // Meeting invitations and diallers write a conference's PIN after a pause; click-to-dial
+    // sends no keys. Before, each was refused ("it contains “,”", "the link has a query or
+    // fragment", "it contains letters"), or `;postd=` was dropped without a word.
+    const cases: [string, string, string][] = [
+      ['tel:+16465588656,,81234567890#', '+16465588656', '81234567890#'],
+      ['+1 646-558-8656,,123456789#', '+16465588656', '123456789#'],
+      ['tel:+1-646-558-8656,,123456789%23', '+16465588656', '123456789#'],
+      ['tel:+1-212-555-0101;postd=pp1234', '+12125550101', '1234'],
+      ['+49 30 1234567 p 12', '+49301234567', '12'],
+      ['+49 30 123456 w 1', '+4930123456', '1'],
+      ['030 1234567;12', '+49301234567', '12'],
+      ['+49 69 365067155,,123456789#,,,,1234#', '+4969365067155', '123456789#,,,,1234#'],
+    ];
+    for (const [written, destination, keys] of cases) {
+      for (const vanityNumbers of [false, true]) {
+        const target = parseDialTarget(written, { region: 'DE', vanityNumbers });
+        expect(target.destination, written).toBe(destination);
+        expect(target.post_dial, written).toBe(keys);
+        expect(target.display, written).toMatch(
+          new RegExp(`, then ${keys.replace(/[*#]/g, '\\$&')}$`),
+        );
+        expect(target.note, written).toBe(
+          `Callbar dials the number only. When the call is answered, press ${keys} on your phone’s keypad.`,
+        );
+      }
+    }
+    // A trailing pause with no keys is no keys; a plain number has none.
+    expect(parseDialTarget('+49 30 1234567,', { region: 'DE' }).post_dial).toBeUndefined();
+    expect(parseDialTarget('+49 30 1234567', { region: 'DE' }).note).toBeUndefined();
+    // Still refused: a fragment that follows no pause, other characters among the keys, too many
+    // keys, and keys after an extension or a code.
+    for (const [written, why] of [
+      ['tel:+4930123456#frag', 'the link has a query or fragment'],
+      ['+49 30 1234567,,12a', 'it contains “a”'],
+      [`+49 30 1234567,,${'1'.repeat(41)}`, 'the keys after the pause are more than 40'],
+      ['201,,5', 'keys to press after the call is answered can follow only an outside number'],
+    ]) {
+      expect(() => parseDialTarget(written!, { region: 'DE' }), written).toThrow(why);
+    }
   });
 
   it('attaches the directory contact of an external number', () => {

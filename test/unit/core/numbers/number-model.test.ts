@@ -75,6 +75,12 @@ describe('a contact’s number, however it enters', () => {
       }
       throw new Error(`${text} was read`);
     };
+    // A conference's PIN after a pause is for the person to press, never stored as the number.
+    expect(refusal('+1 646 558 8656,,81234567890#')).toEqual({
+      message:
+        'That is not a phone number: +1 646 558 8656,,81234567890# (it is followed by keys to press once a call is answered (81234567890#); a contact’s number holds the number only).',
+      field: 'number',
+    });
     expect(refusal('0171 2345678', 'secondary_number')).toEqual({
       message:
         'That is not a phone number: 0171 2345678 (it is not a complete number in region US; add the country code (+…)).',
