@@ -63,9 +63,12 @@ export const DialTarget = z.object({
 });
 export type DialTarget = z.infer<typeof DialTarget>;
 
-/** A typed number (digits and what people put between them) or a pasted phone link. */
+/**
+ * A typed number (digits and what people put between them, and a pause before keys to press
+ * once the call is answered: "…,,81234567890#") or a pasted phone link.
+ */
 export const DIALABLE_INPUT =
-  /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#]*\d[\d\s().\-/*#]*)$/i;
+  /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#,;]*\d[\d\s().\-/*#,;]*)$/i;
 
 /**
  * A search's answer: the directory's hits and, when the query reads as a number
@@ -122,6 +125,11 @@ export const Call = z.object({
   leg_ids: z.array(z.string()),
   /** Why it ended or failed, in words, when known. */
   reason: z.string().optional(),
+  /**
+   * Keys to press once the call is answered (a conference's PIN written after a pause in what was
+   * dialled: DialTarget.post_dial), shown while the call lasts; click-to-dial cannot send them.
+   */
+  keys: z.string().optional(),
   /** The user's note on the call (kept on this computer only). */
   note: z.string().optional(),
 });

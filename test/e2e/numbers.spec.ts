@@ -4,6 +4,7 @@ import {
   addContact,
   expectAccessible,
   openConnected,
+  picture,
   placedCallBar,
   startApp,
   type E2eApp,
@@ -224,6 +225,34 @@ test('point 5: every number shown one way, in tabular digits, never wrapped', as
   await expect(recent).toContainText('030 1234567');
   await expect(recent).not.toContainText('+49 30 1234567');
   await expect(recent.locator('.phone-number').first()).toHaveCSS('white-space', 'nowrap');
+});
+
+test('a meeting invitation’s number: the number is dialled, the keys after it are shown', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 420, height: 720 });
+  await ready(page);
+  // Before, the reader refused it ("it contains “,”"): no row, nothing to dial.
+  await searchBox(page).fill('+1 646-558-8656,,81234567890#');
+  const row = page.getByRole('option').first();
+  await expect(row).toContainText(/558.8656, then 81234567890#/);
+  await expect(row).toContainText('press 81234567890# on your phone’s keypad');
+  await picture(page, 'meeting-number-row-420.png');
+  // Nothing of it is cut at 420 px: no text wider than its box.
+  const cut = await row.evaluate((node) =>
+    [node, ...node.querySelectorAll('*')]
+      .filter((each) => each.scrollWidth > each.clientWidth + 1)
+      .map((each) => each.textContent),
+  );
+  expect(cut).toEqual([]);
+  await page.keyboard.press('Enter');
+  const bar = await placedCallBar(page);
+  expect((await liveCall()).to).toBe('+16465588656');
+  await expect(bar).toContainText(
+    'When the call is answered, press 81234567890# on your phone’s keypad.',
+  );
+  await picture(page, 'meeting-number-call-420.png');
+  await hangUp(page);
 });
 
 test('point 8: Clear keeps the recent calls until its Undo is over', async ({ page }) => {

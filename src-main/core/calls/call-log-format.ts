@@ -41,6 +41,8 @@ export const StoredCall = z.object({
   ended_at: z.string().optional(),
   leg_ids: z.array(z.string()),
   reason: z.string().optional(),
+  /** Keys to press once the call is answered (added within version 1: older readers drop it). */
+  keys: z.string().optional(),
 });
 export type StoredCall = z.infer<typeof StoredCall>;
 

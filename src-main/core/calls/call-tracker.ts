@@ -205,6 +205,7 @@ export class CallTracker {
         state: 'dialing',
         party: this.#partyOf(target),
         source,
+        ...(target.post_dial ? { keys: target.post_dial } : {}),
       },
       this.#options.owner(),
     );

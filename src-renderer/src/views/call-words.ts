@@ -53,7 +53,11 @@ export function callStateChip(call: Call): string {
 
 /** What the chip leaves out: what to do now, or why the call ended. */
 export function callStateNote(call: Call): string | undefined {
-  if (call.state === 'calling-you') return i18n.t('call.note.pickUp');
   if (call.state === 'ended' || call.state === 'failed') return call.reason;
-  return undefined;
+  // Keys written after the number (a conference's PIN): the person presses them.
+  const keys = call.keys ? i18n.t('call.note.keys', { keys: call.keys }) : undefined;
+  if (call.state === 'calling-you') {
+    return keys ? `${i18n.t('call.note.pickUp')} ${keys}` : i18n.t('call.note.pickUp');
+  }
+  return keys;
 }
