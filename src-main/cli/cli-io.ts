@@ -73,6 +73,8 @@ export const ExitCode = {
   notConnected: 3,
   keychainUnavailable: 4,
   unreachable: 5,
+  /** What the command names does not exist (or is not the user's to see): the platform's 404. */
+  notFound: 6,
 } as const;
 
 export function exitCodeForState(state: AccountState): number {
@@ -102,6 +104,9 @@ export function exitCodeForError(error: unknown): number {
     case 'network':
     case 'timeout':
       return ExitCode.unreachable;
+    case 'not_found':
+    case 'call_not_found':
+      return ExitCode.notFound;
     default:
       return ExitCode.failed;
   }

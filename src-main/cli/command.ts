@@ -42,9 +42,10 @@ export interface CommandContext {
   /** The platform API of the connected account (fails with exit 4 without a keychain). */
   platform(): Promise<PlatformApi>;
   /**
-   * Ctrl+C / SIGTERM / a closed terminal: by default the CLI ends the command (exit 130 / 143 /
-   * 129) once the session is stored. A command that stops in its own way registers it here for
-   * as long as it applies (the returned function removes it); it then ends as it sees fit.
+   * Ctrl+C / SIGTERM / a closed terminal (or stdout's reader gone): by default the CLI ends the
+   * command (exit 130 / 143 / 129 / 141) once the session is stored. A command that stops in its
+   * own way registers it here for as long as it applies (the returned function removes it); it
+   * then ends as it sees fit: when it fails (throws, or a code other than 0), with that exit code.
    */
   onSignal(cancel: () => void): () => void;
 }

@@ -19,6 +19,8 @@ import { closestName } from './did-you-mean';
 import { reportError } from './error-report';
 import { cliHelp, commandHelp, groupHelp } from './help';
 import { allCommands } from './registry';
+import { watchProcessOutput, type OutputWatch } from './output-loss';
+import { translatorFor } from '../core/text/translators';
 
 const leadingFlags = new Set(['--json', '-h', '--help', '-v', '--version']);
 
@@ -45,9 +47,27 @@ export const processHost: CliHost = {
 
 /** Runs `callbar ARGV` to its end; the exit code. */
 export async function runCli(argv: string[], host: CliHost = processHost): Promise<number> {
-  const { env } = host;
   // Everything printed shows control and bidi characters as text, whichever command prints it.
   const io = terminalIo(host.io);
+  // The people's language once it is known (a lost output may come before).
+  let t: Translate | undefined;
+  // A stdout whose reader went away or that cannot take more ends the command, never with a stack.
+  const output = host.signals
+    ? watchProcessOutput((code) =>
+        io.err((t ?? translatorFor('en', 'cli'))('errors.outputFailed', { code })),
+      )
+    : undefined;
+  const code = await runCliWith(argv, { ...host, io }, output, (words) => (t = words));
+  return output?.lostWith ?? code;
+}
+
+async function runCliWith(
+  argv: string[],
+  host: CliHost,
+  output: OutputWatch | undefined,
+  speak: (t: Translate) => Translate,
+): Promise<number> {
+  const { env, io } = host;
   // Global flags may come before the command; the command's words come next.
   let start = 0;
   while (start < argv.length && leadingFlags.has(argv[start]!)) start++;
@@ -63,7 +83,7 @@ export async function runCli(argv: string[], host: CliHost = processHost): Promi
   const policies = await readMachinePolicies(env);
   // People read the language of the `language` setting (a locked policy first), else of
   // LC_ALL / LC_MESSAGES / LANG.
-  const t = cliTranslator(env, policies);
+  const t = speak(cliTranslator(env, policies));
   if (words[0] === 'help') return showHelp(io, t, words.slice(1));
   if (words.length === 0) {
     if (argv.length > start) {
@@ -101,7 +121,7 @@ export async function runCli(argv: string[], host: CliHost = processHost): Promi
     io.out(commandHelp(t, command));
     return ExitCode.ok;
   }
-  return runCommand(command, input, { ...host, io }, t, policies);
+  return runCommand(command, input, host, t, policies, output);
 }
 
 /**
@@ -205,6 +225,7 @@ async function runCommand(
   { io, env, entry, signals: ownsSignals }: CliHost,
   t: Translate,
   policies: Policies | undefined,
+  output: OutputWatch | undefined,
 ): Promise<number> {
   let profile: Profile | undefined;
   // One opening, however many callers ask at once (a second profile would never be closed).
@@ -218,7 +239,14 @@ async function runCommand(
         saving: () => profile?.account.tokens.saving ?? false,
         say: (line) => io.err(line),
       })
-    : { onSignal: () => () => undefined, dispose: () => undefined };
+    : { onSignal: () => () => undefined, stopFor: () => undefined, dispose: () => undefined };
+  // The exit code of what stopped the command (a signal, a lost output), when it did: a command
+  // that then fails (a sync or an activation cancelled, an import stopped) ends with it.
+  let stoppedWith: number | undefined;
+  output?.endWith((exitCode) => {
+    stoppedWith ??= exitCode;
+    signals.stopFor(exitCode);
+  });
   const ctx: CommandContext = {
     io,
     json: input.values.json === true,
@@ -249,15 +277,23 @@ async function runCommand(
         dataDir,
       });
     },
-    onSignal: (cancel) => signals.onSignal(cancel),
+    onSignal: (cancel) =>
+      signals.onSignal((exitCode) => {
+        stoppedWith ??= exitCode;
+        cancel();
+      }),
   };
   try {
-    return (await command.run(ctx, input as never)) ?? ExitCode.ok;
+    const code = (await command.run(ctx, input as never)) ?? ExitCode.ok;
+    return code === ExitCode.ok ? code : (stoppedWith ?? code);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, t, error, command);
-    return reportError(ctx, error, profile?.account.status().state);
+    const failed = reportError(ctx, error, profile?.account.status().state);
+    return stoppedWith ?? failed;
   } finally {
     await close();
     signals.dispose();
+    // Nothing is open any more: an output lost from now on ends the process at once.
+    output?.endWith((exitCode) => process.exit(exitCode));
   }
 }

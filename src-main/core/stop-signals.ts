@@ -32,18 +32,36 @@ export interface StopSignalOptions {
 
 export interface StopSignals {
   /**
-   * Lets the running work stop itself on the first signal (its own words and exit code), instead
-   * of `stop` and the signal's exit code; the work then ends as usual. Returns the removal.
+   * Lets the running work stop itself on the first signal (its own words), instead of `stop` and
+   * the signal's exit code; the work then ends as usual. `cancel` gets the exit code the stop
+   * stands for (130, 143, 129; 141 from {@link StopSignals.stopFor}). Returns the removal.
    */
-  onSignal(cancel: () => void): () => void;
+  onSignal(cancel: (exitCode: number) => void): () => void;
+  /**
+   * Stops as a first signal does, for another reason (stdout's reader went away), with
+   * `exitCode`; nothing once stopping. Nothing is said on the terminal.
+   */
+  stopFor(exitCode: number): void;
   /** Stops listening (the process's default for each signal applies again). */
   dispose(): void;
 }
 
 export function handleStopSignals(options: StopSignalOptions): StopSignals {
   const exit = (signal: StopSignal) => process.exit(SIGNAL_EXIT_CODES[signal]);
-  const cancels = new Set<() => void>();
+  const cancels = new Set<(exitCode: number) => void>();
   let stopping = false;
+
+  const stop = (exitCode: number) => {
+    stopping = true;
+    if (cancels.size > 0) {
+      for (const cancel of [...cancels]) cancel(exitCode);
+      return;
+    }
+    void options
+      .stop()
+      .catch(() => undefined)
+      .finally(() => process.exit(exitCode));
+  };
 
   const listener = (signal: StopSignal) => {
     if (stopping) {
@@ -51,19 +69,11 @@ export function handleStopSignals(options: StopSignalOptions): StopSignals {
       exit(signal);
       return;
     }
-    stopping = true;
     if (signal === 'SIGHUP') {
       // The terminal is gone: writing to it fails, which must not end the process mid-write.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
     } else if (options.saving()) options.say(FINISHING_SAVE_NOTICE);
-    if (cancels.size > 0) {
-      for (const cancel of [...cancels]) cancel();
-      return;
-    }
-    void options
-      .stop()
-      .catch(() => undefined)
-      .finally(() => exit(signal));
+    stop(SIGNAL_EXIT_CODES[signal]);
   };
   const signals = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
   for (const signal of signals) process.on(signal, listener);
@@ -72,6 +82,9 @@ export function handleStopSignals(options: StopSignalOptions): StopSignals {
     onSignal(cancel) {
       cancels.add(cancel);
       return () => void cancels.delete(cancel);
+    },
+    stopFor(exitCode) {
+      if (!stopping) stop(exitCode);
     },
     dispose() {
       for (const signal of signals) process.off(signal, listener);

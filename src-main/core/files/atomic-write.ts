@@ -4,8 +4,33 @@
  * then fsync the folder so the rename itself is durable.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * The temporary files being written now. A process that exits meanwhile (Ctrl+C or SIGTERM during
+ * `callbar contacts export --output`: the CLI closes the profile, then exits) removes them as it
+ * goes: no half-written copy of the coworkers' contacts stays beside the target.
+ */
+const unfinished = new Set<string>();
+let removeOnExit = false;
+
+function track(temp: string): void {
+  if (!removeOnExit) {
+    removeOnExit = true;
+    process.on('exit', () => {
+      for (const file of unfinished) {
+        try {
+          rmSync(file, { force: true });
+        } catch {
+          // Exiting anyway: what cannot be removed stays (a dot file beside the target).
+        }
+      }
+    });
+  }
+  unfinished.add(temp);
+}
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -37,6 +62,7 @@ export async function writeChunksAtomic(
   const dir = dirname(file);
   await mkdir(dir, { recursive: true, mode: options.dirMode });
   const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  track(temp);
   try {
     const handle = await open(temp, 'wx', options.mode);
     try {
@@ -52,6 +78,8 @@ export async function writeChunksAtomic(
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    unfinished.delete(temp);
   }
   await syncDirectory(dir);
 }

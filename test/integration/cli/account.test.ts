@@ -308,7 +308,8 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(JSON.parse(first.value as string)).toHaveProperty('portal_link');
     run.kill('SIGINT');
     const rest = await allOutput(run);
-    expect(rest.code).toBe(1);
+    // Ctrl+C's exit code, as for any command Ctrl+C stops.
+    expect(rest.code).toBe(130);
     const { error } = JSON.parse(rest.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('activation_cancelled');
     expect(error.message).toBe(`Cancelled from the command line. ${endedAttemptWarning()}`);

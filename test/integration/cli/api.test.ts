@@ -202,7 +202,8 @@ describe('callbar CLI: phonebooks, contacts', () => {
 
   it('translates the platform’s framework jargon', async () => {
     const missing = await runCallbarInProcess(['contacts', 'show', '999999'], env);
-    expect(missing.code).toBe(1);
+    // Not found has an exit code of its own (a field naming a missing phonebook is a refusal: 1).
+    expect(missing.code).toBe(6);
     expect(missing.stderr).toContain('This contact does not exist (it may have been deleted)');
     expect(missing.stderr).not.toContain('PhonebookContact');
 
@@ -241,7 +242,7 @@ describe('callbar CLI: phonebooks, contacts', () => {
     expect(listMissingBook.stderr).not.toContain('Select a valid choice');
 
     const pastTheEnd = await runCallbarInProcess(['contacts', 'list', '--page', '9999'], env);
-    expect(pastTheEnd.code).toBe(1);
+    expect(pastTheEnd.code).toBe(6);
     expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
 
     // Programs get the platform's own detail beside the translated message.

@@ -86,7 +86,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
   it("words core's errors in German; their --json stays English and the same", async () => {
     // The platform's "No PhonebookContact matches the given query.", explained in German.
     const missing = await run(['contacts', 'show', '999999'], GERMAN);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(6);
     expect(missing.stderr).toContain(
       'callbar: Dieser Kontakt existiert nicht (vielleicht wurde er gelöscht), oder Sie dürfen ihn nicht sehen.',
     );

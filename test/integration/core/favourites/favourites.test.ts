@@ -167,7 +167,7 @@ describe('callbar favourites (two processes at once)', () => {
     const removed = await runCallbarInProcess(['favourites', 'remove', String(ids[0])], env);
     expect(removed.code).toBe(0);
     const unknown = await runCallbarInProcess(['favourites', 'add', '999999'], env);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(6);
     expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
   });
 });
