@@ -50,6 +50,11 @@ export interface RelayLinkOptions {
   cursor: StateFile<RelayCursor>;
   /** Longest pause between reconnection attempts (default 5 s; jittered, see RetryDelay). */
   maxBackoffMs?: number;
+  /**
+   * How long the stream may bring nothing, not even the relay's keep-alive, before it is taken
+   * for dead and opened again (default RELAY_IDLE_TIMEOUT_MS).
+   */
+  idleTimeoutMs?: number;
   /** The jitter's random source (default Math.random). */
   random?: () => number;
   /** Waits `ms` or until `signal` aborts (default a timer); tests count the pauses. */
@@ -70,12 +75,14 @@ export interface RelayStream {
 export class RelayLink {
   readonly #options: RelayLinkOptions;
   readonly #pause: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #idleTimeoutMs: number;
   #current = 0;
 
   constructor(options: RelayLinkOptions) {
     if (options.urls.length === 0) throw new Error('RelayLink needs at least one address.');
     this.#options = options;
     this.#pause = options.pause ?? pause;
+    this.#idleTimeoutMs = options.idleTimeoutMs ?? RELAY_IDLE_TIMEOUT_MS;
   }
 
   #reconnectDelay(): RetryDelay {
@@ -294,10 +301,19 @@ export class RelayLink {
         const offset =
           laterOffset(saved?.device_id === device.device_id ? saved.offset : undefined, reached) ??
           '0-0';
+        // One connection's own signal: fetch and the body's reader listen to it, not to the
+        // stream's, so a week of reconnections leaves no listener behind on the stream's signal
+        // (each attempt's one is removed below). It also ends a connection gone silent.
+        const attempt = new AbortController();
+        const endAttempt = () => attempt.abort(controller.signal.reason);
+        controller.signal.addEventListener('abort', endAttempt, { once: true });
+        const watchdog = new SilenceWatchdog(this.#idleTimeoutMs, () =>
+          attempt.abort(new Error('the relay sent nothing (not even a keep-alive) for too long')),
+        );
         try {
           const response = await fetch(`${this.origin}${DEVICE_PATHS.stream}`, {
             headers: { authorization: `Bearer ${device.credential}`, 'last-event-id': offset },
-            signal: controller.signal,
+            signal: attempt.signal,
             redirect: 'error',
           });
           if (response.status === 401) {
@@ -311,7 +327,11 @@ export class RelayLink {
             throw new Error(`the relay answered ${response.status}`);
           }
           let moveOn = false;
-          for await (const event of serverSentEvents(response.body, controller.signal)) {
+          for await (const event of serverSentEvents(
+            response.body,
+            attempt.signal,
+            watchdog.heard,
+          )) {
             // Closed: what comes now is for the next process (the offset stays where it was).
             if (controller.signal.aborted) break;
             // The relay node is stopping: connect again at once (the proxy, or the next
@@ -355,10 +375,15 @@ export class RelayLink {
           if (controller.signal.aborted) break;
           log.warn('the relay stream broke; reconnecting', {
             relay: this.host,
-            reason: errorMessage(error),
+            reason: errorMessage(attempt.signal.aborted ? attempt.signal.reason : error),
           });
           this.#failover();
           await this.#pause(delay.next(), controller.signal);
+        } finally {
+          watchdog.stop();
+          controller.signal.removeEventListener('abort', endAttempt);
+          // Whatever this connection still holds (a body not read to its end) is let go.
+          if (!attempt.signal.aborted) attempt.abort();
         }
       }
       return 'closed';
@@ -389,16 +414,50 @@ function safeJson(text: string): unknown {
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // A pause that ran its course takes its listener off the stream's signal (one per pause
+    // would pile up over a week of reconnections).
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** How long a stream may stay silent (no message, no keep-alive) before it counts as broken. */
+export const RELAY_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Calls `onSilent` when `heard` was not called for `ms`: a connection that died without a word
+ * (a laptop that slept, a network that changed, a proxy that dropped it) sends nothing, and its
+ * read would otherwise wait forever. The relay sends a keep-alive every 15 s by default.
+ */
+class SilenceWatchdog {
+  readonly #ms: number;
+  readonly #onSilent: () => void;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(ms: number, onSilent: () => void) {
+    this.#ms = ms;
+    this.#onSilent = onSilent;
+    this.heard();
+  }
+
+  /** Something arrived: the silence starts over. */
+  readonly heard = (): void => {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#onSilent, this.#ms);
+    this.#timer.unref();
+  };
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
 }
 
 /** How long the relay may take to hear that an activation wait ended. */
@@ -411,6 +470,7 @@ const MAX_LINE_CHARS = 64 * 1024;
 async function* serverSentEvents(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
+  heard: () => void,
 ): AsyncGenerator<{ id: string | undefined; event: string; data: string }> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -425,6 +485,7 @@ async function* serverSentEvents(
   for (;;) {
     const { done, value: chunk } = await reader.read();
     if (done) break;
+    heard();
     buffer += decoder.decode(chunk, { stream: true });
     if (buffer.length > MAX_LINE_CHARS && !buffer.includes('\n')) {
       throw new Error('the relay sent an over-long line');
