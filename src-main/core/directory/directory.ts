@@ -49,6 +49,9 @@ import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-probl
 export { buildGradually, type GradualBuild } from './indexed-contacts';
 export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 
+/** How far a sync time may lie ahead of the clock before the clock counts as set back. */
+const CLOCK_TOLERANCE_MS = 60_000;
+
 export class Directory {
   readonly #options: DirectoryOptions;
   readonly #pacer: RequestPacer;
@@ -168,8 +171,7 @@ export class Directory {
       ? 'syncing'
       : this.#syncedAt === undefined
         ? 'empty'
-        : this.#lastError !== undefined ||
-            this.#clock.now() - this.#syncedAt > this.#options.intervalMs
+        : this.#lastError !== undefined || this.#outdated(this.#syncedAt)
           ? 'stale'
           : 'ready';
     return {
@@ -286,8 +288,20 @@ export class Directory {
     return (
       this.#syncedAt === undefined ||
       this.#lastError !== undefined ||
-      this.#clock.now() - this.#syncedAt >= this.#options.intervalMs
+      this.#outdated(this.#syncedAt)
     );
+  }
+
+  /**
+   * Whether a directory synced at `syncedAt` is due again: an interval or more ago, or "later"
+   * than now (by more than a minute's tolerance). A sync time ahead of the clock says the clock
+   * was set back since (a wrong time corrected, another time zone's clock taken for UTC): how
+   * long ago the sync was is then unknown, and waiting until the clock catches up would leave
+   * the directory unrefreshed for as long as it had been ahead (days), shown as ready.
+   */
+  #outdated(syncedAt: number): boolean {
+    const age = this.#clock.now() - syncedAt;
+    return age >= this.#options.intervalMs || age < -CLOCK_TOLERANCE_MS;
   }
 
   #background(): void {

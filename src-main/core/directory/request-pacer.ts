@@ -168,7 +168,9 @@ export class RequestPacer {
         this.#sent.push(this.#clock.now());
         return;
       }
-      await this.#clock.sleep(this.#sent[0]! + this.#windowMs - this.#clock.now(), signal);
+      // At most a window: the oldest request leaves it by then whatever the clock did.
+      const wait = this.#sent[0]! + this.#windowMs - this.#clock.now();
+      await this.#clock.sleep(Math.min(Math.max(wait, 0), this.#windowMs), signal);
     }
   }
 
@@ -189,11 +191,21 @@ export class RequestPacer {
     return age >= 0 && age <= LEARNT_RATE_LIFETIME_MS;
   }
 
+  /**
+   * Drops what left the window, and what the clock says has not happened yet: a time ahead of
+   * it means the clock was set back since, and a request "in the future" would otherwise stay
+   * in the window (and the next ones wait) for as long as the clock was set back.
+   */
   #expire(): void {
-    const horizon = this.#clock.now() - this.#windowMs;
-    while (this.#sent.length > 0 && this.#sent[0]! <= horizon) this.#sent.shift();
-    while (this.#unexplained.length > 0 && this.#unexplained[0]! <= horizon) {
-      this.#unexplained.shift();
-    }
+    const now = this.#clock.now();
+    const horizon = now - this.#windowMs;
+    const inWindow = (at: number) => at > horizon && at <= now;
+    if (!this.#sent.every(inWindow)) this.#keep(this.#sent, inWindow);
+    if (!this.#unexplained.every(inWindow)) this.#keep(this.#unexplained, inWindow);
+  }
+
+  #keep(times: number[], keep: (at: number) => boolean): void {
+    const kept = times.filter(keep);
+    times.splice(0, times.length, ...kept);
   }
 }
