@@ -11,16 +11,25 @@ export type RateScope = 'phonebook' | 'call-control';
  * their turn (up to a bound); commands are refused at once instead of being sent into a 429.
  */
 export class RateLimitGate {
+  /**
+   * Until when, on a clock that only moves forward (a Retry-After is a duration): a machine clock
+   * set back after a 429 would otherwise refuse every dial for as long as it was set back.
+   */
   readonly #blockedUntil = new Map<RateScope, number>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+  }
 
   block(scope: RateScope, retryAfterMs: number): void {
-    const until = Date.now() + retryAfterMs;
+    const until = this.#now() + retryAfterMs;
     this.#blockedUntil.set(scope, Math.max(until, this.#blockedUntil.get(scope) ?? 0));
   }
 
   /** Resolves when a request in `scope` may go out; throws RateLimitedError if it may not wait. */
   async pass(scope: RateScope, endpoint: string, mayWait: boolean): Promise<void> {
-    const remaining = (this.#blockedUntil.get(scope) ?? 0) - Date.now();
+    const remaining = (this.#blockedUntil.get(scope) ?? 0) - this.#now();
     if (remaining <= 0) return;
     if (!mayWait || remaining > MAX_WAIT_MS) {
       throw new RateLimitedError(undefined, endpoint, remaining);
