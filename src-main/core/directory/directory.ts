@@ -45,12 +45,10 @@ import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './director
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
 import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
+import { syncOutdated } from './sync-freshness';
 
 export { buildGradually, type GradualBuild } from './indexed-contacts';
 export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
-
-/** How far a sync time may lie ahead of the clock before the clock counts as set back. */
-const CLOCK_TOLERANCE_MS = 60_000;
 
 export class Directory {
   readonly #options: DirectoryOptions;
@@ -171,7 +169,8 @@ export class Directory {
       ? 'syncing'
       : this.#syncedAt === undefined
         ? 'empty'
-        : this.#lastError !== undefined || this.#outdated(this.#syncedAt)
+        : this.#lastError !== undefined ||
+            syncOutdated(this.#syncedAt, this.#clock.now(), this.#options.intervalMs)
           ? 'stale'
           : 'ready';
     return {
@@ -288,20 +287,8 @@ export class Directory {
     return (
       this.#syncedAt === undefined ||
       this.#lastError !== undefined ||
-      this.#outdated(this.#syncedAt)
+      syncOutdated(this.#syncedAt, this.#clock.now(), this.#options.intervalMs)
     );
-  }
-
-  /**
-   * Whether a directory synced at `syncedAt` is due again: an interval or more ago, or "later"
-   * than now (by more than a minute's tolerance). A sync time ahead of the clock says the clock
-   * was set back since (a wrong time corrected, another time zone's clock taken for UTC): how
-   * long ago the sync was is then unknown, and waiting until the clock catches up would leave
-   * the directory unrefreshed for as long as it had been ahead (days), shown as ready.
-   */
-  #outdated(syncedAt: number): boolean {
-    const age = this.#clock.now() - syncedAt;
-    return age >= this.#options.intervalMs || age < -CLOCK_TOLERANCE_MS;
   }
 
   #background(): void {

@@ -1,0 +1,15 @@
+/**
+ * When a directory synced at some time is due for its next sync: an interval or more ago, or
+ * "later" than now by more than a minute's tolerance. A sync time ahead of the clock says the
+ * clock was set back since (a wrong time corrected, another time zone's clock taken for UTC): how
+ * long ago the sync was is then unknown, and waiting until the clock caught up would leave the
+ * directory unrefreshed for as long as it had been ahead (days), shown as ready.
+ */
+
+/** How far a sync time may lie ahead of the clock before the clock counts as set back. */
+const CLOCK_TOLERANCE_MS = 60_000;
+
+export function syncOutdated(syncedAt: number, now: number, intervalMs: number): boolean {
+  const age = now - syncedAt;
+  return age >= intervalMs || age < -CLOCK_TOLERANCE_MS;
+}
