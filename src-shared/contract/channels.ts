@@ -135,13 +135,21 @@ export const channels = {
   },
   /** The next piece of an export (at most EXPORT_PIECE_CHARS); the last says done. */
   'exports.read': { request: z.strictObject({ export_id: exportId }), response: ExportPiece },
-  /** A piece of a file to import (the first without an id opens the upload). */
+  /**
+   * A piece of a file to import (the first without an id opens the upload): its bytes in base64,
+   * as the window sends them (core reads their encoding), or UTF-8 text.
+   */
   'imports.upload': {
-    request: z.strictObject({
-      import_id: importId.optional(),
-      file_name: z.string().max(255),
-      text: z.string().max(IMPORT_UPLOAD_CHARS),
-    }),
+    request: z
+      .strictObject({
+        import_id: importId.optional(),
+        file_name: z.string().max(255),
+        text: z.string().max(IMPORT_UPLOAD_CHARS).optional(),
+        base64: z.base64().max(IMPORT_UPLOAD_CHARS).optional(),
+      })
+      .refine((request) => (request.text === undefined) !== (request.base64 === undefined), {
+        message: 'Either text or base64, not both.',
+      }),
     response: z.object({ import_id: importId }),
   },
   /** Parses the upload and checks every row against the phonebook; nothing is sent. */

@@ -14,7 +14,10 @@ export const ImportField = z.enum([
 ]);
 export type ImportField = z.infer<typeof ImportField>;
 
-/** Characters of the file's text one `imports.upload` carries (the web preview's bodies are ≤ 1 MB). */
+/**
+ * Characters of the file's text, or of its bytes in base64, one `imports.upload` carries (the web
+ * preview's bodies are ≤ 1 MB).
+ */
 export const IMPORT_UPLOAD_CHARS = 128 * 1024;
 
 export const importId = z.string().min(1).max(64);
@@ -30,6 +33,8 @@ export const ImportCounts = z.object({
 export const ImportPreview = z.object({
   import_id: importId,
   format: z.enum(['csv', 'vcard']),
+  /** The encoding the file's text was read in (core/contacts-io/import-encoding.ts). */
+  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']),
   headers: z.array(z.string()),
   mapping: z.partialRecord(ImportField, z.number().int()),
   /** What the import would do with every row. */

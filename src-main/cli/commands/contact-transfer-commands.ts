@@ -130,6 +130,8 @@ async function runExport(
   let contacts = 0;
   const chunks = exportContacts(api.phonebooks, {
     format,
+    // A file is opened by Excel too, which needs the mark to read UTF-8; a pipe gets none.
+    byteOrderMark: values.output !== undefined,
     ...(phonebook === undefined ? {} : { phonebook }),
     onContact: () => contacts++,
   });
@@ -190,6 +192,19 @@ async function runImportCommand(
   });
   const { t } = ctx;
   if (!ctx.json) {
+    // Which encoding was read, before anything is sent (a guess of Windows-1252 shows a name).
+    const { encodingName } = await import('../../core/contacts-io/import-encoding');
+    const read = t('transfer.read', {
+      file: terminalField(file),
+      format: table.format === 'vcard' ? 'vCard' : 'CSV',
+      encoding: encodingName(table.encoding),
+    });
+    const name = plan.rows.find((row) => row.cells.display_name !== '')?.cells.display_name;
+    ctx.io.err(
+      table.encoding === 'windows-1252' && name !== undefined
+        ? `${read} ${t('transfer.westernHint', { name: terminalField(name) })}`
+        : read,
+    );
     ctx.io.err(t('transfer.columns', { mapping: mappingLine(t, table.headers, mapping) }));
   }
 
@@ -220,7 +235,15 @@ async function runImportCommand(
     await writeFileAtomic(values.failures, failuresCsv(result), FILE_MODES);
   }
   if (ctx.json) {
-    ctx.io.out(JSON.stringify({ ...result, mapping, seconds: Number(seconds.toFixed(2)) }));
+    ctx.io.out(
+      JSON.stringify({
+        ...result,
+        format: table.format,
+        encoding: table.encoding,
+        mapping,
+        seconds: Number(seconds.toFixed(2)),
+      }),
+    );
   } else {
     ctx.io.out(`${summary(t, result, seconds)}${rowsTable(t, result)}`);
     if (values.failures !== undefined && notImported > 0) {

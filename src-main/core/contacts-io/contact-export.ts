@@ -21,6 +21,12 @@ export interface ExportOptions {
   format: ExportFormat;
   /** One phonebook; without it, every phonebook the user can see (CSV gains a Phonebook column). */
   phonebook?: number;
+  /**
+   * A CSV begins with UTF-8's byte-order mark (U+FEFF), for a file: Excel opens a CSV without it
+   * as the computer's "ANSI" code page, so "Müller" shows as "MÃ¼ller". Callbar's import, and
+   * other programs reading CSV UTF-8, skip it. Not for a pipe.
+   */
+  byteOrderMark?: boolean;
   /** Called for each contact written (a count for the summary). */
   onContact?: () => void;
 }
@@ -38,7 +44,7 @@ export async function* exportContacts(
       ? api.allPhonebooks({ ordering: 'description' })
       : single(await api.getPhonebook(options.phonebook));
   const all = options.phonebook === undefined;
-  if (options.format === 'csv') yield csvHeading(all);
+  if (options.format === 'csv') yield `${options.byteOrderMark ? '\uFEFF' : ''}${csvHeading(all)}`;
   for await (const book of books) {
     const contacts = api.allContacts({ phonebook: book.id, ordering: 'number' });
     try {

@@ -5,17 +5,20 @@
  * (the number) and a second TEL (the secondary number), and the speed dial as
  * X-CALLBAR-SPEED-DIAL (a vCard has no field for it; other programs keep or ignore it).
  *
- * Read: vCard 3.0 and 4.0. The name is FN, else N put together; the number is the TEL marked
+ * Read: vCard 2.1, 3.0 and 4.0. The name is FN, else N put together; the number is the TEL marked
  * preferred (PREF=1, or TYPE=pref in 3.0), else the first; the secondary number is the next TEL;
  * a `tel:` URI loses its scheme. Cards are turned into a table with the export's headings, so an
  * import maps them like a CSV whose columns it knows; a card with more TELs adds columns "Phone 3",
  * "Phone 4" … (at most MAX_VCARD_MORE_PHONES; the last holds any rest), which an import uses for
  * a number that repeats another and otherwise names as not imported (import-plan.ts).
  *
- * Before ical.js sees a file, each of its lines (a folded line counted whole) is checked against
- * MAX_VCARD_LINE_CHARS and MAX_VCARD_PARAMETERS in one pass: ical.js takes time quadratic in a
- * line's parameters (a 3.5 MB line of 917,000 kept `contacts import` busy for 24 s), so a line
- * beyond either bound is refused with its number before anything is parsed.
+ * Before ical.js sees a file, one pass over its lines (vcard-legacy.ts) keeps only the properties
+ * read here, as vCard 3.0 (2.1's quoted-printable values decoded, its bare parameters named, its
+ * base64 photos left out), and checks each line's start against MAX_VCARD_PARAMETERS and each
+ * kept line (a folded one counted whole) against MAX_VCARD_LINE_CHARS: ical.js takes time
+ * quadratic in a line's parameters (a 3.5 MB line of 917,000 kept `contacts import` busy for
+ * 24 s), so a line beyond either bound is refused with its number before anything is parsed. A
+ * photo or note left out is skipped over whatever its length.
  */
 import ICAL from 'ical.js';
 import { CallbarError, errorMessage } from '../errors';
@@ -27,13 +30,11 @@ import {
   RECORD_FIELDS,
   type ContactRecord,
 } from './contact-record';
+import { legacyVcardsAsV3 } from './vcard-legacy';
 
 const SPEED_DIAL_PROPERTY = 'x-callbar-speed-dial';
 
-/**
- * The longest line read (unfolded): a photo kept inline as base64 makes the longest lines
- * address books write, well within a megabyte.
- */
+/** The longest line read (unfolded; of the properties read, a photo's is only skipped over). */
 export const MAX_VCARD_LINE_CHARS = 1024 * 1024;
 /** Parameters of one line (`TEL;TYPE=work;PREF=1:…` has two); address books write a handful. */
 export const MAX_VCARD_PARAMETERS = 64;
@@ -67,10 +68,13 @@ type JcardProperty = [string, Record<string, string>, string, string | string[]]
 
 /** The vCards in `text` as a table with the export's headings (at most `maxRows` cards). */
 export function parseVcards(text: string, maxRows: number): CsvTable {
-  checkVcardLines(text);
+  const cards = legacyVcardsAsV3(text, {
+    maxLineChars: MAX_VCARD_LINE_CHARS,
+    maxParameters: MAX_VCARD_PARAMETERS,
+  });
   let parsed: unknown;
   try {
-    parsed = ICAL.parse(text);
+    parsed = ICAL.parse(cards);
   } catch (error) {
     throw new CallbarError(
       'import_unreadable',
@@ -107,65 +111,6 @@ function morePhones(more: readonly string[]): string[] {
   if (more.length <= MAX_VCARD_MORE_PHONES) return [...more];
   const kept = more.slice(0, MAX_VCARD_MORE_PHONES - 1);
   return [...kept, more.slice(kept.length).join(', ')];
-}
-
-const SPACE = 0x20;
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const QUOTE = 0x22;
-const SEMICOLON = 0x3b;
-const COLON = 0x3a;
-
-/**
- * Refuses a line (a folded one counted whole: a line starting with a space or tab continues the
- * one before) longer than MAX_VCARD_LINE_CHARS or with more than MAX_VCARD_PARAMETERS
- * parameters (the `;` before the first `:` outside quotes), naming the line it starts on.
- */
-export function checkVcardLines(text: string): void {
-  let line = 0;
-  let start = 0;
-  let length = 0;
-  let parameters = 0;
-  let inValue = false;
-  let quoted = false;
-  for (let at = 0; at < text.length;) {
-    const newline = text.indexOf('\n', at);
-    const end = newline < 0 ? text.length : newline;
-    line++;
-    let from = at;
-    const first = text.charCodeAt(at);
-    if (line > 1 && (first === SPACE || first === TAB)) {
-      from++;
-    } else {
-      start = line;
-      length = 0;
-      parameters = 0;
-      inValue = false;
-      quoted = false;
-    }
-    for (let index = from; index < end; index++) {
-      const code = text.charCodeAt(index);
-      if (code === CR || code === LF) continue;
-      length++;
-      if (inValue) continue;
-      if (code === QUOTE) quoted = !quoted;
-      else if (!quoted && code === COLON) inValue = true;
-      else if (!quoted && code === SEMICOLON && ++parameters > MAX_VCARD_PARAMETERS) {
-        throw new CallbarError(
-          'import_unreadable',
-          said('errors:import.vcardTooManyParameters', { line: start, max: MAX_VCARD_PARAMETERS }),
-        );
-      }
-    }
-    if (length > MAX_VCARD_LINE_CHARS) {
-      throw new CallbarError(
-        'import_unreadable',
-        said('errors:import.vcardLineTooLong', { line: start, max: MAX_VCARD_LINE_CHARS }),
-      );
-    }
-    at = end + 1;
-  }
 }
 
 function recordOfCard(card: ICAL.Component): {

@@ -1,7 +1,8 @@
 /**
  * Reading a file to import: nothing in it is trusted. The file must be a regular file of at most
  * IMPORT_LIMITS.maxBytes (checked on the open handle, so it cannot be swapped after the check),
- * UTF-8 text (a byte-order mark is dropped), CSV or vCard (by its name, else by its first line);
+ * text (UTF-8, UTF-16 with its byte-order mark, else Windows-1252: import-encoding.ts says how,
+ * and the table says which was read), CSV or vCard (by its name, else by its first line);
  * it then becomes a table of at most IMPORT_LIMITS.maxRows rows and maxColumns columns (and a
  * CSV with a name in parts, one more: column-mapping.ts withComposedName).
  */
@@ -12,6 +13,7 @@ import { said } from '../text/said';
 import { withComposedName } from './column-mapping';
 import { parseCsv, type CsvTable } from './contact-csv';
 import { parseVcards } from './contact-vcard';
+import { decodeImport, type ImportEncoding } from './import-encoding';
 
 export const IMPORT_LIMITS = {
   /** 10 MB: 20,000 contacts at 500 bytes each. */
@@ -26,6 +28,8 @@ export type ImportFormat = 'csv' | 'vcard';
 
 export interface ImportTable extends CsvTable {
   format: ImportFormat;
+  /** The encoding the file's text was read in. */
+  encoding: ImportEncoding;
 }
 
 /** Reads and parses `path`. */
@@ -66,12 +70,7 @@ export async function readImportFile(path: string): Promise<ImportTable> {
 /** Parses the bytes of a file to import; `extension` (".csv", ".vcf") names its format. */
 export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
   if (bytes.length > IMPORT_LIMITS.maxBytes) throw tooLarge(bytes.length);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new CallbarError('import_unreadable', said('errors:import.notUtf8'));
-  }
+  const { text, encoding } = decodeImport(bytes);
   if (text.trim() === '') throw new CallbarError('import_unreadable', said('errors:import.empty'));
   const format: ImportFormat =
     extension === '.vcf' || extension === '.vcard'
@@ -85,7 +84,7 @@ export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
     format === 'vcard'
       ? parseVcards(text, IMPORT_LIMITS.maxRows)
       : withComposedName(parseCsv(text, IMPORT_LIMITS));
-  return { format, ...table };
+  return { format, encoding, ...table };
 }
 
 function tooLarge(size: number): CallbarError {

@@ -1,7 +1,8 @@
 /**
  * Imports started from the window. The renderer reads the file the person picked and hands its
- * text over in pieces (each request stays small, as the web preview's bodies must), bounded by
- * IMPORT_LIMITS.maxBytes in all; a preview parses and checks every row (nothing is sent); a start
+ * bytes over in pieces, in base64 (each request stays small, as the web preview's bodies must),
+ * bounded by IMPORT_LIMITS.maxBytes in all; core reads their encoding as it reads a file's (a
+ * piece may also be UTF-8 text); a preview parses and checks every row (nothing is sent); a start
  * runs the checked plan in the background, its progress and result arriving as events; one
  * import runs at a time. Uploads and plans are kept in memory only, at most MAX_PENDING at once.
  */
@@ -36,7 +37,7 @@ export interface ImportSummary {
 
 interface Pending {
   name: string;
-  chunks: string[];
+  chunks: Buffer[];
   bytes: number;
   plan?: ImportPlan;
   abort?: AbortController;
@@ -60,7 +61,12 @@ export class WindowImports {
   }
 
   /** Adds a piece of the file's text; the first piece (no id) opens an upload. */
-  upload(request: { import_id?: string | undefined; file_name: string; text: string }): {
+  upload(request: {
+    import_id?: string | undefined;
+    file_name: string;
+    text?: string | undefined;
+    base64?: string | undefined;
+  }): {
     import_id: string;
   } {
     let id = request.import_id;
@@ -73,7 +79,11 @@ export class WindowImports {
       }
     }
     const pending = this.#get(id);
-    pending.bytes += Buffer.byteLength(request.text, 'utf8');
+    const piece =
+      request.base64 === undefined
+        ? Buffer.from(request.text ?? '', 'utf8')
+        : Buffer.from(request.base64, 'base64');
+    pending.bytes += piece.length;
     if (pending.bytes > IMPORT_LIMITS.maxBytes) {
       this.#pending.delete(id);
       throw new CallbarError(
@@ -81,7 +91,7 @@ export class WindowImports {
         said('errors:import.uploadTooLarge', { max: IMPORT_LIMITS.maxBytes / 1024 / 1024 }),
       );
     }
-    pending.chunks.push(request.text);
+    pending.chunks.push(piece);
     return { import_id: id };
   }
 
@@ -94,7 +104,7 @@ export class WindowImports {
   }) {
     const pending = this.#get(request.import_id);
     const extension = /\.[^.]*$/.exec(pending.name)?.[0]?.toLowerCase() ?? '';
-    const table = parseImport(Buffer.from(pending.chunks.join(''), 'utf8'), extension);
+    const table = parseImport(Buffer.concat(pending.chunks), extension);
     const changes = Object.fromEntries(
       Object.entries(request.mapping ?? {}).map(([field, column]) => [
         field,
@@ -118,6 +128,7 @@ export class WindowImports {
     return {
       import_id: request.import_id,
       format: table.format,
+      encoding: table.encoding,
       headers: table.headers,
       mapping,
       counts: planned.counts,

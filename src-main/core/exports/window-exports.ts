@@ -66,6 +66,8 @@ export function exportSource(
     file_name: `${phonebook === undefined ? 'phonebooks' : fileNameOf(sources.phonebookName, `phonebook-${phonebook}`)}.${format === 'csv' ? 'csv' : 'vcf'}`,
     pieces: exportContacts(sources.api, {
       format,
+      // Saved as a file, which Excel opens too (contact-export.ts).
+      byteOrderMark: true,
       ...(phonebook === undefined ? {} : { phonebook }),
       onContact: () => contacts++,
     }),

@@ -9,6 +9,25 @@ import { Modal } from '../components/Modal';
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Characters a request carries: the contract's IMPORT_UPLOAD_CHARS (the renderer imports types only). */
 const IMPORT_UPLOAD_CHARS = 128 * 1024;
+/** Bytes a request carries: IMPORT_UPLOAD_CHARS of base64. */
+const UPLOAD_BYTES = (IMPORT_UPLOAD_CHARS / 4) * 3;
+/** The encodings' usual names (the same in every language). */
+const ENCODING_NAMES: Record<ImportPreview['encoding'], string> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 LE',
+  'utf-16be': 'UTF-16 BE',
+  'windows-1252': 'Windows-1252',
+};
+
+/** Bytes as base64 (in slices: String.fromCharCode takes a bounded number of arguments). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
+}
+
 /** Rows of the preview shown (the counts cover them all). */
 const SHOWN_ROWS = 50;
 
@@ -80,13 +99,14 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
       return;
     }
     setBusy(true);
-    const text = await file.text();
+    // Its bytes as they are: core reads the encoding (UTF-8, UTF-16, Windows-1252) and says it.
+    const bytes = new Uint8Array(await file.arrayBuffer());
     let importId: string | undefined;
-    for (let at = 0; at === 0 || at < text.length; at += IMPORT_UPLOAD_CHARS) {
+    for (let at = 0; at === 0 || at < bytes.length; at += UPLOAD_BYTES) {
       const answer = await window.callbar.imports.upload({
         ...(importId ? { import_id: importId } : {}),
         file_name: file.name,
-        text: text.slice(at, at + IMPORT_UPLOAD_CHARS),
+        base64: base64Of(bytes.subarray(at, at + UPLOAD_BYTES)),
       });
       if (!answer.ok) {
         setBusy(false);
@@ -171,6 +191,13 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
       {busy ? <p role="status">{t('import.checking', { file: fileName })}</p> : null}
       {preview && !progress ? (
         <>
+          <p className="hint small" data-testid="import-read">
+            {t('import.readAs', {
+              format: preview.format === 'vcard' ? 'vCard' : 'CSV',
+              encoding: ENCODING_NAMES[preview.encoding],
+            })}
+            {preview.encoding === 'windows-1252' ? ` ${t('import.westernHint')}` : ''}
+          </p>
           <fieldset className="import-columns">
             <legend>{t('import.columns')}</legend>
             {FIELDS.map((field) => (

@@ -64,6 +64,13 @@ describe('callbar contacts export / import', () => {
     expect(written.stderr).toContain(`Exported 1 contacts of phonebook ${book} to ${file}.`);
     expect(await readFile(file, 'utf8')).toBe(await exported(api, book, 'vcard'));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // A CSV file begins with UTF-8's mark, so Excel reads it as UTF-8; stdout (a pipe) has none.
+    const csv = join(folder, 'book.csv');
+    await runCallbarInProcess(
+      ['contacts', 'export', '--phonebook', String(book), '--output', csv],
+      env,
+    );
+    expect(await readFile(csv, 'utf8')).toBe(`\uFEFF${await exported(api, book, 'csv')}`);
   });
 
   it('imports: a dry run sends nothing, the import creates, a second one skips everything', async () => {
@@ -147,6 +154,56 @@ describe('callbar contacts export / import', () => {
       ['Ada Lovelace', '+12025550331', '+12025550399', 'Analytical Engines'],
       ['Grace Brewster Hopper', '+12025550334', '+12025550335', 'US Navy'],
       ['Jürgen Müller', '+12025550332', '+12025550333', 'Bäckerei Größe GmbH'],
+    ]);
+  });
+
+  it("imports Windows' ANSI CSV and an Android vCard 2.1, saying the encoding read first", async () => {
+    const book = await phonebookWith(api);
+    // Outlook's "CSV (Windows)" on a Western Windows: Windows-1252.
+    const ansi = await fileWith(
+      'outlook-ansi.csv',
+      Buffer.from('Vorname;Nachname;Mobiltelefon\r\nJürgen;Müller;(202) 555-0351\r\n', 'latin1'),
+    );
+    const run = await runCallbarInProcess(
+      ['contacts', 'import', ansi, '--phonebook', String(book)],
+      env,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `Read ${ansi} as CSV in Windows-1252. The file is not UTF-8, so Callbar read it as Windows' Western European text (the first name reads "Jürgen Müller")`,
+    );
+    // An Android phone's export: quoted-printable UTF-8 over two lines, bare TEL types, a photo.
+    const android = await fileWith(
+      'contacts.vcf',
+      [
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Gr=C3=B6=C3=9Fe;Ren=C3=A9;;;',
+        'FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Ren=C3=A9 Gr=C3=B6=',
+        '=C3=9Fe',
+        'TEL;CELL;PREF:202-555-0352',
+        'TEL;WORK:202-555-0353',
+        'PHOTO;ENCODING=BASE64;JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD',
+        '  AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        '',
+        'END:VCARD',
+        '',
+      ].join('\r\n'),
+    );
+    const phone = await runCallbarInProcess(
+      ['contacts', 'import', android, '--phonebook', String(book), '--json'],
+      env,
+    );
+    expect(phone.code).toBe(0);
+    expect(JSON.parse(phone.stdout)).toMatchObject({
+      format: 'vcard',
+      encoding: 'utf-8',
+      counts: { created: 1, failed: 0 },
+    });
+    const contacts = await contactsOf(api, book);
+    expect(contacts.map((c) => [c.display_name, c.number, c.secondary_number]).sort()).toEqual([
+      ['Jürgen Müller', '+12025550351', null],
+      ['René Größe', '+12025550352', '+12025550353'],
     ]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * Reading files to import, which nothing vouches for: vCard 3.0 and 4.0 as address books write
- * them, CSV headings in any case and with synonyms, and every bound (size, rows, columns, text
- * that is not UTF-8, a path that is not a file). Plus the streamed atomic write exports use.
+ * them, CSV headings in any case and with synonyms, and every bound (size, rows, columns, bytes
+ * that are not text, a path that is not a file). Encodings and vCard 2.1: import-encodings.test.ts. Plus the streamed atomic write exports use.
  */
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -100,7 +100,9 @@ describe('reading a file to import', () => {
       /Row 2 of the CSV file has 3 cells/,
     );
     expect(() => parseImport(text('Name,Number\n"A,1\n'), '.csv')).toThrow(/not well formed/);
-    expect(() => parseImport(new Uint8Array([0x4e, 0xe9, 0x0a]), '.csv')).toThrow(/not UTF-8/);
+    expect(() => parseImport(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00]), '.csv')).toThrow(
+      /The file is not text/,
+    );
     expect(() => parseImport(text('BEGIN:VCARD\r\nFN:A\r\n'), '.vcf')).toThrow(
       /vCard file is not well formed/,
     );
