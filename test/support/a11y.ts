@@ -34,8 +34,15 @@ export type Locale = (typeof LOCALES)[number];
  * string is in it: the window says its language on <html lang>.
  */
 export async function showLocale(page: Page, locale: Locale): Promise<void> {
+  // The window shown now, and the language the profile keeps: a window just opened says its
+  // first language on <html lang> before the saved one (a test before this one may have saved
+  // German) comes in, so the saved one decides too.
   const current = await page.locator('html').getAttribute('lang');
-  if (current === locale) return;
+  const saved = await page.evaluate(async () => {
+    const settings = await window.callbar.settings.get();
+    return settings.ok ? settings.value.language : undefined;
+  });
+  if (current === locale && (saved === locale || saved === 'system')) return;
   await page.evaluate(async (language) => {
     await window.callbar.settings.save({ language });
   }, locale);
