@@ -140,5 +140,15 @@ export function describeStatus(status: AccountStatus, t: Translate): string {
   if (status.events_warning) {
     lines.push(t('status.warning', { warning: sayAgain(t, status.events_warning) }));
   }
+  // What is away although the session is fine, since when (a connected status only).
+  const outages = [
+    ['status.platformUnreachable', status.platform_unreachable],
+    ['status.eventsDelayed', status.events_delayed],
+  ] as const;
+  for (const [key, outage] of outages) {
+    if (outage) {
+      lines.push(t(key, { since: outage.since, message: sayAgain(t, outage.message) }));
+    }
+  }
   return lines.join('\n');
 }

@@ -50,7 +50,16 @@ export function accountSummary(account: AccountStatus | undefined, t: Translate)
       : state;
   switch (account.state) {
     case 'connected':
-      return withWho(t('account.connected'));
+      // Connected, yet the platform or the relay's stream is away: said first, in a few words.
+      return withWho(
+        t(
+          account.platform_unreachable
+            ? 'account.unreachable'
+            : account.events_delayed
+              ? 'account.eventsDelayed'
+              : 'account.connected',
+        ),
+      );
     case 'activating':
       return t('account.activating');
     case 'offline':

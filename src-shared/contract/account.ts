@@ -26,6 +26,19 @@ export const AccountSwitch = z.object({
 });
 export type AccountSwitch = z.infer<typeof AccountSwitch>;
 
+/**
+ * Something Callbar needs is away although the session is fine: judged from the requests Callbar
+ * makes anyway (and the relay stream's own connections), never from polling of its own; one
+ * failure is not enough, the next answer ends it.
+ */
+export const Outage = z.object({
+  /** Since when (ISO 8601): the first failure of the run. */
+  since: z.string(),
+  /** What it means and what Callbar does about it, with what the latest attempt met. */
+  message: z.string(),
+});
+export type Outage = z.infer<typeof Outage>;
+
 export const AccountStatus = z.object({
   state: AccountState,
   tenant_id: z.string().optional(),
@@ -54,6 +67,16 @@ export const AccountStatus = z.object({
   events_warning: z.string().optional(),
   /** Relay mode: the relay's host that activation and call events come through. */
   relay: z.string().optional(),
+  /**
+   * Connected, but the platform has not answered Callbar's last requests (refused, broken, timed
+   * out, unavailable): dialling and syncing fail until it answers again.
+   */
+  platform_unreachable: Outage.optional(),
+  /**
+   * Relay mode, connected: the stream that brings call events is down and reconnecting; the
+   * events wait at the relay and arrive once it connects again.
+   */
+  events_delayed: Outage.optional(),
 });
 export type AccountStatus = z.infer<typeof AccountStatus>;
 

@@ -7,6 +7,7 @@ import { said, sayWith, type Said } from '../../core/text/said';
 import { sayAgain } from '../../core/text/translators';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { describeStatus, exitCodeForError, exitCodeForState, ExitCode } from '../cli-io';
+import { terminalField } from '../../core/text/terminal-text';
 
 /** How long `activate` stays up for the browser's landing page after the platform's call. */
 const LANDING_GRACE_MS = 5000;
@@ -88,6 +89,17 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
       if (exitCode === ExitCode.notConnected) lines.push(t('status.connectAgain'));
     }
   }
+  // Relay mode: whether call events can come, i.e. the device's stream opens at the relay.
+  const relay = isConnected(status) ? await profile.account.probeRelay() : undefined;
+  if (relay) {
+    // No call event can come: as much a failed check as a platform that does not answer.
+    if (relay.problem !== undefined && exitCode === ExitCode.ok) exitCode = ExitCode.unreachable;
+    lines.push(
+      relay.problem === undefined
+        ? t('status.eventsLive')
+        : t('status.relayUnreachable', { relay: terminalField(relay.host), reason: relay.problem }),
+    );
+  }
   const after = profile.account.status();
   // Ignored policy files or values, as plain `status` says them.
   const problems = profile.policies.problems;
@@ -96,6 +108,14 @@ async function checkWithPlatform(ctx: CommandContext, status: AccountStatus): Pr
       ? JSON.stringify({
           ...after,
           platform: report,
+          ...(relay
+            ? {
+                relay_stream: {
+                  reachable: relay.problem === undefined,
+                  ...(relay.problem === undefined ? {} : { error: relay.problem }),
+                },
+              }
+            : {}),
           ...(problems.length > 0 ? { policy_problems: problems } : {}),
         })
       : [

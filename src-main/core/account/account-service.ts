@@ -106,6 +106,7 @@ export class AccountService {
       ...options.tokenOptions,
     });
     this.tokens.onHealth(() => this.#publish());
+    this.tokens.reach.onChange(() => this.#publish());
     this.#loopback = new LoopbackListening({
       port: options.settings.receiver_port,
       headers: options.receiverHeaders,
@@ -209,6 +210,17 @@ export class AccountService {
   hearsCallEvents(): boolean {
     if (this.#relay) return this.#relay.hearsCallEvents();
     return this.#loopback.hearsCallEvents();
+  }
+
+  /**
+   * Relay mode with a device: whether its stream opens at the relay now (`status --check`), with
+   * the relay's host; nothing queued is taken.
+   */
+  async probeRelay(): Promise<{ host: string; problem: string | undefined } | undefined> {
+    // Named before the probe: a relay that fails makes the link move on to the next address.
+    const host = this.#relay?.link.host;
+    const probe = await this.#relay?.probeStream();
+    return probe && host ? { host, ...probe } : undefined;
   }
 
   /**
@@ -339,8 +351,9 @@ export class AccountService {
       activationRefusal: this.#activation.refusal,
       endedAttempt: this.#activation.endedAttempt,
       relay: this.#relay
-        ? { host: this.#relay.link.host, problem: this.#relay.problem }
+        ? { host: this.#relay.link.host, problem: this.#relay.problem, outage: this.#relay.outage }
         : undefined,
+      platformOutage: this.tokens.reach.outage,
       receiverProblem: this.#loopback.problem,
       webhookProblem: this.#loopback.webhookProblem,
       acceptUnauthenticatedEvents: this.#options.settings.accept_unauthenticated_events ?? false,

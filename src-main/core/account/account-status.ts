@@ -4,6 +4,7 @@
  * health, an awaited attempt, the receiver or relay, the webhook secret, the account before).
  */
 import type { AccountStatus } from '../../../src-shared/contract';
+import type { Outage } from '../http/outage-watch';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
 import { accountSwitch, type AccountHistory } from './account-history';
@@ -44,8 +45,14 @@ export interface AccountFacts {
   activationRefusal: Said | undefined;
   /** How the last attempt ended without connecting, until the next one starts. */
   endedAttempt: string | undefined;
-  /** Relay mode: the relay's host, and why events cannot arrive (revoked). */
-  relay: { host: string; problem: StatusProblem | undefined } | undefined;
+  /**
+   * Relay mode: the relay's host, why events cannot arrive (revoked), and how long its stream
+   * has been failing to connect.
+   */
+  relay:
+    { host: string; problem: StatusProblem | undefined; outage: Outage | undefined } | undefined;
+  /** Since when the platform has not answered Callbar's requests. */
+  platformOutage: Outage | undefined;
   /** Why the loopback receiver is not listening. */
   receiverProblem: string | undefined;
   /** Why the webhook secret could not be read. */
@@ -84,7 +91,43 @@ export function accountStatus(facts: AccountFacts): AccountStatus {
     : status.state === 'vault-unavailable'
       ? undefined
       : facts.webhookProblem;
-  return eventsWarning ? { ...withReceiver, events_warning: eventsWarning } : withReceiver;
+  const withWarning = eventsWarning
+    ? { ...withReceiver, events_warning: eventsWarning }
+    : withReceiver;
+  return withOutages(facts, withWarning);
+}
+
+/**
+ * A connected status says what is away meanwhile: the platform (its requests fail), the relay's
+ * stream (call events wait there). Offline already says the platform is away in its own words.
+ */
+function withOutages(facts: AccountFacts, status: AccountStatus): AccountStatus {
+  if (status.state !== 'connected' && status.state !== 'offline') return status;
+  const platform = status.state === 'connected' ? facts.platformOutage : undefined;
+  const relay = facts.relay?.outage;
+  return {
+    ...status,
+    ...(platform
+      ? {
+          platform_unreachable: {
+            since: new Date(platform.since).toISOString(),
+            message: inEnglish(
+              said('errors:account.platformUnreachable', { reason: platform.reason }),
+            ),
+          },
+        }
+      : {}),
+    ...(relay && facts.relay
+      ? {
+          events_delayed: {
+            since: new Date(relay.since).toISOString(),
+            message: inEnglish(
+              said('errors:relay.eventsDelayed', { host: facts.relay.host, reason: relay.reason }),
+            ),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The status, saying so when its account is not the one connected before (unacknowledged). */

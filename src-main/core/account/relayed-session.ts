@@ -6,6 +6,7 @@
  */
 import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { errorMessage } from '../errors';
+import type { Outage } from '../http/outage-watch';
 import type { Logger } from '../log/logger';
 import type { RelayLink, RelayStream } from '../relay/relay-link';
 import type {
@@ -72,9 +73,20 @@ export class RelayedSession {
     return this.#problem;
   }
 
-  /** Whether the platform's call events reach this process now. */
+  /**
+   * Whether the platform's call events reach this process now: its stream is connected and
+   * served its backlog (not while it connects, is down or reconnects).
+   */
   hearsCallEvents(): boolean {
-    return this.#stream !== undefined;
+    return this.#stream?.live === true;
+  }
+
+  /**
+   * While the stream has failed to connect FAILURES_FOR_OUTAGE times in a row: call events wait at
+   * the relay, and arrive once a connection serves them.
+   */
+  get outage(): Outage | undefined {
+    return this.#stream?.outage;
   }
 
   /**
@@ -126,6 +138,7 @@ export class RelayedSession {
         this.close();
         this.#host.publish();
       },
+      () => this.#host.publish(),
     );
     return this.#stream;
   }
@@ -141,6 +154,13 @@ export class RelayedSession {
     this.close();
     this.#problem = undefined;
     if (device) await this.link.forget(device.credential).catch(() => undefined);
+  }
+
+  /** Whether the device's stream opens now (undefined), else what was met; none: no device. */
+  async probeStream(): Promise<{ problem: string | undefined } | undefined> {
+    const device = this.#host.tokens.relayDevice;
+    if (!device) return undefined;
+    return { problem: await this.link.probeStream(device.credential) };
   }
 
   /** Waits for the activation handoff under way, if any (closing waits for it). */

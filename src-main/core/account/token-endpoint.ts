@@ -4,6 +4,7 @@ import { ProtocolError, TimeoutError, type RedirectError } from '../api/api-erro
 import { platformFetch, refusedRedirect } from '../api/platform-fetch';
 import { errorMessage } from '../errors';
 import { directoryUrl } from '../http/directory-url';
+import { unavailableStatus, type OutageWatch } from '../http/outage-watch';
 
 const ENDPOINT = 'POST /v3/oauth/token/';
 
@@ -43,6 +44,8 @@ export interface RefreshRequest {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
+  /** Told whether the platform answered (any answer but an unavailable one) or not. */
+  reach?: OutageWatch | undefined;
 }
 
 /**
@@ -69,8 +72,12 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
       throwHttpErrors: false,
     });
   } catch (error) {
+    request.reach?.failed(errorMessage(error));
     return { kind: 'transient', reason: errorMessage(error) };
   }
+  if (unavailableStatus(response.status)) {
+    request.reach?.failed(`the platform answered ${response.status}`);
+  } else request.reach?.answered();
   const redirect = await refusedRedirect(response, ENDPOINT);
   if (redirect) return { kind: 'redirected', error: redirect };
   if (response.status === 429 || response.status >= 500) {

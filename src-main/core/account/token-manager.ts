@@ -35,6 +35,7 @@ import { RefreshRetry } from './refresh-retry';
 import { SessionWrites } from './session-writes';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
 import { TokenExpiry } from './token-expiry';
+import { OutageWatch } from '../http/outage-watch';
 
 export type { SessionInfo, TokenHealth } from './session-info';
 
@@ -88,6 +89,8 @@ export class TokenManager implements AccessTokens {
   /** Session writes in flight (see {@link saving}); closing waits for them. */
   readonly #writes = new SessionWrites();
   #closing = false;
+  /** Whether the platform answers: fed by every request to it (AccessTokens.reach). */
+  readonly reach: OutageWatch;
 
   constructor(options: TokenManagerOptions) {
     this.#vault = options.vault;
@@ -103,6 +106,7 @@ export class TokenManager implements AccessTokens {
     this.#lock = options.lock ?? processOnlyLock;
     this.#ended = options.endedMarker ?? memoryEndedMarker();
     this.#platformUrl = options.platformUrl;
+    this.reach = new OutageWatch(this.#now);
   }
 
   /**
@@ -300,6 +304,7 @@ export class TokenManager implements AccessTokens {
         clientId: account.client_id,
         clientSecret: account.client_secret,
         timeoutMs: this.#timeoutMs,
+        reach: this.reach,
       });
       const answeredAt = performance.now();
       const answeredMonotonic = this.#expiry.monotonicNow();

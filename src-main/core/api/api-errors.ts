@@ -130,12 +130,16 @@ export class TimeoutError extends CallbarError {
 
 /** The platform could not be reached, or the connection broke before an answer. */
 export class NetworkError extends CallbarError {
+  /** What happened, in a few words ("connection refused"). */
+  readonly detail: string;
+
   constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
     super('network', said('errors:platform.network', { detail }), {
       ...options,
       details: `No answer from ${endpoint}: ${detail}.`,
     });
     this.name = 'NetworkError';
+    this.detail = detail;
   }
 }
 

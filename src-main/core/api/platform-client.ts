@@ -39,10 +39,11 @@ import {
   type RateScope,
 } from './rate-limit-gate';
 import { ErrorBody } from './schemas';
+import { unavailableStatus } from '../http/outage-watch';
 
 export interface PlatformClientOptions {
   baseUrl: string;
-  tokens: Pick<AccessTokens, 'authorized'>;
+  tokens: Pick<AccessTokens, 'authorized' | 'reach'>;
   log: Logger;
   timeoutMs?: number;
   /** Retries of reads: how many, and the backoff (jittered, capped). */
@@ -86,7 +87,7 @@ interface Http {
 export class PlatformClient {
   readonly #httpOptions: KyOptions;
   #http: Promise<Http> | undefined;
-  readonly #tokens: Pick<AccessTokens, 'authorized'>;
+  readonly #tokens: Pick<AccessTokens, 'authorized' | 'reach'>;
   readonly #log: Logger;
   readonly #gate = new RateLimitGate();
   readonly #rateListeners = new Set<(scope: RateScope, signal: RateSignal) => void>();
@@ -205,6 +206,7 @@ export class PlatformClient {
       Object.entries(spec.searchParams ?? {}).filter(([, value]) => value !== undefined),
     ) as Record<string, string | number>;
     const { ky, client } = await this.#loadHttp();
+    const reach = this.#tokens.reach;
     const send = () =>
       client(spec.path, {
         // The platform that issued the token, never another (the TokenManager checked that it is
@@ -219,6 +221,8 @@ export class PlatformClient {
         fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
           const response = await platformFetch(input, init);
           this.#observeRate(spec.scope, response);
+          // Any answer shows the platform there (a 502/503/504 is counted once ky gave up).
+          if (!unavailableStatus(response.status)) this.#tokens.reach?.answered();
           return response;
         },
       });
@@ -226,14 +230,25 @@ export class PlatformClient {
       try {
         return await send();
       } catch (error) {
-        if (error instanceof ky.HTTPError) return error.response;
-        if (error instanceof ky.TimeoutError) throw new TimeoutError(endpoint, { cause: error });
+        if (error instanceof ky.HTTPError) {
+          const { status } = error.response;
+          if (unavailableStatus(status)) reach?.failed(`the platform answered ${status}`);
+          return error.response;
+        }
+        if (error instanceof ky.TimeoutError) {
+          reach?.failed('no answer in time');
+          throw new TimeoutError(endpoint, { cause: error });
+        }
         // A refused connection carried nothing: the one case where a write is sent again, once.
         const resend =
           attempt === 1 &&
           isConnectionRefused(error) &&
           (spec.method === 'put' || spec.method === 'delete');
-        if (!resend) throw networkError(endpoint, error);
+        if (resend) continue;
+        const failure = networkError(endpoint, error);
+        // A request Callbar itself abandoned (a sync cancelled) says nothing of the platform.
+        if (!isAbort(error) && failure instanceof NetworkError) reach?.failed(failure.detail);
+        throw failure;
       }
     }
   }
@@ -261,6 +276,10 @@ async function errorBody(response: Response, endpoint: string): Promise<ErrorBod
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
   return cause?.code;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 function isConnectionRefused(error: unknown): boolean {

@@ -12,6 +12,9 @@ import { fileFormat } from '../config/file-format';
 import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { RetryDelay } from '../http/retry-delay';
+import { NetworkError } from '../api/api-errors';
+import { networkError } from '../api/platform-client';
+import { OutageWatch, type Outage } from '../http/outage-watch';
 import type { Logger } from '../log/logger';
 import { randomBytes } from 'node:crypto';
 import { secretFingerprint } from '../secret-compare';
@@ -70,6 +73,10 @@ export interface RelayLinkOptions {
 export interface RelayStream {
   readonly ready: Promise<void>;
   readonly ended: Promise<'closed' | 'revoked'>;
+  /** Connected, its backlog served: messages arrive as the relay gets them. */
+  readonly live: boolean;
+  /** Connections failing in a row (OutageWatch): what the relay queues waits there meanwhile. */
+  readonly outage: Outage | undefined;
   close(): void;
 }
 
@@ -262,6 +269,25 @@ export class RelayLink {
     await response.body?.cancel();
   }
 
+  /**
+   * Whether the device's stream opens now, for `callbar status --check`: the relay's answer only
+   * (nothing of the stream is read, so nothing queued is taken). Undefined when it opens; else
+   * what was met, in a few words.
+   */
+  async probeStream(credential: string): Promise<string | undefined> {
+    try {
+      const response = await this.#request(DEVICE_PATHS.stream, {
+        method: 'GET',
+        credential,
+        signal: AbortSignal.timeout(5000),
+      });
+      await response.body?.cancel();
+      return response.ok ? undefined : `the relay answered ${response.status}`;
+    } catch (error) {
+      return failureDetail(error);
+    }
+  }
+
   /** The device removes itself from the relay (after the user's deactivation). */
   async forget(credential: string): Promise<void> {
     const response = await this.#request(DEVICE_PATHS.device, {
@@ -277,12 +303,13 @@ export class RelayLink {
    * Opens the device's stream and hands each message to `onMessage` in order (the offset is saved
    * after it returns); reconnects (the next relay, from the saved offset, after a jittered pause
    * that grows with each failure in a row) until closed. A 401 (revoked) calls `onRevoked` and
-   * stops for good: no request after it.
+   * stops for good: no request after it. `onChange` hears when `live` or `outage` changes.
    */
   connect(
     device: { device_id: string; credential: string },
     onMessage: (message: DeviceMessage) => Promise<void>,
     onRevoked: () => void,
+    onChange: () => void = () => undefined,
   ): RelayStream {
     const controller = new AbortController();
     let markReady: () => void = () => undefined;
@@ -296,6 +323,14 @@ export class RelayLink {
      * otherwise replay the device's whole queue from the start.
      */
     let reached: string | undefined;
+    let live = false;
+    const watch = new OutageWatch();
+    watch.onChange(onChange);
+    const setLive = (now: boolean) => {
+      if (live === now) return;
+      live = now;
+      onChange();
+    };
     const run = async (): Promise<'closed' | 'revoked'> => {
       while (!controller.signal.aborted) {
         const saved = await cursor.read();
@@ -345,6 +380,8 @@ export class RelayLink {
               // Only a stream that served its backlog counts as a success (one the relay or a
               // proxy ends at once keeps the pauses growing).
               delay.reset();
+              watch.answered();
+              setLive(true);
               markReady();
               continue;
             }
@@ -366,6 +403,7 @@ export class RelayLink {
                 );
             }
           }
+          setLive(false);
           if (moveOn && !controller.signal.aborted) {
             log.info('the relay node is stopping; connecting again', { relay: this.host });
             this.#failover();
@@ -373,11 +411,13 @@ export class RelayLink {
           }
           if (!controller.signal.aborted) throw new Error('the relay ended the stream');
         } catch (error) {
+          setLive(false);
           if (controller.signal.aborted) break;
-          log.warn('the relay stream broke; reconnecting', {
-            relay: this.host,
-            reason: errorMessage(attempt.signal.aborted ? attempt.signal.reason : error),
-          });
+          const reason = attempt.signal.aborted
+            ? errorMessage(attempt.signal.reason)
+            : failureDetail(error);
+          log.warn('the relay stream broke; reconnecting', { relay: this.host, reason });
+          watch.failed(reason);
           this.#failover();
           await this.#pause(delay.next(), controller.signal);
         } finally {
@@ -393,7 +433,17 @@ export class RelayLink {
       log.error('the relay stream stopped', { error });
       return 'closed' as const;
     });
-    return { ready, ended, close: () => controller.abort() };
+    return {
+      ready,
+      ended,
+      get live() {
+        return live;
+      },
+      get outage() {
+        return watch.outage;
+      },
+      close: () => controller.abort(),
+    };
   }
 }
 
@@ -403,6 +453,12 @@ export function laterOffset(a: string | undefined, b: string | undefined): strin
   const [aMs, aSeq] = a.split('-').map(BigInt) as [bigint, bigint];
   const [bMs, bSeq] = b.split('-').map(BigInt) as [bigint, bigint];
   return aMs > bMs || (aMs === bMs && aSeq >= bSeq) ? a : b;
+}
+
+/** A connection's failure in a few words ("connection refused", "the relay answered 503"). */
+function failureDetail(error: unknown): string {
+  const failure = networkError('the relay stream', error);
+  return failure instanceof NetworkError ? failure.detail : errorMessage(error);
 }
 
 function safeJson(text: string): unknown {
