@@ -42,33 +42,38 @@ async function platformContacts(raw: Api): Promise<string[]> {
     all.push(...body.results);
     if (!body.next) break;
   }
-  return all
-    .sort((a, b) => a.id - b.id)
-    .map((contact) =>
-      JSON.stringify([
-        contact.id,
-        contact.phonebook,
-        contact.display_name,
-        contact.company ?? '',
-        contact.number,
-        contact.secondary_number || null,
-        contact.speed_dial ?? null,
-      ]),
-    );
+  return rows(all, (contact) => [
+    contact.company ?? '',
+    contact.secondary_number || null,
+    contact.speed_dial ?? null,
+  ]);
 }
 
 function localContacts(directory: Directory): string[] {
-  return [...directory.contacts]
+  return rows([...directory.contacts], (contact) => [
+    contact.company,
+    contact.secondary_number,
+    contact.speed_dial,
+  ]);
+}
+
+/**
+ * Each contact's fields that must agree, one line per contact, by id: the ones both sides hold
+ * alike, then `rest` (company, secondary number, speed dial, each side's way of saying "none").
+ */
+function rows<T extends Pick<ContactBody, 'id' | 'phonebook' | 'display_name' | 'number'>>(
+  contacts: T[],
+  rest: (contact: T) => unknown[],
+): string[] {
+  return contacts
     .sort((a, b) => a.id - b.id)
     .map((contact) =>
       JSON.stringify([
         contact.id,
         contact.phonebook,
         contact.display_name,
-        contact.company,
         contact.number,
-        contact.secondary_number,
-        contact.speed_dial,
+        ...rest(contact),
       ]),
     );
 }
