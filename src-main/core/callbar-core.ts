@@ -14,7 +14,7 @@ import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
 import type { CallsService } from './calls/calls-service';
-import { sayAgainWhenSaid, translatorFor } from './text/translators';
+import { translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import { placeDialRow } from './directory/dial-row';
@@ -81,7 +81,18 @@ export interface CallbarCore {
 export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const { profile } = options;
   const { account, log } = profile;
-  const events = new EventHub();
+  /** The window's language: the setting as it is now, else the system's. */
+  const systemLanguages = () =>
+    typeof options.systemLanguages === 'function'
+      ? options.systemLanguages()
+      : options.systemLanguages;
+  const windowWords = () =>
+    translatorFor(
+      resolveLocale({ setting: profile.settings.language, system: systemLanguages() }),
+      'errors',
+    );
+  // Every event's sentences in the window's language (the tray speaks the same one).
+  const events = new EventHub(windowWords);
   const api = createPlatformApi({
     baseUrl: profile.settings.base_url,
     tokens: account.tokens,
@@ -106,16 +117,6 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     status.state === 'activating' && connectLink
       ? { ...status, connect_link: connectLink }
       : status;
-  /** The window's language: the setting as it is now, else the system's. */
-  const systemLanguages = () =>
-    typeof options.systemLanguages === 'function'
-      ? options.systemLanguages()
-      : options.systemLanguages;
-  const windowWords = () =>
-    translatorFor(
-      resolveLocale({ setting: profile.settings.language, system: systemLanguages() }),
-      'errors',
-    );
   // Calls identify parties and resolve speed dials through the directory; both share one client
   // (one rate-limit gate per scope). Its snapshots say why calls ended in the window's language.
   const calls = openCalls({ profile, api, directory, words: windowWords });
@@ -317,19 +318,12 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   let callsOwner = JSON.stringify(account.owner() ?? null);
   const unsubscribe = account.onStatus((status) => {
     known = undefined;
-    // Its message and warnings in the window's language (the tray speaks the same one).
-    events.publish(() => ({
-      type: 'account.changed',
-      status: sayAgainWhenSaid(windowWords, withConnectLink(status)),
-    }));
+    events.publish(() => ({ type: 'account.changed', status: withConnectLink(status) }));
     const owner = JSON.stringify(account.owner() ?? null);
     if (owner !== callsOwner) {
       callsOwner = owner;
       rankByCalls();
-      events.publish(() => ({
-        type: 'calls.changed',
-        calls: sayAgainWhenSaid(windowWords, calls.snapshot()),
-      }));
+      events.publish(() => ({ type: 'calls.changed', calls: calls.snapshot() }));
     }
     directory.accountChanged(status.state === 'connected').catch((error: unknown) => {
       log.warn('the directory could not follow the account change', { error });
@@ -380,11 +374,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     known = undefined;
     rankByCalls();
     crm.callsChanged(snapshot);
-    // Core's sentences in it (who is unknown, a number's label) in the window's language too.
-    events.publish(() => ({
-      type: 'calls.changed',
-      calls: sayAgainWhenSaid(windowWords, snapshot),
-    }));
+    events.publish(() => ({ type: 'calls.changed', calls: snapshot }));
   });
   // The cache file is read beside the call log and the keychain; whose it is is checked once the
   // account is known (directory.load). The keychain answers on another thread: it is asked first,

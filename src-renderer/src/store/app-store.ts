@@ -32,9 +32,14 @@ export const useAppStore = create<AppState>()((...args) => {
     start: () => {
       const state = get();
       const unsubscribe = window.callbar.onEvent((event) => get().receive(event));
-      // A new language: why each call ended ("You hung up.") is asked for in it.
+      // A new language: every sentence core said that the window holds (why each call ended,
+      // the account's message, why the last sync did not complete) is asked for in it; the
+      // settings' (the policies' problems) come with the settings read that brought the language.
       const unwatch = store.subscribe((now, before) => {
-        if (now.language !== before.language) void now.rewordCalls();
+        if (now.language === before.language) return;
+        void now.rewordCalls();
+        void now.loadAccount();
+        void now.loadDirectory();
       });
       void state.loadSettings();
       void state.loadInfo();

@@ -36,6 +36,11 @@ export interface UiSlice {
   region: { code: string; confirmed: boolean; countries: string[] } | undefined;
   /** Why the region could not be saved. */
   regionError: ErrorInfo | undefined;
+  /**
+   * What could not be read of the organisation's policies, as core says it: read with the
+   * settings, so in the language they brought (Settings shows it).
+   */
+  policyProblems: string[];
   /** Saves the region the person confirmed or chose. */
   confirmRegion: (code: string) => Promise<void>;
   confirmingDisconnect: boolean;
@@ -66,6 +71,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   dialShortcut: '',
   region: undefined,
   regionError: undefined,
+  policyProblems: [],
   confirmingDisconnect: false,
   searchFocusRequests: 0,
   notices: [],
@@ -80,11 +86,12 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     if (!result.ok) return;
     const { language, dial_shortcut } = result.value.settings;
     applyLanguage(language);
-    const { region, region_confirmed, countries } = result.value;
+    const { region, region_confirmed, countries, policy_problems } = result.value;
     set({
       language,
       dialShortcut: dial_shortcut,
       region: { code: region, confirmed: region_confirmed, countries },
+      policyProblems: policy_problems,
     });
   },
   confirmRegion: async (code) => {

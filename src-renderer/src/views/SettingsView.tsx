@@ -95,6 +95,8 @@ export function SettingsView() {
   const home = useHomeName();
   const language = useAppStore((state) => state.language);
   const languageError = useAppStore((state) => state.languageError);
+  // The store's, not this view's read of the settings: read again in a new language.
+  const policyProblems = useAppStore((state) => state.policyProblems);
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const [saved, setSaved] = useState<Saved | undefined>();
   const [draft, setDraft] = useState<Draft | undefined>();
@@ -229,9 +231,9 @@ export function SettingsView() {
               {t('settings.restartNeeded', { settings: named(saved.restart_needed) })}
             </p>
           ) : null}
-          {saved.policy_problems.length > 0 ? (
+          {policyProblems.length > 0 ? (
             <p className="warning" data-testid="policy-problems">
-              {t('settings.policyProblems', { problems: saved.policy_problems.join(' ') })}
+              {t('settings.policyProblems', { problems: policyProblems.join(' ') })}
             </p>
           ) : null}
           <Section title={t('settings.group.calling')}>
