@@ -9,8 +9,21 @@ import { shownText } from '../views/shown-text';
  * beside it around, and a right-to-left name shows as it is written. Text given as a string has
  * its bidi formatting characters shown as text (shownText), so it cannot end the isolation early.
  */
-export function Name({ children, className }: { children: ReactNode; className?: string }) {
-  return <bdi className={className}>{shown(children)}</bdi>;
+export function Name({
+  children,
+  className,
+  whole,
+}: {
+  children: ReactNode;
+  className?: string;
+  /** Where it may end in an ellipsis: the whole text as its tooltip too (a `title`). */
+  whole?: boolean;
+}) {
+  return (
+    <bdi className={className} title={wholeTitle(children, whole)}>
+      {shown(children)}
+    </bdi>
+  );
 }
 
 /**
@@ -18,17 +31,45 @@ export function Name({ children, className }: { children: ReactNode; className?:
  * never wrapped (`.phone-number`). Core formats the number (national in the user's country);
  * the window shows what it is given.
  */
-export function PhoneNumber({ children, className }: { children: ReactNode; className?: string }) {
+export function PhoneNumber({
+  children,
+  className,
+  whole,
+}: {
+  children: ReactNode;
+  className?: string;
+  /** Where it may end in an ellipsis: the whole text as its tooltip too (a `title`). */
+  whole?: boolean;
+}) {
   return (
-    <bdi dir="ltr" className={className ? `phone-number ${className}` : 'phone-number'}>
+    <bdi
+      dir="ltr"
+      className={className ? `phone-number ${className}` : 'phone-number'}
+      title={wholeTitle(children, whole)}
+    >
       {shown(children)}
     </bdi>
   );
 }
 
-/** Who is on the other side of a call: the name the directory knows, or else the number. */
-export function Party({ party }: { party: CallParty }) {
-  return party.name ? <Name>{party.name}</Name> : <PhoneNumber>{party.display}</PhoneNumber>;
+/**
+ * Who is on the other side of a call: the name the directory knows, or else the number;
+ * `whole`: its whole text as its tooltip too, where a long one ends in an ellipsis.
+ */
+export function Party({ party, whole }: { party: CallParty; whole?: boolean }) {
+  return party.name ? (
+    <Name whole={whole}>{party.name}</Name>
+  ) : (
+    <PhoneNumber whole={whole}>{party.display}</PhoneNumber>
+  );
+}
+
+/**
+ * A cut text's tooltip: the text as shown (its bidi formatting characters as escapes), an
+ * attribute's text, never markup. Only a text given as a string has one.
+ */
+function wholeTitle(children: ReactNode, whole: boolean | undefined): string | undefined {
+  return whole && typeof children === 'string' ? shownText(children) : undefined;
 }
 
 function shown(children: ReactNode): ReactNode {

@@ -6,7 +6,8 @@ import { Icon } from './Icon';
 /**
  * The top of every screen but the search: the one Back control (at the start of the line, on
  * every screen the same, named for where it goes), the screen's heading (it takes the focus on
- * arrival), and the screen's main action at the end. Esc does what Back does.
+ * arrival), and the screen's main action at the end of its line, or on a line below when the
+ * heading does not fit beside it. Esc does what Back does.
  */
 export function ScreenHeader({
   titleId,
@@ -36,10 +37,14 @@ export function ScreenHeader({
         <Icon name="back" className="flip-rtl" />
         <span className="back-to">{back.to}</span>
       </button>
-      <h1 id={titleId} ref={headingRef} tabIndex={-1}>
-        {title}
-      </h1>
-      {action ? <div className="screen-header-action">{action}</div> : null}
+      {/* The heading and the action share a line while the heading fits on it whole; else the
+          action takes a line of its own (a short word never breaks beside it). */}
+      <div className="screen-header-main">
+        <h1 id={titleId} ref={headingRef} tabIndex={-1}>
+          {title}
+        </h1>
+        {action ? <div className="screen-header-action">{action}</div> : null}
+      </div>
     </div>
   );
 }

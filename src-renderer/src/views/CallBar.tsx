@@ -75,7 +75,7 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
       <CallCard
         state="sending"
         avatar={dialing}
-        who={<Name>{dialing}</Name>}
+        who={<Name whole>{dialing}</Name>}
         chip={cancelling ? t('callBar.cancelling') : t('call.chip.dialing')}
         action={
           <button type="button" disabled={cancelling} onClick={() => void cancelDial()}>
@@ -92,7 +92,7 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
     <CallCard
       state={call.state}
       avatar={call.party.name ?? ''}
-      who={<Party party={call.party} />}
+      who={<Party party={call.party} whole />}
       detail={<PartyDetail call={call} />}
       chip={callStateChip(call)}
       duration={since ? formatDuration(now - Date.parse(since), locale) : undefined}
@@ -134,9 +134,17 @@ export function PartyDetail({ call }: { call: Call }) {
   if (!party.name && !party.company) return null;
   return (
     <>
-      {party.name ? <PhoneNumber className="call-number">{party.display}</PhoneNumber> : null}
+      {party.name ? (
+        <PhoneNumber className="call-number" whole>
+          {party.display}
+        </PhoneNumber>
+      ) : null}
       {party.company && party.name ? <span aria-hidden="true"> · </span> : null}
-      {party.company ? <Name className="call-company">{party.company}</Name> : null}
+      {party.company ? (
+        <Name className="call-company" whole>
+          {party.company}
+        </Name>
+      ) : null}
     </>
   );
 }

@@ -55,7 +55,7 @@ export function EndedCall({ call }: { call: Call }) {
         label={t('callEnded.label')}
         testId="call-ended"
         avatar={call.party.name ?? ''}
-        who={<Party party={call.party} />}
+        who={<Party party={call.party} whole />}
         detail={<PartyDetail call={call} />}
         chip={summary}
         action={

@@ -173,7 +173,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
       <Avatar name={call.party.name ?? ''} />
       <div className="row-text">
         <span className="row-title">
-          <Party party={call.party} />
+          <Party party={call.party} whole />
           {count > 1 ? <span className="count-badge">{t('recent.count', { count })}</span> : null}
         </span>
         <span className="row-detail">
@@ -186,7 +186,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
           {call.party.name ? (
             <>
               {' · '}
-              <PhoneNumber>{call.party.display}</PhoneNumber>
+              <PhoneNumber whole>{call.party.display}</PhoneNumber>
             </>
           ) : null}
         </span>

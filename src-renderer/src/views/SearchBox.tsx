@@ -1,4 +1,4 @@
-import type { KeyboardEvent, Ref } from 'react';
+import { useLayoutEffect, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { RESULTS_ID } from './ResultList';
@@ -14,7 +14,7 @@ export function SearchBox({
   activeDescendant,
   onKeyDown,
 }: {
-  ref: Ref<HTMLInputElement>;
+  ref: RefObject<HTMLInputElement | null>;
   /** The results list is shown (aria-expanded). */
   expanded: boolean;
   /** The highlighted row's id. */
@@ -24,6 +24,11 @@ export function SearchBox({
   const { t } = useTranslation();
   const query = useAppStore((state) => state.query);
   const setQuery = useAppStore((state) => state.setQuery);
+  const placeholder = useFittingPlaceholder(
+    ref,
+    t('search.placeholder'),
+    t('search.placeholderShort'),
+  );
   return (
     <input
       ref={ref}
@@ -31,7 +36,7 @@ export function SearchBox({
       type="search"
       role="combobox"
       aria-label={t('search.label')}
-      placeholder={t('search.placeholder')}
+      placeholder={placeholder}
       aria-expanded={expanded}
       aria-controls={RESULTS_ID}
       aria-autocomplete="list"
@@ -43,4 +48,39 @@ export function SearchBox({
       onKeyDown={onKeyDown}
     />
   );
+}
+
+/**
+ * `long` while it fits the box's text area whole, else `short`: measured in the box's font, again
+ * when the box changes width (the window resized) or the words change (another language).
+ */
+function useFittingPlaceholder(
+  box: RefObject<HTMLInputElement | null>,
+  long: string,
+  short: string,
+): string {
+  const [fits, setFits] = useState(true);
+  useLayoutEffect(() => {
+    const input = box.current;
+    if (!input || typeof ResizeObserver === 'undefined') return;
+    const check = () => setFits(textFits(input, long));
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(input);
+    return () => observer.disconnect();
+  }, [box, long]);
+  return fits ? long : short;
+}
+
+let measuring: CanvasRenderingContext2D | null | undefined;
+
+/** Whether `text`, in `input`'s font, fits inside its padding. */
+function textFits(input: HTMLInputElement, text: string): boolean {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  if (!measuring) return true;
+  const style = getComputedStyle(input);
+  measuring.font = style.font;
+  const room =
+    input.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
+  return measuring.measureText(text).width <= room;
 }

@@ -216,9 +216,13 @@ function SelectedActions({
       : undefined;
   const label =
     row.kind === 'dial' ? (
-      <PhoneNumber className="call-selected-who">{row.target.display}</PhoneNumber>
+      <PhoneNumber className="call-selected-who" whole>
+        {row.target.display}
+      </PhoneNumber>
     ) : (
-      <Name className="call-selected-who">{row.hit.contact.display_name}</Name>
+      <Name className="call-selected-who" whole>
+        {row.hit.contact.display_name}
+      </Name>
     );
   return (
     <div className="selected-actions">
