@@ -74,17 +74,22 @@ test('the platform away and back: header and banner say so, whole, in English an
     [
       'en',
       'Platform not reachable',
-      /Platform not reachable since .+\. The platform does not answer/,
+      /Platform not reachable since .+\. The platform does not answer Callbar’s requests \(the connection broke\)/,
     ],
     [
       'de',
       'Telefonanlage nicht erreichbar',
-      /Telefonanlage nicht erreichbar seit .+\. Die Telefonanlage beantwortet/,
+      /Telefonanlage nicht erreichbar seit .+\. Die Telefonanlage beantwortet die Anfragen von Callbar nicht \(die Verbindung brach ab\)/,
     ],
   ] as const) {
     await showLocale(page, locale);
     await expect(header).toContainText(words);
     await expect(banner).toHaveText(sentence);
+    // The sync's line says why in brackets, one full stop after them.
+    await expect(page.getByTestId('sync-status')).toContainText(
+      locale === 'en' ? '(the connection broke)).' : '(die Verbindung brach ab)).',
+    );
+    await expect(page.getByTestId('sync-status')).not.toContainText('.).');
     for (const width of [340, 420]) {
       await page.setViewportSize({ width, height: 640 });
       expect(await cutTexts(page, 'header')).toEqual([]);

@@ -40,7 +40,7 @@ export async function showLocale(page: Page, locale: Locale): Promise<void> {
   const current = await page.locator('html').getAttribute('lang');
   const saved = await page.evaluate(async () => {
     const settings = await window.callbar.settings.get();
-    return settings.ok ? settings.value.language : undefined;
+    return settings.ok ? settings.value.settings.language : undefined;
   });
   if (current === locale && (saved === locale || saved === 'system')) return;
   await page.evaluate(async (language) => {

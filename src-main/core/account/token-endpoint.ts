@@ -5,6 +5,7 @@ import { platformFetch, refusedRedirect } from '../api/platform-fetch';
 import { errorMessage } from '../errors';
 import { directoryUrl } from '../http/directory-url';
 import { unavailableStatus, type OutageWatch } from '../http/outage-watch';
+import { said } from '../text/said';
 
 const ENDPOINT = 'POST /v3/oauth/token/';
 
@@ -76,7 +77,7 @@ export async function requestRefresh(request: RefreshRequest): Promise<RefreshOu
     return { kind: 'transient', reason: errorMessage(error) };
   }
   if (unavailableStatus(response.status)) {
-    request.reach?.failed(`the platform answered ${response.status}`);
+    request.reach?.failed(said('errors:network.answered', { status: response.status }));
   } else request.reach?.answered();
   const redirect = await refusedRedirect(response, ENDPOINT);
   if (redirect) return { kind: 'redirected', error: redirect };

@@ -4,6 +4,7 @@
  */
 import { CallbarError } from '../errors';
 import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import type { ErrorBody } from './schemas';
 
 export interface FieldError {
@@ -130,13 +131,13 @@ export class TimeoutError extends CallbarError {
 
 /** The platform could not be reached, or the connection broke before an answer. */
 export class NetworkError extends CallbarError {
-  /** What happened, in a few words ("connection refused"). */
-  readonly detail: string;
+  /** What happened, in a few words ("connection refused"), worded in the reader's language. */
+  readonly detail: string | Said;
 
-  constructor(endpoint: string, detail: string, options: { cause?: unknown } = {}) {
+  constructor(endpoint: string, detail: string | Said, options: { cause?: unknown } = {}) {
     super('network', said('errors:platform.network', { detail }), {
       ...options,
-      details: `No answer from ${endpoint}: ${detail}.`,
+      details: `No answer from ${endpoint}: ${typeof detail === 'string' ? detail : inEnglish(detail)}.`,
     });
     this.name = 'NetworkError';
     this.detail = detail;

@@ -40,6 +40,7 @@ import {
 } from './rate-limit-gate';
 import { ErrorBody } from './schemas';
 import { unavailableStatus } from '../http/outage-watch';
+import { said } from '../text/said';
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -232,11 +233,11 @@ export class PlatformClient {
       } catch (error) {
         if (error instanceof ky.HTTPError) {
           const { status } = error.response;
-          if (unavailableStatus(status)) reach?.failed(`the platform answered ${status}`);
+          if (unavailableStatus(status)) reach?.failed(said('errors:network.answered', { status }));
           return error.response;
         }
         if (error instanceof ky.TimeoutError) {
-          reach?.failed('no answer in time');
+          reach?.failed(said('errors:network.noAnswerInTime'));
           throw new TimeoutError(endpoint, { cause: error });
         }
         // A refused connection carried nothing: the one case where a write is sent again, once.
@@ -289,13 +290,14 @@ function isConnectionRefused(error: unknown): boolean {
 export function networkError(endpoint: string, error: unknown): CallbarError {
   if (error instanceof CallbarError) return error;
   const code = causeCode(error);
+  // What happened, in the reader's words where it is one of these (else as the system said it).
   const detail =
     code === 'ECONNREFUSED'
-      ? 'connection refused'
+      ? said('errors:network.refused')
       : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-        ? 'the connection broke'
+        ? said('errors:network.broke')
         : code === 'ENOTFOUND'
-          ? 'unknown host'
+          ? said('errors:network.unknownHost')
           : error instanceof Error
             ? error.message
             : String(error);

@@ -4,6 +4,7 @@
  * (a request, a network hiccup) and says nothing; FAILURES_FOR_OUTAGE in a row, with no answer
  * between them, are an outage, dated from the first of them. The next answer ends it.
  */
+import type { Said } from '../text/said';
 
 /**
  * Answers that say the service is not there behind its gateway (502, 503, 504): failures. Any
@@ -16,10 +17,13 @@ export function unavailableStatus(status: number): boolean {
 /** Failures in a row, with no answer between them, that make an outage. */
 export const FAILURES_FOR_OUTAGE = 2;
 
+/** Why an attempt failed, in a few words: text as it came, or a phrase in the reader's words. */
+export type OutageReason = string | Said;
+
 /** Away since `since` (epoch ms: the first failure of the run); `reason` is the latest's. */
 export interface Outage {
   since: number;
-  reason: string;
+  reason: OutageReason;
 }
 
 export class OutageWatch {
@@ -39,11 +43,12 @@ export class OutageWatch {
   }
 
   /** An attempt got no answer (refused, broken, timed out, the service unavailable). */
-  failed(reason: string): void {
+  failed(reason: OutageReason): void {
     this.#failures += 1;
     this.#firstFailure ??= this.#now();
     if (this.#failures < FAILURES_FOR_OUTAGE) return;
-    const changed = this.#outage?.reason !== reason;
+    const changed =
+      this.#outage === undefined || JSON.stringify(this.#outage.reason) !== JSON.stringify(reason);
     this.#outage = { since: this.#firstFailure, reason };
     if (changed) this.#tell();
   }

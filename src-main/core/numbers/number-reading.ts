@@ -114,10 +114,7 @@ export function readNumber(input: string, options: ReadOptions): NumberReading {
  * number (POST_DIAL) or as a link's `;postd=` (RFC 2806). The keys are digits, * and #, a pause
  * shown as a comma; leading pauses go. Never part of what is dialled.
  */
-function splitPostDial(
-  link: LinkNumber,
-  input: string,
-): { number: string; postDial?: string } {
+function splitPostDial(link: LinkNumber, input: string): { number: string; postDial?: string } {
   const match = POST_DIAL.exec(link.number);
   const written = [match?.[2], link.postDial].filter((part) => part !== undefined).join(',');
   const number = match ? match[1]! : link.number;

@@ -34,7 +34,8 @@ import {
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
 import { pause, RELAY_IDLE_TIMEOUT_MS, serverSentEvents, SilenceWatchdog } from './event-stream';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 /** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
 export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffset });
@@ -284,7 +285,8 @@ export class RelayLink {
       await response.body?.cancel();
       return response.ok ? undefined : `the relay answered ${response.status}`;
     } catch (error) {
-      return failureDetail(error);
+      const detail = failureDetail(error);
+      return typeof detail === 'string' ? detail : inEnglish(detail);
     }
   }
 
@@ -456,7 +458,7 @@ export function laterOffset(a: string | undefined, b: string | undefined): strin
 }
 
 /** A connection's failure in a few words ("connection refused", "the relay answered 503"). */
-function failureDetail(error: unknown): string {
+function failureDetail(error: unknown): string | Said {
   const failure = networkError('the relay stream', error);
   return failure instanceof NetworkError ? failure.detail : errorMessage(error);
 }

@@ -79,7 +79,8 @@ export const SyncStatus = memo(function SyncStatus() {
             when: directory.synced_at
               ? formatTime(directory.synced_at, locale)
               : t('sync.earlierSync'),
-            why: directory.last_error ?? 'none',
+            // A sentence in brackets before the line's own full stop: its own stop goes.
+            why: directory.last_error?.replace(/\.$/, '') ?? 'none',
           })}{' '}
           {canSync ? (
             <button type="button" className="plain" onClick={() => void sync()}>
