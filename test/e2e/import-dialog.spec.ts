@@ -144,3 +144,27 @@ test('a second phone column is the secondary number: mapped, shown under the num
     'Imported: 1 created, 0 updated, 0 skipped, 0 failed.',
   );
 });
+
+test('a Windows-1252 file (Outlook’s and Excel’s CSV on Western Windows) is read as written and says so', async ({
+  page,
+}) => {
+  await openNewPhonebook(page, 'Western', '4');
+  await page.getByRole('button', { name: /^More: / }).click();
+  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  // Before, the window read the bytes as UTF-8 and imported "J�rgen M�ller" without a word.
+  await dialog.getByLabel('CSV or vCard file').setInputFiles({
+    name: 'outlook-ansi.csv',
+    mimeType: 'text/csv',
+    // Windows-1252's bytes: ü is 0xFC, € is 0x80.
+    buffer: Buffer.from('Name;Telefon\r\nJürgen Müller \x80;(202) 555-0551\r\n', 'latin1'),
+  });
+  await expect(dialog.getByTestId('import-read')).toContainText(
+    'Read as CSV in Windows-1252. The file is not UTF-8',
+  );
+  await expect(dialog.locator('.import-rows tbody')).toContainText('Jürgen Müller €');
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(dialog.getByTestId('import-result')).toHaveText(
+    'Imported: 1 created, 0 updated, 0 skipped, 0 failed.',
+  );
+});

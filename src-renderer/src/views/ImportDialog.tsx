@@ -11,13 +11,13 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IMPORT_UPLOAD_CHARS = 128 * 1024;
 /** Bytes a request carries: IMPORT_UPLOAD_CHARS of base64. */
 const UPLOAD_BYTES = (IMPORT_UPLOAD_CHARS / 4) * 3;
-/** The encodings' usual names (the same in every language). */
-const ENCODING_NAMES: Record<ImportPreview['encoding'], string> = {
-  'utf-8': 'UTF-8',
-  'utf-16le': 'UTF-16 LE',
-  'utf-16be': 'UTF-16 BE',
-  'windows-1252': 'Windows-1252',
-};
+/** The catalog's name of each encoding a file is read in. */
+const ENCODING_NAMES = {
+  'utf-8': 'import.encoding.utf8',
+  'utf-16le': 'import.encoding.utf16le',
+  'utf-16be': 'import.encoding.utf16be',
+  'windows-1252': 'import.encoding.windows1252',
+} as const satisfies Record<ImportPreview['encoding'], string>;
 
 /** Bytes as base64 (in slices: String.fromCharCode takes a bounded number of arguments). */
 function base64Of(bytes: Uint8Array): string {
@@ -194,7 +194,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
           <p className="hint small" data-testid="import-read">
             {t('import.readAs', {
               format: preview.format === 'vcard' ? 'vCard' : 'CSV',
-              encoding: ENCODING_NAMES[preview.encoding],
+              encoding: t(ENCODING_NAMES[preview.encoding]),
             })}
             {preview.encoding === 'windows-1252' ? ` ${t('import.westernHint')}` : ''}
           </p>
