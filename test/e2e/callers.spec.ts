@@ -137,7 +137,7 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   expect(calls.suggestedFilename()).toBe('callbar-recent-calls.csv');
   const csv = await savedText(calls);
   expect(csv.split('\r\n')[0]).toBe(
-    'Started,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
+    '\uFEFFStarted,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
   );
   // A formula in a coworker's name or a note is written after an apostrophe.
   expect(csv).toContain(`'=Call back Tuesday about the invoice`);

@@ -303,7 +303,7 @@ export const callCommands: CommandGroup = {
           return calls.snapshot().recent;
         });
         const { callHistoryCsv } = await import('../../core/calls/call-history-csv');
-        const text = callHistoryCsv(recent);
+        const text = callHistoryCsv(recent, { file: values.output !== undefined });
         if (values.output === undefined) return writeStdout(ctx.io, [text]);
         const { writeFileAtomic } = await import('../../core/files/atomic-write');
         await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });

@@ -5,7 +5,7 @@
  * export does (text/spreadsheet-csv.ts).
  */
 import type { Call } from '../../../src-shared/contract';
-import { csvTable } from '../text/spreadsheet-csv';
+import { CSV_FILE_MARK, csvTable } from '../text/spreadsheet-csv';
 
 export const CALL_CSV_HEADINGS = [
   'Started',
@@ -26,20 +26,26 @@ function talkSeconds(call: Call): number | null {
   return Number.isFinite(ms) && ms >= 0 ? Math.round(ms / 1000) : null;
 }
 
-/** `calls` (newest first) as a CSV file's text, the heading line first. */
-export function callHistoryCsv(calls: readonly Call[]): string {
-  return csvTable([
-    [...CALL_CSV_HEADINGS],
-    ...calls.map((call) => [
-      call.started_at,
-      call.direction,
-      call.state,
-      call.party.name ?? null,
-      call.party.company ?? null,
-      call.party.number || null,
-      talkSeconds(call),
-      call.reason ?? null,
-      call.note ?? null,
-    ]),
-  ]);
+/**
+ * `calls` (newest first) as a CSV file's text, the heading line first; `file`: saved as a file,
+ * so it begins with the mark Excel needs to read UTF-8 (CSV_FILE_MARK).
+ */
+export function callHistoryCsv(calls: readonly Call[], { file = false } = {}): string {
+  return (
+    (file ? CSV_FILE_MARK : '') +
+    csvTable([
+      [...CALL_CSV_HEADINGS],
+      ...calls.map((call) => [
+        call.started_at,
+        call.direction,
+        call.state,
+        call.party.name ?? null,
+        call.party.company ?? null,
+        call.party.number || null,
+        talkSeconds(call),
+        call.reason ?? null,
+        call.note ?? null,
+      ]),
+    ])
+  );
 }

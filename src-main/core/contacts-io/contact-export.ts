@@ -10,6 +10,7 @@ import { IncompleteListError } from '../api/page-walk';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
+import { CSV_FILE_MARK } from '../text/spreadsheet-csv';
 import { csvHeading, csvLines } from './contact-csv';
 import { recordOf } from './contact-record';
 import { vcardOf } from './contact-vcard';
@@ -44,7 +45,8 @@ export async function* exportContacts(
       ? api.allPhonebooks({ ordering: 'description' })
       : single(await api.getPhonebook(options.phonebook));
   const all = options.phonebook === undefined;
-  if (options.format === 'csv') yield `${options.byteOrderMark ? '\uFEFF' : ''}${csvHeading(all)}`;
+  if (options.format === 'csv')
+    yield `${options.byteOrderMark ? CSV_FILE_MARK : ''}${csvHeading(all)}`;
   for await (const book of books) {
     const contacts = api.allContacts({ phonebook: book.id, ordering: 'number' });
     try {

@@ -56,7 +56,8 @@ export function exportSource(
     const recent = sources.recent();
     return {
       file_name: 'callbar-recent-calls.csv',
-      pieces: [callHistoryCsv(recent)][Symbol.iterator](),
+      // Saved as a file, which Excel opens too (spreadsheet-csv.ts).
+      pieces: [callHistoryCsv(recent, { file: true })][Symbol.iterator](),
       items: () => recent.length,
     };
   }

@@ -20,6 +20,13 @@
  */
 import Papa from 'papaparse';
 
+/**
+ * What a CSV saved as a file begins with: UTF-8's byte-order mark (U+FEFF). Excel opens a CSV
+ * without it in the computer's "ANSI" code page, so "Müller" shows as "MÃ¼ller"; Callbar's import
+ * and other readers of CSV UTF-8 skip it. Not for a pipe (a script reads the text as it is).
+ */
+export const CSV_FILE_MARK = '\uFEFF';
+
 /** What starts a formula in a spreadsheet; such a cell is written after an apostrophe. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A cell neutralised by an export (or by hand, the same way). */

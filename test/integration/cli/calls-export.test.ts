@@ -108,7 +108,8 @@ forEachProfile((profile) => {
     const saved = await runCallbarInProcess(['calls', 'export', '--output', file, '--json'], env);
     expect(saved.code).toBe(0);
     expect(JSON.parse(saved.stdout)).toEqual({ file, calls: 1 });
-    expect(readFileSync(file, 'utf8')).toBe(`${lines.slice(0, 2).join('\r\n')}\r\n`);
+    // A file begins with UTF-8's byte-order mark (Excel reads "Müller" as written); stdout not.
+    expect(readFileSync(file, 'utf8')).toBe(`\uFEFF${lines.slice(0, 2).join('\r\n')}\r\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const refused = await runCallbarInProcess(['calls', 'export', '--output', ''], env);
