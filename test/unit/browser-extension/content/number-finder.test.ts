@@ -28,6 +28,22 @@ describe('numbers in a page’s text', () => {
     expect(numbersIn('Office (212) 555-0123 ext. 45', 'US')[0]?.link).toBe('tel:2125550123');
   });
 
+  it('takes the keys a meeting invitation writes after a pause, never a second number', () => {
+    // Before, the link was the number alone: the PIN was lost on the way to Callbar.
+    expect(numbersIn('Dial in: +1 646 558 8656,,81234567890# US', 'US')[0]?.link).toBe(
+      'tel:+16465588656,,81234567890%23',
+    );
+    expect(numbersIn('Einwahl: 069 365067155,,123456789#,,,,1234#', 'DE')[0]?.link).toBe(
+      'tel:069365067155,,123456789%23,,,,1234%23',
+    );
+    // A list of numbers is two numbers. Before, libphonenumber took ", 030" for the first one's
+    // extension and marked "7654321" alone, which dialled a stranger: +49 7654 321.
+    expect(numbersIn('030 1234567, 030 7654321', 'DE').map((found) => found.link)).toEqual([
+      'tel:0301234567',
+      'tel:0307654321',
+    ]);
+  });
+
   it('passes over text without six digits close together, and dates, prices and ids', () => {
     expect(numbersIn('Line 12 of the price list, item 84 in stock', 'US')).toEqual([]);
     expect(numbersIn('Invoice 2026-11-29, total $1,234.56', 'US')).toEqual([]);
