@@ -189,3 +189,50 @@ test('a sync in progress shows its progress, and the index keeps answering', asy
   await expectAccessibleInBothThemes(page, 'sync in progress');
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
 });
+
+test('a sync that lands while a row is highlighted keeps that row highlighted', async ({
+  page,
+}) => {
+  await openWithContacts(page);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  await search.fill('Ada Zed');
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Ada Zed One',
+    number: '+44 20 7946 0991',
+    secondary_number: null,
+    speed_dial: 7991,
+  });
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Ada Zed Two',
+    number: '+44 20 7946 0992',
+    secondary_number: null,
+    speed_dial: 7992,
+  });
+  await page.evaluate(() => window.callbar.directory.sync());
+  const options = page.getByRole('option');
+  await expect(options).toHaveCount(2);
+  await search.press('ArrowDown');
+  const chosen = options.nth(1);
+  await expect(chosen).toHaveAttribute('aria-selected', 'true');
+  const name = (await chosen.locator('.result-name').textContent())!;
+  // A coworker adds a contact that ranks first; the window's sync lands while the person's
+  // choice is highlighted. Before, the new answer highlighted the first row again, and Enter
+  // called someone else than the person chose.
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Ada Zed Aaron',
+    number: '+44 20 7946 0990',
+    secondary_number: null,
+    speed_dial: 7990,
+  });
+  await page.evaluate(() => window.callbar.directory.sync());
+  await expect(options).toHaveCount(3);
+  await expect(page.locator('[role="option"][aria-selected="true"] .result-name')).toHaveText(name);
+  await page.keyboard.press('Enter');
+  await placedCallBar(page);
+  const dialled = (await liveCall()).to;
+  expect(dialled).toBe(name.includes('Two') ? '+442079460992' : '+442079460991');
+  await page.keyboard.press('Escape');
+});

@@ -4,7 +4,7 @@ import type {
   ErrorInfo,
   SearchHit,
 } from '../../../src-shared/contract';
-import { resultRows } from './result-rows';
+import { resultRows, sameRowAt } from './result-rows';
 import type { SliceCreator } from './slice';
 
 /**
@@ -67,14 +67,24 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       const found = await window.callbar.directory.search({ query, limit: FIRST_LIMIT });
       if (ticket !== latest) continue;
       const hits = found.ok ? found.value.hits : [];
-      set({
-        answered: query,
+      const next = {
         hits,
-        allHits: hits.length < FIRST_LIMIT,
-        searchError: found.ok ? undefined : found.error,
         dialRow: found.ok ? found.value.dial : undefined,
         dialAt: found.ok ? (found.value.dial_at ?? 0) : 0,
-        selected: 0,
+      };
+      // The same text asked again (the index changed under it: a sync landed, the region
+      // changed): the highlighted row stays highlighted, so Enter still calls whom the person
+      // chose. Before, it went back to the first row, and Enter called someone else.
+      const kept =
+        query === get().answered
+          ? sameRowAt(resultRows(next), resultRows(get())[get().selected])
+          : -1;
+      set({
+        ...next,
+        answered: query,
+        allHits: hits.length < FIRST_LIMIT,
+        searchError: found.ok ? undefined : found.error,
+        selected: Math.max(kept, 0),
       });
     }
   };
@@ -110,17 +120,12 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
       const found = await window.callbar.directory.search({ query: answered, limit: SEARCH_LIMIT });
       if (ticket !== latest || !found.ok) return;
       // The highlighted row stays highlighted (a longer answer may rank its first hits apart).
-      const before = resultRows(get())[get().selected];
       const next = {
         hits: found.value.hits,
         dialRow: found.value.dial,
         dialAt: found.value.dial_at ?? 0,
       };
-      const at = resultRows(next).findIndex((row) =>
-        before?.kind === 'hit'
-          ? row.kind === 'hit' && row.hit.contact.id === before.hit.contact.id
-          : row.kind === 'dial',
-      );
+      const at = sameRowAt(resultRows(next), resultRows(get())[get().selected]);
       set({ ...next, allHits: true, selected: at >= 0 ? at : get().selected });
     } finally {
       asking = undefined;

@@ -15,3 +15,16 @@ export function resultRows(state: {
   }
   return rows;
 }
+
+/**
+ * Where `row` (a contact's hit, by the contact's id, or the typed number's row) stands in `rows`;
+ * -1 when it is not there. A new answer for the same text keeps the highlighted row by it.
+ */
+export function sameRowAt(rows: readonly ResultRow[], row: ResultRow | undefined): number {
+  if (!row) return -1;
+  return rows.findIndex((each) =>
+    row.kind === 'hit'
+      ? each.kind === 'hit' && each.hit.contact.id === row.hit.contact.id
+      : each.kind === 'dial',
+  );
+}
