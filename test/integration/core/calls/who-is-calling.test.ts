@@ -181,8 +181,9 @@ describeJourney('who is calling', (profile) => {
       export_id: started.export_id,
     });
     expect(piece.done).toBe(true);
+    // A file, so UTF-8's byte-order mark first (Excel reads the names' accents as written).
     expect(piece.text.split('\r\n')[0]).toBe(
-      'Started,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
+      '\uFEFFStarted,Direction,State,Name,Company,Number,Talk time (s),Reason,Note',
     );
     expect(piece.text).toContain('Wants a callback Tuesday =SUM(A1)');
     // Removed with an empty note; and kept with the call while a Clear can be undone.
