@@ -2,6 +2,14 @@ import type { ReactNode } from 'react';
 import type { CallParty } from '../../../src-shared/contract';
 import { shownText } from '../views/shown-text';
 
+/** What Name and PhoneNumber show. */
+interface IsolatedText {
+  children: ReactNode;
+  className?: string;
+  /** Where it may end in an ellipsis: the whole text as its tooltip too (a `title`). */
+  whole?: boolean;
+}
+
 /**
  * Text from outside, bidi-isolated where the window shows it: a name (a contact, a company, a
  * phonebook, a tenant) keeps its own direction inside its element, and a number is always left to
@@ -9,16 +17,7 @@ import { shownText } from '../views/shown-text';
  * beside it around, and a right-to-left name shows as it is written. Text given as a string has
  * its bidi formatting characters shown as text (shownText), so it cannot end the isolation early.
  */
-export function Name({
-  children,
-  className,
-  whole,
-}: {
-  children: ReactNode;
-  className?: string;
-  /** Where it may end in an ellipsis: the whole text as its tooltip too (a `title`). */
-  whole?: boolean;
-}) {
+export function Name({ children, className, whole }: IsolatedText) {
   return (
     <bdi className={className} title={wholeTitle(children, whole)}>
       {shown(children)}
@@ -31,16 +30,7 @@ export function Name({
  * never wrapped (`.phone-number`). Core formats the number (national in the user's country);
  * the window shows what it is given.
  */
-export function PhoneNumber({
-  children,
-  className,
-  whole,
-}: {
-  children: ReactNode;
-  className?: string;
-  /** Where it may end in an ellipsis: the whole text as its tooltip too (a `title`). */
-  whole?: boolean;
-}) {
+export function PhoneNumber({ children, className, whole }: IsolatedText) {
   return (
     <bdi
       dir="ltr"
