@@ -14,6 +14,7 @@ import {
 } from '../src-main/core/account/landing-page';
 import type { Rate } from '../src-main/core/calls/token-bucket';
 import type { JsonLimits } from '../src-main/core/http/bounded-json';
+import type { GivenLimits } from '../src-main/core/http/connection-limits';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import type { Logger } from '../src-main/core/log/logger';
 import { translatorFor } from '../src-main/core/text/translators';
@@ -46,7 +47,7 @@ export interface RelayOptions {
    * Connections a client may hold open on this node (default 256), and how long a connection may
    * take to bring its first request (default 10 s): connection-guard.ts.
    */
-  connections?: { perClient?: number; firstRequestMs?: number };
+  connections?: GivenLimits;
   /**
    * Streams one device may hold open on this node (default 4); a new one closes the device's
    * oldest: device-routes.ts.

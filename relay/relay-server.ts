@@ -24,6 +24,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger, LogFields } from '../src-main/core/log/logger';
 import { MAX_BODY_BYTES } from '../src-main/core/account/receiver';
+import { FIRST_REQUEST_MS } from '../src-main/core/http/connection-limits';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import { ACTIVATION_POLL_MS } from '../src-main/core/relay/relay-protocol';
 import { activationRoutes } from './activation-routes';
@@ -64,8 +65,6 @@ export interface RunningRelay {
   close(): Promise<void>;
 }
 
-/** How long a new connection may take to bring its first request (as a request its whole). */
-const FIRST_REQUEST_MS = 10_000;
 /** Connections a client may hold open on a node (RELAY_CONNECTIONS_PER_ADDRESS). */
 export const CONNECTIONS_PER_CLIENT = 256;
 /** Streams one device may hold open on a node (RELAY_STREAMS_PER_DEVICE). */

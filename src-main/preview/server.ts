@@ -22,7 +22,7 @@ import { secretsEqual } from '../core/secret-compare';
 import type { CallbarCore } from '../core/callbar-core';
 import { acceptedLanguages } from '../core/http/accept-language';
 import { openedByTheBrowserItself } from '../core/http/browser-navigation';
-import { limitConnections } from '../core/http/connection-limits';
+import { limitLoopbackConnections, type GivenLimits } from '../core/http/connection-limits';
 import { fileUnderRoot } from '../core/http/file-under-root';
 import { readRequestBody } from '../core/http/request-body';
 import type { Logger } from '../core/log/logger';
@@ -52,7 +52,7 @@ export interface PreviewServerOptions {
    * be open at once (default 64; past it, the oldest that has not yet brought a request makes
    * room): core/http/connection-limits.ts.
    */
-  connections?: { firstRequestMs?: number; perClient?: number };
+  connections?: GivenLimits;
 }
 
 export interface PreviewServer {
@@ -73,8 +73,6 @@ export const SESSION_HEADER = 'x-callbar-session';
 const BRIDGE_PATH = '/__callbar/bridge.js';
 const OPEN_PATH = '/__callbar/open/';
 const BODY_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000 };
-/** How long a connection may take to bring its first request. */
-const FIRST_REQUEST_MS = 10_000;
 /** Connections open at once (every caller is 127.0.0.1): a browser's few, the channel's 8. */
 export const PREVIEW_CONNECTIONS = 64;
 const CONTENT_TYPES: Record<string, string> = {
@@ -243,14 +241,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     });
   });
   // Connections that bring no request, and more than the share, are closed (as the receiver's).
-  limitConnections(
+  limitLoopbackConnections(
     server,
-    {
-      name: 'preview',
-      firstRequestMs: options.connections?.firstRequestMs ?? FIRST_REQUEST_MS,
-      perClient: options.connections?.perClient ?? PREVIEW_CONNECTIONS,
-      whenFull: 'close-oldest-waiting',
-    },
+    'preview',
+    PREVIEW_CONNECTIONS,
+    options.connections,
     options.log,
   );
   await new Promise<void>((ready, fail) => {

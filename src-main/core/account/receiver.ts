@@ -24,7 +24,7 @@ import type { z } from 'zod';
 import { CallbarError } from '../errors';
 import { openedByTheBrowserItself } from '../http/browser-navigation';
 import { checkJsonBounds, parseBoundedJson, type JsonLimits } from '../http/bounded-json';
-import { limitConnections } from '../http/connection-limits';
+import { limitLoopbackConnections, type GivenLimits } from '../http/connection-limits';
 import { HttpRejection } from '../http/http-rejection';
 import { readRequestBody } from '../http/request-body';
 import type { Logger } from '../log/logger';
@@ -50,8 +50,6 @@ import {
 } from '../api/platform-deliveries';
 
 export const MAX_BODY_BYTES = 16 * 1024;
-/** How long a connection may take to bring its first request. */
-const FIRST_REQUEST_MS = 10_000;
 /**
  * Connections held open at once. Every caller is 127.0.0.1, so this is the whole receiver's: room
  * for a platform's bursts, far below the process's file descriptors.
@@ -126,7 +124,7 @@ export interface ReceiverOptions {
    * computer's programs may hold open at once (default 128; past it, the oldest that has not yet
    * brought a request makes room): http/connection-limits.ts.
    */
-  connections?: { firstRequestMs?: number; perClient?: number };
+  connections?: GivenLimits;
   log: Logger;
 }
 
@@ -368,16 +366,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
 
   // A connection that never sends a byte is bounded by no request timeout (another local user's
   // thousands would hold the app's file descriptors): closed after its time, and at most so many.
-  limitConnections(
-    server,
-    {
-      name: 'receiver',
-      firstRequestMs: options.connections?.firstRequestMs ?? FIRST_REQUEST_MS,
-      perClient: options.connections?.perClient ?? RECEIVER_CONNECTIONS,
-      whenFull: 'close-oldest-waiting',
-    },
-    log,
-  );
+  limitLoopbackConnections(server, 'receiver', RECEIVER_CONNECTIONS, options.connections, log);
 
   await new Promise<void>((ready, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

@@ -21,6 +21,12 @@ import type { Server, Socket } from 'node:net';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
 
+/** How long a new connection may take to bring its first request, on every listener (10 s). */
+export const FIRST_REQUEST_MS = 10_000;
+
+/** What a server's options may set of its limits (tests: shorter waits, smaller shares). */
+export type GivenLimits = Partial<Pick<ConnectionLimits, 'firstRequestMs' | 'perClient'>>;
+
 export interface ConnectionLimits {
   /** How long a new connection may take to bring its first request (its headers, for HTTP). */
   firstRequestMs: number;
@@ -143,4 +149,28 @@ export function limitConnections(
       return held;
     },
   };
+}
+
+/**
+ * A loopback listener's limits (the receiver's, the web preview's): every client is 127.0.0.1, so
+ * its share is the whole server's, and a full one closes the oldest connection still waiting for
+ * its first request (`close-oldest-waiting`, above). `given` overrides the defaults.
+ */
+export function limitLoopbackConnections(
+  server: Server,
+  name: string,
+  perClient: number,
+  given: GivenLimits | undefined,
+  log: Logger,
+): LimitedConnections {
+  return limitConnections(
+    server,
+    {
+      name,
+      firstRequestMs: given?.firstRequestMs ?? FIRST_REQUEST_MS,
+      perClient: given?.perClient ?? perClient,
+      whenFull: 'close-oldest-waiting',
+    },
+    log,
+  );
 }
