@@ -274,7 +274,11 @@ export async function accountRig(
 }
 
 /** Runs the whole portal journey for `user` and waits for the account to be connected. */
-export async function connect(rig: AccountRig, sim: RunningSimulator, userIndex = 0) {
+export async function connect<Rig extends Pick<AccountRig, 'account'>>(
+  rig: Rig,
+  sim: RunningSimulator,
+  userIndex = 0,
+) {
   const user = sim.users[userIndex]!;
   const started = await rig.account.startActivation();
   const portal = await completePortalFlow(started.portalLink, {

@@ -20,12 +20,7 @@ import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { relayAddresses } from '../../support/relay-addresses';
-import {
-  completePortalFlow,
-  control as simRequest,
-  profileEnv,
-  startSim,
-} from '../../support/sim-harness';
+import { connect, control as simRequest, profileEnv, startSim } from '../../support/sim-harness';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -81,14 +76,7 @@ it('says call events are delayed while the relay is away, and stops saying it on
   });
   try {
     const account = core.profile.account;
-    const started = await account.startActivation();
-    const alice = sim.users[0]!;
-    await completePortalFlow(started.portalLink, {
-      username: alice.username,
-      password: alice.password,
-      action: 'subscribe',
-    });
-    expect((await started.completion).state).toBe('connected');
+    expect((await connect({ account }, sim)).status.state).toBe('connected');
     await account.listen();
     await until('the stream serving', () => (account.hearsCallEvents() ? true : undefined));
     expect(account.status().events_delayed).toBeUndefined();

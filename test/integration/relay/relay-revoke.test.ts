@@ -25,7 +25,7 @@ import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { relayProcess } from '../../support/relay-process';
 import {
   capturingLogger,
-  completePortalFlow,
+  connect,
   control as simRequest,
   profileEnv,
   startSim,
@@ -135,14 +135,9 @@ it('the desktop: says the session needs connecting again, and does not ask the r
   });
   try {
     const account = core.profile.account;
-    const started = await account.startActivation();
-    const alice = sim.users[0]!;
-    await completePortalFlow(started.portalLink, {
-      username: alice.username,
-      password: alice.password,
-      action: 'subscribe',
-    });
-    expect((await started.completion).state).toBe('connected');
+    const connected = await connect({ account }, sim);
+    expect(connected.status.state).toBe('connected');
+    const alice = connected.user;
     const [deviceId] = await store.deviceIdsOf(sim.tenant_id, alice.extension);
     expect(deviceId).toBeDefined();
     await account.listen();
