@@ -24,24 +24,17 @@ test.afterAll(async () => {
 
 /** A sync of the directory, as Refresh asks for it, to its end; whether it completed. */
 async function sync(page: Page): Promise<boolean> {
+  const status = () =>
+    page.evaluate(async () => {
+      const answer = await window.callbar.directory.status();
+      return answer.ok ? answer.value : undefined;
+    });
   await page.evaluate(() => window.callbar.directory.sync());
-  const ended = await expect
-    .poll(
-      async () =>
-        page.evaluate(async () => {
-          const status = await window.callbar.directory.status();
-          return status.ok && status.value.state !== 'syncing' ? status.value : undefined;
-        }),
-      { timeout: 30_000 },
-    )
-    .toBeDefined()
-    .then(() =>
-      page.evaluate(async () => {
-        const status = await window.callbar.directory.status();
-        return status.ok ? status.value : undefined;
-      }),
-    );
-  return ended?.last_error === undefined;
+  // Until a status comes that is not a sync under way.
+  await expect
+    .poll(async () => (await status())?.state ?? 'syncing', { timeout: 30_000 })
+    .not.toBe('syncing');
+  return (await status())?.last_error === undefined;
 }
 
 /** The texts inside `selector` that are wider than their box. */
