@@ -82,4 +82,25 @@ describe('freePort across processes', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('never hands out a port fetch refuses (10080, the Fetch standard’s bad port)', async () => {
+    // A CI run's receiver got 10080, and the test's fetch of its connect link failed: "bad port".
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-ports-'));
+    try {
+      // The range holds 10080 alone: no port to give (before, 10080 itself).
+      const only = drawer(1, { CALLBAR_TEST_PORTS_DIR: dir, CALLBAR_TEST_PORTS: '10080-10080' });
+      await expect(only.ports).rejects.toThrow('before its ports');
+      // Beside it, its neighbours are given.
+      const beside = drawer(2, { CALLBAR_TEST_PORTS_DIR: dir, CALLBAR_TEST_PORTS: '10079-10081' });
+      try {
+        expect((await beside.ports).sort()).toEqual([10079, 10081]);
+      } finally {
+        const ended = once(beside.child, 'exit');
+        beside.child.stdin.end();
+        await ended;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
