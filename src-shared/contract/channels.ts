@@ -16,7 +16,13 @@ import {
 } from './calls';
 import { AppInfo, NoRequest } from './common';
 import { DirectoryStatus, FavouriteContact, SearchRequest } from './directory';
-import { IMPORT_UPLOAD_CHARS, ImportField, ImportPreview, importId } from './imports';
+import {
+  IMPORT_UPLOAD_CHARS,
+  ImportEncoding,
+  ImportField,
+  ImportPreview,
+  importId,
+} from './imports';
 import { CrmLinkOffer, CrmParty, ExportPiece, ExportRequest, exportId } from './links';
 import {
   ContactFields,
@@ -159,6 +165,8 @@ export const channels = {
       phonebook: entityId,
       on_duplicate: z.enum(['skip', 'update']).default('skip'),
       mapping: z.partialRecord(ImportField, z.number().int().min(0).max(99).nullable()).optional(),
+      /** The file's encoding as the person chose it (absent: Callbar finds it). */
+      encoding: ImportEncoding.optional(),
     }),
     response: ImportPreview,
   },

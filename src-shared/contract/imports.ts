@@ -30,11 +30,30 @@ export const ImportCounts = z.object({
   not_sent: z.number().int(),
 });
 
+/**
+ * The encodings a file to import is read in (core/contacts-io/import-encoding.ts): the three a
+ * file can say it is in (UTF-8, UTF-16 with its byte-order mark), Windows-1252 (what Callbar reads
+ * a file in that is not UTF-8), and the legacy ones a person may choose instead when the names
+ * read wrong: Central European and Cyrillic Windows, and Mac Roman (older Macs' programs).
+ */
+export const ImportEncoding = z.enum([
+  'utf-8',
+  'utf-16le',
+  'utf-16be',
+  'windows-1252',
+  'windows-1250',
+  'windows-1251',
+  'macintosh',
+]);
+export type ImportEncoding = z.infer<typeof ImportEncoding>;
+
 export const ImportPreview = z.object({
   import_id: importId,
   format: z.enum(['csv', 'vcard']),
-  /** The encoding the file's text was read in (core/contacts-io/import-encoding.ts). */
-  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']),
+  /** The encoding the file's text was read in: the one chosen, else the one Callbar found. */
+  encoding: ImportEncoding,
+  /** Whether the person chose it (false: Callbar found it). */
+  encoding_chosen: z.boolean(),
   headers: z.array(z.string()),
   mapping: z.partialRecord(ImportField, z.number().int()),
   /** What the import would do with every row. */

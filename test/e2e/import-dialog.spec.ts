@@ -6,6 +6,7 @@ import {
   pictureInBothThemes,
   startApp,
 } from '../support/e2e-app';
+import { showLocale } from '../support/a11y';
 
 /**
  * Importing from the window: pick a CSV, see its columns mapped and what happens to each row
@@ -160,11 +161,67 @@ test('a Windows-1252 file (Outlook’s and Excel’s CSV on Western Windows) is 
     buffer: Buffer.from('Name;Telefon\r\nJürgen Müller \x80;(202) 555-0551\r\n', 'latin1'),
   });
   await expect(dialog.getByTestId('import-read')).toContainText(
-    'Read as CSV in Windows-1252. The file is not UTF-8',
+    'Read as CSV in Windows-1252 (Western Europe). The file is not UTF-8',
   );
   await expect(dialog.locator('.import-rows tbody')).toContainText('Jürgen Müller €');
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(dialog.getByTestId('import-result')).toHaveText(
     'Imported: 1 created, 0 updated, 0 skipped, 0 failed.',
   );
+});
+
+test('a file in another encoding (Polish Windows) reads right once its encoding is chosen; a wrong choice imports nothing', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 420, height: 640 });
+  await openNewPhonebook(page, 'Polska', '5');
+  await page.getByRole('button', { name: /^More: / }).click();
+  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  // "Łódź Żółć" as a Polish Windows writes it (Windows-1250): the guess, Windows-1252, misreads it.
+  await dialog.getByLabel('CSV or vCard file').setInputFiles({
+    name: 'polska.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.concat([
+      Buffer.from('Name;Telefon\r\n'),
+      Buffer.from([0xa3, 0xf3, 0x64, 0x9f, 0x20, 0xaf, 0xf3, 0xb3, 0xe6]),
+      Buffer.from(';(202) 555-0561\r\n'),
+    ]),
+  });
+  const rows = dialog.locator('.import-rows tbody');
+  await expect(rows).toContainText('£ódŸ ¯ó³æ');
+  await expect(dialog.getByTestId('import-read')).toContainText('choose the file’s encoding');
+  const encoding = dialog.getByLabel('Encoding');
+  await expect(encoding).toHaveValue('');
+  await expect(encoding.locator('option').first()).toHaveText(
+    'As found (Windows-1252 (Western Europe))',
+  );
+  // A choice the bytes are not: said, and nothing left to import.
+  await encoding.selectOption({ label: 'UTF-8' });
+  await expect(dialog.getByRole('alert')).toContainText('The file is not UTF-8 text');
+  await expect(rows).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Import', exact: true })).toHaveCount(0);
+  await encoding.selectOption({ label: 'Windows-1250 (Central Europe)' });
+  await expect(rows).toContainText('Łódź Żółć');
+  await expect(dialog.getByTestId('import-read')).toHaveText(
+    'Read as CSV in Windows-1250 (Central Europe).',
+  );
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await pictureInBothThemes(page, 'import-encoding-420', { of: dialog });
+  // In German: the choice and the line say the same.
+  await showLocale(page, 'de');
+  const german = page.getByRole('dialog', { name: 'Kontakte importieren' });
+  await expect(german.getByLabel('Kodierung')).toContainText('Windows-1250 (Mitteleuropa)');
+  await expect(german.getByTestId('import-read')).toHaveText(
+    'Gelesen als CSV in Windows-1250 (Mitteleuropa).',
+  );
+  await pictureInBothThemes(page, 'import-encoding-420-de', { of: german });
+  await showLocale(page, 'en');
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(dialog.getByTestId('import-result')).toHaveText(
+    'Imported: 1 created, 0 updated, 0 skipped, 0 failed.',
+  );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // The phonebook's list, read back from the platform.
+  await expect(page.getByText('Łódź Żółć')).toBeVisible();
 });

@@ -35,6 +35,28 @@ function onDuplicate(value: string | undefined): OnDuplicate {
   throw new UsageError(said('cli:usage.onDuplicate', { value }));
 }
 
+/**
+ * `--encoding NAME`: one of `known` (in any case; `utf8`, `cp1250`, `mac-roman` and the like
+ * too), else a usage error naming them. Undefined when not given: Callbar finds the encoding.
+ */
+function chosenEncoding<Name extends string>(
+  value: string | undefined,
+  known: readonly Name[],
+): Name | undefined {
+  if (value === undefined) return undefined;
+  const name = value
+    .trim()
+    .toLowerCase()
+    .replace(/^(cp|win)-?(125\d)$/, 'windows-$2')
+    .replace(/^utf-?(8|16le|16be)$/, 'utf-$1')
+    .replace(/^mac(-?roman)?$/, 'macintosh');
+  const found = known.find((encoding) => encoding === name);
+  if (found === undefined) {
+    throw new UsageError(said('cli:usage.encoding', { value, encodings: known.join(', ') }));
+  }
+  return found;
+}
+
 /** `--map field=COLUMN` pairs. */
 function mapChanges(values: string[] | undefined): Record<string, string> {
   const changes: Record<string, string> = {};
@@ -160,17 +182,20 @@ async function runImportCommand(
     'on-duplicate'?: string;
     map?: string[];
     failures?: string;
+    encoding?: string;
   },
 ): Promise<number> {
   const phonebook = requiredInteger(values.phonebook, '--phonebook');
   const duplicates = onDuplicate(values['on-duplicate']);
   const changes = mapChanges(values.map);
+  const encodings = await import('../../core/contacts-io/import-encoding');
+  const encoding = chosenEncoding(values.encoding, encodings.IMPORT_ENCODINGS);
   const io = await import('../../core/contacts-io/import-file');
   const { adjustMapping, guessMapping } = await import('../../core/contacts-io/column-mapping');
   const { phonebookContacts, planImport } = await import('../../core/contacts-io/import-plan');
   const { dryRun, runImport } = await import('../../core/contacts-io/contact-import');
   // The whole file is read and checked before the platform is asked anything.
-  const table = await io.readImportFile(file);
+  const table = await io.readImportFile(file, encoding);
   let mapping: ColumnMapping;
   try {
     mapping = adjustMapping(table.headers, guessMapping(table.headers), changes);
@@ -193,15 +218,14 @@ async function runImportCommand(
   const { t } = ctx;
   if (!ctx.json) {
     // Which encoding was read, before anything is sent (a guess of Windows-1252 shows a name).
-    const { encodingName } = await import('../../core/contacts-io/import-encoding');
     const read = t('transfer.read', {
       file: terminalField(file),
       format: table.format === 'vcard' ? 'vCard' : 'CSV',
-      encoding: encodingName(table.encoding),
+      encoding: encodings.encodingName(table.encoding),
     });
     const name = plan.rows.find((row) => row.cells.display_name !== '')?.cells.display_name;
     ctx.io.err(
-      table.encoding === 'windows-1252' && name !== undefined
+      table.encoding === 'windows-1252' && !table.encodingChosen && name !== undefined
         ? `${read} ${t('transfer.westernHint', { name: terminalField(name) })}`
         : read,
     );
@@ -275,13 +299,14 @@ export const contactTransferCommands: CommandGroup = {
     defineCommand({
       name: 'contacts import',
       usage:
-        'FILE --phonebook ID [--dry-run] [--on-duplicate skip|update] [--map FIELD=COLUMN]… [--failures FILE]',
+        'FILE --phonebook ID [--dry-run] [--on-duplicate skip|update] [--map FIELD=COLUMN]… [--encoding NAME] [--failures FILE]',
       helpValues: () => ({ fields: RECORD_FIELDS.join(', ') }),
       options: {
         phonebook: { type: 'string' },
         'dry-run': { type: 'boolean' },
         'on-duplicate': { type: 'string' },
         map: { type: 'string', multiple: true },
+        encoding: { type: 'string' },
         failures: { type: 'string' },
       },
       args: { name: 'FILE', min: 1 },

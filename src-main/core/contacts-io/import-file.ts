@@ -1,8 +1,8 @@
 /**
  * Reading a file to import: nothing in it is trusted. The file must be a regular file of at most
  * IMPORT_LIMITS.maxBytes (checked on the open handle, so it cannot be swapped after the check),
- * text (UTF-8, UTF-16 with its byte-order mark, else Windows-1252: import-encoding.ts says how,
- * and the table says which was read), CSV or vCard (by its name, else by its first line);
+ * text (UTF-8, UTF-16 with its byte-order mark, else Windows-1252, or the encoding the person
+ * chose: import-encoding.ts says how, and the table says which was read), CSV or vCard (by its name, else by its first line);
  * it then becomes a table of at most IMPORT_LIMITS.maxRows rows and maxColumns columns (and a
  * CSV with a name in parts, one more: column-mapping.ts withComposedName).
  */
@@ -30,10 +30,15 @@ export interface ImportTable extends CsvTable {
   format: ImportFormat;
   /** The encoding the file's text was read in. */
   encoding: ImportEncoding;
+  /** Whether that encoding was chosen (false: found). */
+  encodingChosen: boolean;
 }
 
-/** Reads and parses `path`. */
-export async function readImportFile(path: string): Promise<ImportTable> {
+/** Reads and parses `path` (its text in `encoding` when given). */
+export async function readImportFile(
+  path: string,
+  encoding?: ImportEncoding,
+): Promise<ImportTable> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -64,13 +69,20 @@ export async function readImportFile(path: string): Promise<ImportTable> {
   } finally {
     await handle.close();
   }
-  return parseImport(bytes, extname(path).toLowerCase());
+  return parseImport(bytes, extname(path).toLowerCase(), encoding);
 }
 
-/** Parses the bytes of a file to import; `extension` (".csv", ".vcf") names its format. */
-export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
+/**
+ * Parses the bytes of a file to import; `extension` (".csv", ".vcf") names its format, and
+ * `chosen`, when given, the encoding its text is in.
+ */
+export function parseImport(
+  bytes: Uint8Array,
+  extension = '',
+  chosen?: ImportEncoding,
+): ImportTable {
   if (bytes.length > IMPORT_LIMITS.maxBytes) throw tooLarge(bytes.length);
-  const { text, encoding } = decodeImport(bytes);
+  const { text, encoding, chosen: encodingChosen } = decodeImport(bytes, chosen);
   if (text.trim() === '') throw new CallbarError('import_unreadable', said('errors:import.empty'));
   const format: ImportFormat =
     extension === '.vcf' || extension === '.vcard'
@@ -84,7 +96,7 @@ export function parseImport(bytes: Uint8Array, extension = ''): ImportTable {
     format === 'vcard'
       ? parseVcards(text, IMPORT_LIMITS.maxRows)
       : withComposedName(parseCsv(text, IMPORT_LIMITS));
-  return { format, encoding, ...table };
+  return { format, encoding, encodingChosen, ...table };
 }
 
 function tooLarge(size: number): CallbarError {

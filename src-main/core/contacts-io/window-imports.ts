@@ -14,6 +14,7 @@ import { said } from '../text/said';
 import { adjustMapping, guessMapping, type ColumnMapping } from './column-mapping';
 import { dryRun, runImport, type ImportProgress, type ImportResult } from './contact-import';
 import type { RECORD_FIELDS } from './contact-record';
+import type { ImportEncoding } from './import-encoding';
 import { IMPORT_LIMITS, parseImport } from './import-file';
 import { phonebookContacts, planImport, type ImportPlan, type OnDuplicate } from './import-plan';
 import { failuresCsv } from './import-report';
@@ -101,10 +102,12 @@ export class WindowImports {
     phonebook: number;
     on_duplicate: OnDuplicate;
     mapping?: Partial<Record<(typeof RECORD_FIELDS)[number], number | null>> | undefined;
+    /** The file's encoding as the person chose it (undefined: found). */
+    encoding?: ImportEncoding | undefined;
   }) {
     const pending = this.#get(request.import_id);
     const extension = /\.[^.]*$/.exec(pending.name)?.[0]?.toLowerCase() ?? '';
-    const table = parseImport(Buffer.concat(pending.chunks), extension);
+    const table = parseImport(Buffer.concat(pending.chunks), extension, request.encoding);
     const changes = Object.fromEntries(
       Object.entries(request.mapping ?? {}).map(([field, column]) => [
         field,
@@ -129,6 +132,7 @@ export class WindowImports {
       import_id: request.import_id,
       format: table.format,
       encoding: table.encoding,
+      encoding_chosen: table.encodingChosen,
       headers: table.headers,
       mapping,
       counts: planned.counts,

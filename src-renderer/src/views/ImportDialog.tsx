@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { ImportField, ImportPreview, ImportsChangedEvent } from '../../../src-shared/contract';
+import type {
+  ImportEncoding,
+  ImportField,
+  ImportPreview,
+  ImportsChangedEvent,
+} from '../../../src-shared/contract';
 import { useTranslation } from '../i18n';
 import { DialogActions } from '../components/DialogActions';
 import { Icon } from '../components/Icon';
@@ -11,13 +16,17 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IMPORT_UPLOAD_CHARS = 128 * 1024;
 /** Bytes a request carries: IMPORT_UPLOAD_CHARS of base64. */
 const UPLOAD_BYTES = (IMPORT_UPLOAD_CHARS / 4) * 3;
-/** The catalog's name of each encoding a file is read in. */
+/** The catalog's name of each encoding a file is read in, in the order the choice offers them. */
 const ENCODING_NAMES = {
   'utf-8': 'import.encoding.utf8',
   'utf-16le': 'import.encoding.utf16le',
   'utf-16be': 'import.encoding.utf16be',
   'windows-1252': 'import.encoding.windows1252',
-} as const satisfies Record<ImportPreview['encoding'], string>;
+  'windows-1250': 'import.encoding.windows1250',
+  'windows-1251': 'import.encoding.windows1251',
+  macintosh: 'import.encoding.macintosh',
+} as const satisfies Record<ImportEncoding, string>;
+const ENCODINGS = Object.keys(ENCODING_NAMES) as ImportEncoding[];
 
 /** Bytes as base64 (in slices: String.fromCharCode takes a bounded number of arguments). */
 function base64Of(bytes: Uint8Array): string {
@@ -52,7 +61,11 @@ type Summary = NonNullable<ImportsChangedEvent['result']>;
 export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClose: () => void }) {
   const { t } = useTranslation();
   const [fileName, setFileName] = useState<string>();
+  const [importId, setImportId] = useState<string>();
   const [preview, setPreview] = useState<ImportPreview>();
+  /** The encoding the person chose (undefined: as Callbar found it, which `found` names). */
+  const [encoding, setEncoding] = useState<ImportEncoding>();
+  const [found, setFound] = useState<ImportEncoding>();
   const [onDuplicate, setOnDuplicate] = useState<'skip' | 'update'>('skip');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -72,27 +85,44 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
   );
 
   const check = async (
-    importId: string,
+    id: string,
     mapping?: Partial<Record<ImportField, number | null>>,
     duplicates = onDuplicate,
+    chosen = encoding,
   ) => {
     setBusy(true);
     const answer = await window.callbar.imports.preview({
-      import_id: importId,
+      import_id: id,
       phonebook,
       on_duplicate: duplicates,
       ...(mapping ? { mapping } : {}),
+      ...(chosen ? { encoding: chosen } : {}),
     });
     setBusy(false);
     if (answer.ok) {
       setPreview(answer.value);
+      if (!answer.value.encoding_chosen) setFound(answer.value.encoding);
       setError(undefined);
-    } else setError(answer.error.message);
+    } else {
+      // Nothing to import until the file reads: the rows of another reading are not shown.
+      setPreview(undefined);
+      setError(answer.error.message);
+    }
+  };
+
+  const choose = (value: string) => {
+    if (!importId) return;
+    const chosen = ENCODINGS.find((known) => known === value);
+    setEncoding(chosen);
+    void check(importId, preview?.mapping, onDuplicate, chosen);
   };
 
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setPreview(undefined);
+    setImportId(undefined);
+    setEncoding(undefined);
+    setFound(undefined);
     setFileName(file.name);
     if (file.size > MAX_FILE_BYTES) {
       setError(t('import.tooLarge', { megabytes: MAX_FILE_BYTES / 1024 / 1024 }));
@@ -101,10 +131,10 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
     setBusy(true);
     // Its bytes as they are: core reads the encoding (UTF-8, UTF-16, Windows-1252) and says it.
     const bytes = new Uint8Array(await file.arrayBuffer());
-    let importId: string | undefined;
+    let id: string | undefined;
     for (let at = 0; at === 0 || at < bytes.length; at += UPLOAD_BYTES) {
       const answer = await window.callbar.imports.upload({
-        ...(importId ? { import_id: importId } : {}),
+        ...(id ? { import_id: id } : {}),
         file_name: file.name,
         base64: base64Of(bytes.subarray(at, at + UPLOAD_BYTES)),
       });
@@ -113,9 +143,10 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
         setError(answer.error.message);
         return;
       }
-      importId = answer.value.import_id;
+      id = answer.value.import_id;
     }
-    await check(importId!);
+    setImportId(id);
+    await check(id!, undefined, onDuplicate, undefined);
   };
 
   const remap = (field: ImportField, column: string) => {
@@ -189,6 +220,29 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
         </p>
       ) : null}
       {busy ? <p role="status">{t('import.checking', { file: fileName })}</p> : null}
+      {importId && !progress ? (
+        <div className="import-columns import-encoding">
+          <label>
+            {t('import.encodingLabel')}
+            <select
+              value={encoding ?? ''}
+              disabled={busy}
+              onChange={(event) => choose(event.target.value)}
+            >
+              <option value="">
+                {found
+                  ? t('import.encodingFound', { encoding: t(ENCODING_NAMES[found]) })
+                  : t('import.encodingAuto')}
+              </option>
+              {ENCODINGS.map((known) => (
+                <option key={known} value={known}>
+                  {t(ENCODING_NAMES[known])}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      ) : null}
       {preview && !progress ? (
         <>
           <p className="hint small" data-testid="import-read">
@@ -196,7 +250,9 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
               format: preview.format === 'vcard' ? 'vCard' : 'CSV',
               encoding: t(ENCODING_NAMES[preview.encoding]),
             })}
-            {preview.encoding === 'windows-1252' ? ` ${t('import.westernHint')}` : ''}
+            {preview.encoding === 'windows-1252' && !preview.encoding_chosen
+              ? ` ${t('import.westernHint')}`
+              : ''}
           </p>
           <fieldset className="import-columns">
             <legend>{t('import.columns')}</legend>

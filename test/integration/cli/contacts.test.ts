@@ -207,6 +207,40 @@ describe('callbar contacts export / import', () => {
     ]);
   });
 
+  it('imports a Central European file in the encoding given with --encoding; refuses an unknown one', async () => {
+    const book = await phonebookWith(api);
+    // A Polish Windows writes "Łódź Żółć" in Windows-1250; the guess (Windows-1252) misreads it.
+    const polish = await fileWith(
+      'polska.csv',
+      Buffer.concat([
+        Buffer.from('Name;Number\r\n'),
+        Buffer.from([0xa3, 0xf3, 0x64, 0x9f, 0x20, 0xaf, 0xf3, 0xb3, 0xe6]),
+        Buffer.from(';(202) 555-0361\r\n'),
+      ]),
+    );
+    const args = ['contacts', 'import', polish, '--phonebook', String(book)];
+    const guessed = await runCallbarInProcess([...args, '--dry-run'], env);
+    expect(guessed.stderr).toContain('(the first name reads "£ódŸ ¯ó³æ")');
+    expect(guessed.stderr).toContain('--encoding windows-1250 (Central European)');
+    const unknown = await runCallbarInProcess([...args, '--encoding', 'klingon'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      '--encoding must name one of utf-8, utf-16le, utf-16be, windows-1252, windows-1250, windows-1251, macintosh, not "klingon".',
+    );
+    const wrong = await runCallbarInProcess([...args, '--encoding', 'utf-8'], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('The file is not UTF-8 text');
+    expect(await contactsOf(api, book)).toEqual([]);
+    const run = await runCallbarInProcess([...args, '--encoding', 'CP1250'], env);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Read ${polish} as CSV in Windows-1250.`);
+    expect(run.stderr).not.toContain('first name reads');
+    const contacts = await contactsOf(api, book);
+    expect(contacts.map((c) => [c.display_name, c.number])).toEqual([
+      ['Łódź Żółć', '+12025550361'],
+    ]);
+  });
+
   it('imports a second phone column as the secondary number; a re-import changes nothing', async () => {
     const book = await phonebookWith(api);
     const file = await fileWith(

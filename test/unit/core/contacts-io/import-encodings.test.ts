@@ -184,3 +184,59 @@ describe('encodings', () => {
     expect(() => parseImport(big, '.csv')).toThrow(/at most 10 MB/);
   });
 });
+
+describe('an encoding the person chooses', () => {
+  // "Łódź Żółć", "Иван Петров" and "Müller" in the encodings Polish and Russian Windows and an
+  // old Mac write: none is UTF-8, so each is guessed as Windows-1252 and reads as other letters.
+  const file = (name: Buffer) =>
+    Buffer.concat([Buffer.from('Name;Number\r\n'), name, Buffer.from(';+49 30 1234567\r\n')]);
+  const polish = file(Buffer.from([0xa3, 0xf3, 0x64, 0x9f, 0x20, 0xaf, 0xf3, 0xb3, 0xe6]));
+  const russian = file(
+    Buffer.from([0xc8, 0xe2, 0xe0, 0xed, 0x20, 0xcf, 0xe5, 0xf2, 0xf0, 0xee, 0xe2]),
+  );
+  const macRoman = file(Buffer.from([0x4d, 0x9f, 0x6c, 0x6c, 0x65, 0x72]));
+  const nameOf = (bytes: Buffer, chosen?: Parameters<typeof parseImport>[2]) =>
+    parseImport(bytes, '.csv', chosen).rows[0]![0];
+
+  it('reads Central European, Cyrillic and Mac Roman files in it, where the guess misreads', () => {
+    expect(parseImport(polish, '.csv')).toMatchObject({
+      encoding: 'windows-1252',
+      encodingChosen: false,
+    });
+    expect(nameOf(polish)).toBe('£ód\u0178 ¯ó³æ');
+    expect(parseImport(polish, '.csv', 'windows-1250')).toMatchObject({
+      encoding: 'windows-1250',
+      encodingChosen: true,
+    });
+    expect(nameOf(polish, 'windows-1250')).toBe('Łódź Żółć');
+    expect(nameOf(russian)).not.toBe('Иван Петров');
+    expect(nameOf(russian, 'windows-1251')).toBe('Иван Петров');
+    expect(nameOf(macRoman)).toBe('M\u0178ller');
+    expect(nameOf(macRoman, 'macintosh')).toBe('Müller');
+    // Windows-1252 chosen reads as the guess does, € and all.
+    expect(nameOf(file(Buffer.from([0x80, 0x20, 0x4d, 0xfc])), 'windows-1252')).toBe('€ Mü');
+  });
+
+  it('reads UTF-16 without its mark only when chosen', () => {
+    const sheet = Buffer.from('Name\tNumber\r\nJürgen\t+49 30 1234567\r\n', 'utf16le');
+    expect(() => parseImport(sheet, '.csv')).toThrow(/^The file is not text/);
+    expect(parseImport(sheet, '.csv', 'utf-16le').rows).toEqual([['Jürgen', '+49 30 1234567']]);
+    const be = Buffer.from(sheet).swap16();
+    expect(parseImport(be, '.csv', 'utf-16be').rows).toEqual([['Jürgen', '+49 30 1234567']]);
+  });
+
+  it('refuses bytes that are not text in it, and a byte-order mark that names another', () => {
+    expect(() => parseImport(polish, '.csv', 'utf-8')).toThrow(
+      /^The file is not UTF-8 text: some of its bytes are not characters in UTF-8/,
+    );
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Name\r\nZoë\r\n')]);
+    expect(() => parseImport(marked, '.csv', 'windows-1250')).toThrow(
+      /^The file begins with the byte-order mark of UTF-8 text, so it is not Windows-1250/,
+    );
+    expect(nameOf(marked, 'utf-8')).toBe('Zoë');
+    // A zero byte is no character of a contact file in any single-byte encoding either.
+    expect(() => parseImport(file(Buffer.from([0x41, 0x00])), '.csv', 'macintosh')).toThrow(
+      /^The file is not text/,
+    );
+  });
+});
