@@ -28,6 +28,13 @@ const CSV = [
   'Katherine Johnson,202 555 0512,NASA',
 ].join('\n');
 
+/** The phonebook's "More" menu → "Import a file…": the dialog. */
+async function openImportDialog(page: Page) {
+  await page.getByRole('button', { name: /^More: / }).click();
+  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
+  return page.getByRole('dialog', { name: 'Import contacts' });
+}
+
 /** Opens the window, makes a phonebook of this name and priority, and opens it. */
 async function openNewPhonebook(page: Page, name: string, priority: string) {
   await openConnected(page, app);
@@ -47,9 +54,7 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
   await openNewPhonebook(page, 'Imported team', '2');
 
   for (const round of [1, 2]) {
-    await page.getByRole('button', { name: /^More: / }).click();
-    await page.getByRole('menuitem', { name: 'Import a file…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+    const dialog = await openImportDialog(page);
     // A drop zone, and the buttons at the dialog's foot in view whatever the body holds.
     await expect(dialog.getByTestId('drop-zone')).toBeVisible();
     await dialog.getByLabel('CSV or vCard file').setInputFiles({
@@ -119,9 +124,7 @@ test('a second phone column is the secondary number: mapped, shown under the num
   page,
 }) => {
   await openNewPhonebook(page, 'Two numbers', '3');
-  await page.getByRole('button', { name: /^More: / }).click();
-  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  const dialog = await openImportDialog(page);
   await dialog.getByLabel('CSV or vCard file').setInputFiles({
     name: 'outlook.csv',
     mimeType: 'text/csv',
@@ -150,9 +153,7 @@ test('a Windows-1252 file (Outlook’s and Excel’s CSV on Western Windows) is 
   page,
 }) => {
   await openNewPhonebook(page, 'Western', '4');
-  await page.getByRole('button', { name: /^More: / }).click();
-  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  const dialog = await openImportDialog(page);
   // Before, the window read the bytes as UTF-8 and imported "J�rgen M�ller" without a word.
   await dialog.getByLabel('CSV or vCard file').setInputFiles({
     name: 'outlook-ansi.csv',
@@ -175,9 +176,7 @@ test('a file in another encoding (Polish Windows) reads right once its encoding 
 }) => {
   await page.setViewportSize({ width: 420, height: 640 });
   await openNewPhonebook(page, 'Polska', '5');
-  await page.getByRole('button', { name: /^More: / }).click();
-  await page.getByRole('menuitem', { name: 'Import a file…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import contacts' });
+  const dialog = await openImportDialog(page);
   // "Łódź Żółć" as a Polish Windows writes it (Windows-1250): the guess, Windows-1252, misreads it.
   await dialog.getByLabel('CSV or vCard file').setInputFiles({
     name: 'polska.csv',
