@@ -77,11 +77,12 @@ export function activationRoutes(
         };
         if (record.ended) return over(record.ended);
         await waits.renew(proof.key_sha256, record);
-        // A draining node ends the poll at once (204: the desktop asks again, at another node).
+        // A draining node, or one whose store stops answering, ends the poll at once (204: the
+        // desktop asks again, at another node or once the store is back).
         const sealed = await store.pop(
           `handoff:${proof.key_sha256}`,
           context.pollMs,
-          context.draining,
+          AbortSignal.any([context.draining, context.health.away]),
         );
         if (sealed === undefined) return reply.code(204).send();
         const ended = AttemptEnd.safeParse(sealed);

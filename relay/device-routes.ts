@@ -113,7 +113,12 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
         return;
       }
       reading = drain()
-        .catch((error: unknown) => log.warn('a device stream could not be read', { error }))
+        .catch((error: unknown) => {
+          // The store did not answer (or failed): the stream ends, and the desktop connects
+          // again from its offset (here once the store answers, or at another node).
+          log.warn('a device stream could not be read; it ends', { error });
+          end();
+        })
         .finally(() => (reading = undefined));
     };
     const unwatch = store.watch(record.device_id, wake);

@@ -26,6 +26,7 @@ import {
   REPEAT_WINDOW_MS,
   type DeviceRecord,
   type QueuedMessage,
+  StoreUnavailable,
   type RelayStore,
 } from './relay-store';
 
@@ -135,12 +136,52 @@ export type RedisTarget = string | { cluster: string[] };
 /** How long an append waits for a replica's acknowledgement (a cluster only). */
 const REPLICA_WAIT_MS = 1000;
 
+/**
+ * How long a command may wait for Redis's answer (ioredis's `commandTimeout`), queued while
+ * ioredis reconnects or sent to a server that answers nothing (a hung process keeps its
+ * connection open): past it the command fails, and the request that needed it is answered 503
+ * instead of waiting for ever (`maxRetriesPerRequest: null` keeps commands queued across
+ * reconnections). Longer than WAIT's REPLICA_WAIT_MS; a command that failed so may still be done
+ * when Redis answers again, which the repeat window (REPEAT_WINDOW_MS) makes harmless for an
+ * append the platform repeats.
+ */
+export const COMMAND_TIMEOUT_MS = 3000;
+
+/** Errors Redis answers with while it cannot serve (as opposed to a command it refuses). */
+const UNAVAILABLE_REPLIES = /^(LOADING|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY)\b/;
+
+/** `error` as StoreUnavailable when it says Redis did not answer, else as it is. */
+function unavailable(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof StoreUnavailable) return error;
+  const refused = error.name === 'ReplyError' && !UNAVAILABLE_REPLIES.test(error.message);
+  return refused ? error : new StoreUnavailable(error);
+}
+
+/** `store` with each of its promises' failures told apart (`unavailable`). */
+function telling(store: RelayStore): RelayStore {
+  const told = { ...store };
+  for (const name of Object.keys(told) as (keyof RelayStore)[]) {
+    const method = store[name] as (...args: unknown[]) => unknown;
+    (told as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const result = method(...args);
+      return result instanceof Promise
+        ? result.catch((error: unknown) => {
+            throw unavailable(error);
+          })
+        : result;
+    };
+  }
+  return told;
+}
+
 export function redisStore(
   target: RedisTarget,
   log: Logger,
   hooks: { onError?: () => void } = {},
 ): RelayStore {
   const options = { lazyConnect: false, maxRetriesPerRequest: null };
+  // Commands only: the subscriber's SSUBSCRIBE waits for a server that comes back.
+  const commands = { ...options, commandTimeout: COMMAND_TIMEOUT_MS };
   // The commands issued in one turn of the event loop go to Redis as one write (ioredis's
   // auto-pipelining): each was a write of its own, and at thousands of devices the keep-alives'
   // and deliveries' writes were a third of a node's CPU (a profile under `npm run bench:relay`).
@@ -157,9 +198,9 @@ export function redisStore(
             const [host = '127.0.0.1', port = '6379'] = node.split(':');
             return { host, port: Number(port) };
           }),
-          { redisOptions: options, shardedSubscribers: true, ...pipelined },
+          { redisOptions: commands, shardedSubscribers: true, ...pipelined },
         )
-      : new Redis(target as string, { ...options, ...pipelined })
+      : new Redis(target as string, { ...commands, ...pipelined })
   ) as ScriptedRedis;
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
@@ -192,7 +233,7 @@ export function redisStore(
   const present = (records: (DeviceRecord | undefined)[]) =>
     records.filter((record) => record !== undefined);
 
-  return {
+  return telling({
     putWaiting: async (name, value, ttlMs) => {
       // Redis 7: set only if absent, and say what was there.
       const before = await redis.call('SET', key('wait', name), value, 'PX', ttlMs, 'NX', 'GET');
@@ -326,5 +367,5 @@ export function redisStore(
       if (subscriber !== redis) subscriber.disconnect();
       await redis.quit().catch(() => undefined);
     },
-  };
+  });
 }

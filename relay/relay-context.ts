@@ -23,6 +23,7 @@ import type { WaitCaps } from './relay-config';
 import type { PlatformAuth } from './platform-auth';
 import type { RelayMetrics } from './relay-metrics';
 import type { RelayStore } from './relay-store';
+import type { StoreCheck, StoreHealth } from './store-health';
 
 export interface RelayOptions {
   store: RelayStore;
@@ -55,6 +56,11 @@ export interface RelayOptions {
   streamsPerDevice?: number;
   /** Seconds between keep-alive comments on a device stream. */
   keepAliveMs?: number;
+  /**
+   * How often the node pings its store and how long it waits for the answer (default every 1 s,
+   * 2 s): past it the store counts as away (store-health.ts).
+   */
+  storeCheck?: StoreCheck;
   /** Prometheus metrics to keep (relay-metrics.ts); none by default. */
   metrics?: RelayMetrics;
   /**
@@ -81,6 +87,8 @@ export interface RelayContext {
   metrics: RelayMetrics | undefined;
   /** Aborts once the node drains: open polls end, new streams and polls are refused. */
   draining: AbortSignal;
+  /** Whether the store answers (store-health.ts): while it is away, polls end and requests are refused. */
+  health: StoreHealth;
 }
 
 export const SECURITY_HEADERS = {

@@ -13,13 +13,17 @@ const STREAMS_PER_TURN = 100;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Ends every stream in `streams` (each with the reconnect hint), a batch per turn of the loop. */
-export async function endStreams(streams: StreamEnders): Promise<number> {
+/**
+ * Ends every stream in `streams` (each with the reconnect hint unless `reconnect` is false: the
+ * desktop then counts a failure and pauses before it connects again), a batch per turn of the
+ * loop.
+ */
+export async function endStreams(streams: StreamEnders, reconnect = true): Promise<number> {
   let ended = 0;
   while (streams.size > 0) {
     // An ended stream leaves the set itself.
     for (const end of [...streams].slice(0, STREAMS_PER_TURN)) {
-      end(true);
+      end(reconnect);
       ended += 1;
     }
     if (streams.size > 0) await nextTurn();

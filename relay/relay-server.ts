@@ -30,11 +30,19 @@ import { ACTIVATION_POLL_MS } from '../src-main/core/relay/relay-protocol';
 import { activationRoutes } from './activation-routes';
 import { activationWaits } from './activation-waits';
 import { guardConnections } from './connection-guard';
-import { deviceRoutes } from './device-routes';
+import { deviceRoutes, type StreamEnders } from './device-routes';
 import { loggedPath, platformAuth } from './platform-auth';
 import { platformRoutes } from './platform-routes';
 import { refusedReads } from './refused-reads';
 import { callsUnderWay, endStreams } from './relay-drain';
+import { StoreUnavailable } from './relay-store';
+import {
+  answersWithin,
+  STORE_CHECK,
+  STORE_RETRY_AFTER_S,
+  watchStoreHealth,
+  type StoreHealth,
+} from './store-health';
 import { clientOf, SECURITY_HEADERS, type RelayContext, type RelayOptions } from './relay-context';
 
 export type { RelayOptions } from './relay-context';
@@ -88,6 +96,15 @@ export async function startRelay(
   const now = options.now ?? Date.now;
   const rate = options.rate ?? { burst: 200, perSecond: 100 };
   const draining = new AbortController();
+  // The streams are ended when the store goes away (desktops reconnect, elsewhere or later, from
+  // their offsets); requests are refused meanwhile (503) rather than left waiting on it.
+  let streams: StreamEnders = new Set();
+  const health: StoreHealth = watchStoreHealth(
+    store,
+    options.storeCheck ?? STORE_CHECK,
+    () => context.log,
+    { away: () => void endStreams(streams, false), back: () => undefined },
+  );
   const context: RelayContext = {
     store,
     log: options.log,
@@ -101,6 +118,7 @@ export async function startRelay(
     streamsPerDevice: options.streamsPerDevice ?? STREAMS_PER_DEVICE,
     metrics: options.metrics,
     draining: draining.signal,
+    health,
   };
   const proxies = options.trustProxy ?? [];
 
@@ -170,6 +188,8 @@ export async function startRelay(
     done();
   });
   app.addHook('onRequest', async (request) => {
+    // While the store does not answer, anything but the probes would wait on it: refused at once.
+    if (!PROBES.has(request.url)) health.require();
     if (request.method === 'GET') {
       if (!PROBES.has(request.url) && !reads.allowed(clientOf(request))) {
         throw new HttpRejection(429, 'Too many refused requests; slow down.');
@@ -192,6 +212,14 @@ export async function startRelay(
           ? error.statusCode
           : 500;
     const path = loggedPath(request.url);
+    if (error instanceof StoreUnavailable) {
+      context.log.warn('relay refused a request: the store does not answer', { path });
+      return reply
+        .code(503)
+        .header('retry-after', String(STORE_RETRY_AFTER_S))
+        .type('text/plain; charset=utf-8')
+        .send(error.message);
+    }
     if (status >= 500 && !(error instanceof HttpRejection)) {
       context.log.error('relay failed', { path, error });
       return reply.code(500).type('text/plain').send('The relay could not handle this request.');
@@ -204,16 +232,7 @@ export async function startRelay(
   app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('OK'));
   app.get('/readyz', async (_request, reply) => {
     if (draining.signal.aborted) return reply.code(503).type('text/plain').send('draining');
-    let timer: NodeJS.Timeout | undefined;
-    const answered = await Promise.race([
-      store.ping().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    return answered
+    return health.up && (await answersWithin(store, READY_TIMEOUT_MS))
       ? reply.type('text/plain').send('OK')
       : reply.code(503).type('text/plain').send('the store does not answer');
   });
@@ -221,7 +240,7 @@ export async function startRelay(
   const waits = activationWaits(context);
   platformRoutes(app, context, waits);
   const open = activationRoutes(app, context, waits);
-  const streams = deviceRoutes(app, context);
+  streams = deviceRoutes(app, context);
 
   await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
@@ -229,6 +248,7 @@ export async function startRelay(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      health.stop();
       for (const end of [...streams]) end();
       await app.close();
     })());

@@ -112,6 +112,18 @@ export interface RelayStore {
   close(): Promise<void>;
 }
 
+/**
+ * The store did not answer (Redis down, unreachable, hung: a command timed out or its connection
+ * is gone), as opposed to a request it refused. Answered 503 with Retry-After: the caller asks
+ * again (the platform repeats its call, at this node or another), nothing was taken for done.
+ */
+export class StoreUnavailable extends Error {
+  constructor(cause?: unknown) {
+    super('The relay cannot reach its store just now; try again shortly.', { cause });
+    this.name = 'StoreUnavailable';
+  }
+}
+
 /** The most messages a device's queue keeps while it is offline. */
 export const QUEUE_MAX_LENGTH = 1000;
 

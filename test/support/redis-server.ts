@@ -11,8 +11,15 @@ import { freePort } from './free-port';
 
 export interface RunningRedis {
   readonly url: string;
-  /** Stops the server (SIGTERM, so it writes its data) and starts it again on the same port. */
+  /**
+   * Stops the server (SIGTERM, so it writes its data) unless it is stopped, and starts it again
+   * on the same port.
+   */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): its connections stay open and nothing answers, until `resume`. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -93,9 +100,11 @@ export async function onFreePorts<T>(
 }
 
 function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
+    // A paused server acts on SIGTERM only once it goes on.
+    child.kill('SIGCONT');
     child.kill('SIGTERM');
   });
 }
@@ -111,6 +120,8 @@ export async function startRedis(): Promise<RunningRedis> {
       await stopped(child);
       child = await launch(port, dir);
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     stop: () => stopped(child),
   };
 }

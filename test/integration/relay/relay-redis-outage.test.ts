@@ -1,0 +1,152 @@
+/**
+ * A relay node whose Redis stops answering: stopped (nothing listens on its port) or hung
+ * (SIGSTOP: its connections stay open and nothing answers). Within seconds /readyz refuses while
+ * /healthz still answers, the device's stream ends (the desktop's link says its events are delayed,
+ * as `events_delayed` in its status), and whatever needs Redis is refused at once, 503 with
+ * Retry-After, instead of waiting for ever: the platform's events, streams, activation waits.
+ * Once Redis answers again the node is ready again, the stream serves again from the desktop's
+ * offset, and the events refused meanwhile, repeated by the platform, arrive once each. One relay
+ * node on a real redis-server, Callbar's own RelayLink as the desktop, real HTTP.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { redisStore } from '../../../relay/redis-store';
+import { startRelay, type RunningRelay } from '../../../relay/relay-server';
+import type { RelayStore } from '../../../relay/relay-store';
+import { memoryStateFile } from '../../../src-main/core/config/state-file';
+import { silentLogger } from '../../../src-main/core/log/logger';
+import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
+import { DEVICE_PATHS } from '../../../src-main/core/relay/relay-protocol';
+import { freePort } from '../../support/free-port';
+import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { until } from '../../support/until';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+const SECRET = 'relay-redis-outage-secret-0123456789abcd';
+/** What a request that needs Redis may take while Redis is away: old nodes took for ever. */
+const PROMPTLY_MS = 5000;
+let redis: RunningRedis;
+let store: RelayStore;
+let node: RunningRelay;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  store = redisStore(redis.url, silentLogger);
+  node = await startRelay({
+    port: await freePort(),
+    store,
+    log: silentLogger,
+    webhookSecret: SECRET,
+    // Checked more often than the default (every 1 s, 2 s to answer), so the test is short.
+    storeCheck: { intervalMs: 200, timeoutMs: 1000 },
+  });
+});
+afterAll(async () => {
+  redis?.resume();
+  await node?.close();
+  await store?.close();
+  await redis?.stop();
+});
+
+const request = async (path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${node.origin}${path}`, {
+    ...init,
+    signal: AbortSignal.timeout(PROMPTLY_MS),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+};
+const status = async (path: string) => (await request(path)).status;
+const deliver = (id: string, extension: string) =>
+  request(`/events/${SECRET}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, tenant_id: 'acme', user_extension: extension }),
+  });
+
+async function outage(extension: string, cut: () => Promise<void>, heal: () => Promise<void>) {
+  const device = `device-${extension}`;
+  const credential = randomBytes(32).toString('base64url');
+  await store.addDevice({
+    device_id: device,
+    tenant_id: 'acme',
+    user_extension: extension,
+    credential_sha256: createHash('sha256').update(credential).digest('hex'),
+    created_at: new Date().toISOString(),
+  });
+  const received: string[] = [];
+  const link = new RelayLink({
+    urls: [node.origin],
+    log: silentLogger,
+    cursor: memoryStateFile<RelayCursor>(),
+    maxBackoffMs: 200,
+  });
+  const stream = link.connect(
+    { device_id: device, credential },
+    (message) => {
+      if (message.type === 'event') received.push(message.event.id);
+      return Promise.resolve();
+    },
+    () => undefined,
+  );
+  try {
+    await stream.ready;
+    expect((await deliver(`${extension}-before`, extension)).status).toBe(200);
+    await until('the first event', () => (received.length === 1 ? true : undefined));
+
+    await cut();
+    await until('readiness refused', async () =>
+      (await status('/readyz')) === 503 ? true : undefined,
+    );
+    expect(await status('/healthz')).toBe(200);
+    // The stream ended and is refused again: the desktop says its events are delayed.
+    await until('the desktop hearing nothing', () =>
+      stream.outage && !stream.live ? true : undefined,
+    );
+
+    const refused = await deliver(`${extension}-during`, extension);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.text).toContain('cannot reach its store');
+    const streamed = await request(DEVICE_PATHS.stream, {
+      headers: { authorization: `Bearer ${credential}` },
+    });
+    expect(streamed.status).toBe(503);
+    const waited = await request(DEVICE_PATHS.wait, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_sha256: 'a'.repeat(64), proof: 'b'.repeat(43) }),
+    });
+    expect(waited.status).toBe(503);
+
+    await heal();
+    await until('ready again', async () => ((await status('/readyz')) === 200 ? true : undefined));
+    await until('the stream serving again', () =>
+      stream.live && !stream.outage ? true : undefined,
+    );
+    // The platform repeats the refused event; then the next one comes.
+    expect((await deliver(`${extension}-during`, extension)).status).toBe(200);
+    expect((await deliver(`${extension}-after`, extension)).status).toBe(200);
+    await until('every event', () => (received.length >= 3 ? true : undefined));
+    expect(received).toEqual([`${extension}-before`, `${extension}-during`, `${extension}-after`]);
+  } finally {
+    stream.close();
+    await stream.ended;
+  }
+}
+
+it('Redis stopped: not ready, streams end, requests refused at once; all back with it', async () => {
+  await outage(
+    '601',
+    () => redis.stop(),
+    () => redis.restart(),
+  );
+});
+
+it('Redis hung (SIGSTOP): the same, by timeout; all back once it goes on', async () => {
+  await outage(
+    '602',
+    () => Promise.resolve(redis.pause()),
+    () => Promise.resolve(redis.resume()),
+  );
+});
