@@ -396,13 +396,12 @@ export class RelayLink {
             if (StreamOffset.safeParse(event.id).success) {
               reached = laterOffset(reached, event.id);
               // Kept for the profile's next process; this one goes on from `reached` anyway.
-              await cursor
-                .write({ device_id: device.device_id, offset: event.id! })
-                .catch((error: unknown) =>
+              await advanceCursor(cursor, { device_id: device.device_id, offset: event.id! }).catch(
+                (error: unknown) =>
                   log.warn('could not save the position in the relay stream', {
                     reason: errorMessage(error),
                   }),
-                );
+              );
             }
           }
           setLive(false);
@@ -455,6 +454,21 @@ export function laterOffset(a: string | undefined, b: string | undefined): strin
   const [aMs, aSeq] = a.split('-').map(BigInt) as [bigint, bigint];
   const [bMs, bSeq] = b.split('-').map(BigInt) as [bigint, bigint];
   return aMs > bMs || (aMs === bMs && aSeq >= bSeq) ? a : b;
+}
+
+/**
+ * Saves `reached` unless the profile's file is already past it: every process of the profile
+ * streams the same queue, and one behind the others (a CLI command still reading its backlog
+ * while the app is live, then closed) would otherwise move the file back, and the profile's next
+ * process would handle again what was handled. Two writes at the same moment may still cross
+ * (last writer wins); the file then lags by those few messages only.
+ */
+async function advanceCursor(cursor: StateFile<RelayCursor>, reached: RelayCursor): Promise<void> {
+  const saved = await cursor.read();
+  const ahead =
+    saved?.device_id === reached.device_id &&
+    laterOffset(saved.offset, reached.offset) !== reached.offset;
+  if (!ahead) await cursor.write(reached);
 }
 
 /** A connection's failure in a few words ("connection refused", "the relay answered 503"). */
