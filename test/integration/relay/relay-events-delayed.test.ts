@@ -1,9 +1,10 @@
 /**
  * Relay mode, the relay's node away: the desktop's status stays connected but says that call
  * events are delayed (since when, which relay), and it no longer counts on hearing them; once the
- * node is back the stream serves again and the status says so by itself, without a restart. One
- * relay node on a real redis-server (stopped and started on the same port), the simulator as the
- * platform, a real Callbar core.
+ * node is back the stream serves again and the status says so by itself, without a restart. The
+ * same when the node runs on but its Redis is away (the node ends its streams and refuses them
+ * until Redis answers again). One relay node on a real redis-server (stopped and started on the
+ * same port), the simulator as the platform, a real Callbar core.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,8 +62,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-it('says call events are delayed while the relay is away, and stops saying it once it is back', async () => {
-  const core: CallbarCore = await startCore({
+const relayCore = async () =>
+  startCore({
     runtime: 'preview',
     profile: openProfile({
       env: {
@@ -74,6 +75,9 @@ it('says call events are delayed while the relay is away, and stops saying it on
     }),
     openUrl: () => Promise.resolve(),
   });
+
+it('says call events are delayed while the relay is away, and stops saying it once it is back', async () => {
+  const core: CallbarCore = await relayCore();
   try {
     const account = core.profile.account;
     expect((await connect({ account }, sim)).status.state).toBe('connected');
@@ -99,6 +103,31 @@ it('says call events are delayed while the relay is away, and stops saying it on
       account.status().events_delayed === undefined && account.hearsCallEvents() ? true : undefined,
     );
     expect(account.status()).toMatchObject({ state: 'connected', relay: host });
+  } finally {
+    await core.close();
+  }
+});
+
+it('says call events are delayed while the relay node’s Redis is away, and stops once it is back', async () => {
+  const core: CallbarCore = await relayCore();
+  try {
+    const account = core.profile.account;
+    expect((await connect({ account }, sim)).status.state).toBe('connected');
+    await account.listen();
+    await until('the stream serving', () => (account.hearsCallEvents() ? true : undefined));
+
+    // The node runs on, ready to be asked; only its Redis is gone.
+    await redis.stop();
+    const away = await until('call events said to be delayed', () =>
+      account.status().events_delayed ? account.status() : undefined,
+    );
+    expect(away).toMatchObject({ state: 'connected', relay: `127.0.0.1:${port}` });
+    expect(account.hearsCallEvents()).toBe(false);
+
+    await redis.restart();
+    await until('the stream back', () =>
+      account.status().events_delayed === undefined && account.hearsCallEvents() ? true : undefined,
+    );
   } finally {
     await core.close();
   }
