@@ -5,14 +5,15 @@
  * as `events_delayed` in its status), and whatever needs Redis is refused at once, 503 with
  * Retry-After, instead of waiting for ever: the platform's events, streams, activation waits.
  * Once Redis answers again the node is ready again, the stream serves again from the desktop's
- * offset, and the events refused meanwhile, repeated by the platform, arrive once each. One relay
- * node on a real redis-server, Callbar's own RelayLink as the desktop, real HTTP.
+ * offset, and the events refused meanwhile, repeated by the platform, arrive once each; an event
+ * Redis took while hung (its request was answered 503) is not queued again by the platform's
+ * repeat. One relay node on a real redis-server, Callbar's own RelayLink as the desktop, real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import type { RelayStore } from '../../../relay/relay-store';
+import { StoreUnavailable, type RelayStore } from '../../../relay/relay-store';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
@@ -149,4 +150,29 @@ it('Redis hung (SIGSTOP): the same, by timeout; all back once it goes on', async
     () => Promise.resolve(redis.pause()),
     () => Promise.resolve(redis.resume()),
   );
+});
+
+it('an event Redis took while hung, answered 503, is not queued twice by the platform’s repeat', async () => {
+  const device = 'device-603';
+  await store.addDevice({
+    device_id: device,
+    tenant_id: 'acme',
+    user_extension: '603',
+    credential_sha256: createHash('sha256').update(randomBytes(32)).digest('hex'),
+    created_at: new Date().toISOString(),
+  });
+  const message = JSON.stringify({ type: 'event', event: { id: '603-hung' } });
+  redis.pause();
+  // Sent, and Redis answers nothing: the command times out (ioredis commandTimeout).
+  await expect(store.append(device, message, { known: true })).rejects.toBeInstanceOf(
+    StoreUnavailable,
+  );
+  redis.resume();
+  // Redis carries out what it was sent meanwhile.
+  await until('the event queued', async () =>
+    (await store.readAfter(device, '0-0', 10)).length === 1 ? true : undefined,
+  );
+  // The platform repeats the call it was answered 503 for.
+  expect(await store.append(device, message, { known: true })).toBe('');
+  expect(await store.readAfter(device, '0-0', 10)).toHaveLength(1);
 });
