@@ -61,6 +61,11 @@ export function relayMetrics() {
       help: 'Activation polls held open on this node.',
       registers: [registry],
     }),
+    storeUp: new Gauge({
+      name: 'callbar_relay_store_up',
+      help: 'Whether Redis answers this node (1), or counts as away (0): streams ended, requests refused.',
+      registers: [registry],
+    }),
     redisErrors: new Counter({
       name: 'callbar_relay_redis_errors_total',
       help: 'Errors of the Redis connections.',

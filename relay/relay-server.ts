@@ -103,8 +103,15 @@ export async function startRelay(
     store,
     options.storeCheck ?? STORE_CHECK,
     () => context.log,
-    { away: () => void endStreams(streams, false), back: () => undefined },
+    {
+      away: () => {
+        options.metrics?.storeUp.set(0);
+        void endStreams(streams, false);
+      },
+      back: () => options.metrics?.storeUp.set(1),
+    },
   );
+  options.metrics?.storeUp.set(1);
   const context: RelayContext = {
     store,
     log: options.log,

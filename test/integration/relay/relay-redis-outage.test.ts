@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
+import { relayMetrics } from '../../../relay/relay-metrics';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import { StoreUnavailable, type RelayStore } from '../../../relay/relay-store';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
@@ -30,6 +31,8 @@ const PROMPTLY_MS = 5000;
 let redis: RunningRedis;
 let store: RelayStore;
 let node: RunningRelay;
+const metrics = relayMetrics();
+const storeUp = async () => (await metrics.storeUp.get()).values[0]?.value;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -39,6 +42,7 @@ beforeAll(async () => {
     store,
     log: silentLogger,
     webhookSecret: SECRET,
+    metrics,
     // Checked more often than the default (every 1 s, 2 s to answer), so the test is short.
     storeCheck: { intervalMs: 200, timeoutMs: 1000 },
   });
@@ -104,6 +108,7 @@ async function outage(extension: string, cut: () => Promise<void>, heal: () => P
     await until('the desktop hearing nothing', () =>
       stream.outage && !stream.live ? true : undefined,
     );
+    expect(await storeUp()).toBe(0);
 
     const refused = await deliver(`${extension}-during`, extension);
     expect(refused.status).toBe(503);
@@ -122,6 +127,7 @@ async function outage(extension: string, cut: () => Promise<void>, heal: () => P
 
     await heal();
     await until('ready again', async () => ((await status('/readyz')) === 200 ? true : undefined));
+    expect(await storeUp()).toBe(1);
     await until('the stream serving again', () =>
       stream.live && !stream.outage ? true : undefined,
     );
