@@ -10,6 +10,7 @@
  * repeat. One relay node on a real redis-server, Callbar's own RelayLink as the desktop, real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { relayMetrics } from '../../../relay/relay-metrics';
@@ -19,6 +20,7 @@ import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
 import { DEVICE_PATHS } from '../../../src-main/core/relay/relay-protocol';
+import { secretFingerprint } from '../../../src-main/core/secret-compare';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { until } from '../../support/until';
@@ -181,4 +183,44 @@ it('an event Redis took while hung, answered 503, is not queued twice by the pla
   // The platform repeats the call it was answered 503 for.
   expect(await store.append(device, message, { known: true })).toBe('');
   expect(await store.readAfter(device, '0-0', 10)).toHaveLength(1);
+});
+
+it('an activation poll held open ends at once when Redis hangs, not at its 20 s', async () => {
+  const key = randomBytes(32).toString('hex');
+  const proof = randomBytes(32).toString('base64url');
+  const registered = await request(DEVICE_PATHS.activation, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      key_sha256: key,
+      public_key: randomBytes(32).toString('base64url'),
+      proof_sha256: secretFingerprint(proof),
+      connect_link: { name: randomBytes(32).toString('hex'), sealed: 'A'.repeat(100) },
+    }),
+  });
+  expect(registered.status).toBe(204);
+  // Bounded well below the poll's 20 s: it must end because Redis went away.
+  const poll = request(DEVICE_PATHS.wait, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_sha256: key, proof }),
+  });
+  // Held: the node listens for its mailbox (everything before that is done).
+  const observer = new Redis(redis.url);
+  const channel = `callbar:relay:pushed:handoff:${key}`;
+  try {
+    await until('the poll held', async () => {
+      const channels = (await observer.call('PUBSUB', 'SHARDCHANNELS', channel)) as string[];
+      return channels.length === 1 ? true : undefined;
+    });
+  } finally {
+    observer.disconnect();
+  }
+  redis.pause();
+  try {
+    expect((await poll).status).toBe(204);
+  } finally {
+    redis.resume();
+  }
+  await until('ready again', async () => ((await status('/readyz')) === 200 ? true : undefined));
 });
