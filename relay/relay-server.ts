@@ -220,7 +220,8 @@ export async function startRelay(
           : 500;
     const path = loggedPath(request.url);
     if (error instanceof StoreUnavailable) {
-      context.log.warn('relay refused a request: the store does not answer', { path });
+      // The store's going away is said once (warn); each request refused meanwhile, at debug.
+      context.log.debug('relay refused a request: the store does not answer', { path });
       return reply
         .code(503)
         .header('retry-after', String(STORE_RETRY_AFTER_S))

@@ -62,7 +62,8 @@ export function watchStoreHealth(
   let timer: NodeJS.Timeout | undefined;
   let awaySince = 0;
   const next = () => {
-    if (!stopped) timer = setTimeout(() => void probe(), check.intervalMs);
+    // Unreferenced: a node that failed to start is not kept alive by its checks.
+    if (!stopped) timer = setTimeout(() => void probe(), check.intervalMs).unref();
   };
   // One ping at a time: a hung store does not collect a ping a second.
   const probe = async () => {
