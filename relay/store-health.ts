@@ -35,7 +35,13 @@ export interface StoreHealth {
   stop(): void;
 }
 
-/** Whether `store` answers a ping within `timeoutMs`. */
+/**
+ * Whether `store` answers a ping within `timeoutMs`. A node whose own thread was held past the
+ * timeout (a long collection, a loaded machine) runs its timers before it reads its sockets: the
+ * timeout gives the answer waiting there one turn of the event loop (setImmediate runs after the
+ * sockets are read) before it counts the store as away, so a slow node does not end every
+ * device's stream for a store that had answered.
+ */
 export async function answersWithin(store: RelayStore, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const answered = await Promise.race([
@@ -43,7 +49,9 @@ export async function answersWithin(store: RelayStore, timeoutMs: number): Promi
       () => true,
       () => false,
     ),
-    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    new Promise<false>(
+      (resolve) => (timer = setTimeout(() => setImmediate(() => resolve(false)), timeoutMs)),
+    ),
   ]);
   clearTimeout(timer);
   return answered;
