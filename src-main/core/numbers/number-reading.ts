@@ -63,6 +63,12 @@ const TRAILING_EXTENSION =
 const POST_DIAL = /^(.*?\d[^,;a-z]*?)\s*((?:[,;]|[pw](?=[\s\-.()/\d*#,;pw]*$)).*)$/i;
 /** The keys after the pause, at most this many (a meeting's id and PIN with their pauses). */
 const MAX_POST_DIAL = 40;
+/**
+ * An extension written after a number ("x 12", a link's `;ext=`): RFC 3966's phonedigits, so
+ * digits and separators, at most this many digits (as "x 12345678" may be written). A link's is percent-decoded text a web page
+ * chose: it is shown beside the number when Callbar asks, so nothing else may pass.
+ */
+const MAX_WRITTEN_EXTENSION_DIGITS = 8;
 
 /** Fewer letters than this are no vanity number's word (libphonenumber's rule). */
 const MIN_KEYPAD_LETTERS = 3;
@@ -92,7 +98,9 @@ export function readNumber(input: string, options: ReadOptions): NumberReading {
       advised(said('errors:number.empty'), said('errors:number.typeANumber')),
     );
   }
-  const link: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
+  const written: LinkNumber = isDialLink(text) ? parseDialLink(text) : plainNumber(text);
+  const extension = extensionDigits(written.extension, text);
+  const link: LinkNumber = { ...written, ...(extension === undefined ? {} : { extension }) };
   if (CONTROL.test(link.number)) {
     throw notANumber(visible(text), said('errors:number.controlCharacters'));
   }
@@ -131,6 +139,24 @@ function splitPostDial(link: LinkNumber, input: string): { number: string; postD
     throw notANumber(input, said('errors:number.postDialTooLong', { max: MAX_POST_DIAL }));
   }
   return { number, postDial: keys };
+}
+
+/**
+ * A link's `;ext=` arrives percent-decoded (`%0A`, `%E2%80%AE` and any prose pass the raw link's
+ * checks), and is shown beside the number where Callbar asks before dialling: digits only.
+ */
+function extensionDigits(extension: string | undefined, input: string): string | undefined {
+  if (extension === undefined) return undefined;
+  const digits = extension.normalize('NFKC').replace(VISUAL_SEPARATORS, '');
+  if (
+    CONTROL.test(extension) ||
+    !/^\d+$/.test(digits) ||
+    digits.length > MAX_WRITTEN_EXTENSION_DIGITS
+  ) {
+    const max = MAX_WRITTEN_EXTENSION_DIGITS;
+    throw notANumber(input, said('errors:number.extensionDigits', { max }));
+  }
+  return digits;
 }
 
 /** What is wrong, then what to do about it, as one phrase ("it is empty; type a number…"). */

@@ -44,6 +44,7 @@ const accepted: Accepted[] = [
   ['tel:+1(202)555-0188', '+12025550188', 'external', '(202) 555-0188'],
   ['TEL:+12025550188', '+12025550188', 'external'],
   ['tel:+1-201-555-0123;ext=1234', '+12015550123', 'external', '(201) 555-0123 ext. 1234'],
+  ['tel:+1-201-555-0123;ext=12-34', '+12015550123', 'external', '(201) 555-0123 ext. 1234'],
   ['tel:+1%20202%20555%200188', '+12025550188', 'external'],
   ['tel:%2B12025550188', '+12025550188', 'external'],
   ['tel:555-0188;phone-context=+1-202', '+12025550188', 'external'],
@@ -135,6 +136,13 @@ const refused: [input: string, reason: RegExp][] = [
   ['tel:+4930123456?body=hi', /query or fragment/],
   ['tel:+4930123456#frag', /query or fragment/],
   ['tel:+4930123456;ext=1;ext=2', /repeats/],
+  // A web page's ;ext= is percent-decoded text shown where Callbar asks: digits only (before:
+  // a newline, an ESC sequence, a right-to-left override or a sentence reached the display).
+  ['tel:+12125551234;ext=%E2%80%AE4321', /extension is not 1 to 8 digits/],
+  ['tel:+19005550100;ext=%0A%0ACallbar%3A%20verified%2C%20safe', /extension is not 1 to 8/],
+  ['tel:+19005550100;ext=%20(safe%20to%20call)', /extension is not 1 to 8 digits/],
+  ['sip:+12125551234;ext=%1B%5D0%3Bpwned%07@gw.example.com', /extension is not 1 to 8/],
+  ['tel:+12125551234;ext=123456789', /extension is not 1 to 8 digits/],
   ['tel:123;phone-context=not a domain!', /phone-context/],
   ['tel:123;phone-context=+1-abc', /phone-context/],
   ['sip:alice@example.com', /SIP address/],
