@@ -144,6 +144,40 @@ describe('CRM link-outs under attack', () => {
     );
   });
 
+  it('opens no link whose path a contact’s ".." or "." would climb', async () => {
+    const place = 'https://crm.example.com/tenants/acme/contacts/{name}/calls?from={e164}';
+    const saved = await rig.invoke('settings.save', { crm_links: [place] });
+    expect(saved.ok).toBe(true);
+    const before = opened.length;
+    const climbed: string[] = [];
+    for (const name of ['..', '.']) {
+      const answer = await rig.invoke('crm.open', {
+        link: 0,
+        party: { number: '+12025550100', name },
+      });
+      // Before: opened https://crm.example.com/tenants/acme/contacts/../calls (/tenants/acme/calls).
+      if (answer.ok) climbed.push(new URL(opened.at(-1)!).pathname);
+      expect(answer).toMatchObject({ ok: false, error: { code: 'crm_link_unusable' } });
+      if (answer.ok) continue;
+      expect(answer.error.message).toBe(
+        'Callbar does not open this link to crm.example.com: the contact’s name or company is “.” or “..”, which in the address would lead to another page of the CRM than the one set.',
+      );
+    }
+    expect(opened.length).toBe(before);
+    const ordinary = await rig.invoke('crm.open', {
+      link: 0,
+      party: { number: '+12025550100', name: 'Eve..' },
+    });
+    expect(ordinary.ok).toBe(true);
+    expect(new URL(opened.at(-1)!).pathname).toBe('/tenants/acme/contacts/Eve../calls');
+    recordFigure(
+      'CRM link in the path for a contact named ".." / "."',
+      `refused, 0 opened (before: /tenants/acme/calls, /tenants/acme/contacts/calls)`,
+    );
+    await rig.invoke('settings.save', { crm_links: [TEMPLATE] });
+    expect(climbed).toEqual([]);
+  });
+
   it('opens at most two tabs for a flood of forged connected calls', async () => {
     const before = opened.length;
     const FLOOD = 100;

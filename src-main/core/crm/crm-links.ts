@@ -66,7 +66,8 @@ export class CrmLinks {
   /**
    * Opens link `index` for `party`.
    * @throws CallbarError `crm_link_unknown` (no such link), `crm_link_unusable` (the address
-   * cannot be built: an invalid template, values too long, or a value with half a character), or
+   * cannot be built: an invalid template, values too long, a value with half a character, or a
+   * value "." or ".." that would be a step in the path), or
    * the opener's refusal.
    */
   async open(index: number, party: CrmParty): Promise<void> {
@@ -81,7 +82,9 @@ export class CrmLinks {
         'crm_link_unusable',
         address.problem === 'unencodable'
           ? said('errors:crm.cannotBuild', values)
-          : said('errors:crm.unusable', values),
+          : address.problem === 'path-step'
+            ? said('errors:crm.pathStep', values)
+            : said('errors:crm.unusable', values),
       );
     }
     const { url } = address;

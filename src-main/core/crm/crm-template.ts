@@ -29,14 +29,17 @@ export const MAX_VALUE_CHARS = 200;
 export const MAX_URL_CHARS = 4000;
 
 /** Why no address could be built: the template, the address's length, or a value's text. */
-export type CrmAddressProblem = 'template' | 'too-long' | 'unencodable';
+export type CrmAddressProblem = 'template' | 'too-long' | 'unencodable' | 'path-step';
 
 /**
  * The address `template` gives for `values`: each value URL-encoded, at most MAX_VALUE_CHARS
  * of it, cut between whole characters. A problem instead when the template is not usable, the
  * address would be too long (or leave the template's origin: it cannot, but it is checked on the
- * address itself), or a value holds text no address can carry (half of a surrogate pair, which
- * encodeURIComponent refuses).
+ * address itself), a value holds text no address can carry (half of a surrogate pair, which
+ * encodeURIComponent refuses), or a value is a step in the path: encodeURIComponent leaves a
+ * name "..", or "." beside another ".", as it is, and the browser would climb out of the place
+ * the template gave it (`/tenants/acme/contacts/{name}/calls` → `/tenants/acme/calls`); "%2E" is
+ * no way out, URLs read it as a dot too.
  */
 export function crmAddress(
   template: string,
@@ -50,6 +53,9 @@ export function crmAddress(
     return { problem: 'unencodable' };
   }
   if (filled.length > MAX_URL_CHARS) return { problem: 'too-long' };
+  if (stepsInPath(filled) > stepsInPath(templateWithoutValues(template))) {
+    return { problem: 'path-step' };
+  }
   return isCrmUrl(filled, [template]) ? { url: filled } : { problem: 'template' };
 }
 
@@ -84,6 +90,12 @@ export function crmLinkLabel(template: string): string {
   } catch {
     return 'CRM';
   }
+}
+
+/** How many `.` and `..` segments (also written `%2E`) the path of `url` holds, as written. */
+function stepsInPath(url: string): number {
+  const path = url.replace(/^https:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
+  return path.split('/').filter((segment) => /^(?:\.|%2e){1,2}$/i.test(segment)).length;
 }
 
 /** The template with each placeholder's value encoded; throws URIError for a lone surrogate. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  crmAddress,
   crmLinkLabel,
   crmTemplateProblem,
   crmUrl,
@@ -59,6 +60,26 @@ describe('crm templates', () => {
     expect([...parsed.searchParams.keys()]).toEqual(['phone', 'who']);
     // A missing value is empty, not "undefined".
     expect(crmUrl(SEARCH, { e164: '+1' })).toBe('https://crm.example.com/search?phone=%2B1&who=');
+  });
+
+  it('refuses a value that would be a step in the path ("." or ".."), which encoding leaves as it is', () => {
+    const place = 'https://crm.example.com/tenants/acme/contacts/{name}/calls?from={number}';
+    // Before: https://crm.example.com/tenants/acme/contacts/../calls, which the browser opens as
+    // /tenants/acme/calls (a coworker named a contact "..").
+    expect(crmAddress(place, { name: '..' })).toEqual({ problem: 'path-step' });
+    expect(crmAddress(place, { name: '.' })).toEqual({ problem: 'path-step' });
+    const twoValues = 'https://crm.example.com/a/b/{name}{company}/c';
+    expect(crmAddress(twoValues, { name: '.', company: '.' })).toEqual({ problem: 'path-step' });
+    // In the query, or within a segment, a dot is only a dot.
+    expect(crmUrl(SEARCH, { e164: '+1', name: '..' })).toBe(
+      'https://crm.example.com/search?phone=%2B1&who=..',
+    );
+    expect(new URL(crmUrl(place, { name: '...' })!).pathname).toBe(
+      '/tenants/acme/contacts/.../calls',
+    );
+    expect(new URL(crmUrl(place, { name: '%2e%2e' })!).pathname).toBe(
+      '/tenants/acme/contacts/%252e%252e/calls',
+    );
   });
 
   it('cuts huge values and refuses an address that would still be too long', () => {
