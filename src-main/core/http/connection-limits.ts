@@ -17,6 +17,7 @@
  *   share is the whole server's: refused-new, whoever filled it first (another local user's silent
  *   connections) would lock the platform's calls out for as long as they kept it full.
  */
+import type { ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings } from '../log/summarized-warnings';
@@ -138,9 +139,23 @@ export function limitConnections(
     shareOf.set(socket, { client, share });
     held += 1;
   });
+  /**
+   * Answered, and kept alive for a next request: idle again, so it is the oldest waiting one's
+   * turn to make room (newest last), as a connection that never asked. Before, a connection that
+   * had asked once was never made to, and one asking `GET /done` every few seconds held its
+   * place for good: a local program's 128 such connections closed every new one, the platform's
+   * calls too.
+   */
+  const idle = (socket: Socket) => {
+    const counted = shareOf.get(socket);
+    if (counted && !socket.destroyed) counted.share.waiting.add(socket);
+  };
   // An HTTP server: its first request's headers came (or an upgrade's, whose socket is then the
-  // upgrade handler's to bound).
-  server.on('request', (request: { socket: Socket }) => served(request.socket));
+  // upgrade handler's to bound); once answered, the connection waits again.
+  server.on('request', (request: { socket: Socket }, response: ServerResponse) => {
+    served(request.socket);
+    response.once('finish', () => idle(request.socket));
+  });
   server.on('upgrade', (request: { socket: Socket }) => served(request.socket));
 
   return {
