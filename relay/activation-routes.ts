@@ -13,6 +13,7 @@ import {
   connectLinkName,
   openConnectLink,
 } from '../src-main/core/relay/connect-link';
+import { openedByTheBrowserItself } from '../src-main/core/http/browser-navigation';
 import {
   ActivationConfirm,
   ActivationProof,
@@ -96,6 +97,16 @@ export function activationRoutes(
 
   // The browser's one-time link to the portal (connect-link.ts), as the loopback receiver's.
   app.get(`${CONNECT_PATH}:nonce`, async (request, reply) => {
+    // Only the browser's own navigation (Sec-Fetch-Site: none) spends it, as at the receiver: a
+    // web page that learnt the link (an <img>, an <iframe>, fetch) can neither spend it nor end
+    // the attempt by spending it first. Before, it could.
+    if (!openedByTheBrowserItself(request.headers)) {
+      return page(request, reply, 403, {
+        ok: false,
+        title: said('landing:failed.title'),
+        message: said('landing:browserOnly'),
+      });
+    }
     const { nonce } = request.params as { nonce: string };
     const name = CONNECT_NONCE.test(nonce) ? linkName(connectLinkName(nonce)) : undefined;
     const text = name ? await store.readWaiting(name) : undefined;

@@ -143,6 +143,33 @@ it('opened twice while the attempt waits: the attempt ends, the platform’s act
   expect(account.status().state).toBe('not-connected');
 });
 
+it('a request a web page caused (an <img>, fetch) neither spends the link nor ends the attempt', async () => {
+  const account = core.profile.account;
+  await account.deactivateLocal();
+  const started = await account.startActivation();
+  started.completion.catch(() => undefined);
+  // Before: the page's request got the 303 to the portal (spent), and the browser's own then
+  // ended the attempt ("opened twice").
+  for (const site of ['cross-site', 'same-site', 'same-origin']) {
+    const fromPage = await fetch(started.browserUrl, {
+      redirect: 'manual',
+      headers: { 'sec-fetch-site': site, 'sec-fetch-dest': 'image' },
+    });
+    expect(fromPage.status).toBe(403);
+    expect(fromPage.headers.get('location')).toBeNull();
+    expect(await fromPage.text()).toContain('works only when your browser opens it directly');
+  }
+  const browser = await fetch(started.browserUrl, {
+    redirect: 'manual',
+    headers: { 'sec-fetch-site': 'none', 'sec-fetch-dest': 'document' },
+  });
+  expect(browser.status).toBe(303);
+  expect(browser.headers.get('location')).toBe(started.portalLink);
+  expect(account.status().state).toBe('activating');
+  account.cancelActivation();
+  await expect(started.completion).rejects.toMatchObject({ code: 'activation_cancelled' });
+});
+
 it('cancelled in Callbar: the relay drops the wait and the link at once, and refuses the platform’s activation', async () => {
   const account = core.profile.account;
   await account.deactivateLocal();
