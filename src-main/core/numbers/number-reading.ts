@@ -171,8 +171,9 @@ function plainNumber(text: string): LinkNumber {
   return { scheme: 'tel', number: text };
 }
 
+/** The text with every control and invisible character shown as � (tabs and breaks: spaces). */
 function visible(text: string): string {
-  return text.replace(CONTROL, '�').replace(/[\t\n\r]/g, ' ');
+  return text.replace(/[\t\n\r]/g, ' ').replace(new RegExp(CONTROL.source, 'gu'), '�');
 }
 
 /**

@@ -193,6 +193,25 @@ describe('parseDialTarget', () => {
     expect(error.message).toMatch(reason);
   });
 
+  it('shows none of the control or bidi characters it refuses in its sentence, however many', () => {
+    // Before: only the first was replaced, so the second U+202E turned the rest of the sentence
+    // around wherever it was shown as it is (the native host's answer, `callbar open-url`).
+    for (const input of [
+      '+49 30 \u202e1234\u202e567',
+      'tel:+1\u202e\u202e2125551234',
+      '\u200b\u2066+4930\u2069\u202d1234567',
+    ]) {
+      let message = '';
+      try {
+        parseDialTarget(input, { region: 'US', directory });
+      } catch (error) {
+        message = (error as CallbarError).message;
+      }
+      expect(message).toMatch(/control or invisible characters/);
+      expect(message).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    }
+  });
+
   it('has the 60+ cases the issue asks for', () => {
     expect(accepted.length + refused.length).toBeGreaterThanOrEqual(60);
   });
