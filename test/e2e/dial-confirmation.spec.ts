@@ -79,6 +79,35 @@ test('a coworker’s speed dial 911 does not hijack 911: the row and tel:911 say
   expect((await control.calls()).length).toBe(before);
 });
 
+test('a link that replaces the one asked about just before the click does not take the click', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await control.advanceClock(60);
+  const before = (await control.calls()).length;
+  await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0143' }));
+  const dialog = page.getByRole('dialog', { name: /^Dial / });
+  const dial = dialog.getByRole('button', { name: 'Dial', exact: true });
+  const digits = dialog.getByTestId('pending-digits');
+  await expect(digits).toHaveText('+12025550143');
+  await expect(dial).toBeEnabled();
+  // As the person reaches for Dial, another link replaces the dialog; the click lands on its Dial.
+  // Before: that click dialled the second number.
+  await page.evaluate(() => window.callbar.calls.openUrl({ url: 'tel:+1-202-555-0178' }));
+  await expect(digits).toHaveText('+12025550178');
+  const box = (await dial.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForTimeout(500);
+  expect((await control.calls()).length).toBe(before);
+  await expect(digits).toHaveText('+12025550178');
+  // A moment later (1 s after it showed) the dialog takes a yes as before.
+  await dial.click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await control.calls()).length).toBe(before + 1);
+  expect((await control.calls()).at(-1)!.to).toBe('+12025550178');
+  await page.keyboard.press('Escape');
+});
+
 test('with links dialling without asking, a premium-rate link still asks and shows what it dials', async ({
   page,
 }) => {

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n';
 import type { DialTarget } from '../../../src-shared/contract';
 import type { Locale } from '../../../src-shared/i18n';
@@ -41,6 +41,13 @@ function DestinationFacts({ target }: { target: DialTarget }) {
   );
 }
 
+/**
+ * How long Dial stays off once the dialog shows a dial, also one that replaced another: a link
+ * that arrives just before a click (a page or program firing a second tel: link as the person
+ * reaches for Dial on the first) must not take that click. Cancel works at once.
+ */
+const ANSWER_DELAY_MS = 1000;
+
 /** "Dial this number?" for a dial that core holds until the user says yes (a tel: link). */
 export function PendingDialDialog() {
   const pending = useAppStore((state) => state.calls.pending);
@@ -56,10 +63,16 @@ function PendingDial() {
   const error = useAppStore((state) => state.callError);
   const [always, setAlways] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Each pending dial is a dialog of its own (keyed by its id): the delay starts again on a swap.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), ANSWER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
   // One answer per dialog: a second Esc while the first is on its way sends nothing.
   const answered = useRef(false);
   const answer = async (accept: boolean) => {
-    if (answered.current) return;
+    if (answered.current || (accept && !ready)) return;
     answered.current = true;
     setBusy(true);
     await confirm(accept, accept && always);
@@ -147,7 +160,7 @@ function PendingDial() {
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            disabled={busy || !ready}
             onClick={() => void answer(true)}
           >
             {t('pending.dial')}
