@@ -70,7 +70,8 @@ const DESCRIBED: ValueLimits = { maxDepth: 8, maxNodes: 1000 };
 export function describeValue(value: unknown): string | Said {
   if (value === undefined) return said('errors:settings.missing');
   if (valueBeyond(value, DESCRIBED)) return Array.isArray(value) ? '[…]' : '{…}';
-  const text = JSON.stringify(value) ?? typeof value;
+  // A password written into an address (https://user:secret@…) is never repeated.
+  const text = (JSON.stringify(value) ?? typeof value).replace(/(\/\/)[^/?#@\s"]*@/g, '$1…@');
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 

@@ -20,7 +20,10 @@ import { said, type Said } from '../text/said';
  */
 export function isSecureOrLoopback(url: string): boolean {
   if (!URL.canParse(url)) return false;
-  const { protocol, hostname } = new URL(url);
+  const { protocol, hostname, username, password } = new URL(url);
+  // A user name or password in the address is a secret in a setting: shown by `status`, in an
+  // error and in the log, and never sent anyway (fetch refuses such an address).
+  if (username || password) return false;
   if (protocol === 'https:') return true;
   return (
     protocol === 'http:' &&

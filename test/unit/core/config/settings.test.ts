@@ -188,7 +188,29 @@ describe('loadSettings', () => {
     expect(error.code).toBe('settings_invalid');
     expect(error.field).toBe(field);
     expect(error.message).toContain(variable);
-    expect(error.message).toContain('an https:// URL (plain http:// only on this computer');
+    expect(error.message).toContain(
+      'an https:// URL without a user name or password (plain http:// only on this computer',
+    );
+  });
+
+  // A password in an address is a secret in a setting: before, accepted, then shown by `status
+  // --json` and repeated whole in any error naming the value.
+  it.each([
+    ['CALLBAR_BASE_URL', 'https://admin:s3cr3t-pw@pbx.example.com', 'base_url'],
+    ['CALLBAR_PORTAL_URL', 'https://admin:s3cr3t-pw@pbx.example.com/portal', 'portal_url'],
+    [
+      'CALLBAR_RELAY_URL',
+      'https://relay-a.example.com, https://svc:s3cr3t-pw@relay-b',
+      'relay_url',
+    ],
+    ['CALLBAR_BASE_URL', 'http://admin:s3cr3t-pw@pbx.lan:8089', 'base_url'],
+  ])('refuses %s=%s: no user name or password, never repeated', async (variable, raw, field) => {
+    const dir = await dataDir();
+    const error = await failure(() => loadSettings({ dataDir: dir, env: { [variable]: raw } }));
+    expect(error.code).toBe('settings_invalid');
+    expect(error.field).toBe(field);
+    expect(error.message).toContain('without a user name or password');
+    expect(error.message).not.toContain('s3cr3t');
   });
 
   it.each([
