@@ -13,8 +13,25 @@ export function integer(value: string | undefined, what: What): number | undefin
   return Number(value);
 }
 
-export function requiredInteger(value: string | undefined, what: What): number {
+/**
+ * An id, a page or a page size: a whole number from 1 up that the platform can be sent exactly
+ * (a 0, a negative or a 20-digit one is a usage error here, before any request).
+ */
+export function positiveInteger(value: string | undefined, what: What): number | undefined {
   const parsed = integer(value, what);
+  if (parsed === undefined || (Number.isSafeInteger(parsed) && parsed >= 1)) return parsed;
+  throw new UsageError(
+    said('cli:usage.positiveWholeNumber', {
+      what,
+      value: String(value),
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+  );
+}
+
+/** A required id (see positiveInteger). */
+export function requiredId(value: string | undefined, what: What): number {
+  const parsed = positiveInteger(value, what);
   if (parsed === undefined) throw new UsageError(said('cli:usage.isRequired', { what }));
   return parsed;
 }

@@ -2,7 +2,7 @@
 import type { Page } from '../core/api/schemas';
 import { formatNumber } from '../../src-shared/i18n/format';
 import type { Translate } from '../core/text/said';
-import { integer } from './arguments';
+import { positiveInteger } from './arguments';
 import type { CommandContext } from './command';
 
 /** A duration in seconds with one decimal, as the user's language writes it (12.3 / 12,3). */
@@ -40,9 +40,9 @@ export function listQuery(values: {
     query: {
       search: values.search,
       ordering: values.ordering,
-      page_size: integer(values['page-size'], '--page-size'),
+      page_size: positiveInteger(values['page-size'], '--page-size'),
     },
-    page: integer(values.page, '--page'),
+    page: positiveInteger(values.page, '--page'),
   };
 }
 

@@ -6,7 +6,7 @@
 import type { ContactFields } from '../../../src-shared/contract';
 import type { Contact } from '../../core/api/schemas';
 import { said, type Translate } from '../../core/text/said';
-import { integer, required, requiredInteger } from '../arguments';
+import { integer, positiveInteger, required, requiredId } from '../arguments';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
@@ -54,7 +54,7 @@ interface FieldValues {
 function contactFields(values: FieldValues, current?: Contact): ContactFields {
   return {
     phonebook: required(
-      integer(values.phonebook, '--phonebook') ?? current?.phonebook,
+      positiveInteger(values.phonebook, '--phonebook') ?? current?.phonebook,
       isRequired('--phonebook'),
     ),
     display_name: required(values.name ?? current?.display_name, isRequired('--name')),
@@ -70,7 +70,7 @@ function contactFields(values: FieldValues, current?: Contact): ContactFields {
 
 const isRequired = (option: string) => said('cli:usage.isRequired', { what: option });
 const ID = { name: 'ID', min: 1 } as const;
-const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.contactId'));
+const id = (args: string[]) => requiredId(args[0], said('cli:usage.contactId'));
 /** The table of contacts, numbers shown in the user's region now (core loaded when it runs). */
 const rows = async (ctx: CommandContext) => {
   const region = (await ctx.profile()).region.current();
@@ -90,7 +90,10 @@ export const contactCommands: CommandGroup = {
       options: { ...listOptions, phonebook: { type: 'string' } },
       async run(ctx, { values }) {
         const list = listQuery(values);
-        const query = { ...list.query, phonebook: integer(values.phonebook, '--phonebook') };
+        const query = {
+          ...list.query,
+          phonebook: positiveInteger(values.phonebook, '--phonebook'),
+        };
         const api = await ctx.platform();
         await showList(ctx, { all: values.all, page: list.page }, 'contacts', await rows(ctx), {
           all: () => api.phonebooks.allContacts(query),
@@ -158,7 +161,7 @@ export const contactCommands: CommandGroup = {
       usage: 'ID…',
       args: { name: 'ID', min: 1, max: Infinity },
       async run(ctx, { args }) {
-        const ids = args.map((arg) => requiredInteger(arg, said('cli:usage.everyContactId')));
+        const ids = args.map((arg) => requiredId(arg, said('cli:usage.everyContactId')));
         await (await cliPhonebookEditor(ctx)).bulkDeleteContacts(ids);
         show(ctx, { deleted: ids }, () =>
           ctx.t('contacts.bulkDeleted', { count: ids.length, ids: ids.join(', ') }),

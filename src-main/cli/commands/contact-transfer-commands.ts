@@ -12,7 +12,7 @@ import type { OnDuplicate } from '../../core/contacts-io/import-plan';
 import { CallbarError } from '../../core/errors';
 import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
-import { integer, requiredInteger } from '../arguments';
+import { positiveInteger, requiredId } from '../arguments';
 import { ExitCode, type CliIo } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { tenths } from '../list-output';
@@ -144,7 +144,7 @@ async function runExport(
   ctx: CommandContext,
   values: { phonebook?: string; format?: string; output?: string },
 ): Promise<void> {
-  const phonebook = integer(values.phonebook, '--phonebook');
+  const phonebook = positiveInteger(values.phonebook, '--phonebook');
   const format = exportFormat(values.format, values.output);
   if (values.output === '') throw new UsageError(said('cli:usage.outputFile'));
   const api = await ctx.platform();
@@ -185,7 +185,7 @@ async function runImportCommand(
     encoding?: string;
   },
 ): Promise<number> {
-  const phonebook = requiredInteger(values.phonebook, '--phonebook');
+  const phonebook = requiredId(values.phonebook, '--phonebook');
   const duplicates = onDuplicate(values['on-duplicate']);
   const changes = mapChanges(values.map);
   const encodings = await import('../../core/contacts-io/import-encoding');

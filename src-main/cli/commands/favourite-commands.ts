@@ -7,7 +7,7 @@ import type { FavouriteContact } from '../../../src-shared/contract';
 import { CallbarError } from '../../core/errors';
 import type { Favourites } from '../../core/favourites/favourites';
 import { said, type Translate } from '../../core/text/said';
-import { requiredInteger } from '../arguments';
+import { requiredId } from '../arguments';
 import { defineCommand, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
 import { formatTable } from '../table';
@@ -55,7 +55,7 @@ const star = (starred: boolean) =>
     usage: 'ID',
     args: { name: 'ID', min: 1 },
     async run(ctx, { args }) {
-      const id = requiredInteger(args[0], said('cli:usage.contactId'));
+      const id = requiredId(args[0], said('cli:usage.contactId'));
       const listed = await withFavourites(ctx, async (favourites, known) => {
         if (starred && !known.has(id)) {
           throw new CallbarError('not_found', said('cli:favourites.unknownContact', { id }));

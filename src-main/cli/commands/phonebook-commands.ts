@@ -6,7 +6,7 @@ import type { PhonebookFields } from '../../../src-shared/contract';
 import type { Phonebook, WrittenPhonebook } from '../../core/api/schemas';
 import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
-import { integer, required, requiredInteger } from '../arguments';
+import { integer, required, requiredId } from '../arguments';
 import { defineCommand, type CommandGroup } from '../command';
 import { cliPhonebookEditor } from './directory-commands';
 import { listOptions, listQuery, listUsage, show, showList } from '../list-output';
@@ -59,10 +59,10 @@ function phonebookFields(values: FieldValues, current?: Phonebook): PhonebookFie
 }
 
 const ownersOf = (values: FieldValues) =>
-  values.owner?.map((owner) => requiredInteger(owner, '--owner'));
+  values.owner?.map((owner) => requiredId(owner, '--owner'));
 
 const ID = { name: 'ID', min: 1 } as const;
-const id = (args: string[]) => requiredInteger(args[0], said('cli:usage.phonebookId'));
+const id = (args: string[]) => requiredId(args[0], said('cli:usage.phonebookId'));
 
 export const phonebookCommands: CommandGroup = {
   title: 'phonebooks',

@@ -127,6 +127,35 @@ describe('callbar in scripts', () => {
   });
 
   it.each([
+    [['contacts', 'list', '--phonebook', '99999999999999999999'], '--phonebook'],
+    [['contacts', 'list', '--phonebook=0'], '--phonebook'],
+    [['contacts', 'list', '--page', '0'], '--page'],
+    [['phonebooks', 'list', '--page-size', '99999999999999999999'], '--page-size'],
+    [['contacts', 'show', '0'], 'The contact id'],
+    [['contacts', 'bulk-delete', '3', '99999999999999999999'], 'Every contact id'],
+    [['phonebooks', 'show', '99999999999999999999'], 'The phonebook id'],
+    [['favourites', 'add', '99999999999999999999'], 'The contact id'],
+    [['contacts', 'export', '--phonebook', '99999999999999999999'], '--phonebook'],
+  ])(
+    'callbar %j: an id or page no platform has is a usage error (exit 2, before: 1 or 6), refused before any request',
+    async (args, what) => {
+      const before = (await requestLog(sim)).length;
+      const result = await allOutput(callbar([...args, '--json'], env));
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const [line, hint, ...more] = result.stderr.trimEnd().split('\n');
+      expect(line).toMatch(
+        new RegExp(
+          `^callbar: ${what} must be a whole number from 1 to 9007199254740991, not "\\d+"\\.$`,
+        ),
+      );
+      expect(hint).toMatch(/^Run 'callbar help /);
+      expect(more).toEqual([]);
+      expect((await requestLog(sim)).length).toBe(before);
+    },
+  );
+
+  it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)(
