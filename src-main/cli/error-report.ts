@@ -15,13 +15,19 @@ const nextStep: Partial<Record<number, string>> = {
 /**
  * The platform's refusal behind `error`: the error itself, or the one a core layer (the phonebook
  * editor) only put into words, so its fields are told one per line; not one that layer explained
- * further (its own sentence is told instead).
+ * further (its own sentence, or its own code, is told instead).
  */
 function platformRefusal(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof CallbarError && error.cause instanceof ApiError) {
     const plain = explainPlatformError(error.cause);
-    if (plain instanceof Error && plain.message === error.message) return error.cause;
+    if (
+      plain instanceof CallbarError &&
+      plain.message === error.message &&
+      plain.code === error.code
+    ) {
+      return error.cause;
+    }
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { said } from '../text/said';
 import { CallbarError } from '../errors';
 import { describeIssue, describeIssues } from '../validation-issues';
+import { ApiError } from './api-errors';
 import {
   PageSizes,
   totalOrder,
@@ -67,6 +68,40 @@ function positiveId(value: number, what: 'phonebook' | 'contact' | 'every'): num
     });
   }
   return value;
+}
+
+/**
+ * A contact list asked for the contacts of a phonebook the platform does not have, or will not
+ * show this user. The contract does not say how a platform answers; django-filter's
+ * ModelChoiceFilter answers 400 invalid_choice on attr `phonebook`. That is no refusal of what was
+ * asked: the phonebook named is not found, as a GET of it answers (404), and a script hears
+ * `not_found` either way.
+ */
+export class UnknownPhonebookError extends CallbarError {
+  constructor(cause: ApiError) {
+    super(
+      'not_found',
+      said('errors:platform.doesNotExist', { thing: 'phonebook', name: 'phonebook' }),
+      {
+        field: 'phonebook',
+        cause,
+      },
+    );
+    this.name = 'UnknownPhonebookError';
+  }
+}
+
+/** `request`, a list filtered by phonebook, with the platform's "no such phonebook" said as such. */
+async function ofPhonebook<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const unknown =
+      error instanceof ApiError &&
+      error.status === 400 &&
+      error.errors.some((item) => item.code === 'invalid_choice' && item.attr === 'phonebook');
+    throw unknown ? new UnknownPhonebookError(error) : error;
+  }
 }
 
 /** The page size a walk asks for unless told otherwise (the platform may keep to fewer). */
@@ -154,13 +189,16 @@ export class PhonebookApi {
   }
 
   async listContacts(query: ContactListQuery = {}): Promise<Page<Contact>> {
-    return this.#client.request({
-      method: 'get',
-      path: CONTACTS,
-      scope: 'phonebook',
-      searchParams: checkInput(ContactListQuery, query),
-      schema: ContactPage,
-    });
+    const searchParams = checkInput(ContactListQuery, query);
+    return ofPhonebook(() =>
+      this.#client.request({
+        method: 'get',
+        path: CONTACTS,
+        scope: 'phonebook',
+        searchParams,
+        schema: ContactPage,
+      }),
+    );
   }
 
   /** Every contact, each once, in a total order, checked against the count (page-walk.ts). */
@@ -203,13 +241,15 @@ export class PhonebookApi {
     const { page_size: pageSize, ...filters } = { ...query, page: undefined };
     return {
       page: (request: PageRequest) =>
-        this.#client.request({
-          method: 'get',
-          path: request.path,
-          scope: 'phonebook',
-          searchParams: request.searchParams,
-          schema,
-        }),
+        ofPhonebook(() =>
+          this.#client.request({
+            method: 'get',
+            path: request.path,
+            scope: 'phonebook',
+            searchParams: request.searchParams,
+            schema,
+          }),
+        ),
       baseUrl: this.#baseUrl,
       path,
       query: { ...filters, ordering },

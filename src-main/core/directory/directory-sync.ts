@@ -18,12 +18,12 @@
  * directory stays.
  */
 import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
-import { ApiError, RateLimitedError } from '../api/api-errors';
+import { RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS } from '../api/page-bounds';
 import { IncompleteListError } from '../api/page-walk';
 import { said, type Said } from '../text/said';
 import { CallbarError } from '../errors';
-import type { PhonebookApi } from '../api/phonebook-api';
+import { UnknownPhonebookError, type PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
 import type { Clock } from '../clock';
 import type { RequestPacer } from './request-pacer';
@@ -184,7 +184,7 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
         incomplete.push(error.ofPhonebook(book.description));
         return;
       }
-      if (!isVanishedPhonebook(error)) throw error;
+      if (!(error instanceof UnknownPhonebookError)) throw error;
       dropWalk(book, counted);
     }
   };
@@ -245,18 +245,6 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     requests,
     vanished,
   };
-}
-
-/**
- * The platform's answer when the `phonebook` filter names a phonebook it no longer has (django-
- * filter's ModelChoiceFilter): 400 invalid_choice on attr `phonebook`.
- */
-function isVanishedPhonebook(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    error.status === 400 &&
-    error.errors.some((item) => item.code === 'invalid_choice' && item.attr === 'phonebook')
-  );
 }
 
 /** The characters of text one contact adds to the directory. */

@@ -126,6 +126,31 @@ describe('callbar in scripts', () => {
     expect(JSON.parse(down.stdout)).toMatchObject({ error: { code: 'network' } });
   });
 
+  it('the contacts of a phonebook the platform does not have: "not found", exit 6 (before: 1)', async () => {
+    // The platform answers the list's phonebook filter 400 invalid_choice (the simulator, as
+    // django-filter does); a script hears what `contacts export --phonebook 999999` says, a 404's.
+    for (const all of [[], ['--all']]) {
+      const json = await allOutput(
+        callbar(['contacts', 'list', '--phonebook', '999999', '--json', ...all], env),
+      );
+      expect(json.code).toBe(6);
+      expect(JSON.parse(json.stdout)).toEqual({
+        state: 'connected',
+        error: {
+          code: 'not_found',
+          message:
+            'This phonebook does not exist (it may have been deleted), or you may not see it.',
+          field: 'phonebook',
+        },
+      });
+    }
+    const told = await allOutput(callbar(['contacts', 'list', '--phonebook', '999999'], env));
+    expect(told.code).toBe(6);
+    expect(told.stderr).toBe(
+      'callbar: This phonebook does not exist (it may have been deleted), or you may not see it.\n',
+    );
+  });
+
   it.each([
     [['contacts', 'list', '--phonebook', '99999999999999999999'], '--phonebook'],
     [['contacts', 'list', '--phonebook=0'], '--phonebook'],
