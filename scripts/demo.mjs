@@ -41,6 +41,8 @@ its binary is installed, otherwise as a web preview in your browser), with its o
 
 Options:
   --contacts N         How many contacts the simulator makes up (default 500)
+  --profile NAME       The simulator's choices where the platform's contract is silent: rich
+                       (default), minimal or variant (simulator/README.md#profiles)
   --state DIR          Keep the session across runs in DIR (also CALLBAR_DEMO_STATE=DIR)
   --sim-port PORT      The simulator's port (default: any free port; with --state, the kept one)
   --receiver-port PORT Callbar's receiver port (default ${DEFAULT_RECEIVER_PORT}, or a free one when it is taken)
@@ -52,9 +54,13 @@ Options:
 The demo prints the ports it uses, and the line that points \`callbar\` in a second terminal
 at its profile and keyring. More: docs/usage.md#trying-callbar-the-demo`;
 
+/** The simulator's profiles (SIM_PROFILES in simulator/options.ts), for --profile. */
+const SIM_PROFILES = ['rich', 'minimal', 'variant'];
+
 /** What a value looks like, for an option given without one. */
 const EXAMPLES = {
   '--contacts': '2000',
+  '--profile': 'minimal',
   '--state': '~/.callbar-demo-state',
   '--sim-port': '8089',
   '--receiver-port': '37154',
@@ -80,6 +86,7 @@ function readOptions(argv) {
       allowNegative: true,
       options: {
         contacts: { type: 'string', default: '500' },
+        profile: { type: 'string', default: 'rich' },
         state: { type: 'string', default: process.env.CALLBAR_DEMO_STATE || undefined },
         'sim-port': { type: 'string' },
         'receiver-port': { type: 'string' },
@@ -113,8 +120,14 @@ function readOptions(argv) {
     process.exit(0);
   }
   const contacts = wholeNumber(values.contacts, '--contacts', 0, 200_000);
+  if (!SIM_PROFILES.includes(values.profile)) {
+    usageError(
+      `--profile takes ${SIM_PROFILES.slice(0, -1).join(', ')} or ${SIM_PROFILES.at(-1)}, not "${values.profile}".`,
+    );
+  }
   return {
     contacts: String(contacts),
+    profile: values.profile,
     state: values.state,
     simPort: port(values['sim-port'], '--sim-port'),
     receiverPort: port(values['receiver-port'], '--receiver-port'),
@@ -245,6 +258,8 @@ async function runDemo() {
       String(simPort),
       '--contacts',
       kept?.contacts ?? options.contacts,
+      '--profile',
+      options.profile,
       '--seed',
       String(kept?.seed ?? DEMO_SEED),
       ...(kept
@@ -298,7 +313,7 @@ async function runDemo() {
 
   const user = info.users[0];
   console.log(`
-Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${kept?.contacts ?? options.contacts} contacts).
+Platform simulator at ${info.base_url} (tenant ${info.tenant_id}, ${kept?.contacts ?? options.contacts} contacts, profile ${info.profile}).
 Ports: the simulator ${new URL(info.base_url).port}, Callbar's receiver ${receiverPort}${
     previewPort ? `, the web preview ${previewPort}` : ''
   } (--sim-port, --receiver-port${previewPort ? ', --preview-port' : ''} choose them).${

@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --port P [--profile rich|minimal] [--contacts N] [--seed S] [--activation-url U --deactivation-url U
+ * `npm run sim -- --port P [--profile rich|minimal|variant] [--contacts N] [--seed S] [--activation-url U --deactivation-url U
  * --webhook-url U --slug callbar --extra-header 'Name: value' --encoding json|form] [...]`
  *
  * Prints exactly one JSON line on stdout when ready ({base_url, portal_url, client_id,
@@ -15,7 +15,7 @@ import {
   type SimProfile,
 } from './options';
 
-const USAGE = `usage: npm run sim -- [--port P] [--profile rich|minimal] [--contacts N] [--seed S]
+const USAGE = `usage: npm run sim -- [--port P] [--profile rich|minimal|variant] [--contacts N] [--seed S]
   [--state FILE (keeps tokens and activations across runs)]
   [--slug callbar] [--activation-url U --deactivation-url U] [--webhook-url U]
   (without them: Callbar's default receiver, http://127.0.0.1:37153/activate, /deactivate, /events;

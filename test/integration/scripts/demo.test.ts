@@ -16,6 +16,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIM_PROFILES } from '../../../simulator/index';
 import { completePortalFlow } from '../../../simulator/portal-driver';
 import { freePort } from '../../support/free-port';
 import { until } from '../../support/until';
@@ -47,6 +48,7 @@ describe('npm run demo: its options', () => {
     expect(run.stdout).toContain('Usage: npm run demo [-- OPTIONS]');
     for (const option of [
       '--contacts N',
+      '--profile NAME',
       '--state DIR',
       '--sim-port PORT',
       '--receiver-port PORT',
@@ -57,6 +59,12 @@ describe('npm run demo: its options', () => {
     ]) {
       expect(run.stdout).toContain(option);
     }
+    // Every profile the simulator has can be chosen (the demo's list is a copy of its).
+    const profileHelp = run.stdout.slice(
+      run.stdout.indexOf('--profile NAME'),
+      run.stdout.indexOf('--state'),
+    );
+    for (const profile of SIM_PROFILES) expect(profileHelp).toContain(profile);
     expect(run.stderr).toBe('');
   });
 
@@ -69,6 +77,7 @@ describe('npm run demo: its options', () => {
         '--receiver-port takes a whole number from 1024 to 65535, not "80".',
       ],
       [['--open=yes'], '--open takes no value'],
+      [['--profile', 'lean'], '--profile takes rich, minimal or variant, not "lean".'],
       [['demo'], 'the demo takes options only, not "demo".'],
     ];
     for (const [args, sentence] of cases) {
@@ -119,6 +128,9 @@ describe('npm run demo: the ports it is given, and a second terminal', () => {
         '--no-open',
         '--contacts',
         '40',
+        // The journey below holds under every profile; this one gives least and differs most.
+        '--profile',
+        'variant',
         '--state',
         join(scratch, 'state'),
         '--sim-port',
@@ -152,8 +164,13 @@ describe('npm run demo: the ports it is given, and a second terminal', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('says which ports it uses, the ones given', () => {
+  it('says which ports it uses, the ones given, and runs the simulator under the profile given', async () => {
     expect(output).toContain(`Platform simulator at http://127.0.0.1:${ports.sim} `);
+    expect(output).toMatch(/\(tenant \S+, 40 contacts, profile variant\)/);
+    const config = JSON.parse(await httpGet(`http://127.0.0.1:${ports.sim}/__sim/config`)) as {
+      profile: string;
+    };
+    expect(config.profile).toBe('variant');
     expect(output).toContain(
       `Ports: the simulator ${ports.sim}, Callbar's receiver ${ports.receiver}, the web preview ${ports.preview}`,
     );
