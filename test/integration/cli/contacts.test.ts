@@ -61,7 +61,7 @@ describe('callbar contacts export / import', () => {
       env,
     );
     expect(written).toMatchObject({ code: 0, stdout: '' });
-    expect(written.stderr).toContain(`Exported 1 contacts of phonebook ${book} to ${file}.`);
+    expect(written.stderr).toContain(`Exported 1 contact of phonebook ${book} to ${file}.`);
     expect(await readFile(file, 'utf8')).toBe(await exported(api, book, 'vcard'));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     // A CSV file begins with UTF-8's mark, so Excel reads it as UTF-8; stdout (a pipe) has none.
@@ -299,6 +299,37 @@ describe('callbar contacts export / import', () => {
     expect(saved[0]).toBe('Row,Name,Number,Secondary number,Speed dial,Company,Reason');
     expect(saved[1]).toMatch(/^2,Bad,not a number,,,,/);
     expect(saved[2]).toMatch(/^3,Worse,"'\+12025550322",,9191,,/);
+  });
+
+  it('counts one in the singular, in English as in German: 1 contact, 1 request, the row not imported', async () => {
+    const book = await phonebookWith(api);
+    const file = await fileWith(
+      'one-bad.csv',
+      // A speed dial of its own: one request, none spent finding a free one.
+      'Name,Number,Speed dial\nFine,+12025550331,9876\nBad,not a number,\n',
+    );
+    const failures = join(mkdtempSync(join(tmpdir(), 'callbar-failures-')), 'failed.csv');
+    const args = ['contacts', 'import', file, '--phonebook', String(book), '--failures', failures];
+    const run = await runCallbarInProcess(args, env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /: 1 created, 0 updated, 0 skipped, 1 failed \(\d+\.\d s, 1 request\)\./,
+    );
+    expect(run.stderr).toContain(`The row not imported is in ${failures}.`);
+    const german = await runCallbarInProcess(args, { ...env, LANG: 'de_DE.UTF-8' });
+    expect(german.stderr).toContain(`Die nicht importierte Zeile steht in ${failures}.`);
+
+    const listed = await runCallbarInProcess(
+      ['contacts', 'list', '--phonebook', String(book), '--all'],
+      env,
+    );
+    expect(listed.stdout).toMatch(/\n\n1 contact$/);
+    const [contact] = await contactsOf(api, book);
+    const deleted = await runCallbarInProcess(
+      ['contacts', 'bulk-delete', String(contact!.id)],
+      env,
+    );
+    expect(deleted.stdout).toBe(`Deleted 1 contact: ${contact!.id}.`);
   });
 
   it('stops on Ctrl+C after the row in flight and says which rows were not sent', async () => {
