@@ -5,6 +5,7 @@ import { describeIssue, describeIssues } from '../validation-issues';
 import { ApiError } from './api-errors';
 import {
   PageSizes,
+  refusedPageSize,
   totalOrder,
   walkItems,
   walkList,
@@ -143,13 +144,7 @@ export class PhonebookApi {
   }
 
   async listPhonebooks(query: ListQuery = {}): Promise<Page<Phonebook>> {
-    return this.#client.request({
-      method: 'get',
-      path: PHONEBOOKS,
-      scope: 'phonebook',
-      searchParams: checkInput(ListQuery, query),
-      schema: PhonebookPage,
-    });
+    return this.#onePage(PHONEBOOKS, PhonebookPage, checkInput(ListQuery, query));
   }
 
   /**
@@ -189,16 +184,38 @@ export class PhonebookApi {
   }
 
   async listContacts(query: ContactListQuery = {}): Promise<Page<Contact>> {
-    const searchParams = checkInput(ContactListQuery, query);
-    return ofPhonebook(() =>
-      this.#client.request({
-        method: 'get',
-        path: CONTACTS,
-        scope: 'phonebook',
-        searchParams,
-        schema: ContactPage,
-      }),
-    );
+    const checked = checkInput(ContactListQuery, query);
+    return ofPhonebook(() => this.#onePage(CONTACTS, ContactPage, checked));
+  }
+
+  /**
+   * One page of a list, at the page size asked for or, when it is smaller, the largest the
+   * platform takes, learnt as a walk learns it (page-walk.ts): a platform that refuses a page
+   * size above its maximum (400 on page_size) is asked again at the size it allows, as others
+   * clamp it silently.
+   */
+  async #onePage<T>(
+    path: string,
+    schema: z.ZodType<Page<T>>,
+    query: ListQuery & { phonebook?: number | undefined },
+  ): Promise<Page<T>> {
+    for (;;) {
+      const size =
+        query.page_size === undefined ? undefined : await this.#sizes.fit(query.page_size);
+      try {
+        return await this.#client.request({
+          method: 'get',
+          path,
+          scope: 'phonebook',
+          searchParams: size === undefined ? query : { ...query, page_size: size },
+          schema,
+        });
+      } catch (error) {
+        const smaller = size === undefined ? undefined : refusedPageSize(error, size);
+        if (smaller === undefined) throw error;
+        await this.#sizes.learn(smaller);
+      }
+    }
   }
 
   /** Every contact, each once, in a total order, checked against the count (page-walk.ts). */

@@ -283,3 +283,31 @@ describeEachProfile('callbar CLI: dial and hang up', (profile) => {
     expect(bad.stderr).toContain('That is not a phone number');
   });
 });
+
+describe('callbar CLI: a page size above the platform’s maximum', () => {
+  let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // The variant refuses a page_size above 50 (400 max_value) where rich and minimal clamp it.
+    ({ env, close } = await signedInCli({ contacts: 120, profile: 'variant' }));
+  });
+  afterAll(() => close());
+
+  it('lists the largest page the platform takes, as a clamping platform does (before: exit 1)', async () => {
+    for (const command of [['contacts'], ['phonebooks']]) {
+      const run = await runCallbarInProcess(
+        [...command, 'list', '--page-size', '100', '--json'],
+        env,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const page = JSON.parse(run.stdout) as { count: number; results: unknown[] };
+      expect(page.results).toHaveLength(Math.min(50, page.count));
+    }
+    const second = await runCallbarInProcess(
+      ['contacts', 'list', '--page-size', '100', '--page', '2'],
+      env,
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/\n\n50 of 120 contacts \(more: --page N, or --all\)$/);
+  });
+});
