@@ -21,6 +21,7 @@ import { openLocalDirectory } from './directory-commands';
 import { writeStdout } from './contact-transfer-commands';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { show } from '../list-output';
+import { writeOutputFile } from '../output-file';
 import { formatTable } from '../table';
 
 /** The help's note on call events (`{eventsNote}` in the help of dial, hangup and calls). */
@@ -305,8 +306,7 @@ export const callCommands: CommandGroup = {
         const { callHistoryCsv } = await import('../../core/calls/call-history-csv');
         const text = callHistoryCsv(recent, { file: values.output !== undefined });
         if (values.output === undefined) return writeStdout(ctx.io, [text]);
-        const { writeFileAtomic } = await import('../../core/files/atomic-write');
-        await writeFileAtomic(values.output, text, { mode: 0o600, dirMode: 0o700 });
+        await writeOutputFile(values.output, [text]);
         if (ctx.json) ctx.io.out(JSON.stringify({ file: values.output, calls: recent.length }));
         else
           ctx.io.err(

@@ -16,11 +16,10 @@ import { positiveInteger, requiredId } from '../arguments';
 import { ExitCode, type CliIo } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { tenths } from '../list-output';
+import { writeOutputFile } from '../output-file';
 import { formatTable } from '../table';
 import { openLocalDirectory } from './directory-commands';
 
-/** Files Callbar writes hold coworkers' contacts: the owner's only. */
-const FILE_MODES = { mode: 0o600, dirMode: 0o700 };
 /** Rows listed on the terminal; --failures saves them all. */
 const MAX_LISTED = 50;
 
@@ -158,8 +157,7 @@ async function runExport(
     onContact: () => contacts++,
   });
   if (values.output === undefined) return writeStdout(ctx.io, chunks);
-  const { writeChunksAtomic } = await import('../../core/files/atomic-write');
-  await writeChunksAtomic(values.output, chunks, FILE_MODES);
+  await writeOutputFile(values.output, chunks);
   const { t } = ctx;
   const what =
     phonebook === undefined
@@ -255,8 +253,7 @@ async function runImportCommand(
   const notImported = result.counts.failed + result.counts.not_sent;
   if (values.failures !== undefined && notImported > 0) {
     const { failuresCsv } = await import('../../core/contacts-io/import-report');
-    const { writeFileAtomic } = await import('../../core/files/atomic-write');
-    await writeFileAtomic(values.failures, failuresCsv(result), FILE_MODES);
+    await writeOutputFile(values.failures, [failuresCsv(result)]);
   }
   if (ctx.json) {
     ctx.io.out(

@@ -4,7 +4,7 @@
  * re-import, the failures file, Ctrl+C, and usage mistakes caught before anything is asked.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -330,6 +330,49 @@ describe('callbar contacts export / import', () => {
       env,
     );
     expect(deleted.stdout).toBe(`Deleted 1 contact: ${contact!.id}.`);
+  });
+
+  it('an --output it cannot write is one sentence naming it, before any request (before: EISDIR, a temporary path)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'callbar-output-'));
+    const aFile = join(folder, 'a-file.csv');
+    await writeFile(aFile, 'kept\n');
+    const cases: [string[], string][] = [
+      [['contacts', 'export', '--output', folder], `${folder}: it is a folder; name a file in it.`],
+      [['calls', 'export', '--output', folder], `${folder}: it is a folder; name a file in it.`],
+      [
+        ['contacts', 'export', '--output', join(aFile, 'x.csv')],
+        `${join(aFile, 'x.csv')}: a part of the path is not a folder.`,
+      ],
+    ];
+    for (const [args, why] of cases) {
+      const before = (await requestLog(sim)).length;
+      const run = await runCallbarInProcess(args, env);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr).toBe(`callbar: Callbar could not write ${why} Nothing was written.\n`);
+      if (args[0] === 'contacts' && why.includes('folder;')) {
+        expect((await requestLog(sim)).length).toBe(before);
+      }
+    }
+    expect(await readFile(aFile, 'utf8')).toBe('kept\n');
+    const german = await runCallbarInProcess(['contacts', 'export', '--output', folder, '--json'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    // --json is English, with a code of its own.
+    expect(JSON.parse(german.stdout)).toEqual({
+      state: 'connected',
+      error: {
+        code: 'output_unwritable',
+        message: `Callbar could not write ${folder}: it is a folder; name a file in it. Nothing was written.`,
+      },
+    });
+    const germanText = await runCallbarInProcess(['contacts', 'export', '--output', folder], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(germanText.stderr).toBe(
+      `callbar: Callbar konnte ${folder} nicht schreiben: das ist ein Ordner; nennen Sie eine Datei darin. Es wurde nichts geschrieben.\n`,
+    );
   });
 
   it('stops on Ctrl+C after the row in flight and says which rows were not sent', async () => {
