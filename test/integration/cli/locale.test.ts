@@ -149,6 +149,12 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     const search = await run(['search', 'a'], GERMAN);
     expect(search.stdout).toMatch(/TREFFER/);
     expect(search.stdout).not.toMatch(/\b(prefix|infix|fuzzy|exact) \(/);
+    // One hit (a contact's number, digits only): it "passt", not "passen".
+    const listed = await run(['contacts', 'list', '--page-size', '1', '--json'], GERMAN);
+    const { results } = JSON.parse(listed.stdout) as { results: { number: string }[] };
+    const digits = results[0]!.number.replace(/\D/g, '');
+    const one = await run(['search', digits], GERMAN);
+    expect(one.stdout).toMatch(new RegExp(`\\n\\n1 von \\d+ Kontakten passt zu „${digits}“\\.$`));
   }, 60_000);
 
   it('follows LC_ALL over LANG, and the language setting over both', async () => {
