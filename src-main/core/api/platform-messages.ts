@@ -1,7 +1,7 @@
 /**
  * The platform words some errors in its framework's jargon (Django REST Framework): "Invalid pk",
  * "No PhonebookContact matches the given query.", "Invalid page.", "Select a valid choice. That
- * choice is not one of the available choices.". This one table turns those
+ * choice is not one of the available choices.", "Ensure this value is less than or equal to 50.". This one table turns those
  * details into sentences a person can act on; the CLI uses it, and the window can. Details it does
  * not know pass through unchanged (the platform's own words are better than a guess), and the raw
  * detail stays in ApiError.errors for programs. The sentences are the `errors` catalog's, worded
@@ -78,6 +78,14 @@ const TRANSLATIONS: Translation[] = [
       const thing = referencedThing(attr);
       return said('errors:platform.doesNotExist', { thing, name: thing });
     },
+  },
+  {
+    // A number field's bound (DRF's MaxValueValidator / MinValueValidator).
+    pattern: /^Ensure this value is (less|greater) than or equal to (-?\d+)\.?$/,
+    say: (match) =>
+      match[1] === 'less'
+        ? said('errors:platform.atMost', { max: match[2]! })
+        : said('errors:platform.atLeast', { min: match[2]! }),
   },
   {
     pattern: /^Invalid page\.?$/,

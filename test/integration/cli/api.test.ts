@@ -242,6 +242,26 @@ describe('callbar CLI: phonebooks, contacts', () => {
     );
     expect(listMissingBook.stderr).not.toContain('Select a valid choice');
 
+    // A number field's bounds (DRF's "Ensure this value is less than or equal to …"), in German too.
+    const tooHigh = [
+      'phonebooks',
+      'create',
+      '--description',
+      'Bounds',
+      '--priority',
+      '3000000000',
+      '--shared',
+    ];
+    expect(await runCallbarInProcess(tooHigh, env)).toMatchObject({
+      code: 1,
+      stderr: 'callbar: priority: The value may be at most 2147483647.\n',
+    });
+    const tooLow = await runCallbarInProcess(
+      ['phonebooks', 'create', '--description', 'Bounds', '--priority=-1', '--shared'],
+      { ...env, LANG: 'de_DE.UTF-8' },
+    );
+    expect(tooLow.stderr).toBe('callbar: priority: Der Wert muss mindestens 0 sein.\n');
+
     const pastTheEnd = await runCallbarInProcess(['contacts', 'list', '--page', '9999'], env);
     expect(pastTheEnd.code).toBe(6);
     expect(pastTheEnd.stderr).toContain('That page is past the end of the list');
