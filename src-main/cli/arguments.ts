@@ -5,28 +5,28 @@ import { UsageError } from './command';
 /** What a value is, in a message: an option (`--page`) or a phrase (`cli:usage.contactId`). */
 type What = string | Said;
 
-export function integer(value: string | undefined, what: What): number | undefined {
+/**
+ * A whole number from `min` to `max`: by default any the platform can be sent exactly (a
+ * 20-digit one is a usage error here, before any request, not a number rounded on its way).
+ */
+export function integer(
+  value: string | undefined,
+  what: What,
+  min = -Number.MAX_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) {
     throw new UsageError(said('cli:usage.wholeNumber', { what, value }));
   }
-  return Number(value);
+  const parsed = Number(value);
+  if (parsed >= min && parsed <= max) return parsed;
+  throw new UsageError(said('cli:usage.wholeNumberFrom', { what, value, min, max }));
 }
 
-/**
- * An id, a page or a page size: a whole number from 1 up that the platform can be sent exactly
- * (a 0, a negative or a 20-digit one is a usage error here, before any request).
- */
+/** An id, a page or a page size: a whole number from 1 (see integer). */
 export function positiveInteger(value: string | undefined, what: What): number | undefined {
-  const parsed = integer(value, what);
-  if (parsed === undefined || (Number.isSafeInteger(parsed) && parsed >= 1)) return parsed;
-  throw new UsageError(
-    said('cli:usage.positiveWholeNumber', {
-      what,
-      value: String(value),
-      max: Number.MAX_SAFE_INTEGER,
-    }),
-  );
+  return integer(value, what, 1);
 }
 
 /** A required id (see positiveInteger). */

@@ -180,6 +180,46 @@ describe('callbar in scripts', () => {
     },
   );
 
+  it('a number field too large to send exactly (--priority, --speed-dial) is a usage error too (before: zod\'s "Too big", exit 1)', async () => {
+    const before = (await requestLog(sim)).length;
+    for (const [args, what] of [
+      [
+        [
+          'phonebooks',
+          'create',
+          '--description',
+          'Big',
+          '--shared',
+          '--priority',
+          '99999999999999999999',
+        ],
+        '--priority',
+      ],
+      [
+        [
+          'contacts',
+          'create',
+          '--phonebook',
+          '3',
+          '--name',
+          'Big',
+          '--number',
+          '+12025550999',
+          '--speed-dial',
+          '99999999999999999999',
+        ],
+        '--speed-dial',
+      ],
+    ] as const) {
+      const result = await allOutput(callbar([...args], { ...env, LANG: 'de_DE.UTF-8' }));
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(
+        `callbar: ${what} muss eine ganze Zahl von -9007199254740991 bis 9007199254740991 sein, nicht „99999999999999999999“.`,
+      );
+    }
+    expect((await requestLog(sim)).length).toBe(before);
+  });
+
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
