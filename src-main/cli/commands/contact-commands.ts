@@ -47,21 +47,27 @@ interface FieldValues {
   company?: string;
 }
 
+/** The options as typed values: a usage error is said before anything is asked of the platform. */
+function typed(values: FieldValues) {
+  return {
+    ...values,
+    phonebook: positiveInteger(values.phonebook, '--phonebook'),
+    'speed-dial': integer(values['speed-dial'], '--speed-dial'),
+  };
+}
+
 /**
  * The contact's fields as given (the editor checks them); for an update, unchanged fields come
  * from the current one.
  */
-function contactFields(values: FieldValues, current?: Contact): ContactFields {
+function contactFields(values: ReturnType<typeof typed>, current?: Contact): ContactFields {
   return {
-    phonebook: required(
-      positiveInteger(values.phonebook, '--phonebook') ?? current?.phonebook,
-      isRequired('--phonebook'),
-    ),
+    phonebook: required(values.phonebook ?? current?.phonebook, isRequired('--phonebook')),
     display_name: required(values.name ?? current?.display_name, isRequired('--name')),
     number: required(values.number ?? current?.number, isRequired('--number')),
     secondary_number: values.secondary ?? current?.secondary_number ?? null,
     speed_dial: required(
-      integer(values['speed-dial'], '--speed-dial') ?? current?.speed_dial ?? undefined,
+      values['speed-dial'] ?? current?.speed_dial ?? undefined,
       isRequired('--speed-dial'),
     ),
     company: values.company ?? current?.company ?? '',
@@ -117,7 +123,7 @@ export const contactCommands: CommandGroup = {
       usage: fieldUsage,
       options: fieldOptions,
       async run(ctx, { values }) {
-        const fields = contactFields(values);
+        const fields = contactFields(typed(values));
         const contact = await (await cliPhonebookEditor(ctx)).createContact(fields);
         const table = await rows(ctx);
         show(
@@ -135,8 +141,9 @@ export const contactCommands: CommandGroup = {
       args: ID,
       async run(ctx, { values, args }) {
         const contactId = id(args);
+        const changes = typed(values);
         const api = await ctx.platform();
-        const fields = contactFields(values, await api.phonebooks.getContact(contactId));
+        const fields = contactFields(changes, await api.phonebooks.getContact(contactId));
         const contact = await (await cliPhonebookEditor(ctx)).updateContact(contactId, fields);
         const table = await rows(ctx);
         show(

@@ -40,18 +40,23 @@ interface FieldValues {
   owner?: string[];
 }
 
+/** The options as typed values: a usage error is said before anything is asked of the platform. */
+function typed(values: FieldValues) {
+  return { ...values, priority: integer(values.priority, '--priority') };
+}
+
 /**
  * The phonebook's fields as given (the editor checks them); for an update, unchanged fields come
  * from the current one (and the owners stay unless --owner is given).
  */
-function phonebookFields(values: FieldValues, current?: Phonebook): PhonebookFields {
+function phonebookFields(values: ReturnType<typeof typed>, current?: Phonebook): PhonebookFields {
   return {
     description: required(
       values.description ?? current?.description,
       said('cli:usage.isRequired', { what: '--description' }),
     ),
     priority: required(
-      integer(values.priority, '--priority') ?? current?.priority,
+      values.priority ?? current?.priority,
       said('cli:usage.isRequired', { what: '--priority' }),
     ),
     is_shared: required(values.shared ?? current?.is_shared, said('cli:usage.sayShared')),
@@ -106,7 +111,7 @@ export const phonebookCommands: CommandGroup = {
       usage: '--description D --priority N --shared|--no-shared [--owner ID]…',
       options: fieldOptions,
       async run(ctx, { values }) {
-        const fields = phonebookFields(values);
+        const fields = phonebookFields(typed(values));
         const owners = ownersOf(values);
         const book = await (await cliPhonebookEditor(ctx)).createPhonebook(fields, owners);
         show(
@@ -125,9 +130,10 @@ export const phonebookCommands: CommandGroup = {
       async run(ctx, { values, args }) {
         const bookId = id(args);
         const given = ownersOf(values);
+        const changes = typed(values);
         const current = await (await ctx.platform()).phonebooks.getPhonebook(bookId);
         const owners = given ?? current.owners.map((owner) => owner.id);
-        const fields = phonebookFields(values, current);
+        const fields = phonebookFields(changes, current);
         const book = await (await cliPhonebookEditor(ctx)).updatePhonebook(bookId, fields, owners);
         show(
           ctx,

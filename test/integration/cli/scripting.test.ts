@@ -157,6 +157,7 @@ describe('callbar in scripts', () => {
     [['contacts', 'list', '--page', '0'], '--page'],
     [['phonebooks', 'list', '--page-size', '99999999999999999999'], '--page-size'],
     [['contacts', 'show', '0'], 'The contact id'],
+    [['contacts', 'update', '3', '--phonebook=0'], '--phonebook'],
     [['contacts', 'bulk-delete', '3', '99999999999999999999'], 'Every contact id'],
     [['phonebooks', 'show', '99999999999999999999'], 'The phonebook id'],
     [['favourites', 'add', '99999999999999999999'], 'The contact id'],
@@ -210,6 +211,9 @@ describe('callbar in scripts', () => {
         ],
         '--speed-dial',
       ],
+      // An update says it before it reads the item it changes.
+      [['contacts', 'update', '3', '--speed-dial', '99999999999999999999'], '--speed-dial'],
+      [['phonebooks', 'update', '3', '--priority', '99999999999999999999'], '--priority'],
     ] as const) {
       const result = await allOutput(callbar([...args], { ...env, LANG: 'de_DE.UTF-8' }));
       expect(result.code, args.join(' ')).toBe(2);
