@@ -116,6 +116,14 @@ const TRANSLATIONS: Translation[] = [
   },
 ];
 
+/**
+ * Refusals the contract names by their attr's code, whatever words its detail uses (it says only
+ * what the detail states): a phonebook's name taken by another (`description.unique_description`).
+ */
+const BY_ATTR_CODE: Record<string, () => Said> = {
+  unique_description: () => said('errors:platform.phonebookNameTaken'),
+};
+
 /** A platform error detail in words, with the form field it concerns (if any). */
 export interface ExplainedDetail {
   sentence: string;
@@ -134,6 +142,10 @@ export function explainDetail(
 ): ExplainedDetail {
   const ownField = fieldOfAttr(attr ?? null);
   const field = ownField === NON_FIELD_ERRORS ? undefined : ownField;
+  const code = attr?.split('.')[1];
+  const byCode =
+    code !== undefined && Object.hasOwn(BY_ATTR_CODE, code) ? BY_ATTR_CODE[code] : undefined;
+  if (byCode) return { sentence: sayWith(t, byCode()), field };
   for (const translation of TRANSLATIONS) {
     const match = translation.pattern.exec(detail.trim());
     if (match) {

@@ -7,6 +7,7 @@ import {
   platformMessage,
 } from '../../../../src-main/core/api/platform-messages';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';
+import { translatorFor } from '../../../../src-main/core/text/translators';
 
 describe('platformMessage', () => {
   it('names what an unknown reference points at', () => {
@@ -31,6 +32,20 @@ describe('platformMessage', () => {
     expect(platformMessage('Invalid page.')).toBe(
       'That page is past the end of the list; ask for an earlier page.',
     );
+  });
+
+  it('says a phonebook name taken by its attr, whatever the detail says, in the user’s language', () => {
+    const detail = 'A phonebook with the description "Team" already exists.';
+    expect(explainDetail(detail, 'description.unique_description')).toEqual({
+      sentence: 'Another phonebook already has this name; choose another.',
+      field: 'description',
+    });
+    expect(
+      explainDetail(detail, 'description.unique_description', translatorFor('de', 'errors'))
+        .sentence,
+    ).toBe('Ein anderes Telefonbuch hat bereits diesen Namen; wählen Sie einen anderen.');
+    // An attr code no rule knows (or one on Object's prototype) leaves the detail as it is.
+    expect(platformMessage(detail, 'description.constructor')).toBe(detail);
   });
 
   it('leaves the platform’s own sentences alone', () => {
