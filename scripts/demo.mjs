@@ -145,8 +145,23 @@ function wholeNumber(text, option, min, max) {
   return value;
 }
 
+/**
+ * The ports browsers refuse to connect to (the Fetch standard's "bad ports"): core's one list
+ * (src-main/core/http/browser-refused-ports.ts), read as JSON since this script is plain Node.
+ */
+const BROWSER_REFUSED_PORTS = new Set(require('../src-main/core/http/browser-refused-ports.json'));
+
 function port(text, option) {
-  return text === undefined ? undefined : wholeNumber(text, option, 1024, 65535);
+  if (text === undefined) return undefined;
+  const value = wholeNumber(text, option, 1024, 65535);
+  if (BROWSER_REFUSED_PORTS.has(value)) {
+    let suggestion = value + 1;
+    while (BROWSER_REFUSED_PORTS.has(suggestion)) suggestion += 1;
+    usageError(
+      `${option} ${value}: web browsers refuse to connect to port ${value} (it is on the Fetch standard's list of blocked ports), so your browser could not reach the demo there; choose another port, such as ${suggestion}.`,
+    );
+  }
+  return value;
 }
 
 const options = readOptions(process.argv.slice(2));

@@ -18,10 +18,13 @@ import { refusedExternalUrl } from '../core/desktop/external-url';
 import { openLinkDoor, type LinkDoor } from '../core/desktop/link-door';
 import { focusSearchEvent, openDialLink } from '../core/desktop/shell-actions';
 import { readPolicies } from '../core/config/policy/policies';
+import { readPortOption } from '../core/config/local-port';
+import { sayWith } from '../core/text/said';
+import { translatorFor } from '../core/text/translators';
 import { describeError } from '../core/errors';
 import { openProfile, type Profile } from '../core/profile';
 import { handleStopSignals } from '../core/stop-signals';
-import { localeFromEnv } from '../../src-shared/i18n/resolve-locale';
+import { localeFromEnv, resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { startPreviewServer, type PreviewServer } from './server';
 import { readShortcutPresses } from './shortcut-input';
 
@@ -42,6 +45,13 @@ export async function runPreview(): Promise<void> {
     },
     allowNegative: true,
   });
+  // Checked before anything starts: a port browsers refuse could not show the window.
+  const port = readPortOption(values.port, '--port', true);
+  if (typeof port !== 'number') {
+    const words = translatorFor(resolveLocale({ env: process.env }), 'errors');
+    process.stderr.write(`callbar preview: ${sayWith(words, port)}\n`);
+    process.exit(2);
+  }
 
   // CALLBAR_OUT_DIR points at another build output (tests use it); the default is this checkout's.
   const outDir =
@@ -112,7 +122,7 @@ export async function runPreview(): Promise<void> {
     core: coreStart,
     rendererDir,
     bridgeFile,
-    port: Number(values.port),
+    port,
     log: profile.log,
     pageLanguages: (languages) => (pageLanguages = languages),
   }));

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { browserRefusesPort } from '../../src-main/core/http/browser-refused-ports';
 
 /**
  * Where a test's fixed port comes from: below the kernel's ephemeral range. A port the kernel
@@ -29,19 +30,6 @@ const [LOWEST, ABOVE] = (() => {
   const lowest = 10_000;
   return [lowest, Math.max(lowest + 1_000, ephemeralStart())];
 })();
-
-/**
- * Ports a browser and Node's fetch refuse to connect to (the Fetch standard's "bad ports"; the
- * one in the range drawn from is 10080): a receiver there could not be reached by the test's
- * fetch ("fetch failed", a CI run's Connect in import-dialog.spec.ts) nor by Chromium.
- */
-const BAD_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
-  103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
-  512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
-  995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
-  6669, 6679, 6697, 10080,
-]);
 
 function listensOn(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -122,7 +110,10 @@ function reserve(port: number): boolean {
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = LOWEST + Math.floor(Math.random() * (ABOVE - LOWEST));
-    if (BAD_PORTS.has(port)) continue;
+    // A port browsers and Node's fetch refuse (the Fetch standard's "bad ports"; in the range
+    // drawn from, 10080) could not be reached by a test's fetch ("fetch failed", a CI run's
+    // Connect in import-dialog.spec.ts) nor by Chromium.
+    if (browserRefusesPort(port)) continue;
     if (reserve(port) && (await listensOn(port))) return port;
   }
   throw new Error(`no free loopback port between ${LOWEST} and ${ABOVE}`);

@@ -7,6 +7,7 @@ import { CallbarError } from '../errors';
 import { said } from '../text/said';
 import { describeValue } from './settings-issues';
 import { SETTING_NAMES, SETTING_RULES, Settings, type SettingName } from './settings';
+import { refusedPortIn, whyPortRefused } from './local-port';
 
 type EnvKind = 'text' | 'integer' | 'boolean' | 'list';
 
@@ -55,6 +56,19 @@ export function readEnvOverrides(env: NodeJS.ProcessEnv): Partial<Settings> {
     if (raw === undefined || raw === '') continue;
     const parsed = Settings.shape[name].safeParse(convert(raw, KINDS[name]));
     if (!parsed.success) {
+      const refused = refusedPortIn(parsed.error);
+      if (refused !== undefined) {
+        throw new CallbarError(
+          'settings_invalid',
+          said('errors:settings.envPortRefused', {
+            variable: settingEnvName(name),
+            name,
+            port: refused,
+            why: whyPortRefused(refused),
+          }),
+          { field: name },
+        );
+      }
       const rule =
         KINDS[name] === 'boolean' ? said('errors:settings.envBoolean') : SETTING_RULES[name];
       throw new CallbarError(

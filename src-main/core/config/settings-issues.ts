@@ -9,6 +9,7 @@ import { SAYS_WHY } from '../validation-issues';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
+import { refusedPortOf, whyPortRefused } from './local-port';
 
 /** The sentences describing what is wrong, and the first setting concerned. */
 export interface SettingsProblems {
@@ -48,6 +49,17 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
     if (issue.code === 'custom' && issue.params?.[SAYS_WHY] === true) {
       problems.push(`"${name}": ${issue.message}`);
       fields[name] ??= `${capitalized(issue.message)}.`;
+      field ??= name;
+      continue;
+    }
+    // A port browsers refuse says why, and which port to take instead.
+    const refused = refusedPortOf(issue);
+    if (refused !== undefined) {
+      const why = whyPortRefused(refused);
+      problems.push(said('errors:settings.portRefused', { name, port: refused, why }));
+      fields[name] ??= inEnglish(
+        said('errors:settings.fieldPortRefused', { why: { capitalised: why } }),
+      );
       field ??= name;
       continue;
     }

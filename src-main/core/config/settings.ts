@@ -11,6 +11,7 @@ import { LANGUAGE_CHOICES } from '../../../src-shared/i18n/locales';
 import { relayUrls } from './relay-urls';
 import { isElectronAccelerator } from './accelerator';
 import { said, type Said } from '../text/said';
+import { LocalPort } from './local-port';
 
 /**
  * Whether `url` may carry the session: https anywhere, plain http only to this computer (the
@@ -48,9 +49,10 @@ export const Settings = z.strictObject({
     .default('callbar'),
   /**
    * The loopback receiver's port. Fixed rather than random: the Activation, Deactivation and
-   * Webhook URLs registered with the platform contain it.
+   * Webhook URLs registered with the platform contain it. Never a port browsers refuse: the
+   * portal sends the user's browser to it.
    */
-  receiver_port: z.int().min(1024).max(65535).default(37153),
+  receiver_port: LocalPort.default(37153),
   /**
    * Accept call events that carry neither the webhook secret nor the platform's headers. Off by
    * default: any program on the computer could then show fake calls (`status` and the window

@@ -48,6 +48,32 @@ describe("core's refusals in German (LANG=de_DE.UTF-8)", () => {
     expect(json.stdout).toContain('Callbar is set not to dial numbers in other countries');
   }, 60_000);
 
+  it('says a receiver port browsers refuse, why, and which to take, in German and English', async () => {
+    // From the environment: the variable, the setting, why and another port.
+    const fromEnv = { CALLBAR_DATA_DIR: dataDir, CALLBAR_RECEIVER_PORT: '10080' };
+    const german = await runCallbarInProcess(['status'], { ...fromEnv, ...GERMAN });
+    expect(german.code).not.toBe(0);
+    expect(german.stderr).toContain(
+      'Die Umgebungsvariable CALLBAR_RECEIVER_PORT setzt „receiver_port“ auf 10080, aber Webbrowser verbinden sich nicht mit Port 10080 (er steht auf der Liste gesperrter Ports des Fetch-Standards), daher könnte Ihr Browser Callbar dort nicht erreichen; wählen Sie einen anderen Port, etwa 10081.',
+    );
+    const english = await runCallbarInProcess(['status'], { ...fromEnv, ...ENGLISH });
+    expect(english.stderr).toContain(
+      'The environment variable CALLBAR_RECEIVER_PORT sets "receiver_port" to 10080, but web browsers refuse to connect to port 10080 (it is on the Fetch standard\'s list of blocked ports), so your browser could not reach Callbar there; choose another port, such as 10081.',
+    );
+    // From the settings file.
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ receiver_port: 6666 }));
+    try {
+      const file = await runCallbarInProcess(['status'], { CALLBAR_DATA_DIR: dataDir, ...GERMAN });
+      expect(file.code).not.toBe(0);
+      expect(file.stderr).toContain(
+        '„receiver_port“ ist 6666, aber Webbrowser verbinden sich nicht mit Port 6666',
+      );
+      expect(file.stderr).toContain('wählen Sie einen anderen Port, etwa 6670.');
+    } finally {
+      rmSync(join(dataDir, 'settings.json'), { force: true });
+    }
+  }, 60_000);
+
   it('says a settings file it cannot use in German', async () => {
     writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ receiver_port: 80 }));
     try {

@@ -76,6 +76,13 @@ describe('npm run demo: its options', () => {
         ['--receiver-port', '80'],
         '--receiver-port takes a whole number from 1024 to 65535, not "80".',
       ],
+      // Ports browsers refuse (the portal's redirect, the preview and the portal would fail).
+      [
+        ['--receiver-port', '10080'],
+        "--receiver-port 10080: web browsers refuse to connect to port 10080 (it is on the Fetch standard's list of blocked ports), so your browser could not reach the demo there; choose another port, such as 10081.",
+      ],
+      [['--preview-port', '6000'], '--preview-port 6000: web browsers refuse'],
+      [['--sim-port', '6667'], '--sim-port 6667: web browsers refuse'],
       [['--open=yes'], '--open takes no value'],
       [['--profile', 'lean'], '--profile takes rich, minimal or variant, not "lean".'],
       [['demo'], 'the demo takes options only, not "demo".'],

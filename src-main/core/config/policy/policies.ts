@@ -24,6 +24,7 @@ import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
 import { inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
+import { refusedPortIn, whyPortRefused } from '../local-port';
 import { describeJsonError } from '../../text/json-error';
 import type { PolicyLayer } from './policy-layer';
 import {
@@ -424,6 +425,21 @@ export function mergeLayers(found: Found): Policies {
         continue;
       }
       const parsed = PolicySettings.shape[name].safeParse(value);
+      const refused = parsed.success ? undefined : refusedPortIn(parsed.error);
+      if (refused !== undefined) {
+        problems.push(
+          inEnglish(
+            said('errors:policy.portRefused', {
+              origin,
+              level,
+              name,
+              port: refused,
+              why: whyPortRefused(refused),
+            }),
+          ),
+        );
+        continue;
+      }
       if (!parsed.success || parsed.data === undefined) {
         problems.push(
           inEnglish(

@@ -17,6 +17,7 @@ import {
   settingsFilePath,
 } from '../../../../src-main/core/config/settings-store';
 import { failure } from '../../../support/failure';
+import { sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
 
 const fixtures = join(import.meta.dirname, '../../../support/fixtures/policy');
 const tempDirs: string[] = [];
@@ -111,6 +112,28 @@ describe('Linux policy files', () => {
       `The policy file ${join(root, 'policies.json')} must hold a JSON object such as {"locked": {"region": "AT"}}. Callbar ignores this file.`,
       `${join(root, 'policies.d/a.json')}: "locked" must be an object of settings such as {"region": "AT"}; Callbar ignores it.`,
     ]);
+  });
+});
+
+describe('a port browsers refuse', () => {
+  it('is an invalid policy, said with why and another port, in English and German', async () => {
+    const root = await tempDir();
+    const file = join(root, 'policies.json');
+    await writeFile(
+      file,
+      JSON.stringify({ locked: { receiver_port: 10080 }, recommended: { receiver_port: 6665 } }),
+    );
+    const read = readPoliciesSync({ platform: 'linux', env: at(root) });
+    expect(read.locked).toEqual({});
+    expect(read.recommended).toEqual({});
+    // The recommended level is read first.
+    expect(read.problems).toEqual([
+      `${file}: the recommended policy "receiver_port" is 6665, but web browsers refuse to connect to port 6665 (it is on the Fetch standard's list of blocked ports), so your browser could not reach Callbar there; choose another port, such as 6670; Callbar ignores it.`,
+      `${file}: the locked policy "receiver_port" is 10080, but web browsers refuse to connect to port 10080 (it is on the Fetch standard's list of blocked ports), so your browser could not reach Callbar there; choose another port, such as 10081; Callbar ignores it.`,
+    ]);
+    expect(sayAgain(translatorFor('de', 'errors'), read.problems[1]!)).toBe(
+      `${file}: Die Richtlinie „receiver_port“ (locked) ist 10080, aber Webbrowser verbinden sich nicht mit Port 10080 (er steht auf der Liste gesperrter Ports des Fetch-Standards), daher könnte Ihr Browser Callbar dort nicht erreichen; wählen Sie einen anderen Port, etwa 10081; Callbar ignoriert sie.`,
+    );
   });
 });
 

@@ -16,6 +16,8 @@ import {
   settingsFilePath,
 } from '../../../../src-main/core/config/settings-store';
 import { failure } from '../../../support/failure';
+import { sayWith } from '../../../../src-main/core/text/said';
+import { sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
 
 const tempDirs: string[] = [];
 
@@ -237,6 +239,7 @@ describe('loadSettings', () => {
     ['CALLBAR_RECEIVER_PORT', 'eighty', 'receiver_port', '1024 to 65535'],
     ['CALLBAR_RECEIVER_PORT', '80', 'receiver_port', '1024 to 65535'],
     ['CALLBAR_RECEIVER_PORT', '4000.5', 'receiver_port', 'whole number'],
+    ['CALLBAR_RECEIVER_PORT', '10080', 'receiver_port', 'refuse to connect to port 10080'],
     ['CALLBAR_CONFIRM_WEB_LINKS', 'maybe', 'confirm_web_links', 'true or false (or 1/0, yes/no)'],
     ['CALLBAR_BASE_URL', 'localhost:8089', 'base_url', 'an https:// URL'],
     ['CALLBAR_REGION', 'uk', 'region', 'two-letter country code'],
@@ -257,6 +260,12 @@ describe('loadSettings', () => {
   const invalidFiles: [what: string, content: string, field: string | undefined, says: string][] = [
     ['a port as text', '{"receiver_port": "8080"}', 'receiver_port', '1024 to 65535'],
     ['a port out of range', '{"receiver_port": 80}', 'receiver_port', 'is 80'],
+    [
+      'a port browsers refuse',
+      '{"receiver_port": 6667}',
+      'receiver_port',
+      '"receiver_port" is 6667, but web browsers refuse to connect to port 6667',
+    ],
     ['a non-http URL', '{"base_url": "ftp://pbx"}', 'base_url', 'an https:// URL'],
     [
       'a plain-http platform on the network',
@@ -401,6 +410,42 @@ describe('saveSettings', () => {
     expect(error.message).toContain(`"${field}"`);
     expect(await readFile(file)).toEqual(before);
     expect(await readdir(dir)).toEqual(['settings.json']);
+  });
+
+  it.each([10080, 6000, 6665, 6669])(
+    'refuses receiver_port %i, a port browsers refuse, saying why and which to take',
+    async (port) => {
+      const dir = await dataDir();
+      const file = await writeSettingsFile(dir, { region: 'GB' });
+      const before = await readFile(file);
+      const error = await failure(() => saveSettings({ dataDir: dir }, { receiver_port: port }));
+      expect(error.code).toBe('settings_invalid');
+      expect(error.field).toBe('receiver_port');
+      const why = `web browsers refuse to connect to port ${port} (it is on the Fetch standard's list of blocked ports), so your browser could not reach Callbar there; choose another port, such as ${port === 6665 || port === 6669 ? 6670 : port + 1}`;
+      expect(error.message).toBe(
+        `The settings were not saved: "receiver_port" is ${port}, but ${why}.`,
+      );
+      // The window's form shows the field's own sentence, and says it in German.
+      expect(error.fields).toEqual({
+        receiver_port: `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
+      });
+      expect(sayAgain(translatorFor('de', 'errors'), error.fields!.receiver_port!)).toContain(
+        `Webbrowser verbinden sich nicht mit Port ${port}`,
+      );
+      expect(sayWith(translatorFor('de', 'errors'), error.said!)).toContain(
+        `„receiver_port“ ist ${port}, aber Webbrowser verbinden sich nicht mit Port ${port}`,
+      );
+      expect(await readFile(file)).toEqual(before);
+    },
+  );
+
+  it('takes ports beside the refused ones', async () => {
+    const dir = await dataDir();
+    for (const port of [10079, 10081, 6664, 6670]) {
+      expect((await saveSettings({ dataDir: dir }, { receiver_port: port })).receiver_port).toBe(
+        port,
+      );
+    }
   });
 
   it('rejects a "__proto__" key like any unknown key', async () => {
