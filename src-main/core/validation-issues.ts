@@ -12,6 +12,9 @@ type Issue = z.ZodError['issues'][number];
  */
 export const SAYS_WHY = 'says_why';
 
+/** Set beside SAYS_WHY to the message as a catalog key and values (a Said), to be worded later. */
+export const SAID = 'said';
+
 const pathOf = (issue: Issue): string => issue.path.map(String).join('.');
 
 /** "path: message"; an issue about the whole value is named `whole`, or is just the message. */

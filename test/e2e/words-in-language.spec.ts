@@ -34,7 +34,7 @@ const SPEED_DIAL = '8102';
 const SYNC_EN = 'The last sync did not complete';
 const SYNC_DE = 'Die letzte Synchronisierung wurde nicht abgeschlossen';
 const POLICY_EN = 'the locked policy "sync_interval_minutes" is 0';
-const POLICY_DE = 'Die Richtlinie „sync_interval_minutes“ (locked) ist 0';
+const POLICY_DE = 'Die festgelegte Richtlinie „sync_interval_minutes“ ist 0';
 
 test.beforeAll(async () => {
   // A policy core refuses: its problem is a sentence core says (errors:policy.invalidValue).

@@ -1,5 +1,6 @@
 /** `callbar policy`: what the organisation set on this computer, and what Callbar runs with. */
 import { defineCommand, type CommandGroup } from '../command';
+import { sayAgain } from '../../core/text/translators';
 import { formatTable } from '../table';
 
 export const policyCommands: CommandGroup = {
@@ -41,11 +42,13 @@ export const policyCommands: CommandGroup = {
             values.map(({ name, value, source }) => [
               name,
               value === undefined ? ctx.t('policy.notSet') : JSON.stringify(value),
-              describeSource(source),
+              describeSource(ctx.t, source),
             ]),
           ),
         );
-        for (const problem of problems) ctx.io.err(ctx.t('status.policyProblem', { problem }));
+        for (const problem of problems) {
+          ctx.io.err(ctx.t('status.policyProblem', { problem: sayAgain(ctx.t, problem) }));
+        }
       },
     }),
   ],

@@ -6,7 +6,9 @@
  * contact's field.
  */
 import { z } from 'zod';
-import { SAYS_WHY } from '../validation-issues';
+import { SAID, SAYS_WHY } from '../validation-issues';
+import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 
 /** The placeholders a template may hold, each filled from the party (empty when unknown). */
 export const CRM_PLACEHOLDERS = ['e164', 'number', 'name', 'company', 'extension'] as const;
@@ -19,41 +21,43 @@ export const CRM_PLACEHOLDER_PATTERN = /\{([^{}]*)\}/g;
 
 /** Why `template` is not a usable CRM address template, in a sentence; undefined when it is. */
 export function crmTemplateProblem(template: string): string | undefined {
+  const problem = crmTemplateProblemSaid(template);
+  return problem && inEnglish(problem);
+}
+
+/** Why `template` is not a usable CRM address template, said by key; undefined when it is. */
+export function crmTemplateProblemSaid(template: string): Said | undefined {
   if (template.length > MAX_TEMPLATE_CHARS) {
-    return `it is longer than ${MAX_TEMPLATE_CHARS} characters`;
+    return said('errors:crmTemplate.tooLong', { max: MAX_TEMPLATE_CHARS });
   }
-  if (!/^https:\/\//i.test(template)) {
-    return 'it must start with https:// (other kinds of address, such as http:, javascript: or data:, are not opened)';
-  }
+  if (!/^https:\/\//i.test(template)) return said('errors:crmTemplate.notHttps');
   // eslint-disable-next-line no-control-regex -- control characters are what is refused here
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(template)) {
-    return 'it contains a space, a line break or another control character';
-  }
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(template)) return said('errors:crmTemplate.control');
   // Browsers read \ as / in an https address, so "host\@elsewhere" looks like another host.
-  if (template.includes('\\')) return 'it contains a backslash (addresses use /)';
+  if (template.includes('\\')) return said('errors:crmTemplate.backslash');
   const unknown = [...template.matchAll(CRM_PLACEHOLDER_PATTERN)]
     .map((match) => match[1]!)
     .filter((name) => !(CRM_PLACEHOLDERS as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    return `{${unknown[0]}} is not a placeholder (the placeholders are ${CRM_PLACEHOLDERS.map((name) => `{${name}}`).join(' ')})`;
+    return said('errors:crmTemplate.unknownPlaceholder', {
+      placeholder: `{${unknown[0]}}`,
+      placeholders: CRM_PLACEHOLDERS.map((name) => `{${name}}`).join(' '),
+    });
   }
   if (/[{}]/.test(template.replace(CRM_PLACEHOLDER_PATTERN, ''))) {
-    return 'it has a { or } that does not belong to a placeholder';
+    return said('errors:crmTemplate.strayBrace', { open: '{', close: '}' });
   }
   const origin = originPart(template);
-  if (/\{[^{}]*\}/.test(origin)) {
-    return 'a placeholder may not be part of the host: put it in the path or the query';
-  }
+  if (/\{[^{}]*\}/.test(origin)) return said('errors:crmTemplate.placeholderInHost');
   let url: URL;
   try {
     url = new URL(templateWithoutValues(template));
   } catch {
-    return 'it is not a valid address';
+    return said('errors:crmTemplate.invalid');
   }
-  if (url.username || url.password) {
-    return 'it may not carry a user name or password (the address is visible in the browser and its history)';
-  }
-  if (url.protocol !== 'https:' || url.hostname === '') return 'it must be an https:// address';
+  if (url.username || url.password) return said('errors:crmTemplate.credentials');
+  if (url.protocol !== 'https:' || url.hostname === '')
+    return said('errors:crmTemplate.notHttpsAddress');
   return undefined;
 }
 
@@ -62,12 +66,14 @@ export const CrmTemplate = z
   .string()
   .trim()
   .superRefine((template, context) => {
-    const problem = crmTemplateProblem(template);
+    const problem = crmTemplateProblemSaid(template);
     if (problem) {
+      const why = said('errors:crmTemplate.quoted', { template: shortened(template), problem });
       context.addIssue({
         code: 'custom',
-        message: `${shortened(template)}: ${problem}`,
-        params: { [SAYS_WHY]: true },
+        message: inEnglish(why),
+        // The sentence by key too: the settings' messages word it in the reader's language.
+        params: { [SAYS_WHY]: true, [SAID]: why },
       });
     }
   });

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { valueBeyond, type ValueLimits } from '../http/bounded-json';
-import { SAYS_WHY } from '../validation-issues';
+import { SAID, SAYS_WHY } from '../validation-issues';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import { isSettingName, SETTING_NAMES, SETTING_RULES } from './settings';
@@ -47,8 +47,12 @@ export function describeSettingsIssues(error: z.ZodError, input: unknown): Setti
     const value = valueAt(input, name);
     // A check that says exactly what is wrong with which item (a CRM template) is quoted.
     if (issue.code === 'custom' && issue.params?.[SAYS_WHY] === true) {
-      problems.push(`"${name}": ${issue.message}`);
-      fields[name] ??= `${capitalized(issue.message)}.`;
+      // By key when the check said it so (worded again in the reader's language).
+      const why = (issue.params[SAID] as Said | undefined) ?? issue.message;
+      problems.push(said('errors:settings.quotedProblem', { name, why }));
+      fields[name] ??= inEnglish(
+        said('errors:settings.fieldProblem', { why: { capitalised: why } }),
+      );
       field ??= name;
       continue;
     }
@@ -85,10 +89,6 @@ export function describeValue(value: unknown): string | Said {
   // A password written into an address (https://user:secret@…) is never repeated.
   const text = (JSON.stringify(value) ?? typeof value).replace(/(\/\/)[^/?#@\s"]*@/g, '$1…@');
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeUnknownKey(key: string): Said {

@@ -100,6 +100,30 @@ describe('callbar policy', () => {
   });
 });
 
+describe('callbar policy in German (LANG=de_DE.UTF-8)', () => {
+  it('says each source and each ignored value in German, the level included', async () => {
+    const { code, stdout, stderr } = await runCallbarInProcess(['policy'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^EINSTELLUNG +WERT +QUELLE$/);
+    expect(lines.find((line) => line.startsWith('region '))).toMatch(
+      new RegExp(
+        `^region +"DE" +festgelegt durch ${join(policyDir, 'policies.d/10-dialling.json')}$`,
+      ),
+    );
+    expect(lines.find((line) => line.startsWith('slug '))).toMatch(/^slug +"callbar" +Standard$/);
+    expect(stderr).toContain(
+      `${join(policyDir, 'policies.d/20-mistakes.json')}: Die festgelegte Richtlinie „receiver_port“ ist 80, muss aber eine ganze Zahl von 1024 bis 65535 sein; Callbar ignoriert sie.`,
+    );
+    // No English word of the sources or the levels is left (the file's keys stay in quotes).
+    expect(stdout).not.toMatch(/\b(locked|recommended|default|environment|user)\b/);
+    expect(stderr).not.toMatch(/\(locked\)|\(recommended\)|locked policy|recommended policy/);
+  });
+});
+
 describe('callbar status', () => {
   it('shows the policy problems, in text and --json', async () => {
     const text = await runCallbarInProcess(['status'], env);

@@ -414,7 +414,7 @@ export function mergeLayers(found: Found): Policies {
               beyond === 'depth' ? 'errors:policy.valueTooDeep' : 'errors:policy.valueTooLarge',
               {
                 origin,
-                level,
+                level: said(`errors:policy.levels.${level}`),
                 name,
                 max:
                   beyond === 'depth' ? POLICY_VALUE_LIMITS.maxDepth : POLICY_VALUE_LIMITS.maxNodes,
@@ -431,7 +431,7 @@ export function mergeLayers(found: Found): Policies {
           inEnglish(
             said('errors:policy.portRefused', {
               origin,
-              level,
+              level: said(`errors:policy.levels.${level}`),
               name,
               port: refused,
               why: whyPortRefused(refused),
@@ -445,7 +445,7 @@ export function mergeLayers(found: Found): Policies {
           inEnglish(
             said('errors:policy.invalidValue', {
               origin,
-              level,
+              level: said(`errors:policy.levels.${level}`),
               name,
               value: describeValue(value),
               rule: POLICY_RULES[name],

@@ -7,6 +7,7 @@ import { readEnvOverrides, settingEnvName } from '../settings-env';
 import { readStoredSettings, settingsFilePath } from '../settings-store';
 import { isSettingName } from '../settings';
 import type { Policies } from './policies';
+import type { Translate } from '../../text/said';
 import { POLICY_NAMES, PolicySettings, type PolicyName } from './policy-schema';
 
 /** Where an effective value comes from. */
@@ -57,18 +58,12 @@ export function effectiveValues(options: {
   });
 }
 
-/** The source in words: "locked by /etc/callbar/policies.json", "default". */
-export function describeSource(source: ValueSource): string {
-  switch (source.kind) {
-    case 'locked':
-      return `locked by ${source.origin}`;
-    case 'recommended':
-      return `recommended by ${source.origin}`;
-    case 'environment':
-      return `environment (${source.origin})`;
-    case 'user':
-      return `user (${source.origin})`;
-    case 'default':
-      return 'default';
-  }
+/**
+ * The source in words, in `t`'s language (the `cli` catalog): "locked by
+ * /etc/callbar/policies.json", "default".
+ */
+export function describeSource(t: Translate, source: ValueSource): string {
+  return 'origin' in source
+    ? t(`policy.sources.${source.kind}`, { origin: source.origin })
+    : t(`policy.sources.${source.kind}`);
 }

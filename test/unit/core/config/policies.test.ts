@@ -131,8 +131,12 @@ describe('a port browsers refuse', () => {
       `${file}: the recommended policy "receiver_port" is 6665, but web browsers refuse to connect to port 6665 (it is on the Fetch standard's list of blocked ports), so your browser could not reach Callbar there; choose another port, such as 6670; Callbar ignores it.`,
       `${file}: the locked policy "receiver_port" is 10080, but web browsers refuse to connect to port 10080 (it is on the Fetch standard's list of blocked ports), so your browser could not reach Callbar there; choose another port, such as 10081; Callbar ignores it.`,
     ]);
+    // The level is a word of the sentence's language, never the file's English key.
+    expect(sayAgain(translatorFor('de', 'errors'), read.problems[0]!)).toContain(
+      `${file}: Die empfohlene Richtlinie „receiver_port“ ist 6665, aber`,
+    );
     expect(sayAgain(translatorFor('de', 'errors'), read.problems[1]!)).toBe(
-      `${file}: Die Richtlinie „receiver_port“ (locked) ist 10080, aber Webbrowser verbinden sich nicht mit Port 10080 (er steht auf der Liste gesperrter Ports des Fetch-Standards), daher könnte Ihr Browser Callbar dort nicht erreichen; wählen Sie einen anderen Port, etwa 10081; Callbar ignoriert sie.`,
+      `${file}: Die festgelegte Richtlinie „receiver_port“ ist 10080, aber Webbrowser verbinden sich nicht mit Port 10080 (er steht auf der Liste gesperrter Ports des Fetch-Standards), daher könnte Ihr Browser Callbar dort nicht erreichen; wählen Sie einen anderen Port, etwa 10081; Callbar ignoriert sie.`,
     );
   });
 });

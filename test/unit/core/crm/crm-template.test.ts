@@ -14,6 +14,9 @@ import {
 } from '../../../../src-main/core/crm/crm-template';
 import { loadSettings } from '../../../../src-main/core/config/settings-store';
 import { Settings } from '../../../../src-main/core/config/settings';
+import { crmTemplateProblemSaid } from '../../../../src-main/core/config/crm-template-rule';
+import { sayWith } from '../../../../src-main/core/text/said';
+import { englishFor, sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
 import { describeSettingsIssues } from '../../../../src-main/core/config/settings-issues';
 
 const SEARCH = 'https://crm.example.com/search?phone={e164}&who={name}';
@@ -106,10 +109,21 @@ describe('crm templates', () => {
     const parsed = Settings.safeParse({ crm_links: [SEARCH, 'http://crm.example.com/?p={e164}'] });
     expect(parsed.success).toBe(false);
     const { problems, fields } = describeSettingsIssues(parsed.error!, {});
-    expect(problems).toEqual([
+    expect(problems.map((problem) => sayWith(englishFor('errors'), problem))).toEqual([
       '"crm_links": "http://crm.example.com/?p={e164}": it must start with https:// (other kinds of address, such as http:, javascript: or data:, are not opened)',
     ]);
     expect(fields.crm_links).toMatch(/^"http:\/\/crm.example.com\/\?p=\{e164\}": it must start/);
+    // In German, the whole sentence: the problem too (it was English inside a German sentence).
+    const german = translatorFor('de', 'errors');
+    expect(problems.map((problem) => sayWith(german, problem))).toEqual([
+      '„crm_links“: "http://crm.example.com/?p={e164}": sie muss mit https:// beginnen (andere Arten von Adressen, etwa http:, javascript: oder data:, werden nicht geöffnet)',
+    ]);
+    expect(sayAgain(german, fields.crm_links!)).toBe(
+      '"http://crm.example.com/?p={e164}": sie muss mit https:// beginnen (andere Arten von Adressen, etwa http:, javascript: oder data:, werden nicht geöffnet).',
+    );
+    expect(sayWith(german, crmTemplateProblemSaid('https://crm.example.com/?p={e164')!)).toBe(
+      'sie enthält eine { oder }, die zu keinem Platzhalter gehört',
+    );
     expect(Settings.parse({}).crm_links).toEqual([]);
     expect(Settings.parse({}).crm_open_on_connect).toBe(false);
     // From the environment: a comma-separated list, each template checked.
