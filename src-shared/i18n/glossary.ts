@@ -14,6 +14,11 @@ export interface GlossaryEntry {
   use: string;
   /** Words that must not appear (whole words, case-sensitive) in the language's catalogs. */
   avoid: readonly string[];
+  /**
+   * Word stems that must not appear anywhere, any case, compounds included ("Plattform" in
+   * "Plattform-API" or "Plattformportal").
+   */
+  avoidWithin?: readonly string[];
 }
 
 export const GLOSSARY: Record<'en' | 'de', readonly GlossaryEntry[]> = {
@@ -74,6 +79,13 @@ export const GLOSSARY: Record<'en' | 'de', readonly GlossaryEntry[]> = {
       concept: 'the person or number on the other side of a call',
       use: 'Gesprächspartner',
       avoid: ['Party'],
+    },
+    {
+      concept:
+        'the business telephony platform the user connects to (its API, portal, events): what a German office calls its Telefonanlage',
+      use: 'Telefonanlage',
+      avoid: ['Plattform', 'Plattformen', 'TK-Anlage', 'PBX'],
+      avoidWithin: ['plattform'],
     },
   ],
 };

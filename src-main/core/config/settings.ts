@@ -152,7 +152,13 @@ export const SETTING_NAMES = Object.keys(Settings.shape) as SettingName[];
 export const DEFAULT_SETTINGS: Settings = Settings.parse({});
 
 /** The https rule in words (tokens never travel in clear over a network), with examples. */
-const platformUrlRule = (examples: string) => said('errors:settingRules.platformUrl', { examples });
+const platformUrlRule = (...examples: [string] | [string, string]) =>
+  said('errors:settingRules.platformUrl', {
+    examples:
+      examples.length === 1
+        ? examples[0]
+        : said('errors:settingRules.either', { first: examples[0], second: examples[1] }),
+  });
 
 const BOOLEAN_RULE = said('errors:settingRules.boolean');
 
@@ -161,8 +167,8 @@ const BOOLEAN_RULE = said('errors:settingRules.boolean');
  * sentence around it is).
  */
 export const SETTING_RULES: Record<SettingName, Said> = {
-  base_url: platformUrlRule('https://pbx.example.com or http://127.0.0.1:8089'),
-  portal_url: platformUrlRule('https://pbx.example.com/portal or http://127.0.0.1:8089/portal'),
+  base_url: platformUrlRule('https://pbx.example.com', 'http://127.0.0.1:8089'),
+  portal_url: platformUrlRule('https://pbx.example.com/portal', 'http://127.0.0.1:8089/portal'),
   slug: said('errors:settingRules.slug'),
   receiver_port: said('errors:settingRules.receiverPort'),
   accept_unauthenticated_events: BOOLEAN_RULE,

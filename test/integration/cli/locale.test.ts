@@ -45,7 +45,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     const dial = await run(['help', 'dial'], GERMAN);
     expect(dial.stdout).toContain('Erst Ihr Telefon klingeln lassen, dann ZIEL anrufen.');
     // The values a help takes are filled in German too.
-    expect(dial.stdout).toContain('Die CLI empfängt die Anrufereignisse der Plattform nur');
+    expect(dial.stdout).toContain('Die CLI empfängt die Anrufereignisse der Telefonanlage nur');
     const english = await run(['help'], ENGLISH);
     expect(english.stdout).toMatch(/^Usage: callbar COMMAND \[ARGUMENTS\] \[--json\]\n/);
   });
@@ -108,7 +108,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     const dial = await run(['dial', '+12025550143'], GERMAN);
     expect(dial.code, dial.stderr).toBe(0);
     expect(dial.stdout).toMatch(
-      /^Anruf an .+: Zuerst klingelt Ihr Telefon; nehmen Sie ab, dann wählt die Plattform die Nummer\.\nDies ist eine Rufnummer (?:im Ausland )?\(Vereinigte Staaten\)\. Gewählt wird \+12025550143\.$/,
+      /^Anruf an .+: Zuerst klingelt Ihr Telefon; nehmen Sie ab, dann wählt die Telefonanlage die Nummer\.\nDies ist eine Rufnummer (?:im Ausland )?\(Vereinigte Staaten\)\. Gewählt wird \+12025550143\.$/,
     );
     const hangup = await run(['hangup'], GERMAN);
     expect(hangup).toMatchObject({ code: 0, stdout: 'Aufgelegt.' });

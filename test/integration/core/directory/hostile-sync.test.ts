@@ -172,7 +172,7 @@ describe("a sync's own bounds", () => {
       ),
     });
     expect(status.last_error).toBe(
-      'Die letzte Synchronisierung wurde nicht abgeschlossen: Callbar hat den Verzeichnisabgleich angehalten: die Plattform führt mehr als 25 Kontakte, mehr als Callbar behält. Das bisherige Verzeichnis bleibt in Gebrauch.',
+      'Die letzte Synchronisierung wurde nicht abgeschlossen: Callbar hat den Verzeichnisabgleich angehalten: die Telefonanlage führt mehr als 25 Kontakte, mehr als Callbar behält. Das bisherige Verzeichnis bleibt in Gebrauch.',
     );
     await expect(sync({ maxContacts: 30 })).resolves.toMatchObject({ contacts: { length: 30 } });
   });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS,
   SETTING_NAMES,
+  SETTING_RULES,
   type Settings,
 } from '../../../../src-main/core/config/settings';
 import { settingEnvName } from '../../../../src-main/core/config/settings-env';
@@ -17,7 +18,7 @@ import {
 } from '../../../../src-main/core/config/settings-store';
 import { failure } from '../../../support/failure';
 import { sayWith } from '../../../../src-main/core/text/said';
-import { sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
+import { englishFor, sayAgain, translatorFor } from '../../../../src-main/core/text/translators';
 
 const tempDirs: string[] = [];
 
@@ -438,6 +439,18 @@ describe('saveSettings', () => {
       expect(await readFile(file)).toEqual(before);
     },
   );
+
+  it('words each rule wholly in the language, the examples joined by its own "or"', () => {
+    const german = translatorFor('de', 'errors');
+    expect(sayWith(german, SETTING_RULES.base_url)).toMatch(
+      /, etwa https:\/\/pbx\.example\.com oder http:\/\/127\.0\.0\.1:8089$/,
+    );
+    expect(sayWith(englishFor('errors'), SETTING_RULES.portal_url)).toMatch(
+      /, such as https:\/\/pbx\.example\.com\/portal or http:\/\/127\.0\.0\.1:8089\/portal$/,
+    );
+    for (const name of SETTING_NAMES)
+      expect(sayWith(german, SETTING_RULES[name])).not.toMatch(/ or /);
+  });
 
   it('takes ports beside the refused ones', async () => {
     const dir = await dataDir();

@@ -43,8 +43,8 @@ describe('import reasons in the reader’s language', () => {
     expect(english.map((reason) => sayAgain(de, reason))).toEqual([
       'Die Zeile hat keinen Namen.',
       'Das Feld „Nummer“ mit „+43 1 ABC“ ist keine Telefonnummer: sie enthält Buchstaben.',
-      'Die Nebenstelle 14 im Feld „Nummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234569 wird importiert; die Nebenstelle 7 im Feld „Zweitnummer“ wird nicht übernommen (die Plattform speichert Nummern ohne Nebenstelle): +431234570 wird importiert.',
-      'Die Kurzwahl „12“ nimmt die Plattform nicht an (sie nimmt 200–999 und 2000–9999, außer 9191).',
+      'Die Nebenstelle 14 im Feld „Nummer“ wird nicht übernommen (die Telefonanlage speichert Nummern ohne Nebenstelle): +431234569 wird importiert; die Nebenstelle 7 im Feld „Zweitnummer“ wird nicht übernommen (die Telefonanlage speichert Nummern ohne Nebenstelle): +431234570 wird importiert.',
+      'Die Kurzwahl „12“ nimmt die Telefonanlage nicht an (sie nimmt 200–999 und 2000–9999, außer 9191).',
     ]);
   });
 

@@ -59,7 +59,7 @@ describe('errors said by key', () => {
 describe('sayAgain', () => {
   it('words a sentence this process said by key; others stay as they are', () => {
     expect(sayAgain(de, sessionEndedMessage())).toBe(
-      'Ihre Callbar-Sitzung ist beendet: Die Plattform nimmt sie nicht mehr an (sie wurde widerrufen oder anderswo verwendet). Verbinden Sie Callbar neu, um fortzufahren.',
+      'Ihre Callbar-Sitzung ist beendet: Die Telefonanlage nimmt sie nicht mehr an (sie wurde widerrufen oder anderswo verwendet). Verbinden Sie Callbar neu, um fortzufahren.',
     );
     expect(sayAgain(de, 'The platform’s own words.')).toBe('The platform’s own words.');
   });

@@ -37,6 +37,17 @@ describe.each(Object.keys(GLOSSARY) as (keyof typeof GLOSSARY)[])('the %s glossa
     expect(found).toEqual([]);
   });
 
+  it('no catalog uses a stem the glossary says to avoid, not even inside a compound', () => {
+    const found = GLOSSARY[locale].flatMap((entry) =>
+      (entry.avoidWithin ?? []).flatMap((stem) =>
+        all
+          .filter(([, text]) => text.toLowerCase().includes(stem.toLowerCase()))
+          .map(([key]) => `${key}: "${stem}" (use ${entry.use})`),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('each word to use is in the catalogs', () => {
     for (const entry of GLOSSARY[locale]) {
       const word = entry.use.split(' (')[0]!;
