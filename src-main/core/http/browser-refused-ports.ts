@@ -8,7 +8,7 @@
  * The list itself is browser-refused-ports.json, so that scripts/demo.mjs (plain Node, no
  * TypeScript) and the tests' port chooser read this same list.
  */
-import ports from './browser-refused-ports.json';
+import ports from './browser-refused-ports.json' with { type: 'json' };
 
 const REFUSED: ReadonlySet<number> = new Set(ports);
 
