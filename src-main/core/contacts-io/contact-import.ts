@@ -31,7 +31,7 @@ import { RequestPacer } from '../directory/request-pacer';
 import { SYNC_BUDGET } from '../directory/directory';
 import { describeError } from '../errors';
 import { said } from '../text/said';
-import { inEnglish, spokenSaid } from '../text/translators';
+import { holdSentences, inEnglish, spokenSaid } from '../text/translators';
 import type { ContactRecord, RecordField } from './contact-record';
 import type { ImportPlan, PlannedRow } from './import-plan';
 
@@ -139,7 +139,10 @@ export async function runImport(
       total: plan.rows.length,
       ...(waiting_ms === undefined ? {} : { waiting_ms }),
     });
+  // Each row's reason is kept as soon as it is said: the window words the result again later.
+  const hold = holdSentences('import run');
   const add = (row: ImportedRow) => {
+    hold(row.reason);
     rows.push(row);
     counts[row.outcome]++;
   };

@@ -19,7 +19,7 @@ import type { Contact } from '../api/schemas';
 import { readContactNumber } from '../numbers/contact-number';
 import { CallbarError } from '../errors';
 import { said, type Said, type SaidValue } from '../text/said';
-import { inEnglish } from '../text/translators';
+import { holdSentences, inEnglish } from '../text/translators';
 import { otherPhoneColumns, type ColumnMapping } from './column-mapping';
 import { FIELD_HEADINGS, recordOf, type ContactRecord, type RecordField } from './contact-record';
 import { IMPORT_LIMITS, type ImportTable } from './import-file';
@@ -154,7 +154,14 @@ export function planImport(
   ].filter((column) => column !== undefined);
   const slots = mapping.secondary_number === undefined ? 1 : 2;
 
-  const rows = table.rows.map((cellsInRow, index): PlannedRow => {
+  // Each row's reason is kept as soon as it is said: the window words it again later.
+  const hold = holdSentences('import plan');
+  const held = (planned: PlannedRow) => {
+    hold(planned.reason);
+    return planned;
+  };
+  const rows = table.rows.map((cellsInRow, index): PlannedRow => held(planRow(cellsInRow, index)));
+  function planRow(cellsInRow: readonly string[], index: number): PlannedRow {
     const row = index + 1;
     const cells = cellsOf(cellsInRow, mapping);
     const phones = phoneColumns
@@ -203,7 +210,7 @@ export function planImport(
       if (!(error instanceof RowProblem)) throw error;
       return { row, cells, action: 'fail', reason: rowReason([error.phrase]) };
     }
-  });
+  }
   // Speed dials for the rows without one, once every code the file gives is known.
   for (const planned of rows) {
     const needsOne = planned.action === 'create' || planned.action === 'update';

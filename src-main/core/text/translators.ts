@@ -94,9 +94,43 @@ function fixedSentence(sentence: string): Said | undefined {
   return fixedSentences.get(sentence);
 }
 
+/**
+ * Sentences a holder keeps for as long as it likes, by holder: the machine's policy problems
+ * (shown whenever Settings opens), an import's row reasons (up to IMPORT_LIMITS.maxRows, read
+ * while the person scrolls). The latest SPOKEN_MAX alone would lose them: every keystroke's dial
+ * target says a few sentences, and an import of 600 rows says 600, so the oldest came back in
+ * English in a German window. A holder's new set replaces its last, so what is kept is bounded
+ * by what the holders hold now.
+ */
+const held = new Map<string, Map<string, Said>>();
+
+/**
+ * Starts `holder`'s set of kept sentences anew (dropping the last) and gives the function that
+ * keeps one: call it with each sentence as soon as it is said (inEnglish), before later
+ * sentences could push it out of the latest SPOKEN_MAX.
+ */
+export function holdSentences(holder: string): (sentence: string | undefined) => void {
+  const kept = new Map<string, Said>();
+  held.set(holder, kept);
+  return (sentence) => {
+    if (sentence === undefined) return;
+    // Just said, or kept by another holder (a plan's reason, in the import run's result).
+    const text = spoken.get(sentence) ?? heldSaid(sentence);
+    if (text) kept.set(sentence, text);
+  };
+}
+
+function heldSaid(sentence: string): Said | undefined {
+  for (const kept of held.values()) {
+    const text = kept.get(sentence);
+    if (text) return text;
+  }
+  return undefined;
+}
+
 /** The Said behind `sentence` when this process said it by key; otherwise the sentence. */
 export function spokenSaid(sentence: string): Said | string {
-  return spoken.get(sentence) ?? fixedSentence(sentence) ?? sentence;
+  return spoken.get(sentence) ?? heldSaid(sentence) ?? fixedSentence(sentence) ?? sentence;
 }
 
 /**

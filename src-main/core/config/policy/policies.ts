@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { errorMessage, sayingOf } from '../../errors';
 import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
-import { inEnglish, spokenSaid } from '../../text/translators';
+import { holdSentences, inEnglish, spokenSaid } from '../../text/translators';
 import { describeValue } from '../settings-issues';
 import { refusedPortIn, whyPortRefused } from '../local-port';
 import { describeJsonError } from '../../text/json-error';
@@ -384,7 +384,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * sentences among them (what could not be read) keep their place among the problems.
  */
 export function mergeLayers(found: Found): Policies {
+  // Kept for as long as these are the machine's policies: Settings shows them at any time.
+  const hold = holdSentences('policies');
   const problems: string[] = [];
+  const add = (problem: string) => {
+    hold(problem);
+    problems.push(problem);
+  };
   const policies: Policies = {
     locked: {},
     recommended: {},
@@ -393,13 +399,13 @@ export function mergeLayers(found: Found): Policies {
   };
   for (const layer of found) {
     if (typeof layer === 'string') {
-      problems.push(layer);
+      add(layer);
       continue;
     }
     const { origin, level, values } = layer;
     for (const [name, value] of Object.entries(values)) {
       if (!isPolicyName(name)) {
-        problems.push(
+        add(
           inEnglish(
             said('errors:policy.unknown', { origin, problem: describeUnknownPolicy(name) }),
           ),
@@ -408,7 +414,7 @@ export function mergeLayers(found: Found): Policies {
       }
       const beyond = valueBeyond(value, POLICY_VALUE_LIMITS);
       if (beyond) {
-        problems.push(
+        add(
           inEnglish(
             said(
               beyond === 'depth' ? 'errors:policy.valueTooDeep' : 'errors:policy.valueTooLarge',
@@ -427,7 +433,7 @@ export function mergeLayers(found: Found): Policies {
       const parsed = PolicySettings.shape[name].safeParse(value);
       const refused = parsed.success ? undefined : refusedPortIn(parsed.error);
       if (refused !== undefined) {
-        problems.push(
+        add(
           inEnglish(
             said('errors:policy.portRefused', {
               origin,
@@ -441,7 +447,7 @@ export function mergeLayers(found: Found): Policies {
         continue;
       }
       if (!parsed.success || parsed.data === undefined) {
-        problems.push(
+        add(
           inEnglish(
             said('errors:policy.invalidValue', {
               origin,
