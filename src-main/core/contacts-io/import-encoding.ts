@@ -127,7 +127,7 @@ const ENCODING_NAMES: Record<ImportEncoding, string> = {
   'windows-1252': 'Windows-1252',
   'windows-1250': 'Windows-1250',
   'windows-1251': 'Windows-1251',
-  macintosh: 'Mac Roman',
+  macintosh: 'MacRoman',
 };
 
 /**
