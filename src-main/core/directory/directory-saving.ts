@@ -2,10 +2,17 @@
  * How the directory reaches its cache: what a sync fetched, with the contacts saved through
  * Callbar while it ran (kept in both), and a local change on its own. Each write stores the
  * contacts' search texts too, so a start reads them (directory-cache).
+ *
+ * Every process of the profile writes the one cache (the app keeps its copy in memory for hours;
+ * each CLI command reads it, changes a contact, writes it): the writes take the cache's lock, and
+ * a local change is written onto the cache as it is on disk when another process replaced it since
+ * this one's copy was read or written, so neither writes away the other's contact or sync.
  */
+import { statSync } from 'node:fs';
 import type { DirectoryContact } from '../../../src-shared/contract';
-import type { AccountOwner } from '../account/account-history';
-import { writeCache } from './directory-cache';
+import { sameAccount, type AccountOwner } from '../account/account-history';
+import { withFileLock } from '../files/lockfile';
+import { cacheFile, readCacheFile, writeCache } from './directory-cache';
 import type { FetchedDirectory, PhonebookSummary } from './directory-sync';
 import type { SearchTexts } from './search-texts';
 
@@ -48,6 +55,31 @@ export function saveDirectory(
   return writeCache(dataDir, { owner, synced_at, phonebooks, contacts }, texts);
 }
 
+/** The cache file as this process last wrote it (inode, size, time), or undefined: not yet. */
+export interface WrittenCache {
+  stamp: string | undefined;
+}
+
+function stampOf(dataDir: string): string | undefined {
+  try {
+    const stats = statSync(cacheFile(dataDir));
+    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `write` holding the cache's lock; `written` then names the file it left. */
+function underLock<T>(dataDir: string, written: WrittenCache, write: () => Promise<T>): Promise<T> {
+  return withFileLock(cacheFile(dataDir), async () => {
+    try {
+      return await write();
+    } finally {
+      written.stamp = stampOf(dataDir);
+    }
+  });
+}
+
 /**
  * Writes what a sync `fetched` to the cache, with the local changes made since it began
  * (`localChanges`, which grows while this writes: those saved meanwhile are applied and written
@@ -56,6 +88,7 @@ export function saveDirectory(
  */
 export async function saveSynced(
   dataDir: string,
+  written: WrittenCache,
   synced: { owner: AccountOwner; syncedAt: number; fetched: FetchedDirectory },
   localChanges: readonly LocalChange[],
   searchTexts: (contacts: readonly DirectoryContact[]) => SearchTexts,
@@ -68,14 +101,55 @@ export async function saveSynced(
   let applied = localChanges.length;
   for (;;) {
     const texts = searchTexts(contacts);
-    await saveDirectory(
-      dataDir,
-      { owner, syncedAt, phonebooks: fetched.phonebooks, contacts },
-      texts,
+    await underLock(dataDir, written, () =>
+      saveDirectory(dataDir, { owner, syncedAt, phonebooks: fetched.phonebooks, contacts }, texts),
     );
     if (localChanges.length === applied) return { contacts, texts, phonebooksGone: gone.size };
     // Saved through Callbar while the cache was being written: kept too, in both.
     contacts = kept(applyChanges(contacts, localChanges.slice(applied)));
     applied = localChanges.length;
   }
+}
+
+/** A directory as written, with its search texts (undefined: none stored). */
+export interface WrittenDirectory {
+  saved: SavedDirectory;
+  texts: SearchTexts | undefined;
+}
+
+/**
+ * Writes a local `change` to the cache, called as `mine` (this process's copy with the change) is
+ * made: `mine` when the cache is still the file this process last wrote (`written`) by the time
+ * the lock is held; otherwise (another process of the profile saved a contact or synced since, or
+ * this one wrote again) the change applied to the cache as it is then, if it is `mine`'s owner's.
+ * Resolves with that directory, for this process to use too; undefined when `mine` was written.
+ */
+export function saveLocalChange(
+  dataDir: string,
+  written: WrittenCache,
+  mine: WrittenDirectory,
+  change: LocalChange,
+  searchTexts: (contacts: readonly DirectoryContact[]) => SearchTexts | undefined,
+): Promise<WrittenDirectory | undefined> {
+  const base = written.stamp;
+  return underLock(dataDir, written, async () => {
+    const current = base !== undefined && stampOf(dataDir) === base;
+    const read = current ? undefined : await readCacheFile(dataDir);
+    if (read?.status !== 'ok' || !sameAccount(read.cache.owner, mine.saved.owner)) {
+      await saveDirectory(dataDir, mine.saved, mine.texts);
+      return undefined;
+    }
+    const contacts = applyChanges([...read.cache.contacts.all()], [change]);
+    const theirs: WrittenDirectory = {
+      saved: {
+        owner: mine.saved.owner,
+        syncedAt: Date.parse(read.cache.synced_at),
+        phonebooks: read.cache.phonebooks,
+        contacts,
+      },
+      texts: searchTexts(contacts),
+    };
+    await saveDirectory(dataDir, theirs.saved, theirs.texts);
+    return theirs;
+  });
 }

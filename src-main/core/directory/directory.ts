@@ -39,13 +39,13 @@ import type { ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
-import { applyChanges, saveDirectory, saveSynced, type LocalChange } from './directory-saving';
+import { applyChanges, saveLocalChange, saveSynced, type LocalChange } from './directory-saving';
 import { IndexedContacts } from './indexed-contacts';
 import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
 import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
-import { syncOutdated } from './sync-freshness';
+import { directoryStatus, syncOutdated } from './sync-freshness';
 
 export { buildGradually, type GradualBuild } from './indexed-contacts';
 export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
@@ -72,6 +72,8 @@ export class Directory {
   /** The request and status behind #lastError (the window's "Details"). */
   #lastErrorDetails: string | undefined;
   #localDuringSync: LocalChange[] = [];
+  /** The cache file as this process last wrote it (a local change checks it is still that one). */
+  readonly #written = { stamp: undefined as string | undefined };
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
   /** The cache file read ahead (prefetch), for load to take. */
@@ -165,27 +167,16 @@ export class Directory {
   }
 
   status(): DirectoryStatus {
-    const state = this.#running
-      ? 'syncing'
-      : this.#syncedAt === undefined
-        ? 'empty'
-        : this.#lastError !== undefined ||
-            syncOutdated(this.#syncedAt, this.#clock.now(), this.#options.intervalMs)
-          ? 'stale'
-          : 'ready';
-    return {
-      state,
+    return directoryStatus({
+      running: this.#running !== undefined,
       contacts: this.#contacts.size,
       phonebooks: this.#phonebooks.length,
-      ...(this.#syncedAt !== undefined
-        ? { synced_at: new Date(this.#syncedAt).toISOString() }
-        : {}),
-      ...(this.#running && this.#progress ? { progress: this.#progress } : {}),
-      ...(this.#lastError !== undefined ? { last_error: this.#lastError } : {}),
-      ...(this.#lastErrorDetails !== undefined
-        ? { last_error_details: this.#lastErrorDetails }
-        : {}),
-    };
+      syncedAt: this.#syncedAt,
+      outdated: this.#due(),
+      progress: this.#progress,
+      lastError: this.#lastError,
+      lastErrorDetails: this.#lastErrorDetails,
+    });
   }
 
   search(query: string, limit = 50): SearchResult {
@@ -408,6 +399,7 @@ export class Directory {
       const syncedAt = this.#clock.now();
       const { contacts, texts, phonebooksGone } = await saveSynced(
         this.#options.dataDir,
+        this.#written,
         { owner, syncedAt, fetched },
         this.#localDuringSync,
         (all) => this.#searchTexts(all),
@@ -444,14 +436,23 @@ export class Directory {
   async #applyLocal(change: LocalChange): Promise<void> {
     if (this.#running) this.#localDuringSync.push(change);
     const contacts = applyChanges([...this.#contacts.contacts], [change]);
-    const texts = this.#contacts.gradual(contacts.length) ? this.#searchTexts(contacts) : undefined;
+    const textsOf = (all: readonly DirectoryContact[]) =>
+      this.#contacts.gradual(all.length) ? this.#searchTexts(all) : undefined;
+    const texts = textsOf(contacts);
     this.#install(ContactList.of(contacts), texts);
     this.#changed();
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
-    const { dataDir } = this.#options;
     const saved = { owner, syncedAt: this.#syncedAt, phonebooks: this.#phonebooks, contacts };
-    await saveDirectory(dataDir, saved, texts);
+    const { dataDir } = this.#options;
+    const theirs = await saveLocalChange(dataDir, this.#written, { saved, texts }, change, textsOf);
+    // Another process replaced the cache since: its directory (with this change) is the one now,
+    // unless this one's own sync or account change came after.
+    if (!theirs || this.#indexOwner !== owner || this.#syncedAt !== saved.syncedAt) return;
+    this.#phonebooks = theirs.saved.phonebooks;
+    this.#syncedAt = theirs.saved.syncedAt;
+    this.#install(ContactList.of(theirs.saved.contacts), theirs.texts);
+    this.#changed();
   }
 
   /** The scan's texts of `contacts` (stored with them, so a start reads them). */

@@ -6,10 +6,44 @@
  * directory unrefreshed for as long as it had been ahead (days), shown as ready.
  */
 
+import type { DirectoryStatus, SyncProgress } from '../../../src-shared/contract';
+
 /** How far a sync time may lie ahead of the clock before the clock counts as set back. */
 const CLOCK_TOLERANCE_MS = 60_000;
 
 export function syncOutdated(syncedAt: number, now: number, intervalMs: number): boolean {
   const age = now - syncedAt;
   return age >= intervalMs || age < -CLOCK_TOLERANCE_MS;
+}
+
+/**
+ * What the directory says of itself: syncing, empty, stale (its last sync failed or is
+ * `outdated`, see syncOutdated) or ready, with its counts, progress and last error.
+ */
+export function directoryStatus(of: {
+  running: boolean;
+  contacts: number;
+  phonebooks: number;
+  syncedAt: number | undefined;
+  outdated: boolean;
+  progress: SyncProgress | undefined;
+  lastError: string | undefined;
+  lastErrorDetails: string | undefined;
+}): DirectoryStatus {
+  const state = of.running
+    ? 'syncing'
+    : of.syncedAt === undefined
+      ? 'empty'
+      : of.outdated
+        ? 'stale'
+        : 'ready';
+  return {
+    state,
+    contacts: of.contacts,
+    phonebooks: of.phonebooks,
+    ...(of.syncedAt !== undefined ? { synced_at: new Date(of.syncedAt).toISOString() } : {}),
+    ...(of.running && of.progress ? { progress: of.progress } : {}),
+    ...(of.lastError !== undefined ? { last_error: of.lastError } : {}),
+    ...(of.lastErrorDetails !== undefined ? { last_error_details: of.lastErrorDetails } : {}),
+  };
 }
