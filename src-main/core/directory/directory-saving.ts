@@ -12,7 +12,14 @@ import { statSync } from 'node:fs';
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import { withFileLock } from '../files/lockfile';
+import type { Logger } from '../log/logger';
 import { cacheFile, readCacheFile, writeCache } from './directory-cache';
+import {
+  changesSince,
+  noteChange,
+  recentChangesFile,
+  type RecentChangesStore,
+} from './recent-changes';
 import type { FetchedDirectory, PhonebookSummary } from './directory-sync';
 import type { SearchTexts } from './search-texts';
 
@@ -55,9 +62,19 @@ export function saveDirectory(
   return writeCache(dataDir, { owner, synced_at, phonebooks, contacts }, texts);
 }
 
-/** The cache file as this process last wrote it (inode, size, time), or undefined: not yet. */
-export interface WrittenCache {
+/**
+ * This process's writes of the cache: the file as it last wrote it (inode, size, time; undefined:
+ * not yet), and the profile's recent contact changes.
+ */
+export interface CacheWrites {
+  readonly dataDir: string;
   stamp: string | undefined;
+  readonly changes: RecentChangesStore;
+}
+
+/** The cache writes of a directory of the profile in `dataDir`. */
+export function cacheWrites(dataDir: string, log: Logger): CacheWrites {
+  return { dataDir, stamp: undefined, changes: recentChangesFile(dataDir, log) };
 }
 
 function stampOf(dataDir: string): string | undefined {
@@ -70,7 +87,8 @@ function stampOf(dataDir: string): string | undefined {
 }
 
 /** Runs `write` holding the cache's lock; `written` then names the file it left. */
-function underLock<T>(dataDir: string, written: WrittenCache, write: () => Promise<T>): Promise<T> {
+function underLock<T>(written: CacheWrites, write: () => Promise<T>): Promise<T> {
+  const { dataDir } = written;
   return withFileLock(cacheFile(dataDir), async () => {
     try {
       return await write();
@@ -81,32 +99,38 @@ function underLock<T>(dataDir: string, written: WrittenCache, write: () => Promi
 }
 
 /**
- * Writes what a sync `fetched` to the cache, with the local changes made since it began
- * (`localChanges`, which grows while this writes: those saved meanwhile are applied and written
- * too). A contact saved locally in a phonebook that vanished during the sync went with it.
- * Resolves with the contacts written and their search texts.
+ * Writes what a sync `fetched` to the cache, with the local changes made since it began: this
+ * process's (`localChanges`, which grows while this writes: those saved meanwhile are applied and
+ * written too) and the profile's other processes' (recent-changes.ts). A contact saved locally in
+ * a phonebook that vanished during the sync went with it. Resolves with the contacts written and
+ * their search texts.
  */
 export async function saveSynced(
-  dataDir: string,
-  written: WrittenCache,
-  synced: { owner: AccountOwner; syncedAt: number; fetched: FetchedDirectory },
+  written: CacheWrites,
+  synced: { owner: AccountOwner; startedAt: number; syncedAt: number; fetched: FetchedDirectory },
   localChanges: readonly LocalChange[],
   searchTexts: (contacts: readonly DirectoryContact[]) => SearchTexts,
 ): Promise<{ contacts: DirectoryContact[]; texts: SearchTexts; phonebooksGone: number }> {
   const { owner, syncedAt, fetched } = synced;
+  const { dataDir } = written;
   const gone = new Set(fetched.vanished.map((book) => book.id));
   const kept = (changed: readonly DirectoryContact[]): DirectoryContact[] =>
     changed.filter((contact) => !gone.has(contact.phonebook));
   let contacts = kept(applyChanges(fetched.contacts, localChanges));
   let applied = localChanges.length;
   for (;;) {
-    const texts = searchTexts(contacts);
-    await underLock(dataDir, written, () =>
-      saveDirectory(dataDir, { owner, syncedAt, phonebooks: fetched.phonebooks, contacts }, texts),
-    );
-    if (localChanges.length === applied) return { contacts, texts, phonebooksGone: gone.size };
+    const saved = await underLock(written, async () => {
+      // In the order they were saved (this process's again, after the others' it came after).
+      const since = await changesSince(written.changes, synced.startedAt);
+      const all = kept(applyChanges(contacts, since));
+      const texts = searchTexts(all);
+      const directory = { owner, syncedAt, phonebooks: fetched.phonebooks, contacts: all };
+      await saveDirectory(dataDir, directory, texts);
+      return { contacts: all, texts };
+    });
+    if (localChanges.length === applied) return { ...saved, phonebooksGone: gone.size };
     // Saved through Callbar while the cache was being written: kept too, in both.
-    contacts = kept(applyChanges(contacts, localChanges.slice(applied)));
+    contacts = kept(applyChanges(saved.contacts, localChanges.slice(applied)));
     applied = localChanges.length;
   }
 }
@@ -125,16 +149,17 @@ export interface WrittenDirectory {
  * Resolves with that directory, for this process to use too; undefined when `mine` was written.
  */
 export function saveLocalChange(
-  dataDir: string,
-  written: WrittenCache,
+  written: CacheWrites,
   mine: WrittenDirectory,
   change: LocalChange,
   searchTexts: (contacts: readonly DirectoryContact[]) => SearchTexts | undefined,
 ): Promise<WrittenDirectory | undefined> {
-  const base = written.stamp;
-  return underLock(dataDir, written, async () => {
+  const { dataDir, stamp: base } = written;
+  return underLock(written, async () => {
     const current = base !== undefined && stampOf(dataDir) === base;
     const read = current ? undefined : await readCacheFile(dataDir);
+    // Kept for a sync another process of the profile is running (saveSynced).
+    await noteChange(written.changes, change, Date.now());
     if (read?.status !== 'ok' || !sameAccount(read.cache.owner, mine.saved.owner)) {
       await saveDirectory(dataDir, mine.saved, mine.texts);
       return undefined;

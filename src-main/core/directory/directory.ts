@@ -40,6 +40,7 @@ import { ContactList } from './contact-list';
 import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
 import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
 import { applyChanges, saveLocalChange, saveSynced, type LocalChange } from './directory-saving';
+import { cacheWrites, type CacheWrites } from './directory-saving';
 import { IndexedContacts } from './indexed-contacts';
 import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
@@ -72,8 +73,8 @@ export class Directory {
   /** The request and status behind #lastError (the window's "Details"). */
   #lastErrorDetails: string | undefined;
   #localDuringSync: LocalChange[] = [];
-  /** The cache file as this process last wrote it (a local change checks it is still that one). */
-  readonly #written = { stamp: undefined as string | undefined };
+  /** How this process wrote the cache (a local change checks it is still that file). */
+  readonly #written: CacheWrites;
   #timer: NodeJS.Timeout | undefined;
   #loaded = false;
   /** The cache file read ahead (prefetch), for load to take. */
@@ -94,6 +95,7 @@ export class Directory {
       });
     this.#contacts = new IndexedContacts(options, this.#indexOptions());
     this.#problems = syncProblemFile(options.dataDir, options.log);
+    this.#written = cacheWrites(options.dataDir, options.log);
   }
 
   /** Resolves once the directory's contacts are indexed (searches are answered by a scan until then). */
@@ -374,6 +376,7 @@ export class Directory {
   /** Resolves with the number of requests sent. */
   async #sync(signal: AbortSignal): Promise<number> {
     const { log } = this.#options;
+    const startedAt = Date.now(); // the wall clock, as the profile's other processes note changes
     this.#localDuringSync = [];
     try {
       const phonebooks = this.#options.phonebooks();
@@ -398,9 +401,8 @@ export class Directory {
       }
       const syncedAt = this.#clock.now();
       const { contacts, texts, phonebooksGone } = await saveSynced(
-        this.#options.dataDir,
         this.#written,
-        { owner, syncedAt, fetched },
+        { owner, startedAt, syncedAt, fetched },
         this.#localDuringSync,
         (all) => this.#searchTexts(all),
       );
@@ -444,10 +446,8 @@ export class Directory {
     const owner = this.#indexOwner;
     if (this.#syncedAt === undefined || owner === undefined) return;
     const saved = { owner, syncedAt: this.#syncedAt, phonebooks: this.#phonebooks, contacts };
-    const { dataDir } = this.#options;
-    const theirs = await saveLocalChange(dataDir, this.#written, { saved, texts }, change, textsOf);
-    // Another process replaced the cache since: its directory (with this change) is the one now,
-    // unless this one's own sync or account change came after.
+    const theirs = await saveLocalChange(this.#written, { saved, texts }, change, textsOf);
+    // Another process replaced the cache since: its copy, changed, is used (not after a sync here).
     if (!theirs || this.#indexOwner !== owner || this.#syncedAt !== saved.syncedAt) return;
     this.#phonebooks = theirs.saved.phonebooks;
     this.#syncedAt = theirs.saved.syncedAt;

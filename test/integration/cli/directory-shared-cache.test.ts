@@ -2,7 +2,8 @@
  * One profile's `directory.bin` written by two processes: the app (a Directory of this process,
  * as the window's core has it) and the `callbar` bin. The app keeps the directory it last read or
  * synced in memory; a contact saved through it must not write that copy back over what the CLI
- * wrote since (a contact it created), nor the CLI's over the app's.
+ * wrote since (a contact it created), and a sync it was running must not write back a contact
+ * the CLI deleted meanwhile.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import type { StoredAccount } from '../../../src-main/core/vault/stored-account';
 import { runCallbar } from '../../support/cli-process';
 import { issuedSession, startSim } from '../../support/sim-harness';
+import { until } from '../../support/until';
 
 let sim: RunningSimulator;
 let dataDir: string;
@@ -43,6 +45,17 @@ afterAll(async () => {
   await sim.close();
 });
 
+function appDirectory(phonebooks: PlatformApi['phonebooks'] = api.phonebooks): Directory {
+  return new Directory({
+    dataDir,
+    region: 'US',
+    log: silentLogger,
+    phonebooks: () => phonebooks,
+    owner,
+    intervalMs: 15 * 60_000,
+  });
+}
+
 const owner = () => ({
   tenant_id: session.tenant_id,
   user_extension: session.user_extension,
@@ -56,14 +69,7 @@ async function search(query: string): Promise<SearchResult> {
 }
 
 it('keeps the contact the CLI created when the app then saves one of its own', async () => {
-  const app = new Directory({
-    dataDir,
-    region: 'US',
-    log: silentLogger,
-    phonebooks: () => api.phonebooks,
-    owner,
-    intervalMs: 15 * 60_000,
-  });
+  const app = appDirectory();
   try {
     await app.load();
     await app.sync();
@@ -107,6 +113,52 @@ it('keeps the contact the CLI created when the app then saves one of its own', a
     expect(ids).toEqual(expect.arrayContaining([fromCli, fromApp.id]));
     expect(app.search('zora quist').hits.map((hit) => hit.contact.id)).toEqual([fromCli]);
   } finally {
+    await app.close();
+  }
+}, 60_000);
+
+it('keeps a contact the CLI deleted while the app synced deleted', async () => {
+  // The app's sync is held once it fetched every page (its last phonebook's walk waits).
+  const books = (await api.phonebooks.listPhonebooks()).count;
+  let walked = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const real = api.phonebooks;
+  const held = new Proxy(real, {
+    get(target, name) {
+      if (name === 'walkContacts') {
+        return async function* (...args: Parameters<typeof real.walkContacts>) {
+          yield* target.walkContacts(...args);
+          if (++walked === books) await gate;
+        };
+      }
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  const app = appDirectory(held);
+  try {
+    await app.load();
+    const victim = await api.phonebooks.createContact({
+      phonebook: (await api.phonebooks.listPhonebooks()).results[0]!.id,
+      display_name: 'Vera Lindqvist',
+      number: '+1 907 555 0177',
+      secondary_number: null,
+      speed_dial: 7613,
+    });
+    const syncing = app.sync();
+    await until('the sync to have fetched every page', () => (walked === books ? true : undefined));
+
+    const deleted = await runCallbar(['contacts', 'delete', String(victim.id)], env);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    release();
+    await syncing;
+
+    const found = (query: SearchResult) => query.hits.map((hit) => hit.contact.id);
+    expect(found(await search(victim.display_name))).not.toContain(victim.id);
+    expect(found(app.search(victim.display_name))).not.toContain(victim.id);
+  } finally {
+    release();
     await app.close();
   }
 }, 60_000);
