@@ -69,6 +69,15 @@ export function sameAccount(a: Identity, b: Identity): boolean {
   );
 }
 
+/** Whether two records say the same: the same account, connected at the same time, after the same. */
+export function sameHistory(a: AccountHistory, b: AccountHistory): boolean {
+  const same = (x: ConnectedAccount | undefined, y: ConnectedAccount | undefined) =>
+    x === undefined || y === undefined
+      ? x === y
+      : sameAccount(x, y) && x.connected_at === y.connected_at;
+  return same(ownAccount(a), ownAccount(b)) && same(a.replaced, b.replaced);
+}
+
 /** One platform however its address is written (`https://p.example` and `https://p.example/`). */
 function samePlatform(a: string, b: string): boolean {
   const canonical = (url: string) => {

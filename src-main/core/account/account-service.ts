@@ -15,6 +15,7 @@ import type { Vault } from '../vault/vault';
 import {
   afterConnection,
   ownAccount,
+  sameHistory,
   type AccountHistory,
   type AccountHistoryStore,
   type AccountOwner,
@@ -275,9 +276,16 @@ export class AccountService {
     this.#activation.cancel(reason, code);
   }
 
-  /** The user saw that the session is for a different account than before: stop saying it. */
+  /**
+   * The user saw that the session is for a different account than before: stop saying it. Only
+   * the switch this process showed: when another process of the profile recorded a newer one
+   * since (the CLI connected yet another account), that one stays, and is said here too.
+   */
   async acknowledgeSwitch(): Promise<AccountStatus> {
-    if (this.#history?.replaced) await this.#remember(ownAccount(this.#history));
+    const shown = this.#history;
+    const stored = await this.#historyStore.read();
+    if (stored && shown && !sameHistory(stored, shown)) this.#history = stored;
+    else if (shown?.replaced) await this.#remember(ownAccount(shown));
     return this.#publish();
   }
 
