@@ -136,6 +136,8 @@ export class RequestPacer {
 
   async #lower(wanted: number): Promise<void> {
     const budget = Math.max(this.#floor, wanted);
+    // What another process kept meanwhile counts too: a lesson never raises the profile's file.
+    await this.#recall();
     if (budget >= this.budget) return;
     const at = this.#clock.now();
     this.#learnt = { budget, at };
