@@ -15,7 +15,7 @@ import { withFileLock } from '../files/lockfile';
 import type { Logger } from '../log/logger';
 import { cacheFile, readCacheFile, writeCache } from './directory-cache';
 import {
-  changesSince,
+  othersChangesSince,
   noteChange,
   recentChangesFile,
   type RecentChangesStore,
@@ -120,8 +120,8 @@ export async function saveSynced(
   let applied = localChanges.length;
   for (;;) {
     const saved = await underLock(written, async () => {
-      // In the order they were saved (this process's again, after the others' it came after).
-      const since = await changesSince(written.changes, synced.startedAt);
+      // The other processes' (this one's are in `localChanges`), in the order they were saved.
+      const since = await othersChangesSince(written.changes, synced.startedAt);
       const all = kept(applyChanges(contacts, since));
       const texts = searchTexts(all);
       const directory = { owner, syncedAt, phonebooks: fetched.phonebooks, contacts: all };

@@ -23,6 +23,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const RecentChange = z.object({
   /** When it was saved, ms since the epoch (the wall clock, the same for every process here). */
   at: z.number(),
+  /** The process that saved it (a sync has its own process's changes already, in order). */
+  pid: z.number().int().positive(),
   change: z.union([
     z.object({ upsert: DirectoryContact }),
     z.object({ remove: z.array(z.number().int()).max(10_000) }),
@@ -54,14 +56,16 @@ export async function noteChange(
   at: number,
 ): Promise<void> {
   const kept = ((await file.read())?.changes ?? []).filter((each) => at - each.at < KEPT_MS);
-  await file.write({ changes: [...kept, { at, change }].slice(-MAX_CHANGES) });
+  await file.write({ changes: [...kept, { at, pid: process.pid, change }].slice(-MAX_CHANGES) });
 }
 
-/** The changes saved at `since` or later, in the order they were saved. */
-export async function changesSince(
+/** The changes other processes saved at `since` or later, in the order they were saved. */
+export async function othersChangesSince(
   file: RecentChangesStore,
   since: number,
 ): Promise<LocalChange[]> {
   const changes = (await file.read())?.changes ?? [];
-  return changes.filter((each) => each.at >= since).map((each) => each.change);
+  return changes
+    .filter((each) => each.at >= since && each.pid !== process.pid)
+    .map((each) => each.change);
 }
