@@ -123,7 +123,7 @@ describe('callbar in German (LANG=de_DE.UTF-8)', () => {
     expect((await run(['help', 'hangup'], GERMAN)).stdout).toContain('[TEILVERBINDUNG]');
     // The import's --map, as its German error says it ("--map erwartet FELD=SPALTE").
     expect((await run(['help', 'contacts', 'import'], GERMAN)).stdout).toContain(
-      '[--map FELD=SPALTE]… [--failures DATEI]',
+      '[--map FELD=SPALTE]… [--encoding NAME] [--failures DATEI]',
     );
     // Another user's extension: core names it, in German.
     const extension = sim.users[1]!.extension;
