@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createI18n, type Locale } from '../../src-shared/i18n';
+import { showLocale } from '../support/a11y';
 import { type E2eApp, openConnected, picture, startApp } from '../support/e2e-app';
 
 /**
@@ -40,8 +41,7 @@ for (const locale of ['en', 'de'] as const satisfies Locale[]) {
   }) => {
     const t = createI18n({ locale }).t;
     await openConnected(page, app);
-    await page.evaluate((language) => window.callbar.settings.save({ language }), locale);
-    await expect(page.locator('html')).toHaveAttribute('lang', locale);
+    await showLocale(page, locale);
     await page.getByRole('button', { name: t('menu.menu'), exact: true }).click();
     await page.getByRole('button', { name: t('menu.phonebooks'), exact: true }).click();
     await expect(page.getByRole('heading', { name: t('phonebooks.title') })).toBeVisible();
