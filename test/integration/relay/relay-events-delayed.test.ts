@@ -76,13 +76,19 @@ const relayCore = async () =>
     openUrl: () => Promise.resolve(),
   });
 
+/** The core's account, connected through the relay and hearing its device stream. */
+async function listeningAccount(core: CallbarCore) {
+  const account = core.profile.account;
+  expect((await connect({ account }, sim)).status.state).toBe('connected');
+  await account.listen();
+  await until('the stream serving', () => (account.hearsCallEvents() ? true : undefined));
+  return account;
+}
+
 it('says call events are delayed while the relay is away, and stops saying it once it is back', async () => {
   const core: CallbarCore = await relayCore();
   try {
-    const account = core.profile.account;
-    expect((await connect({ account }, sim)).status.state).toBe('connected');
-    await account.listen();
-    await until('the stream serving', () => (account.hearsCallEvents() ? true : undefined));
+    const account = await listeningAccount(core);
     expect(account.status().events_delayed).toBeUndefined();
 
     await node!.close();
@@ -111,10 +117,7 @@ it('says call events are delayed while the relay is away, and stops saying it on
 it('says call events are delayed while the relay node’s Redis is away, and stops once it is back', async () => {
   const core: CallbarCore = await relayCore();
   try {
-    const account = core.profile.account;
-    expect((await connect({ account }, sim)).status.state).toBe('connected');
-    await account.listen();
-    await until('the stream serving', () => (account.hearsCallEvents() ? true : undefined));
+    const account = await listeningAccount(core);
 
     // The node runs on, ready to be asked; only its Redis is gone.
     await redis.stop();
