@@ -5,7 +5,6 @@
  * Two RelayLinks and a third after them, one real profile state file, a relay node (embedded
  * store) over real HTTP.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { profileStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayCursorFile, RelayLink } from '../../../src-main/core/relay/relay-link';
 import { freePort } from '../../support/free-port';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -35,15 +35,7 @@ beforeAll(async () => {
 afterAll(() => node?.close());
 
 it('a process behind the others does not move the profile’s offset back', async () => {
-  const credential = randomBytes(32).toString('base64url');
-  const device = { device_id: 'device-701', credential };
-  await store.addDevice({
-    device_id: device.device_id,
-    tenant_id: 'acme',
-    user_extension: '701',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const device = await addTestDevice(store, 'device-701');
   for (const id of ['leg-1', 'leg-2', 'leg-3']) {
     const response = await fetch(`${node.origin}/events/${SECRET}`, {
       method: 'POST',

@@ -22,6 +22,7 @@ import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-
 import { DEVICE_PATHS } from '../../../src-main/core/relay/relay-protocol';
 import { secretFingerprint } from '../../../src-main/core/secret-compare';
 import { freePort } from '../../support/free-port';
+import { addTestDevice } from '../../support/relay-device';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { until } from '../../support/until';
 
@@ -72,15 +73,7 @@ const deliver = (id: string, extension: string) =>
   });
 
 async function outage(extension: string, cut: () => Promise<void>, heal: () => Promise<void>) {
-  const device = `device-${extension}`;
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: device,
-    tenant_id: 'acme',
-    user_extension: extension,
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const { device_id: device, credential } = await addTestDevice(store, `device-${extension}`);
   const received: string[] = [];
   const link = new RelayLink({
     urls: [node.origin],

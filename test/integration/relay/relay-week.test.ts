@@ -9,7 +9,6 @@
  * silent connection is a TCP proxy in front of it that stops passing bytes on the connections it
  * has, as a dead network path does.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
 import { freePort } from '../../support/free-port';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 const store = memoryStore();
@@ -41,17 +41,7 @@ afterEach(async () => {
 });
 afterAll(() => store.close());
 
-async function device(id: string): Promise<{ device_id: string; credential: string }> {
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: id,
-    tenant_id: 'acme',
-    user_extension: id.slice(-3),
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
-  return { device_id: id, credential };
-}
+const device = (id: string) => addTestDevice(store, id);
 
 const event = (id: string) => JSON.stringify({ type: 'event', event: { id } });
 
