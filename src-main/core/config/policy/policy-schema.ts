@@ -25,8 +25,17 @@ export const PolicyOnly = z.strictObject({
   updates_enabled: z.boolean().default(true),
   /** The update channel: stable releases, or beta ones too. */
   update_channel: z.enum(['stable', 'beta']).default('stable'),
-  /** The generic update feed's address (https); unset, the one the build was made with. */
-  update_url: z.url({ protocol: /^https$/ }).optional(),
+  /**
+   * The generic update feed's address (https, without a user name or password: `callbar policy`
+   * and the log show it); unset, the one the build was made with.
+   */
+  update_url: z
+    .url({ protocol: /^https$/ })
+    .refine((url) => {
+      const { username, password } = new URL(url);
+      return !username && !password;
+    })
+    .optional(),
 });
 
 /** Every policy with its default: the settings' own schema and the policy-only keys. */

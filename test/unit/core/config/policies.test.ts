@@ -141,6 +141,37 @@ describe('a port browsers refuse', () => {
   });
 });
 
+describe('an update feed with a password in its address', () => {
+  it('is an invalid policy, said without the password', async () => {
+    const root = await tempDir();
+    const file = join(root, 'policies.json');
+    const feeds = [
+      'https://feed:s3cr3t@updates.example.com/callbar',
+      'https:feed@updates.example.com',
+    ];
+    await writeFile(
+      file,
+      JSON.stringify({ locked: { update_url: feeds[0] }, recommended: { update_url: feeds[1] } }),
+    );
+    const read = readPoliciesSync({ platform: 'linux', env: at(root) });
+    expect(read.locked).toEqual({});
+    expect(read.recommended).toEqual({});
+    expect(read.problems).toHaveLength(2);
+    for (const problem of read.problems) {
+      expect(problem).toContain('must be an https:// URL without a user name or password');
+    }
+    expect(read.problems.join('\n')).not.toContain('s3cr3t');
+    // Without a user name or password, the same feed is a policy.
+    await writeFile(
+      file,
+      JSON.stringify({ locked: { update_url: 'https://updates.example.com/callbar' } }),
+    );
+    expect(readPoliciesSync({ platform: 'linux', env: at(root) }).locked).toEqual({
+      update_url: 'https://updates.example.com/callbar',
+    });
+  });
+});
+
 describe('a policy file every user can change', () => {
   it('is applied, and said: whoever can write it sets the locks', async () => {
     const root = await tempDir();
