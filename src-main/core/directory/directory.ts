@@ -31,7 +31,6 @@ import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
 import { inEnglish, spokenSaid } from '../text/translators';
-import type { StateFile } from '../config/state-file';
 import { CallbarError, describeError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { PartyCalls } from './call-affinity';
@@ -45,7 +44,7 @@ import { IndexedContacts } from './indexed-contacts';
 import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
-import { keepSyncProblem, syncProblemFile, type SyncProblem } from './sync-problem';
+import { SyncProblems } from './sync-problem';
 import { directoryStatus, syncOutdated } from './sync-freshness';
 
 export { buildGradually, type GradualBuild } from './indexed-contacts';
@@ -56,7 +55,7 @@ export class Directory {
   readonly #pacer: RequestPacer;
   readonly #clock: Clock;
   readonly #listeners = new Set<(status: DirectoryStatus) => void>();
-  readonly #problems: StateFile<SyncProblem>;
+  readonly #problems: SyncProblems;
   /** The contacts as searched: their index, or a scan while it is built. */
   readonly #contacts: IndexedContacts;
   #phonebooks: PhonebookSummary[] = [];
@@ -94,7 +93,7 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#contacts = new IndexedContacts(options, this.#indexOptions());
-    this.#problems = syncProblemFile(options.dataDir, options.log);
+    this.#problems = new SyncProblems(options.dataDir, options.log, this.#clock);
     this.#written = cacheWrites(options.dataDir, options.log);
   }
 
@@ -377,6 +376,7 @@ export class Directory {
   async #sync(signal: AbortSignal): Promise<number> {
     const { log } = this.#options;
     const startedAt = Date.now(); // the wall clock, as the profile's other processes note changes
+    const began = this.#clock.now(); // the sync's clock, as a completed sync's time is written
     this.#localDuringSync = [];
     try {
       const phonebooks = this.#options.phonebooks();
@@ -412,7 +412,7 @@ export class Directory {
       this.#indexOwner = owner;
       this.#lastError = undefined;
       this.#lastErrorDetails = undefined;
-      await this.#problems.clear().catch(() => undefined);
+      await this.#problems.clear();
       log.info('directory synced', {
         contacts: contacts.length,
         phonebooks: fetched.phonebooks.length,
@@ -428,7 +428,7 @@ export class Directory {
       );
       this.#lastErrorDetails = details;
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
-      await keepSyncProblem(this.#problems, this.#options.owner(), reason, this.#clock.now());
+      await this.#problems.keep(this.#options.owner(), reason, began);
       throw reason;
     } finally {
       this.#localDuringSync = [];

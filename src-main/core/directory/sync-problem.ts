@@ -10,6 +10,11 @@ import { z } from 'zod';
 import { AccountOwner, sameAccount } from '../account/account-history';
 import { fileFormat } from '../config/file-format';
 import { profileStateFile, type StateFile } from '../config/state-file';
+import { withFileLock } from '../files/lockfile';
+import { readBytesNoFollow } from '../files/no-follow-file';
+import { cacheFile, MAX_CACHE_FILE_BYTES } from './cache-file-read';
+import { readSnapshot } from './directory-snapshot';
+import type { Clock } from '../clock';
 import type { Logger } from '../log/logger';
 import { CallbarError, sayingOf } from '../errors';
 import { said, type Said } from '../text/said';
@@ -48,22 +53,55 @@ export async function lastSyncProblem(
   return { message: problem.message, ...(problem.said ? { said: problem.said as Said } : {}) };
 }
 
-/** Keeps why `owner`'s sync failed with `reason` (a cancelled sync is no problem: nothing). */
-export async function keepSyncProblem(
-  file: StateFile<SyncProblem>,
-  owner: AccountOwner | undefined,
-  reason: unknown,
-  now: number,
-): Promise<void> {
-  if (!owner || (reason instanceof CallbarError && reason.code === 'sync_cancelled')) return;
-  const saying = sayingOf(reason);
-  const problem = said('errors:directory.syncIncomplete', { reason: saying });
-  await file
-    .write({
+/**
+ * The profile's sync problem as a directory keeps and clears it: kept when its sync fails (a
+ * cancelled sync is no problem: nothing), cleared when one completes. Nothing is kept either
+ * when another process of the profile completed a sync since the failed one began: the cache is
+ * then complete and as new as this sync's would have been, and `callbar status`, which reads it,
+ * must not call it incomplete.
+ */
+export class SyncProblems {
+  readonly #file: StateFile<SyncProblem>;
+  readonly #dataDir: string;
+  readonly #clock: Clock;
+
+  constructor(dataDir: string, log: Logger, clock: Clock) {
+    this.#file = syncProblemFile(dataDir, log);
+    this.#dataDir = dataDir;
+    this.#clock = clock;
+  }
+
+  /** Keeps why `owner`'s sync, begun at `began` (this clock's time), failed with `reason`. */
+  async keep(owner: AccountOwner | undefined, reason: unknown, began: number): Promise<void> {
+    if (!owner || (reason instanceof CallbarError && reason.code === 'sync_cancelled')) return;
+    const saying = sayingOf(reason);
+    const problem = said('errors:directory.syncIncomplete', { reason: saying });
+    const kept = {
       owner,
       message: inEnglish(problem),
       ...(typeof saying === 'string' ? {} : { said: problem }),
-      at: new Date(now).toISOString(),
-    })
-    .catch(() => undefined);
+      at: new Date(this.#clock.now()).toISOString(),
+    };
+    // Under the cache's lock, which a completed sync's write takes: none lands between the two.
+    await withFileLock(cacheFile(this.#dataDir), async () => {
+      if (!(await syncedSince(this.#dataDir, owner, began))) await this.#file.write(kept);
+    }).catch(() => undefined);
+  }
+
+  /** A sync completed: no problem. */
+  clear(): Promise<void> {
+    return this.#file.clear().catch(() => undefined);
+  }
+}
+
+/** True when the cache in `dataDir` is `owner`'s, from a sync completed at `began` or later. */
+async function syncedSince(dataDir: string, owner: AccountOwner, began: number): Promise<boolean> {
+  try {
+    const bytes = await readBytesNoFollow(cacheFile(dataDir), MAX_CACHE_FILE_BYTES);
+    if (!bytes) return false;
+    const { head } = readSnapshot(bytes);
+    return sameAccount(head.owner, owner) && Date.parse(head.synced_at) >= began;
+  } catch {
+    return false; // no cache Callbar can read: the problem is kept
+  }
 }
