@@ -157,21 +157,42 @@ function unavailable(error: unknown): unknown {
   return refused ? error : new StoreUnavailable(error);
 }
 
-/** `store` with each of its promises' failures told apart (`unavailable`). */
-function telling(store: RelayStore): RelayStore {
+/**
+ * `store` with each of its promises' failures told apart (`unavailable`). With `deadlines` (a
+ * cluster), a call that has not settled after COMMAND_TIMEOUT_MS (a pop: after its own wait and
+ * that) fails as unavailable too: ioredis's Cluster queues commands while it has no node to send
+ * them to (every node down, the client reconnecting), where `commandTimeout` does not reach, and
+ * a request in flight then waited until Redis came back. Its command may still be carried out
+ * when Redis answers again, as one that timed out (COMMAND_TIMEOUT_MS).
+ */
+function telling(store: RelayStore, deadlines: boolean): RelayStore {
   const told = { ...store };
   for (const name of Object.keys(told) as (keyof RelayStore)[]) {
     const method = store[name] as (...args: unknown[]) => unknown;
     (told as Record<string, unknown>)[name] = (...args: unknown[]) => {
       const result = method(...args);
-      return result instanceof Promise
-        ? result.catch((error: unknown) => {
-            throw unavailable(error);
-          })
-        : result;
+      if (!(result instanceof Promise)) return result;
+      const answer = result.catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      if (!deadlines || name === 'close') return answer;
+      const waits = name === 'pop' ? (args[1] as number) : 0;
+      return settledWithin(answer, waits + COMMAND_TIMEOUT_MS);
     };
   }
   return told;
+}
+
+/** `promise`, or StoreUnavailable when it has not settled within `ms`. */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailable(new Error(`no answer within ${ms} ms`))),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 export function redisStore(
@@ -233,7 +254,7 @@ export function redisStore(
   const present = (records: (DeviceRecord | undefined)[]) =>
     records.filter((record) => record !== undefined);
 
-  return telling({
+  const store: RelayStore = {
     putWaiting: async (name, value, ttlMs) => {
       // Redis 7: set only if absent, and say what was there.
       const before = await redis.call('SET', key('wait', name), value, 'PX', ttlMs, 'NX', 'GET');
@@ -367,5 +388,6 @@ export function redisStore(
       if (subscriber !== redis) subscriber.disconnect();
       await redis.quit().catch(() => undefined);
     },
-  });
+  };
+  return telling(store, cluster !== undefined);
 }

@@ -2,7 +2,8 @@
  * A real Redis Cluster for the relay's tests: six Debian redis-server processes on loopback
  * ports (`--cluster-enabled yes`, the bus on a port of its own), joined by `redis-cli --cluster
  * create … --cluster-replicas 1` into three masters with a replica each. `killMaster()` ends a
- * master the way a crash does (SIGKILL): its replica is promoted after the node timeout (1 s).
+ * master the way a crash does (SIGKILL): its replica is promoted after the node timeout (1 s);
+ * `killAll()` ends every node.
  * One per test file: start it in beforeAll, stop it in afterAll.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,8 @@ export interface RunningCluster {
   killMaster(key: string): Promise<string>;
   /** host:port of the master serving `key` now. */
   masterOf(key: string): Promise<string>;
+  /** Kills every node (SIGKILL): the whole cluster is gone. */
+  killAll(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -111,6 +114,18 @@ export async function startRedisCluster(): Promise<RunningCluster> {
     const range = ranges.find(([start, end]) => Number(slot) >= start && Number(slot) <= end)!;
     return { slot, masterPort: range[2][1] };
   };
+  const killAll = async () => {
+    await Promise.all(
+      [...children.values()].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (!running(child)) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+  };
   return {
     nodes,
     masterOf: async (key) => `127.0.0.1:${(await masterPortOf(key)).masterPort}`,
@@ -134,17 +149,9 @@ export async function startRedisCluster(): Promise<RunningCluster> {
       await healthy();
       return `127.0.0.1:${masterPort}`;
     },
+    killAll,
     stop: async () => {
-      await Promise.all(
-        [...children.values()].map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (!running(child)) return resolve();
-              child.once('exit', () => resolve());
-              child.kill('SIGKILL');
-            }),
-        ),
-      );
+      await killAll();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,8 @@
  * own RelayLink) whose queues live on different masters. Call events flow while the master holding
  * one device's keys is killed (SIGKILL) and its replica promoted: every event arrives, in order,
  * none twice; `devices list` reads the per-tenant sets. Then appends wait for a replica only on a
- * master that has one (the promoted one has none left). One cluster for the whole file, in order.
+ * master that has one (the promoted one has none left). Last, the whole cluster killed: no store
+ * call waits for its return. One cluster for the whole file, in order.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import type { RelayStore } from '../../../relay/relay-store';
+import { StoreUnavailable, type RelayStore } from '../../../relay/relay-store';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
@@ -198,3 +199,32 @@ it('appends wait for a replica only on a master that has one in sync', async () 
   expect((await waitCalls(promoted)) - before[0]!).toBe(0);
   expect((await waitCalls(replicated)) - before[1]!).toBeGreaterThanOrEqual(10);
 });
+
+it('a whole cluster gone: every store call is answered unavailable, none waits for its return', async () => {
+  const id = 'device-690';
+  await store.addDevice({
+    device_id: id,
+    tenant_id: 'acme',
+    user_extension: '690',
+    credential_sha256: createHash('sha256').update(id).digest('hex'),
+    created_at: new Date().toISOString(),
+  });
+  expect(await store.deviceIdsOf('acme', '690')).toEqual([id]);
+  await cluster.killAll();
+  // The first calls fail on their closed connections; later ones meet the client reconnecting,
+  // which queues them where ioredis's commandTimeout does not reach: each must still fail.
+  for (let round = 0; round < 4; round += 1) {
+    const calls = [
+      store.deviceIdsOf('acme', '690'),
+      store.append(id, JSON.stringify({ id: `gone-${round}` })),
+      store.takeToken('gone', { burst: 1, perSecond: 1 }, Date.now()),
+    ];
+    // A pop ends when its wait is up (none came), or as unavailable.
+    const popped = store.pop('gone', 200).catch((error: unknown) => error);
+    await Promise.all(calls.map((call) => expect(call).rejects.toBeInstanceOf(StoreUnavailable)));
+    expect([undefined, 'unavailable']).toContain(
+      await popped.then((value) => (value instanceof StoreUnavailable ? 'unavailable' : value)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}, 60_000);
