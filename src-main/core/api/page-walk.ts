@@ -10,7 +10,14 @@
  *   missed), and still short, the walk throws IncompleteListError: never a complete list on less.
  *   A walk whose count changed from one page to the next is of a list that moved under it (a
  *   deletion shifts every later item onto the page before, one of them past the walk, while the
- *   count drops to what came): it is walked again whatever came.
+ *   count drops to what came): it is walked again whatever came. So is one whose next page is
+ *   gone (a 404: the list shrank under the walk).
+ * - Boundaries: a coworker who deletes a contact already read and adds another leaves the count
+ *   as it was, while the list slid a place up under the walk and one contact fell between two
+ *   pages. A walk that looks complete asks, for each page after the first, for the one item
+ *   before it (page_size 1): still the last item of the page before, or the list moved and is
+ *   walked again. A platform that answers such a question with more than one item (or refuses
+ *   it) is believed on its count, as is the last walk.
  * - Page size: the size asked for is the caller's, or the largest this platform was found to
  *   take (PageSizes): a 400 naming `page_size` is retried at once with the size it allows (or half
  *   the size, when it names none), and a first page shorter than asked that links to a next one
@@ -187,6 +194,9 @@ export async function* walkList<T extends { id: number }>(
     // a page already read moved every later item a place up, and the first of the next page
     // onto the page read before, where no page of this walk holds it.
     let moved = false;
+    // Where each page after the first begins, and the item just before it.
+    const boundaries: Boundary[] = [];
+    let position = 0;
     for (;;) {
       bounds.check(page);
       if (counted !== undefined && page.count !== counted) moved = true;
@@ -195,15 +205,69 @@ export async function* walkList<T extends { id: number }>(
       for (const item of items) seen.add(item.id);
       yield { items, count: page.count, walk };
       if (!page.next) break;
+      position += page.results.length;
+      const last = page.results.at(-1);
+      if (last) boundaries.push({ position, id: last.id });
       const next = nextRequest(page.next, request, list.baseUrl, endpoint);
       request = next;
-      page = await send(() => list.page(next));
+      try {
+        page = await send(() => list.page(next));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        moved = true;
+        break;
+      }
     }
-    if (!moved && seen.size >= counted) return;
+    // The last walk is not asked about its boundaries: a platform that orders ties anew at every
+    // query (asked for a total order it does not keep) would never pass, while the walks
+    // together may have brought every item, as its count says.
+    if (!moved && seen.size >= counted) {
+      if (walk >= maxWalks) return;
+      if (await boundariesHold(list, query, boundaries, counted, send)) return;
+      continue;
+    }
     if (walk >= maxWalks) {
       throw new IncompleteListError(endpoint, seen.size, counted, walk, moved);
     }
   }
+}
+
+/** A page boundary of a walk: the page after it began at `position`, after item `id`. */
+interface Boundary {
+  position: number;
+  id: number;
+}
+
+/**
+ * Whether the list still holds, at each boundary, the item that ended the page before it (see
+ * the module): asked one item at a time, in the walk's order. A list whose count changed, or
+ * that no longer reaches a boundary, moved. A platform that does not keep to page_size 1 (more
+ * than one item), or refuses it (400), cannot be asked so: the count alone decides, as before.
+ */
+async function boundariesHold<T extends { id: number }>(
+  list: ListWalk<T>,
+  query: Record<string, string>,
+  boundaries: readonly Boundary[],
+  counted: number,
+  send: PageSender,
+): Promise<boolean> {
+  for (const boundary of boundaries) {
+    const request = {
+      path: list.path,
+      searchParams: { ...query, page_size: '1', page: String(boundary.position) },
+    };
+    let page: Page<T>;
+    try {
+      page = await send(() => list.page(request));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return false;
+      if (error instanceof ApiError && error.status === 400) return true;
+      throw error;
+    }
+    if (page.results.length > 1) return true;
+    if (page.count !== counted || page.results[0]?.id !== boundary.id) return false;
+  }
+  return true;
 }
 
 /** Every item of a list, each once (walkList without its pages). */

@@ -4,7 +4,10 @@
  * of the next page slides onto the page already read and no page of the walk holds it. The
  * platform's count drops by the same one, so a walk that only compares what came with the last
  * count sees "all of them" and reports a complete directory without a contact nobody touched.
- * A walk whose count changed under it is of a list that moved: it is walked again.
+ * A walk whose count changed under it is of a list that moved: it is walked again. A coworker
+ * who deletes one contact and adds another leaves the count as it was: each page boundary is
+ * checked (the contact before a page must still be the last of the page before), and a page
+ * the list shrank away from (the platform's 404) is a list that moved too.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,6 +66,18 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
   }, 30_000);
   afterEach(() => sim.close());
 
+  const directoryWith = async (pacer: GatedPacer) =>
+    new Directory({
+      dataDir: await mkdtemp(join(tmpdir(), 'callbar-')),
+      region: 'DE',
+      log: silentLogger,
+      phonebooks: () => api.phonebooks,
+      owner: () => ({ tenant_id: sim.tenant_id, user_extension: '201', base_url: sim.base_url }),
+      intervalMs: 15 * 60_000,
+      pageSize: PAGE,
+      pacer,
+    });
+
   it('holds every contact still there when one of a page already read is deleted', async () => {
     const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
     const directory = new Directory({
@@ -90,6 +105,58 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
     // Person 2 was never touched: the first of page 2 before the deletion, on page 1 after it.
     for (const contact of contacts.slice(1)) expect(held).toContain(contact.display_name);
     expect(directory.lookupByNumber('+49305551002')?.id).toBe(contacts[2]!.id);
+    await directory.close();
+  });
+
+  it('holds every contact still there when one already read is deleted and another added: the count stays', async () => {
+    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
+    const directory = await directoryWith(pacer);
+    // Once the first page is in, Person 0 is deleted and Person 9 (last by number) added: the
+    // count stays 6, Person 2 slides onto page 1 and page 3 brings Person 9.
+    let changed = false;
+    directory.onChange((status) => {
+      if (!changed && (status.progress?.contacts ?? 0) >= PAGE) {
+        changed = true;
+        pacer.gate = (async () => {
+          await api.phonebooks.deleteContact(contacts[0]!.id);
+          await api.phonebooks.createContact({
+            phonebook: contacts[0]!.phonebook,
+            display_name: 'Person 9',
+            number: '+493055510099',
+            secondary_number: null,
+            speed_dial: 2009,
+          });
+        })();
+      }
+    });
+    const { status } = await directory.sync();
+    expect(changed).toBe(true);
+    expect(status.state).toBe('ready');
+    const held = new Set(directory.contacts.map((contact) => contact.display_name));
+    for (const contact of contacts.slice(1)) expect(held).toContain(contact.display_name);
+    expect(held).toContain('Person 9');
+    await directory.close();
+  });
+
+  it('walks again when the page it goes to is gone: two deleted from pages already read', async () => {
+    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
+    const directory = await directoryWith(pacer);
+    // Pages 1 and 2 are in when Person 0 and 1 are deleted: four are left, and the third page
+    // the second linked to is no more (the platform answers 404 "Invalid page.").
+    let deleted = false;
+    directory.onChange((status) => {
+      if (!deleted && (status.progress?.contacts ?? 0) >= 2 * PAGE) {
+        deleted = true;
+        pacer.gate = Promise.all(
+          contacts.slice(0, 2).map((contact) => api.phonebooks.deleteContact(contact.id)),
+        );
+      }
+    });
+    const { status } = await directory.sync();
+    expect(deleted).toBe(true);
+    expect(status).toMatchObject({ state: 'ready' });
+    const held = new Set(directory.contacts.map((contact) => contact.display_name));
+    for (const contact of contacts.slice(2)) expect(held).toContain(contact.display_name);
     await directory.close();
   });
 });

@@ -64,6 +64,13 @@ async function tiedPhonebook(api: PlatformApi): Promise<number> {
   return book.id;
 }
 
+/**
+ * The pages of the walks, without the one-item questions a complete-looking walk asks at each
+ * boundary between its pages (page_size 1: is the item before a page still the last of the page
+ * before?).
+ */
+const walked = (log: LoggedRequest[]) => log.filter((entry) => entry.query.page_size !== '1');
+
 /** The requests the simulator logged, with their queries. */
 function requestLog(sim: { base_url: string }): Promise<LoggedRequest[]> {
   return control<LoggedRequest[]>(sim, 'GET', 'requests');
@@ -138,7 +145,7 @@ describe('a sync against another implementation of the contract (variant)', () =
     // One 400 (the first list asked for 1000), then pages of 50, the query-only links followed.
     expect(log.filter((entry) => entry.status === 400)).toHaveLength(1);
     expect(log[0]).toMatchObject({ status: 400, query: { page_size: '1000' } });
-    expect(log.slice(1).every((entry) => entry.query.page_size === '50')).toBe(true);
+    expect(walked(log.slice(1)).every((entry) => entry.query.page_size === '50')).toBe(true);
     expect(log.some((entry) => entry.query.page === '2')).toBe(true);
     await first.close();
 
@@ -161,7 +168,7 @@ describe('a sync against another implementation of the contract (variant)', () =
       expect((await second.sync()).status).toMatchObject({ state: 'ready', contacts: total });
       const pages = (await requestLog(sim)).filter((entry) => entry.path === CONTACTS);
       expect(pages.length).toBeGreaterThan(0);
-      expect(pages.every((entry) => entry.query.page_size === '50')).toBe(true);
+      expect(walked(pages).every((entry) => entry.query.page_size === '50')).toBe(true);
       await second.close();
     } finally {
       await variantConfig();
@@ -187,7 +194,7 @@ describe('a sync against another implementation of the contract (variant)', () =
       const log = (await requestLog(sim)).filter((entry) => entry.path === CONTACTS);
       expect(log.filter((entry) => entry.status === 400)).toHaveLength(1);
       expect(log[0]).toMatchObject({ status: 400, query: { page_size: '1000' } });
-      expect(log.slice(1).every((entry) => entry.query.page_size === '50')).toBe(true);
+      expect(walked(log.slice(1)).every((entry) => entry.query.page_size === '50')).toBe(true);
     };
     await control(sim, 'DELETE', 'requests');
     let lines = 0;

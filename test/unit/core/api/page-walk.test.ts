@@ -131,11 +131,16 @@ describe('the page walk', () => {
     const platform = platformList(items(120), { refuseAbove: 50 });
     const got = await all(walkItems(list(platform.page, new PageSizes(BASE, memory))));
     expect(got).toHaveLength(120);
-    expect(platform.requests.map((request) => request.searchParams.page_size)).toEqual([
-      '1000',
-      '50',
-      '50',
-      '50',
+    // Then the item before each later page (page_size 1): still the last of the page before.
+    expect(
+      platform.requests.map(({ searchParams }) => [searchParams.page_size, searchParams.page]),
+    ).toEqual([
+      ['1000', undefined],
+      ['50', undefined],
+      ['50', '2'],
+      ['50', '3'],
+      ['1', '50'],
+      ['1', '100'],
     ]);
     expect(platform.requests[1]!.searchParams).toMatchObject({
       phonebook: '3',
@@ -177,7 +182,8 @@ describe('the page walk', () => {
     ];
     const shuffled = platformList(items(6), {
       max: 2,
-      order: (all) => orders[Math.floor(query++ / 3)]!.map((id) => all[id - 1]!),
+      // The second walk's order holds for the questions at its boundaries.
+      order: (all) => orders[Math.min(1, Math.floor(query++ / 3))]!.map((id) => all[id - 1]!),
     });
     const steps = await all(walkList(list(shuffled.page)));
     expect(steps.map((step) => step.walk)).toEqual([1, 1, 1, 2, 2, 2]);
@@ -221,6 +227,56 @@ describe('the page walk', () => {
     await expect(walk).rejects.toBeInstanceOf(IncompleteListError);
     await expect(walk).rejects.toMatchObject({ moved: true, walks: 3 });
     await expect(walk).rejects.toThrow(/kept changing while Callbar read its pages \(3 walks\)/);
+  });
+
+  /** The first item deleted, item 7 added at the end: the count stays. */
+  const replaceFirst = (list: Item[]) => {
+    list.shift();
+    list.push({ id: 7 });
+  };
+
+  it('walks again when one read is deleted and another added: the count the same, one between pages', async () => {
+    // Item 1 goes and item 7 comes (last) once the first page is read: the count stays 6, item
+    // 3 slides onto page 1, and the walk's pages hold 1, 2, 4, 5, 6, 7: six, as counted.
+    const listed = items(6);
+    const platform = platformList(listed, { max: 2 });
+    const page = async (request: PageRequest) => {
+      const answer = await platform.page(request);
+      if (platform.requests.length === 1) replaceFirst(listed);
+      return answer;
+    };
+    const steps = await all(walkList(list(page)));
+    expect(steps.flatMap((step) => step.items.map((item) => item.id))).toContain(3);
+    expect(steps.at(-1)!.walk).toBe(2);
+
+    // A platform that does not keep to page_size 1 cannot be asked so: its count decides.
+    const unasked = items(6);
+    const fixed = platformList(unasked, { max: 2 });
+    const ignoring = async (request: PageRequest) => {
+      const answer = await fixed.page({
+        ...request,
+        searchParams: { ...request.searchParams, page_size: '2' },
+      });
+      if (fixed.requests.length === 1) replaceFirst(unasked);
+      return answer;
+    };
+    expect(await all(walkItems(list(ignoring)))).toHaveLength(6);
+    expect(fixed.requests).toHaveLength(4);
+  });
+
+  it('walks again when the next page is gone (404): the list shrank under the walk', async () => {
+    const listed = items(6);
+    const platform = platformList(listed, { max: 2 });
+    const page = async (request: PageRequest) => {
+      if (platform.requests.length === 2 && listed.length === 6) listed.splice(0, 2);
+      if (Number(request.searchParams.page ?? 1) * 2 > listed.length + 1) {
+        platform.requests.push(request);
+        throw new ApiError(404, { type: 'client_error', errors: [] }, `GET /${PATH}`);
+      }
+      return platform.page(request);
+    };
+    const got = await all(walkItems(list(page)));
+    expect(got.map((item) => item.id)).toEqual(expect.arrayContaining([3, 4, 5, 6]));
   });
 
   it('believes a remembered size only for a day and never below the floor', async () => {
