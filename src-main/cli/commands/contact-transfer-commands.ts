@@ -9,7 +9,7 @@ import type { ImportProgress, ImportResult } from '../../core/contacts-io/contac
 import { FIELD_HEADINGS, RECORD_FIELDS } from '../../core/contacts-io/contact-record';
 import type { ExportFormat } from '../../core/contacts-io/contact-export';
 import type { OnDuplicate } from '../../core/contacts-io/import-plan';
-import { CallbarError } from '../../core/errors';
+import { CallbarError, sayingOf } from '../../core/errors';
 import { said, type Translate } from '../../core/text/said';
 import { terminalField } from '../../core/text/terminal-text';
 import { positiveInteger, requiredId } from '../arguments';
@@ -147,7 +147,8 @@ async function runExport(
   const format = exportFormat(values.format, values.output);
   if (values.output === '') throw new UsageError(said('cli:usage.outputFile'));
   const api = await ctx.platform();
-  const { exportContacts } = await import('../../core/contacts-io/contact-export');
+  const { exportContacts, ExportIncompleteError } =
+    await import('../../core/contacts-io/contact-export');
   let contacts = 0;
   const chunks = exportContacts(api.phonebooks, {
     format,
@@ -156,7 +157,27 @@ async function runExport(
     ...(phonebook === undefined ? {} : { phonebook }),
     onContact: () => contacts++,
   });
-  if (values.output === undefined) return writeStdout(ctx.io, chunks);
+  if (values.output === undefined) {
+    // Standard output keeps what was written before a failure: said, with how far it got.
+    let wrote = false;
+    try {
+      for await (const chunk of chunks) {
+        await ctx.io.write(chunk);
+        wrote = true;
+      }
+    } catch (error) {
+      if (!wrote) throw error;
+      const count = contacts;
+      throw new CallbarError(
+        error instanceof CallbarError ? error.code : 'export_incomplete',
+        error instanceof ExportIncompleteError
+          ? said('cli:transfer.exportCutIncomplete', { count, why: error.why })
+          : said('cli:transfer.exportCut', { count, why: sayingOf(error) }),
+        { cause: error },
+      );
+    }
+    return;
+  }
   await writeOutputFile(values.output, chunks);
   const { t } = ctx;
   const what =

@@ -9,7 +9,7 @@
 import { IncompleteListError } from '../api/page-walk';
 import type { PhonebookApi } from '../api/phonebook-api';
 import { CallbarError } from '../errors';
-import { said } from '../text/said';
+import { said, type Said } from '../text/said';
 import { CSV_FILE_MARK } from '../text/spreadsheet-csv';
 import { csvHeading, csvLines } from './contact-csv';
 import { recordOf } from './contact-record';
@@ -30,6 +30,20 @@ export interface ExportOptions {
   byteOrderMark?: boolean;
   /** Called for each contact written (a count for the summary). */
   onContact?: () => void;
+}
+
+/**
+ * An export that stopped because a phonebook gave fewer contacts than it counted: `why` is that,
+ * as a phrase (for a writer that says more than "nothing was saved": a pipe got part of it).
+ */
+export class ExportIncompleteError extends CallbarError {
+  readonly why: Said;
+
+  constructor(why: Said) {
+    super('export_incomplete', said('errors:export.incomplete', { why }));
+    this.name = 'ExportIncompleteError';
+    this.why = why;
+  }
 }
 
 /**
@@ -59,10 +73,7 @@ export async function* exportContacts(
       }
     } catch (error) {
       if (!(error instanceof IncompleteListError)) throw error;
-      throw new CallbarError(
-        'export_incomplete',
-        said('errors:export.incomplete', { why: error.ofPhonebook(book.description) }),
-      );
+      throw new ExportIncompleteError(error.ofPhonebook(book.description));
     }
   }
 }

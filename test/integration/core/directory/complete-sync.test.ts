@@ -7,7 +7,7 @@
  * came checked against the platform's count: a phonebook that gives fewer than it counts is
  * named, never reported complete (the window's status, `callbar sync`, `callbar status`).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,5 +295,51 @@ describe('callbar sync and status when a phonebook comes incomplete', () => {
     );
     const status = await runCallbarInProcess(['status'], cli.env);
     expect(status.stdout + status.stderr).toContain(`“${book.description}”`);
+
+    // An export to a file saves nothing; one to standard output says how far it got, and that
+    // what it wrote is incomplete (before: "Nothing of it was saved." after three rows).
+    const why = `the platform counted 4 contacts in “${book.description}” but gave Callbar 3 of them, even after walking its pages 3 times`;
+    const folder = await mkdtemp(join(tmpdir(), 'callbar-export-'));
+    const saved = await runCallbarInProcess(
+      ['contacts', 'export', '--phonebook', String(book.id), '--output', join(folder, 'a.csv')],
+      cli.env,
+    );
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toContain(`The export stopped: ${why}. Nothing of it was saved.`);
+    expect(await readdir(folder)).toEqual([]);
+    const piped = await runCallbarInProcess(
+      ['contacts', 'export', '--phonebook', String(book.id)],
+      cli.env,
+    );
+    expect(piped.code).toBe(1);
+    expect(piped.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1 + 3);
+    expect(piped.stderr).toBe(
+      `callbar: The export stopped after 3 contacts; what it wrote to standard output is incomplete: ${why}.\n`,
+    );
+    const german = await runCallbarInProcess(
+      ['contacts', 'export', '--phonebook', String(book.id), '--format', 'vcard'],
+      { ...cli.env, LC_ALL: 'de_DE.UTF-8' },
+    );
+    expect(german.code).toBe(1);
+    expect(german.stderr).toContain(
+      'Der Export wurde nach 3 Kontakten angehalten; was er in die Standardausgabe geschrieben hat, ist unvollständig: die Telefonanlage hat in „',
+    );
+    expect(german.stderr).toContain('4 Kontakte gezählt, Callbar aber nur 3 davon gegeben');
+    // The platform failing once the heading is out: said the same way, with its reason.
+    await control(cli.sim, 'POST', 'faults', {
+      method: 'GET',
+      path: CONTACTS,
+      status: 503,
+      body: { detail: 'Down for maintenance.' },
+    });
+    const failed = await runCallbarInProcess(
+      ['contacts', 'export', '--phonebook', String(book.id)],
+      cli.env,
+    );
+    await control(cli.sim, 'DELETE', 'faults');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /^callbar: The export stopped after 0 contacts; what it wrote to standard output is incomplete\. \S/,
+    );
   });
 });
