@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
+import { EXPOSED_MS } from '../../../../src-main/core/api/page-walk';
 import type { Contact } from '../../../../src-main/core/api/schemas';
 import { Directory } from '../../../../src-main/core/directory/directory';
 import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
@@ -126,6 +127,9 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
             secondary_number: null,
             speed_dial: 2009,
           });
+          // Two requests to a platform across a network take at least this long (EXPOSED_MS);
+          // the simulator on loopback answers them in a few milliseconds.
+          await new Promise((resolve) => setTimeout(resolve, EXPOSED_MS + 20));
         })();
       }
     });

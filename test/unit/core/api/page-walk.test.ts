@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ProtocolError } from '../../../../src-main/core/api/api-errors';
 import {
+  EXPOSED_MS,
   IncompleteListError,
   nextRequest,
   PageSizes,
@@ -91,6 +92,8 @@ const list = (
   query: { phonebook: 3, ordering: 'number' },
   pageSize: 1000,
   sizes,
+  // Every boundary counts as exposed (the test below keeps the default).
+  exposedMs: 0,
 });
 
 async function all<T>(walk: AsyncGenerator<T>): Promise<T[]> {
@@ -262,6 +265,28 @@ describe('the page walk', () => {
     };
     expect(await all(walkItems(list(ignoring)))).toHaveLength(6);
     expect(fixed.requests).toHaveLength(4);
+  });
+
+  it('asks only about boundaries whose pages were read EXPOSED_MS or more apart', async () => {
+    const platform = platformList(items(40), { max: 2 });
+    // Twenty pages back to back, except that page 10's answer comes past EXPOSED_MS late (a
+    // timer may end a fraction of a millisecond early by performance.now()).
+    const page = async (request: PageRequest) => {
+      if (request.searchParams.page === '10') {
+        await new Promise((resolve) => setTimeout(resolve, EXPOSED_MS + 20));
+      }
+      return platform.page(request);
+    };
+    const got = await all(walkItems({ ...list(page), exposedMs: EXPOSED_MS }));
+    expect(got).toHaveLength(40);
+    const questions = platform.requests
+      .filter(({ searchParams }) => searchParams.page_size === '1')
+      .map(({ searchParams }) => searchParams.page);
+    // The two boundaries around the slow page (after items 18 and 20: the platform read page
+    // 10 anywhere in its time) are asked about; of the 17 others, at most those a loaded
+    // machine happened to hold as long.
+    expect(questions).toEqual(expect.arrayContaining(['18', '20']));
+    expect(questions.length).toBeLessThan(10);
   });
 
   it('walks again when the next page is gone (404): the list shrank under the walk', async () => {
