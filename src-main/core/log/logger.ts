@@ -1,7 +1,7 @@
-import { renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendFileNoFollow } from '../files/no-follow-file';
 import { ownSubfolder } from '../files/own-subfolder';
+import { rotateWhenFull } from './log-rotation';
 
 /**
  * Structured logging with redaction. Fields whose names suggest a secret are replaced before a
@@ -57,8 +57,8 @@ export const LOG_MAX_BYTES = 2 * 1024 * 1024;
 /**
  * A logger appending to a file (created 0600 with its folder), for the app's and CLI's log. Past
  * `maxBytes` the file is renamed to `<path>.1` (replacing the previous one) and a new one started,
- * so the log never takes more than about twice `maxBytes`. Several processes of a profile append
- * to the same file; each checks the real size before rotating, so only one of them rotates.
+ * so the log never takes more than about twice `maxBytes`, however many processes of the profile
+ * append to it (log-rotation.ts: one of them rotates, and only a full file).
  */
 export function createFileLogger(
   path: string,
@@ -66,29 +66,9 @@ export function createFileLogger(
   maxBytes = LOG_MAX_BYTES,
 ): Logger {
   ownSubfolder(dirname(path));
-  let written = sizeOf(path);
   return createLogger((line) => {
     const text = line + '\n';
-    if (written + text.length > maxBytes) {
-      written = sizeOf(path);
-      if (written + text.length > maxBytes && written > 0) {
-        try {
-          renameSync(path, `${path}.1`);
-        } catch {
-          // Another process rotated it a moment ago.
-        }
-        written = sizeOf(path);
-      }
-    }
+    rotateWhenFull(path, Buffer.byteLength(text), maxBytes);
     appendFileNoFollow(path, text, 0o600);
-    written += Buffer.byteLength(text);
   }, minimum);
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }

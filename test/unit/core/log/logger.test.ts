@@ -73,6 +73,26 @@ describe('file log rotation', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('two loggers writing in turn (the app and the native host, for days) keep the file within its cap', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callbar-log-'));
+    try {
+      const path = join(dir, 'callbar.log');
+      const a = createFileLogger(path, 'info', 2048);
+      const b = createFileLogger(path, 'info', 2048);
+      let largest = 0;
+      for (let index = 0; index < 200; index++) {
+        (index % 2 ? a : b).info('line', { index });
+        largest = Math.max(
+          largest,
+          statSync(path).size,
+          statSync(`${path}.1`, { throwIfNoEntry: false })?.size ?? 0,
+        );
+      }
+      expect(largest).toBeLessThanOrEqual(2048);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('summarized warnings', () => {
