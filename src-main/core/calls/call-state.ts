@@ -71,7 +71,7 @@ export function finishCall(record: CallRecord, now: number, reason: Said): void 
   record.call.state = 'ended';
   record.call.ended_at = new Date(now).toISOString();
   setReason(record, reason);
-  record.updated_ms = now;
+  record.updated_ms = Math.max(now, record.updated_ms);
 }
 
 /**

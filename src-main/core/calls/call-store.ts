@@ -50,6 +50,19 @@ export class CallStore {
     return this.#state.calls;
   }
 
+  /**
+   * `record` changed at `now`: its version is made newer than its earlier ones and than the last
+   * clear, whatever the clock did since. With the clock set back (an hour or a day ahead,
+   * corrected), the change lost to the version before it when merged, and an ended call fell
+   * under a clear "later" by the clock: it left the recent list at the next save.
+   */
+  touched(record: CallRecord, now: number): void {
+    const { cleared_ms, clearing } = this.#state;
+    const covered =
+      clearing?.state === 'pending' ? Math.max(cleared_ms, clearing.covers_ms) : cleared_ms;
+    record.updated_ms = Math.max(now, record.updated_ms, covered + 1);
+  }
+
   /** The call records of `owner`, newest first, less those a pending clear hides. */
   recordsOf(owner: AccountOwner): readonly CallRecord[] {
     const { clearing } = this.#state;
@@ -114,8 +127,10 @@ export class CallStore {
       .reverse()
       .sort((a, b) => Number(a.call.source !== undefined) - Number(b.call.source !== undefined))
       .slice(0, Math.max(0, following.length - current));
+    this.touched(record, record.updated_ms);
     for (const stale of givingUp) {
       finishCall(stale, record.started_ms, said('errors:callEnd.tooMany'));
+      this.touched(stale, record.started_ms);
     }
     const finished = calls.filter(isFinished);
     const dropped = new Set(finished.slice(MAX_RECENT_CALLS));

@@ -44,6 +44,8 @@ export { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits';
 
 /** Events of unknown legs held while a dial is in flight. */
 const MAX_HELD_EVENTS = 20;
+/** How far news may lie ahead of the clock before the clock counts as set back. */
+const CLOCK_SET_BACK_MS = 60_000;
 
 export interface CallTrackerOptions {
   /** Where calls persist; without it they live in memory only. */
@@ -244,7 +246,7 @@ export class CallTracker {
     if (!record?.legs.some((leg) => leg.id === legId)) return;
     record.legs = record.legs.filter((leg) => leg.id !== legId);
     record.call.leg_ids = record.call.leg_ids.filter((id) => id !== legId);
-    record.updated_ms = this.#now();
+    this.#store.touched(record, this.#now());
     this.#store.retireLegs([legId]);
     this.#store.changed();
   }
@@ -254,6 +256,7 @@ export class CallTracker {
     const record = this.#store.byId(callId);
     if (!record || isFinished(record)) return;
     finishCall(record, this.#now(), reason);
+    this.#store.touched(record, this.#now());
     this.#store.changed();
   }
 
@@ -283,7 +286,7 @@ export class CallTracker {
       const known = this.#options.identify(party.number);
       if (!known.name) continue;
       record.call.party = known;
-      record.updated_ms = Math.max(now, record.updated_ms);
+      this.#store.touched(record, now);
       changed = true;
     }
     if (changed) this.#store.changed();
@@ -346,9 +349,17 @@ export class CallTracker {
     const now = this.#now();
     let changed = false;
     for (const record of this.#store.calls) {
+      // News "later" than now: the clock was set back since, and how long ago it came is unknown;
+      // its silence counts from now (not from when the clock catches up, maybe days later).
+      if (!isFinished(record) && record.news_ms - now > CLOCK_SET_BACK_MS) {
+        record.news_ms = now;
+        this.#store.touched(record, now);
+        changed = true;
+      }
       const reason = silenceEnding(record, now, this.#limits);
       if (reason === undefined) continue;
       finishCall(record, now, reason);
+      this.#store.touched(record, now);
       changed = true;
     }
     if (changed) this.#store.changed();
@@ -423,7 +434,7 @@ export class CallTracker {
     }
     record.events = withEvent(record.events, raw, event);
     record.news_ms = now;
-    record.updated_ms = now;
+    this.#store.touched(record, now);
     if (event.call_id) {
       record.platform_call_id ??= event.call_id;
       record.events_name_call = true;
