@@ -10,6 +10,7 @@
  * `invalid_number` with a sentence (by key) saying what is wrong.
  */
 import {
+  parseDigits,
   parsePhoneNumberFromString,
   type CountryCode,
   type PhoneNumber,
@@ -70,6 +71,18 @@ const MAX_POST_DIAL = 40;
  */
 const MAX_WRITTEN_EXTENSION_DIGITS = 8;
 
+/**
+ * Digits of other scripts that libphonenumber reads as 0–9 (its DIGITS table: Arabic-Indic and
+ * Eastern Arabic-Indic; full-width ones NFKC already makes ASCII), as numbers are written on
+ * Arabic and Persian pages.
+ */
+const OTHER_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
+
+/** `text` in compatibility form (full-width becomes ASCII) with OTHER_DIGITS as 0–9. */
+function asciiForm(text: string): string {
+  return text.normalize('NFKC').replace(OTHER_DIGITS, (digit) => parseDigits(digit));
+}
+
 /** Fewer letters than this are no vanity number's word (libphonenumber's rule). */
 const MIN_KEYPAD_LETTERS = 3;
 
@@ -91,7 +104,7 @@ export function readNumber(input: string, options: ReadOptions): NumberReading {
   if (CONTROL.test(input.replace(/[\t\n\r]/g, ' '))) {
     throw notANumber(visible(input), said('errors:number.controlCharacters'));
   }
-  const text = input.normalize('NFKC').trim();
+  const text = asciiForm(input).trim();
   if (text === '') {
     throw notANumber(
       input,
@@ -105,7 +118,7 @@ export function readNumber(input: string, options: ReadOptions): NumberReading {
     throw notANumber(visible(text), said('errors:number.controlCharacters'));
   }
   const { number, postDial } = splitPostDial(link, text);
-  const compact = toKeypad(number.normalize('NFKC').replace(VISUAL_SEPARATORS, ''), text, options);
+  const compact = toKeypad(asciiForm(number).replace(VISUAL_SEPARATORS, ''), text, options);
   if (compact === '') throw notANumber(text, said('errors:number.noDigits'));
   const reading =
     link.phoneContext !== undefined
@@ -127,8 +140,7 @@ function splitPostDial(link: LinkNumber, input: string): { number: string; postD
   const written = [match?.[2], link.postDial].filter((part) => part !== undefined).join(',');
   const number = match ? match[1]! : link.number;
   if (written === '') return { number };
-  const keys = written
-    .normalize('NFKC')
+  const keys = asciiForm(written)
     .replace(VISUAL_SEPARATORS, '')
     .replace(/[;pw]/gi, ',')
     .replace(/^,+|,+$/g, '');
@@ -147,7 +159,7 @@ function splitPostDial(link: LinkNumber, input: string): { number: string; postD
  */
 function extensionDigits(extension: string | undefined, input: string): string | undefined {
   if (extension === undefined) return undefined;
-  const digits = extension.normalize('NFKC').replace(VISUAL_SEPARATORS, '');
+  const digits = asciiForm(extension).replace(VISUAL_SEPARATORS, '');
   if (
     CONTROL.test(extension) ||
     !/^\d+$/.test(digits) ||

@@ -43,6 +43,9 @@ const accepted: Accepted[] = [
   ['tel:+49.30.123.4567', '+49301234567', 'external'],
   ['tel:+1(202)555-0188', '+12025550188', 'external', '(202) 555-0188'],
   ['TEL:+12025550188', '+12025550188', 'external'],
+  // Arabic-Indic and Eastern Arabic-Indic digits, as libphonenumber reads them.
+  ['tel:+١-٢٠٢-٥٥٥-٠١٨٨', '+12025550188', 'external', '(202) 555-0188'],
+  ['۲۰۲ ۵۵۵ ۰۱۸۸', '+12025550188', 'external', '(202) 555-0188'],
   ['tel:+1-201-555-0123;ext=1234', '+12015550123', 'external', '(201) 555-0123 ext. 1234'],
   ['tel:+1-201-555-0123;ext=12-34', '+12015550123', 'external', '(201) 555-0123 ext. 1234'],
   ['tel:+1%20202%20555%200188', '+12025550188', 'external'],
@@ -166,7 +169,8 @@ const refused: [input: string, reason: RegExp][] = [
   ['1234567*', /service codes/],
   ['x'.repeat(MAX_INPUT_LENGTH + 1), /longer than/],
   ['+49 30 1234567 ext', /letters/],
-  ['٠١٢٣٤٥٦٧٨٩', /“٠”/], // Arabic-Indic digits are not read as digits
+  // Other scripts' digits than those libphonenumber reads (Arabic-Indic: accepted above).
+  ['०१२३४५६७८९', /“०”/],
   ['+49 30 1234567 ☎', /“☎”/],
 ];
 

@@ -44,6 +44,24 @@ describe('reading a number', () => {
     );
   });
 
+  it('reads the digits libphonenumber reads: Arabic-Indic and Eastern Arabic-Indic as full-width', () => {
+    // A number copied from an Arabic or Persian page: before, "it contains “٠”" (a digit).
+    for (const written of [
+      '٠٣٠ ١٢٣٤٥٦٧',
+      '۰۳۰ ۱۲۳۴۵۶۷',
+      '０３０ １２３４５６７',
+      '+٤٩ ٣٠ ١٢٣٤٥٦٧',
+    ]) {
+      const read = readNumber(written, { region: 'DE' });
+      expect(read.kind === 'external' && read.number.number, written).toBe('+49301234567');
+    }
+    expect(readNumber('١١٢', { region: 'DE' })).toEqual({ kind: 'emergency', digits: '112' });
+    expect(readNumber('+49 30 1234567 x ١٢', { region: 'DE' })).toMatchObject({ extension: '12' });
+    expect(readContactNumber('٠١٧١ ٢٣٤٥٦٧٨', 'DE')).toEqual({ number: '+491712345678' });
+    // Digits of other scripts libphonenumber does not read stay refused, naming the character.
+    expect(() => readNumber('०३० १२३४५६७', { region: 'DE' })).toThrow(/it contains “०”/);
+  });
+
   it('tells short numbers, emergency numbers and service codes apart', () => {
     expect(readNumber('201', { region: 'DE' })).toEqual({ kind: 'short', digits: '201' });
     expect(readNumber('112', { region: 'DE' })).toEqual({ kind: 'emergency', digits: '112' });
