@@ -1,4 +1,3 @@
-import { DIALABLE_INPUT } from '../../src-shared/contract';
 import type {
   AccountStatus,
   AppInfo,
@@ -431,13 +430,14 @@ function whenUsed<T>(make: () => Promise<T>): () => Promise<T> {
 
 /**
  * What Enter dials for `query` when it reads as a number (the window's "Dial …" row, placed by
- * placeDialRow), answered with the search; a number Callbar cannot read offers no row.
+ * placeDialRow), answered with the search; a number Callbar cannot read offers no row. Read by
+ * the one reader, as `callbar dial`, a link and the tray read it: no pattern of the search's own
+ * decides first (one left out a number with an extension, "x12", keys after "p", full-width
+ * digits and vanity numbers, which every other path dialled).
  */
 function dialTargetFor(calls: CallsService, query: string): DialTarget | undefined {
-  const typed = query.trim();
-  if (!DIALABLE_INPUT.test(typed)) return undefined;
   try {
-    return calls.parse(typed);
+    return calls.parse(query.trim());
   } catch {
     return undefined;
   }

@@ -64,15 +64,8 @@ export const DialTarget = z.object({
 export type DialTarget = z.infer<typeof DialTarget>;
 
 /**
- * A typed number (digits and what people put between them, and a pause before keys to press
- * once the call is answered: "…,,81234567890#") or a pasted phone link.
- */
-export const DIALABLE_INPUT =
-  /^(?:(?:tel|callto|sips?):.*|[+(]?[\d\s().\-/*#,;]*\d[\d\s().\-/*#,;]*)$/i;
-
-/**
- * A search's answer: the directory's hits and, when the query reads as a number
- * (DIALABLE_INPUT), what Enter would dial (the "Dial +49 30 …" row), in one round trip.
+ * A search's answer: the directory's hits and, when the query reads as a number (core's one
+ * reader, as `callbar dial` and a link read it), what Enter would dial (the "Dial +49 30 …" row), in one round trip.
  */
 export const SearchAnswer = SearchResult.extend({
   dial: DialTarget.optional(),
