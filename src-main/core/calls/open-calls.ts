@@ -36,9 +36,16 @@ export function openCalls(options: {
     get region() {
       return profile.region.current();
     },
-    vanity_numbers: profile.settings.vanity_numbers,
-    dial_allowed_classes: profile.settings.dial_allowed_classes,
-    dial_allowed_countries: profile.settings.dial_allowed_countries,
+    // Live (LIVE_SETTINGS): a policy or a save in the window applies to the next number read.
+    get vanity_numbers() {
+      return profile.settings.vanity_numbers;
+    },
+    get dial_allowed_classes() {
+      return profile.settings.dial_allowed_classes;
+    },
+    get dial_allowed_countries() {
+      return profile.settings.dial_allowed_countries;
+    },
     // The organisation's policy for numbers that arrive as links, as it is now.
     get link_policy() {
       return linkPolicy(profile.policies);

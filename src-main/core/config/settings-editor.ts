@@ -16,11 +16,16 @@ export const EDITABLE_SETTINGS = Object.keys(EditableSettings.shape) as (keyof E
 
 /**
  * Settings this running Callbar follows at once (the others apply at the next start). The region
- * is live too, through the profile's region source (config/region-source.ts).
+ * is live too, through the profile's region source (config/region-source.ts). The dialling policy
+ * and vanity numbers are: how a number is read and whether it may be dialled is the same in the
+ * running app as in a `callbar dial` after the change.
  */
 export const LIVE_SETTINGS = [
   'region',
   'confirm_web_links',
+  'dial_allowed_classes',
+  'dial_allowed_countries',
+  'vanity_numbers',
   'crm_links',
   'crm_open_on_connect',
   'language',
