@@ -6,6 +6,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
+import { isWithheld } from '../numbers/caller-id';
 import { comparableNumber } from '../numbers/number-match';
 import { shownNumber } from '../numbers/number-format';
 import { said } from '../text/said';
@@ -23,10 +24,18 @@ export function partyDisplay(number: string, region: CountryCode): string {
     : shownNumber(number, region);
 }
 
+/**
+ * Who `number` (a caller id, or a dial's destination) is: the number kept and shown, and the
+ * contact's name when the directory knows it. A withheld caller id ("anonymous") is no number:
+ * "Number withheld", with none to call back or add.
+ */
 export function identifyParty(
   number: string,
   options: { region: CountryCode; directory: CallDirectory },
 ): CallParty {
+  if (isWithheld(number)) {
+    return { number: '', display: inEnglish(said('errors:callEnd.withheldCaller')) };
+  }
   const normalized = /^\+?[\d\s().-]{3,40}$/.test(number)
     ? partyNumber(number, options.region)
     : number;
