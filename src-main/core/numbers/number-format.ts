@@ -7,7 +7,7 @@
  * "Dials" line, `--json`, exports).
  */
 import { getCountryCallingCode, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
-import { parsedNumber } from './parsed-number';
+import { internationalForm, parsedNumber } from './parsed-number';
 
 /** What a stored or received number may look like to be read for showing. */
 const NUMBER_LIKE = /^\+?[\d\s().\-/\u00a0]{3,40}$/;
@@ -32,7 +32,7 @@ export function shownNumber(number: string, region: CountryCode): string {
   if (!NUMBER_LIKE.test(text)) return text;
   const digits = text.replace(/\D/g, '');
   if (digits.length <= SHORT_DIGITS && !text.startsWith('+')) return text;
-  const international = text.startsWith('00') ? `+${text.slice(2)}` : text;
+  const international = text.startsWith('00') ? internationalForm(digits, region) : text;
   const parsed = parsedNumber(international, region);
   return parsed?.isPossible() ? shownParsed(parsed, region) : text;
 }

@@ -13,7 +13,7 @@
  *   number is shown, not a guess.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
-import { parsedNumber } from './parsed-number';
+import { internationalForm, parsedNumber } from './parsed-number';
 
 /** The shortest ending two numbers must share when one side's country is not known. */
 export const ENDING_DIGITS = 7;
@@ -34,9 +34,13 @@ export interface ComparableNumber {
 export function comparableNumber(number: string, region: CountryCode): ComparableNumber {
   const text = number.trim();
   const digits = text.replace(/\D/g, '');
-  const plus = text.startsWith('+') || (!text.startsWith('+') && digits.startsWith('00'));
+  const plus = text.startsWith('+') || digits.startsWith('00');
   if (!plus && digits.length <= SHORT_DIGITS) return { digits, short: true };
-  const international = plus ? `+${digits.replace(/^00/, '')}` : digits;
+  const international = text.startsWith('+')
+    ? `+${digits}`
+    : plus
+      ? internationalForm(digits, region)
+      : digits;
   const parsed = parsedNumber(international, region);
   // Written with its country code: known when possible; written nationally: known when it is a
   // complete number of the region.

@@ -18,6 +18,7 @@ import {
 import { said, type Said } from '../text/said';
 import { isEmergencyNumber } from './destination-class';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
+import { internationalForm } from './parsed-number';
 
 export interface ReadOptions {
   /** The user's region: numbers without a country code are read as its national numbers. */
@@ -256,7 +257,7 @@ function shape(
   if (/^\d{2,4}$/.test(number) && isEmergencyNumber(number, options.region)) {
     return { kind: 'emergency', digits: number };
   }
-  if (number.startsWith('00')) number = `+${number.slice(2)}`;
+  if (/^00\d*$/.test(number)) number = internationalForm(number, options.region);
   if (number.lastIndexOf('+') > 0) throw notANumber(input, said('errors:number.plusFirst'));
   if (number.startsWith('+')) return external(number, extension, input, options);
   if (/[*#]/.test(number)) {

@@ -30,3 +30,18 @@ export function parsedNumber(text: string, region: CountryCode): PhoneNumber | u
   kept.set(key, parsed);
   return parsed;
 }
+
+/**
+ * A number written with an international call prefix that starts with 00 (`digits`: digits
+ * only), in its "+" form. 00 is the prefix in most regions, but several dial abroad with longer
+ * ones that start the same way: Australia 0011, Colombia 009, Korea 00700, Kenya 000, Brazil
+ * 0021… Read as "+" after the 00, "009 1 212 555 0188" in Colombia was India's +91 212 555 0188,
+ * not New York. So the region's own prefix comes first (libphonenumber's reading in `region`,
+ * when it is a valid number), and 00 otherwise ("0049…" in Singapore, whose prefixes 001–039
+ * would read +9…).
+ */
+export function internationalForm(digits: string, region: CountryCode): string {
+  const regional = digits.length <= MAX_DIGITS ? parsedNumber(digits, region) : undefined;
+  if (regional?.isValid()) return regional.number;
+  return `+${digits.slice(2)}`;
+}

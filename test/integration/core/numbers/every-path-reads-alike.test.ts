@@ -65,6 +65,19 @@ describe('the search box reads a number as calls.parse does', () => {
     }
   });
 
+  it('reads the region’s own international call prefix (Colombia’s 009, Australia’s 0011)', async () => {
+    for (const [region, query, destination] of [
+      ['CO', '009 1 212 555 0188', '+12125550188'],
+      ['AU', '0011 49 30 1234567', '+49301234567'],
+      ['AU', '0049 30 1234567', '+49301234567'],
+    ] as const) {
+      await value('settings.save', { region });
+      expect(await parsed(query), query).toMatchObject({ destination });
+      expect((await dialRow(query))?.destination, query).toBe(destination);
+    }
+    await value('settings.save', { region: 'DE' });
+  });
+
   it('offers no row where the reader reads no number', async () => {
     for (const query of ['Hanna', 'Tel. 030 1234567', '030 Hanna', '1-800-FLOWERS']) {
       expect(await dialRow(query), query).toBeUndefined();

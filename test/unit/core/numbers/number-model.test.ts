@@ -62,6 +62,29 @@ describe('reading a number', () => {
     expect(() => readNumber('०३० १२३४५६७', { region: 'DE' })).toThrow(/it contains “०”/);
   });
 
+  it('reads the region’s own international call prefix, and 00 where it is none', () => {
+    const e164 = (text: string, region: CountryCode) => {
+      const read = readNumber(text, { region });
+      return read.kind === 'external' ? read.number.number : read.kind;
+    };
+    // Colombia dials abroad through 009: this is New York, not India's +91 212 555 0188.
+    expect(e164('009 1 212 555 0188', 'CO')).toBe('+12125550188');
+    // Australia's 0011, Korea's 00700, Kenya's 000: before, refused or another country.
+    expect(e164('0011 49 30 1234567', 'AU')).toBe('+49301234567');
+    expect(e164('00700 49 30 1234567', 'KR')).toBe('+49301234567');
+    expect(e164('000 49 30 1234567', 'KE')).toBe('+49301234567');
+    // 00 stays the international prefix where the region's reading is no number.
+    for (const region of ['DE', 'AU', 'SG', 'TH', 'CO', 'HK', 'US'] as const) {
+      expect(e164('0049 30 1234567', region), region).toBe('+49301234567');
+    }
+    expect(e164('00 1 617 555 0137', 'HK')).toBe('+16175550137');
+    // Matched and shown alike.
+    expect(sameNumber('009 1 212 555 0188', '+1 212 555 0188', 'CO')).toBe(true);
+    expect(sameNumber('009 1 212 555 0188', '+91 212 555 0188', 'CO')).toBe(false);
+    expect(shownNumber('0011 49 30 1234567', 'AU')).toBe('+49 30 1234567');
+    expect(shownNumber('009 1 212 555 0188', 'CO')).toBe('+1 212 555 0188');
+  });
+
   it('tells short numbers, emergency numbers and service codes apart', () => {
     expect(readNumber('201', { region: 'DE' })).toEqual({ kind: 'short', digits: '201' });
     expect(readNumber('112', { region: 'DE' })).toEqual({ kind: 'emergency', digits: '112' });
