@@ -5,7 +5,6 @@
  * settings may refuse it, and a link to an emergency, premium-rate, foreign or unknown number
  * always asks (a link to a service code is refused), whatever "dial links without asking" says.
  */
-import { randomUUID } from 'node:crypto';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type {
   Call,
@@ -13,7 +12,6 @@ import type {
   CallsSnapshot,
   DialOutcome,
   DialTarget,
-  PendingDial,
 } from '../../../src-shared/contract';
 import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
@@ -24,17 +22,13 @@ import { isFinished } from './call-log';
 import type { CallRecord } from './call-log-format';
 import type { CallNotes } from './call-notes';
 import type { CallTracker } from './call-tracker';
-import {
-  checkDialPolicy,
-  linkAskReason,
-  refuseServiceCodeLink,
-  type DialPolicy,
-} from '../numbers/destination-class';
+import type { DialPolicy } from '../numbers/destination-class';
 import { legsToTry } from './hangup-order';
 import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
 import { RecentCalls } from './recent-calls';
+import { checkDial, rereadLink, waitingLink, type WaitingLink } from './waiting-link';
 
 /** A link waiting for the user's yes is forgotten after this long. */
 export const PENDING_LIFETIME_MS = 5 * 60_000;
@@ -93,7 +87,7 @@ export class CallsService {
   /** Dials being noted as ended (dial-guard.ts); `close()` waits for them. */
   readonly #endings = new Set<Promise<void>>();
   readonly #listeners = new Set<(snapshot: CallsSnapshot) => void>();
-  #pending: { dial: PendingDial; at: number } | undefined;
+  #pending: WaitingLink | undefined;
   /** The dial on its way to the platform, which the user may still cancel (`cancelDial`). */
   #inFlight: { cancelled: boolean } | undefined;
   #expiryTimer: NodeJS.Timeout | undefined;
@@ -161,6 +155,11 @@ export class CallsService {
   snapshot(words: Translate | null | undefined = this.#options.words?.()): CallsSnapshot {
     const pending = this.#pending;
     if (pending && this.#now() - pending.at > PENDING_LIFETIME_MS) this.#pending = undefined;
+    // Read again when the region changed while it waits: never the old country's number.
+    if (this.#pending) {
+      const read = (input: string) => this.parse(input);
+      this.#pending = rereadLink(this.#pending, this.#options.settings(), read);
+    }
     return { ...this.#recent.view(words ?? undefined), pending: this.#pending?.dial ?? null };
   }
 
@@ -205,28 +204,11 @@ export class CallsService {
   async dial(input: string, source: CallSource, link?: string): Promise<DialOutcome> {
     const target = this.parse(input);
     const settings = this.#options.settings();
-    checkDialPolicy(target, settings, settings.region);
-    if (source === 'tel-link' && settings.link_policy) {
-      checkDialPolicy(target, settings.link_policy, settings.region, {
-        classes: 'link_allowed_classes',
-        countries: 'link_allowed_countries',
-      });
-    }
-    if (source === 'tel-link') {
-      refuseServiceCodeLink(target);
-      const reason = linkAskReason(target, settings.region);
-      if (reason !== undefined || settings.confirm_web_links) {
-        const dial: PendingDial = {
-          id: randomUUID(),
-          target,
-          source,
-          ...(link ? { link: link.length > 80 ? `${link.slice(0, 79)}…` : link } : {}),
-          ...(reason !== undefined ? { reason } : {}),
-        };
-        this.#pending = { dial, at: this.#now() };
-        this.#emit();
-        return { status: 'needs-confirmation', pending: dial };
-      }
+    const dial = checkDial(target, source, settings, link);
+    if (dial) {
+      this.#pending = waitingLink(dial, input, settings, this.#now());
+      this.#emit();
+      return { status: 'needs-confirmation', pending: dial };
     }
     return { status: 'dialing', call: await this.#place(target, source), target };
   }
