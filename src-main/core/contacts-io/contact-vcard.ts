@@ -113,6 +113,17 @@ function morePhones(more: readonly string[]): string[] {
   return [...kept, more.slice(kept.length).join(', ')];
 }
 
+/**
+ * A TEL's value as the number reader takes it: a plain tel: URI ("tel:+1-202-555-0143") as its
+ * number, shown as people write it; one with parameters or escapes (";phone-context=+49",
+ * ";ext=12", "%20") whole, as a link, for the reader (numbers/dial-link.ts) to read as links are
+ * read: cut off, the rest was read as typed text and refused.
+ */
+function telText(value: string): string {
+  const rest = value.replace(/^tel:/i, '');
+  return rest !== value && /[;%]/.test(rest) ? value : rest;
+}
+
 function recordOfCard(card: ICAL.Component): {
   record: Record<(typeof RECORD_FIELDS)[number], string>;
   more: string[];
@@ -120,7 +131,7 @@ function recordOfCard(card: ICAL.Component): {
   const numbers = card
     .getAllProperties('tel')
     .map((property, order) => ({
-      number: textOf(property.getFirstValue()).replace(/^tel:/i, ''),
+      number: telText(textOf(property.getFirstValue())),
       rank: preference(property),
       order,
     }))

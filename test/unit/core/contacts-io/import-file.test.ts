@@ -14,6 +14,7 @@ import {
   parseImport,
   readImportFile,
 } from '../../../../src-main/core/contacts-io/import-file';
+import { readContactNumber } from '../../../../src-main/core/numbers/contact-number';
 import { fileWith } from '../../../support/transfer-rig';
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -59,6 +60,28 @@ describe('reading a file to import', () => {
       speed_dial: 3,
       company: 4,
     });
+  });
+
+  it('gives a tel: URI whose parameters or escapes change its number to the reader whole', () => {
+    // RFC 6350's TEL as a URI (RFC 3966): before, "tel:" was cut off and the rest read as typed
+    // text, so a number with its country in ;phone-context= or written with %20 was refused.
+    const table = parseImport(
+      text(
+        [
+          'BEGIN:VCARD',
+          'VERSION:4.0',
+          'FN:Kai',
+          'TEL;VALUE=uri;PREF=1:tel:030-1234567;phone-context=+49',
+          'TEL;VALUE=uri:tel:+49%20171%202345678',
+          'END:VCARD',
+          '',
+        ].join('\r\n'),
+      ),
+      '.vcf',
+    );
+    const [, number, secondary] = table.rows[0]!;
+    expect(readContactNumber(number!, 'US')).toEqual({ number: '+49301234567' });
+    expect(readContactNumber(secondary!, 'US')).toEqual({ number: '+491712345678' });
   });
 
   it('recognises vCards without the extension, and a BOM before CSV headings', () => {
