@@ -217,7 +217,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     'account.receiverRegistration': () => account.receiverRegistration(),
     'directory.search': ({ query, limit }) => {
       const found = directory.search(query, limit);
-      return { ...found, ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering) };
+      return {
+        ...found,
+        ...placeDialRow(dialTargetFor(calls, query), found.hits, numbering, query),
+      };
     },
     'directory.status': () => directory.status(),
     'directory.sync': () => {
