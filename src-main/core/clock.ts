@@ -12,21 +12,36 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A real-time wait that ends early (rejecting with the signal's reason) when the signal aborts. */
+/** The longest a Node timer waits: a longer delay overflows and fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A real-time wait that ends early (rejecting with the signal's reason) when the signal aborts.
+ * A wait longer than a timer can hold (about 24.8 days: a platform's Retry-After can ask for
+ * anything) is waited in parts, not ended at once.
+ */
 export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason as Error);
       return;
     }
+    let timer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal!.reason as Error);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const wait = (left: number) => {
+      timer = setTimeout(
+        () => {
+          if (left > MAX_TIMER_MS) return wait(left - MAX_TIMER_MS);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.min(left, MAX_TIMER_MS),
+      );
+    };
+    wait(ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -137,6 +137,8 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
         return await send();
       } catch (error) {
         if (!(error instanceof RateLimitedError) || waits >= maxWaits) throw error;
+        // A wait past the sync's deadline would end in its refusal: the platform's wait is said now.
+        if (clock.now() + error.retryAfterMs > deadline) throw error;
         await clock.sleep(error.retryAfterMs, signal);
       }
     }

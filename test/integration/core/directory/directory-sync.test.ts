@@ -18,6 +18,8 @@ import {
   learntRateFile,
   RequestPacer,
 } from '../../../../src-main/core/directory/request-pacer';
+import { createPlatformApi } from '../../../../src-main/core/api/platform-api';
+import { silentLogger } from '../../../../src-main/core/log/logger';
 import { apiFor } from '../../../support/api-rig';
 import {
   advanceClock,
@@ -285,6 +287,37 @@ describeJourney('sync faults, local changes and the cache', (profile) => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(5);
     await directory.close();
   }, 60_000);
+
+  it('says at once a 429 whose wait would outlast the sync (Retry-After of 2 hours or 40 days)', async () => {
+    const { tokens } = await apiFor(sim, 0);
+    for (const seconds of ['7200', '3456000']) {
+      // A client of its own each (it keeps the platform's wait), its own retries off (they wait
+      // a Retry-After up to a minute before the sync sees it).
+      const unretried = createPlatformApi({
+        baseUrl: sim.base_url,
+        tokens,
+        log: silentLogger,
+        client: { retry: { limit: 0, baseDelayMs: 20, maxDelayMs: 200 } },
+      });
+      const { directory } = await openDirectory(unretried);
+      await control(sim, 'POST', 'faults', {
+        method: 'GET',
+        path: CONTACTS,
+        status: 429,
+        headers: { 'retry-after': seconds },
+      });
+      // Not after the wait (hours; at once past a timer's longest, 24.8 days): said now.
+      const error = await directory.sync().then(
+        () => undefined,
+        (refused: unknown) => refused,
+      );
+      expect(String(error)).toMatch(/Too many requests to the platform; try again in [\d,]+ s\./);
+      expect(String(error).replace(/\D/g, '')).toBe(seconds);
+      expect(directory.status().state).not.toBe('ready');
+      await control(sim, 'DELETE', 'faults');
+      await directory.close();
+    }
+  });
 
   it('keeps the previous directory and its cache when a sync fails, and says why', async () => {
     const { directory, dataDir } = await openDirectory(api);
