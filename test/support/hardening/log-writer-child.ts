@@ -14,8 +14,9 @@ if (!path || !maxBytes || !count || !name)
 const log = createFileLogger(path, 'info', Number(maxBytes));
 let smallestRotated = Number.POSITIVE_INFINITY;
 for (let index = 0; index < Number(count); index++) {
-  // Lines of one length: a full file is one line short of the cap at most.
-  log.info('line', { writer: name, index: String(index).padStart(6, '0') });
+  // Lines of one length, whichever process writes them (names padded): a full file is one
+  // line short of the cap at most.
+  log.info('line', { writer: name.padEnd(16), index: String(index).padStart(6, '0') });
   try {
     smallestRotated = Math.min(smallestRotated, lstatSync(`${path}.1`).size);
   } catch {
