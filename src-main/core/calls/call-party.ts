@@ -12,6 +12,9 @@ import { shownNumber } from '../numbers/number-format';
 import { said } from '../text/said';
 import { inEnglish } from '../text/translators';
 
+/** The longest caller id read as a number (the platform's are bounded where they enter). */
+const MAX_CALLER_ID = 64;
+
 /** The number as a call's party keeps it: E.164 when its country is known, else as received. */
 export function partyNumber(number: string, region: CountryCode): string {
   return comparableNumber(number, region).e164 ?? number.trim();
@@ -36,9 +39,9 @@ export function identifyParty(
   if (isWithheld(number)) {
     return { number: '', display: inEnglish(said('errors:callEnd.withheldCaller')) };
   }
-  const normalized = /^\+?[\d\s().-]{3,40}$/.test(number)
-    ? partyNumber(number, options.region)
-    : number;
+  // Read as every number is (numbers/number-match.ts), however the platform wrote it
+  // ("030/1234567"): what reads as no number of the region is kept as it came.
+  const normalized = number.length <= MAX_CALLER_ID ? partyNumber(number, options.region) : number;
   const contact = options.directory.lookupByNumber(normalized);
   return {
     number: normalized,

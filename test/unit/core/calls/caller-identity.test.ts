@@ -60,6 +60,19 @@ describe('caller identity', () => {
     });
   });
 
+  it('reads a caller id however the platform writes it, as every number is read', () => {
+    const directory = { lookupByNumber: () => undefined, findBySpeedDial: () => undefined };
+    for (const written of ['030/1234567', '030 1234567', '+49 (30) 1234567', '0049 30 1234567']) {
+      expect(identifyParty(written, { region: 'DE', directory }), written).toEqual({
+        number: '+49301234567',
+        display: '030 1234567',
+      });
+    }
+    // What reads as no number of the region stays as it came.
+    const sip = 'sip:reception7@pbx.example';
+    expect(identifyParty(sip, { region: 'DE', directory }).number).toBe(sip);
+  });
+
   it('takes the caller from a later event when the first did not name them', () => {
     const { tracker } = rig();
     tracker.ingest({ id: 'leg-1', call_id: 'c1' });
