@@ -538,10 +538,14 @@ test('after connecting, the three keys that matter until Got it; recent calls gr
   page,
 }) => {
   test.setTimeout(90_000);
-  // This profile's shortcut back to the default (the settings test changed it).
+  // This profile's shortcut and countries back to the defaults (the settings test changed them:
+  // abroad only Austria, which applies at once, and these calls go to the United Kingdom).
   await page.goto(app.preview.url);
   const reset = await page.evaluate(() =>
-    window.callbar.settings.save({ dial_shortcut: 'CommandOrControl+Shift+D' }),
+    window.callbar.settings.save({
+      dial_shortcut: 'CommandOrControl+Shift+D',
+      dial_allowed_countries: [],
+    }),
   );
   expect(reset.ok, JSON.stringify(reset)).toBe(true);
   // And no recent calls (the contacts test placed one).
