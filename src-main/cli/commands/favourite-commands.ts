@@ -13,9 +13,11 @@ import { show } from '../list-output';
 import { formatTable } from '../table';
 import { openLocalDirectory } from './directory-commands';
 
-function favouriteRows(t: Translate, favourites: FavouriteContact[]): string {
-  if (favourites.length === 0) return t('favourites.none');
-  return formatTable(
+function favouriteRows(t: Translate, favourites: FavouriteContact[], unlisted = 0): string {
+  // Stars whose contacts this directory lacks are said, not left out: they come back with a sync.
+  const note = unlisted > 0 ? t('favourites.unlisted', { count: unlisted }) : undefined;
+  if (favourites.length === 0) return note ?? t('favourites.none');
+  const table = formatTable(
     t,
     ['ID', 'NAME', 'NUMBER', 'COMPANY', 'FROM'],
     favourites.map((f) => [
@@ -26,6 +28,7 @@ function favouriteRows(t: Translate, favourites: FavouriteContact[]): string {
       t(f.source === 'policy' ? 'favourites.policy' : 'favourites.you'),
     ]),
   );
+  return note ? `${table}\n${note}` : table;
 }
 
 /** Runs `task` with the profile's favourites over this computer's directory. */
@@ -72,8 +75,10 @@ export const favouriteCommands: CommandGroup = {
     defineCommand({
       name: 'favourites list',
       async run(ctx) {
-        const listed = await withFavourites(ctx, (favourites) => favourites.list());
-        show(ctx, listed, () => favouriteRows(ctx.t, listed));
+        const [listed, unlisted] = await withFavourites(ctx, (favourites) =>
+          Promise.all([favourites.list(), favourites.unlisted()]),
+        );
+        show(ctx, listed, () => favouriteRows(ctx.t, listed, unlisted));
       },
     }),
     star(true),

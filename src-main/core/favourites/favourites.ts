@@ -118,6 +118,13 @@ export class Favourites {
     return listed;
   }
 
+  /** How many stars name a contact the directory does not have (deleted, or not synced yet). */
+  async unlisted(): Promise<number> {
+    const stored = (await this.#file.read())?.favourites ?? [];
+    const held = this.#directory.withIds(new Set(stored.map((entry) => entry.contact_id)));
+    return stored.length - held.length;
+  }
+
   /** Stars or unstars a contact; the favourites afterwards. */
   async set(contactId: number, starred: boolean): Promise<FavouriteContact[]> {
     if (!starred && (await this.list()).some((f) => f.id === contactId && f.read_only)) {

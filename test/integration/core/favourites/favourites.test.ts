@@ -26,6 +26,7 @@ import {
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, runCallbarInProcess } from '../../../support/cli-process';
+import { apiFor } from '../../../support/api-rig';
 import { issuedSession, startSim } from '../../../support/sim-harness';
 
 function contact(id: number, name: string, number: string): DirectoryContact {
@@ -169,6 +170,68 @@ describe('callbar favourites (two processes at once)', () => {
     const unknown = await runCallbarInProcess(['favourites', 'add', '999999'], env);
     expect(unknown.code).toBe(6);
     expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
+  });
+});
+
+describe('callbar favourites list when the starred contacts are gone from the directory', () => {
+  let sim: RunningSimulator;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  beforeAll(async () => {
+    sim = await startSim({ contacts: 20 });
+    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-gone-favourites-'));
+    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
+    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await openVault({ dataDir }).clear();
+    rmSync(dataDir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  it('says how many stars it does not show (their contacts deleted), not "no favourites yet"', async () => {
+    const search = await runCallbarInProcess(['search', 'a', '--json', '--limit', '12'], env);
+    const ids = (JSON.parse(search.stdout) as { hits: { contact: { id: number } }[] }).hits.map(
+      (hit) => hit.contact.id,
+    );
+    for (const id of ids) {
+      expect((await runCallbarInProcess(['favourites', 'add', String(id)], env)).code).toBe(0);
+    }
+    // A coworker deletes two of them in the portal (one a call queue uses cannot be); this
+    // computer's next sync drops them.
+    const { api } = await apiFor(sim, 0);
+    const deleted: number[] = [];
+    for (const id of ids) {
+      if (deleted.length === 2) break;
+      if (
+        await api.phonebooks.deleteContact(id).then(
+          () => true,
+          () => false,
+        )
+      )
+        deleted.push(id);
+    }
+    expect(deleted).toHaveLength(2);
+    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
+    const list = await runCallbarInProcess(['favourites', 'list'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("2 contacts you starred are not in this computer's directory");
+    const german = await runCallbarInProcess(['favourites', 'list'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(german.stdout).toContain(
+      '2 Kontakte, die Sie markiert haben, sind nicht im Verzeichnis',
+    );
+    // Once the others are unstarred, the note is all there is: not "No favourites yet".
+    for (const id of ids.filter((each) => !deleted.includes(each))) {
+      expect((await runCallbarInProcess(['favourites', 'remove', String(id)], env)).code).toBe(0);
+    }
+    const only = await runCallbarInProcess(['favourites', 'list'], env);
+    expect(only.stdout.trim()).toMatch(
+      /^2 contacts you starred are not in this computer's directory/,
+    );
   });
 });
 
