@@ -5,6 +5,7 @@
  * Started by the control API, they run in the background, `concurrency` at a time; the tally
  * (the receiver's answers by status) is read back until it says done.
  */
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { IntegrationRegistry } from './integrations';
 import { postToIntegrator } from './outbound';
@@ -96,6 +97,9 @@ export class HostileEvents {
         }
       }
     };
+    // Each worker's request listens for the simulator's shutdown (and stops listening when it
+    // ends): up to `concurrency` at once, past Node's warning at 10.
+    setMaxListeners(input.concurrency + 10, this.deps.signal);
     void Promise.all(Array.from({ length: input.concurrency }, worker)).then(() => {
       tally.done = true;
     });
