@@ -93,7 +93,7 @@ export class Directory {
         memory: learntRateFile(options.dataDir, options.log),
       });
     this.#contacts = new IndexedContacts(options, this.#indexOptions());
-    this.#problems = new SyncProblems(options.dataDir, options.log, this.#clock);
+    this.#problems = new SyncProblems(options, this.#clock);
     this.#written = cacheWrites(options.dataDir, options.log);
   }
 
@@ -140,7 +140,7 @@ export class Directory {
   accountChanged(isConnected: boolean): Promise<void> {
     return this.#serially(async () => {
       const adopted = await this.#adopt(this.#options.owner(), { readCache: this.#loaded });
-      if (isConnected && this.#loaded && !this.#running && (adopted || this.#due())) {
+      if (isConnected && this.#loaded && !this.#running && (adopted || this.#due(true))) {
         this.#background();
       }
     });
@@ -173,7 +173,7 @@ export class Directory {
       contacts: this.#contacts.size,
       phonebooks: this.#phonebooks.length,
       syncedAt: this.#syncedAt,
-      outdated: this.#due(),
+      outdated: this.#due(true),
       progress: this.#progress,
       lastError: this.#lastError,
       lastErrorDetails: this.#lastErrorDetails,
@@ -275,10 +275,10 @@ export class Directory {
     this.#contacts.abandon();
   }
 
-  #due(): boolean {
+  #due(withoutBackoff = false): boolean {
+    if (this.#lastError !== undefined) return withoutBackoff || this.#problems.retryDue();
     return (
       this.#syncedAt === undefined ||
-      this.#lastError !== undefined ||
       syncOutdated(this.#syncedAt, this.#clock.now(), this.#options.intervalMs)
     );
   }

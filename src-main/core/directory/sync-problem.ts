@@ -53,27 +53,38 @@ export async function lastSyncProblem(
   return { message: problem.message, ...(problem.said ? { said: problem.said as Said } : {}) };
 }
 
+/** How long after a failed sync the directory's timer tries again, at first (then 2, 4, 8 …). */
+export const FIRST_RETRY_MS = 60_000;
+
 /**
  * The profile's sync problem as a directory keeps and clears it: kept when its sync fails (a
  * cancelled sync is no problem: nothing), cleared when one completes. Nothing is kept either
  * when another process of the profile completed a sync since the failed one began: the cache is
  * then complete and as new as this sync's would have been, and `callbar status`, which reads it,
- * must not call it incomplete.
+ * must not call it incomplete. And when to try again after failures in a row (`retryDue`).
  */
 export class SyncProblems {
   readonly #file: StateFile<SyncProblem>;
   readonly #dataDir: string;
+  readonly #intervalMs: number;
   readonly #clock: Clock;
+  /** Syncs failed in a row, and when the last of them failed (this clock's time). */
+  #failures = 0;
+  #failedAt = 0;
 
-  constructor(dataDir: string, log: Logger, clock: Clock) {
-    this.#file = syncProblemFile(dataDir, log);
-    this.#dataDir = dataDir;
+  constructor(directory: { dataDir: string; log: Logger; intervalMs: number }, clock: Clock) {
+    this.#file = syncProblemFile(directory.dataDir, directory.log);
+    this.#dataDir = directory.dataDir;
+    this.#intervalMs = directory.intervalMs;
     this.#clock = clock;
   }
 
   /** Keeps why `owner`'s sync, begun at `began` (this clock's time), failed with `reason`. */
   async keep(owner: AccountOwner | undefined, reason: unknown, began: number): Promise<void> {
-    if (!owner || (reason instanceof CallbarError && reason.code === 'sync_cancelled')) return;
+    if (reason instanceof CallbarError && reason.code === 'sync_cancelled') return;
+    this.#failures += 1;
+    this.#failedAt = this.#clock.now();
+    if (!owner) return;
     const saying = sayingOf(reason);
     const problem = said('errors:directory.syncIncomplete', { reason: saying });
     const kept = {
@@ -90,7 +101,22 @@ export class SyncProblems {
 
   /** A sync completed: no problem. */
   clear(): Promise<void> {
+    this.#failures = 0;
     return this.#file.clear().catch(() => undefined);
+  }
+
+  /**
+   * Whether the timer may try a sync again now: FIRST_RETRY_MS after a first failure, then twice
+   * as long after each failure in a row, up to the sync interval. A platform away for an hour
+   * was asked every minute by every desktop (a warning and a file written each time), and met
+   * all of them at once when it came back. A clock set back does not hold a try back; a change
+   * of the account (connected again) does not wait at all (the directory's own rule).
+   */
+  retryDue(): boolean {
+    if (this.#failures === 0) return true;
+    const wait = Math.min(this.#intervalMs, FIRST_RETRY_MS * 2 ** (this.#failures - 1));
+    const since = this.#clock.now() - this.#failedAt;
+    return since >= wait || since < 0;
   }
 }
 
