@@ -1,0 +1,112 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { showLocale } from '../support/a11y';
+import {
+  addContact,
+  type E2eApp,
+  openConnected,
+  pictureInBothThemes,
+  startApp,
+} from '../support/e2e-app';
+
+/**
+ * What a stranger met on the window's screens at its default size (420×640) and wide (1280×800),
+ * in English and German, each measured on the layout (boxes, lines, what lies on top), never on
+ * pixels: a search result's company and phonebook never a sliver beside a long name; a recent
+ * call's actions beside its number, not over it; a row's open menu takes its own clicks; the
+ * import preview's numbers each on one line; the import's file button in the window's language.
+ */
+let app: E2eApp;
+
+const LONG_NAME = 'Maximiliane Schwarzenberger-Hohenlohe';
+const LONG_COMPANY = 'Telekommunikationsdienstleistungsgesellschaft mbH';
+const SIZES = [
+  { width: 420, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+const LOCALES = ['en', 'de'] as const;
+
+test.beforeAll(async () => {
+  app = await startApp({ sim: { contacts: 20, autoAnswer: false }, region: 'DE' });
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: LONG_NAME,
+    company: LONG_COMPANY,
+    number: '+49 30 1234567',
+    secondary_number: null,
+    speed_dial: 8104,
+  });
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Ida Roth',
+    company: 'Acme GmbH',
+    number: '+49 30 7654321',
+    secondary_number: null,
+    speed_dial: 8105,
+  });
+});
+test.afterAll(async () => {
+  await app.close();
+});
+
+async function ready(page: Page) {
+  await page.setViewportSize(SIZES[0]);
+  await openConnected(page, app);
+  await showLocale(page, 'en');
+  await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'ready', {
+    timeout: 30_000,
+  });
+}
+
+/**
+ * Each part of a result's name line (name, company, phonebook) the row shows: its text and the
+ * width it has. A part that moved below the line (the row shows one) is not shown.
+ */
+function shownParts(row: Locator) {
+  return row
+    .locator('.result-line')
+    .first()
+    .evaluate((line) => {
+      const bottom = line.getBoundingClientRect().bottom;
+      return [...line.children]
+        .filter((part) => part.getBoundingClientRect().top < bottom - 1)
+        .map((part) => ({
+          text: part.textContent ?? '',
+          width: Math.round(part.getBoundingClientRect().width),
+        }));
+    });
+}
+
+test('a result’s company and phonebook are never cut to a sliver beside a long name', async ({
+  page,
+}) => {
+  await ready(page);
+  // The one search box, by its role alone: its name is in the language shown.
+  const search = page.getByRole('combobox');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      await search.fill('Maximiliane');
+      const row = page.getByRole('option').filter({ hasText: LONG_NAME });
+      await expect(row).toBeVisible();
+      const parts = await shownParts(row);
+      const where = `${size.width} px, ${locale}`;
+      // The name is shown, and whole where it fits.
+      expect(parts[0], where).toEqual({ text: LONG_NAME, width: expect.any(Number) });
+      // What else shows has room for a few letters: at 420 px "T" and a stroke were left of the
+      // company and the phonebook (7 and 2 px).
+      for (const part of parts.slice(1)) {
+        expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
+      }
+      if (size.width === 1280) expect(parts.length, where).toBe(3);
+      // A name of usual length keeps its company and phonebook beside it.
+      await search.fill('Ida Roth');
+      const usual = await shownParts(page.getByRole('option').filter({ hasText: 'Ida Roth' }));
+      expect(usual.length, `${where}: ${JSON.stringify(usual)}`).toBe(3);
+      for (const part of usual) expect(part.width, where).toBeGreaterThanOrEqual(30);
+    }
+    await showLocale(page, 'en');
+  }
+  await search.fill('Maximiliane');
+  await pictureInBothThemes(page, 'fit-result-long-name');
+});
