@@ -114,7 +114,8 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   await control.endLeg(incoming.legs[0]!.id);
   await expect(bar).toBeHidden({ timeout: 20_000 });
   const recent = page.getByRole('region', { name: 'Recent calls' });
-  await recent.getByRole('button', { name: `Add note: ${HOSTILE}` }).click();
+  await recent.getByRole('button', { name: `More actions for ${HOSTILE}` }).click();
+  await page.getByRole('menuitem', { name: 'Add note' }).click();
   await recent.getByLabel('Note on this call').fill('=Call back Tuesday about the invoice');
   await recent.getByRole('button', { name: 'Save note' }).click();
   await expect(recent.getByTestId('recent-note')).toHaveText(

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { SimControl } from '../../simulator/control-client';
 import { showLocale } from '../support/a11y';
 import {
   addContact,
@@ -16,6 +17,7 @@ import {
  * import preview's numbers each on one line; the import's file button in the window's language.
  */
 let app: E2eApp;
+let control: SimControl;
 
 const LONG_NAME = 'Maximiliane Schwarzenberger-Hohenlohe';
 const LONG_COMPANY = 'Telekommunikationsdienstleistungsgesellschaft mbH';
@@ -27,6 +29,7 @@ const LOCALES = ['en', 'de'] as const;
 
 test.beforeAll(async () => {
   app = await startApp({ sim: { contacts: 20, autoAnswer: false }, region: 'DE' });
+  control = new SimControl(app.sim.base_url);
   await addContact(app.sim, {
     phonebook: 1,
     display_name: LONG_NAME,
@@ -109,4 +112,61 @@ test('a result’s company and phonebook are never cut to a sliver beside a long
   }
   await search.fill('Maximiliane');
   await pictureInBothThemes(page, 'fit-result-long-name');
+});
+
+/** Declined calls from numbers no contact has: rows in Recent calls that the number names. */
+async function recentCallsFrom(page: Page, numbers: string[]) {
+  const bar = page.getByTestId('call-bar');
+  for (const from of numbers) {
+    await control.incomingCall({
+      tenant_id: app.sim.tenant_id,
+      user_extension: app.sim.users[0]!.extension,
+      from,
+    });
+    await expect(bar).toBeVisible({ timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await expect(bar).toBeHidden();
+  }
+  // The ended call's card holds the top a few seconds; the list is what these tests look at.
+  const rows = page.locator('.recent-call');
+  await expect(rows).toHaveCount(numbers.length);
+  return rows;
+}
+
+test('a recent call’s actions, shown on hover or focus, leave its number in view', async ({
+  page,
+}) => {
+  await ready(page);
+  const rows = await recentCallsFrom(page, ['+4930123456', '+12025550161']);
+  for (const locale of LOCALES) {
+    await showLocale(page, locale);
+    for (const index of [0, 1]) {
+      const row = rows.nth(index);
+      await row.hover();
+      const number = row.locator('.row-title .phone-number');
+      const actions = row.locator('.row-actions button').first();
+      await expect(actions).toBeVisible();
+      const [numberBox, actionsBox] = [
+        (await number.boundingBox())!,
+        (await actions.boundingBox())!,
+      ];
+      // In German the actions ("Notiz hinzufügen", "Erneut anrufen") lay over the whole number.
+      expect(
+        numberBox.x + numberBox.width,
+        `${locale}: "${await number.innerText()}" ends under its row's actions`,
+      ).toBeLessThanOrEqual(actionsBox.x);
+    }
+    await page.mouse.move(0, 0);
+  }
+  await showLocale(page, 'en');
+  // The note is the ⋯ menu's first item; written in place, it is saved with the call.
+  const first = rows.first();
+  await first.getByRole('button', { name: /^More actions for / }).click();
+  await page.getByRole('menuitem', { name: 'Add note' }).click();
+  await first.getByLabel('Note on this call').fill('Call back on Friday');
+  await first.getByRole('button', { name: 'Save note' }).click();
+  await expect(first.getByTestId('recent-note')).toHaveText('Call back on Friday');
+  await first.getByRole('button', { name: /^More actions for / }).click();
+  await expect(page.getByRole('menuitem').first()).toHaveText('Edit note');
+  await page.keyboard.press('Escape');
 });

@@ -156,8 +156,19 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
   const name = partyName(call.party);
   const talked = talkTime(call);
   const { number } = call.party;
+  // The actions shown on hover or focus leave the number in view: Call, as in Contacts and
+  // Favourites, and the note from the menu. "Notiz hinzufügen" and "Erneut anrufen" were as wide
+  // as the row at 420 px in German, over the number they were for.
   const more: RowAction[] = number
     ? [
+        ...(noting
+          ? []
+          : [
+              {
+                label: call.note ? t('recent.editNote') : t('recent.addNote'),
+                run: () => setNoting(true),
+              },
+            ]),
         ...(call.party.name
           ? []
           : [{ label: t('addToContacts.title'), run: () => setAdding(true) }]),
@@ -205,25 +216,13 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
       </div>
       {number ? (
         <div className="row-actions">
-          {noting ? null : (
-            <button
-              type="button"
-              className="plain"
-              aria-label={
-                call.note ? t('recent.editNoteName', { name }) : t('recent.addNoteName', { name })
-              }
-              onClick={() => setNoting(true)}
-            >
-              {call.note ? t('recent.editNote') : t('recent.addNote')}
-            </button>
-          )}
           <button
             type="button"
-            aria-label={t('recent.callAgainName', { name })}
+            aria-label={t('contacts.callName', { name })}
             onClick={() => void dial(number, 'ui', name)}
           >
             <Icon name="phone" />
-            {t('recent.callAgain')}
+            {t('common.call')}
           </button>
           {more.length > 0 ? (
             <RowMenu label={t('common.moreActions', { name })} actions={more} />
