@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
+import { createI18n } from '../../src-shared/i18n';
 import { showLocale } from '../support/a11y';
 import {
   addContact,
@@ -169,4 +170,39 @@ test('a recent call’s actions, shown on hover or focus, leave its number in vi
   await first.getByRole('button', { name: /^More actions for / }).click();
   await expect(page.getByRole('menuitem').first()).toHaveText('Edit note');
   await page.keyboard.press('Escape');
+});
+
+test('a recent call’s open menu takes its own clicks, not the next row’s hidden Call again', async ({
+  page,
+}) => {
+  await ready(page);
+  const rows = await recentCallsFrom(page, ['+4930123456', '+12025550161']);
+  for (const locale of LOCALES) {
+    await showLocale(page, locale);
+    const t = createI18n({ locale }).t;
+    const first = rows.first();
+    await first.hover();
+    await first.getByRole('button', { name: /^(More actions for|Weitere Aktionen für) / }).click();
+    const items = page.getByRole('menuitem');
+    await expect(items.first()).toBeVisible();
+    await items.last().scrollIntoViewIfNeeded();
+    // What a click at each item's middle reaches: the item, not a button under the menu.
+    const reached = await items.evaluateAll((all) =>
+      all.map((item) => {
+        const box = item.getBoundingClientRect();
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return top && item.contains(top) ? 'the item' : (top?.getAttribute('aria-label') ?? '?');
+      }),
+    );
+    expect(reached, locale).toEqual(reached.map(() => 'the item'));
+    // Add to contacts (the number has no contact) opens the editor; no call is placed.
+    const before = (await control.calls()).length;
+    await page.getByRole('menuitem', { name: t('addToContacts.title') }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    expect((await control.calls()).length).toBe(before);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+  await showLocale(page, 'en');
 });
