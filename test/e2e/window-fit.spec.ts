@@ -206,3 +206,76 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
   }
   await showLocale(page, 'en');
 });
+
+/** The Customers phonebook (from Search, in English). */
+async function openCustomers(page: Page) {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'Customers', exact: true }).click();
+}
+
+/** The phonebook's "More" menu → "Import a file…", in this language. */
+async function openImportDialog(page: Page, locale: (typeof LOCALES)[number]) {
+  const t = createI18n({ locale }).t;
+  await showLocale(page, locale);
+  await page.getByRole('button', { name: new RegExp(`^${t('common.more')}: `) }).click();
+  await page.getByRole('menuitem', { name: t('import.button') }).click();
+  return page.getByRole('dialog', { name: t('import.title') });
+}
+
+/** How many lines each text of the element's lays on (a number broken in two: 2). */
+function linesOfEachText(cell: Locator) {
+  return cell.evaluate((node) => {
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    const lines: Record<string, number> = {};
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      lines[text.textContent ?? ''] = tops.size;
+    }
+    return lines;
+  });
+}
+
+test('the import preview shows each number on one line beside a long reason, at 420 and 1280 px', async ({
+  page,
+}) => {
+  await ready(page);
+  await openCustomers(page);
+  const dialog = await openImportDialog(page, 'en');
+  await dialog.getByLabel('CSV or vCard file').setInputFiles({
+    name: 'team.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      [
+        'Full Name,Mobile,Business Phone',
+        'Alan Turing,(202) 555-0531,(202) 555-0532',
+        'Bad Row,not a number,',
+        'Ada Lovelace,+49 30 1234567,',
+      ].join('\n'),
+    ),
+  });
+  const shown = page.getByRole('dialog');
+  const cells = shown.locator('.import-rows tbody td[dir="ltr"]');
+  await expect(cells).toHaveCount(3);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      const where = `${size.width} px, ${locale}`;
+      // "(202) 555-" and "0531" were two lines (the reason beside took the room).
+      expect(await linesOfEachText(cells.nth(0)), where).toEqual({
+        '(202) 555-0531': 1,
+        '(202) 555-0532': 1,
+      });
+      expect(await linesOfEachText(cells.nth(2)), where).toEqual({ '+49 30 1234567': 1 });
+      // Not a number (the file's words): it may wrap, inside the dialog.
+      const [cell, box] = [(await cells.nth(1).boundingBox())!, (await shown.boundingBox())!];
+      expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width);
+    }
+  }
+  await showLocale(page, 'en');
+  await page.setViewportSize(SIZES[0]);
+  await pictureInBothThemes(page, 'fit-import-preview');
+});

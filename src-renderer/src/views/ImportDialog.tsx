@@ -8,6 +8,7 @@ import type {
 import { useTranslation } from '../i18n';
 import { DialogActions } from '../components/DialogActions';
 import { Icon } from '../components/Icon';
+import { PhoneNumber } from '../components/Isolated';
 import { Modal } from '../components/Modal';
 
 /** The largest file the dialog reads (core refuses more as well). */
@@ -27,6 +28,22 @@ const ENCODING_NAMES = {
   macintosh: 'import.encoding.macintosh',
 } as const satisfies Record<ImportEncoding, string>;
 const ENCODINGS = Object.keys(ENCODING_NAMES) as ImportEncoding[];
+
+/** A file's cell that reads as a phone number: digits and the marks numbers are written with. */
+const NUMBER_LIKE = /^[\d\s+()./-]{1,24}$/;
+
+/**
+ * A number cell of the preview as the file has it: one that reads as a phone number on one line
+ * (beside a long reason, "(202) 555-" and "0531" were on two), anything else (a column of notes
+ * chosen as the number) wrapping inside its cell.
+ */
+function FileNumber({ text, className }: { text: string; className?: string }) {
+  return NUMBER_LIKE.test(text.trim()) ? (
+    <PhoneNumber className={className}>{text}</PhoneNumber>
+  ) : (
+    <span className={className}>{text}</span>
+  );
+}
 
 /** Bytes as base64 (in slices: String.fromCharCode takes a bounded number of arguments). */
 function base64Of(bytes: Uint8Array): string {
@@ -310,11 +327,12 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                   <td>{row.row}</td>
                   <td dir="auto">{row.cells.display_name}</td>
                   <td dir="ltr">
-                    {row.cells.number}
+                    <FileNumber text={row.cells.number} />
                     {row.cells.secondary_number ? (
-                      <span className="import-secondary hint small">
-                        {row.cells.secondary_number}
-                      </span>
+                      <FileNumber
+                        text={row.cells.secondary_number}
+                        className="import-secondary hint small"
+                      />
                     ) : null}
                   </td>
                   <td>
