@@ -279,3 +279,36 @@ test('the import preview shows each number on one line beside a long reason, at 
   await page.setViewportSize(SIZES[0]);
   await pictureInBothThemes(page, 'fit-import-preview');
 });
+
+test('the import’s file button is in the window’s language; the system’s control is not shown', async ({
+  page,
+}) => {
+  await ready(page);
+  await openCustomers(page);
+  for (const locale of LOCALES) {
+    const t = createI18n({ locale }).t;
+    const dialog = await openImportDialog(page, locale);
+    // The system's file control said "Choose File" in a German window (its button is the
+    // system's words), and the file's name a second time.
+    const input = dialog.getByLabel(t('import.file'));
+    const box = (await input.boundingBox())!;
+    expect(box.width * box.height).toBeLessThanOrEqual(1);
+    const button = dialog.getByText(t('import.choose'), { exact: true });
+    await expect(button).toBeVisible();
+    // The input has the focus (keys open it); the button shows the ring.
+    await expect(input).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect(input).toBeFocused();
+    expect(await button.evaluate((node) => getComputedStyle(node).outlineStyle)).toBe('solid');
+    await input.setInputFiles({
+      name: 'team.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Full Name,Mobile\nAlan Turing,(202) 555-0531\n'),
+    });
+    await expect(page.getByRole('dialog').locator('.drop-zone strong')).toHaveText('team.csv');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+  }
+  await showLocale(page, 'en');
+});

@@ -220,6 +220,10 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
             <strong>{fileName ?? t('import.drop')}</strong>
             <span className="hint small">{t('import.dropHint')}</span>
           </span>
+          {/*
+           * The system's file control is not shown: it named its button in the system's language
+           * ("Choose File" in a German window) and the file a second time. Its button is ours.
+           */}
           <input
             type="file"
             className="drop-zone-input"
@@ -229,6 +233,9 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
             disabled={busy}
             onChange={(event) => void pick(event.target.files?.[0])}
           />
+          <span className="drop-zone-button" aria-hidden="true">
+            {t('import.choose')}
+          </span>
         </label>
       ) : null}
       {error ? (
