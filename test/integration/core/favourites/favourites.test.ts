@@ -132,24 +132,33 @@ describe('favourites', () => {
   });
 });
 
-describe('callbar favourites (two processes at once)', () => {
-  let sim: RunningSimulator;
-  let env: NodeJS.ProcessEnv;
+/**
+ * A profile signed in to a simulator of 20 contacts and synced by `callbar sync`, for the CLI
+ * tests of a describe block (started before them, removed after).
+ */
+function syncedCliProfile(): { sim: RunningSimulator; env: NodeJS.ProcessEnv } {
+  const rig = {} as { sim: RunningSimulator; env: NodeJS.ProcessEnv };
   let dataDir: string;
   beforeAll(async () => {
-    sim = await startSim({ contacts: 20 });
+    rig.sim = await startSim({ contacts: 20 });
     dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-favourites-'));
-    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
-    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
+    await openVault({ dataDir }).save(await issuedSession(rig.sim, rig.sim.users[0]!));
+    rig.env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: rig.sim.base_url };
+    expect((await runCallbarInProcess(['sync'], rig.env)).code).toBe(0);
   });
   afterAll(async () => {
     await openVault({ dataDir }).clear();
     rmSync(dataDir, { recursive: true, force: true });
-    await sim.close();
+    await rig.sim.close();
   });
+  return rig;
+}
+
+describe('callbar favourites (two processes at once)', () => {
+  const rig = syncedCliProfile();
 
   it('keeps both stars when two processes star at the same moment', async () => {
+    const { env } = rig;
     const search = await runCallbarInProcess(['search', '5', '--json', '--limit', '6'], env);
     const ids = (JSON.parse(search.stdout) as { hits: { contact: { id: number } }[] }).hits.map(
       (hit) => hit.contact.id,
@@ -174,23 +183,10 @@ describe('callbar favourites (two processes at once)', () => {
 });
 
 describe('callbar favourites list when the starred contacts are gone from the directory', () => {
-  let sim: RunningSimulator;
-  let env: NodeJS.ProcessEnv;
-  let dataDir: string;
-  beforeAll(async () => {
-    sim = await startSim({ contacts: 20 });
-    dataDir = mkdtempSync(join(tmpdir(), 'callbar-cli-gone-favourites-'));
-    await openVault({ dataDir }).save(await issuedSession(sim, sim.users[0]!));
-    env = { CALLBAR_DATA_DIR: dataDir, CALLBAR_BASE_URL: sim.base_url };
-    expect((await runCallbarInProcess(['sync'], env)).code).toBe(0);
-  });
-  afterAll(async () => {
-    await openVault({ dataDir }).clear();
-    rmSync(dataDir, { recursive: true, force: true });
-    await sim.close();
-  });
+  const rig = syncedCliProfile();
 
   it('says how many stars it does not show (their contacts deleted), not "no favourites yet"', async () => {
+    const { env, sim } = rig;
     const search = await runCallbarInProcess(['search', 'a', '--json', '--limit', '12'], env);
     const ids = (JSON.parse(search.stdout) as { hits: { contact: { id: number } }[] }).hits.map(
       (hit) => hit.contact.id,
