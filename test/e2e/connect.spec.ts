@@ -7,6 +7,7 @@ import { openVault } from '../../src-main/core/vault/keytar-vault';
 import { freePort } from '../support/free-port';
 import { startPreviewProcess, type PreviewProcess } from '../support/preview-process';
 import { profileEnv, registerReceiver } from '../support/sim-harness';
+import { showLocale } from '../support/a11y';
 import { picture } from '../support/e2e-app';
 
 /**
@@ -86,6 +87,30 @@ test('the first run shows its fields and Connect at once: nothing moves under th
     () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
   );
   expect(await connect.boundingBox()).toEqual(at);
+});
+
+test("the first run's Connect is in view in the window's 420×640, in English and German", async ({
+  page,
+}) => {
+  for (const locale of ['en', 'de'] as const) {
+    await page.goto(preview.url);
+    await showLocale(page, locale);
+    await page.reload();
+    const connect = page.getByRole('button', { name: locale === 'en' ? 'Connect…' : 'Verbinden…' });
+    await expect(connect).toBeFocused();
+    // Where the page shows it unscrolled: the first run's one action, above the fold.
+    const box = await page.evaluate(() => {
+      // Every scrolled box back to its top (the focus scrolled the button into view).
+      for (let box: Element | null = document.activeElement; box; box = box.parentElement) {
+        box.scrollTop = 0;
+      }
+      window.scrollTo(0, 0);
+      const element = document.activeElement!.getBoundingClientRect();
+      return { bottom: element.bottom, height: window.innerHeight };
+    });
+    expect(box.bottom, locale).toBeLessThanOrEqual(box.height);
+  }
+  await showLocale(page, 'en');
 });
 
 test('Connect answers a press while the window is still reading the account at its start', async ({

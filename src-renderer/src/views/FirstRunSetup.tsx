@@ -9,7 +9,8 @@ import { CountrySelect } from './CountrySelect';
 /**
  * What a first run asks before connecting: the country (how numbers without a country code are
  * read; the `region` setting, which starts as the system's region) and the global shortcut, each
- * saved as it is chosen; then what comes next, step by step, and `children` (the Connect button).
+ * saved as it is chosen; then `children` (the Connect button: in view in the window's 420×640, in
+ * German too), and what comes next, step by step.
  * All of it appears at once, when the settings have come (or could not be read): the fields
  * arriving above a button already shown moved it under the pointer, and a press whose button
  * moved between mouse down and up is no click at all.
@@ -82,13 +83,13 @@ export function FirstRunSetup({ children }: { children: ReactNode }) {
       <p className="visually-hidden" role="status">
         {saved ? t('settings.savedWhat', { setting: t(`settings.label.${saved}`) }) : ''}
       </p>
+      {children}
       <h2 id="next-steps-title">{t('connect.nextTitle')}</h2>
       <ol className="next-steps" aria-labelledby="next-steps-title">
         <li>{t('connect.next1')}</li>
         <li>{t('connect.next2')}</li>
         <li>{t('connect.next3')}</li>
       </ol>
-      {children}
     </div>
   );
 }
