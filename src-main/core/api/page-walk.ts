@@ -262,7 +262,7 @@ interface Boundary {
  * Whether the list still holds, at each boundary, the item that ended the page before it (see
  * the module): asked one item at a time, in the walk's order. A list whose count changed, or
  * that no longer reaches a boundary, moved. A platform that does not keep to page_size 1 (more
- * than one item), or refuses it (400), cannot be asked so: the count alone decides, as before.
+ * than one item, or none), or refuses it (400), cannot be asked so: the count alone decides.
  */
 async function boundariesHold<T extends { id: number }>(
   list: ListWalk<T>,
@@ -284,8 +284,11 @@ async function boundariesHold<T extends { id: number }>(
       if (error instanceof ApiError && error.status === 400) return true;
       throw error;
     }
-    if (page.results.length > 1) return true;
-    if (page.count !== counted || page.results[0]?.id !== boundary.id) return false;
+    if (page.count !== counted) return false;
+    // More than one item, or none where a list of `counted` must hold one: a platform that does
+    // not keep to page_size 1 (its own page of that number), which cannot be asked so.
+    if (page.results.length !== 1) return true;
+    if (page.results[0]!.id !== boundary.id) return false;
   }
   return true;
 }

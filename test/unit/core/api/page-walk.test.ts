@@ -267,6 +267,21 @@ describe('the page walk', () => {
     expect(fixed.requests).toHaveLength(4);
   });
 
+  it('believes the count of a platform whose page of the boundary’s number is empty (it ignored page_size 1)', async () => {
+    // Pages of 5 whatever is asked: "page 5" of a list of 10 is past its end, empty.
+    const platform = platformList(items(10), { max: 5 });
+    const ignoring = (request: PageRequest) =>
+      platform.page({ ...request, searchParams: { ...request.searchParams, page_size: '5' } });
+    const steps = await all(walkList(list(ignoring)));
+    expect(steps.flatMap((step) => step.items)).toHaveLength(10);
+    expect(steps.map((step) => step.walk)).toEqual([1, 1]);
+    expect(platform.requests.map(({ searchParams }) => searchParams.page ?? '1')).toEqual([
+      '1',
+      '2',
+      '5',
+    ]);
+  });
+
   it('asks only about boundaries whose pages were read EXPOSED_MS or more apart', async () => {
     const platform = platformList(items(40), { max: 2 });
     // Twenty pages back to back, except that page 10's answer comes past EXPOSED_MS late (a
