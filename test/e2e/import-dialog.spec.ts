@@ -109,8 +109,8 @@ test('import a CSV into a phonebook: preview, import, result; again skips everyt
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(dialog.getByTestId('import-result')).toHaveText(
       round === 1
-        ? 'Imported: 2 created, 0 updated, 0 skipped, 1 failed.'
-        : 'Imported: 0 created, 0 updated, 2 skipped, 1 failed.',
+        ? 'Imported in part: 2 created, 0 updated, 0 skipped, 1 failed.'
+        : 'Imported in part: 0 created, 0 updated, 2 skipped, 1 failed.',
     );
     await expect(dialog.getByRole('link', { name: 'Save the rows not imported' })).toBeVisible();
     await dialog.getByRole('button', { name: 'Close' }).click();

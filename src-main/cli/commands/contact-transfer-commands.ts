@@ -94,12 +94,15 @@ function progressLine(t: Translate, progress: ImportProgress): string {
 function summary(t: Translate, result: ImportResult, seconds: number): string {
   const { created, updated, skipped, failed, not_sent } = result.counts;
   if (result.dry_run) return t('transfer.dryRun', { created, updated, skipped, failed });
+  // Rows that failed: the import did not bring the file in, whatever else it did.
   const head = t(
     result.cancelled
       ? 'transfer.cancelled'
       : result.stopped
         ? 'transfer.stopped'
-        : 'transfer.imported',
+        : failed > 0
+          ? 'transfer.incomplete'
+          : 'transfer.imported',
   );
   return t('transfer.summary', {
     head,

@@ -378,7 +378,13 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
         >
           {t('import.result', {
             ...summary.counts,
-            how: summary.cancelled ? 'cancelled' : summary.stopped ? 'stopped' : 'done',
+            how: summary.cancelled
+              ? 'cancelled'
+              : summary.stopped
+                ? 'stopped'
+                : summary.counts.failed > 0
+                  ? 'incomplete'
+                  : 'done',
           })}
           {summary.stopped ? ` ${summary.stopped}` : ''}
         </p>
