@@ -18,6 +18,7 @@
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../src-main/core/log/logger';
 import { redisWakeups, takeWhenWoken } from './redis-wakeups';
+import { settledWithin } from './store-health';
 import {
   DIAL_NOTES_KEPT_MS,
   LEGS_PER_DIAL,
@@ -177,22 +178,13 @@ function telling(store: RelayStore, deadlines: boolean): RelayStore {
       });
       if (!deadlines || name === 'close') return answer;
       const waits = name === 'pop' ? (args[1] as number) : 0;
-      return settledWithin(answer, waits + COMMAND_TIMEOUT_MS);
+      const ms = waits + COMMAND_TIMEOUT_MS;
+      return settledWithin(answer, ms, () => {
+        throw new StoreUnavailable(new Error(`no answer within ${ms} ms`));
+      });
     };
   }
   return told;
-}
-
-/** `promise`, or StoreUnavailable when it has not settled within `ms`. */
-function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailable(new Error(`no answer within ${ms} ms`))),
-      ms,
-    );
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 export function redisStore(

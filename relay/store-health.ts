@@ -36,25 +36,34 @@ export interface StoreHealth {
 }
 
 /**
- * Whether `store` answers a ping within `timeoutMs`. A node whose own thread was held past the
- * timeout (a long collection, a loaded machine) runs its timers before it reads its sockets: the
- * timeout gives the answer waiting there one turn of the event loop (setImmediate runs after the
- * sockets are read) before it counts the store as away, so a slow node does not end every
- * device's stream for a store that had answered.
+ * `promise`'s outcome, or `late()`'s when it has not settled within `timeoutMs`. A node whose own
+ * thread was held past the timeout (a long collection, a loaded machine) runs its timers before
+ * it reads its sockets: the timeout gives an answer waiting there one turn of the event loop
+ * (setImmediate runs after the sockets are read) before it counts the store as silent, so a slow
+ * node does not take a store that had answered for one that did not.
  */
-export async function answersWithin(store: RelayStore, timeoutMs: number): Promise<boolean> {
+export async function settledWithin<T>(
+  promise: Promise<T>,
+  timeoutMs: number,
+  late: () => T,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const answered = await Promise.race([
-    store.ping().then(
-      () => true,
-      () => false,
+  const outcome = await Promise.race([
+    promise.then((value) => ({ value })),
+    new Promise<undefined>(
+      (resolve) => (timer = setTimeout(() => setImmediate(() => resolve(undefined)), timeoutMs)),
     ),
-    new Promise<false>(
-      (resolve) => (timer = setTimeout(() => setImmediate(() => resolve(false)), timeoutMs)),
-    ),
-  ]);
-  clearTimeout(timer);
-  return answered;
+  ]).finally(() => clearTimeout(timer));
+  return outcome ? outcome.value : late();
+}
+
+/** Whether `store` answers a ping within `timeoutMs` (settledWithin). */
+export function answersWithin(store: RelayStore, timeoutMs: number): Promise<boolean> {
+  const answered = store.ping().then(
+    () => true,
+    () => false,
+  );
+  return settledWithin(answered, timeoutMs, () => false);
 }
 
 export function watchStoreHealth(
