@@ -19,6 +19,7 @@ import { openDirectory } from './directory/open-directory';
 import { placeDialRow } from './directory/dial-row';
 import { loadShortNumbers } from './numbers/destination-class';
 import { numberingOf, type Numbering } from './numbers/numbering';
+import { holdsDigit } from './numbers/number-reading';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { CrmLinks } from './crm/crm-links';
@@ -441,7 +442,7 @@ function whenUsed<T>(make: () => Promise<T>): () => Promise<T> {
 function dialTargetFor(calls: CallsService, query: string): DialTarget | undefined {
   // No digit in any script, no number: a name's keystrokes skip the reader (its refusal, thrown,
   // was a fifth of core's CPU for a keystroke at 100,000 contacts).
-  if (!/\p{Nd}/u.test(query)) return undefined;
+  if (!holdsDigit(query)) return undefined;
   try {
     return calls.parse(query.trim());
   } catch {

@@ -10,6 +10,7 @@
  * Enter calls Hanna; "1-800-FLOWERS", which no contact holds, dials at once.
  */
 import type { DialTarget, SearchHit } from '../../../src-shared/contract';
+import { isDialLink } from '../numbers/dial-link';
 import { fitsNumbering, type Numbering } from '../numbers/numbering';
 
 export interface DialRow {
@@ -43,5 +44,5 @@ export function placeDialRow(
 
 /** A number written with letters for its digits (a vanity number), not a link's. */
 function spelt(query: string): boolean {
-  return /\p{L}/u.test(query) && !/^\s*(?:tel|callto|sips?):/i.test(query);
+  return /\p{L}/u.test(query) && !isDialLink(query);
 }

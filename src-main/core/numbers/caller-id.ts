@@ -4,11 +4,9 @@
  * sip:anonymous@anonymous.invalid. Such a caller id holds no digit at all, and is no number to
  * show, look up, call back, add to contacts or fill a CRM link with.
  */
-
-/** Any script's decimal digit: a number written in any of them holds one. */
-const DIGIT = /\p{Nd}/u;
+import { holdsDigit } from './number-reading';
 
 /** True when `callerId` names no number (the caller withheld it). */
 export function isWithheld(callerId: string): boolean {
-  return !DIGIT.test(callerId);
+  return !holdsDigit(callerId);
 }

@@ -41,6 +41,14 @@ export type NumberReading =
   /** A `*`/`#` code for the phone system (call forwarding, voicemail…). */
   | { kind: 'code'; code: string };
 
+/** Any script's decimal digit: every number is written with one. */
+const DIGIT = /\p{Nd}/u;
+
+/** True when `text` holds a digit of any script: without one it is no number. */
+export function holdsDigit(text: string): boolean {
+  return DIGIT.test(text);
+}
+
 /** Longer input is not a phone number whatever it holds. */
 export const MAX_INPUT_LENGTH = 256;
 /** E.164 allows 15 digits after the +. */
