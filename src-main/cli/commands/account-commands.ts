@@ -2,6 +2,7 @@
 import type { AccountStatus } from '../../../src-shared/contract';
 import { ApiError } from '../../core/api/api-errors';
 import { CallbarError, describeError } from '../../core/errors';
+import { linkDoorAnswers } from '../../core/desktop/link-door-knock';
 import type { Profile } from '../../core/profile';
 import { said, sayWith, type Said } from '../../core/text/said';
 import { sayAgain } from '../../core/text/translators';
@@ -150,6 +151,10 @@ export const accountCommands: CommandGroup = {
           ctx.io.out(ctx.json ? JSON.stringify(current) : describeStatus(current, ctx.t));
           ctx.io.err(ctx.t('activate.alreadyConnected'));
           return ExitCode.ok;
+        }
+        // A running Callbar of this profile holds the receiver the portal answers: it connects.
+        if (await linkDoorAnswers(profile.dataDir)) {
+          throw new CallbarError('app_running', said('cli:activate.appRunning'));
         }
         await checkPlatform(profile);
         const started = await account.startActivation({

@@ -64,3 +64,23 @@ export async function knockLinkDoor(
     });
   });
 }
+
+/**
+ * Whether a Callbar of this profile runs now: its door file names an address at which something
+ * accepts a connection within `timeoutMs` (closed at once, no knock: the door drops it).
+ */
+export async function linkDoorAnswers(dataDir: string, timeoutMs = 2000): Promise<boolean> {
+  const door = await readDoorFile(dataDir).catch(() => undefined);
+  if (!door) return false;
+  return new Promise((resolve) => {
+    const socket = connect(door.address);
+    const settle = (open: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(open);
+    };
+    const timer = setTimeout(() => settle(false), timeoutMs);
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
+  });
+}

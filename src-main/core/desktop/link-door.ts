@@ -75,7 +75,7 @@ function doorAddress(
 
 /**
  * Reads one line of at most DOOR_LINE_LIMIT bytes (undefined: not one); null when the connection
- * closed first (its deadline, connection-limits.ts, or the knocker).
+ * closed first (its deadline, connection-limits.ts, or the knocker) or ended with nothing sent.
  */
 function readLine(socket: Socket): Promise<string | undefined | null> {
   return new Promise((resolve) => {
@@ -92,7 +92,8 @@ function readLine(socket: Socket): Promise<string | undefined | null> {
       if (newline >= 0) return finish(buffered.subarray(0, newline).toString('utf8'));
       if (buffered.length >= DOOR_LINE_LIMIT) finish(undefined);
     };
-    const onEnd = () => finish(undefined);
+    // Ended with nothing sent: no knock (`callbar activate` asking whether Callbar runs).
+    const onEnd = () => finish(buffered.length === 0 ? null : undefined);
     const onClose = () => finish(null);
     socket.on('data', onData);
     socket.once('end', onEnd);

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { endedAttemptWarning } from '../../../src-main/core/account/account-service';
+import { openLinkDoor } from '../../../src-main/core/desktop/link-door';
+import type { DoorAnswer } from '../../../src-main/core/desktop/link-door-format';
+import { silentLogger } from '../../../src-main/core/log/logger';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import {
   allOutput,
@@ -290,6 +293,33 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     // The address is a detail, on a line of its own (issue 27).
     expect(result.stderr).toContain(`Details: No answer from http://127.0.0.1:${closed}`);
     expect(result.stderr).toContain('Check your network connection');
+  });
+
+  it('activate while Callbar runs on the profile: connect in its window, before anything else', async () => {
+    // The running app (or the demo's window) holds the receiver the portal answers; the CLI
+    // cannot take it, whatever it lacks besides (here the integrator's secret).
+    const door = await openLinkDoor({
+      dataDir,
+      log: silentLogger,
+      deliver: () => Promise.resolve<DoorAnswer>({ ok: true, status: 'dialing', display: '1' }),
+    });
+    const lacking = { ...env, CALLBAR_CLIENT_SECRET: undefined };
+    const requests = (await requestLog(sim)).length;
+    try {
+      const result = await runCallbarInProcess(['activate', '--no-browser'], lacking);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        "Callbar is running with this profile (the app, or the demo's window) and receives the portal's answer itself: connect there with Connect…",
+      );
+      expect((await requestLog(sim)).length).toBe(requests);
+    } finally {
+      await door.close();
+    }
+    // Closed, it is no longer running: the CLI goes on to what it lacks.
+    const after = await runCallbarInProcess(['activate', '--no-browser'], lacking);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('CALLBAR_CLIENT_SECRET');
   });
 
   it('activate times out with a clear message and exit 1', async () => {

@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLinkDoor, type LinkDoor } from '../../../../src-main/core/desktop/link-door';
-import { knockLinkDoor } from '../../../../src-main/core/desktop/link-door-knock';
+import { knockLinkDoor, linkDoorAnswers } from '../../../../src-main/core/desktop/link-door-knock';
 import { doorFilePath, type DoorAnswer } from '../../../../src-main/core/desktop/link-door-format';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { capturingLogger } from '../../../support/sim-harness';
 
-/** Sends `text` on a raw connection to the door at `address`; what comes back. */
-function raw(address: string, text: string | Buffer): Promise<string> {
+/** Sends `text` on a raw connection to the door at `address` (then ends it, with `end`); what comes back. */
+function raw(address: string, text: string | Buffer, { end = false } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(address, () => socket.write(text));
+    const socket = connect(address, () => (end ? socket.end(text) : socket.write(text)));
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     socket.on('end', () => resolve(answer));
@@ -120,5 +121,25 @@ describe('no running Callbar', () => {
     // Closing removed its file; a crash would have left it: put it back.
     writeFileSync(doorFilePath(dataDir), file, { mode: 0o600 });
     expect(await knockLinkDoor(dataDir, 'tel:+1')).toBeUndefined();
+  });
+
+  it('whether Callbar runs: asked without a knock, the door answers nothing and logs nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-door-'));
+    expect(await linkDoorAnswers(dataDir)).toBe(false);
+    const { log, lines } = capturingLogger();
+    const door = await openLinkDoor({
+      dataDir,
+      log,
+      deliver: () => Promise.resolve<DoorAnswer>({ ok: true, status: 'dialing', display: '1' }),
+    });
+    const file = readFileSync(doorFilePath(dataDir), 'utf8');
+    const opened = lines.length;
+    expect(await linkDoorAnswers(dataDir)).toBe(true);
+    // A connection ended with nothing sent (as linkDoorAnswers' is) is closed without an answer.
+    expect(await raw(door.address, '', { end: true })).toBe('');
+    expect(lines.slice(opened)).toEqual([]);
+    await door.close();
+    writeFileSync(doorFilePath(dataDir), file, { mode: 0o600 });
+    expect(await linkDoorAnswers(dataDir)).toBe(false);
   });
 });
