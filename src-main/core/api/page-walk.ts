@@ -22,7 +22,9 @@
  *   platform, do not fit in less, and asking about every boundary doubled the requests of a
  *   list of small pages (a sync of 8,700 contacts in pages of 100 under a rate limit of 100 a
  *   minute: 0.3 s became 61 s). A platform that answers such a question with more than one item
- *   (or refuses it) is believed on its count, as is the last walk.
+ *   (or refuses it) is believed on its count, as is the last walk. Before it asks, the walk hands
+ *   on a `checking` step, where its consumer may hold it (the sync shows the directory as walked
+ *   while the questions wait their turn under the rate limit).
  * - Page size: the size asked for is the caller's, or the largest this platform was found to
  *   take (PageSizes): a 400 naming `page_size` is retried at once with the size it allows (or half
  *   the size, when it names none), and a first page shorter than asked that links to a next one
@@ -83,6 +85,12 @@ export interface WalkStep<T> {
   count: number;
   /** The walk this page is of: 1, then 2 and on when fewer came than were counted. */
   walk: number;
+  /**
+   * No page: the walk looks complete by the count, and what follows asks about its exposed
+   * boundaries (and walks again if the list moved). A consumer may hold the walk here and go on
+   * with other work first (the sync shows a first directory meanwhile).
+   */
+  checking?: true;
 }
 
 /**
@@ -235,7 +243,8 @@ export async function* walkList<T extends { id: number }>(
     // query (asked for a total order it does not keep) would never pass, while the walks
     // together may have brought every item, as its count says.
     if (!moved && seen.size >= counted) {
-      if (walk >= maxWalks) return;
+      if (walk >= maxWalks || boundaries.length === 0) return;
+      yield { items: [], count: counted, walk, checking: true };
       if (await boundariesHold(list, query, boundaries, counted, send)) return;
       continue;
     }

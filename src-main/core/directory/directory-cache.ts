@@ -16,6 +16,7 @@ import { type AccountOwner, sameAccount } from '../account/account-history';
 import { writeFileAtomic } from '../files/atomic-write';
 import { readFileNoFollow } from '../files/no-follow-file';
 import { errorMessage } from '../errors';
+import type { Logger } from '../log/logger';
 import { cacheFile, cacheFileBytes, MAX_CACHE_FILE_BYTES } from './cache-file-read';
 import { ContactList } from './contact-list';
 import {
@@ -162,13 +163,33 @@ async function readLegacyFile(dataDir: string): Promise<CacheFileRead> {
 
 /**
  * The cache file read, when it is `owner`'s. A file of an older format is rewritten in format 5
- * (with the search texts for `region`, which the directory then reads too).
+ * (with the search texts for `region`, which the directory then reads too). What became of a
+ * file not simply taken (discarded, converted) is said in `log`.
  */
 export async function ownCache(
   dataDir: string,
   read: CacheFileRead,
   owner: AccountOwner,
   region?: string,
+  log?: Logger,
+): Promise<CacheRead> {
+  const own = await ownCacheOf(dataDir, read, owner, region);
+  if (own.status === 'discarded') {
+    log?.warn('the cached directory was discarded; it is synced again', { reason: own.reason });
+  }
+  if (own.status === 'ok' && own.migratedFrom !== undefined) {
+    log?.info('the cached directory was converted to the current format', {
+      from: own.migratedFrom,
+    });
+  }
+  return own;
+}
+
+async function ownCacheOf(
+  dataDir: string,
+  read: CacheFileRead,
+  owner: AccountOwner,
+  region: string | undefined,
 ): Promise<CacheRead> {
   if (read.status !== 'ok') return read;
   const { cache, format } = read;

@@ -20,7 +20,7 @@
 import type { DirectoryContact, SyncProgress } from '../../../src-shared/contract';
 import { RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS } from '../api/page-bounds';
-import { IncompleteListError } from '../api/page-walk';
+import { IncompleteListError, type WalkStep } from '../api/page-walk';
 import { said, type Said } from '../text/said';
 import { CallbarError } from '../errors';
 import { UnknownPhonebookError, type PhonebookApi } from '../api/phonebook-api';
@@ -59,6 +59,12 @@ export interface SyncOptions {
   maxRateLimitWaits?: number;
   /** The bounds of one sync (defaults: SYNC_LIMITS). */
   limits?: Partial<SyncLimits>;
+  /**
+   * Every phonebook walked, complete by its count, while some walks still ask about their page
+   * boundaries (page-walk.ts): the directory as walked, to search meanwhile. The sync then lets
+   * those walks ask (and walk again where the list moved) and resolves with what they give.
+   */
+  onWalked?: (walked: Pick<FetchedDirectory, 'phonebooks' | 'contacts'>) => void;
 }
 
 export interface SyncLimits {
@@ -177,31 +183,36 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   };
   /** Phonebooks that gave fewer contacts than they counted, walked again and again. */
   const incomplete: Said[] = [];
-  const walk = async (book: PhonebookSummary) => {
-    let counted = 0;
+  /** Walks held where they would ask about their boundaries (onWalked), to go on after it. */
+  const held: PhonebookWalk[] = [];
+  const walk = async (one: PhonebookWalk, mayHold: boolean) => {
     try {
-      await walkPages(book, (count) => (counted = count));
+      await walkPages(one, mayHold);
     } catch (error) {
       if (error instanceof IncompleteListError) {
-        incomplete.push(error.ofPhonebook(book.description));
+        incomplete.push(error.ofPhonebook(one.book.description));
         return;
       }
       if (!(error instanceof UnknownPhonebookError)) throw error;
-      dropWalk(book, counted);
+      dropWalk(one.book, one.counted ?? 0);
     }
   };
-  const walkPages = async (book: PhonebookSummary, onCount: (count: number) => void) => {
-    let counted: number | undefined;
-    for await (const step of api.walkContacts({ phonebook: book.id }, walking)) {
+  const walkPages = async (one: PhonebookWalk, mayHold: boolean) => {
+    for (let next = await one.steps.next(); !next.done; next = await one.steps.next()) {
+      const step = next.value;
+      if (step.checking) {
+        if (!mayHold) continue;
+        held.push(one);
+        return;
+      }
       // The total follows the platform's latest count of the phonebook.
-      progress.contacts_total += step.count - (counted ?? 0);
-      counted = step.count;
-      onCount(step.count);
+      progress.contacts_total += step.count - (one.counted ?? 0);
+      one.counted = step.count;
       for (const contact of step.items) {
         const previous = contacts.get(contact.id);
         if (previous) chars -= textLength(previous);
         else progress.contacts++;
-        const entry = toDirectoryContact(contact, book.description);
+        const entry = toDirectoryContact(contact, one.book.description);
         chars += textLength(entry);
         contacts.set(contact.id, entry);
       }
@@ -217,18 +228,29 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     report();
   };
 
-  const queue = [...books];
-  const worker = async () => {
-    try {
-      for (let book = queue.shift(); book; book = queue.shift()) await walk(book);
-    } catch (error) {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-      throw error;
-    }
+  /** Each walk to its end (or where it is held), a few at a time. */
+  const walkAll = async (walks: PhonebookWalk[], mayHold: boolean) => {
+    const worker = async () => {
+      try {
+        for (let one = walks.shift(); one; one = walks.shift()) await walk(one, mayHold);
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+    };
+    const workers = Math.min(options.concurrency ?? CONCURRENCY, walks.length);
+    await Promise.all(Array.from({ length: workers }, worker));
   };
-  await Promise.all(
-    Array.from({ length: Math.min(options.concurrency ?? CONCURRENCY, queue.length) }, worker),
-  );
+  const walks = books.map((book): PhonebookWalk => {
+    const steps = api.walkContacts({ phonebook: book.id }, walking)[Symbol.asyncIterator]();
+    return { book, steps };
+  });
+  await walkAll(walks, options.onWalked !== undefined);
+  if (held.length > 0) {
+    signal.throwIfAborted();
+    if (incomplete.length === 0) options.onWalked?.(directoryOf(books, vanished, contacts));
+    await walkAll(held.splice(0), false);
+  }
   signal.throwIfAborted();
   // A phonebook holding fewer contacts than the platform counted is no complete directory.
   if (incomplete.length > 0) {
@@ -241,11 +263,25 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   if (books.length > 1 && vanished.length === books.length) {
     throw new CallbarError('sync_failed', said('errors:directory.everyPhonebookUnknown'));
   }
+  return { ...directoryOf(books, vanished, contacts), requests, vanished };
+}
+
+/** One phonebook's walk: its pages to come, and its count as the last page gave it. */
+interface PhonebookWalk {
+  book: PhonebookSummary;
+  steps: AsyncIterator<WalkStep<Contact>>;
+  counted?: number;
+}
+
+/** The directory the walks gave: the phonebooks not deleted meanwhile, and their contacts. */
+function directoryOf(
+  books: readonly PhonebookSummary[],
+  vanished: readonly PhonebookSummary[],
+  contacts: ReadonlyMap<number, DirectoryContact>,
+): Pick<FetchedDirectory, 'phonebooks' | 'contacts'> {
   return {
     phonebooks: books.filter((book) => !vanished.includes(book)),
     contacts: [...contacts.values()],
-    requests,
-    vanished,
   };
 }
 

@@ -30,8 +30,8 @@ import { shownNumbersOf } from './shown-hit';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
-import { inEnglish, spokenSaid } from '../text/translators';
-import { CallbarError, describeError } from '../errors';
+import { inEnglish } from '../text/translators';
+import { CallbarError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { PartyCalls } from './call-affinity';
 import type { ContactIndexOptions } from './contact-index';
@@ -45,7 +45,7 @@ import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './director
 import { learntRateFile, RequestPacer } from './request-pacer';
 import { searchTextsOf, type SearchTexts } from './search-texts';
 import { SyncProblems } from './sync-problem';
-import { directoryStatus, syncOutdated } from './sync-freshness';
+import { directoryStatus, syncFailure, syncOutdated } from './sync-freshness';
 
 export { buildGradually, type GradualBuild } from './indexed-contacts';
 export { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
@@ -296,9 +296,9 @@ export class Directory {
   /**
    * Makes the directory `owner`'s: another account's is dropped (index, running sync, cache) and
    * `owner`'s cache read (unless it is `owner`'s already; `reread`: then too; `readCache` false:
-   * not at all, before `load`). With nobody
-   * connected (disconnected, session ended) nothing is offered, and the cache stays on disk for
-   * the account it belongs to. Resolves true when the directory of another account was dropped.
+   * not at all, before `load`). With nobody connected (disconnected, session ended) nothing is
+   * offered, and the cache stays on disk for its account. Resolves true when another account's
+   * directory was dropped.
    */
   async #adopt(
     owner: AccountOwner | undefined,
@@ -319,17 +319,7 @@ export class Directory {
     const { dataDir } = this.#options;
     // A read ahead of a drop would show a file the drop deleted: it is read again then.
     const file = await (foreign || !prefetched ? readCacheFile(dataDir) : prefetched);
-    const read = await ownCache(dataDir, file, owner, this.#shown.region);
-    if (read.status === 'discarded') {
-      this.#options.log.warn('the cached directory was discarded; it is synced again', {
-        reason: read.reason,
-      });
-    }
-    if (read.status === 'ok' && read.migratedFrom !== undefined) {
-      this.#options.log.info('the cached directory was converted to the current format', {
-        from: read.migratedFrom,
-      });
-    }
+    const read = await ownCache(dataDir, file, owner, this.#shown.region, this.#options.log);
     if (read.status === 'ok') {
       this.#phonebooks = read.cache.phonebooks;
       this.#install(read.cache.contacts, read.cache.texts);
@@ -378,6 +368,8 @@ export class Directory {
     const startedAt = Date.now(); // the wall clock, as the profile's other processes note changes
     const began = this.#clock.now(); // the sync's clock, as a completed sync's time is written
     this.#localDuringSync = [];
+    // An empty directory (a first sync) is searchable as walked while the walks check it.
+    let walkedFrom: PhonebookSummary[] | undefined;
     try {
       const phonebooks = this.#options.phonebooks();
       const owner = this.#options.owner();
@@ -394,6 +386,14 @@ export class Directory {
           this.#progress = progress;
           this.#changed();
         },
+        ...(this.#contacts.size === 0 && {
+          onWalked: (walked) => {
+            walkedFrom = this.#phonebooks;
+            this.#phonebooks = walked.phonebooks;
+            this.#install(ContactList.of(applyChanges(walked.contacts, this.#localDuringSync)));
+            this.#changed();
+          },
+        }),
       });
       const now = this.#options.owner();
       if (!now || !sameAccount(now, owner)) {
@@ -422,11 +422,11 @@ export class Directory {
       return fetched.requests;
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
-      const { message, details } = describeError(reason);
-      this.#lastError = inEnglish(
-        said('errors:directory.syncIncomplete', { reason: spokenSaid(message) }),
-      );
-      this.#lastErrorDetails = details;
+      ({ said: this.#lastError, details: this.#lastErrorDetails } = syncFailure(reason));
+      if (walkedFrom) {
+        this.#phonebooks = walkedFrom;
+        this.#install(ContactList.of([]));
+      }
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
       await this.#problems.keep(this.#options.owner(), reason, began);
       throw reason;

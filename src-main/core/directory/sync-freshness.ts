@@ -7,6 +7,9 @@
  */
 
 import type { DirectoryStatus, SyncProgress } from '../../../src-shared/contract';
+import { describeError } from '../errors';
+import { said } from '../text/said';
+import { inEnglish, spokenSaid } from '../text/translators';
 
 /** How far a sync time may lie ahead of the clock before the clock counts as set back. */
 const CLOCK_TOLERANCE_MS = 60_000;
@@ -45,5 +48,14 @@ export function directoryStatus(of: {
     ...(of.running && of.progress ? { progress: of.progress } : {}),
     ...(of.lastError !== undefined ? { last_error: of.lastError } : {}),
     ...(of.lastErrorDetails !== undefined ? { last_error_details: of.lastErrorDetails } : {}),
+  };
+}
+
+/** What the status says of a sync that failed with `reason`: its sentence and the details. */
+export function syncFailure(reason: unknown): { said: string; details: string | undefined } {
+  const { message, details } = describeError(reason);
+  return {
+    said: inEnglish(said('errors:directory.syncIncomplete', { reason: spokenSaid(message) })),
+    details,
   };
 }

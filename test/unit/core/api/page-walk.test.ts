@@ -18,6 +18,7 @@ import {
   walkList,
   type LearntPageSize,
   type PageRequest,
+  type WalkStep,
 } from '../../../../src-main/core/api/page-walk';
 import type { Page } from '../../../../src-main/core/api/schemas';
 import { memoryStateFile } from '../../../../src-main/core/config/state-file';
@@ -95,6 +96,11 @@ const list = (
   // Every boundary counts as exposed (the test below keeps the default).
   exposedMs: 0,
 });
+
+/** Each step's walk, and where a walk that looks complete is about to ask about its boundaries. */
+function walksOf(steps: readonly WalkStep<Item>[]): (number | string)[] {
+  return steps.map((step) => (step.checking ? `${step.walk}: checking` : step.walk));
+}
 
 async function all<T>(walk: AsyncGenerator<T>): Promise<T[]> {
   const out: T[] = [];
@@ -189,7 +195,9 @@ describe('the page walk', () => {
       order: (all) => orders[Math.min(1, Math.floor(query++ / 3))]!.map((id) => all[id - 1]!),
     });
     const steps = await all(walkList(list(shuffled.page)));
-    expect(steps.map((step) => step.walk)).toEqual([1, 1, 1, 2, 2, 2]);
+    // The first walk came short: walked again at once. The second looks complete and says so
+    // before it asks about its boundaries.
+    expect(walksOf(steps)).toEqual([1, 1, 1, 2, 2, 2, '2: checking']);
     expect(steps.flatMap((step) => step.items.map((item) => item.id)).sort()).toEqual([
       1, 2, 3, 4, 5, 6,
     ]);
@@ -212,7 +220,7 @@ describe('the page walk', () => {
       return answer;
     };
     const steps = await all(walkList(list(page)));
-    expect(steps.map((step) => step.walk)).toEqual([1, 1, 1, 2, 2, 2]);
+    expect(walksOf(steps)).toEqual([1, 1, 1, 2, 2, 2, '2: checking']);
     expect(steps.flatMap((step) => step.items.map((item) => item.id))).toContain(3);
 
     // A list that changes between every two pages (one added, then one deleted) is never read
@@ -274,7 +282,7 @@ describe('the page walk', () => {
       platform.page({ ...request, searchParams: { ...request.searchParams, page_size: '5' } });
     const steps = await all(walkList(list(ignoring)));
     expect(steps.flatMap((step) => step.items)).toHaveLength(10);
-    expect(steps.map((step) => step.walk)).toEqual([1, 1]);
+    expect(walksOf(steps)).toEqual([1, 1, '1: checking']);
     expect(platform.requests.map(({ searchParams }) => searchParams.page ?? '1')).toEqual([
       '1',
       '2',
