@@ -311,11 +311,8 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       return listed;
     },
     'settings.get': () => readSettingsView(profile),
-    'settings.save': async (patch) => {
-      const saved = await saveSettingsView(profile, patch);
-      events.publish({ type: 'settings.changed' });
-      return saved;
-    },
+    // The save's change is published as any other (unsubscribeSettings, below).
+    'settings.save': (patch) => saveSettingsView(profile, patch),
   };
   // The calls shown (window and tray) are the connected account's: another account shows others.
   let callsOwner = JSON.stringify(account.owner() ?? null);
@@ -366,9 +363,11 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     reidentifyWhenIndexed();
     warmUpOnce();
   });
-  // Another region (Settings here, or another process of the profile): what the window shows
-  // is shown again in it (the search asks again, the calls and favourites are sent again).
-  const unsubscribeRegion = profile.region.onChange(() => {
+  // Settings changed (saved here, by another process of the profile, by hand or by a policy; or
+  // a change to the file is not applied): the window reads them again (its language), and what
+  // it shows in the region is shown again (the search asks again, the calls and favourites are
+  // sent again, worded anew).
+  const unsubscribeSettings = profile.settingsFile.onChange(() => {
     known = undefined;
     events.publish({ type: 'settings.changed' });
     events.publish(() => ({ type: 'calls.changed', calls: calls.snapshot() }));
@@ -416,7 +415,7 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       // Relay mode: what arrives from now on waits at the relay for the next start.
       account.stopListening();
       unsubscribe();
-      unsubscribeRegion();
+      unsubscribeSettings();
       unsubscribeCalls();
       await calls.close();
       unsubscribeDirectory();

@@ -18,8 +18,7 @@ import {
   type PolicyLocation,
 } from './config/policy/policies';
 import { LIVE_SETTINGS } from './config/settings-editor';
-import { errorMessage } from './errors';
-import { loadSettings } from './config/settings-store';
+import { followSettingsFile, type SettingsFileSource } from './config/settings-file-source';
 import { profileRegion } from './config/region-source';
 import { systemRegion } from './numbers/system-region';
 import { profileStateFile } from './config/state-file';
@@ -55,7 +54,10 @@ export interface ProfileOptions {
    * it, the locale variables of `env` say it (numbers/system-region.ts).
    */
   systemRegion?: string;
-  /** Watch the profile folder for another process's region change (default true). */
+  /**
+   * Watch the profile folder for another process's settings change, and the policy folder for
+   * the administrator's (default true; the CLI's short runs read them again on use).
+   */
   watchRegion?: boolean;
   /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
   relayCatchUpMs?: number;
@@ -67,25 +69,36 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   const folder = secureProfileFolder(dataDir);
   const location = options.policyLocation ?? { env };
   const firstPolicies = options.policies ?? readPoliciesSync(location);
-  const settings = loadSettings({ dataDir, env, policies: firstPolicies });
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
+  const watch = options.watchRegion !== false;
   // An administrator's change applies to this running process at once: the region (its source
-  // asks the policies), the locks the window and a link's "always" answer obey, and the settings
-  // a running Callbar follows live (LIVE_SETTINGS), as a save in the window would.
+  // asks the policies), the locks the window and a link's "always" answer obey, and the live
+  // settings, read again with them (below).
   const policies = livePolicies(location, firstPolicies, {
-    watch: options.watchRegion !== false,
+    watch,
     onChange: (changed) => {
       for (const problem of changed.problems) log.warn(`policy: ${problem}`);
-      try {
-        const fresh = loadSettings({ dataDir, env, policies: changed });
-        for (const name of LIVE_SETTINGS) Object.assign(settings, { [name]: fresh[name] });
-        log.info('the policies changed; applied them');
-      } catch (error) {
-        log.warn('the policies changed, but the settings could not be read to apply them', {
-          error: errorMessage(error),
-        });
-      }
+      log.info('the policies changed; applied them');
+      // After the read that asked for them (which applies them itself), or the watch's look.
+      queueMicrotask(() => file.refresh());
     },
+  });
+  // The settings file as this process, another one (a CLI, a second window) or a hand edit left
+  // it; the policies as they are now. Throws at the start when the file is broken.
+  let file: SettingsFileSource;
+  try {
+    file = followSettingsFile({ dataDir, env, policies: () => policies.current(), log, watch });
+  } catch (error) {
+    policies.close();
+    throw error;
+  }
+  const settings = { ...file.current() };
+  // A change applies to this running process at once, whoever made it: the settings a running
+  // Callbar follows live (LIVE_SETTINGS; the region through its source, below); the others when
+  // it starts again (the window says so).
+  file.onChange(() => {
+    const fresh = file.current();
+    for (const name of LIVE_SETTINGS) Object.assign(settings, { [name]: fresh[name] });
   });
   if (folder.tightenedFrom !== undefined) {
     log.warn('the profile folder was open to other users; closed it (0700)', {
@@ -123,22 +136,17 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     ),
   });
   for (const problem of firstPolicies.problems) log.warn(`policy: ${problem}`);
-  const region = profileRegion({
-    dataDir,
-    env,
-    policies: () => policies.current(),
-    system: systemRegion(env, options.systemRegion),
-    log,
-    ...(options.watchRegion === undefined ? {} : { watch: options.watchRegion }),
-  });
+  const region = profileRegion({ file, system: systemRegion(env, options.systemRegion) });
   return {
     dataDir,
-    // Each use first reads the policies again if a policy file changed (which updates these).
+    // Each use first reads the settings file and the policies again if one changed (which
+    // updates these).
     get settings() {
-      policies.current();
+      file.refresh();
       return settings;
     },
     region,
+    settingsFile: file,
     get policies() {
       return policies.current();
     },
@@ -148,6 +156,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     close: () => {
       policies.close();
       region.close();
+      file.close();
       return account.close();
     },
   };

@@ -9,6 +9,7 @@ import { CallBar } from './views/CallBar';
 import { CallAnnouncer } from './views/CallAnnouncer';
 import { Menu } from './views/Menu';
 import { Notices } from './views/Notices';
+import { SettingsProblemBanner } from './views/SettingsProblemBanner';
 import { SearchView } from './views/SearchView';
 import { SessionBanner } from './views/SessionBanner';
 
@@ -145,6 +146,7 @@ export function App() {
         <div className="column">
           <AccountSwitchBanner />
           <EventsWarningBanner />
+          <SettingsProblemBanner />
           {view === 'main' ? <SessionBanner /> : null}
           {main ? <CallBar hangUpWithEsc={view === 'main'} /> : null}
           <Suspense fallback={null}>

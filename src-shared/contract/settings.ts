@@ -60,5 +60,10 @@ export const SettingsView = z.object({
   locked: z.record(z.string(), z.string()),
   /** Policy files, keys or values that were ignored, one sentence each. */
   policy_problems: z.array(z.string()),
+  /**
+   * Why a change to the settings file (a hand edit, another program) is not applied, naming the
+   * setting: this running Callbar keeps the settings it had until the file is fixed.
+   */
+  settings_problem: z.string().optional(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;

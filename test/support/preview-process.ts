@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -8,6 +11,19 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * that opened nothing fails saying so (and what the window showed: connectThroughPortal).
  */
 const OPENED_WAIT_MS = 25_000;
+
+/**
+ * A stand-in for the built page (its CALLBAR_OUT_DIR), for a preview process that is there for
+ * its core, not its window: a new folder, to be removed by the caller.
+ */
+export function standInPages(): string {
+  const out = mkdtempSync(join(tmpdir(), 'callbar-preview-out-'));
+  mkdirSync(join(out, 'renderer'));
+  mkdirSync(join(out, 'preview'));
+  writeFileSync(join(out, 'renderer/index.html'), '<html><head></head><body></body></html>');
+  writeFileSync(join(out, 'preview/bridge.js'), '');
+  return out;
+}
 
 export interface PreviewProcess {
   url: string;

@@ -1,5 +1,6 @@
 import type { Policies } from './policy/policies';
 import type { RegionSource } from './region-source';
+import type { SettingsFileSource } from './settings-file-source';
 import type { Settings } from './settings';
 
 /** A profile's configuration: its data folder, the settings it runs with and where they came from. */
@@ -13,6 +14,11 @@ export interface ProfileConfig {
    * start.
    */
   readonly region: RegionSource;
+  /**
+   * The settings file, followed: what this process, another one or a hand edit wrote there, and
+   * why an edit is not applied (settings-file-source.ts).
+   */
+  readonly settingsFile: SettingsFileSource;
   /** The machine's policies (locked and recommended values, where from, what was ignored). */
   readonly policies: Policies;
   /** The environment the settings were read with (its CALLBAR_* variables override the file). */

@@ -7,7 +7,8 @@ import { getCountries } from 'libphonenumber-js/max';
 import { EditableSettings, type SettingsView } from '../../../src-shared/contract';
 import type { ProfileConfig } from './profile-config';
 import { readEnvOverrides } from './settings-env';
-import { loadSettings, saveSettings, type SettingsPatch } from './settings-store';
+import { mergeSettings, saveSettings, type SettingsPatch } from './settings-store';
+import { inEnglish } from '../text/translators';
 import type { Settings } from './settings';
 
 /** The settings the window edits (the contract's EditableSettings), in the order it shows them. */
@@ -63,6 +64,8 @@ function sameValue(a: unknown, b: unknown): boolean {
 function view(profile: ProfileConfig, saved: Settings): SettingsView {
   const overrides = readEnvOverrides(profile.env);
   const { policies } = profile;
+  // A change to the file that is not applied (a hand edit): why, with the setting it names.
+  const problem = profile.settingsFile.problem();
   // A variable a locked policy beats does not apply: the window says "locked" alone.
   const overridden = EDITABLE_SETTINGS.filter(
     (name) => name in overrides && policies.origins.locked[name] === undefined,
@@ -90,6 +93,7 @@ function view(profile: ProfileConfig, saved: Settings): SettingsView {
       }),
     ),
     policy_problems: policies.problems,
+    ...(problem === undefined ? {} : { settings_problem: inEnglish(problem) }),
   };
 }
 
@@ -101,9 +105,12 @@ export function readSettingsView(profile: ProfileConfig): SettingsView {
   return view(profile, savedSettings(profile));
 }
 
-/** The settings file's values and the policies, without environment overrides. */
+/**
+ * The settings file's values and the policies, without environment overrides (while the file
+ * cannot be applied, its last valid values: the problem says why).
+ */
 function savedSettings(profile: ProfileConfig): Settings {
-  return loadSettings({ dataDir: profile.dataDir, env: {}, policies: profile.policies });
+  return mergeSettings(profile.settingsFile.stored(), {}, profile.policies);
 }
 
 /** Saves the changed settings; the whole file is validated before it is replaced. */
@@ -115,13 +122,9 @@ export async function saveSettingsView(
     { dataDir: profile.dataDir, policies: profile.policies },
     patch as SettingsPatch,
   );
-  // What the file now says, the organisation's policies applied (a locked value stays locked).
-  const saved = savedSettings(profile);
-  const overrides = readEnvOverrides(profile.env);
-  for (const name of LIVE_SETTINGS) {
-    if (!(name in overrides)) Object.assign(profile.settings, { [name]: saved[name] });
-  }
-  // Every number path of this process reads the new region from now on.
-  profile.region.refresh();
-  return view(profile, saved);
+  // What the file now says, the organisation's policies applied (a locked value stays locked):
+  // this process runs with its live settings, and every number path reads the new region, from
+  // now on (core/profile.ts follows the file).
+  profile.settingsFile.refresh();
+  return view(profile, savedSettings(profile));
 }

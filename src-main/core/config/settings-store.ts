@@ -48,9 +48,21 @@ export function loadSettings(options: {
   env?: NodeJS.ProcessEnv;
   policies?: Policies;
 }): Settings {
-  const stored = readStoredSettings(options.dataDir);
-  const overrides = readEnvOverrides(options.env ?? process.env);
-  const { recommended = {}, locked = {} } = options.policies ?? {};
+  return mergeSettings(readStoredSettings(options.dataDir), options.env, options.policies);
+}
+
+/**
+ * The settings a file's values (read with {@link readStoredSettings}) make with `env`'s
+ * overrides and `policies` (the order of {@link loadSettings}).
+ * @throws CallbarError `settings_invalid` naming the variable and the setting.
+ */
+export function mergeSettings(
+  stored: StoredSettings,
+  env: NodeJS.ProcessEnv = process.env,
+  policies?: Policies,
+): Settings {
+  const overrides = readEnvOverrides(env);
+  const { recommended = {}, locked = {} } = policies ?? {};
   return Settings.parse({
     ...settingsOnly(recommended),
     ...stored,

@@ -146,7 +146,7 @@ export function sayAgain(t: Translate, sentence: string): string {
  * The fields of the contract that carry a sentence core said (a dial target's description and
  * note, a pending link's, a finished call's or an import row's reason, an account status's title,
  * message and warnings, why an import stopped, the label core gives a number: "Extension 204"),
- * or a list of them (the settings' policy problems).
+ * or a list of them (the settings' policy problems), why a settings file is not applied.
  */
 const SENTENCE_FIELDS = new Set([
   'description',
@@ -159,6 +159,7 @@ const SENTENCE_FIELDS = new Set([
   'display',
   'stopped',
   'policy_problems',
+  'settings_problem',
   'last_error',
 ]);
 

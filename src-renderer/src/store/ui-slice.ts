@@ -41,6 +41,13 @@ export interface UiSlice {
    * settings, so in the language they brought (Settings shows it).
    */
   policyProblems: string[];
+  /**
+   * Why a change to the settings file (a hand edit, another program) is not applied, naming the
+   * setting, as core says it; undefined while the file is applied.
+   */
+  settingsProblem: string | undefined;
+  /** Counts the reads of the settings (an open Settings view shows each read's values). */
+  settingsRead: number;
   /** Saves the region the person confirmed or chose. */
   confirmRegion: (code: string) => Promise<void>;
   confirmingDisconnect: boolean;
@@ -72,6 +79,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   region: undefined,
   regionError: undefined,
   policyProblems: [],
+  settingsProblem: undefined,
+  settingsRead: 0,
   confirmingDisconnect: false,
   searchFocusRequests: 0,
   notices: [],
@@ -86,13 +95,15 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     if (!result.ok) return;
     const { language, dial_shortcut } = result.value.settings;
     applyLanguage(language);
-    const { region, region_confirmed, countries, policy_problems } = result.value;
-    set({
+    const { region, region_confirmed, countries, policy_problems, settings_problem } = result.value;
+    set((state) => ({
       language,
       dialShortcut: dial_shortcut,
       region: { code: region, confirmed: region_confirmed, countries },
       policyProblems: policy_problems,
-    });
+      settingsProblem: settings_problem,
+      settingsRead: state.settingsRead + 1,
+    }));
   },
   confirmRegion: async (code) => {
     const result = await window.callbar.settings.save({ region: code });

@@ -71,6 +71,20 @@ function draftOf(settings: EditableSettings): Draft {
   };
 }
 
+/**
+ * The draft once the saved settings changed from `before` to `after` elsewhere (another process,
+ * a hand edit, a policy): each setting shows its new value, unless the person is typing another.
+ */
+function followed(current: Draft, before: Draft, after: Draft): Draft {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return Object.fromEntries(
+    (Object.keys(after) as Name[]).map((name) => [
+      name,
+      same(current[name], before[name]) ? after[name] : current[name],
+    ]),
+  ) as Draft;
+}
+
 /** A titled part of the page: a heading and its settings, no box around them. */
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -115,6 +129,23 @@ export function SettingsView() {
       setFirstPort(result.value.settings.receiver_port);
     });
   }, []);
+  // Read again whenever the settings change (here, in another process, by hand, by a policy).
+  const settingsRead = useAppStore((state) => state.settingsRead);
+  const shownRead = useRef(settingsRead);
+  useEffect(() => {
+    if (shownRead.current === settingsRead || !saved) return;
+    shownRead.current = settingsRead;
+    const before = saved;
+    void window.callbar.settings.get().then((result) => {
+      if (!result.ok) return;
+      setSaved(result.value);
+      setDraft((current) =>
+        current
+          ? followed(current, draftOf(before.settings), draftOf(result.value.settings))
+          : current,
+      );
+    });
+  }, [settingsRead, saved]);
   // The language saves itself (LanguageSelect): it says Saved here like the rest.
   const shownLanguage = useRef(language);
   useEffect(() => {

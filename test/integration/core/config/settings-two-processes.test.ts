@@ -11,14 +11,18 @@
  * each a chance to land inside one of this process's read-and-replace steps (about one in two
  * does, without the lock); afterwards both processes' last values must be in the file.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { CallbarCore } from '../../../../src-main/core/callbar-core';
 import type { SettingsView } from '../../../../src-shared/contract';
 import { freePort } from '../../../support/free-port';
-import { startPreviewProcess, type PreviewProcess } from '../../../support/preview-process';
+import {
+  standInPages,
+  startPreviewProcess,
+  type PreviewProcess,
+} from '../../../support/preview-process';
 import { startTestCore } from '../../../support/test-core';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -40,11 +44,7 @@ async function invoke<T>(channel: string, body: unknown): Promise<T> {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'callbar-settings-two-'));
   // A stand-in renderer: this test is about the settings file, not the page.
-  out = mkdtempSync(join(tmpdir(), 'callbar-settings-two-out-'));
-  mkdirSync(join(out, 'renderer'));
-  mkdirSync(join(out, 'preview'));
-  writeFileSync(join(out, 'renderer/index.html'), '<html><head></head><body></body></html>');
-  writeFileSync(join(out, 'preview/bridge.js'), '');
+  out = standInPages();
   preview = await startPreviewProcess({
     LC_TELEPHONE: 'C.UTF-8',
     CALLBAR_DATA_DIR: dataDir,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { profileRegion } from '../../../../src-main/core/config/region-source';
+import { followSettingsFile } from '../../../../src-main/core/config/settings-file-source';
 import { saveSettings } from '../../../../src-main/core/config/settings-store';
 import { NO_POLICIES } from '../../../../src-main/core/config/policy/policies';
 import { silentLogger } from '../../../../src-main/core/log/logger';
@@ -15,14 +16,17 @@ import { until } from '../../../support/until';
 
 function source(env: NodeJS.ProcessEnv = {}, system: 'DE' | 'none' = 'DE') {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-region-'));
-  const region = profileRegion({
+  const file = followSettingsFile({
     dataDir,
     env,
     policies: () => NO_POLICIES,
-    system: system === 'none' ? undefined : system,
     log: silentLogger,
   });
-  onTestFinished(() => region.close());
+  const region = profileRegion({ file, system: system === 'none' ? undefined : system });
+  onTestFinished(() => {
+    region.close();
+    file.close();
+  });
   return { dataDir, region };
 }
 
