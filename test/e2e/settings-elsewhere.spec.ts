@@ -41,6 +41,8 @@ test('another program’s change shows at once; a mistake in it is said, not app
   await expect(
     page.getByRole('checkbox', { name: 'Telefon-Links ohne Nachfrage wählen' }),
   ).toBeChecked();
+  // Nothing was saved here: no "Saved" beside the language another program chose.
+  expect(await page.getByText('Gespeichert').count()).toBe(0);
 
   // Written in place, with a mistake: nothing of it applies (not its region), and it is said.
   writeFileSync(join(app.dataDir, 'settings.json'), '{"region": "GB", "language": "xx"}');

@@ -24,7 +24,13 @@ export function offeredLanguages(current: LanguageChoice, development: boolean):
  * The language: the system's or one of Callbar's (each named in its own language), saved as the
  * `language` setting and spoken at once.
  */
-export function LanguageSelect(props: SelectHTMLAttributes<HTMLSelectElement>) {
+export function LanguageSelect({
+  onChosen,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & {
+  /** The person chose a language here (not another program or a policy). */
+  onChosen?: () => void;
+}) {
   const { t } = useTranslation();
   const language = useAppStore((state) => state.language);
   const setLanguage = useAppStore((state) => state.setLanguage);
@@ -32,7 +38,10 @@ export function LanguageSelect(props: SelectHTMLAttributes<HTMLSelectElement>) {
     <select
       {...props}
       value={language}
-      onChange={(event) => void setLanguage(event.target.value as LanguageChoice)}
+      onChange={(event) => {
+        onChosen?.();
+        void setLanguage(event.target.value as LanguageChoice);
+      }}
     >
       {offeredLanguages(language, import.meta.env.DEV).map((choice) => (
         <option key={choice} value={choice} lang={choice === 'system' ? undefined : choice}>

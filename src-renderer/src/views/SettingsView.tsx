@@ -146,11 +146,15 @@ export function SettingsView() {
       );
     });
   }, [settingsRead, saved]);
-  // The language saves itself (LanguageSelect): it says Saved here like the rest.
+  // The language saves itself (LanguageSelect): chosen here, it says Saved like the rest (a
+  // language another program or a policy set is no save of the person's).
   const shownLanguage = useRef(language);
+  const languageChosen = useRef(false);
   useEffect(() => {
     if (shownLanguage.current === language) return;
     shownLanguage.current = language;
+    if (!languageChosen.current) return;
+    languageChosen.current = false;
     setLastSaved((before) => ({ name: 'language', seq: (before?.seq ?? 0) + 1 }));
   }, [language]);
   // "Saved" stays a few seconds, then goes quietly.
@@ -456,7 +460,11 @@ export function SettingsView() {
               locked={saved.locked.language}
               status={savedNow('language')}
             >
-              <LanguageSelect className="setting-medium" data-testid="language" />
+              <LanguageSelect
+                className="setting-medium"
+                data-testid="language"
+                onChosen={() => (languageChosen.current = true)}
+              />
             </SettingField>
           </Section>
           <details
