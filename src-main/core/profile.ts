@@ -58,7 +58,7 @@ export interface ProfileOptions {
    * Watch the profile folder for another process's settings change, and the policy folder for
    * the administrator's (default true; the CLI's short runs read them again on use).
    */
-  watchRegion?: boolean;
+  watchSettings?: boolean;
   /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
   relayCatchUpMs?: number;
 }
@@ -70,7 +70,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   const location = options.policyLocation ?? { env };
   const firstPolicies = options.policies ?? readPoliciesSync(location);
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
-  const watch = options.watchRegion !== false;
+  const watch = options.watchSettings !== false;
   // An administrator's change applies to this running process at once: the region (its source
   // asks the policies), the locks the window and a link's "always" answer obey, and the live
   // settings, read again with them (below).

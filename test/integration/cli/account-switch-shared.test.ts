@@ -39,7 +39,7 @@ it("the app's acknowledgement of a switch leaves a newer one the CLI made standi
   expect((await activateThroughCli(env, alice)).code).toBe(0);
   expect((await activateThroughCli(env, bob, ['--force'])).code).toBe(0);
 
-  const app = openProfile({ env, log: silentLogger, watchRegion: false });
+  const app = openProfile({ env, log: silentLogger, watchSettings: false });
   try {
     const shown = await app.account.start();
     expect(shown.account_switch).toMatchObject({ user_extension: alice.extension });
