@@ -87,6 +87,11 @@ export const SyncProgress = z.object({
   contacts: z.number().int().nonnegative(),
   /** Sum of the platform's `count` over the phonebooks started so far, when known. */
   contacts_total: z.number().int().nonnegative().optional(),
+  /**
+   * Every contact is in (and can be searched); the sync checks that the platform's list did not
+   * move under it, and walks a phonebook again where it did.
+   */
+  checking: z.boolean().optional(),
 });
 export type SyncProgress = z.infer<typeof SyncProgress>;
 

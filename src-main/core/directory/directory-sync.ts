@@ -157,7 +157,7 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
     books.push({ id: book.id, description: book.description, priority: book.priority });
   }
 
-  const progress: Required<SyncProgress> = {
+  const progress: Required<Omit<SyncProgress, 'checking'>> & SyncProgress = {
     phonebooks_done: 0,
     phonebooks_total: books.length,
     contacts: 0,
@@ -248,7 +248,11 @@ async function walkDirectory(options: SyncOptions): Promise<FetchedDirectory> {
   await walkAll(walks, options.onWalked !== undefined);
   if (held.length > 0) {
     signal.throwIfAborted();
-    if (incomplete.length === 0) options.onWalked?.(directoryOf(books, vanished, contacts));
+    if (incomplete.length === 0) {
+      options.onWalked?.(directoryOf(books, vanished, contacts));
+      progress.checking = true;
+      report();
+    }
     await walkAll(held.splice(0), false);
   }
   signal.throwIfAborted();

@@ -43,14 +43,18 @@ export const SyncStatus = memo(function SyncStatus() {
       return (
         <div className="sync-status" data-testid="sync-status" data-state="syncing">
           <span role="status">
-            {total
-              ? t('sync.loadingOf', { count: progress?.contacts ?? count, total })
-              : t('sync.loadingCount', { count: progress?.contacts ?? count })}
+            {progress?.checking
+              ? t('sync.checking', { count })
+              : total
+                ? t('sync.loadingOf', { count: progress?.contacts ?? count, total })
+                : t('sync.loadingCount', { count: progress?.contacts ?? count })}
           </span>
           <progress
             aria-label={t('sync.loadingLabel')}
-            max={total ?? undefined}
-            value={total ? Math.min(progress?.contacts ?? 0, total) : undefined}
+            max={total && !progress?.checking ? total : undefined}
+            value={
+              total && !progress?.checking ? Math.min(progress?.contacts ?? 0, total) : undefined
+            }
           />
         </div>
       );

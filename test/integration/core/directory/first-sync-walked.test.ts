@@ -98,6 +98,8 @@ describeJourney('a first sync over a slow link', (profile) => {
     const syncing = directory.sync();
     await held;
     expect(directory.status()).toMatchObject({ state: 'syncing', contacts: 6 });
+    // The window says the contacts are in and being checked (not still loading).
+    expect(directory.status().progress?.checking).toBe(true);
     expect(directory.status().phonebooks).toBeGreaterThan(0);
     expect(directory.search('dorn').hits.map((hit) => hit.contact.display_name)).toEqual([
       'Milan Dorn',
