@@ -47,6 +47,15 @@ test.beforeAll(async () => {
     secondary_number: null,
     speed_dial: 8105,
   });
+  // A long number abroad, and a speed dial of the most digits the platform allows.
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: 'Wei Zhang',
+    company: 'Acme GmbH',
+    number: '+86 138 0013 8000',
+    secondary_number: null,
+    speed_dial: 8106,
+  });
 });
 test.afterAll(async () => {
   await app.close();
@@ -113,6 +122,42 @@ test('a result’s company and phonebook are never cut to a sliver beside a long
   }
   await search.fill('Maximiliane');
   await pictureInBothThemes(page, 'fit-result-long-name');
+});
+
+/** The texts inside `row` cut short (an ellipsis, or clipped by a part that hides what overflows). */
+function cutTexts(row: Locator) {
+  return row.evaluate((node) =>
+    [node, ...node.querySelectorAll<HTMLElement>('*')]
+      .filter((part) => part.scrollWidth > part.clientWidth + 1 && part.clientWidth > 0)
+      .filter((part) => getComputedStyle(part).overflowX !== 'visible')
+      .map((part) => part.textContent ?? ''),
+  );
+}
+
+test('the row a typed speed dial offers says whom it calls whole, at 420 and 1280 px', async ({
+  page,
+}) => {
+  await ready(page);
+  const search = page.getByRole('combobox');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      await search.fill('8104');
+      const row = page.locator('.result-dial');
+      await expect(row).toContainText(LONG_NAME);
+      await expect(row).toContainText('8104');
+      expect(await cutTexts(row), `${size.width} px, ${locale}`).toEqual([]);
+      const [box, list] = [
+        (await row.boundingBox())!,
+        (await page.getByRole('listbox').boundingBox())!,
+      ];
+      expect(box.x + box.width).toBeLessThanOrEqual(list.x + list.width);
+    }
+  }
+  await showLocale(page, 'en');
+  await page.setViewportSize(SIZES[0]);
+  await pictureInBothThemes(page, 'fit-speed-dial-row');
 });
 
 /** Declined calls from numbers no contact has: rows in Recent calls that the number names. */
@@ -207,11 +252,11 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
   await showLocale(page, 'en');
 });
 
-/** The Customers phonebook (from Search, in English). */
-async function openCustomers(page: Page) {
+/** A phonebook's contacts, Customers by default (from Search, in English). */
+async function openCustomers(page: Page, phonebook = 'Customers') {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
-  await page.getByRole('button', { name: 'Customers', exact: true }).click();
+  await page.getByRole('button', { name: phonebook, exact: true }).click();
 }
 
 /** The phonebook's "More" menu → "Import a file…", in this language. */
@@ -222,6 +267,46 @@ async function openImportDialog(page: Page, locale: (typeof LOCALES)[number]) {
   await page.getByRole('menuitem', { name: t('import.button') }).click();
   return page.getByRole('dialog', { name: t('import.title') });
 }
+
+test('a contact’s Call and ⋯, shown on hover, leave its number and speed dial in view', async ({
+  page,
+}) => {
+  await ready(page);
+  // Phonebook 1, where beforeAll added them.
+  await openCustomers(page, 'Company directory');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      const t = createI18n({ locale }).t;
+      for (const name of [LONG_NAME, 'Wei Zhang']) {
+        await page.getByLabel(t('contacts.search')).fill(name);
+        const row = page.getByTestId('contact-row').filter({ hasText: name });
+        await row.hover();
+        const actions = row.locator('.row-actions');
+        await expect(actions.getByRole('button').first()).toBeVisible();
+        const [detail, actionsBox] = [
+          (await row.locator('.row-detail > *').last().boundingBox())!,
+          (await actions.boundingBox())!,
+        ];
+        // In German at 420 px "Anrufen" lay over "Kurzwahl 8104".
+        expect(
+          detail.x + detail.width,
+          `${size.width} px, ${locale}: ${name}'s speed dial ends under the row's actions`,
+        ).toBeLessThanOrEqual(actionsBox.x);
+        // The Call button keeps its name, whatever it shows.
+        await expect(
+          actions.getByRole('button', { name: t('contacts.callName', { name }) }),
+        ).toBeVisible();
+      }
+    }
+  }
+  await showLocale(page, 'en');
+  await page.setViewportSize(SIZES[0]);
+  await page.getByLabel('Search contacts').fill('Wei Zhang');
+  await page.getByTestId('contact-row').first().hover();
+  await pictureInBothThemes(page, 'fit-contact-row-hover');
+});
 
 /** How many lines each text of the element's lays on (a number broken in two: 2). */
 function linesOfEachText(cell: Locator) {

@@ -11,6 +11,7 @@ import { ImportDialog } from './ImportDialog';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { ListRow, ListScreen } from '../components/ListScreen';
 import { RowMenu } from '../components/RowMenu';
+import { RowCallButton } from '../components/RowCallButton';
 import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { useListQuery } from '../hooks/use-list-query';
@@ -126,14 +127,7 @@ export function ContactsView({
           }
           actions={
             <>
-              <button
-                type="button"
-                aria-label={t('contacts.callName', { name: contact.display_name })}
-                onClick={() => call(contact)}
-              >
-                <Icon name="phone" />
-                {t('common.call')}
-              </button>
+              <RowCallButton name={contact.display_name} onCall={() => call(contact)} />
               <RowMenu
                 label={t('common.moreActions', { name: contact.display_name })}
                 actions={[

@@ -3,7 +3,7 @@ import { useAppStore } from '../store/app-store';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
 import { Avatar } from '../components/Avatar';
-import { Icon } from '../components/Icon';
+import { RowCallButton } from '../components/RowCallButton';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
@@ -45,14 +45,10 @@ export function FavouritesList() {
                   {t('favourites.unstar')}
                 </button>
               )}
-              <button
-                type="button"
-                aria-label={t('contacts.callName', { name: contact.display_name })}
-                onClick={() => void dial(contact.number, 'ui', contact.display_name)}
-              >
-                <Icon name="phone" />
-                {t('common.call')}
-              </button>
+              <RowCallButton
+                name={contact.display_name}
+                onCall={() => void dial(contact.number, 'ui', contact.display_name)}
+              />
             </div>
           </li>
         ))}

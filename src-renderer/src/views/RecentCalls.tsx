@@ -14,6 +14,7 @@ import { CallNoteEditor } from './LazyNoteEditor';
 import { groupRecentCalls, talkTime } from './recent-groups';
 import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
+import { RowCallButton } from '../components/RowCallButton';
 import { RowMenu, type RowAction } from '../components/RowMenu';
 
 // Clear's question loads when first asked (its own chunk; the window's start budget).
@@ -216,14 +217,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
       </div>
       {number ? (
         <div className="row-actions">
-          <button
-            type="button"
-            aria-label={t('contacts.callName', { name })}
-            onClick={() => void dial(number, 'ui', name)}
-          >
-            <Icon name="phone" />
-            {t('common.call')}
-          </button>
+          <RowCallButton name={name} onCall={() => void dial(number, 'ui', name)} />
           {more.length > 0 ? (
             <RowMenu label={t('common.moreActions', { name })} actions={more} />
           ) : null}

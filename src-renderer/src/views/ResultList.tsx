@@ -174,7 +174,11 @@ const Row = memo(function Row({ row, index, start, height, count, selected, meas
       style={{ transform: `translateY(${start}px)`, height: dial ? undefined : height }}
     >
       {row.kind === 'dial' ? (
-        <DialRow display={row.target.display} detail={dialDetail(row)} />
+        <DialRow
+          display={row.target.display}
+          detail={dialDetail(row)}
+          speedDial={row.target.kind === 'speed-dial'}
+        />
       ) : (
         <HitRow hit={row.hit} />
       )}
@@ -223,13 +227,28 @@ function sameRow(before: RowProps, after: RowProps): boolean {
 /**
  * The typed number's row; `detail` is a note ("… is also the emergency number"), its contact, or
  * what the number is ("This is a premium-rate number in Germany: calls to it cost more."): what
- * Enter does, read whole (its lines wrap; the row is as high as they are).
+ * Enter does, read whole (its lines wrap; the row is as high as they are). A speed dial's words
+ * are a name ("Maximiliane Schwarzenberger-Hohenlohe (speed dial 8104)"), not one number: they
+ * wrap as a name does (on one line at 420 px, the code and half the name were cut).
  */
-function DialRow({ display, detail }: { display: string; detail: string }) {
+function DialRow({
+  display,
+  detail,
+  speedDial,
+}: {
+  display: string;
+  detail: string;
+  speedDial: boolean;
+}) {
   return (
     <>
       <span className="result-text result-name">
-        <Message id="results.dial" values={{ number: <PhoneNumber>{display}</PhoneNumber> }} />
+        <Message
+          id="results.dial"
+          values={{
+            number: speedDial ? <Name>{display}</Name> : <PhoneNumber>{display}</PhoneNumber>,
+          }}
+        />
       </span>
       <span className="result-text result-detail">
         <Name>{detail}</Name>
