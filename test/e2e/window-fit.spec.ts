@@ -252,6 +252,99 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
   await showLocale(page, 'en');
 });
 
+/**
+ * Each button of `card` as it reads against the card: the contrast of its edge (its border, or
+ * its fill where it is filled) with the card's background, and, focused by the keys, its ring's
+ * style, width and contrast (WCAG 1.4.11: 3:1 for what identifies a control).
+ */
+function buttonsAgainst(card: Locator) {
+  return card.evaluate(async (node) => {
+    const rgb = (color: string) => {
+      const probe = document.createElement('canvas').getContext('2d')!;
+      probe.fillStyle = color;
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+      return { rgb: [r!, g!, b!], alpha: a! / 255 };
+    };
+    const luminance = ([r, g, b]: number[]) => {
+      const [R, G, B] = [r!, g!, b!].map((c) => {
+        const v = c / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
+    };
+    const contrast = (a: string, b: string) => {
+      const [x, y] = [luminance(rgb(a).rgb), luminance(rgb(b).rgb)];
+      return Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100;
+    };
+    const ground = getComputedStyle(node).backgroundColor;
+    const seen = [];
+    for (const button of node.querySelectorAll<HTMLButtonElement>('button')) {
+      const style = getComputedStyle(button);
+      const filled = rgb(style.backgroundColor).alpha > 0.5;
+      const edge =
+        parseFloat(style.borderTopWidth) > 0 && rgb(style.borderTopColor).alpha > 0.5
+          ? Math.max(
+              contrast(style.borderTopColor, ground),
+              filled ? contrast(style.backgroundColor, ground) : 0,
+            )
+          : filled
+            ? contrast(style.backgroundColor, ground)
+            : 1;
+      button.focus({ focusVisible: true } as FocusOptions);
+      const focused = getComputedStyle(button);
+      seen.push({
+        button: button.getAttribute('aria-label') ?? button.textContent ?? '',
+        edge: edge >= 3,
+        ring: focused.outlineStyle === 'solid' && parseFloat(focused.outlineWidth) >= 2,
+        ringContrast: contrast(focused.outlineColor, ground) >= 3,
+      });
+      button.blur();
+    }
+    return seen;
+  });
+}
+
+test('the call bar’s buttons read as buttons, with a ring when focused, in both themes', async ({
+  page,
+}) => {
+  await ready(page);
+  await page.evaluate(
+    (crm) => window.callbar.settings.save({ crm_links: [crm] }),
+    'https://crm.example.com/search?phone={e164}',
+  );
+  const bar = page.getByTestId('call-bar');
+  await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: '+12025550177',
+  });
+  await expect(bar).toBeVisible({ timeout: 20_000 });
+  await expect(bar.getByRole('button', { name: /^Open in crm/ })).toBeVisible();
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const buttons = await buttonsAgainst(bar);
+      // Add to contacts and Open in crm.example.com were words on the card, with no edge.
+      expect(buttons.length).toBe(3);
+      for (const button of buttons) {
+        expect(button, `${size.width} px, ${colorScheme}`).toEqual({
+          button: button.button,
+          edge: true,
+          ring: true,
+          ringContrast: true,
+        });
+      }
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await pictureInBothThemes(page, 'fit-call-bar-buttons');
+  await page.keyboard.press('Escape');
+  await expect(bar).toBeHidden();
+  await page.evaluate(() => window.callbar.settings.save({ crm_links: [] }));
+});
+
 /** A phonebook's contacts, Customers by default (from Search, in English). */
 async function openCustomers(page: Page, phonebook = 'Customers') {
   await page.getByRole('button', { name: 'Menu' }).click();
