@@ -401,6 +401,56 @@ test('a contact’s Call and ⋯, shown on hover, leave its number and speed dia
   await pictureInBothThemes(page, 'fit-contact-row-hover');
 });
 
+/**
+ * Each dropdown of the page: its width, and the options whose words are wider than the room the
+ * closed dropdown gives them (its width less its padding, border and arrow).
+ */
+function dropdowns(page: Page) {
+  return page.locator('form select').evaluateAll((all) => {
+    const measure = document.createElement('canvas').getContext('2d')!;
+    return all.map((select) => {
+      const style = getComputedStyle(select);
+      measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room =
+        select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      return {
+        width: Math.round(select.getBoundingClientRect().width),
+        cut: [...(select as HTMLSelectElement).options]
+          .map((option) => option.text)
+          .filter((text) => measure.measureText(text).width > room),
+      };
+    });
+  });
+}
+
+test('Settings’ dropdowns are one width, each option whole in it, in English and German', async ({
+  page,
+}) => {
+  await ready(page);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.locator('form select').first()).toBeVisible();
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      const where = `${size.width} px, ${locale}`;
+      const shown = await dropdowns(page);
+      // Country, countries to call, tel: links, theme, language: 308, 308, 448, 308, 308 px.
+      expect(shown.length, where).toBe(5);
+      expect(
+        new Set(shown.map((each) => each.width)).size,
+        `${where}: ${JSON.stringify(shown)}`,
+      ).toBe(1);
+      expect(
+        shown.flatMap((each) => each.cut),
+        where,
+      ).toEqual([]);
+    }
+  }
+  await showLocale(page, 'en');
+});
+
 /** How many lines each text of the element's lays on (a number broken in two: 2). */
 function linesOfEachText(cell: Locator) {
   return cell.evaluate((node) => {

@@ -80,7 +80,7 @@ export function CountryPicker({
         error={error}
       >
         <select
-          className="setting-medium"
+          className="setting-wide"
           value=""
           onChange={(event) => {
             if (event.target.value) onChange([...value, event.target.value]);

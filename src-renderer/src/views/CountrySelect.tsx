@@ -23,7 +23,7 @@ export function CountrySelect({
   return (
     <select
       {...field}
-      className="setting-medium"
+      className="setting-wide"
       value={value}
       onChange={(event) => onChange(event.target.value)}
     >

@@ -452,7 +452,7 @@ export function SettingsView() {
           </Section>
           <Section title={t('settings.group.appearance')}>
             <SettingField label={t('menu.theme.title')} status={savedNow('theme')}>
-              <ThemeSelect className="setting-medium" onChange={() => markSaved('theme')} />
+              <ThemeSelect className="setting-wide" onChange={() => markSaved('theme')} />
             </SettingField>
             <SettingField
               label={label('language')}
@@ -461,7 +461,7 @@ export function SettingsView() {
               status={savedNow('language')}
             >
               <LanguageSelect
-                className="setting-medium"
+                className="setting-wide"
                 data-testid="language"
                 onChosen={() => (languageChosen.current = true)}
               />
