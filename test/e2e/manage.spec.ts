@@ -4,6 +4,7 @@ import type { WorldSummary } from '../../simulator/control-types';
 import { startPreviewProcess } from '../support/preview-process';
 import { profileEnv } from '../support/sim-harness';
 import { freePort } from '../support/free-port';
+import { platformAs } from '../support/platform-as';
 import {
   type E2eApp,
   expectAccessibleInBothThemes,
@@ -43,7 +44,13 @@ async function platformContact(id: number) {
     headers: { authorization: `Bearer ${access_token}` },
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as { id: number; phonebook: number; display_name: string };
+  return (await response.json()) as {
+    id: number;
+    phonebook: number;
+    display_name: string;
+    number: string;
+    secondary_number: string | null;
+  };
 }
 
 test('create, edit and delete a phonebook; a duplicate name is refused on its field', async ({
@@ -184,6 +191,51 @@ test('create, edit and delete contacts; a speed dial in use is refused on its fi
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(confirm).toBeHidden();
   await expect(grace).toHaveCount(0);
+});
+
+test('the contact editor shows the numbers as the list does, saved as stored unless edited', async ({
+  page,
+}) => {
+  const post = await platformAs(app.sim, app.sim.users[0]!.extension);
+  const { id } = await post('/v3/phonebook/contact/', {
+    phonebook: 1,
+    display_name: 'Nora Stored',
+    number: '+12025550188',
+    secondary_number: '+442079460958',
+    speed_dial: 8231,
+  });
+  await openPhonebooks(page);
+  await page.getByRole('button', { name: 'Company directory', exact: true }).click();
+  await page.getByLabel('Search contacts').fill('Nora Stored');
+  const row = page.getByTestId('contact-row').filter({ hasText: 'Nora Stored' });
+  // The list shows her number as core formats it (in the US, the region).
+  await expect(row.locator('.row-number')).toHaveText('(202) 555-0188');
+  await row.getByRole('button', { name: 'Edit Nora Stored' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit contact' });
+  const number = editor.getByLabel('Number', { exact: true });
+  const second = editor.getByLabel('Second number');
+  // The editor showed "+12025550188" and "+442079460958", the stored text, beside the list's form.
+  await expect(number).toHaveValue('(202) 555-0188');
+  await expect(second).toHaveValue('+44 20 7946 0958');
+  // Only the name changes: the numbers are saved as they were stored.
+  await editor.getByLabel('Name').fill('Nora Kept');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  expect(await platformContact(id)).toMatchObject({
+    display_name: 'Nora Kept',
+    number: '+12025550188',
+    secondary_number: '+442079460958',
+  });
+  // A number edited in the shown form is read as every number is.
+  await page.getByLabel('Search contacts').fill('Nora Kept');
+  await page.getByRole('button', { name: 'Edit Nora Kept' }).click();
+  await number.fill('(202) 555-0199');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  expect(await platformContact(id)).toMatchObject({
+    number: '+12025550199',
+    secondary_number: '+442079460958',
+  });
 });
 
 test('bulk delete with one contact in use deletes nothing and names the queue', async ({

@@ -28,11 +28,15 @@ export function ContactEditor({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  // The numbers as the window shows them everywhere (core's form, `shown`), not as stored.
+  const shown = {
+    number: contact?.shown.number ?? number ?? '',
+    secondary_number: contact?.shown.secondary_number ?? '',
+  };
   const [values, setValues] = useState({
     display_name: contact?.display_name ?? '',
     company: contact?.company ?? '',
-    number: contact?.number ?? number ?? '',
-    secondary_number: contact?.secondary_number ?? '',
+    ...shown,
     speed_dial: contact?.speed_dial === null || !contact ? '' : String(contact.speed_dial),
   });
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
@@ -45,7 +49,16 @@ export function ContactEditor({
   });
   const save = async () => {
     setSaving(true);
-    const fields = { phonebook, ...values };
+    // A number left as shown is saved as it was stored: what the person did not edit is not
+    // rewritten from the form it was shown in.
+    const kept = (field: keyof typeof shown) =>
+      contact && values[field] === shown[field] ? (contact[field] ?? '') : values[field];
+    const fields = {
+      phonebook,
+      ...values,
+      number: kept('number'),
+      secondary_number: kept('secondary_number'),
+    };
     const result = contact
       ? await window.callbar.contacts.update({ id: contact.id, ...fields })
       : await window.callbar.contacts.create(fields);
