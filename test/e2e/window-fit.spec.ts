@@ -258,7 +258,7 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
  * style, width and contrast (WCAG 1.4.11: 3:1 for what identifies a control).
  */
 function buttonsAgainst(card: Locator) {
-  return card.evaluate(async (node) => {
+  return card.evaluate((node) => {
     const rgb = (color: string) => {
       const probe = document.createElement('canvas').getContext('2d')!;
       probe.fillStyle = color;
@@ -291,7 +291,7 @@ function buttonsAgainst(card: Locator) {
           : filled
             ? contrast(style.backgroundColor, ground)
             : 1;
-      button.focus({ focusVisible: true } as FocusOptions);
+      button.focus({ focusVisible: true });
       const focused = getComputedStyle(button);
       seen.push({
         button: button.getAttribute('aria-label') ?? button.textContent ?? '',
