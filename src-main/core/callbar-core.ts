@@ -13,7 +13,7 @@ import type { Clock } from './clock';
 import { partyCalls } from './calls/call-history';
 import { openCalls } from './calls/open-calls';
 import type { CallsService } from './calls/calls-service';
-import { translatorFor } from './text/translators';
+import { sayAgain, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
 import { placeDialRow } from './directory/dial-row';
@@ -181,6 +181,10 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   const handlers: Handlers = {
     'app.info': () => appInfo,
     'app.showMain': () => ({ shown: options.showMainWindow?.() ?? false }),
+    'app.sayAgain': ({ texts }) => {
+      const words = windowWords();
+      return texts.map((text) => sayAgain(words, text));
+    },
     'account.status': async () => {
       // Asking again is the window's "Try again": a keychain that was unavailable is re-checked.
       if (account.status().state === 'vault-unavailable') await account.start();

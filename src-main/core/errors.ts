@@ -1,5 +1,5 @@
-import { inEnglish, sayAgain } from './text/translators';
-import { sayWith, type Said, type Translate } from './text/said';
+import { inEnglish, sayKept } from './text/translators';
+import type { Said, Translate } from './text/said';
 
 /**
  * An error meant for a person: a stable `code` for programs, a `message` that says what happened
@@ -87,18 +87,14 @@ export function describeError(
   if (error instanceof CallbarError) {
     return {
       code: error.code,
-      message: !t
-        ? error.message
-        : error.said
-          ? sayWith(t, error.said)
-          : sayAgain(t, error.message),
+      message: !t ? error.message : sayKept(t, error.said ?? error.message),
       ...(error.field ? { field: error.field } : {}),
       ...(error.fields
         ? {
             fields: !t
               ? error.fields
               : Object.fromEntries(
-                  Object.entries(error.fields).map(([name, text]) => [name, sayAgain(t, text)]),
+                  Object.entries(error.fields).map(([name, text]) => [name, sayKept(t, text)]),
                 ),
           }
         : {}),

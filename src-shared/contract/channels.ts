@@ -50,6 +50,15 @@ export const channels = {
    * closes the setup window; `shown: false` where there is no other window (the web preview).
    */
   'app.showMain': { request: NoRequest, response: z.object({ shown: z.boolean() }) },
+  /**
+   * Sentences core said (an error's message, a field's), in the window's language now: a dialog
+   * whose error is still shown when the person changes the language says it again. A sentence
+   * core did not say comes back as it is.
+   */
+  'app.sayAgain': {
+    request: z.strictObject({ texts: z.array(z.string().max(2000)).max(20) }),
+    response: z.array(z.string()),
+  },
   'account.status': { request: NoRequest, response: AccountStatus },
   /** Opens the platform portal in the system browser to connect; progress arrives as events. */
   'account.connect': { request: NoRequest, response: AccountStatus },

@@ -15,6 +15,7 @@ import {
   startApp,
   TAKES_PICTURES,
 } from '../support/e2e-app';
+import { showLocale } from '../support/a11y';
 
 /**
  * Issue 33: the window's languages. Switching the language in Settings changes every text of
@@ -625,4 +626,49 @@ for (const locale of ['en', 'de'] as const) {
       await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
     }
   });
+}
+
+test('a form’s error shown when the language changes is said again in the new language', async ({
+  page,
+}) => {
+  await openConnected(page, app);
+  await showLocale(page, 'en');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'Company directory', exact: true }).click();
+  await page.getByRole('button', { name: 'New contact' }).click();
+  const editor = page.getByRole('dialog');
+  const typed = { display_name: 'Ada Lovelace', number: 'not a number', speed_dial: '12' };
+  await editor.getByLabel(en('common.name')).fill(typed.display_name);
+  await editor.getByLabel(en('common.number'), { exact: true }).fill(typed.number);
+  await editor.getByLabel(en('common.speedDial')).fill(typed.speed_dial);
+  await editor.getByRole('button', { name: en('contactEditor.create') }).click();
+  const number = editor.getByRole('textbox', { name: en('common.number'), exact: true });
+  await expect(number).toHaveAttribute('aria-invalid', 'true');
+  /** What core says to the same form now, field by field (the window's language decides). */
+  const refusal = () =>
+    page.evaluate(async (fields) => {
+      const answer = await window.callbar.contacts.create({ phonebook: 1, ...fields });
+      return answer.ok ? {} : (answer.error.fields ?? {});
+    }, typed);
+  const english = await refusal();
+  await expect(number).toHaveAccessibleDescription(new RegExp(escaped(english.number!)));
+  // Settings → Deutsch, the form still open (another window, or the tray, may change it).
+  await showLocale(page, 'de');
+  const german = await refusal();
+  expect(german.number).not.toBe(english.number);
+  // The error stayed English in the German form.
+  const de = textIn('de');
+  const nummer = editor.getByRole('textbox', { name: de('common.number'), exact: true });
+  await expect(nummer).toHaveAccessibleDescription(new RegExp(escaped(german.number!)));
+  await expect(editor.getByText(german.speed_dial!)).toBeVisible();
+  // And back.
+  await showLocale(page, 'en');
+  await expect(number).toHaveAccessibleDescription(new RegExp(escaped(english.number!)));
+  await expect(editor.getByText(english.speed_dial!)).toBeVisible();
+  await page.keyboard.press('Escape');
+});
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -65,11 +65,25 @@ const SPOKEN_MAX = 500;
 
 /** A sentence in English: what an error's `message` holds (logs, `--json`, the IPC answer). */
 export function inEnglish(text: Said): string {
-  const sentence = sayWith(englishFor('errors'), text);
+  return kept(sayWith(englishFor('errors'), text), text);
+}
+
+/** `sentence`, the wording of `text`, kept among the latest SPOKEN_MAX. */
+function kept(sentence: string, text: Said): string {
   spoken.delete(sentence);
   spoken.set(sentence, text);
   if (spoken.size > SPOKEN_MAX) spoken.delete(spoken.keys().next().value!);
   return sentence;
+}
+
+/**
+ * {@link sayAgain} for an error the window shows: its wording in `t`'s language is kept as an
+ * English one is, so that it is worded again from it (a dialog's error still open when the
+ * person changes the language: the window's `app.sayAgain`).
+ */
+export function sayKept(t: Translate, text: Said | string): string {
+  const said = typeof text === 'string' ? spokenSaid(text) : text;
+  return typeof said === 'string' ? said : kept(sayWith(t, said), said);
 }
 
 let fixedSentences: Map<string, Said> | undefined;

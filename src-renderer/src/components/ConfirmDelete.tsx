@@ -3,6 +3,7 @@ import { useTranslation } from '../i18n';
 import type { ErrorInfo, Result } from '../../../src-shared/contract';
 import { DialogActions } from './DialogActions';
 import { Modal } from './Modal';
+import { CoreText } from './CoreText';
 
 /** "Delete …?" with what it means; a refusal is shown in the dialog, which stays open. */
 export function ConfirmDelete({
@@ -37,7 +38,7 @@ export function ConfirmDelete({
       {children}
       {error ? (
         <p role="alert" className="error" data-testid="delete-error">
-          {error.message}
+          <CoreText>{error.message}</CoreText>
         </p>
       ) : null}
       <DialogActions

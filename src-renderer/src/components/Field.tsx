@@ -1,5 +1,6 @@
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from '../i18n';
+import { CoreText } from './CoreText';
 
 /** The class names of a field's parts: an editor's fields and the Settings view's look apart. */
 const LOOKS = {
@@ -88,7 +89,7 @@ export function Field({
       ) : null}
       {error ? (
         <p id={errorId} className={classes.error}>
-          {error}
+          <CoreText>{error}</CoreText>
         </p>
       ) : null}
     </div>

@@ -1,6 +1,7 @@
 import { useTranslation } from '../i18n';
 import { DialogActions } from './DialogActions';
 import { ErrorDetails } from './ErrorDetails';
+import { CoreText } from './CoreText';
 
 /** A form's foot: what went wrong that no field shows, Cancel, and the submit button. */
 export function FormActions({
@@ -22,7 +23,7 @@ export function FormActions({
     <>
       {error ? (
         <div role="alert" className="error">
-          {error}
+          <CoreText>{error}</CoreText>
           <ErrorDetails details={details} />
         </div>
       ) : null}

@@ -4,6 +4,7 @@ import type { PhonebookView } from '../../../src-shared/contract';
 import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { Name } from '../components/Isolated';
+import { CoreText } from '../components/CoreText';
 
 // The contact form loads when first opened (its own chunk), with its texts.
 const ContactEditor = lazy(() =>
@@ -53,7 +54,7 @@ export function AddToContactsDialog({ number, onClose }: { number: string; onClo
         <h2 id="add-contact-title">{t('addToContacts.title')}</h2>
         {error ? (
           <p role="alert" className="error">
-            {error}
+            <CoreText>{error}</CoreText>
           </p>
         ) : books === undefined ? (
           <p aria-busy="true">{t('addToContacts.loading')}</p>

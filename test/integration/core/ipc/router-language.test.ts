@@ -81,6 +81,33 @@ describe('router errors in the window’s language', () => {
     }
   });
 
+  it('says a shown error again in the language chosen since, from either language', async () => {
+    core.profile.settings.language = 'de';
+    const refused = await core.router.invoke('settings.save', { receiver_port: 80 });
+    if (refused.ok) throw new Error('port 80 was saved');
+    const { message, fields } = refused.error;
+    expect(fields?.receiver_port).toBe('Muss eine ganze Zahl von 1024 bis 65535 sein (nicht 80).');
+    // The person switches to English with the form still showing the German sentences.
+    core.profile.settings.language = 'en';
+    const english = await core.router.invoke('app.sayAgain', {
+      texts: [message, fields!.receiver_port!, 'Words core never said.'],
+    });
+    expect(english).toEqual({
+      ok: true,
+      value: [
+        'The settings were not saved: "receiver_port" is 80, but it must be a whole number from 1024 to 65535.',
+        'Must be a whole number from 1024 to 65535 (not 80).',
+        'Words core never said.',
+      ],
+    });
+    // And back: the English sentence the window first got, worded in German again.
+    core.profile.settings.language = 'de';
+    const german = await core.router.invoke('app.sayAgain', {
+      texts: [(english.ok && (english.value as string[])[1]) || ''],
+    });
+    expect(german).toEqual({ ok: true, value: [fields!.receiver_port] });
+  });
+
   it('words a refused settings save in German, its field’s sentence too', async () => {
     const [de, en] = await refusedInBoth('settings.save', { receiver_port: 80 });
     expect(en).toMatchObject({

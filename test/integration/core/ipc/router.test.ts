@@ -11,6 +11,10 @@ import { startTestCore } from '../../../support/test-core';
 const payloads: Record<(typeof channelNames)[number], { valid: unknown[]; invalid: unknown[] }> = {
   'app.info': { valid: [{}, undefined, null], invalid: [{ extra: 1 }, 'text', 42, []] },
   'app.showMain': { valid: [{}], invalid: [{ window: 'main' }, 'main'] },
+  'app.sayAgain': {
+    valid: [{ texts: [] }, { texts: ['Not said by core.'] }],
+    invalid: [{}, { texts: 'one' }, { texts: ['x'.repeat(2001)] }, { texts: Array(21).fill('') }],
+  },
   'account.status': { valid: [{}, undefined], invalid: [{ token: 'x' }, 'text', []] },
   'account.connect': { valid: [], invalid: [{ url: 'https://evil.example' }, 7] },
   'account.cancelConnect': { valid: [{}], invalid: [{ now: true }, false] },
