@@ -14,9 +14,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
-import { DEVICE_PATHS, StreamOffset } from '../src-main/core/relay/relay-protocol';
+import {
+  DEVICE_PATHS,
+  GAP_EVENT,
+  StreamOffset,
+  type RelayGap,
+} from '../src-main/core/relay/relay-protocol';
 import { SECURITY_HEADERS, sha256, type RelayContext } from './relay-context';
-import type { DeviceRecord } from './relay-store';
+import { lostBetween, type DeviceRecord } from './relay-store';
 
 /**
  * Ends every open stream of the node; with `reconnect`, after an `event: reconnect` line that
@@ -89,6 +94,19 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
         again = false;
         for (;;) {
           const batch = await store.readAfter(record.device_id, cursor, 100);
+          // Messages after the desktop's offset that its full queue dropped: said before the
+          // next one, so that it does not take what it shows for complete.
+          const lost = batch[0] ? lostBetween(cursor, batch[0].id) : 0;
+          if (lost > 0 && !closed) {
+            raw.write(
+              `event: ${GAP_EVENT}\ndata: ${JSON.stringify({ lost } satisfies RelayGap)}\n\n`,
+            );
+            metrics?.streamGaps.inc();
+            request.log.warn(
+              { lost, after: cursor },
+              'messages after the device offset were dropped',
+            );
+          }
           for (const message of batch) {
             if (closed) return;
             raw.write(`id: ${message.id}\ndata: ${message.data}\n\n`);

@@ -55,8 +55,8 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
   let takeAt = 0;
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
-  let lastMs = 0;
-  let seq = 0;
+  /** Per device: its queue's last offset's time and ordinal (offsets never go back). */
+  const offsets = new Map<string, { ms: number; ordinal: number }>();
   let sweptAt = -Infinity;
 
   const live = <T>(entry: Expiring<T> | undefined) =>
@@ -179,6 +179,7 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
     listDevices: async () => [...devices.values()],
     removeDevice: async (id) => {
       queues.delete(id);
+      offsets.delete(id);
       legGrants.delete(id);
       const record = devices.get(id);
       if (record) dials.get(record.tenant_id)?.delete(id);
@@ -190,13 +191,15 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       const mark = `${id}\n${messageMark(data)}`;
       if (live(sent.get(mark))) return '';
       sent.set(mark, { value: true, until: now() + REPEAT_WINDOW_MS });
-      const ms = Math.max(now(), lastMs);
-      seq = ms === lastMs ? seq + 1 : 0;
-      lastMs = ms;
-      const offset = `${ms}-${seq}`;
+      const last = offsets.get(id) ?? { ms: 0, ordinal: 0 };
+      const next = { ms: Math.max(now(), last.ms), ordinal: last.ordinal + 1 };
+      offsets.set(id, next);
+      const offset = `${next.ms}-${next.ordinal}`;
       const queue = queues.get(id) ?? [];
       queue.push({ id: offset, data });
-      if (queue.length > QUEUE_MAX_LENGTH) queue.splice(0, queue.length - QUEUE_MAX_LENGTH);
+      if (queue.length > QUEUE_MAX_LENGTH) {
+        options?.dropped?.(queue.splice(0, queue.length - QUEUE_MAX_LENGTH).length);
+      }
       queues.set(id, queue);
       appended.emit(`device:${id}`);
       return offset;

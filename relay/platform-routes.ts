@@ -30,6 +30,7 @@ import {
 } from '../src-main/core/relay/relay-protocol';
 import { sealHandoff } from '../src-main/core/relay/sealed-handoff';
 import { said } from '../src-main/core/text/said';
+import { summarizedWarnings } from '../src-main/core/log/summarized-warnings';
 import type { ActivationWaits } from './activation-waits';
 import { checkPlatformCall, type PlatformRoute } from './platform-auth';
 import { body, page, parsed, sha256, type RelayContext } from './relay-context';
@@ -44,6 +45,8 @@ export function platformRoutes(
   waits: ActivationWaits,
 ): void {
   const { store, log, now } = context;
+  /** Full queues, said once per interval (a flood to an offline device drops at each event). */
+  const full = summarizedWarnings(log, 'device queues were full: more dropped messages (summary)');
   const route = (name: PlatformRoute, handler: (request: FastifyRequest) => Promise<unknown>) => {
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       checkPlatformCall(name, request.url.split('?')[0] ?? '', request.headers, context.auth);
@@ -53,10 +56,27 @@ export function platformRoutes(
     app.post(name, handle);
     app.post(`${name}/*`, handle);
   };
-  /** Queues `message` for each of `devices` that is still known (checked as it is appended). */
+  /**
+   * Queues `message` for each of `devices` that is still known (checked as it is appended). A
+   * queue past its bound drops its oldest: counted and logged here (the device id and how many,
+   * nothing of the messages), and the desktop hears of it when it reads on (device-routes.ts).
+   */
   const deliver = async (devices: string[], message: DeviceMessage) => {
     const data = JSON.stringify(message);
-    await Promise.all(devices.map((id) => store.append(id, data, { known: true })));
+    await Promise.all(
+      devices.map((id) =>
+        store.append(id, data, {
+          known: true,
+          dropped: (count) => {
+            context.metrics?.messagesDropped.inc(count);
+            full.warn('full', 'a device queue was full: its oldest messages were dropped', {
+              device: id,
+              dropped: count,
+            });
+          },
+        }),
+      ),
+    );
   };
 
   route('/activate', async (request) => {

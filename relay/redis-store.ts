@@ -84,18 +84,35 @@ return 1
 
 /**
  * Appends a message once (relay-store.ts, `append`): KEYS[1] the device's queue, KEYS[2] the
- * message's mark, KEYS[3] the device's wake-up channel, KEYS[4] its record (all in the device's
- * slot); ARGV the queue's most, the message, how long the mark lasts (ms), '1' on a cluster:
- * count this master's replicas in sync (`state=online`) and leave the wake-up to the caller
- * (after WAIT), else publish it here (one Redis command per append instead of two), and '1' to
- * append only while the device's record exists (`known`). Answers the offset ('' for a repeat or
- * an unknown device) and that count. One script, so a node killed halfway leaves either both or
- * neither.
+ * message's mark, KEYS[3] the device's wake-up channel, KEYS[4] its record, KEYS[5] its queue's
+ * last offset (time and ordinal; all in the device's slot); ARGV the queue's most, the message,
+ * how long the mark lasts (ms), '1' on a cluster: count this master's replicas in sync
+ * (`state=online`) and leave the wake-up to the caller (after WAIT), else publish it here (one
+ * Redis command per append instead of two), and '1' to append only while the device's record
+ * exists (`known`). The offset is `<ms>-<ordinal>`: Redis's clock (never behind the queue's last
+ * offset; past it for a queue written before ordinals) and the message's number in the queue, so
+ * a reader sees a gap where messages were dropped. Answers the offset ('' for a repeat or an
+ * unknown device), that count, and how many messages the bound dropped. One script, so a node
+ * killed halfway leaves either both or neither.
  */
 const APPEND_ONCE = `
-if ARGV[5] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return {'', 0} end
-if not redis.call('SET', KEYS[2], '', 'NX', 'PX', ARGV[3]) then return {'', 0} end
-local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'data', ARGV[2])
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[4]) == 0 then return {'', 0, 0} end
+if not redis.call('SET', KEYS[2], '', 'NX', 'PX', ARGV[3]) then return {'', 0, 0} end
+local time = redis.call('TIME')
+local ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local last = redis.call('HGET', KEYS[5], 'ms')
+if last then
+  ms = math.max(ms, tonumber(last))
+else
+  local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+  if newest then ms = math.max(ms, tonumber(string.match(newest[1], '^%d+')) + 1) end
+end
+local ordinal = redis.call('HINCRBY', KEYS[5], 'ordinal', 1)
+redis.call('HSET', KEYS[5], 'ms', string.format('%d', ms))
+local before = redis.call('XLEN', KEYS[1])
+local offset = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1],
+  string.format('%d-%d', ms, ordinal), 'data', ARGV[2])
+local dropped = before + 1 - redis.call('XLEN', KEYS[1])
 local online = 0
 if ARGV[4] == '1' then
   local _, count = string.gsub(redis.call('INFO', 'replication'), 'state=online', '')
@@ -103,7 +120,7 @@ if ARGV[4] == '1' then
 else
   redis.call('SPUBLISH', KEYS[3], '')
 end
-return {offset, online}
+return {offset, online, dropped}
 `;
 
 /** One more leg for a device that noted a dial (KEYS[1] its count; ARGV the most): 1 or 0. */
@@ -123,12 +140,13 @@ type ScriptedRedis = (Redis | Cluster) & {
     mark: string,
     channel: string,
     record: string,
+    offsets: string,
     most: number,
     data: string,
     markMs: number,
     countReplicas: '1' | '0',
     known: '1' | '0',
-  ): Promise<[string, number]>;
+  ): Promise<[string, number, number]>;
 };
 
 /** One Redis (`redis://…`), or a Redis Cluster given by some of its nodes (`host:port`). */
@@ -218,7 +236,7 @@ export function redisStore(
   redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   redis.defineCommand('admit', { numberOfKeys: 1, lua: ADMIT });
   redis.defineCommand('grantLeg', { numberOfKeys: 1, lua: GRANT_LEG });
-  redis.defineCommand('appendOnce', { numberOfKeys: 4, lua: APPEND_ONCE });
+  redis.defineCommand('appendOnce', { numberOfKeys: 5, lua: APPEND_ONCE });
   /** Said at most once a minute: appends on a master without a replica in sync. */
   let unreplicatedSaidAt = -Infinity;
   // A cluster client subscribes on a connection per shard of its own; one server, on a second.
@@ -302,7 +320,12 @@ export function redisStore(
       if (!record) return false;
       // The credential first: from then on the device is unknown.
       await redis.del(key('credential', record.credential_sha256));
-      await redis.del(deviceKey('device', id), deviceKey('queue', id), deviceKey('legs', id));
+      await redis.del(
+        deviceKey('device', id),
+        deviceKey('queue', id),
+        deviceKey('offsets', id),
+        deviceKey('legs', id),
+      );
       await redis.srem(userKey(record.tenant_id, record.user_extension), id);
       await redis.srem(tenantKey('devices', record.tenant_id), id);
       await redis.zrem(dials(record.tenant_id), id);
@@ -312,17 +335,19 @@ export function redisStore(
       const queue = deviceKey('queue', id);
       const appended = deviceKey('appended', id);
       const mark = key('sent', `{${id}}`, messageMark(data));
-      const [offset, replicas] = await redis.appendOnce(
+      const [offset, replicas, dropped] = await redis.appendOnce(
         queue,
         mark,
         appended,
         deviceKey('device', id),
+        deviceKey('offsets', id),
         QUEUE_MAX_LENGTH,
         data,
         REPEAT_WINDOW_MS,
         cluster ? '1' : '0',
         options?.known ? '1' : '0',
       );
+      if (dropped > 0) options?.dropped?.(dropped);
       // One server: the script published the wake-up.
       if (offset === '' || !cluster) return offset;
       // WAIT has no key: in a pipeline with the device's channel it goes to the slot's master,

@@ -10,6 +10,10 @@
  *   device's stream (the queue offset carries the queueing time)
  * - callbar_relay_stream_backlog (histogram): messages replayed when a stream opens (the queue's
  *   depth for that device)
+ * - callbar_relay_messages_dropped_total (counter): messages a full device queue dropped
+ *   (QUEUE_MAX_LENGTH) before the device read them, queued by this node
+ * - callbar_relay_stream_gaps_total (counter): streams told that messages after their offset
+ *   were dropped (`event: gap`)
  * - callbar_relay_activation_waits_open (gauge): activation polls held open here
  * - callbar_relay_redis_errors_total (counter): errors of the store's Redis connections
  * - the process's own (prom-client's default metrics, `callbar_relay_` prefix)
@@ -54,6 +58,16 @@ export function relayMetrics() {
       name: 'callbar_relay_stream_backlog',
       help: 'Messages waiting in a device queue when its stream opened.',
       buckets: [0, 1, 10, 100, 1000],
+      registers: [registry],
+    }),
+    messagesDropped: new Counter({
+      name: 'callbar_relay_messages_dropped_total',
+      help: 'Messages a full device queue dropped before the device read them.',
+      registers: [registry],
+    }),
+    streamGaps: new Counter({
+      name: 'callbar_relay_stream_gaps_total',
+      help: 'Streams told that messages after their offset were dropped.',
       registers: [registry],
     }),
     activationWaitsOpen: new Gauge({

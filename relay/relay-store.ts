@@ -74,13 +74,20 @@ export interface RelayStore {
   removeDevice(deviceId: string): Promise<boolean>;
 
   /**
-   * Appends to a device's queue (bounded: the oldest go past `maxLength`); its offset. The same
-   * message (the same bytes) for the same device within {@link REPEAT_WINDOW_MS} is appended
-   * once: the platform repeats a call a node took but could not answer (it was killed between
-   * the two), and the desktop must not get it twice. A repeat answers ''. With `known`, a
-   * device whose record is gone gets nothing (answers ''), checked in the same step.
+   * Appends to a device's queue (bounded: the oldest go past {@link QUEUE_MAX_LENGTH}, and
+   * `dropped` hears how many went); its offset, `<ms>-<ordinal>`: when it was queued and its
+   * number in the device's queue (1, 2, …), so a gap in the numbers is messages dropped
+   * (`lostBetween`). The same message (the same bytes) for the same device within
+   * {@link REPEAT_WINDOW_MS} is appended once: the platform repeats a call a node took but could
+   * not answer (it was killed between the two), and the desktop must not get it twice. A repeat
+   * answers ''. With `known`, a device whose record is gone gets nothing (answers ''), checked in
+   * the same step.
    */
-  append(deviceId: string, data: string, options?: { known?: boolean }): Promise<string>;
+  append(
+    deviceId: string,
+    data: string,
+    options?: { known?: boolean; dropped?: (count: number) => void },
+  ): Promise<string>;
   /** Up to `count` messages after offset `after` ('0-0' for all). */
   readAfter(deviceId: string, after: string, count: number): Promise<QueuedMessage[]>;
   /** Calls `onAppend` when something is appended to the device's queue, on any node. */
@@ -124,8 +131,20 @@ export class StoreUnavailable extends Error {
   }
 }
 
-/** The most messages a device's queue keeps while it is offline. */
+/** The most messages a device's queue keeps while it is offline (Redis: about this many). */
 export const QUEUE_MAX_LENGTH = 1000;
+
+/**
+ * How many messages were dropped from a device's queue between offset `after` (what the desktop
+ * handled last, '0-0' for none) and `next` (the first one still queued after it): the gap in
+ * their ordinals (`append`). Queues written before offsets carried ordinals (Redis's own
+ * `<ms>-<seq>`) give 0 or fewer than were dropped, never more.
+ */
+export function lostBetween(after: string, next: string): number {
+  const ordinal = (offset: string) => BigInt(offset.split('-')[1] ?? '0');
+  const lost = ordinal(next) - ordinal(after) - 1n;
+  return lost > 0n ? Number(lost) : 0;
+}
 
 /**
  * How long an appended message is remembered, so that the platform's repeat of it is not

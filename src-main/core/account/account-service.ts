@@ -81,6 +81,7 @@ export class AccountService {
   readonly #now: () => number;
   readonly #statusListeners = new Set<(status: AccountStatus) => void>();
   readonly #eventListeners = new Set<(event: WebhookEvent) => void>();
+  readonly #lostListeners = new Set<() => void>();
   /** The loopback receiver and the webhook secret (its Webhook URL's). */
   readonly #loopback: LoopbackListening;
   #status: AccountStatus = { state: 'not-connected' };
@@ -134,6 +135,9 @@ export class AccountService {
           catchUpMs: options.relayCatchUpMs,
           event: ({ event }) => {
             for (const listener of this.#eventListeners) listener(event);
+          },
+          eventsLost: () => {
+            for (const listener of this.#lostListeners) listener();
           },
           deactivate: (body) => this.#activation.deactivateRelayed(body),
           activate: (body, device) => this.#activation.activate(body, device),
@@ -204,6 +208,14 @@ export class AccountService {
     this.#eventListeners.add(listener);
     return () => {
       this.#eventListeners.delete(listener);
+    };
+  }
+
+  /** Call events were lost on their way (relay mode: the relay dropped some it held for us). */
+  onEventsLost(listener: () => void): () => void {
+    this.#lostListeners.add(listener);
+    return () => {
+      this.#lostListeners.delete(listener);
     };
   }
 

@@ -8,7 +8,7 @@ import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { errorMessage } from '../errors';
 import type { Outage } from '../http/outage-watch';
 import type { Logger } from '../log/logger';
-import type { RelayLink, RelayStream } from '../relay/relay-link';
+import type { LostMessages, RelayLink, RelayStream } from '../relay/relay-link';
 import type {
   AttemptEnd,
   DeviceMessage,
@@ -41,6 +41,8 @@ export interface RelayedSessionHost {
   readonly catchUpMs: number | undefined;
   /** A call event from the stream, for the service's listeners. */
   event(event: DeviceMessage & { type: 'event' }): void;
+  /** Messages the relay held for this device were dropped: call events may be missing. */
+  eventsLost(): void;
   /** The user's deactivation; a ReceiverRejection 403 when it is not this session's. */
   deactivate(body: RelayedDeactivation): Promise<void>;
   /** Stores the tokens of an activation the relay handed over (as the receiver's would). */
@@ -168,10 +170,25 @@ export class RelayedSession {
     await this.#handoff;
   }
 
-  /** One message of the device's stream: a call event, or the user's deactivation. */
-  async #message(message: DeviceMessage): Promise<void> {
+  /**
+   * One message of the device's stream: a call event, the user's deactivation, or that messages
+   * were dropped before this one (LostMessages).
+   */
+  async #message(message: DeviceMessage | LostMessages): Promise<void> {
     if (message.type === 'event') {
       this.#host.event(message);
+      return;
+    }
+    if (message.type === 'lost') {
+      // Call events, or a deactivation: neither can be asked of the platform again. A lost
+      // deactivation shows when the platform refuses the tokens (the session then ends).
+      this.#host.log.warn(
+        'the relay dropped messages queued for this computer before it read them',
+        {
+          lost: message.lost,
+        },
+      );
+      this.#host.eventsLost();
       return;
     }
     const device = this.#host.tokens.relayDevice;

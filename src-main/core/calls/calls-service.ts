@@ -55,6 +55,11 @@ export interface CallsServiceOptions {
   directory: CallDirectory;
   /** Where call events come from (the receiver); the service feeds them to the tracker. */
   callEvents?: (listener: (event: unknown) => void) => () => void;
+  /**
+   * Hears that call events were lost on their way (the relay's queue for this computer was full
+   * and dropped its oldest): the current calls may have changed unheard.
+   */
+  eventsLost?: (listener: () => void) => () => void;
   /** Starts receiving call events (the receiver), for a process that does not yet. */
   listen?: () => Promise<unknown>;
   /** Whether call events reach this process now (its receiver runs, or its relay stream). */
@@ -102,7 +107,19 @@ export class CallsService {
     this.#unsubscribe = [
       this.tracker.onChange(() => this.#emit()),
       options.callEvents?.((event) => this.tracker.ingest(event)) ?? (() => undefined),
+      options.eventsLost?.(() => this.#eventsLost()) ?? (() => undefined),
     ];
+  }
+
+  /**
+   * Call events were lost on their way: a current call may have ended, or changed, unheard. The
+   * platform cannot be asked for a call's state (the contract has no such request), so each is
+   * ended here, saying why, rather than shown as it was for hours.
+   */
+  #eventsLost(): void {
+    for (const record of this.tracker.records()) {
+      if (!isFinished(record)) this.tracker.end(record.call.id, said('errors:callEnd.eventsLost'));
+    }
   }
 
   /** Checks for calls with no news and for a Clear past its undo time every half minute. */

@@ -93,6 +93,7 @@ export function openCalls(options: {
     },
     directory,
     callEvents: (listener) => account.onCallEvent(listener),
+    eventsLost: (listener) => account.onEventsLost(listener),
     hearsEvents: () => account.hearsCallEvents(),
     ...(options.listen ? { listen: options.listen } : {}),
     ...(options.words ? { words: options.words } : {}),

@@ -7,8 +7,6 @@
  * arrived between commands), and a relay that fails makes the link try the next of the configured
  * addresses.
  */
-import { z } from 'zod';
-import { fileFormat } from '../config/file-format';
 import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { RetryDelay } from '../http/retry-delay';
@@ -22,8 +20,10 @@ import {
   AttemptEnd,
   DEVICE_PATHS,
   DeviceMessage,
+  GAP_EVENT,
   keyName,
   MAX_SEALED_LINK_CHARS,
+  RelayGap,
   SealedHandoff,
   StreamOffset,
   type ActivationConfirm,
@@ -32,20 +32,22 @@ import {
   type HandoffContent,
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
+import { advanceCursor, laterOffset, type RelayCursor } from './relay-cursor';
 import { pause, RELAY_IDLE_TIMEOUT_MS, serverSentEvents, SilenceWatchdog } from './event-stream';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
 
-/** Where the profile's stream stopped (non-secret: an offset of the relay's queue). */
-export const RelayCursor = z.object({ device_id: z.string(), offset: StreamOffset });
+/**
+ * Messages the relay queued for this device after its offset and dropped before it read them (its
+ * queue keeps the newest QUEUE_MAX_LENGTH): call events, a deactivation, whatever they were.
+ */
+export interface LostMessages {
+  type: 'lost';
+  lost: number;
+}
 
-/** `relay-cursor.json`: version 1; files from before versions had the same content. */
-export const RelayCursorFile = fileFormat({
-  version: 1,
-  content: RelayCursor,
-});
-export type RelayCursor = z.infer<typeof RelayCursor>;
+export { laterOffset, RelayCursor, RelayCursorFile } from './relay-cursor';
 
 export interface RelayLinkOptions {
   /** The relay's addresses, tried in turn when one fails. */
@@ -303,13 +305,14 @@ export class RelayLink {
 
   /**
    * Opens the device's stream and hands each message to `onMessage` in order (the offset is saved
-   * after it returns); reconnects (the next relay, from the saved offset, after a jittered pause
+   * after it returns), and, before the next one, that messages were dropped (LostMessages: the
+   * relay's queue for the device was full); reconnects (the next relay, from the saved offset, after a jittered pause
    * that grows with each failure in a row) until closed. A 401 (revoked) calls `onRevoked` and
    * stops for good: no request after it. `onChange` hears when `live` or `outage` changes.
    */
   connect(
     device: { device_id: string; credential: string },
-    onMessage: (message: DeviceMessage) => Promise<void>,
+    onMessage: (message: DeviceMessage | LostMessages) => Promise<void>,
     onRevoked: () => void,
     onChange: () => void = () => undefined,
   ): RelayStream {
@@ -387,6 +390,11 @@ export class RelayLink {
               markReady();
               continue;
             }
+            if (event.event === GAP_EVENT) {
+              const gap = RelayGap.safeParse(safeJson(event.data));
+              if (gap.success) await onMessage({ type: 'lost', lost: gap.data.lost });
+              continue;
+            }
             const message = DeviceMessage.safeParse(safeJson(event.data));
             if (!message.success) {
               log.warn('the relay sent a message Callbar does not understand');
@@ -446,29 +454,6 @@ export class RelayLink {
       close: () => controller.abort(),
     };
   }
-}
-
-/** The later of two stream offsets (`<ms>-<seq>`, StreamOffset), either possibly absent. */
-export function laterOffset(a: string | undefined, b: string | undefined): string | undefined {
-  if (a === undefined || b === undefined) return a ?? b;
-  const [aMs, aSeq] = a.split('-').map(BigInt) as [bigint, bigint];
-  const [bMs, bSeq] = b.split('-').map(BigInt) as [bigint, bigint];
-  return aMs > bMs || (aMs === bMs && aSeq >= bSeq) ? a : b;
-}
-
-/**
- * Saves `reached` unless the profile's file is already past it: every process of the profile
- * streams the same queue, and one behind the others (a CLI command still reading its backlog
- * while the app is live, then closed) would otherwise move the file back, and the profile's next
- * process would handle again what was handled. Two writes at the same moment may still cross
- * (last writer wins); the file then lags by those few messages only.
- */
-async function advanceCursor(cursor: StateFile<RelayCursor>, reached: RelayCursor): Promise<void> {
-  const saved = await cursor.read();
-  const ahead =
-    saved?.device_id === reached.device_id &&
-    laterOffset(saved.offset, reached.offset) !== reached.offset;
-  if (!ahead) await cursor.write(reached);
 }
 
 /** A connection's failure in a few words ("connection refused", "the relay answered 503"). */

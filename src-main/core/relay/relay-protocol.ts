@@ -16,7 +16,8 @@
  *   tokens (or could not); only then does the relay answer the platform.
  * - `POST /device/activation/cancel` {key_sha256, proof}: the desktop no longer waits.
  * - `GET /device/stream` (Authorization: Bearer <credential>, Last-Event-ID): server-sent events,
- *   each `id:` a stream offset; an `event: ready` line says the backlog was sent.
+ *   each `id:` a stream offset; an `event: ready` line says the backlog was sent; `event: gap`
+ *   (RelayGap) that messages after the offset were dropped.
  * - `POST /device/dial` (Bearer): "I am placing a dial now", for call events that name nobody.
  * - `DELETE /device` (Bearer): the device forgets itself (after a deactivation).
  */
@@ -171,5 +172,17 @@ export const DeviceMessage = z.discriminatedUnion('type', [
 ]);
 export type DeviceMessage = z.infer<typeof DeviceMessage>;
 
-/** A stream offset (Redis stream id form `ms-seq`), as Last-Event-ID carries it. */
+/**
+ * `event: gap` on a device stream, before the next message: `lost` messages queued for the device
+ * after its offset were dropped (its queue keeps the newest QUEUE_MAX_LENGTH, relay-store.ts), so
+ * what the desktop shows may be out of date.
+ */
+export const GAP_EVENT = 'gap';
+export const RelayGap = z.strictObject({ lost: z.number().int().positive() });
+export type RelayGap = z.infer<typeof RelayGap>;
+
+/**
+ * A stream offset, as Last-Event-ID carries it: `<ms>-<ordinal>` (when it was queued, its number
+ * in the device's queue), in the form of a Redis stream id.
+ */
 export const StreamOffset = z.string().regex(/^\d{1,20}-\d{1,20}$/);

@@ -9,7 +9,11 @@ import { memoryStore } from '../../../relay/memory-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
-import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
+import {
+  RelayLink,
+  type LostMessages,
+  type RelayCursor,
+} from '../../../src-main/core/relay/relay-link';
 import { keyName, type DeviceMessage } from '../../../src-main/core/relay/relay-protocol';
 import { until } from '../../support/until';
 
@@ -17,7 +21,7 @@ const SECRET = 'relay-deactivate-secret-0123456789abcdef';
 const store = memoryStore();
 let node: RunningRelay;
 let stream: { close(): void } | undefined;
-const received: DeviceMessage[] = [];
+const received: (DeviceMessage | LostMessages)[] = [];
 
 beforeAll(async () => {
   node = await startRelay({

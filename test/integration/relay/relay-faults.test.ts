@@ -13,7 +13,6 @@ import type { RelayStore } from '../../../relay/relay-store';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
-import type { DeviceMessage } from '../../../src-main/core/relay/relay-protocol';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { until } from '../../support/until';
 
@@ -69,7 +68,7 @@ function listen(urls: string[], who: { device_id: string; credential: string }) 
   });
   const stream = link.connect(
     who,
-    (message: DeviceMessage) => {
+    (message) => {
       if (message.type === 'event') received.push(message.event.id);
       return Promise.resolve();
     },
