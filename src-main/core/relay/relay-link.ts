@@ -32,7 +32,7 @@ import {
   type HandoffContent,
 } from './relay-protocol';
 import { CONNECT_PATH, sealConnectLink } from './connect-link';
-import { advanceCursor, laterOffset, type RelayCursor } from './relay-cursor';
+import { CursorSaver, laterOffset, type RelayCursor } from './relay-cursor';
 import { pause, RELAY_IDLE_TIMEOUT_MS, serverSentEvents, SilenceWatchdog } from './event-stream';
 import { handoffKeyPair, openHandoff } from './sealed-handoff';
 import { said, type Said } from '../text/said';
@@ -348,6 +348,7 @@ export class RelayLink {
         const attempt = new AbortController();
         const endAttempt = () => attempt.abort(controller.signal.reason);
         controller.signal.addEventListener('abort', endAttempt, { once: true });
+        const saver = new CursorSaver(cursor, device.device_id);
         const watchdog = new SilenceWatchdog(this.#idleTimeoutMs, () =>
           attempt.abort(new Error('the relay sent nothing (not even a keep-alive) for too long')),
         );
@@ -368,11 +369,11 @@ export class RelayLink {
             throw new Error(`the relay answered ${response.status}`);
           }
           let moveOn = false;
-          for await (const event of serverSentEvents(
-            response.body,
-            attempt.signal,
-            watchdog.heard,
-          )) {
+          const heard = () => {
+            watchdog.heard();
+            saver.heard();
+          };
+          for await (const event of serverSentEvents(response.body, attempt.signal, heard)) {
             // Closed: what comes now is for the next process (the offset stays where it was).
             if (controller.signal.aborted) break;
             // The relay node is stopping: connect again at once (the proxy, or the next
@@ -404,11 +405,10 @@ export class RelayLink {
             if (StreamOffset.safeParse(event.id).success) {
               reached = laterOffset(reached, event.id);
               // Kept for the profile's next process; this one goes on from `reached` anyway.
-              await advanceCursor(cursor, { device_id: device.device_id, offset: event.id! }).catch(
-                (error: unknown) =>
-                  log.warn('could not save the position in the relay stream', {
-                    reason: errorMessage(error),
-                  }),
+              await saver.save(event.id!).catch((error: unknown) =>
+                log.warn('could not save the position in the relay stream', {
+                  reason: errorMessage(error),
+                }),
               );
             }
           }

@@ -95,3 +95,40 @@ it('a process behind the others does not move the profile’s offset back', asyn
   await next.ended;
   expect(nextGot).toEqual([]);
 });
+
+it('reads the profile’s file once per chunk of the stream, not before each message', async () => {
+  const device = await addTestDevice(store, 'device-702');
+  const backlog = 300;
+  for (let index = 0; index < backlog; index += 1) {
+    await store.append(
+      device.device_id,
+      JSON.stringify({ type: 'event', event: { id: `leg-${index}` } }),
+    );
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'callbar-cursor-')), 'relay-cursor.json');
+  const real = profileStateFile(file, RelayCursorFile, silentLogger, 'relay position');
+  let reads = 0;
+  const counting = { ...real, read: () => ((reads += 1), real.read()) };
+  const got: string[] = [];
+  const stream = new RelayLink({
+    urls: [node.origin],
+    log: silentLogger,
+    cursor: counting,
+  }).connect(
+    device,
+    (message) => {
+      if (message.type === 'event') got.push(message.event.id);
+      return Promise.resolve();
+    },
+    () => undefined,
+  );
+  await stream.ready;
+  stream.close();
+  await stream.ended;
+  expect(got).toHaveLength(backlog);
+  // Saved after each message all the same: the file holds the last one's offset.
+  const [last] = (await store.readAfter(device.device_id, '0-0', backlog)).slice(-1);
+  expect((await real.read())?.offset).toBe(last!.id);
+  // The relay writes its backlog a hundred messages at a time: a few chunks, not 300 reads.
+  expect(reads).toBeLessThan(backlog / 10);
+});
