@@ -20,7 +20,7 @@ import {
   StreamOffset,
   type RelayGap,
 } from '../src-main/core/relay/relay-protocol';
-import { SECURITY_HEADERS, sha256, type RelayContext } from './relay-context';
+import { clientOf, SECURITY_HEADERS, sha256, type RelayContext } from './relay-context';
 import { lostBetween, type DeviceRecord } from './relay-store';
 
 /**
@@ -72,6 +72,8 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
       throw new HttpRejection(503, 'This relay node is stopping; connect again.');
     }
     const record = await device(request);
+    // Known: no longer a GET that may yet be refused (it stays open for hours).
+    context.reads.ended(clientOf(request), request, 200);
     const given = request.headers['last-event-id'];
     let cursor = typeof given === 'string' && given !== '' ? given : '0-0';
     if (!StreamOffset.safeParse(cursor).success) {

@@ -22,6 +22,7 @@ import { clientAddress } from './client-address';
 import type { WaitCaps } from './relay-config';
 import type { PlatformAuth } from './platform-auth';
 import type { RelayMetrics } from './relay-metrics';
+import type { RefusedReads } from './refused-reads';
 import type { RelayStore } from './relay-store';
 import type { StoreCheck, StoreHealth } from './store-health';
 
@@ -89,6 +90,8 @@ export interface RelayContext {
   draining: AbortSignal;
   /** Whether the store answers (store-health.ts): while it is away, polls end and requests are refused. */
   health: StoreHealth;
+  /** Each client's refused GETs and those under way, on this node (refused-reads.ts). */
+  reads: RefusedReads;
 }
 
 export const SECURITY_HEADERS = {

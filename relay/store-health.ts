@@ -28,6 +28,11 @@ export const STORE_RETRY_AFTER_S = 5;
 export interface StoreHealth {
   /** False from a ping left unanswered until the next answered one. */
   readonly up: boolean;
+  /**
+   * The store answered the node's last check (and has answered one at all: a node that just
+   * started is not ready before its first check, made at once, is answered).
+   */
+  readonly ready: boolean;
   /** Aborts when the store goes away (a fresh one each time it comes back): polls end on it. */
   readonly away: AbortSignal;
   /** Throws StoreUnavailable (503) while the store is away. */
@@ -78,6 +83,7 @@ export function watchStoreHealth(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let awaySince = 0;
+  let answeredOnce = false;
   const next = () => {
     // Unreferenced: a node that failed to start is not kept alive by its checks.
     if (!stopped) timer = setTimeout(() => void probe(), check.intervalMs).unref();
@@ -86,6 +92,7 @@ export function watchStoreHealth(
   const probe = async () => {
     const answered = await answersWithin(store, check.timeoutMs);
     if (stopped) return;
+    if (answered) answeredOnce = true;
     if (!answered && up) {
       up = false;
       awaySince = Date.now();
@@ -102,10 +109,13 @@ export function watchStoreHealth(
     }
     next();
   };
-  next();
+  void probe();
   return {
     get up() {
       return up;
+    },
+    get ready() {
+      return up && answeredOnce;
     },
     get away() {
       return away.signal;

@@ -30,8 +30,8 @@ export class TokenBucket {
     return true;
   }
 
-  /** Whether a token is there to take, taking none. */
-  peek(): boolean {
+  /** Whether `count` tokens (default one) are there to take, taking none. */
+  peek(count = 1): boolean {
     const now = this.#now();
     // A clock that went back refills nothing (and does not take tokens away).
     const elapsed = Math.max(0, now - this.#at);
@@ -40,6 +40,6 @@ export class TokenBucket {
       this.#rate.burst,
       this.#tokens + (elapsed / 1000) * this.#rate.perSecond,
     );
-    return this.#tokens >= 1;
+    return this.#tokens >= count;
   }
 }
