@@ -9,31 +9,13 @@
  * checked (the contact before a page must still be the last of the page before), and a page
  * the list shrank away from (the platform's 404) is a list that moved too.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
 import { EXPOSED_MS } from '../../../../src-main/core/api/page-walk';
 import type { Contact } from '../../../../src-main/core/api/schemas';
-import { Directory } from '../../../../src-main/core/directory/directory';
-import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
-import { silentLogger } from '../../../../src-main/core/log/logger';
-import { apiFor } from '../../../support/api-rig';
-import { describeJourney, startSim } from '../../../support/sim-harness';
-
-/** A pacer whose requests wait while a change the test makes is on its way to the platform. */
-class GatedPacer extends RequestPacer {
-  gate: Promise<unknown> = Promise.resolve();
-
-  override async take(signal?: AbortSignal): Promise<void> {
-    await this.gate;
-    return super.take(signal);
-  }
-}
-
-const PAGE = 2;
+import { GatedPacer, PAGE, pagedDirectory, simWithBook } from '../../../support/paged-sync-rig';
+import { describeJourney } from '../../../support/sim-harness';
 
 describeJourney('a sync while a coworker deletes a contact', (profile) => {
   let sim: RunningSimulator;
@@ -41,62 +23,21 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
   let contacts: Contact[];
 
   beforeEach(async () => {
-    sim = await startSim({
-      profile,
-      contacts: 0,
-      rateLimits: { phonebook: { limit: 100_000, window_seconds: 60 } },
-    });
-    ({ api } = await apiFor(sim, 0));
-    const book = await api.phonebooks.createPhonebook({
-      description: 'Changing',
-      priority: 1,
-      is_shared: true,
-    });
-    contacts = [];
-    for (let index = 0; index < 6; index++) {
-      contacts.push(
-        await api.phonebooks.createContact({
-          phonebook: book.id,
-          display_name: `Person ${index}`,
-          number: `+4930555100${index}`,
-          secondary_number: null,
-          speed_dial: 2000 + index,
-        }),
-      );
-    }
+    const names = Array.from({ length: 6 }, (_, index) => `Person ${index}`);
+    ({ sim, api, contacts } = await simWithBook(profile, 'Changing', names));
   }, 30_000);
   afterEach(() => sim.close());
 
-  const directoryWith = async (pacer: GatedPacer) =>
-    new Directory({
-      dataDir: await mkdtemp(join(tmpdir(), 'callbar-')),
-      region: 'DE',
-      log: silentLogger,
-      phonebooks: () => api.phonebooks,
-      owner: () => ({ tenant_id: sim.tenant_id, user_extension: '201', base_url: sim.base_url }),
-      intervalMs: 15 * 60_000,
-      pageSize: PAGE,
-      pacer,
-    });
-
   it('holds every contact still there when one of a page already read is deleted', async () => {
-    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
-    const directory = new Directory({
-      dataDir: await mkdtemp(join(tmpdir(), 'callbar-')),
-      region: 'DE',
-      log: silentLogger,
-      phonebooks: () => api.phonebooks,
-      owner: () => ({ tenant_id: sim.tenant_id, user_extension: '201', base_url: sim.base_url }),
-      intervalMs: 15 * 60_000,
-      pageSize: PAGE,
-      pacer,
-    });
+    const pacer = new GatedPacer();
+    const directory = await pagedDirectory(sim, api, pacer);
     // Once the first page (Person 0 and 1, by number) is in, Person 0 is deleted in the portal.
     let deleted = false;
     directory.onChange((status) => {
       if (!deleted && (status.progress?.contacts ?? 0) >= PAGE) {
         deleted = true;
-        pacer.gate = api.phonebooks.deleteContact(contacts[0]!.id);
+        const deletion = api.phonebooks.deleteContact(contacts[0]!.id);
+        pacer.gate = () => deletion;
       }
     });
     const { status } = await directory.sync();
@@ -110,15 +51,15 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
   });
 
   it('holds every contact still there when one already read is deleted and another added: the count stays', async () => {
-    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
-    const directory = await directoryWith(pacer);
+    const pacer = new GatedPacer();
+    const directory = await pagedDirectory(sim, api, pacer);
     // Once the first page is in, Person 0 is deleted and Person 9 (last by number) added: the
     // count stays 6, Person 2 slides onto page 1 and page 3 brings Person 9.
     let changed = false;
     directory.onChange((status) => {
       if (!changed && (status.progress?.contacts ?? 0) >= PAGE) {
         changed = true;
-        pacer.gate = (async () => {
+        const change = (async () => {
           await api.phonebooks.deleteContact(contacts[0]!.id);
           await api.phonebooks.createContact({
             phonebook: contacts[0]!.phonebook,
@@ -131,6 +72,7 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
           // the simulator on loopback answers them in a few milliseconds.
           await new Promise((resolve) => setTimeout(resolve, EXPOSED_MS + 20));
         })();
+        pacer.gate = () => change;
       }
     });
     const { status } = await directory.sync();
@@ -143,17 +85,18 @@ describeJourney('a sync while a coworker deletes a contact', (profile) => {
   });
 
   it('walks again when the page it goes to is gone: two deleted from pages already read', async () => {
-    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
-    const directory = await directoryWith(pacer);
+    const pacer = new GatedPacer();
+    const directory = await pagedDirectory(sim, api, pacer);
     // Pages 1 and 2 are in when Person 0 and 1 are deleted: four are left, and the third page
     // the second linked to is no more (the platform answers 404 "Invalid page.").
     let deleted = false;
     directory.onChange((status) => {
       if (!deleted && (status.progress?.contacts ?? 0) >= 2 * PAGE) {
         deleted = true;
-        pacer.gate = Promise.all(
+        const deletions = Promise.all(
           contacts.slice(0, 2).map((contact) => api.phonebooks.deleteContact(contact.id)),
         );
+        pacer.gate = () => deletions;
       }
     });
     const { status } = await directory.sync();

@@ -5,30 +5,13 @@
  * stays "syncing" until the questions are answered, and a sync that fails after all leaves the
  * directory empty again (nothing is called complete on less).
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
 import { EXPOSED_MS } from '../../../../src-main/core/api/page-walk';
-import { Directory } from '../../../../src-main/core/directory/directory';
-import { RequestPacer } from '../../../../src-main/core/directory/request-pacer';
-import { silentLogger } from '../../../../src-main/core/log/logger';
-import { apiFor } from '../../../support/api-rig';
-import { describeJourney, requestLog, startSim } from '../../../support/sim-harness';
+import { GatedPacer, pagedDirectory, simWithBook } from '../../../support/paged-sync-rig';
+import { describeJourney, requestLog } from '../../../support/sim-harness';
 
-/** A pacer whose requests wait on `gate`: each page as over a slow link, or held by the test. */
-class GatedPacer extends RequestPacer {
-  gate: () => Promise<unknown> = () => Promise.resolve();
-
-  override async take(signal?: AbortSignal): Promise<void> {
-    await this.gate();
-    return super.take(signal);
-  }
-}
-
-const PAGE = 2;
 const NAMES = ['Hanna Adler', 'Jonas Berg', 'Lea Christ', 'Milan Dorn', 'Nora Engel', 'Oskar Falk'];
 const slowLink = () => new Promise((resolve) => setTimeout(resolve, EXPOSED_MS + 20));
 
@@ -37,43 +20,15 @@ describeJourney('a first sync over a slow link', (profile) => {
   let api: PlatformApi;
 
   beforeEach(async () => {
-    sim = await startSim({
-      profile,
-      contacts: 0,
-      rateLimits: { phonebook: { limit: 100_000, window_seconds: 60 } },
-    });
-    ({ api } = await apiFor(sim, 0));
-    const book = await api.phonebooks.createPhonebook({
-      description: 'Slow',
-      priority: 1,
-      is_shared: true,
-    });
-    for (const [index, name] of NAMES.entries()) {
-      await api.phonebooks.createContact({
-        phonebook: book.id,
-        display_name: name,
-        number: `+4930555100${index}`,
-        secondary_number: null,
-        speed_dial: 2000 + index,
-      });
-    }
+    ({ sim, api } = await simWithBook(profile, 'Slow', NAMES));
   }, 30_000);
   afterEach(() => sim.close());
 
   /** A directory syncing in pages of two; `held` resolves once it shows the walked directory. */
   const firstSync = async () => {
-    const pacer = new GatedPacer({ budget: 1000, windowMs: 1000 });
+    const pacer = new GatedPacer();
     pacer.gate = slowLink;
-    const directory = new Directory({
-      dataDir: await mkdtemp(join(tmpdir(), 'callbar-')),
-      region: 'DE',
-      log: silentLogger,
-      phonebooks: () => api.phonebooks,
-      owner: () => ({ tenant_id: sim.tenant_id, user_extension: '201', base_url: sim.base_url }),
-      intervalMs: 15 * 60_000,
-      pageSize: PAGE,
-      pacer,
-    });
+    const directory = await pagedDirectory(sim, api, pacer);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const held = new Promise<void>((resolve) => {
