@@ -6,7 +6,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
-import { isWithheld } from '../numbers/caller-id';
+import { readCallerId } from '../numbers/caller-id';
 import { comparableNumber } from '../numbers/number-match';
 import { shownNumber } from '../numbers/number-format';
 import { said } from '../text/said';
@@ -30,18 +30,23 @@ export function partyDisplay(number: string, region: CountryCode): string {
 /**
  * Who `number` (a caller id, or a dial's destination) is: the number kept and shown, and the
  * contact's name when the directory knows it. A withheld caller id ("anonymous") is no number:
- * "Number withheld", with none to call back or add.
+ * "Number withheld", with none to call back or add; nor is an address without one
+ * ("sip:alice@pbx.example.com"), shown as the text it is (numbers/caller-id.ts).
  */
 export function identifyParty(
   number: string,
   options: { region: CountryCode; directory: CallDirectory },
 ): CallParty {
-  if (isWithheld(number)) {
+  const caller = readCallerId(number);
+  if (caller.kind === 'withheld') {
     return { number: '', display: inEnglish(said('errors:callEnd.withheldCaller')) };
   }
+  if (caller.kind === 'address') return { number: '', display: caller.address };
   // Read as every number is (numbers/number-match.ts), however the platform wrote it
   // ("030/1234567"): what reads as no number of the region is kept as it came.
-  const normalized = number.length <= MAX_CALLER_ID ? partyNumber(number, options.region) : number;
+  const written = caller.number;
+  const normalized =
+    written.length <= MAX_CALLER_ID ? partyNumber(written, options.region) : written;
   const contact = options.directory.lookupByNumber(normalized);
   return {
     number: normalized,

@@ -12,11 +12,14 @@ export interface RecentGroup {
   count: number;
 }
 
-/** Who a call was with: the directory's contact when known, else the number. */
+/**
+ * Who a call was with: the directory's contact when known, else the number, else what is shown
+ * for a party without one (two SIP addresses are two people; withheld callers share one line).
+ */
 function partyKey(call: Call): string {
-  return call.party.contact_id !== undefined
-    ? `contact:${call.party.contact_id}`
-    : `number:${call.party.number}`;
+  const { contact_id, number, display } = call.party;
+  if (contact_id !== undefined) return `contact:${contact_id}`;
+  return number ? `number:${number}` : `shown:${display}`;
 }
 
 /** Groups `recent` (newest first) by person or number, keeping newest-first order. */

@@ -11,13 +11,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SimControl } from '../../../../simulator/control-client';
 import type { RunningSimulator } from '../../../../simulator/index';
+import type { SimProfile } from '../../../../simulator/options';
 import type { Call, CallsSnapshot } from '../../../../src-shared/contract';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
 import { silentLogger } from '../../../../src-main/core/log/logger';
 import { connectedCore, type ConnectedCore } from '../../../support/hardening/connected-core';
 import { advanceClock, describeJourney, fullEvents, startSim } from '../../../support/sim-harness';
 
-describeJourney('a withheld caller id', (profile) => {
+/**
+ * A connected core under `profile`, and a call from a caller id to it (the core takes at most
+ * five calls it did not place at once, so each journey has its own).
+ */
+function callerRig(profile: SimProfile) {
   let sim: RunningSimulator;
   let control: SimControl;
   let rig: ConnectedCore;
@@ -62,9 +67,18 @@ describeJourney('a withheld caller id', (profile) => {
     return { ringing, ended: await listed(ringing.id) };
   }
 
+  const language = (language: 'en' | 'de') => {
+    rig.core.profile.settings.language = language;
+  };
+  return { callFrom, listed, language };
+}
+
+describeJourney('a withheld caller id', (profile) => {
+  const { callFrom, listed, language } = callerRig(profile);
+
   it('is no number: nothing to call back, add or look up, said in the window’s language', async () => {
     for (const from of ['anonymous', 'Restricted', 'sip:anonymous@anonymous.invalid']) {
-      rig.core.profile.settings.language = 'en';
+      language('en');
       const { ringing, ended } = await callFrom(from);
       const expected = fullEvents(profile)
         ? { number: '', display: 'Number withheld' }
@@ -72,12 +86,12 @@ describeJourney('a withheld caller id', (profile) => {
       expect(ringing.party, from).toEqual(expected);
       expect(ended.party, from).toEqual(expected);
       if (fullEvents(profile)) expect(ended.state, from).toBe('ended');
-      rig.core.profile.settings.language = 'de';
+      language('de');
       expect((await listed(ringing.id)).party.display, from).toBe(
         fullEvents(profile) ? 'Rufnummer unterdrückt' : 'Unbekannter Anrufer',
       );
     }
-    rig.core.profile.settings.language = 'en';
+    language('en');
   });
 
   it('leaves a caller who sends a number a number', async () => {
@@ -87,5 +101,31 @@ describeJourney('a withheld caller id', (profile) => {
         ? { number: '+442079460205', display: '+44 20 7946 0205' }
         : { number: '', display: 'Unknown caller' },
     );
+  });
+});
+
+describeJourney('a caller id that is a SIP address without a number', (profile) => {
+  const { callFrom, listed, language } = callerRig(profile);
+
+  it('is shown as the address in both languages, with no number to call back or look up', async () => {
+    // Before, an address without a digit was "Number withheld" ("Rufnummer unterdrückt").
+    for (const from of [
+      'sip:alice@pbx.example.com',
+      'alice@example.com',
+      'sip:reception@acme.example',
+    ]) {
+      language('en');
+      const { ringing, ended } = await callFrom(from);
+      const expected = fullEvents(profile)
+        ? { number: '', display: from }
+        : { number: '', display: 'Unknown caller' };
+      expect(ringing.party, from).toEqual(expected);
+      expect(ended.party, from).toEqual(expected);
+      language('de');
+      expect((await listed(ringing.id)).party.display, from).toBe(
+        fullEvents(profile) ? from : 'Unbekannter Anrufer',
+      );
+    }
+    language('en');
   });
 });

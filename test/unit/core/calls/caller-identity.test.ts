@@ -68,9 +68,53 @@ describe('caller identity', () => {
         display: '030 1234567',
       });
     }
-    // What reads as no number of the region stays as it came.
-    const sip = 'sip:reception7@pbx.example';
-    expect(identifyParty(sip, { region: 'DE', directory }).number).toBe(sip);
+    // A SIP address whose user part is a number is that number.
+    expect(identifyParty('sip:+49301234567@pbx.example.com', { region: 'DE', directory })).toEqual({
+      number: '+49301234567',
+      display: '030 1234567',
+    });
+    expect(identifyParty('201@pbx.example.com', { region: 'DE', directory }).number).toBe('201');
+  });
+
+  it('shows a SIP address that names no number as the text it is, with no number', () => {
+    // Before, an address without a digit was "Number withheld", and one with a digit in its
+    // name or host (reception7, 10.0.0.5) was kept as a number to call back and look up.
+    let asked = 0;
+    const directory = {
+      lookupByNumber: () => {
+        asked++;
+        return undefined;
+      },
+      findBySpeedDial: () => undefined,
+    };
+    for (const address of [
+      'sip:alice@pbx.example.com',
+      'alice@example.com',
+      'sip:reception@acme.example',
+      'SIPS:Reception7@pbx.example',
+      'sip:bob@10.0.0.5',
+      '<b>Eve</b>',
+    ]) {
+      expect(identifyParty(` ${address} `, { region: 'DE', directory }), address).toEqual({
+        number: '',
+        display: address,
+      });
+    }
+    expect(asked).toBe(0);
+    // The withheld words stay withheld, in any case, and as a SIP address's user (RFC 3323).
+    for (const withheld of [
+      'anonymous',
+      'Restricted',
+      'PRIVATE',
+      'Unavailable',
+      'sip:anonymous@anonymous.invalid',
+      'Anonymous@pbx.example.com',
+    ]) {
+      expect(identifyParty(withheld, { region: 'DE', directory }), withheld).toEqual({
+        number: '',
+        display: 'Number withheld',
+      });
+    }
   });
 
   it('takes the caller from a later event when the first did not name them', () => {

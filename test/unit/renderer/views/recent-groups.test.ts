@@ -34,6 +34,20 @@ describe('groupRecentCalls: one line per person or number', () => {
     ]);
   });
 
+  it('keeps parties without a number apart by what is shown: two SIP addresses are two people', () => {
+    const recent = [
+      call({ number: '', display: 'sip:alice@pbx.example.com' }),
+      call({ number: '', display: 'Number withheld' }),
+      call({ number: '', display: 'sip:bob@pbx.example.com' }),
+      call({ number: '', display: 'Number withheld' }),
+    ];
+    expect(groupRecentCalls(recent).map((group) => [group.last.id, group.count])).toEqual([
+      [recent[0]!.id, 1],
+      [recent[1]!.id, 2],
+      [recent[2]!.id, 1],
+    ]);
+  });
+
   it('the talk time runs from connected to ended; none for a call never connected', () => {
     const talked = call(
       { number: '+1' },
