@@ -220,7 +220,7 @@ export class ContactIndex {
 
   /** Ranked hits for what the user typed, each saying which field and characters matched. */
   search(query: string, limit = 50): SearchHit[] {
-    const parsed = parseQuery(query);
+    const parsed = parseQuery(query, this.plan);
     const ranked = this.rank(parsed, limit);
     const hits: SearchHit[] = [];
     for (const index of ranked) {
@@ -252,8 +252,11 @@ export class ContactIndex {
       for (const digits of parsed.digitWords) {
         candidates.retain((contact) => this.#hasDigits(contact, digits));
       }
-    } else if (parsed.digits !== '') this.#matchDigits(parsed.digits, limit);
-    else return new Int32Array(0);
+    } else if (parsed.digits !== '') {
+      for (const digits of [parsed.digits, ...parsed.international]) {
+        this.#matchDigits(digits, limit);
+      }
+    } else return new Int32Array(0);
     return candidates.top(limit);
   }
 

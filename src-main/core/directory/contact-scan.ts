@@ -102,7 +102,7 @@ export class ContactScan {
    * all of them answers that sooner).
    */
   search(query: string, limit = 50): SearchHit[] | undefined {
-    const parsed = parseQuery(query);
+    const parsed = parseQuery(query, this.#plan);
     if (parsed.words.length === 0 && parsed.digits === '') return [];
     if (parsed.words.length === 0)
       return this.#indexOf(this.#holdsDigits(parsed))?.search(query, limit);
@@ -254,23 +254,27 @@ export class ContactScan {
   }
 
   /**
-   * A test no contact the index matches for the digits of `parsed` fails: they are inside one of
-   * its numbers, or from the second digit on (typed with a trunk prefix), or in international
-   * form, or start its speed dial.
+   * A test no contact the index matches for the digits of `parsed` fails: they (or they as
+   * typed with "+" for an international call prefix) are inside one of its numbers, or from the
+   * second digit on (typed with a trunk prefix), or in international form, or start its speed
+   * dial.
    */
   #holdsDigits(parsed: ParsedQuery): (contact: number) => boolean {
     const numbers = this.#numberTexts();
-    const digits = parsed.digits;
+    const typed = [parsed.digits, ...parsed.international];
     const holds = new Uint8Array(this.#contacts.length);
-    for (const part of [
-      digits.length > 1 ? digits.slice(1) : digits,
-      this.#plan.forms(digits).text,
-    ]) {
-      if (part === '') continue;
-      const marks = entriesHolding(numbers, part);
-      for (let i = 0; i < holds.length; i++) holds[i]! |= marks[i]!;
+    for (const digits of typed) {
+      for (const part of [
+        digits.length > 1 ? digits.slice(1) : digits,
+        this.#plan.forms(digits).text,
+      ]) {
+        if (part === '') continue;
+        const marks = entriesHolding(numbers, part);
+        for (let i = 0; i < holds.length; i++) holds[i]! |= marks[i]!;
+      }
     }
-    return (contact) => holds[contact] === 1 || this.#speedDialStarts(contact, digits);
+    return (contact) =>
+      holds[contact] === 1 || typed.some((digits) => this.#speedDialStarts(contact, digits));
   }
 
   /**

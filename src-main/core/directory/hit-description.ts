@@ -139,11 +139,26 @@ function describeNumber(
   return at < 0 ? undefined : storedSpan(stored, forms, at, at + digits.length, 2);
 }
 
+/** The best match of the digits typed, or of them as typed with "+" (ParsedQuery.international). */
 function describeDigits(
+  contact: DirectoryContact,
+  query: ParsedQuery,
+  plan: DialingPlan,
+): HitDescription {
+  let best: { quality: Quality; field: MatchField; start: number; end: number } | undefined;
+  for (const digits of [query.digits, ...query.international]) {
+    const found = bestMatch(contact, digits, plan);
+    if (found && (!best || found.quality < best.quality)) best = found;
+  }
+  if (!best) return { field: 'number', ranges: [] };
+  return { field: best.field, ranges: [{ field: best.field, start: best.start, end: best.end }] };
+}
+
+function bestMatch(
   contact: DirectoryContact,
   digits: string,
   plan: DialingPlan,
-): HitDescription {
+): { quality: Quality; field: MatchField; start: number; end: number } | undefined {
   let best: { quality: Quality; field: MatchField; start: number; end: number } | undefined;
   const speedDial = contact.speed_dial === null ? '' : String(contact.speed_dial);
   if (speedDial.startsWith(digits)) {
@@ -160,8 +175,7 @@ function describeDigits(
     const found = describeNumber(stored, digits, plan);
     if (found && (!best || found.quality < best.quality)) best = { ...found, field };
   }
-  if (!best) return { field: 'number', ranges: [] };
-  return { field: best.field, ranges: [{ field: best.field, start: best.start, end: best.end }] };
+  return best;
 }
 
 export function describeHit(
@@ -170,5 +184,5 @@ export function describeHit(
   plan: DialingPlan,
 ): HitDescription {
   if (query.words.length > 0) return describeWords(contact, query.words);
-  return describeDigits(contact, query.digits, plan);
+  return describeDigits(contact, query, plan);
 }

@@ -10,6 +10,11 @@
 import { Buffer } from 'node:buffer';
 import { Metadata, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
+import {
+  internationalPrefixes,
+  internationalPrefixOf,
+  mayStartInternationalPrefix,
+} from '../numbers/parsed-number';
 
 /** A number's digit text and where its national significant number starts. */
 export interface NumberForms {
@@ -95,12 +100,36 @@ export class DialingPlan {
   /** Where forms() writes. */
   #scratch = new Uint8Array(32);
   readonly #written: WrittenForms = { length: 0, ccLen: 0, trunk: '', nsnStart: 0 };
+  /** Whether a number starting with each digit may start with an international call prefix. */
+  readonly #prefixStarts: boolean[];
 
   constructor(region: string) {
     this.region = region.toUpperCase() as CountryCode;
     const cc = getCountryCallingCode(this.region);
     this.#home = { cc, trunk: trunkOf(cc) };
     this.#homeDigits = Uint8Array.from(cc, (char) => char.charCodeAt(0));
+    this.#prefixStarts = Array.from({ length: 10 }, (_, digit) =>
+      mayStartInternationalPrefix(String(digit), this.region),
+    );
+  }
+
+  /**
+   * A typed query's digits as typed with "+" instead of each international call prefix they may
+   * start with (numbers/parsed-number.ts: "011 49 30" in the US is "49 30"), none without one.
+   */
+  abroad(digits: string): string[] {
+    return internationalPrefixes(digits, this.region).map((length) => digits.slice(length));
+  }
+
+  /**
+   * The length of the international call prefix the `count` digits at `from` were written with
+   * (numbers/parsed-number.ts's rule), -1 for none; no text is made for a number whose first
+   * digit cannot start one.
+   */
+  #prefixLength(out: Uint8Array, from: number, count: number): number {
+    if (count < 3 || !this.#prefixStarts[out[from]! - 48]) return -1;
+    const length = internationalPrefixOf(textOf(out, from, from + count), this.region);
+    return length > 0 ? length : -1;
   }
 
   /** The digit forms of a number as it is stored or typed ("+49 30 1234567", "030 1234567"). */
@@ -135,8 +164,8 @@ export class DialingPlan {
       if (code >= 48 && code <= 57) out[from + count++] = code;
       else if (code === 43 && count === 0) plus = true; // "+" before the first digit
     }
-    // "+49…" or "0049…": international.
-    const intlStart = plus ? 0 : count >= 2 && out[from] === 48 && out[from + 1] === 48 ? 2 : -1;
+    // "+49…", or written with an international call prefix ("0049…", "011 49…" in the US).
+    const intlStart = plus ? 0 : this.#prefixLength(out, from, count);
     let skip = 0;
     if (intlStart >= 0) {
       const intl = count - intlStart;

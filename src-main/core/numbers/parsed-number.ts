@@ -6,6 +6,7 @@
  * when full; a reading is never changed by its users.
  */
 import {
+  Metadata,
   parsePhoneNumberFromString,
   type CountryCode,
   type PhoneNumber,
@@ -44,4 +45,57 @@ export function internationalForm(digits: string, region: CountryCode): string {
   const regional = digits.length <= MAX_DIGITS ? parsedNumber(digits, region) : undefined;
   if (regional?.isValid()) return regional.number;
   return `+${digits.slice(2)}`;
+}
+
+/** libphonenumber's pattern of each region's international call prefix, once asked for. */
+const iddPatterns = new Map<CountryCode, RegExp>();
+
+function iddPattern(region: CountryCode): RegExp {
+  let pattern = iddPatterns.get(region);
+  if (!pattern) {
+    const metadata = new Metadata();
+    metadata.selectNumberingPlan(region);
+    pattern = new RegExp(`^(?:${metadata.numberingPlan?.IDDPrefix() ?? '00'})`);
+    iddPatterns.set(region, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * The international call prefixes `digits` (digits only) may start with in `region`, as their
+ * lengths: the region's own, as libphonenumber's reading (the reader's) strips it (011 in the
+ * US, 0011 in Australia, 009 in Colombia, 00 in Germany), then 00, which the reader takes in
+ * every region (internationalForm). Each only with a country code's first digit after it (never
+ * 0): what a typed query may mean, both where the two differ.
+ */
+export function internationalPrefixes(digits: string, region: CountryCode): number[] {
+  const own = iddPattern(region).exec(digits)?.[0].length ?? 0;
+  const lengths: number[] = [];
+  for (const length of [own, digits.startsWith('00') ? 2 : 0]) {
+    const next = digits.charCodeAt(length);
+    if (length > 0 && next >= 49 && next <= 57 && !lengths.includes(length)) lengths.push(length);
+  }
+  return lengths;
+}
+
+/**
+ * Whether a number starting with the digit `first` may start with an international call prefix
+ * in `region` (internationalPrefixes): 0 for 00, else the first digit of the region's own (any
+ * digit when its pattern does not start with one). Lets a caller skip the rest.
+ */
+export function mayStartInternationalPrefix(first: string, region: CountryCode): boolean {
+  if (first === '0') return true;
+  const start = /^\^\(\?:(.)/.exec(iddPattern(region).source)![1]!;
+  return start === first || !/\d/.test(start);
+}
+
+/**
+ * The length of the international call prefix a whole number's `digits` were written with in
+ * `region`, 0 for none: of internationalPrefixes, the region's own where the number reads as a
+ * valid one through it, else 00 (internationalForm's rule).
+ */
+export function internationalPrefixOf(digits: string, region: CountryCode): number {
+  const [first = 0, second] = internationalPrefixes(digits, region);
+  if (second === undefined) return first;
+  return parsedNumber(digits, region)?.isValid() ? first : second;
 }

@@ -149,6 +149,38 @@ describe('numbers', () => {
     expect(search('0307654321')[0]?.match).toBe('exact');
   });
 
+  it('reads a number typed with the region’s own prefix for calling abroad, as the reader does', () => {
+    // Before, only a whole number typed with 00 was read so: "0049 30 1234" found nobody in
+    // Germany, "011 49 30 1234" nobody in the US, "0011 …" in Australia, "009 …" in Colombia.
+    for (const [region, typed] of [
+      ['DE', '0049 30 1234'],
+      ['US', '011 49 30 1234'],
+      ['US', '011 49 30 1234567'],
+      ['AU', '0011 49 30 1234'],
+      ['CO', '009 49 30 1234'],
+      ['SG', '0049 30 1234'],
+    ] as const) {
+      const abroad = ContactIndex.build(all, { region, priorityOf: () => 0 });
+      const [hit, ...others] = abroad.search(typed);
+      expect([hit?.contact.display_name, others.length], `${region} ${typed}`).toEqual([
+        'Smith, Anne-Marie',
+        0,
+      ]);
+      expect(hit?.match, `${region} ${typed}`).toBe(typed.endsWith('567') ? 'exact' : 'prefix');
+      // Marked in the number shown ("030 1234567" at home, "+49 30 1234567" abroad).
+      const { start, end } = hit!.ranges[0]!;
+      const marked = typed.endsWith('567') ? '49 30 1234567' : '49 30 1234';
+      expect(hit!.shown.number.slice(start, end), `${region} ${typed}`).toBe(
+        region === 'DE' ? '30 1234' : marked,
+      );
+    }
+    // A number stored so is read so too: found by its international digits, shown as one.
+    const stored = contact({ display_name: 'Stored Abroad', number: '011 33 1 23 45 67 89' });
+    const us = ContactIndex.build([stored], { region: 'US', priorityOf: () => 0 });
+    expect(names(us.search('+33 1 23'))).toEqual(['Stored Abroad']);
+    expect(us.search('331234')[0]?.match).toBe('prefix');
+  });
+
   it('searches secondary numbers too, says which number matched, and that Enter dials it', () => {
     const [hit] = search('089 5550');
     expect(hit?.contact.display_name).toBe('Zoë Anders');
