@@ -15,7 +15,13 @@
  * names the keys to press once the call is answered. Only a pause with a key right behind it
  * counts: "030 1234567, 030 7654321" is two numbers, not one with keys.
  */
-import { findNumbers, parseIncompletePhoneNumber, type CountryCode } from 'libphonenumber-js/min';
+import {
+  findNumbers,
+  parseDigits,
+  parseIncompletePhoneNumber,
+  type CountryCode,
+} from 'libphonenumber-js/min';
+import { VISUAL_SEPARATORS, WRITTEN_DIGITS } from '../../../src-main/core/numbers/written-digits';
 
 export interface FoundNumber {
   /** Where the number starts and ends in the text (UTF-16 offsets). */
@@ -25,10 +31,16 @@ export interface FoundNumber {
   link: string;
 }
 
-const MAYBE_A_NUMBER = /\d(?:[\s\u00a0\-./()]{0,3}\d){5}/;
+/**
+ * Six digits close together, in any script the reader reads (Arabic-Indic, full-width: the core's
+ * written-digits.ts), with at most three separators between two of them.
+ */
+const DIGIT = `[${WRITTEN_DIGITS}]`;
+const MAYBE_A_NUMBER = new RegExp(`${DIGIT}(?:[${VISUAL_SEPARATORS}]{0,3}${DIGIT}){5}`);
 
 /** A pause and the keys after it, right behind a number ("…,,81234567890#"); at most 40 keys. */
-const KEYS_AFTER = /^(?:,+|;)[\d*#](?:,*[\d*#]){0,39}/;
+const KEY = `[${WRITTEN_DIGITS}*#]`;
+const KEYS_AFTER = new RegExp(`^(?:,+|;)${KEY}(?:,*${KEY}){0,39}`);
 
 /** A single comma and a space before what libphonenumber took for an extension: a list. */
 const LISTED = /(?<!,),(?!,)\s+\S+$/;
@@ -72,7 +84,9 @@ function scan(text: string, region: CountryCode, from: number, found: FoundNumbe
       (pause < 0 ? '' : written.slice(pause).replace(/\s/g, '')) +
       (KEYS_AFTER.exec(text.slice(end))?.[0] ?? '');
     const number = writtenNumber(pause < 0 ? written : written.slice(0, pause), match.number);
-    found.push({ start, end, link: `tel:${number}${keys.replaceAll('#', '%23')}` });
+    // Keys written in another script's digits go as 0–9, as the number's own do.
+    const dialled = keys.replace(/[^0-9*#,;]/g, (key) => parseDigits(key));
+    found.push({ start, end, link: `tel:${number}${dialled.replaceAll('#', '%23')}` });
   }
 }
 

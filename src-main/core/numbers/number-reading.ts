@@ -19,6 +19,10 @@ import { said, type Said } from '../text/said';
 import { isEmergencyNumber } from './destination-class';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
 import { internationalForm } from './parsed-number';
+import {
+  OTHER_SCRIPT_DIGITS,
+  VISUAL_SEPARATORS as VISUAL_SEPARATOR_CHARACTERS,
+} from './written-digits';
 
 export interface ReadOptions {
   /** The user's region: numbers without a country code are read as its national numbers. */
@@ -60,7 +64,7 @@ const MAX_E164_DIGITS = 15;
 export const MAX_EXTENSION_DIGITS = 6;
 
 /** Spaces and the dashes, dots, brackets and slashes people write between digit groups. */
-const VISUAL_SEPARATORS = /[\s\-.()/\u2010-\u2015\u2212\u30fc\uff0d]/g;
+const VISUAL_SEPARATORS = new RegExp(`[${VISUAL_SEPARATOR_CHARACTERS}]`, 'g');
 /** Control and invisible format characters (bidi overrides, zero-width joiners…). */
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]/u;
 const TRAILING_EXTENSION =
@@ -81,11 +85,10 @@ const MAX_POST_DIAL = 40;
 const MAX_WRITTEN_EXTENSION_DIGITS = 8;
 
 /**
- * Digits of other scripts that libphonenumber reads as 0–9 (its DIGITS table: Arabic-Indic and
- * Eastern Arabic-Indic; full-width ones NFKC already makes ASCII), as numbers are written on
- * Arabic and Persian pages.
+ * Digits of other scripts that libphonenumber reads as 0–9 (written-digits.ts; full-width ones
+ * NFKC already makes ASCII).
  */
-const OTHER_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
+const OTHER_DIGITS = new RegExp(`[${OTHER_SCRIPT_DIGITS}]`, 'g');
 
 /** `text` in compatibility form (full-width becomes ASCII) with OTHER_DIGITS as 0–9. */
 function asciiForm(text: string): string {

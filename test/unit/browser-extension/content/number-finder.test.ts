@@ -44,6 +44,25 @@ describe('numbers in a page’s text', () => {
     ]);
   });
 
+  it('finds numbers written in Arabic-Indic or full-width digits, as the core reader reads them', () => {
+    // Before, the first glance wanted six ASCII digits: these pages had no number to click,
+    // though Callbar dials each of them when typed or pasted.
+    for (const text of [
+      'هاتف: ٠٣٠ ١٢٣٤٥٦٧',
+      'تلفن: ۰۳۰ ۱۲۳۴۵۶۷',
+      'Tel: ０３０ １２３４５６７',
+      'Tel: ０３０－１２３４５６７',
+    ]) {
+      const [found, ...more] = numbersIn(text, 'DE');
+      expect([found?.link, text.slice(found?.start, found?.end).length, more], text).toEqual([
+        'tel:0301234567',
+        text.length - (text.indexOf(':') + 2),
+        [],
+      ]);
+    }
+    expect(numbersIn('Tel: +٤٩ ٣٠ ١٢٣٤٥٦٧,,١٢٣#', 'US')[0]?.link).toBe('tel:+49301234567,,123%23');
+  });
+
   it('passes over text without six digits close together, and dates, prices and ids', () => {
     expect(numbersIn('Line 12 of the price list, item 84 in stock', 'US')).toEqual([]);
     expect(numbersIn('Invoice 2026-11-29, total $1,234.56', 'US')).toEqual([]);
