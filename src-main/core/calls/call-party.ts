@@ -7,6 +7,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallParty } from '../../../src-shared/contract';
 import type { CallDirectory } from './dial-target';
 import { readCallerId } from '../numbers/caller-id';
+import { isEmergencyNumber } from '../numbers/destination-class';
 import { comparableNumber } from '../numbers/number-match';
 import { shownNumber } from '../numbers/number-format';
 import { said } from '../text/said';
@@ -20,11 +21,17 @@ export function partyNumber(number: string, region: CountryCode): string {
   return comparableNumber(number, region).e164 ?? number.trim();
 }
 
-/** How a party's number is shown: an extension as one, any other number as numbers are shown. */
+/**
+ * How a party's number is shown: an emergency number of the region as one (as the dial showed
+ * it: the reader never takes one for an extension), an extension as one, any other number as
+ * numbers are shown.
+ */
 export function partyDisplay(number: string, region: CountryCode): string {
-  return /^\d{2,6}$/.test(number)
-    ? inEnglish(said('errors:display.extension', { number }))
-    : shownNumber(number, region);
+  if (!/^\d{2,6}$/.test(number)) return shownNumber(number, region);
+  const emergency = isEmergencyNumber(number, region);
+  return inEnglish(
+    said(emergency ? 'errors:display.emergency' : 'errors:display.extension', { number }),
+  );
 }
 
 /**
@@ -37,7 +44,7 @@ export function identifyParty(
   number: string,
   options: { region: CountryCode; directory: CallDirectory },
 ): CallParty {
-  const caller = readCallerId(number);
+  const caller = readCallerId(number, options.region);
   if (caller.kind === 'withheld') {
     return { number: '', display: inEnglish(said('errors:callEnd.withheldCaller')) };
   }

@@ -11,10 +11,14 @@
  *   number to look up, call back (click-to-dial takes "an extension or a phone number", contract
  *   4.6), add to contacts or fill a CRM link with.
  * - A number: anything else; a SIP address's user part when that is a number (sip:+4930123@pbx),
- *   read by the reader's link parser (dial-link.ts).
+ *   read by the reader's link parser (dial-link.ts). What the reader reads as no part of the
+ *   number (a written extension, keys after a pause, a link's parameters, digits of another
+ *   script) is read away by the reader: "+49 30 1234567 ext. 12" is +49 30 1234567, never
+ *   +49 30 123456712.
  */
+import type { CountryCode } from 'libphonenumber-js/max';
 import { isDialLink, parseDialLink } from './dial-link';
-import { holdsDigit } from './number-reading';
+import { holdsDigit, readNumber } from './number-reading';
 
 /** What a caller id names. */
 export type CallerId =
@@ -29,21 +33,40 @@ const WITHHELD_WORDS = new Set(['anonymous', 'restricted', 'private', 'unavailab
 /** A SIP address: a sip:/sips: link, or user@host as platforms also write it. */
 const SIP_ADDRESS = /^sips?:|@/i;
 
-/** Reads `callerId`, as an event's `from` or `to` gave it. */
-export function readCallerId(callerId: string): CallerId {
+/** Digits and the separators between them alone: a number with nothing else written. */
+const PLAIN = /^\+?[\d\s().\-/]*$/;
+
+/** Reads `callerId`, as an event's `from` or `to` gave it, in the user's `region`. */
+export function readCallerId(callerId: string, region: CountryCode): CallerId {
   const text = callerId.trim();
   if (WITHHELD_WORDS.has(text.toLowerCase())) return { kind: 'withheld' };
   if (SIP_ADDRESS.test(text)) {
     const user = text.replace(/^sips?:/i, '').replace(/[@;].*$/s, '');
     if (WITHHELD_WORDS.has(user.toLowerCase())) return { kind: 'withheld' };
     try {
-      return {
-        kind: 'number',
-        number: parseDialLink(isDialLink(text) ? text : `sip:${text}`).number,
-      };
+      const link = parseDialLink(isDialLink(text) ? text : `sip:${text}`);
+      return { kind: 'number', number: numberPart(link.number, region) };
     } catch {
       return { kind: 'address', address: text };
     }
   }
-  return holdsDigit(text) ? { kind: 'number', number: text } : { kind: 'address', address: text };
+  if (!holdsDigit(text)) return { kind: 'address', address: text };
+  return { kind: 'number', number: numberPart(text, region) };
+}
+
+/**
+ * The number `written` names: as written when that is digits and separators alone (a national
+ * number without its area code stays one, matched by its ending: number-match.ts), else as the
+ * reader reads it, without what is no part of it; as written when the reader reads no number.
+ */
+function numberPart(written: string, region: CountryCode): string {
+  let reading;
+  try {
+    reading = readNumber(written, { region });
+  } catch {
+    return written;
+  }
+  if (PLAIN.test(written)) return written;
+  if (reading.kind === 'external') return reading.number.number;
+  return reading.kind === 'code' ? reading.code : reading.digits;
 }

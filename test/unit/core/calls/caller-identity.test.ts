@@ -76,6 +76,37 @@ describe('caller identity', () => {
     expect(identifyParty('201@pbx.example.com', { region: 'DE', directory }).number).toBe('201');
   });
 
+  it('reads away what is no part of the number, as the reader does, never gluing it on', () => {
+    // Before, every digit of the caller id was the number: "+49 30 1234567 ext. 12" was called
+    // back as +49 30 123456712, a link's phone-context made +49 30 123456749, and digits of
+    // another script were no number at all.
+    const directory = { lookupByNumber: () => undefined, findBySpeedDial: () => undefined };
+    for (const written of [
+      '+49 30 1234567 ext. 12',
+      'tel:030-1234567;phone-context=+49',
+      'tel:+49-30-1234567;ext=12',
+      '+49 30 1234567,,1234#',
+      '٠٣٠ ١٢٣٤٥٦٧',
+      '０３０ １２３４５６７',
+    ]) {
+      expect(identifyParty(written, { region: 'DE', directory }), written).toEqual({
+        number: '+49301234567',
+        display: '030 1234567',
+      });
+    }
+    // A national number without its area code stays as written (matched by its ending).
+    expect(identifyParty('1234567', { region: 'DE', directory }).number).toBe('1234567');
+  });
+
+  it('names an emergency number as the dial did, not as an extension', () => {
+    // Before, a dial of 911 was "Emergency 911" when asked and "Extension 911" in the call bar
+    // and Recent calls.
+    const directory = { lookupByNumber: () => undefined, findBySpeedDial: () => undefined };
+    expect(identifyParty('911', { region: 'US', directory }).display).toBe('Emergency 911');
+    expect(identifyParty('112', { region: 'DE', directory }).display).toBe('Emergency 112');
+    expect(identifyParty('201', { region: 'DE', directory }).display).toBe('Extension 201');
+  });
+
   it('shows a SIP address that names no number as the text it is, with no number', () => {
     // Before, an address without a digit was "Number withheld", and one with a digit in its
     // name or host (reception7, 10.0.0.5) was kept as a number to call back and look up.
