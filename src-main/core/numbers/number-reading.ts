@@ -18,7 +18,7 @@ import {
 import { said, type Said } from '../text/said';
 import { isEmergencyNumber } from './destination-class';
 import { isDialLink, notANumber, parseDialLink, type LinkNumber } from './dial-link';
-import { internationalForm } from './parsed-number';
+import { fitsNumberingPlan, internationalForm } from './parsed-number';
 import {
   OTHER_SCRIPT_DIGITS,
   VISUAL_SEPARATORS as VISUAL_SEPARATOR_CHARACTERS,
@@ -299,7 +299,11 @@ function external(
     throw notANumber(input, said('errors:number.tooManyDigits', { max: MAX_E164_DIGITS }));
   }
   const parsed = parsePhoneNumberFromString(number, { defaultCountry: options.region });
-  if (!parsed?.isPossible()) {
+  // Written without its country code, it must be a number the region's plan can hold: ten
+  // digits starting 0 are possible in the US by length alone, and "030 1234567" (Berlin, written
+  // nationally) was dialled as +1 030 123 4567, a number nobody has.
+  const national = !number.startsWith('+') && parsed?.country === options.region;
+  if (!parsed?.isPossible() || (national && !fitsNumberingPlan(parsed))) {
     throw notANumber(
       input,
       number.startsWith('+')

@@ -99,3 +99,26 @@ export function internationalPrefixOf(digits: string, region: CountryCode): numb
   if (second === undefined) return first;
   return parsedNumber(digits, region)?.isValid() ? first : second;
 }
+
+/** libphonenumber's pattern of each country's national numbers, once asked for. */
+const nationalPatterns = new Map<string, RegExp>();
+
+/**
+ * Whether `parsed`'s national number is one its country's numbering plan can hold (libphonenumber's
+ * national number pattern: no US number starts with 0 or 1), which a possible length alone does
+ * not say. Looser than isValid(), which knows only the ranges in use when the metadata was made.
+ */
+export function fitsNumberingPlan(parsed: PhoneNumber): boolean {
+  const plan = parsed.country ?? parsed.countryCallingCode;
+  let pattern = nationalPatterns.get(plan);
+  if (!pattern) {
+    const metadata = new Metadata();
+    metadata.selectNumberingPlan(plan as CountryCode);
+    const national = (
+      metadata.numberingPlan as unknown as { nationalNumberPattern(): string }
+    ).nationalNumberPattern();
+    pattern = new RegExp(`^(?:${national})$`);
+    nationalPatterns.set(plan, pattern);
+  }
+  return pattern.test(parsed.nationalNumber);
+}

@@ -44,6 +44,32 @@ describe('reading a number', () => {
     );
   });
 
+  it('refuses a national number no number of the region can be, whatever its length', () => {
+    // Before, ten digits were a US number by length alone: Berlin's "030 1234567" (or a German
+    // contact's "(0)30 1234567" in an import) was dialled and stored as +1 030 123 4567, a
+    // number nobody has; the same happened in Canada.
+    for (const [text, region] of [
+      ['030 1234567', 'US'],
+      ['(0)30 1234567', 'US'],
+      ['0301234567', 'CA'],
+      ['123 456 7890', 'US'],
+    ] as const) {
+      expect(() => readNumber(text, { region }), `${region} ${text}`).toThrow(
+        new RegExp(`not a complete number in region ${region}; add the country code`),
+      );
+      expect(() => readContactNumber(text, region), `${region} ${text}`).toThrow(CallbarError);
+    }
+    // A number of the region's plan still reads, in use or not yet in libphonenumber's ranges.
+    for (const [text, region, e164] of [
+      ['(212) 555-0188', 'US', '+12125550188'],
+      ['030 1234567', 'DE', '+49301234567'],
+      ['011 49 30 1234567', 'US', '+49301234567'],
+    ] as const) {
+      const read = readNumber(text, { region });
+      expect(read.kind === 'external' && read.number.number, text).toBe(e164);
+    }
+  });
+
   it('reads the digits libphonenumber reads: Arabic-Indic and Eastern Arabic-Indic as full-width', () => {
     // A number copied from an Arabic or Persian page: before, "it contains “٠”" (a digit).
     for (const written of [
