@@ -183,7 +183,10 @@ async function confirmOnTerminal(calls: CallsService, ctx: CommandContext, pendi
       'needs_confirmation',
       said('cli:calls.nobodyToAsk', {
         reason: pending.reason ?? said('cli:calls.linksAsk'),
-        destination: terminalField(pending.target.destination),
+        // The keys a link names after a pause go with the command, as `dial` takes them.
+        destination: terminalField(
+          [pending.target.destination, pending.target.post_dial].filter(Boolean).join(','),
+        ),
         setting: pending.reason ? '' : said('cli:calls.orSetting'),
       }),
     );

@@ -161,6 +161,12 @@ forEachProfile((profile) => {
     const result = await runCallbarInProcess(['open-url', 'tel:+1-202-555-0188'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Links ask before dialing\. There is nobody to ask here/);
+    // A meeting's PIN after a pause is in the command offered instead (before, it was left out).
+    const meeting = await runCallbarInProcess(
+      ['open-url', 'tel:+1-202-555-0188;postd=pp123%23'],
+      env,
+    );
+    expect(meeting.stderr).toContain('run `callbar dial "+12025550188,123#"`');
     expect((await control.calls()).length).toBe(before);
     const notALink = await runCallbarInProcess(['open-url', 'https://example.com'], env);
     expect(notALink.code).toBe(1);
