@@ -145,6 +145,33 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   expect(csv).toContain(CALLER);
 });
 
+test('a caller whose id is a SIP address without a number: the address as text, nothing to dial', async ({
+  page,
+}) => {
+  // Before, it was "Number withheld". Markup in the address stays text.
+  const ADDRESS = 'sip:<img src=x onerror=alert(1)>@pbx.example.com';
+  await ready(page);
+  const incoming = await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: ADDRESS,
+  });
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByTestId('call-state')).toContainText(ADDRESS);
+  await expect(bar).not.toContainText('Number withheld');
+  await expect(bar.getByRole('button', { name: 'Add to contacts' })).toHaveCount(0);
+  await expect(bar.getByRole('button', { name: /^Open in / })).toHaveCount(0);
+  await control.endLeg(incoming.legs[0]!.id);
+  const ended = page.getByTestId('call-ended');
+  await expect(ended).toContainText(ADDRESS, { timeout: 20_000 });
+  await expect(ended.getByRole('button', { name: /^Call again/ })).toHaveCount(0);
+  const recent = page.getByRole('region', { name: 'Recent calls' });
+  const row = recent.locator('li', { hasText: ADDRESS });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('button', { name: /^Call / })).toHaveCount(0);
+  await expect(page.locator('img')).toHaveCount(0);
+});
+
 test('a phonebook exported as CSV and vCard from the window; the CRM link on a contact', async ({
   page,
 }) => {
