@@ -63,7 +63,7 @@ test('the app shell shows app.info that came from core', async ({ page }) => {
       'phonebooks',
       'settings',
     ],
-    app: ['info', 'showMain'],
+    app: ['info', 'showMain', 'sayAgain'],
   });
 
   await picture(page, 'app-shell.png', { fullPage: true });
