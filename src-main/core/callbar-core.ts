@@ -7,6 +7,7 @@ import type {
 } from '../../src-shared/contract';
 import { resolveLocale } from '../../src-shared/i18n/resolve-locale';
 import { ATTEMPT_ENDED_CODES } from './account/account-service';
+import { SESSION_LOCK_NAME } from './account/session-lock';
 import { createPlatformApi } from './api/platform-api';
 import type { PlatformClientOptions } from './api/platform-client';
 import type { Clock } from './clock';
@@ -16,6 +17,7 @@ import type { CallsService } from './calls/calls-service';
 import { sayAgain, translatorFor } from './text/translators';
 import { readSettingsView, saveSettingsView } from './config/settings-editor';
 import { openDirectory } from './directory/open-directory';
+import { CACHE_FILE_NAME } from './directory/cache-file-read';
 import { placeDialRow } from './directory/dial-row';
 import { loadShortNumbers } from './numbers/destination-class';
 import { numberingOf, type Numbering } from './numbers/numbering';
@@ -23,7 +25,12 @@ import { holdsDigit } from './numbers/number-reading';
 import type { Directory } from './directory/directory';
 import { CallbarError, errorMessage } from './errors';
 import { CrmLinks } from './crm/crm-links';
-import { policyFavourites, profileFavourites, type Favourites } from './favourites/favourites';
+import {
+  FAVOURITES_FILE_NAME,
+  policyFavourites,
+  profileFavourites,
+  type Favourites,
+} from './favourites/favourites';
 import { policyOnlyValues } from './config/policy/policies';
 import { EventHub } from './ipc/event-hub';
 import { Router, type Handlers } from './ipc/router';
@@ -376,6 +383,28 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
     events.publish({ type: 'settings.changed' });
     events.publish(() => ({ type: 'calls.changed', calls: calls.snapshot() }));
   });
+  // The session forgotten (`callbar deactivate-local`), ended, renewed or connected by another
+  // process of the profile: this one follows at once, and the window and the tray say so.
+  const unwatchSession = profile.changes.onFile(SESSION_LOCK_NAME, () => {
+    account.followVault().catch((error: unknown) => {
+      log.warn('the session changed elsewhere but could not be followed', { error });
+    });
+  });
+  // The cache another process of the profile wrote (`callbar sync`, `callbar contacts create`):
+  // searched here at once (its status, when it was synced, with it).
+  const unwatchCache = profile.changes.onFile(CACHE_FILE_NAME, () => {
+    directory.followCache().catch((error: unknown) => {
+      log.warn('the directory cache changed elsewhere but could not be read', { error });
+    });
+  });
+  // Stars made by another process of the profile (`callbar favourites add`, a second window) are
+  // shown at once in the window and the tray; this process's own are published where made.
+  const unwatchFavourites = profile.changes.onFile(FAVOURITES_FILE_NAME, () => {
+    favourites.list().then(
+      (listed) => events.publish({ type: 'favourites.changed', favourites: listed }),
+      (error: unknown) => log.warn('the favourites changed but could not be read', { error }),
+    );
+  });
   const unsubscribeCalls = calls.onChange((snapshot) => {
     known = undefined;
     rankByCalls();
@@ -420,6 +449,9 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
       account.stopListening();
       unsubscribe();
       unsubscribeSettings();
+      unwatchFavourites();
+      unwatchSession();
+      unwatchCache();
       unsubscribeCalls();
       await calls.close();
       unsubscribeDirectory();

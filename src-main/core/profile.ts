@@ -11,6 +11,7 @@ import { profileSessionLock } from './account/session-lock';
 import { parseBodySignature } from './account/body-signature';
 import { resolveDataDir } from './config/data-dir';
 import { secureProfileFolder } from './files/profile-folder';
+import { unwatchedFolder, watchFolder } from './files/folder-watch';
 import {
   livePolicies,
   readPoliciesSync,
@@ -55,8 +56,9 @@ export interface ProfileOptions {
    */
   systemRegion?: string;
   /**
-   * Watch the profile folder for another process's settings change, and the policy folder for
-   * the administrator's (default true; the CLI's short runs read them again on use).
+   * Watch the profile folder for another process's change (settings, favourites, the directory,
+   * the session), and the policy folder for the administrator's (default true; the CLI's short
+   * runs read them again on use).
    */
   watchSettings?: boolean;
   /** Relay mode: how long `listen()` waits at most for the relay's backlog (default 5 s). */
@@ -71,6 +73,8 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   const firstPolicies = options.policies ?? readPoliciesSync(location);
   const log = options.log ?? createFileLogger(join(dataDir, 'logs', 'callbar.log'));
   const watch = options.watchSettings !== false;
+  // What another process of the profile changes in its folder (files/folder-watch.ts).
+  const changes = watch ? watchFolder(dataDir, log) : unwatchedFolder;
   // An administrator's change applies to this running process at once: the region (its source
   // asks the policies), the locks the window and a link's "always" answer obey, and the live
   // settings, read again with them (below).
@@ -87,9 +91,16 @@ export function openProfile(options: ProfileOptions = {}): Profile {
   // it; the policies as they are now. Throws at the start when the file is broken.
   let file: SettingsFileSource;
   try {
-    file = followSettingsFile({ dataDir, env, policies: () => policies.current(), log, watch });
+    file = followSettingsFile({
+      dataDir,
+      env,
+      policies: () => policies.current(),
+      log,
+      folder: changes,
+    });
   } catch (error) {
     policies.close();
+    changes.close();
     throw error;
   }
   const settings = { ...file.current() };
@@ -147,6 +158,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
     },
     region,
     settingsFile: file,
+    changes,
     get policies() {
       return policies.current();
     },
@@ -157,6 +169,7 @@ export function openProfile(options: ProfileOptions = {}): Profile {
       policies.close();
       region.close();
       file.close();
+      changes.close();
       return account.close();
     },
   };

@@ -311,6 +311,14 @@ export class AccountService {
     return this.#publish();
   }
 
+  /**
+   * Another process of the profile changed the session in the keychain: this one follows
+   * (TokenManager.followVault), and says what it is now.
+   */
+  async followVault(): Promise<void> {
+    if (!this.#closing && (await this.tokens.followVault())) this.#publish();
+  }
+
   /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
   async close(): Promise<void> {
     this.#closing = true;

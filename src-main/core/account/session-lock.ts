@@ -60,9 +60,16 @@ type LockHolder = z.infer<typeof LockHolder>;
 /** How long one attempt waits before looking again whether the holder still runs. */
 const ATTEMPT_MS = 1_000;
 
+/**
+ * The session lock's name in the profile folder: every change of the profile's session in the
+ * keychain (a refresh, a connect, a forget) is made holding it, so its appearing and going is
+ * what tells the profile's other processes to read the keychain again (TokenManager.followVault).
+ */
+export const SESSION_LOCK_NAME = 'session.lock';
+
 /** The lock of the profile in `dataDir` (created when missing). */
 export function profileSessionLock(dataDir: string, options: ProfileLockOptions): SessionLock {
-  const lockPath = join(dataDir, options.name ?? 'session.lock');
+  const lockPath = join(dataDir, options.name ?? SESSION_LOCK_NAME);
   const holding = options.holding ?? said('errors:lock.renewingSession');
   const holderPath = `${lockPath}.holder`;
   const staleMs = options.staleMs ?? 10_000;

@@ -32,6 +32,7 @@ import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-mark
 import { processOnlyLock, type SessionLock } from './session-lock';
 import type { SessionInfo, TokenHealth } from './session-info';
 import { RefreshRetry } from './refresh-retry';
+import { SessionHealth } from './session-health';
 import { SessionWrites } from './session-writes';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
 import { TokenExpiry } from './token-expiry';
@@ -79,13 +80,12 @@ export class TokenManager implements AccessTokens {
   readonly #lock: SessionLock;
   readonly #ended: SessionEndedMarker;
   readonly #platformUrl: string | undefined;
-  readonly #listeners = new Set<(health: TokenHealth) => void>();
   #account: StoredAccount | undefined;
   #unsaved = false;
   #refreshing: Promise<StoredAccount> | undefined;
   /** Retries after a refresh the network failed. */
   readonly #retry: RefreshRetry;
-  #health: TokenHealth = { kind: 'ok' };
+  readonly #health: SessionHealth;
   /** Session writes in flight (see {@link saving}); closing waits for them. */
   readonly #writes = new SessionWrites();
   #closing = false;
@@ -95,6 +95,7 @@ export class TokenManager implements AccessTokens {
   constructor(options: TokenManagerOptions) {
     this.#vault = options.vault;
     this.#log = options.log;
+    this.#health = new SessionHealth(options.log);
     this.#now = options.now ?? Date.now;
     this.#expiry = new TokenExpiry(
       this.#now,
@@ -122,11 +123,11 @@ export class TokenManager implements AccessTokens {
       this.#log.info('stored the session renewed while the keychain was unavailable');
       return;
     }
-    const account = await this.#inVault(() => this.#vault.load());
+    const account = await this.#health.inVault(() => this.#vault.load());
     this.#account = this.#expiry.track(account);
     this.#unsaved = false;
     if (account) {
-      if (this.#health.kind === 'revoked') this.#setHealth({ kind: 'ok' });
+      if (this.#health.current.kind === 'revoked') this.#health.set({ kind: 'ok' });
       return;
     }
     await this.#takeEndedMarker();
@@ -136,12 +137,12 @@ export class TokenManager implements AccessTokens {
   async adopt(account: StoredAccount): Promise<void> {
     this.#retry.stop();
     await this.#writes.run(() =>
-      this.#lock.hold(() => this.#inVault(() => this.#vault.save(account))),
+      this.#lock.hold(() => this.#health.inVault(() => this.#vault.save(account))),
     );
     this.#account = this.#expiry.track(account);
     this.#unsaved = false;
     this.#retry.reset();
-    this.#setHealth({ kind: 'ok' });
+    this.#health.set({ kind: 'ok' });
     await this.#clearEndedMarker();
   }
 
@@ -150,9 +151,29 @@ export class TokenManager implements AccessTokens {
     this.#retry.stop();
     this.#account = undefined;
     this.#unsaved = false;
-    await this.#lock.hold(() => this.#inVault(() => this.#vault.clear()));
-    this.#setHealth({ kind: 'ok' });
+    await this.#lock.hold(() => this.#health.inVault(() => this.#vault.clear()));
+    this.#health.set({ kind: 'ok' });
     await this.#clearEndedMarker();
+  }
+
+  /**
+   * Another process of the profile changed the vault (it held the lock): a session it forgot
+   * (`callbar deactivate-local`) or found ended is so here too; one it renewed or connected is
+   * used. Skipped while this process stores or renews a pair (its own is then the newest), and
+   * when anything changed here during the read. True when the session here changed.
+   */
+  async followVault(): Promise<boolean> {
+    const held = this.#account;
+    const busy = () => this.#writes.active || this.#unsaved || !!this.#refreshing || this.#closing;
+    if (busy()) return false;
+    const stored = await this.#vault.load().catch(() => null);
+    if (stored === null || busy() || this.#account !== held) return false;
+    if (stored?.refresh_token === held?.refresh_token) return false;
+    this.#retry.reset();
+    this.#account = this.#expiry.track(stored);
+    if (!stored) await this.#takeEndedMarker();
+    else if (this.#health.current.kind !== 'ok') this.#health.set({ kind: 'ok' });
+    return true;
   }
 
   /** Who the session belongs to, and until when its access token is good; never the tokens. */
@@ -169,7 +190,7 @@ export class TokenManager implements AccessTokens {
   }
 
   get health(): TokenHealth {
-    return this.#health;
+    return this.#health.current;
   }
 
   /**
@@ -187,10 +208,7 @@ export class TokenManager implements AccessTokens {
   }
 
   onHealth(listener: (health: TokenHealth) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#health.onChange(listener);
   }
 
   /** A valid access token, refreshed first when it is within the margin of expiry. */
@@ -261,9 +279,8 @@ export class TokenManager implements AccessTokens {
     const elsewhere = this.otherPlatform;
     if (elsewhere) throw new CallbarError('needs_activation', elsewhere);
     if (this.#account) return this.#account;
-    if (this.#health.kind === 'revoked') {
-      throw new CallbarError('needs_activation', this.#health.message);
-    }
+    const health = this.#health.current;
+    if (health.kind === 'revoked') throw new CallbarError('needs_activation', health.message);
     throw new CallbarError('not_connected', said('errors:account.notConnected'));
   }
 
@@ -326,7 +343,7 @@ export class TokenManager implements AccessTokens {
       await this.#persist(account);
       return account;
     }
-    const stored = await this.#inVault(() => this.#vault.load());
+    const stored = await this.#health.inVault(() => this.#vault.load());
     if (!stored) {
       this.#account = undefined;
       this.#retry.stop();
@@ -337,7 +354,7 @@ export class TokenManager implements AccessTokens {
     this.#log.info('using the session another Callbar process renewed or replaced');
     this.#account = this.#expiry.track(stored);
     this.#retry.reset();
-    this.#setHealth({ kind: 'ok' });
+    this.#health.set({ kind: 'ok' });
     return this.#requireAccount();
   }
 
@@ -367,7 +384,7 @@ export class TokenManager implements AccessTokens {
           expires_at: new Date(next.expires_at).toISOString(),
           stored_after_ms: Math.round(storedAfterMs * 100) / 100,
         });
-        this.#setHealth({ kind: 'ok' });
+        this.#health.set({ kind: 'ok' });
         return next;
       }
       case 'invalid_grant':
@@ -382,7 +399,7 @@ export class TokenManager implements AccessTokens {
           reason: outcome.reason,
           failures: this.#retry.failures + 1,
         });
-        this.#setHealth({ kind: 'offline', message });
+        this.#health.set({ kind: 'offline', message });
         this.#retry.schedule(() => {
           const current = this.#account;
           if (current) this.#refreshOnce(current, current.access_token).catch(() => undefined);
@@ -416,7 +433,7 @@ export class TokenManager implements AccessTokens {
     if (stored && stored.refresh_token !== account.refresh_token) {
       this.#log.info('refresh token refused, but another process had renewed the session');
       this.#account = this.#expiry.track(stored);
-      this.#setHealth({ kind: 'ok' });
+      this.#health.set({ kind: 'ok' });
       return this.#requireAccount();
     }
     this.#log.warn('refresh token rejected (invalid_grant); the session needs a new activation');
@@ -424,7 +441,7 @@ export class TokenManager implements AccessTokens {
     this.#unsaved = false;
     this.#retry.stop();
     const identity = { tenant_id: account.tenant_id, user_extension: account.user_extension };
-    this.#setHealth({ kind: 'revoked', message: sessionEndedMessage(), identity });
+    this.#health.set({ kind: 'revoked', message: sessionEndedMessage(), identity });
     try {
       await this.#ended.write({
         ...identity,
@@ -449,9 +466,9 @@ export class TokenManager implements AccessTokens {
     const ended = await this.#ended.read();
     if (ended) {
       const identity = { tenant_id: ended.tenant_id, user_extension: ended.user_extension };
-      this.#setHealth({ kind: 'revoked', message: sessionEndedMessage(), identity });
-    } else if (this.#health.kind === 'revoked') {
-      this.#setHealth({ kind: 'ok' });
+      this.#health.set({ kind: 'revoked', message: sessionEndedMessage(), identity });
+    } else if (this.#health.current.kind === 'revoked') {
+      this.#health.set({ kind: 'ok' });
     }
   }
 
@@ -463,38 +480,11 @@ export class TokenManager implements AccessTokens {
 
   async #persist(account: StoredAccount): Promise<void> {
     try {
-      await this.#writes.run(() => this.#inVault(() => this.#vault.save(account)));
+      await this.#writes.run(() => this.#health.inVault(() => this.#vault.save(account)));
       this.#unsaved = false;
     } catch (error) {
       this.#unsaved = true;
       throw error;
     }
-  }
-
-  /**
-   * Runs a vault operation. The keychain's state is part of the health: a failure makes it
-   * `vault-unavailable` (with a message a person can act on), the next success makes it `ok`.
-   */
-  async #inVault<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      const result = await operation();
-      if (this.#health.kind === 'vault-unavailable') this.#setHealth({ kind: 'ok' });
-      return result;
-    } catch (error) {
-      let message: string;
-      if (error instanceof CallbarError) message = error.message;
-      else {
-        this.#log.error('unexpected keychain failure', { error });
-        message = inEnglish(said('errors:account.keychainUnexpected'));
-      }
-      this.#setHealth({ kind: 'vault-unavailable', message });
-      throw error;
-    }
-  }
-
-  #setHealth(health: TokenHealth): void {
-    const changed = JSON.stringify(health) !== JSON.stringify(this.#health);
-    this.#health = health;
-    if (changed) for (const listener of this.#listeners) listener(health);
   }
 }

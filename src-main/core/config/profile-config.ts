@@ -1,3 +1,4 @@
+import type { FolderWatch } from '../files/folder-watch';
 import type { Policies } from './policy/policies';
 import type { RegionSource } from './region-source';
 import type { SettingsFileSource } from './settings-file-source';
@@ -19,6 +20,11 @@ export interface ProfileConfig {
    * why an edit is not applied (settings-file-source.ts).
    */
   readonly settingsFile: SettingsFileSource;
+  /**
+   * The profile folder's one watch: what another process of the profile (the CLI, a second
+   * window) changes there, file by file (files/folder-watch.ts; nobody is told in the CLI).
+   */
+  readonly changes: FolderWatch;
   /** The machine's policies (locked and recommended values, where from, what was ignored). */
   readonly policies: Policies;
   /** The environment the settings were read with (its CALLBAR_* variables override the file). */

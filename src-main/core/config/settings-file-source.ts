@@ -9,19 +9,17 @@
  * A file that cannot be applied (invalid, half-written by an editor that writes in place, a link
  * planted in its place, too large) changes nothing: the last valid read stays, whole, and
  * {@link SettingsFileSource.problem} says why (with the field) until the file is fixed. A flood
- * of changes is read at most once per {@link SETTLE_MS}.
+ * of changes is read once (files/folder-watch.ts).
  */
-import { lstatSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { CallbarError, errorMessage } from '../errors';
+import { watchFolder, type FolderWatch } from '../files/folder-watch';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
 import { SETTINGS_FILE_NAME, settingsFilePath } from './data-dir';
 import type { Policies } from './policy/policies';
 import { mergeSettings, readStoredSettings, type StoredSettings } from './settings-store';
 import type { Settings } from './settings';
-
-/** How long the watch waits for more changes before it reads the file (an editor's writes). */
-export const SETTLE_MS = 50;
 
 export interface SettingsFileSource {
   /** The settings as the file, the environment and the policies make them now (the last valid). */
@@ -43,8 +41,11 @@ export interface SettingsFileOptions {
   /** The machine's policies now (a changed policy applies at the next read). */
   policies: () => Policies;
   log: Logger;
-  /** Watch the profile folder (default true; the CLI's short runs need not). */
-  watch?: boolean;
+  /**
+   * The profile folder's one watch (profile.ts; files/folder-watch.ts's unwatchedFolder for the
+   * CLI's short runs); by default one of its own.
+   */
+  folder?: FolderWatch;
 }
 
 /**
@@ -95,24 +96,8 @@ export function followSettingsFile(options: SettingsFileOptions): SettingsFileSo
     for (const listener of listeners) listener();
   };
 
-  let watcher: FSWatcher | undefined;
-  let settling: NodeJS.Timeout | undefined;
-  if (options.watch !== false) {
-    try {
-      watcher = watch(dataDir, { persistent: false }, (_event, name) => {
-        if (name !== null && name !== SETTINGS_FILE_NAME) return;
-        settling ??= setTimeout(() => {
-          settling = undefined;
-          read();
-        }, SETTLE_MS).unref();
-      });
-      watcher.on('error', () => watcher?.close());
-    } catch (error) {
-      log.debug('the profile folder is not watched; the settings are read again on use', {
-        error: errorMessage(error),
-      });
-    }
-  }
+  const folder = options.folder ?? watchFolder(dataDir, log);
+  const unwatch = folder.onFile(SETTINGS_FILE_NAME, read);
   return {
     current: () => {
       read();
@@ -134,8 +119,8 @@ export function followSettingsFile(options: SettingsFileOptions): SettingsFileSo
     },
     refresh: read,
     close: () => {
-      watcher?.close();
-      clearTimeout(settling);
+      unwatch();
+      if (!options.folder) folder.close();
       listeners.clear();
     },
   };

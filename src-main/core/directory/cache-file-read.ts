@@ -12,9 +12,12 @@ import { readBytesNoFollow, readBytesNoFollowAhead } from '../files/no-follow-fi
 /** A cache file past this is refused unread (the largest tenants' caches are far smaller). */
 export const MAX_CACHE_FILE_BYTES = 512 * 1024 * 1024;
 
+/** The cache file's name in the profile folder (format 5). */
+export const CACHE_FILE_NAME = 'directory.bin';
+
 /** The cache file (format 5). */
 export function cacheFile(dataDir: string): string {
-  return join(dataDir, 'directory.bin');
+  return join(dataDir, CACHE_FILE_NAME);
 }
 
 /** The one read started ahead, until the directory takes it. */

@@ -13,7 +13,7 @@ import type { DirectoryContact } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import { withFileLock } from '../files/lockfile';
 import type { Logger } from '../log/logger';
-import { cacheFile, readCacheFile, writeCache } from './directory-cache';
+import { cacheFile, readCacheFile, writeCache, type CacheFileRead } from './directory-cache';
 import {
   othersChangesSince,
   noteChange,
@@ -84,6 +84,22 @@ function stampOf(dataDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The cache as another process of the profile left it, when it is another file than this one
+ * last wrote or took (`written`, which then names it) and `owner`'s; undefined otherwise.
+ */
+export async function cacheWrittenElsewhere(
+  written: CacheWrites,
+  owner: AccountOwner,
+): Promise<CacheFileRead | undefined> {
+  const stamp = stampOf(written.dataDir);
+  if (stamp === undefined || stamp === written.stamp) return undefined;
+  const read = await readCacheFile(written.dataDir);
+  if (read.status !== 'ok' || !sameAccount(read.cache.owner, owner)) return undefined;
+  written.stamp = stamp;
+  return read;
 }
 
 /** Runs `write` holding the cache's lock; `written` then names the file it left. */

@@ -22,6 +22,7 @@ import { RateLimitedError } from '../api/api-errors';
 import { MAX_WALK_ITEMS } from '../api/page-bounds';
 import { IncompleteListError, type WalkStep } from '../api/page-walk';
 import { said, type Said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
 import { UnknownPhonebookError, type PhonebookApi } from '../api/phonebook-api';
 import type { Contact } from '../api/schemas';
@@ -102,6 +103,22 @@ export function toDirectoryContact(contact: Contact, phonebookName: string): Dir
     secondary_number: contact.secondary_number,
     speed_dial: contact.speed_dial ?? null,
   };
+}
+
+/**
+ * A contact saved through Callbar as the directory holds it, in its phonebook of `phonebooks`
+ * (one the directory does not know yet is named by its id).
+ */
+export function savedContact(
+  contact: Contact,
+  phonebooks: readonly PhonebookSummary[],
+): DirectoryContact {
+  const book = phonebooks.find((entry) => entry.id === contact.phonebook);
+  return toDirectoryContact(
+    contact,
+    book?.description ??
+      inEnglish(said('errors:directory.phonebookFallback', { id: contact.phonebook })),
+  );
 }
 
 export async function fetchDirectory(options: SyncOptions): Promise<FetchedDirectory> {

@@ -30,16 +30,15 @@ import { shownNumbersOf } from './shown-hit';
 import { sameAccount, type AccountOwner } from '../account/account-history';
 import type { Contact } from '../api/schemas';
 import { said, type Said } from '../text/said';
-import { inEnglish } from '../text/translators';
 import { CallbarError } from '../errors';
 import { systemClock, type Clock } from '../clock';
 import type { PartyCalls } from './call-affinity';
 import type { ContactIndexOptions } from './contact-index';
 import { ContactList } from './contact-list';
 import { ownCache, readCacheFile, removeCache, type CacheFileRead } from './directory-cache';
-import { fetchDirectory, toDirectoryContact, type PhonebookSummary } from './directory-sync';
+import { fetchDirectory, savedContact, type PhonebookSummary } from './directory-sync';
 import { applyChanges, saveLocalChange, saveSynced, type LocalChange } from './directory-saving';
-import { cacheWrites, type CacheWrites } from './directory-saving';
+import { cacheWrites, cacheWrittenElsewhere, type CacheWrites } from './directory-saving';
 import { IndexedContacts } from './indexed-contacts';
 import { SYNC_BUDGET, type DirectoryOptions, type SyncOutcome } from './directory-options';
 import { learntRateFile, RequestPacer } from './request-pacer';
@@ -243,6 +242,18 @@ export class Directory {
     return promise;
   }
 
+  /**
+   * Another process of the profile replaced the cache (`callbar sync`, `callbar contacts`): this
+   * account's copy is used here, unless a sync runs here (its copy keeps the others' changes).
+   */
+  followCache(): Promise<void> {
+    return this.#serially(async () => {
+      const owner = this.#running ? undefined : this.#indexOwner;
+      const theirs = owner && (await cacheWrittenElsewhere(this.#written, owner));
+      if (theirs) await this.#adopt(owner, { reread: true, prefetched: Promise.resolve(theirs) });
+    });
+  }
+
   /** Stops a running sync; the directory in use stays. */
   cancelSync(reason: string | Said = said('errors:directory.syncCancelled')): void {
     this.#running?.abort.abort(new CallbarError('sync_cancelled', reason));
@@ -250,14 +261,7 @@ export class Directory {
 
   /** A contact created or edited through Callbar: in the index at once, and in the cache. */
   async upsertLocal(contact: Contact): Promise<void> {
-    const book = this.#phonebooks.find((entry) => entry.id === contact.phonebook);
-    await this.#applyLocal({
-      upsert: toDirectoryContact(
-        contact,
-        book?.description ??
-          inEnglish(said('errors:directory.phonebookFallback', { id: contact.phonebook })),
-      ),
-    });
+    await this.#applyLocal({ upsert: savedContact(contact, this.#phonebooks) });
   }
 
   /** Contacts deleted through Callbar: out of the index at once, and out of the cache. */
@@ -404,7 +408,7 @@ export class Directory {
         this.#written,
         { owner, startedAt, syncedAt, fetched },
         this.#localDuringSync,
-        (all) => this.#searchTexts(all),
+        (all) => searchTextsOf(all, this.#shown.region),
       );
       this.#phonebooks = fetched.phonebooks;
       this.#install(ContactList.of(contacts), texts);
@@ -439,7 +443,7 @@ export class Directory {
     if (this.#running) this.#localDuringSync.push(change);
     const contacts = applyChanges([...this.#contacts.contacts], [change]);
     const textsOf = (all: readonly DirectoryContact[]) =>
-      this.#contacts.gradual(all.length) ? this.#searchTexts(all) : undefined;
+      this.#contacts.gradual(all.length) ? searchTextsOf(all, this.#shown.region) : undefined;
     const texts = textsOf(contacts);
     this.#install(ContactList.of(contacts), texts);
     this.#changed();
@@ -453,11 +457,6 @@ export class Directory {
     this.#syncedAt = theirs.saved.syncedAt;
     this.#install(ContactList.of(theirs.saved.contacts), theirs.texts);
     this.#changed();
-  }
-
-  /** The scan's texts of `contacts` (stored with them, so a start reads them). */
-  #searchTexts(contacts: readonly DirectoryContact[]): SearchTexts {
-    return searchTextsOf(contacts, this.#shown.region);
   }
 
   #indexOptions(): ContactIndexOptions {

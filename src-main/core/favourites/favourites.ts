@@ -161,6 +161,9 @@ export class Favourites {
   }
 }
 
+/** The person's stars in the profile folder (files/folder-watch.ts follows it by this name). */
+export const FAVOURITES_FILE_NAME = 'favourites.json';
+
 /** The favourites of the profile in `dataDir`, shared by its processes. */
 export function profileFavourites(
   dataDir: string,
@@ -169,7 +172,7 @@ export function profileFavourites(
   sources: readonly FavouriteSource[] = [],
 ): Favourites {
   return new Favourites({
-    file: profileStateFile(join(dataDir, 'favourites.json'), FavouritesFile, log, 'favourites'),
+    file: profileStateFile(join(dataDir, FAVOURITES_FILE_NAME), FavouritesFile, log, 'favourites'),
     lock: profileSessionLock(dataDir, {
       log,
       name: 'favourites.lock',
