@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { AccountSwitch } from '../../../src-shared/contract';
 import { fileFormat } from '../config/file-format';
 import { profileStateFile, type StateFile } from '../config/state-file';
+import { samePlatform } from '../http/directory-url';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
@@ -76,18 +77,6 @@ export function sameHistory(a: AccountHistory, b: AccountHistory): boolean {
       ? x === y
       : sameAccount(x, y) && x.connected_at === y.connected_at;
   return same(ownAccount(a), ownAccount(b)) && same(a.replaced, b.replaced);
-}
-
-/** One platform however its address is written (`https://p.example` and `https://p.example/`). */
-function samePlatform(a: string, b: string): boolean {
-  const canonical = (url: string) => {
-    try {
-      return new URL(url).href.replace(/\/+$/, '');
-    } catch {
-      return url;
-    }
-  };
-  return canonical(a) === canonical(b);
 }
 
 /** The record once `connected` is connected, `before` being the record (or session) before it. */

@@ -27,7 +27,7 @@ import type { AccessTokens } from '../api/access-tokens';
 import type { Logger } from '../log/logger';
 import type { StoredAccount } from '../vault/stored-account';
 import type { Vault } from '../vault/vault';
-import { directoryUrl } from '../http/directory-url';
+import { samePlatform } from '../http/directory-url';
 import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-marker';
 import { processOnlyLock, type SessionLock } from './session-lock';
 import type { SessionInfo, TokenHealth } from './session-info';
@@ -64,11 +64,6 @@ export const SAVE_WAIT_MS = 10_000;
 
 const SESSION_ENDED = said('errors:account.sessionEnded');
 export const sessionEndedMessage = (): string => inEnglish(SESSION_ENDED);
-
-/** Two base URLs name the same platform (a trailing slash is no difference). */
-export function samePlatform(a: string, b: string): boolean {
-  return directoryUrl(a).href === directoryUrl(b).href;
-}
 
 export class TokenManager implements AccessTokens {
   readonly #vault: Vault;
