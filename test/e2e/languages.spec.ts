@@ -672,3 +672,100 @@ test('a form’s error shown when the language changes is said again in the new 
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A file with two rows the import would not take, each with core's reason. */
+const TWO_BAD_ROWS = [
+  'Full Name,Mobile',
+  'Bad Row,not a number',
+  'Worse Row,+43 1 ABC 2',
+  'Ada Lovelace,+49 30 1234567',
+].join('\n');
+
+/** Core's reason for each row of TWO_BAD_ROWS, as core says it to the window now. */
+function reasonsNow(page: Page): Promise<string[]> {
+  return page.evaluate(async (text) => {
+    const upload = await window.callbar.imports.upload({ file_name: 'team.csv', text });
+    if (!upload.ok) throw new Error(upload.error.message);
+    const answer = await window.callbar.imports.preview({
+      import_id: upload.value.import_id,
+      phonebook: 1,
+    });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value.rows.map((row) => row.reason ?? '');
+  }, TWO_BAD_ROWS);
+}
+
+test('core’s sentences the window keeps follow a language switch: import reasons, a refused call', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await openConnected(page, app);
+  await showLocale(page, 'en');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+  await page.getByRole('button', { name: 'Company directory', exact: true }).click();
+  await page.getByRole('button', { name: /^More: / }).click();
+  await page.getByRole('menuitem', { name: en('import.button') }).click();
+  const dialog = page.getByRole('dialog');
+  const reasons = dialog.locator('.import-rows .outcome-reason');
+  const shown = async () => (await reasons.allTextContents()).map((text) => text.trim());
+  const choose = () =>
+    dialog.locator('input[type="file"]').setInputFiles({
+      name: 'team.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(TWO_BAD_ROWS),
+    });
+  await choose();
+  const english = (await reasonsNow(page)).filter(Boolean);
+  expect(english).toHaveLength(2);
+  await expect.poll(shown).toEqual(english);
+  // German with the preview open: the reasons were English under German headings.
+  await showLocale(page, 'de');
+  const german = (await reasonsNow(page)).filter(Boolean);
+  expect(german).not.toEqual(english);
+  await expect.poll(shown).toEqual(german);
+  // A preview answered in German, then English: core says the German reasons again.
+  await choose();
+  await expect.poll(shown).toEqual(german);
+  await showLocale(page, 'en');
+  await expect.poll(shown).toEqual(english);
+  await reasons.last().scrollIntoViewIfNeeded();
+  await picture(page, 'languages-import-reasons-en.png');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // A dial the settings refuse: its quiet line beside the search follows the language too.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  const allowed = await page.evaluate(async () => {
+    const settings = await window.callbar.settings.get();
+    await window.callbar.settings.save({ dial_allowed_classes: ['extension'] });
+    return settings.ok ? settings.value.settings.dial_allowed_classes : [];
+  });
+  const refusedNow = () =>
+    page.evaluate(async () => {
+      const answer = await window.callbar.calls.dial({ target: '+49 30 7654322', source: 'ui' });
+      return answer.ok ? '' : answer.error.message;
+    });
+  try {
+    const search = page.getByRole('combobox');
+    await search.fill('+49 30 7654322');
+    await expect(page.getByRole('option').first()).toContainText('7654322');
+    await search.press('Enter');
+    const refusal = page.getByTestId('call-error');
+    const said = await refusedNow();
+    await expect(refusal).toHaveText(said);
+    await showLocale(page, 'de');
+    const gesagt = await refusedNow();
+    expect(gesagt).not.toBe(said);
+    await expect(refusal).toHaveText(gesagt);
+    await picture(page, 'languages-call-refusal-de.png');
+    await showLocale(page, 'en');
+    await expect(refusal).toHaveText(said);
+  } finally {
+    await page.evaluate(
+      (classes) => window.callbar.settings.save({ dial_allowed_classes: classes }),
+      allowed,
+    );
+  }
+});

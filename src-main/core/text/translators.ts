@@ -149,11 +149,26 @@ export function spokenSaid(sentence: string): Said | string {
 
 /**
  * `sentence` in `t`'s language when this process said it by key (or it is one of the catalog's
- * sentences without placeholders); otherwise as it is.
+ * sentences without placeholders); otherwise as it is. The wording is kept as the sentence was
+ * (by its holder where one holds it): a German reason the window still shows when the person
+ * switches to English is worded again from it (`app.sayAgain`), not left German.
  */
 export function sayAgain(t: Translate, sentence: string): string {
   const text = spokenSaid(sentence);
-  return typeof text === 'object' ? sayWith(t, text) : sentence;
+  if (typeof text !== 'object') return sentence;
+  const worded = sayWith(t, text);
+  if (worded !== sentence) keepWording(sentence, worded, text);
+  return worded;
+}
+
+/** Keeps `worded`, another wording of `sentence`, where `sentence` is kept. */
+function keepWording(sentence: string, worded: string, text: Said): void {
+  for (const holding of held.values()) {
+    if (!holding.has(sentence)) continue;
+    holding.set(worded, text);
+    return;
+  }
+  kept(worded, text);
 }
 
 /**

@@ -13,6 +13,7 @@ import type { useListQuery } from '../hooks/use-list-query';
 import type { PagedList } from '../hooks/use-paged-list';
 import { RowMenu, type RowAction } from './RowMenu';
 import { ScreenHeader } from './ScreenHeader';
+import { CoreText } from './CoreText';
 
 /** The kinds of items a ListScreen lists (their words are the window catalog's `list.<kind>`). */
 export type ListKind = 'contacts' | 'phonebooks';
@@ -191,7 +192,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
       </div>
       {list.error ? (
         <p role="alert" className="error">
-          {list.error.message}
+          <CoreText>{list.error.message}</CoreText>
         </p>
       ) : null}
       {count === undefined ? (

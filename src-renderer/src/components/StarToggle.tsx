@@ -1,5 +1,6 @@
 import { useTranslation } from '../i18n';
 import { useFavourites } from '../hooks/use-favourites';
+import { CoreText } from './CoreText';
 
 /** ☆/★ for one contact: stars it (it comes first in the tray and the empty search) or unstars it. */
 export function StarToggle({ contactId, name }: { contactId: number; name: string }) {
@@ -25,7 +26,7 @@ export function StarToggle({ contactId, name }: { contactId: number; name: strin
       </button>
       {error ? (
         <span role="alert" className="error">
-          {error}
+          <CoreText>{error}</CoreText>
         </span>
       ) : null}
     </>

@@ -5,6 +5,7 @@ import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
 import { ScreenHeader } from '../components/ScreenHeader';
 import { useHomeName } from '../hooks/use-home-name';
+import { CoreText } from '../components/CoreText';
 
 /** Version and platform details, away from the everyday view. */
 export function AboutView() {
@@ -26,7 +27,7 @@ export function AboutView() {
       <p className="lead">{t('about.summary')}</p>
       {error ? (
         <p role="alert" className="error">
-          {error.message}
+          <CoreText>{error.message}</CoreText>
         </p>
       ) : info ? (
         <dl className="about" data-testid="app-info">

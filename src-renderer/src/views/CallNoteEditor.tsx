@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../i18n';
 import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
+import { CoreText } from '../components/CoreText';
 
 /** The longest note (the contract's CALL_NOTE_CHARS; the renderer imports types only). */
 const CALL_NOTE_CHARS = 500;
@@ -65,7 +66,7 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
       </span>
       {error ? (
         <span role="alert" className="error">
-          {error}
+          <CoreText>{error}</CoreText>
         </span>
       ) : null}
       <span className="inline-actions">

@@ -2,6 +2,7 @@ import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { Icon } from '../components/Icon';
+import { CoreText } from '../components/CoreText';
 
 /**
  * Why the last call action was refused ("Already calling …: one click is one call."), as one
@@ -17,7 +18,9 @@ export function CallRefusal() {
     <div className="quiet-notice" role="status" data-testid="call-error" data-code={error.code}>
       <Icon name="info" />
       <div className="quiet-notice-text">
-        <span>{error.message}</span>
+        <span>
+          <CoreText>{error.message}</CoreText>
+        </span>
         <ErrorDetails details={error.details} />
       </div>
       <button

@@ -6,6 +6,7 @@ import { connectedBefore } from '../store/account-slice';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name } from '../components/Isolated';
 import { FirstRunSetup } from './FirstRunSetup';
+import { CoreText } from '../components/CoreText';
 
 /** The words and the one right action for every state in which Callbar is not connected. */
 export function ConnectView() {
@@ -42,7 +43,7 @@ function ErrorLine() {
   const error = useAppStore((state) => state.accountError);
   return error ? (
     <p role="alert" className="error">
-      {error.message}
+      <CoreText>{error.message}</CoreText>
     </p>
   ) : null;
 }

@@ -16,6 +16,7 @@ import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { useListQuery } from '../hooks/use-list-query';
 import { usePagedList } from '../hooks/use-paged-list';
+import { CoreText } from '../components/CoreText';
 
 /** The orders a contact list offers (their words: the catalog's `contacts.order.<value>`). */
 const ORDERINGS: ContactOrdering[] = [
@@ -50,6 +51,8 @@ export function ContactsView({
   const [importing, setImporting] = useState(false);
   const exporting = useExportDownload();
   const crm = useCrmLinks();
+  /** Why an export or a CRM link failed (core's sentence). */
+  const problem = exporting.error ?? crm.error;
   const list = usePagedList(
     (page) =>
       window.callbar.contacts.list({
@@ -157,9 +160,9 @@ export function ContactsView({
           {t('export.progress', { items: exporting.busy.items })}
         </p>
       ) : null}
-      {exporting.error || crm.error ? (
+      {problem ? (
         <p role="alert" className="error" data-testid="export-error">
-          {exporting.error ?? crm.error}
+          <CoreText>{problem}</CoreText>
         </p>
       ) : null}
       {importing ? (

@@ -4,6 +4,7 @@ import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
 import { Avatar } from '../components/Avatar';
 import { RowCallButton } from '../components/RowCallButton';
+import { CoreText } from '../components/CoreText';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
@@ -18,7 +19,7 @@ export function FavouritesList() {
       </div>
       {error ? (
         <p role="alert" className="error">
-          {error}
+          <CoreText>{error}</CoreText>
         </p>
       ) : null}
       <ul className="rows" data-testid="favourites">

@@ -347,7 +347,12 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                     <span className="outcome" data-outcome={row.outcome}>
                       {t('import.outcome', { outcome: row.outcome })}
                     </span>
-                    {row.reason ? <span className="outcome-reason"> {row.reason}</span> : null}
+                    {row.reason ? (
+                      <span className="outcome-reason">
+                        {' '}
+                        <CoreText>{row.reason}</CoreText>
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -387,7 +392,12 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
                   ? 'incomplete'
                   : 'done',
           })}
-          {summary.stopped ? ` ${summary.stopped}` : ''}
+          {summary.stopped ? (
+            <>
+              {' '}
+              <CoreText>{summary.stopped}</CoreText>
+            </>
+          ) : null}
         </p>
       ) : null}
       <DialogActions

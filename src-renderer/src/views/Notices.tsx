@@ -1,5 +1,6 @@
 import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
+import { CoreText } from '../components/CoreText';
 
 /** Things core wanted the user to know that answer no request (a failed connect, a lost receiver). */
 export function Notices() {
@@ -10,7 +11,9 @@ export function Notices() {
     <ul className="notices" aria-live="polite">
       {notices.map((notice, index) => (
         <li key={index} className={`notice notice-${notice.level}`}>
-          <span>{notice.message}</span>
+          <span>
+            <CoreText>{notice.message}</CoreText>
+          </span>
           <button type="button" className="plain" onClick={() => dismiss(index)}>
             {t('notices.dismiss')}
           </button>

@@ -9,6 +9,7 @@ import { Name, PhoneNumber } from '../components/Isolated';
 import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
+import { CoreText } from '../components/CoreText';
 
 /**
  * What will be dialled, apart from any label or contact name: the class, the country and the
@@ -146,7 +147,7 @@ function PendingDial() {
       ) : null}
       {error ? (
         <p role="alert" className="error">
-          {error.message}
+          <CoreText>{error.message}</CoreText>
         </p>
       ) : null}
       <DialogActions

@@ -13,6 +13,7 @@ import { useExportDownload } from '../hooks/use-export-download';
 import { useListQuery } from '../hooks/use-list-query';
 import { usePagedList } from '../hooks/use-paged-list';
 import { Name } from '../components/Isolated';
+import { CoreText } from '../components/CoreText';
 
 /** The orders the list offers (their words: the catalog's `phonebooks.order.<value>`). */
 const ORDERINGS: PhonebookOrdering[] = [
@@ -124,7 +125,7 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
       ) : null}
       {exporting.error ? (
         <p role="alert" className="error" data-testid="export-error">
-          {exporting.error}
+          <CoreText>{exporting.error}</CoreText>
         </p>
       ) : null}
       {editing ? (

@@ -3,6 +3,7 @@ import { useTranslation } from '../i18n';
 import type { Locale } from '../../../src-shared/i18n';
 import { countriesByName, countryLabel } from '../components/CountryPicker';
 import { useAppStore } from '../store/app-store';
+import { CoreText } from '../components/CoreText';
 
 /**
  * Until someone chose the region (the person, CALLBAR_REGION or a policy), the search view asks
@@ -42,7 +43,7 @@ export function RegionAsk() {
       </button>
       {error ? (
         <p role="alert" className="error">
-          {error.message}
+          <CoreText>{error.message}</CoreText>
         </p>
       ) : null}
     </section>

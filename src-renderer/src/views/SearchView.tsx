@@ -14,6 +14,7 @@ import { CallRefusal } from './CallRefusal';
 import { SyncStatus } from './SyncStatus';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { Name, PhoneNumber } from '../components/Isolated';
+import { CoreText } from '../components/CoreText';
 
 // Asked only until someone chose the country: loaded then, with its texts (i18n.ts).
 const RegionAsk = lazy(() =>
@@ -148,7 +149,7 @@ export function SearchView() {
       {hasCall ? null : <CallRefusal />}
       {searchError ? (
         <div role="alert" className="error">
-          {searchError.message}
+          <CoreText>{searchError.message}</CoreText>
           <ErrorDetails details={searchError.details} />
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 import { useLocale } from '../hooks/use-locale';
 import { useAppStore } from '../store/app-store';
 import { formatTime } from './format-time';
+import { CoreText } from '../components/CoreText';
 
 /**
  * A banner over the main view when the session needs the user (ended), or the platform or the
@@ -18,7 +19,12 @@ export function SessionBanner() {
         <p>
           <strong>{account.title ?? t('session.ended')}</strong>{' '}
           {account.message ?? t('session.endedExplained')}
-          {error ? <span className="error"> {error.message}</span> : null}
+          {error ? (
+            <span className="error">
+              {' '}
+              <CoreText>{error.message}</CoreText>
+            </span>
+          ) : null}
         </p>
         <button type="button" className="primary" disabled={busy} onClick={() => void connect()}>
           {t('session.reconnect')}

@@ -18,6 +18,7 @@ import { formErrors, type FormErrors } from './form-errors';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { CountrySelect } from './CountrySelect';
 import { WebhookRegistration } from './WebhookRegistration';
+import { CoreText } from '../components/CoreText';
 
 type Name = keyof EditableSettings;
 type Draft = {
@@ -335,7 +336,9 @@ export function SettingsView() {
               </div>
               <p className="setting-hint">{t('settings.hint.emergency')}</p>
               {errors.fields.dial_allowed_classes ? (
-                <p className="setting-error">{errors.fields.dial_allowed_classes}</p>
+                <p className="setting-error">
+                  <CoreText>{errors.fields.dial_allowed_classes}</CoreText>
+                </p>
               ) : null}
             </fieldset>
             <fieldset
@@ -545,13 +548,13 @@ export function SettingsView() {
           </details>
           {errors.form ? (
             <p role="alert" className="error">
-              {errors.form}
+              <CoreText>{errors.form}</CoreText>
             </p>
           ) : null}
         </form>
       ) : errors.form ? (
         <p role="alert" className="error">
-          {errors.form}
+          <CoreText>{errors.form}</CoreText>
         </p>
       ) : (
         <p aria-busy="true">{t('common.loading')}</p>

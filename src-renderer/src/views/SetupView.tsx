@@ -5,6 +5,7 @@ import { ConnectView, ViaRelay } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { PhoneNumber } from '../components/Isolated';
+import { CoreText } from '../components/CoreText';
 
 /**
  * The first-run setup window (`#setup`): the Connect flow and nothing else, then, once connected,
@@ -63,7 +64,7 @@ function SetupDone() {
       </div>
       {error ? (
         <p role="alert" className="error">
-          {error.message}
+          <CoreText>{error.message}</CoreText>
         </p>
       ) : null}
     </section>

@@ -3,6 +3,7 @@ import { useAppStore } from '../store/app-store';
 import { useLocale } from '../hooks/use-locale';
 import { ErrorDetails } from '../components/ErrorDetails';
 import { formatTime } from './format-time';
+import { CoreText } from '../components/CoreText';
 
 /**
  * One line about the local contact index: loading, how many, how fresh, what went wrong. Memoised:
@@ -19,7 +20,7 @@ export const SyncStatus = memo(function SyncStatus() {
   if (error) {
     return (
       <p className="sync-status error" data-testid="sync-status">
-        {error.message}
+        <CoreText>{error.message}</CoreText>
       </p>
     );
   }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '../i18n';
 import type { ReceiverRegistration } from '../../../src-shared/contract';
+import { CoreText } from '../components/CoreText';
 
 /**
  * The exact Webhook URL (and headers) to register with the platform's integration. The URL ends
@@ -25,7 +26,12 @@ export function WebhookRegistration() {
         <button type="button" onClick={() => void show()}>
           {t('webhook.show')}
         </button>
-        {error ? <span className="error"> {error}</span> : null}
+        {error ? (
+          <span className="error">
+            {' '}
+            <CoreText>{error}</CoreText>
+          </span>
+        ) : null}
       </p>
     );
   }

@@ -45,6 +45,25 @@ describe('router errors in the window’s language', () => {
     expect(de.pending.target.class).toBe('emergency');
   });
 
+  it('says an answer’s sentence again from the language it came in: a link’s reason', async () => {
+    // The window got the link to confirm in German, and the person switches to English with it open.
+    core.profile.settings.language = 'de';
+    const german = await core.router.invoke('calls.openUrl', { url: 'tel:911' });
+    core.profile.settings.language = 'en';
+    const english = await core.router.invoke('calls.openUrl', { url: 'tel:911' });
+    if (!german.ok || !english.ok) throw new Error('the link was refused');
+    const [de, en] = [german.value as DialOutcome, english.value as DialOutcome];
+    if (de.status !== 'needs-confirmation' || en.status !== 'needs-confirmation') {
+      throw new Error('an emergency link must ask');
+    }
+    const shown = [de.pending.reason!, de.pending.target.description];
+    const again = await core.router.invoke('app.sayAgain', { texts: shown });
+    expect(again).toEqual({
+      ok: true,
+      value: [en.pending.reason, en.pending.target.description],
+    });
+  });
+
   /** The error the window gets for `channel`, asked in German and in English. */
   async function refusedInBoth(channel: string, request: unknown): Promise<[ErrorInfo, ErrorInfo]> {
     const ask = async (language: 'de' | 'en') => {

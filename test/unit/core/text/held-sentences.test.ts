@@ -85,4 +85,22 @@ describe('sentences held beyond the latest 500', () => {
       'Das Feld „Nummer“ mit „+43 1 ABC 0“ ist keine Telefonnummer: sie enthält Buchstaben.',
     );
   });
+
+  it('a row’s reason shown in German is worded in English again, from the German', () => {
+    const csv = ['Name,Number', 'Ada,+43 1 ABC 1', 'Bea,+43 1 ABC 2'].join('\r\n');
+    const table = parseImport(new TextEncoder().encode(csv), '.csv');
+    const plan = planImport(table, guessMapping(table.headers), {
+      phonebook: 1,
+      existing: [],
+      region: 'AT',
+      onDuplicate: 'skip',
+    });
+    const english = dryRun(plan).rows.map((row) => row.reason!);
+    // The window was answered in German; the person switches to English with the preview open.
+    const german = english.map((reason) => sayAgain(de, reason));
+    sayMany(600, 'e');
+    const en = translatorFor('en', 'errors');
+    expect(german.map((reason) => sayAgain(en, reason))).toEqual(english);
+    expect(german.map((reason) => sayAgain(de, reason))).toEqual(german);
+  });
 });
