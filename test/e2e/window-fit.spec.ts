@@ -160,6 +160,74 @@ test('the row a typed speed dial offers says whom it calls whole, at 420 and 128
   await pictureInBothThemes(page, 'fit-speed-dial-row');
 });
 
+/**
+ * How many lines each digit group of `node`'s text spans ("+12025550147" of "tel:+12025550147",
+ * "202" of "tel:+1-202-555-0143"), by the characters' boxes, whatever elements hold them.
+ */
+function linesOfEachDigitGroup(node: Locator) {
+  return node.evaluate((root) => {
+    const texts: { node: Text; start: number }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    let length = 0;
+    for (
+      let text = walker.nextNode() as Text | null;
+      text;
+      text = walker.nextNode() as Text | null
+    ) {
+      texts.push({ node: text, start: length });
+      length += text.data.length;
+    }
+    const at = (offset: number, end: boolean) => {
+      const holder = texts.findLast(({ node, start }) =>
+        end ? start < offset : start <= offset && offset < start + node.data.length,
+      )!;
+      return [holder.node, offset - holder.start] as const;
+    };
+    const lines: Record<string, number> = {};
+    for (const group of (root.textContent ?? '').matchAll(/\+?\d+/g)) {
+      const range = document.createRange();
+      range.setStart(...at(group.index, false));
+      range.setEnd(...at(group.index + group[0].length, true));
+      lines[group[0]] = new Set(
+        [...range.getClientRects()].map((rect) => Math.round(rect.top)),
+      ).size;
+    }
+    return lines;
+  });
+}
+
+test('a link to confirm shows its tel: text with no number broken, at 420 and 1280 px', async ({
+  page,
+}) => {
+  await ready(page);
+  for (const [url, groups] of [
+    ['tel:+12025550147', { '+12025550147': 1 }],
+    ['tel:+1-202-555-0143', { '+1': 1, '202': 1, '555': 1, '0143': 1 }],
+  ] as const) {
+    await page.evaluate((link) => window.callbar.calls.openUrl({ url: link }), url);
+    const dialog = page.getByRole('dialog');
+    const link = dialog.locator('.pending-link');
+    await expect(link).toHaveText(url);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await showLocale(page, locale);
+        const where = `${url}, ${size.width} px, ${locale}`;
+        // "…Webseite: tel:+1202555014" and "7" on the next line.
+        expect(await linesOfEachDigitGroup(link), where).toEqual(groups);
+        const [shown, box] = [(await link.boundingBox())!, (await dialog.boundingBox())!];
+        expect(shown.x + shown.width, where).toBeLessThanOrEqual(box.x + box.width);
+      }
+    }
+    await showLocale(page, 'de');
+    await page.setViewportSize(SIZES[0]);
+    await pictureInBothThemes(page, `fit-link-confirmation-${url.length}-de`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+  await showLocale(page, 'en');
+});
+
 /** Declined calls from numbers no contact has: rows in Recent calls that the number names. */
 async function recentCallsFrom(page: Page, numbers: string[]) {
   const bar = page.getByTestId('call-bar');

@@ -43,6 +43,27 @@ function DestinationFacts({ target }: { target: DialTarget }) {
 }
 
 /**
+ * The link as it came, broken only where a person would: on a line of its own where it fits one,
+ * otherwise between its parts, never inside a digit group ("tel:+1202555014" and "7" at 420 px
+ * in German), unless one group is longer than a whole line.
+ */
+function LinkText({ link }: { link: string }) {
+  return (
+    <code className="pending-link" dir="ltr">
+      {link.split(/(\+?\d+)/).map((part, at) =>
+        at % 2 === 1 ? (
+          <span key={at} className="pending-link-digits">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
+    </code>
+  );
+}
+
+/**
  * How long Dial stays off once the dialog shows a dial, also one that replaced another: a link
  * that arrives just before a click (a page or program firing a second tel: link as the person
  * reaches for Dial on the first) must not take that click. Cancel works at once.
@@ -122,11 +143,7 @@ function PendingDial() {
             id="pending.askedByLink"
             values={{
               source: t(`pending.source.${pending.source}`),
-              link: (
-                <code className="pending-link" dir="ltr">
-                  {pending.link}
-                </code>
-              ),
+              link: <LinkText link={pending.link} />,
             }}
           />
         ) : (
