@@ -321,7 +321,7 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
 });
 
 /**
- * Each button of `card` as it reads against the card: the contrast of its edge (its border, or
+ * Each button of `card` as it reads against the card (or what the card stands on): the contrast of its edge (its border, or
  * its fill where it is filled) with the card's background, and, focused by the keys, its ring's
  * style, width and contrast (WCAG 1.4.11: 3:1 for what identifies a control).
  */
@@ -345,7 +345,12 @@ function buttonsAgainst(card: Locator) {
       const [x, y] = [luminance(rgb(a).rgb), luminance(rgb(b).rgb)];
       return Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100;
     };
-    const ground = getComputedStyle(node).backgroundColor;
+    // What the buttons stand on: the nearest background that is painted.
+    let holder: Element | null = node;
+    while (holder && rgb(getComputedStyle(holder).backgroundColor).alpha < 0.5) {
+      holder = holder.parentElement;
+    }
+    const ground = holder ? getComputedStyle(holder).backgroundColor : 'white';
     const seen = [];
     for (const button of node.querySelectorAll<HTMLButtonElement>('button')) {
       const style = getComputedStyle(button);
@@ -411,6 +416,26 @@ test('the call bar’s buttons read as buttons, with a ring when focused, in bot
   await page.keyboard.press('Escape');
   await expect(bar).toBeHidden();
   await page.evaluate(() => window.callbar.settings.save({ crm_links: [] }));
+});
+
+test('the sync status’s Refresh reads as a button, with a ring when focused, in both themes', async ({
+  page,
+}) => {
+  await ready(page);
+  const status = page.getByTestId('sync-status');
+  await expect(status.getByRole('button', { name: 'Refresh' })).toBeVisible();
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      // "Refresh" was a word beside "30 contacts · updated 04:22": no edge, as text reads.
+      expect(await buttonsAgainst(status), `${size.width} px, ${colorScheme}`).toEqual([
+        { button: 'Refresh', edge: true, ring: true, ringContrast: true },
+      ]);
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await pictureInBothThemes(page, 'fit-sync-refresh');
 });
 
 /** A phonebook's contacts, Customers by default (from Search, in English). */

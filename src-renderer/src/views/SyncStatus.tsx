@@ -32,7 +32,7 @@ export const SyncStatus = memo(function SyncStatus() {
         <p className="sync-status" data-testid="sync-status" data-state="empty">
           {t('sync.empty')}{' '}
           {canSync ? (
-            <button type="button" className="plain" onClick={() => void sync()}>
+            <button type="button" onClick={() => void sync()}>
               {t('sync.load')}
             </button>
           ) : null}
@@ -70,7 +70,7 @@ export const SyncStatus = memo(function SyncStatus() {
               })
             : t('sync.ready', { count })}{' '}
           {canSync ? (
-            <button type="button" className="plain" onClick={() => void sync()}>
+            <button type="button" onClick={() => void sync()}>
               {t('sync.refresh')}
             </button>
           ) : null}
@@ -88,7 +88,7 @@ export const SyncStatus = memo(function SyncStatus() {
             why: directory.last_error?.replace(/\.$/, '') ?? 'none',
           })}{' '}
           {canSync ? (
-            <button type="button" className="plain" onClick={() => void sync()}>
+            <button type="button" onClick={() => void sync()}>
               {t('sync.refreshNow')}
             </button>
           ) : null}
