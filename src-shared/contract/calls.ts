@@ -35,6 +35,11 @@ export const DialTarget = z.object({
   /** How to show it to a person ("+49 30 1234567", "Extension 201"). */
   display: z.string(),
   kind: z.enum(['external', 'extension', 'speed-dial']),
+  /**
+   * A speed dial's number, shown as any number is ("030 1234567"; "Extension 8104" where the
+   * contact's number does not read as one): what it dials, beside `display`'s name and code.
+   */
+  dials_shown: z.string().optional(),
   /** What the destination is (of the number a speed dial stands for, for a speed dial). */
   class: DestinationClass,
   /** The country the number belongs to (ISO 3166-1 alpha-2): outside and emergency numbers. */

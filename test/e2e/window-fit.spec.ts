@@ -134,7 +134,7 @@ function cutTexts(row: Locator) {
   );
 }
 
-test('the row a typed speed dial offers says whom it calls whole, at 420 and 1280 px', async ({
+test('the row a typed speed dial offers says whom it calls whole, and the number it dials, at 420 and 1280 px', async ({
   page,
 }) => {
   await ready(page);
@@ -147,6 +147,8 @@ test('the row a typed speed dial offers says whom it calls whole, at 420 and 128
       const row = page.locator('.result-dial');
       await expect(row).toContainText(LONG_NAME);
       await expect(row).toContainText('8104');
+      // Its second line says the number it dials, not the name a second time.
+      await expect(row.locator('.result-detail')).toHaveText('030 1234567');
       expect(await cutTexts(row), `${size.width} px, ${locale}`).toEqual([]);
       const [box, list] = [
         (await row.boundingBox())!,

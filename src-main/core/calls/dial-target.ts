@@ -118,9 +118,11 @@ function speedDial(
   } catch {
     // A contact number that does not parse is still reachable through the code itself.
   }
+  const dialled = resolved ?? internal(code);
   return {
-    ...(resolved ?? internal(code)),
+    ...dialled,
     display: inEnglish(said('errors:display.speedDial', { name: contact.display_name, code })),
+    dials_shown: dialled.display,
     kind: 'speed-dial',
     contact,
   };

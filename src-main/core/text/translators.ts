@@ -174,8 +174,9 @@ function keepWording(sentence: string, worded: string, text: Said): void {
 /**
  * The fields of the contract that carry a sentence core said (a dial target's description and
  * note, a pending link's, a finished call's or an import row's reason, an account status's title,
- * message and warnings, why an import stopped, the label core gives a number: "Extension 204"),
- * or a list of them (the settings' policy problems), why a settings file is not applied.
+ * message and warnings, why an import stopped, the label core gives a number: "Extension 204",
+ * also as what a speed dial dials), or a list of them (the settings' policy problems), why a
+ * settings file is not applied.
  */
 const SENTENCE_FIELDS = new Set([
   'description',
@@ -186,6 +187,7 @@ const SENTENCE_FIELDS = new Set([
   'events_warning',
   'title',
   'display',
+  'dials_shown',
   'stopped',
   'policy_problems',
   'settings_problem',

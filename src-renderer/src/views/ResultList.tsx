@@ -150,9 +150,13 @@ interface RowProps {
   measure: (node: HTMLElement | null) => void;
 }
 
-/** What the typed number's row says under it: a note, its contact, or what the number is. */
+/**
+ * What the typed number's row says under it: a note, the number a speed dial dials (its name is
+ * the row's first line already), its contact, or what the number is.
+ */
 function dialDetail(row: Extract<ResultRow, { kind: 'dial' }>): string {
-  return row.target.note ?? row.target.contact?.display_name ?? row.target.description;
+  const { target } = row;
+  return target.note ?? target.dials_shown ?? target.contact?.display_name ?? target.description;
 }
 
 /**
@@ -178,6 +182,7 @@ const Row = memo(function Row({ row, index, start, height, count, selected, meas
           display={row.target.display}
           detail={dialDetail(row)}
           speedDial={row.target.kind === 'speed-dial'}
+          detailIsNumber={!row.target.note && row.target.dials_shown !== undefined}
         />
       ) : (
         <HitRow hit={row.hit} />
@@ -225,8 +230,8 @@ function sameRow(before: RowProps, after: RowProps): boolean {
 }
 
 /**
- * The typed number's row; `detail` is a note ("… is also the emergency number"), its contact, or
- * what the number is ("This is a premium-rate number in Germany: calls to it cost more."): what
+ * The typed number's row; `detail` is a note ("… is also the emergency number"), the number a
+ * speed dial dials ("030 1234567", shown as a number), its contact, or what the number is ("This is a premium-rate number in Germany: calls to it cost more."): what
  * Enter does, read whole (its lines wrap; the row is as high as they are). A speed dial's words
  * are a name ("Maximiliane Schwarzenberger-Hohenlohe (speed dial 8104)"), not one number: they
  * wrap as a name does (on one line at 420 px, the code and half the name were cut).
@@ -235,10 +240,13 @@ function DialRow({
   display,
   detail,
   speedDial,
+  detailIsNumber,
 }: {
   display: string;
   detail: string;
   speedDial: boolean;
+  /** The detail is the number a speed dial dials, shown as numbers are. */
+  detailIsNumber: boolean;
 }) {
   return (
     <>
@@ -251,7 +259,7 @@ function DialRow({
         />
       </span>
       <span className="result-text result-detail">
-        <Name>{detail}</Name>
+        {detailIsNumber ? <PhoneNumber>{detail}</PhoneNumber> : <Name>{detail}</Name>}
       </span>
     </>
   );

@@ -307,6 +307,18 @@ describe('parseDialTarget', () => {
     expect(parseDialTarget('+49 30 1234567', { region: 'US', directory }).contact).toBeUndefined();
   });
 
+  it('says what a speed dial dials, shown as numbers are, beside its name and code', () => {
+    const inGermany = parseDialTarget('2345', { region: 'DE', directory });
+    expect(inGermany.display).toBe('Grace Hopper (speed dial 2345)');
+    expect(inGermany.dials_shown).toBe('030 1234567');
+    // Ada's is stored in international form: shown so outside her country.
+    expect(parseDialTarget('7341', { region: 'US', directory }).dials_shown).toBe(
+      '+44 20 7123 4567',
+    );
+    // A typed number is no speed dial: it has none.
+    expect(parseDialTarget('030 1234567', { region: 'DE', directory }).dials_shown).toBeUndefined();
+  });
+
   it('never quotes more than a short piece of a long input back', () => {
     const long = `+49 30 1234567 ${'; drop table'.repeat(10)}`;
     expect(() => parseDialTarget(long, { region: 'US' })).toThrow(/^.{0,120}$/);
