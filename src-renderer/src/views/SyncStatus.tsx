@@ -43,13 +43,20 @@ export const SyncStatus = memo(function SyncStatus() {
       const total = progress?.contacts_total;
       return (
         <div className="sync-status" data-testid="sync-status" data-state="syncing">
+          {/*
+           * Said once per stage (loading, then checking), not again with every page: the count
+           * beside it is for the eye (a screen reader has the progress bar's value).
+           */}
           <span role="status">
-            {progress?.checking
-              ? t('sync.checking', { count })
-              : total
+            {progress?.checking ? t('sync.checking', { count }) : t('sync.loading')}
+          </span>
+          {progress?.checking ? null : (
+            <span data-testid="sync-count">
+              {total
                 ? t('sync.loadingOf', { count: progress?.contacts ?? count, total })
                 : t('sync.loadingCount', { count: progress?.contacts ?? count })}
-          </span>
+            </span>
+          )}
           <progress
             aria-label={t('sync.loadingLabel')}
             max={total && !progress?.checking ? total : undefined}
