@@ -30,6 +30,19 @@ function sayMany(count: number, tag: string) {
   }
 }
 
+/** Each row's reason of an import of `rows` (Name,Number) in Austria, as core says it. */
+function reasonsOf(rows: string[]): string[] {
+  const csv = ['Name,Number', ...rows].join('\r\n');
+  const table = parseImport(new TextEncoder().encode(csv), '.csv');
+  const plan = planImport(table, guessMapping(table.headers), {
+    phonebook: 1,
+    existing: [],
+    region: 'AT',
+    onDuplicate: 'skip',
+  });
+  return dryRun(plan).rows.map((row) => row.reason!);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'callbar-held-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -65,18 +78,7 @@ describe('sentences held beyond the latest 500', () => {
   });
 
   it("every row's reason of a 600-row import is German, the first as much as the last", () => {
-    const csv = [
-      'Name,Number',
-      ...Array.from({ length: 600 }, (_, at) => `Row ${at},+43 1 ABC ${at}`),
-    ].join('\r\n');
-    const table = parseImport(new TextEncoder().encode(csv), '.csv');
-    const plan = planImport(table, guessMapping(table.headers), {
-      phonebook: 1,
-      existing: [],
-      region: 'AT',
-      onDuplicate: 'skip',
-    });
-    const reasons = dryRun(plan).rows.map((row) => row.reason!);
+    const reasons = reasonsOf(Array.from({ length: 600 }, (_, at) => `Row ${at},+43 1 ABC ${at}`));
     expect(reasons).toHaveLength(600);
     sayMany(600, 'd');
     const german = reasons.map((reason) => sayAgain(de, reason));
@@ -87,15 +89,7 @@ describe('sentences held beyond the latest 500', () => {
   });
 
   it('a row’s reason shown in German is worded in English again, from the German', () => {
-    const csv = ['Name,Number', 'Ada,+43 1 ABC 1', 'Bea,+43 1 ABC 2'].join('\r\n');
-    const table = parseImport(new TextEncoder().encode(csv), '.csv');
-    const plan = planImport(table, guessMapping(table.headers), {
-      phonebook: 1,
-      existing: [],
-      region: 'AT',
-      onDuplicate: 'skip',
-    });
-    const english = dryRun(plan).rows.map((row) => row.reason!);
+    const english = reasonsOf(['Ada,+43 1 ABC 1', 'Bea,+43 1 ABC 2']);
     // The window was answered in German; the person switches to English with the preview open.
     const german = english.map((reason) => sayAgain(de, reason));
     sayMany(600, 'e');
