@@ -21,8 +21,15 @@ import {
   AttemptEnd,
   DEVICE_PATHS,
 } from '../src-main/core/relay/relay-protocol';
+import { secretsEqual } from '../src-main/core/secret-compare';
 import { said } from '../src-main/core/text/said';
-import { linkName, type ActivationWaits, type LinkRecord } from './activation-waits';
+import {
+  confirmBox,
+  confirmingName,
+  linkName,
+  type ActivationWaits,
+  type LinkRecord,
+} from './activation-waits';
 import { OpenWaits } from './open-waits';
 import { body, clientOf, page, parsed, sha256, type RelayContext } from './relay-context';
 
@@ -142,13 +149,16 @@ export function activationRoutes(
 
   app.post(DEVICE_PATHS.confirm, async (request, reply) => {
     const confirm = parsed(ActivationConfirm, body(request, HANDSHAKE_LIMITS), 'The confirmation');
-    // Only the desktop that opened the handoff knows the credential of the device it made.
+    // Only the desktop that opened the handoff knows the credential of the device it made, and
+    // only that device's activation, still waiting, takes it: once (the mark is taken here).
     const credential = sha256(confirm.credential);
-    if (!(await store.deviceByCredential(credential))) {
+    const device = await store.deviceByCredential(credential);
+    const awaited = device ? await store.takeWaiting(confirmingName(device.device_id)) : undefined;
+    if (!device || awaited === undefined || !secretsEqual(awaited, confirm.key_sha256)) {
       throw new HttpRejection(403, 'No activation waits for this confirmation.');
     }
     await store.push(
-      `confirm:${confirm.key_sha256}`,
+      confirmBox(device.device_id),
       JSON.stringify({ credential_sha256: credential, stored: confirm.stored }),
       context.handoffTimeoutMs,
     );

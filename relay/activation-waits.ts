@@ -39,6 +39,15 @@ export interface LinkRecord {
 }
 
 export const linkName = (name: string) => `connect:${name}`;
+/**
+ * A device made for an activation, until its desktop confirms: the mark (a wait, the key's
+ * SHA-256) says which attempt it belongs to, and its confirmation goes to its own mailbox. So a
+ * confirmation is taken only from the desktop that opened that device's handoff: another
+ * device's credential (another desktop of the organisation) reaches neither, and can neither
+ * make the platform's activation fail nor leave anything at the relay.
+ */
+export const confirmingName = (deviceId: string) => `confirming:${deviceId}`;
+export const confirmBox = (deviceId: string) => `confirm:${deviceId}`;
 const ALL = 'waits';
 const addressPool = (address: string) => `waits:${address}`;
 const member = (keySha256: string, record: WaitRecord) => `${keySha256}:${record.proof_sha256}`;

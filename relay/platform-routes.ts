@@ -31,7 +31,7 @@ import {
 import { sealHandoff } from '../src-main/core/relay/sealed-handoff';
 import { said } from '../src-main/core/text/said';
 import { summarizedWarnings } from '../src-main/core/log/summarized-warnings';
-import type { ActivationWaits } from './activation-waits';
+import { confirmBox, confirmingName, type ActivationWaits } from './activation-waits';
 import { checkPlatformCall, type PlatformRoute } from './platform-auth';
 import { body, page, parsed, sha256, type RelayContext } from './relay-context';
 import type { DeviceRecord } from './relay-store';
@@ -105,6 +105,9 @@ export function platformRoutes(
     // Known before the desktop has it, so its first stream request finds it; removed below
     // unless the desktop says it stored the tokens.
     await store.addDevice(record);
+    // Only this device's confirmation answers the platform (activation-waits.ts).
+    const confirming = confirmingName(record.device_id);
+    await store.putWaiting(confirming, name, context.handoffTimeoutMs * 2);
     let stored = false;
     try {
       const sealed = await sealHandoff(wait.public_key, name, {
@@ -113,7 +116,7 @@ export function platformRoutes(
         credential,
       });
       await store.push(`handoff:${name}`, JSON.stringify(sealed), context.handoffTimeoutMs);
-      const answer = await store.pop(`confirm:${name}`, context.handoffTimeoutMs);
+      const answer = await store.pop(confirmBox(record.device_id), context.handoffTimeoutMs);
       if (answer === undefined) {
         throw new HttpRejection(504, 'The desktop did not confirm in time; nothing was kept.');
       }
@@ -125,6 +128,7 @@ export function platformRoutes(
     } finally {
       await waits.remove(name);
       await store.takeWaiting(`claim:${name}`);
+      await store.takeWaiting(confirming);
       if (!stored) await store.removeDevice(record.device_id);
     }
     log.info('device activated', { device: record.device_id, tenant_id: call.tenant_id });

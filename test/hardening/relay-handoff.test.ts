@@ -253,6 +253,43 @@ it('only hashes and sealed values in Redis: every key, and MONITOR over activati
   }
 });
 
+it('another device cannot answer an activation for its key: forged confirmations change nothing', async () => {
+  const account = core.profile.account;
+  const [a, b] = nodes as [RunningRelay, RunningRelay];
+  // Another desktop of the organisation, with its own valid credential.
+  const credential = randomBytes(32).toString('base64url');
+  await stores[0]!.addDevice({
+    device_id: randomUUID(),
+    tenant_id: sim.tenant_id,
+    user_extension: '202',
+    credential_sha256: secretFingerprint(credential),
+    created_at: new Date().toISOString(),
+  });
+  const started = await account.startActivation();
+  const key = keyName(keyOf(started.portalLink));
+  // It confirms the attempt's key ("not stored") at both nodes before the platform calls.
+  const forged = await Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      send('POST', `${(index % 2 === 0 ? a : b).origin}/device/activation/confirm`, {
+        from: '127.0.0.21',
+        body: { key_sha256: key, credential, stored: false },
+      }),
+    ),
+  );
+  const kept = (await redisContents()).split('\n').filter((line) => line.includes(':confirm'));
+  expect((await subscribe(started.portalLink)).status).toBe(303);
+  expect((await started.completion).state).toBe('connected');
+  const { attempts } = await control.integration('callbar');
+  expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 200 });
+  expect(new Set(forged.map((answer) => answer.status))).toEqual(new Set([403]));
+  expect(kept).toEqual([]);
+  await account.deactivateLocal();
+  recordFigure(
+    'relay: another device confirms a waiting attempt’s key 20 times (both nodes), then the platform activates it',
+    'confirmations 403, 0 kept in Redis; the activation 200, the desktop connected (before: each 200, kept in box:confirm; the platform took the forged one first and was answered 503)',
+  );
+});
+
 it('events that name nobody stay within their tenant, a few legs per dial', async () => {
   const [, b] = nodes as [RunningRelay, RunningRelay];
   const devices = await Promise.all(
