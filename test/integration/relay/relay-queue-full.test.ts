@@ -9,6 +9,7 @@
  * desktop's stream is on the other), the simulator's platform and a real Callbar core; the
  * embedded store keeps the same rule.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,8 +22,11 @@ import { lostBetween, QUEUE_MAX_LENGTH, type RelayStore } from '../../../relay/r
 import type { RunningSimulator } from '../../../simulator/index';
 import type { CallsSnapshot, Result } from '../../../src-shared/contract';
 import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
+import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
+import { secretFingerprint } from '../../../src-main/core/secret-compare';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
@@ -182,5 +186,55 @@ it('tells a desktop that comes back after its queue overflowed, which ends the c
     expect(await counted(metrics[1]!.streamGaps)).toBe(1);
   } finally {
     await core.close();
+  }
+});
+
+it('a live stream flooded past its queue’s bound: each message arrives once, in order, or is counted lost', async () => {
+  const credential = randomBytes(32).toString('base64url');
+  const device_id = randomUUID();
+  await stores[0]!.addDevice({
+    device_id,
+    tenant_id: sim.tenant_id,
+    user_extension: '299',
+    credential_sha256: secretFingerprint(credential),
+    created_at: new Date().toISOString(),
+  });
+  const received: number[] = [];
+  let lost = 0;
+  // The desktop stops reading after the first message until the flood is queued.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const link = new RelayLink({
+    urls: [nodes[1]!.origin],
+    log: silentLogger,
+    cursor: memoryStateFile<RelayCursor>(),
+  });
+  const stream = link.connect(
+    { device_id, credential },
+    async (message) => {
+      if (message.type === 'lost') lost += message.lost;
+      else if (message.type === 'event') {
+        received.push(Number(message.event.id));
+        if (received.length === 1) await held;
+      }
+    },
+    () => undefined,
+  );
+  try {
+    await stream.ready;
+    const total = 3 * QUEUE_MAX_LENGTH;
+    const append = (index: number) =>
+      stores[0]!.append(device_id, JSON.stringify({ type: 'event', event: { id: `${index}` } }));
+    await append(0);
+    await until('the first message', () => (received.length === 1 ? true : undefined));
+    // One turn: a single pipelined write, faster than any stream reads it.
+    await Promise.all(Array.from({ length: total - 1 }, (_, index) => append(index + 1)));
+    release();
+    await until('the flood read', () => (received.at(-1) === total - 1 ? true : undefined));
+    expect(received).toEqual([...received].sort((x, y) => x - y));
+    expect(new Set(received).size).toBe(received.length);
+    expect(received.length + lost).toBe(total);
+  } finally {
+    stream.close();
   }
 });
