@@ -8,7 +8,14 @@
  *   different one for the same key ends the attempt (`registered-twice`);
  * - it lives WAIT_IDLE_MS after its registration or its owner's last poll, never past the
  *   attempt's 10 minutes;
- * - a client address may keep `perAddress` registrations, all clients `total` (all nodes).
+ * - the key stays its first registrant's for the attempt's 10 minutes (`taken:<key sha256>`, its
+ *   public key and proof's SHA-256), whatever becomes of the registration: ended, cancelled,
+ *   expired or used, it is never registered again by anyone else. Before, once the desktop had
+ *   heard that a squatter ended its attempt (or cancelled, or stopped polling), the registration
+ *   was gone and the squatter registered the key afresh: the user's subscription in the portal
+ *   page still open then sealed the tokens to the squatter;
+ * - a client address may keep `perAddress` registrations, all clients `total` (all nodes); and
+ *   start STARTED_PER_WAIT times as many attempts per 10 minutes (each leaves its `taken` mark).
  */
 import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
 import { secretsEqual } from '../src-main/core/secret-compare';
@@ -39,6 +46,10 @@ export interface LinkRecord {
 }
 
 export const linkName = (name: string) => `connect:${name}`;
+/** Who registered a key first (kept for the attempt's lifetime). */
+const takenName = (keySha256: string) => `taken:${keySha256}`;
+/** Attempts an address (and all clients) may start per lifetime, per registration it may keep. */
+export const STARTED_PER_WAIT = 10;
 /**
  * A device made for an activation, until its desktop confirms: the mark (a wait, the key's
  * SHA-256) says which attempt it belongs to, and its confirmation goes to its own mailbox. So a
@@ -51,31 +62,38 @@ export const confirmBox = (deviceId: string) => `confirm:${deviceId}`;
 const ALL = 'waits';
 const addressPool = (address: string) => `waits:${address}`;
 const member = (keySha256: string, record: WaitRecord) => `${keySha256}:${record.proof_sha256}`;
+const started = (pool: string) => `started:${pool}`;
+/** What makes a registration its desktop's: its public key and proof. */
+const holder = (record: WaitRecord) => `${record.public_key}:${record.proof_sha256}`;
 
 export type Registered = 'registered' | 'again' | 'conflict' | 'full-address' | 'full';
 
 export function activationWaits(context: RelayContext) {
   const { store, now, waits } = context;
   const life = (record: WaitRecord) => Math.max(1, Math.min(WAIT_IDLE_MS, record.until - now()));
-  const admit = async (keySha256: string, record: WaitRecord) => {
-    const ttl = life(record);
-    if (
-      !(await store.admit(
-        addressPool(record.address),
-        member(keySha256, record),
-        waits.perAddress,
-        ttl,
-        now(),
-      ))
-    ) {
+  /** Counts the registration in its address's pool and in all (`pool` names them) for `ttl`. */
+  const admitIn = async (
+    keySha256: string,
+    record: WaitRecord,
+    ttl: number,
+    pool = (name: string) => name,
+    factor = 1,
+  ) => {
+    const one = member(keySha256, record);
+    const mine = pool(addressPool(record.address));
+    if (!(await store.admit(mine, one, waits.perAddress * factor, ttl, now()))) {
       return 'full-address' as const;
     }
-    if (!(await store.admit(ALL, member(keySha256, record), waits.total, ttl, now()))) {
-      await store.release(addressPool(record.address), member(keySha256, record));
+    if (!(await store.admit(pool(ALL), one, waits.total * factor, ttl, now()))) {
+      await store.release(mine, one);
       return 'full' as const;
     }
     return undefined;
   };
+  const admit = (keySha256: string, record: WaitRecord) => admitIn(keySha256, record, life(record));
+  /** A new attempt, counted for its whole lifetime (what bounds the `taken` marks). */
+  const admitStarted = (keySha256: string, record: WaitRecord) =>
+    admitIn(keySha256, record, ATTEMPT_LIFETIME_MS, started, STARTED_PER_WAIT);
   const release = async (keySha256: string, record: WaitRecord) => {
     await store.release(addressPool(record.address), member(keySha256, record));
     await store.release(ALL, member(keySha256, record));
@@ -98,10 +116,26 @@ export function activationWaits(context: RelayContext) {
         address,
         until: now() + ATTEMPT_LIFETIME_MS,
       };
+      const first = await store.readWaiting(takenName(name));
+      if (first !== undefined && !secretsEqual(first, holder(record))) {
+        return this.again(name, undefined, record);
+      }
       const before = await read(name);
       if (before) return this.again(name, before, record);
+      // Its own attempt, over (used, cancelled, expired): its poll hears so (410).
+      if (first !== undefined) return 'again';
       const full = await admit(name, record);
       if (full) return full;
+      const startedFull = await admitStarted(name, record);
+      if (startedFull) {
+        await release(name, record);
+        return startedFull;
+      }
+      const taken = await store.putWaiting(takenName(name), holder(record), ATTEMPT_LIFETIME_MS);
+      if (taken !== undefined && !secretsEqual(taken, holder(record))) {
+        await release(name, record);
+        return this.again(name, undefined, record);
+      }
       const raced = await store.putWaiting(name, JSON.stringify(record), WAIT_IDLE_MS);
       if (raced !== undefined) {
         await release(name, record);
@@ -124,8 +158,13 @@ export function activationWaits(context: RelayContext) {
      * A registration of a key registered before: the same desktop again (its answer was lost) is
      * fine; anyone else has the portal link, and the attempt ends.
      */
-    async again(name: string, before: WaitRecord, given: WaitRecord): Promise<Registered> {
+    async again(
+      name: string,
+      before: WaitRecord | undefined,
+      given: WaitRecord,
+    ): Promise<Registered> {
       if (
+        before &&
         !before.ended &&
         before.public_key === given.public_key &&
         secretsEqual(before.proof_sha256, given.proof_sha256)

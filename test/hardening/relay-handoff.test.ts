@@ -24,11 +24,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { STARTED_PER_WAIT } from '../../relay/activation-waits';
 import { memoryStore } from '../../relay/memory-store';
 import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import { LEGS_PER_DIAL, type RelayStore } from '../../relay/relay-store';
 import type { RunningSimulator } from '../../simulator/index';
 import { SimControl } from '../../simulator/control-client';
+import { ATTEMPT_LIFETIME_MS } from '../../src-main/core/account/activation-attempts';
 import { secretFingerprint } from '../../src-main/core/secret-compare';
 import { startCore, type CallbarCore } from '../../src-main/core/callbar-core';
 import { memoryStateFile } from '../../src-main/core/config/state-file';
@@ -162,6 +164,36 @@ it('activation squatting: the first registration holds, a second ends the attemp
   recordFigure(
     'relay: a second registration of a waiting key (the portal link’s holder)',
     `409; the attempt ended ("Someone else registered…"), the platform's activation 403, sealed handoffs to the squatter 0; a poll without the proof 403 (before: the squatter's key won, the handoff and credential were theirs, the platform got 200)`,
+  );
+});
+
+it('a key stays its first desktop’s for the attempt’s life: the squatter cannot register it again once the attempt ended', async () => {
+  const account = core.profile.account;
+  const [a, b] = nodes as [RunningRelay, RunningRelay];
+  const started = await account.startActivation();
+  started.completion.catch(() => undefined);
+  const thief = squatter(keyName(keyOf(started.portalLink)));
+  const register = (node: RunningRelay) =>
+    send('POST', `${node.origin}/device/activation`, { body: thief.registration });
+  expect((await register(b)).status).toBe(409);
+  // The desktop heard it (its poll got 410) and stopped.
+  await expect(started.completion).rejects.toMatchObject({ code: 'activation_link_reused' });
+  // The squatter registers the key again, at either node.
+  const again = [await register(a), await register(b)];
+  // The user, whose browser still shows the portal, subscribes; the squatter polls meanwhile.
+  const subscribed = subscribe(started.portalLink);
+  let polled = await send('POST', `${a.origin}/device/activation/wait`, { body: thief.proof });
+  for (let poll = 0; poll < 5 && polled.status === 204; poll += 1) {
+    polled = await send('POST', `${a.origin}/device/activation/wait`, { body: thief.proof });
+  }
+  expect(polled.status).not.toBe(200);
+  expect((await subscribed).status).not.toBe(303);
+  const { attempts } = await control.integration('callbar');
+  expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 403 });
+  expect(again.map((answer) => answer.status)).toEqual([409, 409]);
+  recordFigure(
+    'relay: the squatter registers an ended attempt’s key again, then the user subscribes',
+    `registrations ${again.map((answer) => answer.status).join(', ')}, sealed handoffs to the squatter 0, the platform's activation 403 (before: 204, the squatter's poll got the user's sealed tokens)`,
   );
 });
 
@@ -358,24 +390,25 @@ it('the embedded store keeps what unauthenticated clients leave only for its lif
     now: () => clock,
     rate: { burst: 100_000, perSecond: 100_000 },
   });
+  const register = async () => {
+    const proof = randomBytes(32).toString('base64url');
+    const key_sha256 = randomBytes(32).toString('hex');
+    const answer = await send('POST', `${node.origin}/device/activation`, {
+      from: '127.0.0.12',
+      body: {
+        key_sha256,
+        public_key: randomBytes(32).toString('base64url'),
+        proof_sha256: secretFingerprint(proof),
+        connect_link: {
+          name: randomBytes(32).toString('hex'),
+          sealed: 'A'.repeat(MAX_SEALED_LINK_CHARS),
+        },
+      },
+    });
+    return { ...answer, proof: { key_sha256, proof } };
+  };
   try {
-    const answers = await Promise.all(
-      Array.from({ length: 1500 }, () => {
-        const proof = randomBytes(32).toString('base64url');
-        return send('POST', `${node.origin}/device/activation`, {
-          from: '127.0.0.12',
-          body: {
-            key_sha256: randomBytes(32).toString('hex'),
-            public_key: randomBytes(32).toString('base64url'),
-            proof_sha256: secretFingerprint(proof),
-            connect_link: {
-              name: randomBytes(32).toString('hex'),
-              sealed: 'A'.repeat(MAX_SEALED_LINK_CHARS),
-            },
-          },
-        });
-      }),
-    );
+    const answers = await Promise.all(Array.from({ length: 1500 }, register));
     const kept = answers.filter((answer) => answer.status === 204).length;
     // Confirmations for keys nobody activated: refused, nothing kept.
     const confirmations = await Promise.all(
@@ -394,11 +427,27 @@ it('the embedded store keeps what unauthenticated clients leave only for its lif
     expect(new Set(confirmations.map((answer) => answer.status))).toEqual(new Set([403]));
     const during = store.entries();
     clock += 61_000;
+    // Only each attempt's marks (its key's first holder, counted twice as started) are left.
     const after = store.entries();
-    expect(after).toBe(0);
+    expect(after).toBe(3 * kept);
+    // Attempts started and cancelled at once: STARTED_PER_WAIT per registration kept (20).
+    const churn: number[] = [];
+    for (let index = 0; index < 200; index += 1) {
+      const answer = await register();
+      churn.push(answer.status);
+      await send('POST', `${node.origin}/device/activation/cancel`, {
+        from: '127.0.0.12',
+        body: answer.proof,
+      });
+    }
+    const started = churn.filter((status) => status === 204).length;
+    expect(started).toBe(STARTED_PER_WAIT * 20 - kept);
+    expect(new Set(churn.slice(started))).toEqual(new Set([429]));
+    clock += ATTEMPT_LIFETIME_MS;
+    expect(store.entries()).toBe(0);
     recordFigure(
       'relay, embedded store: 1,500 registrations and 200 confirmations from one address',
-      `${kept} kept, confirmations 403; ${during} entries, ${after} after 61 s (before: all kept 10 minutes, pushes kept until popped)`,
+      `${kept} kept, confirmations 403; ${during} entries, ${after} after 61 s (each attempt's marks), 0 after 10 minutes; registered and cancelled at once: ${kept + started} attempts in 10 minutes, then 429 (before: all kept 10 minutes, pushes kept until popped)`,
     );
   } finally {
     await node.close();

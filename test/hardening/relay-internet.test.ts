@@ -302,8 +302,18 @@ it('unauthenticated waits: capped per address and in total, no Redis connection 
     ),
   ).toBeGreaterThan(0);
   const keys = await client.keys('callbar:relay:wait:*');
-  const lives = await Promise.all(keys.map((name) => client.pttl(name)));
+  // Each attempt's first holder (its public key and a hash) stays the attempt's 10 minutes.
+  const marks = keys.filter((name) => name.includes(':wait:taken:'));
+  const lives = await Promise.all(
+    keys.filter((name) => !marks.includes(name)).map((name) => client.pttl(name)),
+  );
   expect(Math.max(...lives)).toBeLessThanOrEqual(60_000);
+  const marked = kept.filter((each) =>
+    marks.includes(`callbar:relay:wait:taken:${each.body.key_sha256}`),
+  );
+  expect(marked).toHaveLength(kept.length);
+  const markSizes = await Promise.all(marks.map((name) => client.strlen(name)));
+  expect(Math.max(...markSizes)).toBeLessThanOrEqual(108);
 
   // Long polls: every kept wait polled, and 700 more polls from the first address.
   const polls = [
@@ -332,7 +342,7 @@ it('unauthenticated waits: capped per address and in total, no Redis connection 
   );
   recordFigure(
     'relay: 1,500 maximal registrations from one address',
-    `${PER_ADDRESS} kept (cap per address), +${(memoryOne / 1024).toFixed(0)} KiB in Redis, each ≤ 60 s without a poll; five addresses: ${TOTAL} in all (RELAY_WAITS_TOTAL) (before: +15.2 MB for 10 minutes)`,
+    `${PER_ADDRESS} kept (cap per address), +${(memoryOne / 1024).toFixed(0)} KiB in Redis, each ≤ 60 s without a poll (its key's first holder, ≤ 108 bytes, 10 minutes); five addresses: ${TOTAL} in all (RELAY_WAITS_TOTAL) (before: +15.2 MB for 10 minutes)`,
   );
 });
 
