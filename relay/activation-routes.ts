@@ -78,7 +78,7 @@ export function activationRoutes(
         const record = await waits.proven(proof.key_sha256, proof.proof);
         if (record === 'wrong') throw new HttpRejection(403, 'This is not your attempt.');
         if (!record) return reply.code(410).type('text/plain').send('unknown');
-        // Ended (and now heard by its desktop): nothing of it is kept any longer.
+        // Ended (and now heard by its desktop): the registration goes (its key stays taken).
         const over = async (reason: string) => {
           await waits.remove(proof.key_sha256);
           return reply.code(410).type('text/plain').send(reason);
@@ -86,13 +86,22 @@ export function activationRoutes(
         if (record.ended) return over(record.ended);
         await waits.renew(proof.key_sha256, record);
         // A draining node, or one whose store stops answering, ends the poll at once (204: the
-        // desktop asks again, at another node or once the store is back).
+        // desktop asks again, at another node or once the store is back); so does a desktop that
+        // went away. Before, its poll went on waiting and took the handoff, written to a closed
+        // connection, while the desktop's next poll (at another node) waited in vain.
+        const left = new AbortController();
+        reply.raw.once('close', () => left.abort());
+        const box = `handoff:${proof.key_sha256}`;
         const sealed = await store.pop(
-          `handoff:${proof.key_sha256}`,
+          box,
           context.pollMs,
-          AbortSignal.any([context.draining, context.health.away]),
+          AbortSignal.any([context.draining, context.health.away, left.signal]),
         );
-        if (sealed === undefined) return reply.code(204).send();
+        // Taken as the desktop left: kept for its next poll.
+        if (sealed !== undefined && left.signal.aborted) {
+          await store.push(box, sealed, context.handoffTimeoutMs);
+        }
+        if (sealed === undefined || left.signal.aborted) return reply.code(204).send();
         const ended = AttemptEnd.safeParse(sealed);
         if (ended.success) return over(ended.data);
         return reply.type('application/json').send(sealed);

@@ -20,12 +20,14 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { STARTED_PER_WAIT } from '../../relay/activation-waits';
 import { memoryStore } from '../../relay/memory-store';
+import { redisStore } from '../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import { LEGS_PER_DIAL, type RelayStore } from '../../relay/relay-store';
 import type { RunningSimulator } from '../../simulator/index';
@@ -37,7 +39,13 @@ import { memoryStateFile } from '../../src-main/core/config/state-file';
 import { silentLogger } from '../../src-main/core/log/logger';
 import { openProfile } from '../../src-main/core/profile';
 import { RelayLink, type RelayCursor } from '../../src-main/core/relay/relay-link';
-import { keyName, MAX_SEALED_LINK_CHARS } from '../../src-main/core/relay/relay-protocol';
+import { sealConnectLink } from '../../src-main/core/relay/connect-link';
+import {
+  keyName,
+  MAX_SEALED_LINK_CHARS,
+  SealedHandoff,
+} from '../../src-main/core/relay/relay-protocol';
+import { handoffKeyPair, openHandoff } from '../../src-main/core/relay/sealed-handoff';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import { freePort } from '../support/free-port';
 import { relayAddresses } from '../support/relay-addresses';
@@ -195,6 +203,74 @@ it('a key stays its first desktop’s for the attempt’s life: the squatter can
     'relay: the squatter registers an ended attempt’s key again, then the user subscribes',
     `registrations ${again.map((answer) => answer.status).join(', ')}, sealed handoffs to the squatter 0, the platform's activation 403 (before: 204, the squatter's poll got the user's sealed tokens)`,
   );
+});
+
+it('a poll its desktop left takes nothing: the handoff waits for the desktop’s next poll, at the other node', async () => {
+  const [a, b] = nodes as [RunningRelay, RunningRelay];
+  // A third node on the same Redis, holding polls as long as a deployed one does (20 s).
+  const store = redisStore(redis.url, silentLogger);
+  const c = await startRelay({ port: 0, store, log: silentLogger, webhookSecret: SECRET });
+  const confirmationKey = randomBytes(32).toString('base64url');
+  const portalLink = `${sim.portal_url}/integrations/callbar/activate?confirmation_key=${confirmationKey}&redirect_url=${encodeURIComponent(`${a.origin}/done`)}`;
+  const key = keyName(confirmationKey);
+  const { keyPair, publicKey } = await handoffKeyPair();
+  const link = sealConnectLink(portalLink);
+  const proof = { key_sha256: key, proof: randomBytes(32).toString('base64url') };
+  const registered = await send('POST', `${a.origin}/device/activation`, {
+    body: {
+      key_sha256: key,
+      public_key: publicKey,
+      proof_sha256: secretFingerprint(proof.proof),
+      connect_link: { name: link.name, sealed: link.sealed },
+    },
+  });
+  expect(registered.status).toBe(204);
+  // The desktop's poll at node C, left while the node holds it (the desktop's network changed).
+  const left = request(`${c.origin}/device/activation/wait`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
+  left.on('error', () => undefined);
+  left.end(JSON.stringify(proof));
+  const client = new Redis(redis.url);
+  const held = async () => {
+    const [, count] = (await client.call(
+      'PUBSUB',
+      'SHARDNUMSUB',
+      `callbar:relay:pushed:handoff:${key}`,
+    )) as [string, number];
+    return count;
+  };
+  try {
+    await until('node C holds the poll', async () => ((await held()) > 0 ? true : undefined));
+    left.destroy();
+    // The user subscribes; the desktop asks again, at node B, once the platform's call made the
+    // device and handed it over (and the left poll, if anything, took it).
+    const devices = async () => (await client.keys('callbar:relay:device:*')).length;
+    const before = await devices();
+    const subscribed = subscribe(portalLink);
+    await until('the device made', async () => ((await devices()) > before ? true : undefined));
+    await until('no poll left at node C', async () => ((await held()) === 0 ? true : undefined));
+    let polled = await send('POST', `${b.origin}/device/activation/wait`, { body: proof });
+    for (let poll = 0; poll < 15 && polled.status === 204; poll += 1) {
+      polled = await send('POST', `${b.origin}/device/activation/wait`, { body: proof });
+    }
+    expect(polled.status).toBe(200);
+    const handoff = await openHandoff(keyPair, key, SealedHandoff.parse(JSON.parse(polled.text)));
+    const confirmed = await send('POST', `${b.origin}/device/activation/confirm`, {
+      body: { key_sha256: key, credential: handoff.credential, stored: true },
+    });
+    expect(confirmed.status).toBe(200);
+    expect((await subscribed).status).toBe(303);
+    recordFigure(
+      'relay: a desktop’s poll left at one node, the desktop polls again at another, the user subscribes',
+      'the handoff reached the new poll, the platform 200 (before: the left poll took it and wrote it to a closed socket; the platform 504 after 20 s)',
+    );
+  } finally {
+    client.disconnect();
+    await c.close();
+    await store.close();
+  }
 });
 
 it('only hashes and sealed values in Redis: every key, and MONITOR over activation → dial → deactivation', async () => {
