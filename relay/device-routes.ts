@@ -12,6 +12,7 @@
  * again). Per node only: nodes share no stream registry, so a device may hold that many at each
  * node the proxy sends it to (docs/relay.md).
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import {
@@ -31,6 +32,20 @@ export type StreamEnders = Set<(reconnect?: boolean) => void>;
 
 /** What a stream says before a draining node ends it. */
 export const RECONNECT_HINT = 'event: reconnect\ndata: {}\n\n';
+
+/** Resolves once `raw` takes writes again (or is closed). */
+function drained(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (raw.destroyed) return resolve();
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
+}
 
 export function deviceRoutes(app: FastifyInstance, context: RelayContext): StreamEnders {
   const { store, log, now, metrics } = context;
@@ -111,13 +126,18 @@ export function deviceRoutes(app: FastifyInstance, context: RelayContext): Strea
           }
           for (const message of batch) {
             if (closed) return;
-            raw.write(`id: ${message.id}\ndata: ${message.data}\n\n`);
+            const flowing = raw.write(`id: ${message.id}\ndata: ${message.data}\n\n`);
             cursor = message.id;
             sent += 1;
             metrics?.eventsDelivered.inc();
             // The offset's first part is when the message was queued.
             const queuedAt = Number(message.id.split('-')[0]);
             metrics?.deliverySeconds.observe(Math.max(0, Date.now() - queuedAt) / 1000);
+            // A desktop that does not read (stalled, or holding its stream open on purpose) makes
+            // the node hold one message past the socket's buffers, not every message sent to it:
+            // the rest waits in its queue (bounded), and what the queue drops meanwhile is said as
+            // a gap once it reads again. Before, the node buffered them all in its memory.
+            if (!flowing) await drained(raw);
           }
           if (batch.length < 100) break;
         }

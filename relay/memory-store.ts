@@ -198,7 +198,9 @@ export function memoryStore(now: () => number = Date.now): MemoryStore {
       const queue = queues.get(id) ?? [];
       queue.push({ id: offset, data });
       if (queue.length > QUEUE_MAX_LENGTH) {
-        options?.dropped?.(queue.splice(0, queue.length - QUEUE_MAX_LENGTH).length);
+        // Trimmed whether or not anyone listens (before, an append without `dropped` kept all).
+        const dropped = queue.splice(0, queue.length - QUEUE_MAX_LENGTH).length;
+        options?.dropped?.(dropped);
       }
       queues.set(id, queue);
       appended.emit(`device:${id}`);
