@@ -107,9 +107,9 @@ export function platformRoutes(
     await store.addDevice(record);
     // Only this device's confirmation answers the platform (activation-waits.ts).
     const confirming = confirmingName(record.device_id);
-    await store.putWaiting(confirming, name, context.handoffTimeoutMs * 2);
     let stored = false;
     try {
+      await store.putWaiting(confirming, name, context.handoffTimeoutMs * 2);
       const sealed = await sealHandoff(wait.public_key, name, {
         body: call,
         device_id: record.device_id,
