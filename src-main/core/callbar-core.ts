@@ -385,26 +385,27 @@ export async function startCore(options: CoreOptions): Promise<CallbarCore> {
   });
   // The session forgotten (`callbar deactivate-local`), ended, renewed or connected by another
   // process of the profile: this one follows at once, and the window and the tray say so.
-  const unwatchSession = profile.changes.onFile(SESSION_LOCK_NAME, () => {
+  // Each listener answers with its read: a flood of changes waits for it (files/folder-watch.ts).
+  const unwatchSession = profile.changes.onFile(SESSION_LOCK_NAME, () =>
     account.followVault().catch((error: unknown) => {
       log.warn('the session changed elsewhere but could not be followed', { error });
-    });
-  });
+    }),
+  );
   // The cache another process of the profile wrote (`callbar sync`, `callbar contacts create`):
   // searched here at once (its status, when it was synced, with it).
-  const unwatchCache = profile.changes.onFile(CACHE_FILE_NAME, () => {
+  const unwatchCache = profile.changes.onFile(CACHE_FILE_NAME, () =>
     directory.followCache().catch((error: unknown) => {
       log.warn('the directory cache changed elsewhere but could not be read', { error });
-    });
-  });
+    }),
+  );
   // Stars made by another process of the profile (`callbar favourites add`, a second window) are
   // shown at once in the window and the tray; this process's own are published where made.
-  const unwatchFavourites = profile.changes.onFile(FAVOURITES_FILE_NAME, () => {
+  const unwatchFavourites = profile.changes.onFile(FAVOURITES_FILE_NAME, () =>
     favourites.list().then(
       (listed) => events.publish({ type: 'favourites.changed', favourites: listed }),
       (error: unknown) => log.warn('the favourites changed but could not be read', { error }),
-    );
-  });
+    ),
+  );
   const unsubscribeCalls = calls.onChange((snapshot) => {
     known = undefined;
     rankByCalls();

@@ -7,6 +7,12 @@
  * file (this process's own writes are told too). Where the platform cannot say which file changed
  * every listener is told. Without a watch (the CLI's short runs, or a folder that cannot be
  * watched) nobody is told: each use reads the files again.
+ *
+ * A listener that answers with a promise (it reads the keychain, or a cache of hundreds of
+ * megabytes) is not told again about its file before that settles: the changes meanwhile are told
+ * once after it. A flood (`session.lock` taken and left in a loop) then costs one such read at a
+ * time and one after it; before, each round of the flood queued another read behind a keychain
+ * answering one call at a time, dozens deep, and the session's own writes waited behind them.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { errorMessage } from '../errors';
@@ -16,8 +22,11 @@ import type { Logger } from '../log/logger';
 export const SETTLE_MS = 50;
 
 export interface FolderWatch {
-  /** Tells `listener` when the file `name` of the folder changed; returns its unsubscribe. */
-  onFile(name: string, listener: () => void): () => void;
+  /**
+   * Tells `listener` when the file `name` of the folder changed (not again before the promise it
+   * may answer with settled); returns its unsubscribe.
+   */
+  onFile(name: string, listener: () => unknown): () => void;
   close(): void;
 }
 
@@ -26,11 +35,26 @@ export const unwatchedFolder: FolderWatch = { onFile: () => () => undefined, clo
 
 /** Watches `folder` (see above); a folder that cannot be watched is logged, and not watched. */
 export function watchFolder(folder: string, log: Logger): FolderWatch {
-  const listeners = new Map<string, Set<() => void>>();
+  const listeners = new Map<string, Set<() => unknown>>();
   const settling = new Map<string, NodeJS.Timeout>();
+  /** The files whose listeners' work is under way, and whether they changed again meanwhile. */
+  const busy = new Map<string, { again: boolean }>();
   const tell = (name: string) => {
     settling.delete(name);
-    for (const listener of listeners.get(name) ?? []) listener();
+    const working = busy.get(name);
+    if (working) {
+      working.again = true;
+      return;
+    }
+    const answers = [...(listeners.get(name) ?? [])].map((listener) => listener());
+    const pending = answers.filter((answer) => answer instanceof Promise);
+    if (pending.length === 0) return;
+    const work = { again: false };
+    busy.set(name, work);
+    void Promise.allSettled(pending).then(() => {
+      busy.delete(name);
+      if (work.again) changed(name);
+    });
   };
   const changed = (name: string) => {
     if (!listeners.has(name) || settling.has(name)) return;
