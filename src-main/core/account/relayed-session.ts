@@ -8,6 +8,7 @@ import type { ReceiverRegistration } from '../../../src-shared/contract';
 import { errorMessage } from '../errors';
 import type { Outage } from '../http/outage-watch';
 import type { Logger } from '../log/logger';
+import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
 import type { LostMessages, RelayLink, RelayStream } from '../relay/relay-link';
 import type {
   AttemptEnd,
@@ -64,10 +65,16 @@ export class RelayedSession {
   #problem: StatusProblem | undefined;
   /** The wait for an activation's handoff, until the relay has the confirmation. */
   #handoff: Promise<void> | undefined;
+  /**
+   * Each gap the relay says is logged, the first at once and the rest once a while: a broken or
+   * hostile relay saying one after another (twenty thousand a second) wrote a line each before.
+   */
+  readonly #gaps: SummarizedWarnings;
 
   constructor(link: RelayLink, host: RelayedSessionHost) {
     this.link = link;
     this.#host = host;
+    this.#gaps = summarizedWarnings(host.log, 'the relay dropped more messages for this computer');
   }
 
   /** Why call events cannot arrive, when the relay revoked this device. */
@@ -149,6 +156,7 @@ export class RelayedSession {
   close(): void {
     this.#stream?.close();
     this.#stream = undefined;
+    this.#gaps.flush();
   }
 
   /** The session was forgotten on this computer: the relay forgets the device too. */
@@ -182,11 +190,10 @@ export class RelayedSession {
     if (message.type === 'lost') {
       // Call events, or a deactivation: neither can be asked of the platform again. A lost
       // deactivation shows when the platform refuses the tokens (the session then ends).
-      this.#host.log.warn(
+      this.#gaps.warn(
+        'gap',
         'the relay dropped messages queued for this computer before it read them',
-        {
-          lost: message.lost,
-        },
+        { lost: message.lost },
       );
       this.#host.eventsLost();
       return;

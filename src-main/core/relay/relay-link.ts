@@ -10,6 +10,7 @@
 import type { StateFile } from '../config/state-file';
 import { CallbarError, errorMessage } from '../errors';
 import { RetryDelay } from '../http/retry-delay';
+import { summarizedWarnings } from '../log/summarized-warnings';
 import { NetworkError } from '../api/api-errors';
 import { networkError } from '../api/platform-client';
 import { OutageWatch, type Outage } from '../http/outage-watch';
@@ -320,6 +321,9 @@ export class RelayLink {
     let markReady: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const { log, cursor } = this.#options;
+    // What a broken or hostile relay sends that is not understood, however much: a line at once,
+    // then one a while for the rest (it never floods the log).
+    const unread = summarizedWarnings(log, 'the relay sent more Callbar does not understand');
     const delay = this.#reconnectDelay();
     /**
      * The offset this stream's messages were handled up to. A reconnection never starts behind
@@ -394,11 +398,12 @@ export class RelayLink {
             if (event.event === GAP_EVENT) {
               const gap = RelayGap.safeParse(safeJson(event.data));
               if (gap.success) await onMessage({ type: 'lost', lost: gap.data.lost });
+              else unread.warn('gap', 'the relay sent a gap Callbar does not understand');
               continue;
             }
             const message = DeviceMessage.safeParse(safeJson(event.data));
             if (!message.success) {
-              log.warn('the relay sent a message Callbar does not understand');
+              unread.warn('message', 'the relay sent a message Callbar does not understand');
             } else {
               await onMessage(message.data);
             }
@@ -438,10 +443,12 @@ export class RelayLink {
       }
       return 'closed';
     };
-    const ended = run().catch((error: unknown) => {
-      log.error('the relay stream stopped', { error });
-      return 'closed' as const;
-    });
+    const ended = run()
+      .catch((error: unknown) => {
+        log.error('the relay stream stopped', { error });
+        return 'closed' as const;
+      })
+      .finally(() => unread.flush());
     return {
       ready,
       ended,
