@@ -5,16 +5,19 @@
  * (keytar-vault.ts queues them) and may take long (a Secret Service over D-Bus, a prompt). The
  * reads of a flood must not queue up behind each other without end, delaying the session's own
  * writes behind them; the session stays as it is, no refresh token is spent, and nothing says
- * the session ended.
+ * the session ended. A directory cache of another account planted in the folder is read once,
+ * not again at each change of its attributes (its owner refuses it: it is the same file).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbarCore } from '../../src-main/core/callbar-core';
+import { cacheFile, writeCache } from '../../src-main/core/directory/directory-cache';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { StoredAccount } from '../../src-main/core/vault/stored-account';
 import type { Vault } from '../../src-main/core/vault/vault';
+import { generatedDirectory } from '../support/generated-directory';
 import { recordFigure } from '../support/hardening/figures';
 import { startTestCore } from '../support/test-core';
 import { until } from '../support/until';
@@ -123,4 +126,61 @@ describe('a flood of changes in the profile folder', () => {
     expect([...states].filter((state) => state !== 'connected')).toEqual([]);
     expect((await keychain.load())?.refresh_token).toBe(account.refresh_token);
   });
+});
+
+/** The bytes this process has read from files so far (Linux's count, /proc/self/io). */
+function bytesRead(): number {
+  const line = /^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
+  return Number(line![1]);
+}
+
+describe('a directory cache of another account planted in the profile folder', () => {
+  it.runIf(process.platform === 'linux')(
+    'is read once, not again at each change of its mode',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'callbar-folder-cache-'));
+      dirs.push(dataDir);
+      const account = sampleAccount();
+      const mine = { tenant_id: account.tenant_id, user_extension: account.user_extension };
+      const phonebooks = [{ id: 1, description: 'Company', priority: 1 }];
+      const synced_at = new Date().toISOString();
+      await writeCache(dataDir, {
+        owner: { ...mine, base_url: account.base_url },
+        synced_at,
+        phonebooks,
+        contacts: generatedDirectory(20),
+      });
+      const core = await startTestCore({
+        env: { CALLBAR_DATA_DIR: dataDir },
+        vault: new MemoryVault({ account }),
+      });
+      cores.push(core);
+      await until('the cache loaded', () =>
+        core.directory.status().contacts === 20 ? true : undefined,
+      );
+      // Another account's directory, some megabytes, in its place.
+      await writeCache(dataDir, {
+        owner: { tenant_id: 'someone-else', user_extension: '999', base_url: account.base_url },
+        synced_at,
+        phonebooks,
+        contacts: generatedDirectory(30_000),
+      });
+      const size = statSync(cacheFile(dataDir)).size;
+      await pause(300);
+      const before = bytesRead();
+      for (let round = 0; round < 20; round++) {
+        chmodSync(cacheFile(dataDir), round % 2 === 0 ? 0o644 : 0o600);
+        await pause(80);
+      }
+      await pause(300);
+      const read = bytesRead() - before;
+      recordFigure(
+        'a planted cache chmod-ed 20 times: times its size read',
+        (read / size).toFixed(1),
+      );
+      expect(read).toBeLessThan(2 * size);
+      // Refused: this account's directory stays.
+      expect(core.directory.status().contacts).toBe(20);
+    },
+  );
 });

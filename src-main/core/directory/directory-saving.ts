@@ -69,6 +69,12 @@ export function saveDirectory(
 export interface CacheWrites {
   readonly dataDir: string;
   stamp: string | undefined;
+  /**
+   * The file another process left that was last read and not taken (another account's, or one
+   * that cannot be read): not read again until it changes (a change of its mode, a planted file's
+   * owner touching its attributes in a loop, is no change of it).
+   */
+  refused?: string;
   readonly changes: RecentChangesStore;
 }
 
@@ -95,9 +101,12 @@ export async function cacheWrittenElsewhere(
   owner: AccountOwner,
 ): Promise<CacheFileRead | undefined> {
   const stamp = stampOf(written.dataDir);
-  if (stamp === undefined || stamp === written.stamp) return undefined;
+  if (stamp === undefined || stamp === written.stamp || stamp === written.refused) return undefined;
   const read = await readCacheFile(written.dataDir);
-  if (read.status !== 'ok' || !sameAccount(read.cache.owner, owner)) return undefined;
+  if (read.status !== 'ok' || !sameAccount(read.cache.owner, owner)) {
+    written.refused = stamp;
+    return undefined;
+  }
   written.stamp = stamp;
   return read;
 }
