@@ -27,8 +27,10 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  // Nothing returned: a command's `return ctx.io.out(…)` must not hand write()'s boolean back as
+  // its exit code.
+  out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   async write(text) {
     // A terminal shows controls as text; a pipe or a file gets the bytes as they are.
     if (!process.stdout.write(process.stdout.isTTY ? terminalOutput(text) : text)) {

@@ -61,6 +61,8 @@ it('install registers the host for Chromium; the launcher answers as the host', 
 
 it('status says where it is registered; --json for programs', async () => {
   const status = await runCallbar(['browser', 'status', '--json'], env);
+  // The document, then exit 0 (not a crash on what writing stdout returned).
+  expect([status.code, status.stderr]).toEqual([0, '']);
   const { hosts, callbar_running } = JSON.parse(status.stdout) as {
     hosts: { browser: string; status: { state: string } }[];
     callbar_running: boolean;
@@ -80,6 +82,7 @@ it('status says where it is registered; --json for programs', async () => {
 it('without --browser, install picks the browsers whose folder exists (Firefox here)', async () => {
   mkdirSync(join(home, '.mozilla'), { recursive: true });
   const installed = await runCallbar(['browser', 'install', '--json'], env);
+  expect([installed.code, installed.stderr]).toEqual([0, '']);
   const { installed: done } = JSON.parse(installed.stdout) as { installed: { browser: string }[] };
   expect(done.map((each) => each.browser).sort()).toEqual(['chromium', 'firefox']);
   const firefox = JSON.parse(
@@ -93,6 +96,13 @@ it('uninstall removes the manifests; a browser name it does not know is a usage 
   expect(removed.code).toBe(0);
   expect(existsSync(chromiumManifest)).toBe(false);
   expect(removed.stdout).toContain('Firefox: Callbar’s host is no longer registered');
+  // Again: nothing to remove, said, exit 0; --json likewise.
+  const again = await runCallbar(['browser', 'uninstall'], env);
+  expect([again.code, again.stderr]).toEqual([0, '']);
+  const againJson = await runCallbar(['browser', 'uninstall', '--json'], env);
+  expect([againJson.code, againJson.stderr]).toEqual([0, '']);
+  const { uninstalled } = JSON.parse(againJson.stdout) as { uninstalled: { removed: boolean }[] };
+  expect(uninstalled.every((each) => !each.removed)).toBe(true);
   const unknown = await runCallbar(['browser', 'install', '--browser', 'netscape'], env);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain(
