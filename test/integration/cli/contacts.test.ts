@@ -205,6 +205,9 @@ describe('callbar contacts export / import', () => {
       ['Jürgen Müller', '+12025550351', null],
       ['René Größe', '+12025550352', '+12025550353'],
     ]);
+    // The group's help says so too (it named only 3.0 and 4.0).
+    const help = await runCallbarInProcess(['contacts'], env);
+    expect(help.stdout).toContain('Import a CSV or vCard (2.1, 3.0, 4.0) file into a phonebook');
   });
 
   it('imports a Central European file in the encoding given with --encoding; refuses an unknown one', async () => {
