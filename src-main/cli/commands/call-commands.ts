@@ -244,7 +244,16 @@ export const callCommands: CommandGroup = {
       args: { name: 'TARGET', min: 1, max: Infinity },
       async run(ctx, { values, args }) {
         const listen = values.follow === true;
-        const loopback = !(await ctx.profile()).settings.relay_url;
+        const profile = await ctx.profile();
+        const loopback = !profile.settings.relay_url;
+        // A running Callbar of this profile holds the receiver (and follows the call itself):
+        // said as that, not as a port in use, before anything is dialed.
+        if (listen && loopback) {
+          const { linkDoorAnswers } = await import('../../core/desktop/link-door-knock');
+          if (await linkDoorAnswers(profile.dataDir)) {
+            throw new CallbarError('app_running', said('cli:calls.followAppRunning'));
+          }
+        }
         await withCalls(
           ctx,
           async (calls) => {

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, beforeEach, expect, it, onTestFinished, vi } from 
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import type { Call, CallsSnapshot } from '../../../src-shared/contract';
+import { openLinkDoor } from '../../../src-main/core/desktop/link-door';
+import type { DoorAnswer } from '../../../src-main/core/desktop/link-door-format';
+import { silentLogger } from '../../../src-main/core/log/logger';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import {
   allOutput,
@@ -223,6 +226,30 @@ forEachProfile((profile) => {
       expect(result.stderr).toMatch(/cannot follow the call.*Nothing was dialed/s);
       expect((await control.calls()).length).toBe(before);
     } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+
+  it("dial --follow while Callbar runs on the profile (the demo's window) says so and dials nothing", async () => {
+    // The running app holds the receiver; the port alone would only say "already in use".
+    const blocker = createServer();
+    await new Promise<void>((ready) => blocker.listen(port, '127.0.0.1', ready));
+    const door = await openLinkDoor({
+      dataDir,
+      log: silentLogger,
+      deliver: () => Promise.resolve<DoorAnswer>({ ok: true, status: 'dialing', display: '1' }),
+    });
+    try {
+      const before = (await control.calls()).length;
+      const result = await runCallbarInProcess(['dial', '+4930123456', '--follow'], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        "Callbar is running with this profile (the app, or the demo's window) and receives the call events itself, so this command cannot follow the call. Nothing was dialed: dial without --follow, and the running Callbar shows the call.",
+      );
+      expect(result.stderr).not.toContain('CALLBAR_RECEIVER_PORT');
+      expect((await control.calls()).length).toBe(before);
+    } finally {
+      await door.close();
       await new Promise((done) => blocker.close(done));
     }
   });
