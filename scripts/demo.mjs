@@ -22,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { forgetLastRun } from './demo-profile.mjs';
 import { DEMO_SEED, seedDemoRegion } from './demo-region.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -305,6 +306,11 @@ async function runDemo() {
   );
 
   const dataDir = stateDir ? join(stateDir, 'profile') : join(root, '.callbar-demo');
+  if (!stateDir && !forgetLastRun(dataDir)) {
+    console.log(
+      'A Callbar still runs with the demo profile (.callbar-demo/): its contacts and calls stay.',
+    );
+  }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   seedDemoRegion(dataDir);
   const settings = {
