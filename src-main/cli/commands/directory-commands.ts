@@ -22,6 +22,8 @@ const MAX_LIMIT = 500;
 function progressLine(t: Translate, status: DirectoryStatus): string {
   const progress = status.progress;
   if (!progress) return t('directory.syncing');
+  // Every contact is in; the sync asks whether the platform's list moved under it.
+  if (progress.checking) return t('directory.checking', { contacts: progress.contacts });
   const total = progress.contacts_total ?? 0;
   const share =
     progress.phonebooks_total === 0
