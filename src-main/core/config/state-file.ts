@@ -2,7 +2,9 @@
  * A small non-secret JSON file of the profile that several processes read (who was connected, why
  * a session ended): read and written in its own versioned format (file-format.ts), replaced
  * atomically, and treated as absent when it is missing or unreadable (logged), never as an error.
- * A file a newer Callbar wrote is set aside under its own name (logged), not overwritten.
+ * A file a newer Callbar wrote is set aside under its own name (logged), not overwritten; so is one
+ * that cannot be parsed (a hand edit, a broken disk write), as `<file>.unreadable`, before the next
+ * write could replace what it still holds (every star of a malformed favourites.json).
  */
 import { rename, rm } from 'node:fs/promises';
 import type { Logger } from '../log/logger';
@@ -34,6 +36,34 @@ export function memoryStateFile<T>(): StateFile<T> {
       return Promise.resolve();
     },
   };
+}
+
+/** The name a state file that cannot be parsed is kept under, beside it (one; the latest). */
+export function unreadableName(file: string): string {
+  return `${file}.unreadable`;
+}
+
+/**
+ * Moves `file`, whose content `text` cannot be parsed, to {@link unreadableName} (replacing an
+ * older one) and says where, once: the file is gone afterwards, so later reads find none. Another
+ * process may have moved it and written a new file meanwhile: only this same content is moved.
+ */
+async function keepUnreadableAside(
+  file: string,
+  text: string,
+  maxBytes: number,
+  log: Logger,
+  what: string,
+): Promise<void> {
+  const aside = unreadableName(file);
+  try {
+    if ((await readFileNoFollow(file, maxBytes)) !== text) return;
+    await rename(file, aside);
+  } catch (error) {
+    log.warn(`the ${what} cannot be read and could not be kept aside`, { file, error });
+    return;
+  }
+  log.warn(`the ${what} cannot be read: kept aside, starting a new one`, { file: aside });
 }
 
 /**
@@ -69,7 +99,7 @@ export function profileStateFile<T>(
           });
           return undefined;
         }
-        log.warn(`ignoring a malformed ${what}`);
+        await keepUnreadableAside(file, text, maxBytes, log, what);
         return undefined;
       }
     },

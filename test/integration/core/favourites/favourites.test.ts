@@ -3,7 +3,7 @@
  * policy favourites first and read-only, what the tray menu gets, and two CLI processes starring
  * at the same moment without losing either's star.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import {
   MAX_FAVOURITES,
   profileFavourites,
 } from '../../../../src-main/core/favourites/favourites';
-import { silentLogger } from '../../../../src-main/core/log/logger';
+import { createLogger, silentLogger } from '../../../../src-main/core/log/logger';
 import { openVault } from '../../../../src-main/core/vault/keytar-vault';
 import { allOutput, callbar, runCallbarInProcess } from '../../../support/cli-process';
 import { apiFor } from '../../../support/api-rig';
@@ -72,6 +72,38 @@ describe('favourites', () => {
       };
       expect(file.version).toBe(1);
       expect(file.favourites.map((entry) => entry.contact_id)).toEqual([1]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps an unreadable favourites.json aside before a new star replaces it, said once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-favourites-'));
+    try {
+      const file = join(dataDir, 'favourites.json');
+      // A hand edit left a trailing comma: every earlier star is still in there.
+      const edited = '{"version":1,"favourites":[{"contact_id":4,"starred_at":1},]}\n';
+      writeFileSync(file, edited);
+      const lines: string[] = [];
+      const log = createLogger((line) => lines.push(line));
+      const favourites = profileFavourites(dataDir, log, directory);
+      expect(await favourites.list()).toEqual([]);
+      await favourites.list(); // the window follows the file: it reads again
+      await favourites.set(2, true);
+      expect((await favourites.list()).map((f) => f.id)).toEqual([2]);
+      expect(readFileSync(`${file}.unreadable`, 'utf8')).toBe(edited);
+      const said = lines.filter((line) => line.includes('favourites'));
+      expect(said).toHaveLength(1);
+      expect(JSON.parse(said[0]!)).toMatchObject({
+        level: 'warn',
+        message: 'the favourites cannot be read: kept aside, starting a new one',
+        file: `${file}.unreadable`,
+      });
+      // Broken again later: the newer unreadable file replaces the older one kept aside.
+      writeFileSync(file, 'not json');
+      await favourites.set(3, true);
+      expect(readFileSync(`${file}.unreadable`, 'utf8')).toBe('not json');
+      expect(existsSync(file)).toBe(true);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

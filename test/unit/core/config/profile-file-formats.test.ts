@@ -120,6 +120,20 @@ describe.each(CASES)('$file', (testCase) => {
       'written in format version 2 by a newer Callbar; this one reads up to 1: kept aside',
     );
   });
+
+  it('a file that cannot be parsed is kept aside before a write, said once', async () => {
+    const { dir, path, lines, state } = open(testCase);
+    for (const broken of ['{"version":1,', JSON.stringify({ version: 1, wrong: true })]) {
+      writeFileSync(path, broken);
+      expect(await state.read()).toBeUndefined();
+      expect(await state.read()).toBeUndefined();
+      await state.write(testCase.content);
+      expect(readFileSync(join(dir, `${testCase.file}.unreadable`), 'utf8')).toBe(broken);
+    }
+    const said = lines.filter((line) => line.includes('cannot be read'));
+    expect(said).toHaveLength(2);
+    expect(said[1]).toContain(`${testCase.file}.unreadable`);
+  });
 });
 
 describe('window-state.json', () => {
