@@ -105,6 +105,7 @@ export function exitCodeForError(error: unknown): number {
     case 'offline':
     case 'network':
     case 'timeout':
+    case 'portal_not_found':
       return ExitCode.unreachable;
     case 'not_found':
     case 'call_not_found':

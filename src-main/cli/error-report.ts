@@ -70,7 +70,11 @@ export function reportError(ctx: CommandContext, error: unknown, state?: string)
   if (described.details) {
     ctx.io.err(t('errors.details', { details: terminalField(described.details) }));
   }
-  const hint = nextStep[exitCode];
+  // A portal address that answers 404 is no network problem: its sentence says what to check.
+  const hint =
+    explained instanceof CallbarError && explained.code === 'portal_not_found'
+      ? undefined
+      : nextStep[exitCode];
   if (hint && !described.message.includes('callbar activate')) ctx.io.err(t(hint));
   return exitCode;
 }

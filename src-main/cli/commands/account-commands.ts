@@ -47,9 +47,9 @@ const isConnected = (status: AccountStatus) =>
 
 /** Both addresses a connection needs answer (exit 5 before any portal link otherwise). */
 async function checkPlatform(profile: Profile): Promise<void> {
-  const { reachPlatform } = await import('../../core/api/platform-reachability');
+  const { reachPlatform, reachPortal } = await import('../../core/api/platform-reachability');
   const { base_url, portal_url } = profile.settings;
-  await Promise.all([reachPlatform(base_url, base_url), reachPlatform(portal_url, portal_url)]);
+  await Promise.all([reachPlatform(base_url, base_url), reachPortal(portal_url)]);
 }
 
 /** `status --check`: the platform's answer, not only what this computer remembers. */

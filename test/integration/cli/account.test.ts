@@ -295,6 +295,36 @@ describe('callbar CLI: activate, status, deactivate-local', () => {
     expect(result.stderr).toContain('Check your network connection');
   });
 
+  it('activate with a portal address that answers 404: says so, exit 5 before any link', async () => {
+    // The simulator's portal lives under /portal: a wrong path there answers 404.
+    const wrong = { ...env, CALLBAR_PORTAL_URL: `${sim.portal_url}al` };
+    const result = await allOutput(callbarInProcess(['activate', '--no-browser'], wrong));
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'The portal address answers 404 (not found): check CALLBAR_PORTAL_URL (or portal_url in the settings), then try again.',
+    );
+    expect(result.stderr).toContain(`Details: ${sim.portal_url}al answered 404 (not found).`);
+    expect(result.stderr).not.toContain('Check your network connection');
+    const german = await runCallbarInProcess(['activate', '--no-browser'], {
+      ...wrong,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(german.code).toBe(5);
+    expect(german.stdout).toBe('');
+    expect(german.stderr).toContain(
+      'Die Portaladresse antwortet mit 404 (nicht gefunden): Prüfen Sie CALLBAR_PORTAL_URL',
+    );
+    // status --check says the same of the platform, with exit 5.
+    const check = await runCallbarInProcess(['status', '--check', '--json'], wrong);
+    expect(check.code).toBe(5);
+    const report = JSON.parse(check.stdout) as { platform: { reachable: boolean } };
+    expect(report.platform).toMatchObject({
+      reachable: false,
+      error: { code: 'portal_not_found' },
+    });
+  });
+
   it('activate while Callbar runs on the profile: connect in its window, before anything else', async () => {
     // The running app (or the demo's window) holds the receiver the portal answers; the CLI
     // cannot take it, whatever it lacks besides (here the integrator's secret).
