@@ -80,7 +80,8 @@ function options(argv: string[]): SimulatorOptions {
   }
   const values = parsed.values;
   if (values.help) {
-    process.stderr.write(`${USAGE}\n`);
+    // Help is what was asked for: on stdout (`| less`); errors stay on stderr.
+    process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
   const result: SimulatorOptions = {

@@ -1,6 +1,6 @@
 /**
  * `npm run sim` (simulator/main.ts): prints exactly one JSON line when ready, logs to stderr,
- * registers the integration from flags, and exits 0 on SIGTERM.
+ * registers the integration from flags, and exits 0 on SIGTERM; --help on stdout, errors on stderr.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -119,4 +119,20 @@ describe('the sim CLI', () => {
     expect(stderr).toContain(message);
     expect(stderr).toContain('usage:');
   });
+
+  it.each([['--help'], ['-h']])(
+    '%s prints the usage on stdout (for | less) and exits 0',
+    async (flag) => {
+      const child = spawn(TSX, ['simulator/main.ts', flag], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^usage: npm run sim -- /);
+      expect(stdout).toContain('--rate-limit-call-control');
+      expect(stderr).toBe('');
+    },
+  );
 });
