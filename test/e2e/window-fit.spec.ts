@@ -14,8 +14,9 @@ import {
  * What a stranger met on the window's screens at its default size (420×640) and wide (1280×800),
  * in English and German, each measured on the layout (boxes, lines, what lies on top), never on
  * pixels: a search result's company and phonebook never a sliver beside a long name; a recent
- * call's actions beside its number, not over it; a row's open menu takes its own clicks; the
- * import preview's numbers each on one line; the import's file button in the window's language.
+ * call's actions beside its number, not over it; a hovered contact's name and company end in an
+ * ellipsis before Call and ⋯; a row's open menu takes its own clicks; the import preview's
+ * numbers each on one line; the import's file button in the window's language.
  */
 let app: E2eApp;
 let control: SimControl;
@@ -456,7 +457,56 @@ async function openImportDialog(page: Page, locale: (typeof LOCALES)[number]) {
   return page.getByRole('dialog', { name: t('import.title') });
 }
 
-test('a contact’s Call and ⋯, shown on hover, leave its number and speed dial in view', async ({
+/**
+ * The texts of `row` a person cannot read to their end: cut without an ellipsis (by a part that
+ * hides what overflows), or running under `actions`. Each is `text: why`.
+ */
+async function unreadableEnds(row: Locator, actions: Locator) {
+  const over = await actions.elementHandle();
+  return row.evaluate((node, over) => {
+    const rtl = getComputedStyle(node).direction === 'rtl';
+    /** How far along the line a box ends (larger: nearer the row's end, in either direction). */
+    const end = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return rtl ? -box.left : box.right;
+    };
+    const start = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return rtl ? -box.right : box.left;
+    };
+    const hasText = (part: Element) =>
+      [...part.childNodes].some(
+        (child) => child.nodeType === Node.TEXT_NODE && (child.textContent ?? '').trim() !== '',
+      );
+    const problems: string[] = [];
+    for (const part of node.querySelectorAll<HTMLElement>('.row-text *')) {
+      if (!hasText(part) || part.getClientRects().length === 0) continue;
+      const text = part.textContent ?? '';
+      // Where it shows to: its own end, or that of a part that hides what overflows it. A part
+      // with nothing left to show (a company beside a name that takes the line) is not shown.
+      let shown = end(part);
+      for (let up = part.parentElement; up && up !== node; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (style.overflowX === 'visible' || shown <= end(up) + 1) continue;
+        shown = end(up);
+        if (shown <= start(part) + 1) break;
+        // Inline text in a block that ends it in an ellipsis (a name in its button) is cut so.
+        const inline = getComputedStyle(part).display.startsWith('inline');
+        const ellipsis = style.textOverflow === 'ellipsis' && !/flex|grid/.test(style.display);
+        if (!(inline && ellipsis)) problems.push(`${text}: clipped without an ellipsis`);
+      }
+      if (shown <= start(part) + 1) continue;
+      const cut = part.scrollWidth > part.clientWidth + 1;
+      if (cut && getComputedStyle(part).textOverflow !== 'ellipsis') {
+        problems.push(`${text}: cut, no ellipsis`);
+      }
+      if (shown > start(over) + 1) problems.push(`${text}: under the row's actions`);
+    }
+    return problems;
+  }, over);
+}
+
+test('a contact’s Call and ⋯, shown on hover, leave its number and speed dial in view, its name and company ended in an ellipsis', async ({
   page,
 }) => {
   await ready(page);
@@ -482,6 +532,13 @@ test('a contact’s Call and ⋯, shown on hover, leave its number and speed dia
           detail.x + detail.width,
           `${size.width} px, ${locale}: ${name}'s speed dial ends under the row's actions`,
         ).toBeLessThanOrEqual(actionsBox.x);
+        // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
+        expect(await unreadableEnds(row, actions), `${size.width} px, ${locale}: ${name}`).toEqual(
+          [],
+        );
+        if (name === LONG_NAME) {
+          await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
+        }
         // The Call button keeps its name, whatever it shows.
         await expect(
           actions.getByRole('button', { name: t('contacts.callName', { name }) }),
