@@ -24,19 +24,24 @@ const PROFILES = {
   minimal: { maxPageSize: 100, rateLimits: { phonebook: { limit: 120, window_seconds: 60 } } },
 };
 
+/** A directory of its own profile syncing through `api`, as the app's does. */
+function benchDirectory(dataDir: string, api: Awaited<ReturnType<typeof signedInApi>>): Directory {
+  return new Directory({
+    dataDir,
+    region: 'US',
+    log: silentLogger,
+    phonebooks: () => api.phonebooks,
+    owner: () => ({ tenant_id: 'bench', user_extension: '201', base_url: 'bench' }),
+    intervalMs: 15 * 60_000,
+  });
+}
+
 async function syncOnce(profile: keyof typeof PROFILES, contacts: number): Promise<SyncFigures> {
   const sim = await startSimulator({ contacts, autoAnswer: false, ...PROFILES[profile] });
   const dataDir = await mkdtemp(join(tmpdir(), 'callbar-bench-sync-'));
   try {
     const api = await signedInApi(sim);
-    const directory = new Directory({
-      dataDir,
-      region: 'US',
-      log: silentLogger,
-      phonebooks: () => api.phonebooks,
-      owner: () => ({ tenant_id: 'bench', user_extension: '201', base_url: 'bench' }),
-      intervalMs: 15 * 60_000,
-    });
+    const directory = benchDirectory(dataDir, api);
     const started = performance.now();
     const outcome = await directory.sync();
     const seconds = (performance.now() - started) / 1000;
@@ -82,14 +87,7 @@ async function slowLinkSync(contacts: number, delayMs: number): Promise<SlowLink
       body: JSON.stringify({ path: '/v3/phonebook/contact/', match: 'prefix', delay_ms: delayMs }),
     });
     const api = await signedInApi(sim);
-    const directory = new Directory({
-      dataDir,
-      region: 'US',
-      log: silentLogger,
-      phonebooks: () => api.phonebooks,
-      owner: () => ({ tenant_id: 'bench', user_extension: '201', base_url: 'bench' }),
-      intervalMs: 15 * 60_000,
-    });
+    const directory = benchDirectory(dataDir, api);
     const started = performance.now();
     let searchable: number | undefined;
     directory.onChange((status) => {
