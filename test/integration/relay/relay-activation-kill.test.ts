@@ -49,8 +49,6 @@ const vault: Vault = {
   load: () => inner.load(),
   clear: () => inner.clear(),
   webhookSecret: () => inner.webhookSecret(),
-  readRetiredDevices: () => inner.readRetiredDevices(),
-  writeRetiredDevices: (text) => inner.writeRetiredDevices(text),
   async save(account: StoredAccount) {
     if (held) {
       saving();
