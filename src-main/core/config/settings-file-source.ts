@@ -13,7 +13,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { CallbarError, errorMessage } from '../errors';
-import { watchFolder, type FolderWatch } from '../files/folder-watch';
+import type { FolderWatch } from '../files/folder-watch';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
 import { SETTINGS_FILE_NAME, settingsFilePath } from './data-dir';
@@ -43,9 +43,9 @@ export interface SettingsFileOptions {
   log: Logger;
   /**
    * The profile folder's one watch (profile.ts; files/folder-watch.ts's unwatchedFolder for the
-   * CLI's short runs); by default one of its own.
+   * CLI's short runs), which its owner closes.
    */
-  folder?: FolderWatch;
+  folder: FolderWatch;
 }
 
 /**
@@ -96,8 +96,7 @@ export function followSettingsFile(options: SettingsFileOptions): SettingsFileSo
     for (const listener of listeners) listener();
   };
 
-  const folder = options.folder ?? watchFolder(dataDir, log);
-  const unwatch = folder.onFile(SETTINGS_FILE_NAME, read);
+  const unwatch = options.folder.onFile(SETTINGS_FILE_NAME, read);
   return {
     current: () => {
       read();
@@ -120,7 +119,6 @@ export function followSettingsFile(options: SettingsFileOptions): SettingsFileSo
     refresh: read,
     close: () => {
       unwatch();
-      if (!options.folder) folder.close();
       listeners.clear();
     },
   };

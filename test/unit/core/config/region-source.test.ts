@@ -12,20 +12,24 @@ import { followSettingsFile } from '../../../../src-main/core/config/settings-fi
 import { saveSettings } from '../../../../src-main/core/config/settings-store';
 import { NO_POLICIES } from '../../../../src-main/core/config/policy/policies';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { watchFolder } from '../../../../src-main/core/files/folder-watch';
 import { until } from '../../../support/until';
 
 function source(env: NodeJS.ProcessEnv = {}, system: 'DE' | 'none' = 'DE') {
   const dataDir = mkdtempSync(join(tmpdir(), 'callbar-region-'));
+  const folder = watchFolder(dataDir, silentLogger);
   const file = followSettingsFile({
     dataDir,
     env,
     policies: () => NO_POLICIES,
     log: silentLogger,
+    folder,
   });
   const region = profileRegion({ file, system: system === 'none' ? undefined : system });
   onTestFinished(() => {
     region.close();
     file.close();
+    folder.close();
   });
   return { dataDir, region };
 }
