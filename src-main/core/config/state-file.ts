@@ -3,14 +3,16 @@
  * a session ended): read and written in its own versioned format (file-format.ts), replaced
  * atomically, and treated as absent when it is missing or unreadable (logged), never as an error.
  * A file a newer Callbar wrote is set aside under its own name (logged), not overwritten; so is one
- * that cannot be parsed (a hand edit, a broken disk write), as `<file>.unreadable`, before the next
- * write could replace what it still holds (every star of a malformed favourites.json).
+ * that cannot be parsed (a hand edit, a broken disk write), or cannot be read at all (larger than
+ * its bound, a folder or a device in its place), as `<file>.unreadable`, before the next write
+ * could replace what it still holds (every star of a malformed favourites.json).
  */
 import { rename, rm } from 'node:fs/promises';
 import type { Logger } from '../log/logger';
 import { writeFileAtomic } from '../files/atomic-write';
 import { NewerFileFormat, setAsideName, type FileFormat } from './file-format';
 import { readFileNoFollow } from '../files/no-follow-file';
+import { setAsideIfStill } from '../files/kept-aside';
 
 /** The profile's small state files hold a few lines of JSON. */
 const MAX_STATE_FILE_BYTES = 64 * 1024;
@@ -44,26 +46,35 @@ export function unreadableName(file: string): string {
 }
 
 /**
- * Moves `file`, whose content `text` cannot be parsed, to {@link unreadableName} (replacing an
- * older one) and says where, once: the file is gone afterwards, so later reads find none. Another
- * process may have moved it and written a new file meanwhile: only this same content is moved.
+ * Moves `file`, whose content `text` cannot be parsed (undefined: which could not be read at all:
+ * too large, not a regular file), to {@link unreadableName} (replacing an older one) and says
+ * where, once: the file is gone afterwards, so later reads find none. Another process may have
+ * moved it and written a new file meanwhile: only what this one found is moved (setAsideIfStill).
  */
-async function keepUnreadableAside(
+function keepUnreadableAside(
   file: string,
-  text: string,
+  text: string | undefined,
   maxBytes: number,
   log: Logger,
   what: string,
-): Promise<void> {
+  readError?: unknown,
+): void {
   const aside = unreadableName(file);
+  let moved: boolean;
   try {
-    if ((await readFileNoFollow(file, maxBytes)) !== text) return;
-    await rename(file, aside);
+    moved = setAsideIfStill(file, text, aside, maxBytes);
   } catch (error) {
     log.warn(`the ${what} cannot be read and could not be kept aside`, { file, error });
     return;
   }
-  log.warn(`the ${what} cannot be read: kept aside, starting a new one`, { file: aside });
+  if (moved) {
+    log.warn(`the ${what} cannot be read: kept aside, starting a new one`, {
+      file: aside,
+      ...(readError === undefined ? {} : { error: readError }),
+    });
+  } else if (readError !== undefined) {
+    log.warn(`could not read the ${what}`, { error: readError });
+  }
 }
 
 /**
@@ -85,7 +96,9 @@ export function profileStateFile<T>(
         if (read === undefined) return undefined;
         text = read;
       } catch (error) {
-        log.warn(`could not read the ${what}`, { error });
+        // Too large, not a regular file, not readable: kept aside too, or the next write would
+        // replace it. A link is left (that write replaces the link, not what it points to).
+        keepUnreadableAside(file, undefined, maxBytes, log, what, error);
         return undefined;
       }
       try {
@@ -99,7 +112,7 @@ export function profileStateFile<T>(
           });
           return undefined;
         }
-        await keepUnreadableAside(file, text, maxBytes, log, what);
+        keepUnreadableAside(file, text, maxBytes, log, what);
         return undefined;
       }
     },

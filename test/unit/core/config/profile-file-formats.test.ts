@@ -3,7 +3,18 @@
  * older Callbar wrote (no `version`) is read and rewritten with the version; a file a newer
  * Callbar wrote is refused, kept aside whole under its own name and said so, never overwritten.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +144,50 @@ describe.each(CASES)('$file', (testCase) => {
     const said = lines.filter((line) => line.includes('cannot be read'));
     expect(said).toHaveLength(2);
     expect(said[1]).toContain(`${testCase.file}.unreadable`);
+  });
+  it('a file too large to read, or a folder or a pipe in its place, is kept aside before a write', async () => {
+    const { dir, path, lines, state } = open(testCase);
+    const unreadable = join(dir, `${testCase.file}.unreadable`);
+    // Larger than the 64 kB a state file may hold (a hand edit pasted a long list, say).
+    const large = JSON.stringify({ version: 1, pad: ' '.repeat(70 * 1024) });
+    writeFileSync(path, large);
+    expect(await state.read()).toBeUndefined();
+    await state.write(testCase.content);
+    expect(readFileSync(unreadable, 'utf8')).toBe(large);
+    expect(await state.read()).toEqual(testCase.content);
+
+    rmSync(path);
+    rmSync(unreadable);
+    mkdirSync(path);
+    writeFileSync(join(path, 'inside'), 'kept');
+    expect(await state.read()).toBeUndefined();
+    await state.write(testCase.content);
+    expect(readFileSync(join(unreadable, 'inside'), 'utf8')).toBe('kept');
+    expect(await state.read()).toEqual(testCase.content);
+
+    if (process.platform !== 'win32') {
+      rmSync(unreadable, { recursive: true });
+      rmSync(path);
+      execFileSync('mkfifo', [path]);
+      expect(await state.read()).toBeUndefined();
+      await state.write(testCase.content);
+      expect(lstatSync(unreadable).isFIFO()).toBe(true);
+    }
+    expect(lines.filter((line) => line.includes('cannot be read: kept aside'))).toHaveLength(
+      process.platform === 'win32' ? 2 : 3,
+    );
+  });
+
+  it('a link in its place is not followed nor moved: the write replaces the link only', async () => {
+    const { dir, path, state } = open(testCase);
+    const target = join(dir, 'elsewhere.json');
+    writeFileSync(target, JSON.stringify({ version: 1, pad: ' '.repeat(70 * 1024) }));
+    symlinkSync(target, path);
+    expect(await state.read()).toBeUndefined();
+    await state.write(testCase.content);
+    expect(existsSync(join(dir, `${testCase.file}.unreadable`))).toBe(false);
+    expect(readFileSync(target, 'utf8')).toContain('pad');
+    expect(await state.read()).toEqual(testCase.content);
   });
 });
 
