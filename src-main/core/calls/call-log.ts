@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../files/atomic-write';
 import { withFileLock } from '../files/lockfile';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../files/no-follow-file';
+import { keepNewestAside, setAsideIfStill } from '../files/kept-aside';
 import {
   CallLogFormat,
   EMPTY_CALL_LOG,
@@ -43,6 +44,10 @@ const MAX_CALLS_BYTES = MAX_CALL_LOG_BYTES - 96 * 1024;
 
 /** A `calls.json` larger than this is not read into memory (refused, and set aside below). */
 const MAX_CALL_LOG_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A damaged log is set aside as `calls.json.damaged-<time>`; the newest few are kept. */
+const DAMAGED_PREFIX = '.damaged-';
+export const DAMAGED_COPIES_KEPT = 3;
 
 /**
  * Two versions of the log as one: per call the newer version, the later clear, both retirements,
@@ -243,7 +248,10 @@ export class CallLogFile {
     }
   }
 
-  /** The log on disk; a missing file is empty, a damaged one is set aside (and said so). */
+  /**
+   * The log on disk; a missing file is empty, a damaged or unreadable one is set aside (and said
+   * so), the newest {@link DAMAGED_COPIES_KEPT} of those kept.
+   */
   read(): CallLog {
     this.#seen = this.#stamp();
     let text: string;
@@ -252,7 +260,8 @@ export class CallLogFile {
       if (read === undefined) return EMPTY_CALL_LOG;
       text = read;
     } catch (error) {
-      this.#log.warn('the call log could not be read', { error });
+      // Too large, not a regular file, not readable: set aside too, or the next write replaces it.
+      this.#setDamagedAside(undefined, error);
       return EMPTY_CALL_LOG;
     }
     try {
@@ -271,17 +280,35 @@ export class CallLogFile {
         });
         return EMPTY_CALL_LOG;
       }
-      const aside = `${this.path}.damaged-${Date.now()}`;
-      try {
-        renameSync(this.path, aside);
-      } catch {
-        // Another process set it aside first.
-      }
-      this.#log.warn('the call log was damaged; it was set aside and a new one started', {
-        file: aside,
-      });
+      this.#setDamagedAside(text);
       return EMPTY_CALL_LOG;
     }
+  }
+
+  /**
+   * Moves the log this process found (`text`, or undefined: one it could not read) to
+   * `calls.json.damaged-<time>`, unless another process set it aside first (and maybe wrote a new
+   * one meanwhile), and removes the older damaged copies beyond the newest few.
+   */
+  #setDamagedAside(text: string | undefined, readError?: unknown): void {
+    const aside = `${this.path}${DAMAGED_PREFIX}${Date.now()}`;
+    let moved: boolean;
+    try {
+      moved = setAsideIfStill(this.path, text, aside, MAX_CALL_LOG_FILE_BYTES);
+    } catch (error) {
+      this.#log.warn('the call log cannot be read and could not be set aside', { error });
+      return;
+    }
+    if (!moved) {
+      if (readError !== undefined)
+        this.#log.warn('the call log could not be read', { error: readError });
+      return;
+    }
+    keepNewestAside(this.path, DAMAGED_PREFIX, DAMAGED_COPIES_KEPT);
+    this.#log.warn('the call log was damaged; it was set aside and a new one started', {
+      file: aside,
+      ...(readError === undefined ? {} : { error: readError }),
+    });
   }
 
   /**

@@ -70,4 +70,34 @@ describe('calls.json has its own versioned format', () => {
     await file.write(EMPTY_CALL_LOG);
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(future);
   });
+
+  it('sets a damaged log aside, the newest three such copies kept, none piling up', async () => {
+    const { dir, file, lines } = rig();
+    const damaged = (n: number) => `{"version": 1, "calls": [{"broken ${n}"`;
+    for (let n = 1; n <= 5; n++) {
+      writeFileSync(file.path, damaged(n));
+      // Each copy is named by its millisecond: the next one comes a millisecond later.
+      for (const start = Date.now(); Date.now() === start;);
+      expect(file.read()).toEqual(EMPTY_CALL_LOG);
+      await file.write(EMPTY_CALL_LOG);
+    }
+    const aside = readdirSync(dir)
+      .filter((name) => name.startsWith('calls.json.damaged-'))
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .sort();
+    expect(aside).toEqual([damaged(3), damaged(4), damaged(5)]);
+    expect(lines.filter((line) => line.includes('set aside'))).toHaveLength(5);
+  });
+
+  it('sets aside a log too large to read, not writing over it', async () => {
+    const { dir, file } = rig();
+    // Larger than the 16 MB read into memory (Callbar writes at most 1 MB).
+    const large = JSON.stringify({ ...VERSION_1, pad: ' '.repeat(17 * 1024 * 1024) });
+    writeFileSync(file.path, large);
+    expect(file.read()).toEqual(EMPTY_CALL_LOG);
+    await file.write(EMPTY_CALL_LOG);
+    const aside = readdirSync(dir).filter((name) => name.startsWith('calls.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(large);
+  });
 });
