@@ -428,8 +428,9 @@ export class Directory {
       const reason: unknown = signal.aborted ? signal.reason : error;
       ({ said: this.#lastError, details: this.#lastErrorDetails } = syncFailure(reason));
       if (walkedFrom) {
+        // The walked contacts go; those saved through Callbar meanwhile are on the platform.
         this.#phonebooks = walkedFrom;
-        this.#install(ContactList.of([]));
+        this.#install(ContactList.of(applyChanges([], this.#localDuringSync)));
       }
       log.warn('directory sync failed; the previous directory stays in use', { error: reason });
       await this.#problems.keep(this.#options.owner(), reason, began);

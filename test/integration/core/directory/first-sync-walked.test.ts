@@ -3,12 +3,14 @@
  * are walked the sync still asks about each boundary, a request each under the rate limit. The
  * person waiting for an empty directory searches the directory as walked meanwhile; the status
  * stays "syncing" until the questions are answered, and a sync that fails after all leaves the
- * directory empty again (nothing is called complete on less).
+ * directory empty again (nothing is called complete on less), but for the contacts the person
+ * saved meanwhile: those are on the platform, and stay searchable.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../../simulator/index';
 import type { PlatformApi } from '../../../../src-main/core/api/platform-api';
 import { EXPOSED_MS } from '../../../../src-main/core/api/page-walk';
+import { PhonebookEditor } from '../../../../src-main/core/phonebooks/phonebook-editor';
 import { GatedPacer, pagedDirectory, simWithBook } from '../../../support/paged-sync-rig';
 import { describeJourney, requestLog } from '../../../support/sim-harness';
 
@@ -18,9 +20,10 @@ const slowLink = () => new Promise((resolve) => setTimeout(resolve, EXPOSED_MS +
 describeJourney('a first sync over a slow link', (profile) => {
   let sim: RunningSimulator;
   let api: PlatformApi;
+  let contacts: { phonebook: number }[];
 
   beforeEach(async () => {
-    ({ sim, api } = await simWithBook(profile, 'Slow', NAMES));
+    ({ sim, api, contacts } = await simWithBook(profile, 'Slow', NAMES));
   }, 30_000);
   afterEach(() => sim.close());
 
@@ -80,6 +83,35 @@ describeJourney('a first sync over a slow link', (profile) => {
     expect(directory.status()).toMatchObject({ state: 'empty', contacts: 0, phonebooks: 0 });
     expect(directory.status().last_error).toMatch(/cancel/i);
     expect(directory.search('dorn').hits).toEqual([]);
+    await directory.close();
+  });
+
+  it('a contact saved while the walked directory was shown stays searchable when the sync fails', async () => {
+    const { directory, held, release } = await firstSync();
+    const editor = new PhonebookEditor(api.phonebooks, directory, () => 'DE');
+    const syncing = directory.sync();
+    await held;
+    // Saved in the window (it reaches the platform) while the boundaries are asked about.
+    await editor.createContact({
+      phonebook: contacts[0]!.phonebook,
+      display_name: 'Paula Graf',
+      number: '+49305551099',
+      secondary_number: null,
+      speed_dial: 2099,
+      company: '',
+    });
+    expect(directory.search('graf').hits).toHaveLength(1);
+    directory.cancelSync();
+    release();
+    await expect(syncing).rejects.toThrow();
+    // The walked contacts are gone again; the one saved meanwhile is on the platform: kept.
+    expect(directory.search('dorn').hits).toEqual([]);
+    expect(directory.search('graf').hits.map((hit) => hit.contact.display_name)).toEqual([
+      'Paula Graf',
+    ]);
+    expect(directory.lookupByNumber('+49305551099')?.display_name).toBe('Paula Graf');
+    expect(directory.status()).toMatchObject({ state: 'empty', contacts: 1 });
+    expect(directory.status().last_error).toMatch(/cancel/i);
     await directory.close();
   });
 });
