@@ -87,6 +87,16 @@ export type SearchAnswer = z.infer<typeof SearchAnswer>;
 export const CallParty = z.object({
   number: z.string(),
   display: z.string(),
+  /**
+   * The number as core's numbers module shows it ("(202) 555-0177" at home, an extension's
+   * digits), without words: what a new contact's form starts from. Absent without a number.
+   */
+  number_shown: z.string().optional(),
+  /**
+   * The extension the caller id wrote after the number ("ext. 12": its digits), as core's reader
+   * read it: shown in `display`, never dialled (`number` is without it).
+   */
+  extension: z.string().optional(),
   name: z.string().optional(),
   company: z.string().optional(),
   contact_id: z.number().int().optional(),

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { SimControl } from '../../simulator/control-client';
 import {
   addContact,
@@ -13,10 +13,11 @@ import {
 /**
  * Issue 32 in the window (the web preview in Chromium, the real core and simulator): a CRM link
  * set in Settings (a bad one refused under its field), an unknown caller in the call bar with
- * "Add to contacts" (the number filled in) and the CRM link, the caller named once added (a
+ * "Add to contacts" (the number filled in as the window shows it, saved as the call keeps it) and
+ * the CRM link, the caller named once added (a
  * hostile name shown as text), a note on the recent call, searched and exported with the calls,
- * and a phonebook exported as CSV through the window's download. Pictures:
- * caller-unknown-*, recent-notes-*.
+ * and a phonebook exported as CSV through the window's download; a caller id's written extension
+ * shown, never dialled. Pictures: caller-unknown-*, recent-notes-*, caller-extension-*.
  */
 let app: E2eApp;
 let control: SimControl;
@@ -51,6 +52,41 @@ async function ready(page: Page) {
 async function fromMenu(page: Page, item: string) {
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: item }).click();
+}
+
+/** Add to contacts from `where`: its phonebook chosen, the new-contact form open. */
+async function addToContacts(page: Page, where: Locator) {
+  await where.getByRole('button', { name: 'Add to contacts' }).click();
+  // The dialog is a chunk of its own: wait for the phonebook choice (several) or the form (one).
+  const pick = page.getByTestId('add-to-contacts');
+  const editor = page.getByRole('dialog', { name: 'New contact' });
+  await expect(pick.getByRole('radio').first().or(editor)).toBeVisible();
+  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
+  return editor;
+}
+
+/** The contacts named `name` as the platform has them (read with a token of the first user). */
+async function platformContacts(name: string) {
+  const { access_token } = await control.issueTokens({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+  });
+  const response = await fetch(
+    `${app.sim.base_url}/v3/phonebook/contact/?search=${encodeURIComponent(name)}`,
+    { headers: { authorization: `Bearer ${access_token}` } },
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { results: { display_name: string; number: string }[] })
+    .results;
+}
+
+/** Pictures of `what` at the window's 420 px and at 1280 px. */
+async function pictureAtBothWidths(page: Page, name: string) {
+  await pictureInBothThemes(page, `${name}-420`);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await pictureInBothThemes(page, `${name}-1280`);
+  await page.setViewportSize(size);
 }
 
 /** The text of a file the window saved. */
@@ -95,17 +131,15 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   );
 
   // Add to contacts: the number is filled in; once created, the call bar names the caller.
-  await bar.getByRole('button', { name: 'Add to contacts' }).click();
-  // The dialog is a chunk of its own: wait for the phonebook choice (several) or the form (one).
-  const pick = page.getByTestId('add-to-contacts');
-  const editor = page.getByRole('dialog', { name: 'New contact' });
-  await expect(pick.getByRole('radio').first().or(editor)).toBeVisible();
-  if (await pick.isVisible()) await pick.getByRole('button', { name: 'Continue' }).click();
-  await expect(editor.getByLabel('Number', { exact: true })).toHaveValue(CALLER);
+  const editor = await addToContacts(page, bar);
+  // As the call bar shows it (before, +12025550177); left so, saved as the call keeps it.
+  await expect(editor.getByLabel('Number', { exact: true })).toHaveValue('(202) 555-0177');
   await editor.getByLabel('Name').fill(HOSTILE);
   await editor.getByLabel('Speed dial').fill('7177');
+  await pictureAtBothWidths(page, 'caller-add-contact');
   await editor.getByRole('button', { name: 'Create contact' }).click();
   await expect(editor).toBeHidden();
+  expect((await platformContacts('Zed')).map((contact) => contact.number)).toEqual([CALLER]);
   await expect(bar.getByTestId('call-state')).toContainText(HOSTILE);
   await expect(bar.getByRole('button', { name: 'Add to contacts' })).toHaveCount(0);
   await expect(page.locator('img')).toHaveCount(0);
@@ -143,6 +177,43 @@ test('a CRM link set in Settings; an unknown caller added to contacts; a noted, 
   // A formula in a coworker's name or a note is written after an apostrophe.
   expect(csv).toContain(`'=Call back Tuesday about the invoice`);
   expect(csv).toContain(CALLER);
+});
+
+test('a caller id with a written extension: shown in the call bar and recent calls, never dialled', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  // Before, the call bar and recent calls showed (202) 555-0199: the extension was dropped.
+  const incoming = await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: '+1 202 555 0199 ext. 12',
+  });
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByTestId('call-state')).toContainText('(202) 555-0199 ext. 12');
+  await pictureInBothThemes(page, 'caller-extension', { of: bar });
+  // Added to contacts: the number alone, as shown (the platform's numbers hold no extension).
+  const editor = await addToContacts(page, bar);
+  await expect(editor.getByLabel('Number', { exact: true })).toHaveValue('(202) 555-0199');
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await control.endLeg(incoming.legs[0]!.id);
+  await expect(bar).toBeHidden({ timeout: 20_000 });
+
+  const recent = page.getByRole('region', { name: 'Recent calls' });
+  const row = recent.locator('li', { hasText: '(202) 555-0199 ext. 12' });
+  await expect(row).toHaveCount(1);
+  await pictureAtBothWidths(page, 'recent-extension');
+  // Called back: the number, without the extension glued on.
+  const before = (await control.calls()).length;
+  await row.hover();
+  await row.getByRole('button', { name: /^Call / }).click();
+  await expect
+    .poll(async () => (await control.calls()).length, { timeout: 20_000 })
+    .toBe(before + 1);
+  expect((await control.calls()).at(-1)!.to).toBe('+12025550199');
+  await bar.getByRole('button', { name: /^Hang up/ }).click();
+  await expect(bar).toBeHidden({ timeout: 20_000 });
 });
 
 test('a caller whose id is a SIP address without a number: the address as text, nothing to dial', async ({

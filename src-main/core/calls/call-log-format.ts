@@ -30,6 +30,13 @@ export const StoredCall = z.object({
   party: z.object({
     number: z.string(),
     display: z.string(),
+    /** Shown again for the region when the window is sent the call (recent-calls.ts). */
+    number_shown: z.string().optional(),
+    /** A written extension's digits (the reader takes up to 8), shown and never dialled. */
+    extension: z
+      .string()
+      .regex(/^\d{1,8}$/)
+      .optional(),
     name: z.string().optional(),
     company: z.string().optional(),
     contact_id: z.number().int().optional(),

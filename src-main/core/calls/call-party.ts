@@ -10,7 +10,7 @@ import { readCallerId } from '../numbers/caller-id';
 import { isEmergencyNumber } from '../numbers/destination-class';
 import { comparableNumber } from '../numbers/number-match';
 import { shownNumber } from '../numbers/number-format';
-import { said } from '../text/said';
+import { said, sayWith, type Said, type Translate } from '../text/said';
 import { inEnglish } from '../text/translators';
 
 /** The longest caller id read as a number (the platform's are bounded where they enter). */
@@ -22,21 +22,37 @@ export function partyNumber(number: string, region: CountryCode): string {
 }
 
 /**
- * How a party's number is shown: an emergency number of the region as one (as the dial showed
- * it: the reader never takes one for an extension), an extension as one, any other number as
- * numbers are shown.
+ * How a party's number is shown, worded by `words` (else in English): an emergency number of the
+ * region as one (as the dial showed it: the reader never takes one for an extension), an
+ * extension as one, any other number as numbers are shown, with the `extension` written after it
+ * when the caller id had one ("(202) 555-0188 ext. 12").
  */
-export function partyDisplay(number: string, region: CountryCode): string {
-  if (!/^\d{2,6}$/.test(number)) return shownNumber(number, region);
+export function partyDisplay(
+  number: string,
+  region: CountryCode,
+  extension?: string,
+  words?: Translate,
+): string {
+  const say = (text: Said) => (words ? sayWith(words, text) : inEnglish(text));
+  if (!/^\d{2,6}$/.test(number)) {
+    const shown = shownNumber(number, region);
+    return extension
+      ? say(said('errors:display.withExtension', { number: shown, extension }))
+      : shown;
+  }
   const emergency = isEmergencyNumber(number, region);
-  return inEnglish(
-    said(emergency ? 'errors:display.emergency' : 'errors:display.extension', { number }),
-  );
+  return say(said(emergency ? 'errors:display.emergency' : 'errors:display.extension', { number }));
+}
+
+/** `party` with the extension written after its number (shown, never dialled), if any. */
+export function withExtension(party: CallParty, extension: string | undefined): CallParty {
+  return extension ? { ...party, extension } : party;
 }
 
 /**
  * Who `number` (a caller id, or a dial's destination) is: the number kept and shown, and the
- * contact's name when the directory knows it. A withheld caller id ("anonymous") is no number:
+ * contact's name when the directory knows it; an extension written after the number is kept
+ * beside it, shown and never dialled. A withheld caller id ("anonymous") is no number:
  * "Number withheld", with none to call back or add; nor is an address without one
  * ("sip:alice@pbx.example.com"), shown as the text it is (numbers/caller-id.ts).
  */
@@ -51,13 +67,14 @@ export function identifyParty(
   if (caller.kind === 'address') return { number: '', display: caller.address };
   // Read as every number is (numbers/number-match.ts), however the platform wrote it
   // ("030/1234567"): what reads as no number of the region is kept as it came.
-  const written = caller.number;
+  const { number: written, extension } = caller;
   const normalized =
     written.length <= MAX_CALLER_ID ? partyNumber(written, options.region) : written;
   const contact = options.directory.lookupByNumber(normalized);
   return {
     number: normalized,
-    display: partyDisplay(normalized, options.region),
+    display: partyDisplay(normalized, options.region, extension),
+    ...(extension ? { extension } : {}),
     ...(contact
       ? {
           name: contact.display_name,

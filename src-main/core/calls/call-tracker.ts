@@ -31,6 +31,7 @@ import { DEFAULT_CALL_LIMITS, type CallLimits } from './call-limits';
 import type { CallLogFile } from './call-log';
 import type { CallRecord } from './call-log-format';
 import { addLeg, newCallRecord } from './call-records';
+import { withExtension } from './call-party';
 import { applyLegState, finishCall, settleCall, silenceEnding } from './call-state';
 import { CallStore } from './call-store';
 import { newDelivery, withEvent } from './kept-events';
@@ -260,9 +261,9 @@ export class CallTracker {
     this.#store.changed();
   }
 
-  /** Who a dial goes to: the directory's contact for the number, or the one the target named. */
+  /** Who a dial goes to (the extension written too): the directory's contact, or the target's. */
   #partyOf(target: DialTarget): CallParty {
-    const party = this.#options.identify(target.destination);
+    const party = withExtension(this.#options.identify(target.destination), target.extension);
     const contact = target.contact;
     if (!contact || party.name) return party;
     return {
@@ -285,7 +286,7 @@ export class CallTracker {
       if (party.name || !party.number) continue;
       const known = this.#options.identify(party.number);
       if (!known.name) continue;
-      record.call.party = known;
+      record.call.party = withExtension(known, party.extension);
       this.#store.touched(record, now);
       changed = true;
     }

@@ -8,6 +8,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import type { Call, CallsSnapshot } from '../../../src-shared/contract';
 import type { Logger } from '../log/logger';
 import type { Translate } from '../text/said';
+import { shownNumber } from '../numbers/number-format';
 import { partyDisplay } from './call-party';
 import type { CallNotes } from './call-notes';
 import type { CallTracker } from './call-tracker';
@@ -15,14 +16,17 @@ import type { CallTracker } from './call-tracker';
 /** How long a clear of the recent calls can be undone (its calls and notes are kept until then). */
 export const CLEAR_UNDO_MS = 10_000;
 
+/** A party's number as shown: in words, and alone. */
+type ShownParty = Pick<Call['party'], 'display' | 'number_shown'>;
+
 export class RecentCalls {
   readonly #tracker: CallTracker;
   readonly #notes: CallNotes | undefined;
   readonly #region: () => CountryCode;
   readonly #log: Logger;
   #settleTimer: NodeJS.Timeout | undefined;
-  /** Party numbers as shown, remembered for one region (the recent list repeats them). */
-  #shown: { region: string; known: Map<string, string> } = { region: '', known: new Map() };
+  /** Party numbers as shown, remembered for one region and language (the list repeats them). */
+  #shown: { wording: string; known: Map<string, ShownParty> } = { wording: '', known: new Map() };
 
   /** `settings().region`: the user's region now (the calls service's live settings). */
   constructor(options: {
@@ -45,8 +49,8 @@ export class RecentCalls {
     const { current, recent } = this.#tracker.view(words);
     const cleared = this.#tracker.pendingClear();
     return {
-      current: current.map((call) => this.#shownCall(call)),
-      recent: recent.map((call) => this.#shownCall(call)),
+      current: current.map((call) => this.#shownCall(call, words)),
+      recent: recent.map((call) => this.#shownCall(call, words)),
       ...(cleared
         ? {
             cleared: {
@@ -94,25 +98,33 @@ export class RecentCalls {
     if (callIds.length > 0) await this.#notes?.remove(callIds);
   }
 
-  /** A call as shown: its note, and its party's number as numbers are shown in the region now. */
-  #shownCall(call: Call): Call {
+  /**
+   * A call as shown: its note, and its party's number as numbers are shown in the region now (in
+   * `words`, `display`, with a written extension; and as the number alone, `number_shown`).
+   */
+  #shownCall(call: Call, words: Translate | undefined): Call {
     const note = this.#notes?.note(call.id);
-    const { number } = call.party;
-    const display = number ? this.#shownNumber(number) : call.party.display;
-    const shown =
-      display === call.party.display ? call : { ...call, party: { ...call.party, display } };
+    const { number, extension } = call.party;
+    const shown = number
+      ? { ...call, party: { ...call.party, ...this.#shownNumber(number, extension, words) } }
+      : call;
     return note ? { ...shown, note } : shown;
   }
 
-  #shownNumber(number: string): string {
+  #shownNumber(number: string, extension: string | undefined, words?: Translate): ShownParty {
     const region = this.#region();
-    if (this.#shown.region !== region) this.#shown = { region, known: new Map() };
+    const wording = `${region} ${words?.locale ?? 'en'}`;
+    if (this.#shown.wording !== wording) this.#shown = { wording, known: new Map() };
     const known = this.#shown.known;
-    let shown = known.get(number);
+    const key = extension ? `${number} ${extension}` : number;
+    let shown = known.get(key);
     if (shown === undefined) {
       if (known.size > 1000) known.clear();
-      shown = partyDisplay(number, region);
-      known.set(number, shown);
+      shown = {
+        display: partyDisplay(number, region, extension, words),
+        number_shown: shownNumber(number, region),
+      };
+      known.set(key, shown);
     }
     return shown;
   }

@@ -14,7 +14,7 @@
  *   read by the reader's link parser (dial-link.ts). What the reader reads as no part of the
  *   number (a written extension, keys after a pause, a link's parameters, digits of another
  *   script) is read away by the reader: "+49 30 1234567 ext. 12" is +49 30 1234567, never
- *   +49 30 123456712.
+ *   +49 30 123456712; the written extension is kept beside it (12), to be shown, never dialled.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isDialLink, parseDialLink } from './dial-link';
@@ -25,8 +25,11 @@ export type CallerId =
   | { kind: 'withheld' }
   /** Text that names no number, trimmed: shown as it is, never dialled. */
   | { kind: 'address'; address: string }
-  /** The number as written (still to be read in the user's region). */
-  | { kind: 'number'; number: string };
+  /**
+   * The number as written (still to be read in the user's region), and the extension written
+   * after an outside number ("ext. 12", ";ext=12": its digits) when there is one.
+   */
+  | { kind: 'number'; number: string; extension?: string };
 
 const WITHHELD_WORDS = new Set(['anonymous', 'restricted', 'private', 'unavailable']);
 
@@ -45,13 +48,13 @@ export function readCallerId(callerId: string, region: CountryCode): CallerId {
     if (WITHHELD_WORDS.has(user.toLowerCase())) return { kind: 'withheld' };
     try {
       const link = parseDialLink(isDialLink(text) ? text : `sip:${text}`);
-      return { kind: 'number', number: numberPart(link.number, region) };
+      return { kind: 'number', ...numberPart(link.number, region) };
     } catch {
       return { kind: 'address', address: text };
     }
   }
   if (!holdsDigit(text)) return { kind: 'address', address: text };
-  return { kind: 'number', number: numberPart(text, region) };
+  return { kind: 'number', ...numberPart(text, region) };
 }
 
 /**
@@ -59,14 +62,17 @@ export function readCallerId(callerId: string, region: CountryCode): CallerId {
  * number without its area code stays one, matched by its ending: number-match.ts), else as the
  * reader reads it, without what is no part of it; as written when the reader reads no number.
  */
-function numberPart(written: string, region: CountryCode): string {
+function numberPart(written: string, region: CountryCode): { number: string; extension?: string } {
   let reading;
   try {
     reading = readNumber(written, { region });
   } catch {
-    return written;
+    return { number: written };
   }
-  if (PLAIN.test(written)) return written;
-  if (reading.kind === 'external') return reading.number.number;
-  return reading.kind === 'code' ? reading.code : reading.digits;
+  if (PLAIN.test(written)) return { number: written };
+  if (reading.kind === 'external') {
+    const { extension } = reading;
+    return { number: reading.number.number, ...(extension ? { extension } : {}) };
+  }
+  return { number: reading.kind === 'code' ? reading.code : reading.digits };
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation, withScreenTexts } from '../i18n';
+import type { CallParty } from '../../../src-shared/contract';
 
 // The dialog loads when first opened (its own chunk), with its texts.
 export const AddToContactsDialog = lazy(() =>
@@ -12,7 +13,7 @@ export const AddToContactsDialog = lazy(() =>
  * the phonebook (skipped when there is one), then the new-contact form with the number filled in.
  * Once saved, the call shows the contact's name.
  */
-export function AddToContacts({ number }: { number: string }) {
+export function AddToContacts({ party }: { party: CallParty }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -22,7 +23,7 @@ export function AddToContacts({ number }: { number: string }) {
       </button>
       {open ? (
         <Suspense fallback={null}>
-          <AddToContactsDialog number={number} onClose={() => setOpen(false)} />
+          <AddToContactsDialog party={party} onClose={() => setOpen(false)} />
         </Suspense>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation, withScreenTexts } from '../i18n';
-import type { PhonebookView } from '../../../src-shared/contract';
+import type { CallParty, PhonebookView } from '../../../src-shared/contract';
 import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { Name } from '../components/Isolated';
@@ -13,9 +13,10 @@ const ContactEditor = lazy(() =>
 
 /**
  * Add to contacts, opened: choose the phonebook (skipped when there is one), then the
- * new-contact form with the number filled in (its own chunk: AddToContacts.tsx loads it).
+ * new-contact form with the party's number filled in as core shows it (saved as the call keeps
+ * it when left so; its own chunk: AddToContacts.tsx loads it).
  */
-export function AddToContactsDialog({ number, onClose }: { number: string; onClose: () => void }) {
+export function AddToContactsDialog({ party, onClose }: { party: CallParty; onClose: () => void }) {
   const { t } = useTranslation();
   const [books, setBooks] = useState<PhonebookView[] | undefined>();
   const [chosen, setChosen] = useState<number | undefined>();
@@ -33,7 +34,7 @@ export function AddToContactsDialog({ number, onClose }: { number: string; onClo
         <ContactEditor
           phonebook={chosen}
           contact={undefined}
-          number={number}
+          number={{ shown: party.number_shown ?? party.number, stored: party.number }}
           onSaved={onClose}
           onCancel={onClose}
         />

@@ -107,7 +107,7 @@ export function CallBar({ hangUpWithEsc }: { hangUpWithEsc: boolean }) {
         call.party.number ? (
           // Who is calling: the CRM's page about them, or, for a number nobody knows, a contact.
           <p className="call-links" data-testid="call-links">
-            {call.party.name ? null : <AddToContacts number={call.party.number} />}
+            {call.party.name ? null : <AddToContacts party={call.party} />}
             <CrmLinkButtons
               who={call.party.name ?? call.party.display}
               party={crmParty(call.party.number, call.party.name, call.party.company)}

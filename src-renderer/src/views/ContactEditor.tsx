@@ -9,6 +9,12 @@ import { useFocusFirstInvalid } from '../hooks/use-focus-first-invalid';
 
 const FIELDS = ['display_name', 'number', 'secondary_number', 'speed_dial', 'company'];
 
+/** A number to fill in: as core shows it, and as it is stored (saved so when left as shown). */
+export interface FilledNumber {
+  shown: string;
+  stored: string;
+}
+
 /**
  * Create or edit a contact of `phonebook`. The platform's rules are said next to the field they
  * concern; a refusal keeps everything typed.
@@ -23,16 +29,17 @@ export function ContactEditor({
   phonebook: number;
   contact: ContactView | undefined;
   /** A new contact's number, filled in (a caller added from the call bar or recent calls). */
-  number?: string;
+  number?: FilledNumber;
   onSaved: (contact: ContactView) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
   // The numbers as the window shows them everywhere (core's form, `shown`), not as stored.
   const shown = {
-    number: contact?.shown.number ?? number ?? '',
+    number: contact?.shown.number ?? number?.shown ?? '',
     secondary_number: contact?.shown.secondary_number ?? '',
   };
+  const stored = contact ?? { number: number?.stored ?? '', secondary_number: null };
   const [values, setValues] = useState({
     display_name: contact?.display_name ?? '',
     company: contact?.company ?? '',
@@ -52,7 +59,7 @@ export function ContactEditor({
     // A number left as shown is saved as it was stored: what the person did not edit is not
     // rewritten from the form it was shown in.
     const kept = (field: keyof typeof shown) =>
-      contact && values[field] === shown[field] ? (contact[field] ?? '') : values[field];
+      values[field] === shown[field] ? (stored[field] ?? '') : values[field];
     const fields = {
       phonebook,
       ...values,

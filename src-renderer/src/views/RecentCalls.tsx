@@ -225,7 +225,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
       ) : null}
       {adding ? (
         <Suspense fallback={null}>
-          <AddToContactsDialog number={number} onClose={() => setAdding(false)} />
+          <AddToContactsDialog party={call.party} onClose={() => setAdding(false)} />
         </Suspense>
       ) : null}
     </li>

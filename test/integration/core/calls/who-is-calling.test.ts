@@ -96,7 +96,11 @@ describeJourney('who is calling', (profile) => {
     expect(ringing.direction).toBe('incoming');
     if (fullEvents(profile)) {
       // Shown the national way in the user's own country (US here).
-      expect(ringing.party).toEqual({ number: CALLER, display: '(202) 555-0188' });
+      expect(ringing.party).toEqual({
+        number: CALLER,
+        display: '(202) 555-0188',
+        number_shown: '(202) 555-0188',
+      });
     } else {
       expect(ringing.party).toEqual({ number: '', display: 'Unknown caller' });
     }

@@ -98,7 +98,11 @@ describeJourney('a withheld caller id', (profile) => {
     const { ringing } = await callFrom('+44 20 7946 0205');
     expect(ringing.party).toEqual(
       fullEvents(profile)
-        ? { number: '+442079460205', display: '+44 20 7946 0205' }
+        ? {
+            number: '+442079460205',
+            display: '+44 20 7946 0205',
+            number_shown: '+44 20 7946 0205',
+          }
         : { number: '', display: 'Unknown caller' },
     );
   });

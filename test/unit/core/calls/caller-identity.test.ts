@@ -82,9 +82,7 @@ describe('caller identity', () => {
     // another script were no number at all.
     const directory = { lookupByNumber: () => undefined, findBySpeedDial: () => undefined };
     for (const written of [
-      '+49 30 1234567 ext. 12',
       'tel:030-1234567;phone-context=+49',
-      'tel:+49-30-1234567;ext=12',
       '+49 30 1234567,,1234#',
       '٠٣٠ ١٢٣٤٥٦٧',
       '０３０ １２３４５６７',
@@ -96,6 +94,36 @@ describe('caller identity', () => {
     }
     // A national number without its area code stays as written (matched by its ending).
     expect(identifyParty('1234567', { region: 'DE', directory }).number).toBe('1234567');
+  });
+
+  it('shows the extension a caller id writes after the number, never dialling it', () => {
+    // Before, "+49 30 1234567 ext. 12" was shown as 030 1234567: the extension was dropped.
+    const directory = { lookupByNumber: () => undefined, findBySpeedDial: () => undefined };
+    for (const written of [
+      '+49 30 1234567 ext. 12',
+      '+49 30 1234567 x12',
+      '030 1234567 ext.12',
+      'tel:+49-30-1234567;ext=12',
+    ]) {
+      expect(identifyParty(written, { region: 'DE', directory }), written).toEqual({
+        number: '+49301234567',
+        display: '030 1234567 ext. 12',
+        extension: '12',
+      });
+    }
+    // Called back (and dialled) as the number alone; shown with it in the call bar.
+    const { tracker } = rig();
+    tracker.ingest({
+      id: 'leg-1',
+      call_id: 'c1',
+      direction: 'inbound',
+      from: '+1 202 555 0188 ext. 12',
+    });
+    expect(tracker.view().current[0]!.party).toEqual({
+      number: '+12025550188',
+      display: '(202) 555-0188 ext. 12',
+      extension: '12',
+    });
   });
 
   it('names an emergency number as the dial did, not as an extension', () => {

@@ -17,6 +17,7 @@ import { CallTracker } from '../../../../src-main/core/calls/call-tracker';
 import { NO_DIRECTORY } from '../../../../src-main/core/calls/dial-target';
 import { CLEAR_UNDO_MS, RecentCalls } from '../../../../src-main/core/calls/recent-calls';
 import { silentLogger } from '../../../../src-main/core/log/logger';
+import { translatorFor } from '../../../../src-main/core/text/translators';
 import { ALICE, berlinTarget as target } from '../../../support/calls-fixtures';
 
 let now = Date.parse('2026-11-24T09:00:00Z');
@@ -118,6 +119,30 @@ describe('the recent calls', () => {
     expect(window.recent.view().recent[0]!.party.display).toBe('030 1234567');
     region = 'GB';
     expect(window.recent.view().recent[0]!.party.display).toBe('+49 30 1234567');
+    region = 'DE';
+  });
+
+  it('show a caller’s written extension in the window’s language; the number alone as shown', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'callbar-recent-'));
+    const window = process(dataDir);
+    window.tracker.ingest({ id: 'leg-x', direction: 'inbound', from: '+49 30 7654321 ext. 12' });
+    window.tracker.ingest({ id: 'leg-x', direction: 'inbound', state: 'hangup' });
+    await window.tracker.flushed();
+    const party = () => window.recent.view(translatorFor('de', 'errors')).recent[0]!.party;
+    expect(party()).toMatchObject({
+      number: '+49307654321',
+      display: '030 7654321 Nebenstelle 12',
+      number_shown: '030 7654321',
+      extension: '12',
+    });
+    expect(window.recent.view().recent[0]!.party.display).toBe('030 7654321 ext. 12');
+    // Another process reads it from the call log the same way.
+    expect(process(dataDir).recent.view().recent[0]!.party.display).toBe('030 7654321 ext. 12');
+    region = 'GB';
+    expect(party()).toMatchObject({
+      display: '+49 30 7654321 Nebenstelle 12',
+      number_shown: '+49 30 7654321',
+    });
     region = 'DE';
   });
 });
