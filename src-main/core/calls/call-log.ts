@@ -11,9 +11,10 @@
  * (the window heard the platform's events of a call `callbar dial` placed); a merge makes them one,
  * the dial's own record keeping its id, with the legs, events and end state of both.
  */
-import { renameSync, statSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
+import { contentStamp } from '../files/file-stamp';
 import { withFileLock } from '../files/lockfile';
 import { NewerFileFormat, setAsideName } from '../config/file-format';
 import { readFileNoFollowSync } from '../files/no-follow-file';
@@ -240,12 +241,7 @@ export class CallLogFile {
   }
 
   #stamp(): string {
-    try {
-      const stats = statSync(this.path);
-      return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-    } catch {
-      return 'none';
-    }
+    return contentStamp(this.path) ?? 'none';
   }
 
   /**

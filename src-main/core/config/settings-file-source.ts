@@ -11,8 +11,8 @@
  * {@link SettingsFileSource.problem} says why (with the field) until the file is fixed. A flood
  * of changes is read once (files/folder-watch.ts).
  */
-import { lstatSync } from 'node:fs';
 import { CallbarError, errorMessage } from '../errors';
+import { fileStamp } from '../files/file-stamp';
 import type { FolderWatch } from '../files/folder-watch';
 import type { Logger } from '../log/logger';
 import { said, type Said } from '../text/said';
@@ -126,10 +126,5 @@ export function followSettingsFile(options: SettingsFileOptions): SettingsFileSo
 
 /** The file's identity, size and times (of a link itself, never what it points to), or none. */
 function stamp(file: string): string {
-  try {
-    const stats = lstatSync(file);
-    return `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-  } catch {
-    return 'none';
-  }
+  return fileStamp(file, { link: 'itself' }) ?? 'none';
 }

@@ -8,9 +8,9 @@
  * a local change is written onto the cache as it is on disk when another process replaced it since
  * this one's copy was read or written, so neither writes away the other's contact or sync.
  */
-import { statSync } from 'node:fs';
 import type { DirectoryContact } from '../../../src-shared/contract';
 import { sameAccount, type AccountOwner } from '../account/account-history';
+import { contentStamp } from '../files/file-stamp';
 import { withFileLock } from '../files/lockfile';
 import type { Logger } from '../log/logger';
 import { cacheFile, readCacheFile, writeCache, type CacheFileRead } from './directory-cache';
@@ -83,13 +83,9 @@ export function cacheWrites(dataDir: string, log: Logger): CacheWrites {
   return { dataDir, stamp: undefined, changes: recentChangesFile(dataDir, log) };
 }
 
+/** The cache file's identity, size and time, without its change time (see `refused`). */
 function stampOf(dataDir: string): string | undefined {
-  try {
-    const stats = statSync(cacheFile(dataDir));
-    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
+  return contentStamp(cacheFile(dataDir));
 }
 
 /**

@@ -20,6 +20,7 @@
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { errorMessage, sayingOf } from '../../errors';
+import { fileStamp } from '../../files/file-stamp';
 import { valueBeyond, type ValueLimits } from '../../http/bounded-json';
 import { said, type Said } from '../../text/said';
 import { holdSentences, inEnglish, spokenSaid } from '../../text/translators';
@@ -199,7 +200,10 @@ export function livePolicies(
   };
 }
 
-/** What the policy files are now: each one's identity, size and time, or that it is not there. */
+/**
+ * What the policy files are now: each one's identity, size and times, or that it is not there (the
+ * change time too: a chmod that lets every user write a file is a change, and is said).
+ */
 function policyStamp(paths: string[], platform: NodeJS.Platform): string {
   const files = [...paths];
   if (platform !== 'win32' && platform !== 'darwin') {
@@ -214,16 +218,7 @@ function policyStamp(paths: string[], platform: NodeJS.Platform): string {
       // No drop-in folder.
     }
   }
-  return files
-    .map((file) => {
-      try {
-        const stats = statSync(file);
-        return `${file}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-      } catch {
-        return `${file}:none`;
-      }
-    })
-    .join('|');
+  return files.map((file) => `${file}:${fileStamp(file) ?? 'none'}`).join('|');
 }
 
 function readPolicyFiles(location: PolicyLocation, parsePlist: PlistParser | undefined): Policies {
