@@ -71,6 +71,28 @@ async function ready(page: Page) {
   });
 }
 
+type Size = (typeof SIZES)[number];
+type WindowLocale = (typeof LOCALES)[number];
+
+/**
+ * Runs `body` at each size and in each language (`where` names the case in a failure: "420 px,
+ * de"), then shows the window as {@link ready} left it: in English at 420 px.
+ */
+async function atEachSizeAndLanguage(
+  page: Page,
+  body: (at: { size: Size; locale: WindowLocale; where: string }) => Promise<void>,
+) {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      await body({ size, locale, where: `${size.width} px, ${locale}` });
+    }
+  }
+  await showLocale(page, 'en');
+  await page.setViewportSize(SIZES[0]);
+}
+
 /**
  * Each part of a result's name line (name, company, phonebook) the row shows: its text and the
  * width it has. A part that moved below the line (the row shows one) is not shown.
@@ -96,31 +118,25 @@ test('a result’s company and phonebook are never cut to a sliver beside a long
   await ready(page);
   // The one search box, by its role alone: its name is in the language shown.
   const search = page.getByRole('combobox');
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      await search.fill('Maximiliane');
-      const row = page.getByRole('option').filter({ hasText: LONG_NAME });
-      await expect(row).toBeVisible();
-      const parts = await shownParts(row);
-      const where = `${size.width} px, ${locale}`;
-      // The name is shown, and whole where it fits.
-      expect(parts[0], where).toEqual({ text: LONG_NAME, width: expect.any(Number) });
-      // What else shows has room for a few letters: at 420 px "T" and a stroke were left of the
-      // company and the phonebook (7 and 2 px).
-      for (const part of parts.slice(1)) {
-        expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
-      }
-      if (size.width === 1280) expect(parts.length, where).toBe(3);
-      // A name of usual length keeps its company and phonebook beside it.
-      await search.fill('Ida Roth');
-      const usual = await shownParts(page.getByRole('option').filter({ hasText: 'Ida Roth' }));
-      expect(usual.length, `${where}: ${JSON.stringify(usual)}`).toBe(3);
-      for (const part of usual) expect(part.width, where).toBeGreaterThanOrEqual(30);
+  await atEachSizeAndLanguage(page, async ({ size, where }) => {
+    await search.fill('Maximiliane');
+    const row = page.getByRole('option').filter({ hasText: LONG_NAME });
+    await expect(row).toBeVisible();
+    const parts = await shownParts(row);
+    // The name is shown, and whole where it fits.
+    expect(parts[0], where).toEqual({ text: LONG_NAME, width: expect.any(Number) });
+    // What else shows has room for a few letters: at 420 px "T" and a stroke were left of the
+    // company and the phonebook (7 and 2 px).
+    for (const part of parts.slice(1)) {
+      expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
     }
-    await showLocale(page, 'en');
-  }
+    if (size.width === 1280) expect(parts.length, where).toBe(3);
+    // A name of usual length keeps its company and phonebook beside it.
+    await search.fill('Ida Roth');
+    const usual = await shownParts(page.getByRole('option').filter({ hasText: 'Ida Roth' }));
+    expect(usual.length, `${where}: ${JSON.stringify(usual)}`).toBe(3);
+    for (const part of usual) expect(part.width, where).toBeGreaterThanOrEqual(30);
+  });
   await search.fill('Maximiliane');
   await pictureInBothThemes(page, 'fit-result-long-name');
 });
@@ -140,26 +156,20 @@ test('the row a typed speed dial offers says whom it calls whole, and the number
 }) => {
   await ready(page);
   const search = page.getByRole('combobox');
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      await search.fill('8104');
-      const row = page.locator('.result-dial');
-      await expect(row).toContainText(LONG_NAME);
-      await expect(row).toContainText('8104');
-      // Its second line says the number it dials, not the name a second time.
-      await expect(row.locator('.result-detail')).toHaveText('030 1234567');
-      expect(await cutTexts(row), `${size.width} px, ${locale}`).toEqual([]);
-      const [box, list] = [
-        (await row.boundingBox())!,
-        (await page.getByRole('listbox').boundingBox())!,
-      ];
-      expect(box.x + box.width).toBeLessThanOrEqual(list.x + list.width);
-    }
-  }
-  await showLocale(page, 'en');
-  await page.setViewportSize(SIZES[0]);
+  await atEachSizeAndLanguage(page, async ({ where }) => {
+    await search.fill('8104');
+    const row = page.locator('.result-dial');
+    await expect(row).toContainText(LONG_NAME);
+    await expect(row).toContainText('8104');
+    // Its second line says the number it dials, not the name a second time.
+    await expect(row.locator('.result-detail')).toHaveText('030 1234567');
+    expect(await cutTexts(row), where).toEqual([]);
+    const [box, list] = [
+      (await row.boundingBox())!,
+      (await page.getByRole('listbox').boundingBox())!,
+    ];
+    expect(box.x + box.width).toBeLessThanOrEqual(list.x + list.width);
+  });
   await pictureInBothThemes(page, 'fit-speed-dial-row');
 });
 
@@ -211,19 +221,14 @@ test('a link to confirm shows its tel: text with no number broken, at 420 and 12
     const dialog = page.getByRole('dialog');
     const link = dialog.locator('.pending-link');
     await expect(link).toHaveText(url);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const locale of LOCALES) {
-        await showLocale(page, locale);
-        const where = `${url}, ${size.width} px, ${locale}`;
-        // "…Webseite: tel:+1202555014" and "7" on the next line.
-        expect(await linesOfEachDigitGroup(link), where).toEqual(groups);
-        const [shown, box] = [(await link.boundingBox())!, (await dialog.boundingBox())!];
-        expect(shown.x + shown.width, where).toBeLessThanOrEqual(box.x + box.width);
-      }
-    }
+    await atEachSizeAndLanguage(page, async (at) => {
+      const where = `${url}, ${at.where}`;
+      // "…Webseite: tel:+1202555014" and "7" on the next line.
+      expect(await linesOfEachDigitGroup(link), where).toEqual(groups);
+      const [shown, box] = [(await link.boundingBox())!, (await dialog.boundingBox())!];
+      expect(shown.x + shown.width, where).toBeLessThanOrEqual(box.x + box.width);
+    });
     await showLocale(page, 'de');
-    await page.setViewportSize(SIZES[0]);
     await pictureInBothThemes(page, `fit-link-confirmation-${url.length}-de`);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -512,42 +517,34 @@ test('a contact’s Call and ⋯, shown on hover, leave its number and speed dia
   await ready(page);
   // Phonebook 1, where beforeAll added them.
   await openCustomers(page, 'Company directory');
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      const t = createI18n({ locale }).t;
-      for (const name of [LONG_NAME, 'Wei Zhang']) {
-        await page.getByLabel(t('contacts.search')).fill(name);
-        const row = page.getByTestId('contact-row').filter({ hasText: name });
-        await row.hover();
-        const actions = row.locator('.row-actions');
-        await expect(actions.getByRole('button').first()).toBeVisible();
-        const [detail, actionsBox] = [
-          (await row.locator('.row-detail > *').last().boundingBox())!,
-          (await actions.boundingBox())!,
-        ];
-        // In German at 420 px "Anrufen" lay over "Kurzwahl 8104".
-        expect(
-          detail.x + detail.width,
-          `${size.width} px, ${locale}: ${name}'s speed dial ends under the row's actions`,
-        ).toBeLessThanOrEqual(actionsBox.x);
-        // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
-        expect(await unreadableEnds(row, actions), `${size.width} px, ${locale}: ${name}`).toEqual(
-          [],
-        );
-        if (name === LONG_NAME) {
-          await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
-        }
-        // The Call button keeps its name, whatever it shows.
-        await expect(
-          actions.getByRole('button', { name: t('contacts.callName', { name }) }),
-        ).toBeVisible();
+  await atEachSizeAndLanguage(page, async ({ size, locale, where }) => {
+    const t = createI18n({ locale }).t;
+    for (const name of [LONG_NAME, 'Wei Zhang']) {
+      await page.getByLabel(t('contacts.search')).fill(name);
+      const row = page.getByTestId('contact-row').filter({ hasText: name });
+      await row.hover();
+      const actions = row.locator('.row-actions');
+      await expect(actions.getByRole('button').first()).toBeVisible();
+      const [detail, actionsBox] = [
+        (await row.locator('.row-detail > *').last().boundingBox())!,
+        (await actions.boundingBox())!,
+      ];
+      // In German at 420 px "Anrufen" lay over "Kurzwahl 8104".
+      expect(
+        detail.x + detail.width,
+        `${where}: ${name}'s speed dial ends under the row's actions`,
+      ).toBeLessThanOrEqual(actionsBox.x);
+      // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
+      expect(await unreadableEnds(row, actions), `${where}: ${name}`).toEqual([]);
+      if (name === LONG_NAME) {
+        await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
       }
+      // The Call button keeps its name, whatever it shows.
+      await expect(
+        actions.getByRole('button', { name: t('contacts.callName', { name }) }),
+      ).toBeVisible();
     }
-  }
-  await showLocale(page, 'en');
-  await page.setViewportSize(SIZES[0]);
+  });
   await page.getByLabel('Search contacts').fill('Wei Zhang');
   await page.getByTestId('contact-row').first().hover();
   await pictureInBothThemes(page, 'fit-contact-row-hover');
@@ -582,25 +579,19 @@ test('Settings’ dropdowns are one width, each option whole in it, in English a
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.locator('form select').first()).toBeVisible();
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      const where = `${size.width} px, ${locale}`;
-      const shown = await dropdowns(page);
-      // Country, countries to call, tel: links, theme, language: 308, 308, 448, 308, 308 px.
-      expect(shown.length, where).toBe(5);
-      expect(
-        new Set(shown.map((each) => each.width)).size,
-        `${where}: ${JSON.stringify(shown)}`,
-      ).toBe(1);
-      expect(
-        shown.flatMap((each) => each.cut),
-        where,
-      ).toEqual([]);
-    }
-  }
-  await showLocale(page, 'en');
+  await atEachSizeAndLanguage(page, async ({ where }) => {
+    const shown = await dropdowns(page);
+    // Country, countries to call, tel: links, theme, language: 308, 308, 448, 308, 308 px.
+    expect(shown.length, where).toBe(5);
+    expect(
+      new Set(shown.map((each) => each.width)).size,
+      `${where}: ${JSON.stringify(shown)}`,
+    ).toBe(1);
+    expect(
+      shown.flatMap((each) => each.cut),
+      where,
+    ).toEqual([]);
+  });
 });
 
 /** How many lines each text of the element's lays on (a number broken in two: 2). */
@@ -639,24 +630,17 @@ test('the import preview shows each number on one line beside a long reason, at 
   const shown = page.getByRole('dialog');
   const cells = shown.locator('.import-rows tbody td[dir="ltr"]');
   await expect(cells).toHaveCount(3);
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      const where = `${size.width} px, ${locale}`;
-      // "(202) 555-" and "0531" were two lines (the reason beside took the room).
-      expect(await linesOfEachText(cells.nth(0)), where).toEqual({
-        '(202) 555-0531': 1,
-        '(202) 555-0532': 1,
-      });
-      expect(await linesOfEachText(cells.nth(2)), where).toEqual({ '+49 30 1234567': 1 });
-      // Not a number (the file's words): it may wrap, inside the dialog.
-      const [cell, box] = [(await cells.nth(1).boundingBox())!, (await shown.boundingBox())!];
-      expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width);
-    }
-  }
-  await showLocale(page, 'en');
-  await page.setViewportSize(SIZES[0]);
+  await atEachSizeAndLanguage(page, async ({ where }) => {
+    // "(202) 555-" and "0531" were two lines (the reason beside took the room).
+    expect(await linesOfEachText(cells.nth(0)), where).toEqual({
+      '(202) 555-0531': 1,
+      '(202) 555-0532': 1,
+    });
+    expect(await linesOfEachText(cells.nth(2)), where).toEqual({ '+49 30 1234567': 1 });
+    // Not a number (the file's words): it may wrap, inside the dialog.
+    const [cell, box] = [(await cells.nth(1).boundingBox())!, (await shown.boundingBox())!];
+    expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width);
+  });
   await pictureInBothThemes(page, 'fit-import-preview');
 });
 
