@@ -6,7 +6,7 @@ import { redisStore } from '../../relay/redis-store';
 import type { RelayOptions } from '../../relay/relay-context';
 import { startRelay, type RunningRelay } from '../../relay/relay-server';
 import type { RelayStore } from '../../relay/relay-store';
-import { silentLogger } from '../../src-main/core/log/logger';
+import { silentLogger, type Logger } from '../../src-main/core/log/logger';
 import { startRedis, type RunningRedis } from './redis-server';
 
 export interface RelayNodes {
@@ -18,17 +18,23 @@ export interface RelayNodes {
   close(): Promise<void>;
 }
 
+/** A node's options; `log` is the node's and its store's (silent unless given). */
+export type RelayNodeOptions = Omit<RelayOptions, 'store' | 'log'> & { log?: Logger };
+
+/** `count` nodes, each with `options` (or the options for its index: its own metrics). */
 export async function startRelayNodes(
   count: number,
-  options: Omit<RelayOptions, 'store' | 'log'>,
+  options: RelayNodeOptions | ((index: number) => RelayNodeOptions),
 ): Promise<RelayNodes> {
   const redis = await startRedis();
   const stores: RelayStore[] = [];
   const nodes: RunningRelay[] = [];
   for (let index = 0; index < count; index += 1) {
-    const store = redisStore(redis.url, silentLogger);
+    const { log = silentLogger, ...rest } =
+      typeof options === 'function' ? options(index) : options;
+    const store = redisStore(redis.url, log);
     stores.push(store);
-    nodes.push(await startRelay({ port: 0, store, log: silentLogger, ...options }));
+    nodes.push(await startRelay({ port: 0, store, log, ...rest }));
   }
   return {
     redis,

@@ -7,21 +7,24 @@ import { openProfile } from '../../src-main/core/profile';
 import { MemoryVault } from '../../src-main/core/vault/memory-vault';
 import type { Vault } from '../../src-main/core/vault/vault';
 import { freePort } from './free-port';
+import { profileEnv } from './profile-env';
+
+export interface TestCoreOptions {
+  env?: NodeJS.ProcessEnv;
+  vault?: Vault;
+  log?: Logger;
+  opened?: string[];
+  /** The desktop shell's answer to app.showMain (none: the web preview's). */
+  showMainWindow?: () => boolean;
+  /** How long listen() waits for the relay's backlog (profile.ts's default unless given). */
+  relayCatchUpMs?: number;
+}
 
 /**
  * A real core on a throwaway profile: its own data folder and receiver port, an in-memory vault
  * (the keychain itself is tested in test/integration/core/vault), and the platform at `env` (none by default).
  */
-export async function startTestCore(
-  options: {
-    env?: NodeJS.ProcessEnv;
-    vault?: Vault;
-    log?: Logger;
-    opened?: string[];
-    /** The desktop shell's answer to app.showMain (none: the web preview's). */
-    showMainWindow?: () => boolean;
-  } = {},
-): Promise<CallbarCore> {
+export async function startTestCore(options: TestCoreOptions = {}): Promise<CallbarCore> {
   const profile = openProfile({
     env: {
       // No system region whatever the machine's locale (US until chosen); a test may set one.
@@ -32,6 +35,7 @@ export async function startTestCore(
     },
     vault: options.vault ?? new MemoryVault(),
     log: options.log ?? silentLogger,
+    ...(options.relayCatchUpMs === undefined ? {} : { relayCatchUpMs: options.relayCatchUpMs }),
   });
   return startCore({
     runtime: 'preview',
@@ -41,5 +45,22 @@ export async function startTestCore(
       options.opened?.push(url);
       return Promise.resolve();
     },
+  });
+}
+
+/**
+ * A real core whose profile talks to `sim` through the relay at `relayUrl` (CALLBAR_RELAY_URL:
+ * origins joined by commas, the first tried first), on a throwaway profile folder unless
+ * `dataDir` names one (a desktop started again on the same profile).
+ */
+export async function startRelayCore(
+  sim: Parameters<typeof profileEnv>[0],
+  relayUrl: string,
+  options: Omit<TestCoreOptions, 'env'> & { dataDir?: string } = {},
+): Promise<CallbarCore> {
+  const { dataDir = mkdtempSync(join(tmpdir(), 'callbar-relay-')), ...rest } = options;
+  return startTestCore({
+    ...rest,
+    env: { ...profileEnv(sim, dataDir, await freePort()), CALLBAR_RELAY_URL: relayUrl },
   });
 }

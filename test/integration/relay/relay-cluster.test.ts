@@ -9,7 +9,7 @@
  * call waits for its return. One cluster for the whole file, in order.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
@@ -21,6 +21,7 @@ import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-
 import { freePort } from '../../support/free-port';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { relayProcess, type RelayProcess } from '../../support/relay-process';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -65,14 +66,8 @@ afterAll(async () => {
 });
 
 async function device(extension: string) {
-  const credential = randomBytes(32).toString('base64url');
-  const device_id = `device-${extension}`;
-  await store.addDevice({
-    device_id,
-    tenant_id: 'acme',
+  const { device_id, credential } = await addTestDevice(store, `device-${extension}`, {
     user_extension: extension,
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
   });
   const received: string[] = [];
   const link = new RelayLink({

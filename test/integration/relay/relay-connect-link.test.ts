@@ -6,80 +6,43 @@
  * while the attempt waits ends it, and the platform's activation for it is then refused.
  * A real Callbar core, the simulator, one relay node on a real redis-server.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { redisStore } from '../../../relay/redis-store';
-import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import type { RelayStore } from '../../../relay/relay-store';
+import type { RunningRelay } from '../../../relay/relay-server';
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import { relayEndedAttemptWarning } from '../../../src-main/core/account/account-service';
 import { linkOpenedTwice } from '../../../src-main/core/account/activation-attempts';
-import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
-import { silentLogger } from '../../../src-main/core/log/logger';
-import { openProfile } from '../../../src-main/core/profile';
-import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import { freePort } from '../../support/free-port';
+import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { relayAddresses } from '../../support/relay-addresses';
+import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
 import { until } from '../../support/until';
 import { redisContents as readRedis } from '../../support/redis-contents';
-import { startRedis, type RunningRedis } from '../../support/redis-server';
-import {
-  completePortalFlow,
-  control as simRequest,
-  profileEnv,
-  startSim,
-} from '../../support/sim-harness';
+import { completePortalFlow, control as simRequest, startSim } from '../../support/sim-harness';
+import { startRelayCore } from '../../support/test-core';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const SECRET = 'relay-connect-webhook-secret-0123456789a';
-let redis: RunningRedis;
-let store: RelayStore;
+let relay: RelayNodes;
 let node: RunningRelay;
 let sim: RunningSimulator;
 let core: CallbarCore;
 const opened: string[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  store = redisStore(redis.url, silentLogger);
-  node = await startRelay({
-    port: 0,
-    store,
-    log: silentLogger,
-    webhookSecret: SECRET,
-    pollMs: 2000,
-  });
+  relay = await startRelayNodes(1, { webhookSecret: SECRET, pollMs: 2000 });
+  node = relay.nodes[0]!;
   sim = await startSim({ profile: 'minimal' });
   await simRequest(sim, 'PUT', 'integrations/callbar', relayAddresses(node.origin, SECRET));
-  core = await startCore({
-    runtime: 'preview',
-    profile: openProfile({
-      env: {
-        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-connect-')), await freePort()),
-        CALLBAR_RELAY_URL: node.origin,
-      },
-      vault: new MemoryVault(),
-      log: silentLogger,
-    }),
-    openUrl: (url) => {
-      opened.push(url);
-      return Promise.resolve();
-    },
-  });
+  core = await startRelayCore(sim, node.origin, { opened });
 });
 afterAll(async () => {
   await core?.close();
-  await node?.close();
-  await store?.close();
+  await relay?.close();
   await sim?.close();
-  await redis?.stop();
 });
 
-const redisContents = () => readRedis(redis.url);
+const redisContents = () => readRedis(relay.redis.url);
 
 const open = (url: string) => fetch(url, { redirect: 'manual' });
 

@@ -3,7 +3,6 @@
  * confirmation key alone, so a call whose tokens are "", null or left out is relayed all the same
  * to the user's devices (as the key's hash: the relay keeps no confirmation key) (a real node, embedded store, and Callbar's relay link as the device).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memoryStore } from '../../../relay/memory-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
@@ -15,6 +14,7 @@ import {
   type RelayCursor,
 } from '../../../src-main/core/relay/relay-link';
 import { keyName, type DeviceMessage } from '../../../src-main/core/relay/relay-protocol';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 const SECRET = 'relay-deactivate-secret-0123456789abcdef';
@@ -31,14 +31,7 @@ beforeAll(async () => {
     keepAliveMs: 60_000,
     webhookSecret: SECRET,
   });
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: 'device-601',
-    tenant_id: 'acme',
-    user_extension: '601',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const { credential } = await addTestDevice(store, 'device-601');
   const link = new RelayLink({
     urls: [node.origin],
     log: silentLogger,

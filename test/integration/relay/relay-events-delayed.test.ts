@@ -6,22 +6,18 @@
  * until Redis answers again). One relay node on a real redis-server (stopped and started on the
  * same port), the simulator as the platform, a real Callbar core.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
 import type { RelayStore } from '../../../relay/relay-store';
 import type { RunningSimulator } from '../../../simulator/index';
-import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { silentLogger } from '../../../src-main/core/log/logger';
-import { openProfile } from '../../../src-main/core/profile';
-import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
 import { freePort } from '../../support/free-port';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { relayAddresses } from '../../support/relay-addresses';
-import { connect, control as simRequest, profileEnv, startSim } from '../../support/sim-harness';
+import { connect, control as simRequest, startSim } from '../../support/sim-harness';
+import { startRelayCore } from '../../support/test-core';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -62,19 +58,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const relayCore = async () =>
-  startCore({
-    runtime: 'preview',
-    profile: openProfile({
-      env: {
-        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-delayed-')), await freePort()),
-        CALLBAR_RELAY_URL: node!.origin,
-      },
-      vault: new MemoryVault(),
-      log: silentLogger,
-    }),
-    openUrl: () => Promise.resolve(),
-  });
+const relayCore = () => startRelayCore(sim, node!.origin);
 
 /** The core's account, connected through the relay and hearing its device stream. */
 async function listeningAccount(core: CallbarCore) {

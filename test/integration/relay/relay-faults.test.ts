@@ -5,7 +5,7 @@
  * recover and deliver again (its append-only file kept the queues). Plus the relay's refusals of
  * what the platform's side must never accept.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisStore } from '../../../relay/redis-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
@@ -14,6 +14,7 @@ import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 const SECRET = 'relay-faults-webhook-secret-0123456789ab';
@@ -36,17 +37,8 @@ const startNode = async () => {
 };
 
 /** A device known to the relay, as an activation leaves it. */
-async function device(extension: string) {
-  const credential = randomBytes(32).toString('base64url');
-  const record = {
-    device_id: `device-${extension}`,
-    tenant_id: 'acme',
-    user_extension: extension,
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  };
-  await stores[0]!.addDevice(record);
-  return { device_id: record.device_id, credential };
+function device(extension: string) {
+  return addTestDevice(stores[0]!, `device-${extension}`, { user_extension: extension });
 }
 
 /** A rich-profile call event for `extension`, POSTed to `node` as the platform does. */

@@ -5,23 +5,16 @@
  * both simulator profiles: `rich` events name their user, `minimal` ones carry only `{id}` and
  * reach the device through its dial announcement.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { redisStore } from '../../../relay/redis-store';
-import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import type { RelayStore } from '../../../relay/relay-store';
+import type { RunningRelay } from '../../../relay/relay-server';
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
 import type { CallsSnapshot, Result } from '../../../src-shared/contract';
-import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
-import { silentLogger } from '../../../src-main/core/log/logger';
-import { openProfile } from '../../../src-main/core/profile';
+import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import { freePort } from '../../support/free-port';
-import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { relayAddresses } from '../../support/relay-addresses';
+import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
+import { startRelayCore } from '../../support/test-core';
 import { until } from '../../support/until';
 import {
   advanceClock,
@@ -29,16 +22,13 @@ import {
   completePortalFlow,
   control as simRequest,
   forEachProfile,
-  profileEnv,
   startSim,
 } from '../../support/sim-harness';
 
 const WEBHOOK_SECRET = 'relay-webhook-secret-of-the-test-0123456789';
 
 forEachProfile((profile) => {
-  let redis: RunningRedis;
-  const stores: RelayStore[] = [];
-  const nodes: RunningRelay[] = [];
+  let relay: RelayNodes;
   let sim: RunningSimulator;
   let control: SimControl;
   let core: CallbarCore;
@@ -53,22 +43,13 @@ forEachProfile((profile) => {
   const snapshot = () => value<CallsSnapshot>('calls.list');
 
   beforeAll(async () => {
-    redis = await startRedis();
-    for (let index = 0; index < 2; index += 1) {
-      const store = redisStore(redis.url, relayLog.log);
-      stores.push(store);
-      nodes.push(
-        await startRelay({
-          port: 0,
-          store,
-          log: relayLog.log,
-          webhookSecret: WEBHOOK_SECRET,
-          pollMs: 2000,
-          keepAliveMs: 1000,
-        }),
-      );
-    }
-    const [a, b] = nodes as [RunningRelay, RunningRelay];
+    relay = await startRelayNodes(2, {
+      log: relayLog.log,
+      webhookSecret: WEBHOOK_SECRET,
+      pollMs: 2000,
+      keepAliveMs: 1000,
+    });
+    const [a, b] = relay.nodes as [RunningRelay, RunningRelay];
     sim = await startSim({ profile });
     control = new SimControl(sim.base_url);
     // The integration's three addresses, on different nodes: any node serves any call.
@@ -83,32 +64,21 @@ forEachProfile((profile) => {
       ),
     );
     vault = new MemoryVault();
-    core = await startCore({
-      runtime: 'preview',
-      profile: openProfile({
-        env: {
-          ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-relay-')), await freePort()),
-          CALLBAR_RELAY_URL: `${b.origin},${a.origin}`,
-        },
-        vault,
-        log: silentLogger,
-        // listen() must never wait this out (a stream that ends before its backlog is served).
-        relayCatchUpMs: 10 * 60_000,
-      }),
-      openUrl: () => Promise.resolve(),
+    core = await startRelayCore(sim, `${b.origin},${a.origin}`, {
+      vault,
+      // listen() must never wait this out (a stream that ends before its backlog is served).
+      relayCatchUpMs: 10 * 60_000,
     });
   });
   afterAll(async () => {
     await core?.close();
-    for (const node of nodes) await node.close();
-    for (const store of stores) await store.close();
+    await relay?.close();
     await sim?.close();
-    await redis?.stop();
   });
 
   it('activates, dials, follows and hangs up a call, and is deactivated, through two nodes', async () => {
     const account = core.profile.account;
-    expect(account.status().relay).toBe(new URL(nodes[1]!.origin).host);
+    expect(account.status().relay).toBe(new URL(relay.nodes[1]!.origin).host);
 
     // Activation: the desktop waits at node B; the platform POSTs to node A.
     const started = await account.startActivation();
@@ -123,7 +93,7 @@ forEachProfile((profile) => {
     const status = await started.completion;
     expect(status).toMatchObject({ state: 'connected', user_extension: alice.extension });
     expect((await vault.load())?.relay_device?.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const devices = await stores[0]!.listDevices();
+    const devices = await relay.stores[0]!.listDevices();
     expect(devices).toHaveLength(1);
     expect(devices[0]).toMatchObject({
       tenant_id: status.tenant_id,
@@ -164,7 +134,7 @@ forEachProfile((profile) => {
     );
     expect(await vault.load()).toBeUndefined();
     await until('the device removed at the relay', async () =>
-      (await stores[1]!.listDevices()).length === 0 ? true : undefined,
+      (await relay.stores[1]!.listDevices()).length === 0 ? true : undefined,
     );
     // Nothing secret in the relay's log lines.
     const secrets = [WEBHOOK_SECRET, devices[0]!.credential_sha256];
@@ -188,7 +158,7 @@ forEachProfile((profile) => {
     expect(attempts.at(-1)).toMatchObject({ action: 'activate', status: 503 });
     await expect(started.completion).rejects.toThrow(/keychain/);
     // No device was kept for tokens nobody holds.
-    expect(await stores[0]!.listDevices()).toEqual([]);
+    expect(await relay.stores[0]!.listDevices()).toEqual([]);
   });
 
   it('a deactivation queued while the desktop was off: the next listen() applies it and returns at once', async () => {

@@ -6,7 +6,6 @@
  * refuses at once, the device moves to the other node on the reconnect hint, every event arrives
  * once, and the process exits by itself.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { RECONNECT_HINT } from '../../../relay/device-routes';
 import { redisStore } from '../../../relay/redis-store';
@@ -19,6 +18,7 @@ import { freePort } from '../../support/free-port';
 import { relayProcess, type RelayProcess } from '../../support/relay-process';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { capturingLogger } from '../../support/sim-harness';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -121,14 +121,7 @@ it('health, readiness, and metrics on their own port only', async () => {
 
 it('SIGTERM: readiness refuses at once, the device moves on the hint, nothing lost or twice, JSON logs without secrets', async () => {
   const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: 'device-501',
-    tenant_id: 'acme',
-    user_extension: '501',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const { credential } = await addTestDevice(store, 'device-501');
   const received: string[] = [];
   const linkLog = capturingLogger();
   const link = new RelayLink({

@@ -6,7 +6,6 @@
  * `devices revoke` removes it.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import { freePort } from '../../support/free-port';
 import { relayProcess as startRelayProcess } from '../../support/relay-process';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { capturingLogger } from '../../support/sim-harness';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -75,14 +75,8 @@ async function twoNodesAndADevice(
   const a = relayProcess([], relayEnv(portA));
   const b = relayProcess([], relayEnv(portB));
   await Promise.all([a.listening, b.listening]);
-  const credential = randomBytes(32).toString('base64url');
-  const deviceId = `device-${extension}`;
-  await store.addDevice({
-    device_id: deviceId,
-    tenant_id: 'acme',
+  const { device_id: deviceId, credential } = await addTestDevice(store, `device-${extension}`, {
     user_extension: extension,
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
   });
   const received: string[] = [];
   const link = new RelayLink({

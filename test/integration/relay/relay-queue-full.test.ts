@@ -9,74 +9,62 @@
  * desktop's stream is on the other), the simulator's platform and a real Callbar core; the
  * embedded store keeps the same rule.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../../relay/memory-store';
 import { redisStore } from '../../../relay/redis-store';
-import { relayMetrics, type RelayMetrics } from '../../../relay/relay-metrics';
-import { startRelay, type RunningRelay } from '../../../relay/relay-server';
-import { lostBetween, QUEUE_MAX_LENGTH, type RelayStore } from '../../../relay/relay-store';
+import { relayMetrics } from '../../../relay/relay-metrics';
+import { lostBetween, QUEUE_MAX_LENGTH } from '../../../relay/relay-store';
 import type { RunningSimulator } from '../../../simulator/index';
 import type { CallsSnapshot, Result } from '../../../src-shared/contract';
-import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
-import { openProfile } from '../../../src-main/core/profile';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
-import { secretFingerprint } from '../../../src-main/core/secret-compare';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import { freePort } from '../../support/free-port';
-import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { relayAddresses } from '../../support/relay-addresses';
+import { addTestDevice } from '../../support/relay-device';
+import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
 import {
   capturingLogger,
   connect,
   control as simRequest,
-  profileEnv,
   startSim,
 } from '../../support/sim-harness';
+import { startRelayCore } from '../../support/test-core';
 import { until } from '../../support/until';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
 const SECRET = 'relay-queue-full-webhook-secret-0123456789';
-let redis: RunningRedis;
-const stores: RelayStore[] = [];
-const nodes: RunningRelay[] = [];
-const metrics: RelayMetrics[] = [];
+let relay: RelayNodes;
+const metrics = [relayMetrics(), relayMetrics()];
 const relayLog = capturingLogger();
 let sim: RunningSimulator;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  for (let index = 0; index < 2; index += 1) {
-    const store = redisStore(redis.url, silentLogger);
-    stores.push(store);
-    metrics.push(relayMetrics());
-    nodes.push(
-      await startRelay({
-        port: 0,
-        store,
-        log: relayLog.log,
-        webhookSecret: SECRET,
-        keepAliveMs: 1000,
-        metrics: metrics[index]!,
-        // The test plays a platform that posts fast; the bucket is not what is measured here.
-        rate: { burst: 10_000, perSecond: 10_000 },
-      }),
-    );
-  }
+  relay = await startRelayNodes(2, (index) => ({
+    log: relayLog.log,
+    webhookSecret: SECRET,
+    keepAliveMs: 1000,
+    metrics: metrics[index]!,
+    // The test plays a platform that posts fast; the bucket is not what is measured here.
+    rate: { burst: 10_000, perSecond: 10_000 },
+  }));
   sim = await startSim({ profile: 'rich' });
-  await simRequest(sim, 'PUT', 'integrations/callbar', relayAddresses(nodes[0]!.origin, SECRET));
+  await simRequest(
+    sim,
+    'PUT',
+    'integrations/callbar',
+    relayAddresses(relay.nodes[0]!.origin, SECRET),
+  );
 });
 afterAll(async () => {
-  for (const node of nodes) await node.close();
-  for (const store of stores) await store.close();
+  await relay?.close();
   await sim?.close();
-  await redis?.stop();
 });
 
 const counted = async (metric: { get(): Promise<{ values: { value: number }[] }> }) =>
@@ -84,7 +72,7 @@ const counted = async (metric: { get(): Promise<{ values: { value: number }[] }>
 
 describe.each([
   ['the embedded store', () => memoryStore()],
-  ['one redis-server', () => redisStore(redis.url, silentLogger)],
+  ['one redis-server', () => redisStore(relay.redis.url, silentLogger)],
 ])('%s', (_name, open) => {
   it('says how many it dropped, and the offsets show the gap after any offset', async () => {
     const store = open();
@@ -128,19 +116,10 @@ it('tells a desktop that comes back after its queue overflowed, which ends the c
   const dir = mkdtempSync(join(tmpdir(), 'callbar-queue-full-'));
   const vault = new MemoryVault();
   // The desktop's stream is on the other node than the platform's calls.
-  const relayCore = async () =>
-    startCore({
-      runtime: 'preview',
-      profile: openProfile({
-        env: { ...profileEnv(sim, dir, await freePort()), CALLBAR_RELAY_URL: nodes[1]!.origin },
-        vault,
-        log: silentLogger,
-      }),
-      openUrl: () => Promise.resolve(),
-    });
+  const relayCore = () => startRelayCore(sim, relay.nodes[1]!.origin, { dataDir: dir, vault });
   const user = sim.users[0]!;
   const post = async (event: Record<string, unknown>) => {
-    const response = await fetch(`${nodes[0]!.origin}/events/${SECRET}`, {
+    const response = await fetch(`${relay.nodes[0]!.origin}/events/${SECRET}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ tenant_id: sim.tenant_id, user_extension: user.extension, ...event }),
@@ -190,14 +169,9 @@ it('tells a desktop that comes back after its queue overflowed, which ends the c
 });
 
 it('a live stream flooded past its queue’s bound: each message arrives once, in order, or is counted lost', async () => {
-  const credential = randomBytes(32).toString('base64url');
-  const device_id = randomUUID();
-  await stores[0]!.addDevice({
-    device_id,
+  const { device_id, credential } = await addTestDevice(relay.stores[0]!, randomUUID(), {
     tenant_id: sim.tenant_id,
     user_extension: '299',
-    credential_sha256: secretFingerprint(credential),
-    created_at: new Date().toISOString(),
   });
   const received: number[] = [];
   let lost = 0;
@@ -205,7 +179,7 @@ it('a live stream flooded past its queue’s bound: each message arrives once, i
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   const link = new RelayLink({
-    urls: [nodes[1]!.origin],
+    urls: [relay.nodes[1]!.origin],
     log: silentLogger,
     cursor: memoryStateFile<RelayCursor>(),
   });
@@ -224,7 +198,10 @@ it('a live stream flooded past its queue’s bound: each message arrives once, i
     await stream.ready;
     const total = 3 * QUEUE_MAX_LENGTH;
     const append = (index: number) =>
-      stores[0]!.append(device_id, JSON.stringify({ type: 'event', event: { id: `${index}` } }));
+      relay.stores[0]!.append(
+        device_id,
+        JSON.stringify({ type: 'event', event: { id: `${index}` } }),
+      );
     await append(0);
     await until('the first message', () => (received.length === 1 ? true : undefined));
     // One turn: a single pipelined write, faster than any stream reads it.

@@ -4,7 +4,6 @@
  * its backlog again. The pauses are counted through the link's pause hook (no clock involved);
  * the relay is a real node (embedded store) stopped and started again on the same port.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { memoryStore } from '../../../relay/memory-store';
 import { startRelay, type RunningRelay } from '../../../relay/relay-server';
@@ -12,6 +11,7 @@ import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
 import { freePort } from '../../support/free-port';
+import { addTestDevice } from '../../support/relay-device';
 import { until } from '../../support/until';
 
 const store = memoryStore();
@@ -33,14 +33,7 @@ afterAll(async () => {
 it('backs off with jitter while the relay is down, and from the first step once it is back', async () => {
   const port = await freePort();
   await start(port);
-  const credential = randomBytes(32).toString('base64url');
-  await store.addDevice({
-    device_id: 'device-601',
-    tenant_id: 'acme',
-    user_extension: '601',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const { credential } = await addTestDevice(store, 'device-601');
   const pauses: number[] = [];
   let restarted: Promise<unknown> | undefined;
   const draws = [0.9, 0.1, 0.6, 0.3];

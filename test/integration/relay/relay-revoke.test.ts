@@ -4,39 +4,32 @@
  * it stops there, saying the session needs connecting again, without reconnecting in a loop.
  * One relay node on a real redis-server, the simulator as the platform, a real Callbar core.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { redisStore } from '../../../relay/redis-store';
-import { startRelay, type RunningRelay } from '../../../relay/relay-server';
+import type { RunningRelay } from '../../../relay/relay-server';
 import type { RelayStore } from '../../../relay/relay-store';
 import type { RunningSimulator } from '../../../simulator/index';
 import { relayRevokedMessage } from '../../../src-main/core/account/account-service';
-import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core';
+import type { CallbarCore } from '../../../src-main/core/callbar-core';
 import { memoryStateFile } from '../../../src-main/core/config/state-file';
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { RelayLink, type RelayCursor } from '../../../src-main/core/relay/relay-link';
-import { openProfile } from '../../../src-main/core/profile';
-import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import { freePort } from '../../support/free-port';
-import { startRedis, type RunningRedis } from '../../support/redis-server';
+import { relayAddresses } from '../../support/relay-addresses';
+import { addTestDevice } from '../../support/relay-device';
+import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
 import { relayProcess } from '../../support/relay-process';
 import {
   capturingLogger,
   connect,
   control as simRequest,
-  profileEnv,
   startSim,
 } from '../../support/sim-harness';
+import { startRelayCore } from '../../support/test-core';
 import { until } from '../../support/until';
-import { relayAddresses } from '../../support/relay-addresses';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const SECRET = 'relay-revoke-webhook-secret-0123456789ab';
-let redis: RunningRedis;
+let relay: RelayNodes;
 let store: RelayStore;
 let node: RunningRelay;
 let sim: RunningSimulator;
@@ -53,22 +46,19 @@ const refusedStreams = () =>
 
 /** `devices revoke ID` as the administrator runs it. */
 async function revoke(deviceId: string) {
-  const env = { ...process.env, RELAY_REDIS_URL: redis.url };
+  const env = { ...process.env, RELAY_REDIS_URL: relay.redis.url };
   const done = await relayProcess(['devices', 'revoke', deviceId], env).exit;
   expect(done).toMatchObject({ code: 0, stdout: `Revoked ${deviceId}.\n` });
 }
 
 beforeAll(async () => {
-  redis = await startRedis();
-  store = redisStore(redis.url, silentLogger);
-  node = await startRelay({
-    port: 0,
-    store,
+  relay = await startRelayNodes(1, {
     log: relayLog.log,
     webhookSecret: SECRET,
     pollMs: 2000,
     keepAliveMs: 200,
   });
+  [store, node] = [relay.stores[0]!, relay.nodes[0]!];
   sim = await startSim({ profile: 'minimal' });
   await simRequest(
     sim,
@@ -78,21 +68,12 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await node?.close();
-  await store?.close();
+  await relay?.close();
   await sim?.close();
-  await redis?.stop();
 });
 
 it('the link: a revoked device’s open stream ends, and the link stops after one refusal', async () => {
-  const credential = 'c'.repeat(43);
-  await store.addDevice({
-    device_id: 'device-revoked',
-    tenant_id: 'acme',
-    user_extension: '501',
-    credential_sha256: createHash('sha256').update(credential).digest('hex'),
-    created_at: new Date().toISOString(),
-  });
+  const { credential } = await addTestDevice(store, 'device-revoked', { user_extension: '501' });
   const pauses: number[] = [];
   const link = new RelayLink({
     urls: [node.origin],
@@ -120,19 +101,7 @@ it('the link: a revoked device’s open stream ends, and the link stops after on
 });
 
 it('the desktop: says the session needs connecting again, and does not ask the relay again', async () => {
-  const vault = new MemoryVault();
-  const core: CallbarCore = await startCore({
-    runtime: 'preview',
-    profile: openProfile({
-      env: {
-        ...profileEnv(sim, mkdtempSync(join(tmpdir(), 'callbar-revoke-')), await freePort()),
-        CALLBAR_RELAY_URL: node.origin,
-      },
-      vault,
-      log: silentLogger,
-    }),
-    openUrl: () => Promise.resolve(),
-  });
+  const core: CallbarCore = await startRelayCore(sim, node.origin);
   try {
     const account = core.profile.account;
     const connected = await connect({ account }, sim);
