@@ -3,7 +3,7 @@ import { useTranslation } from '../i18n';
 import type { ErrorInfo, Result } from '../../../src-shared/contract';
 import { DialogActions } from './DialogActions';
 import { Modal } from './Modal';
-import { CoreText } from './CoreText';
+import { CoreAlert } from './CoreText';
 
 /** "Delete …?" with what it means; a refusal is shown in the dialog, which stays open. */
 export function ConfirmDelete({
@@ -36,11 +36,7 @@ export function ConfirmDelete({
     <Modal titleId="confirm-delete-title" onCancel={onCancel}>
       <h2 id="confirm-delete-title">{title}</h2>
       {children}
-      {error ? (
-        <p role="alert" className="error" data-testid="delete-error">
-          <CoreText>{error.message}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error?.message} testId="delete-error" />
       <DialogActions
         cancel={
           <button type="button" data-autofocus onClick={onCancel}>

@@ -61,3 +61,15 @@ export function CoreText({ children }: { children: string }) {
     ? again.said
     : children;
 }
+
+/**
+ * A sentence core said that went wrong, as an alert (role="alert", the error style) in the
+ * window's language now (CoreText); nothing while there is none.
+ */
+export function CoreAlert({ text, testId }: { text: string | undefined; testId?: string }) {
+  return text ? (
+    <p role="alert" className="error" data-testid={testId}>
+      <CoreText>{text}</CoreText>
+    </p>
+  ) : null;
+}

@@ -13,7 +13,7 @@ import type { useListQuery } from '../hooks/use-list-query';
 import type { PagedList } from '../hooks/use-paged-list';
 import { RowMenu, type RowAction } from './RowMenu';
 import { ScreenHeader } from './ScreenHeader';
-import { CoreText } from './CoreText';
+import { CoreAlert } from './CoreText';
 
 /** The kinds of items a ListScreen lists (their words are the window catalog's `list.<kind>`). */
 export type ListKind = 'contacts' | 'phonebooks';
@@ -190,11 +190,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
           </div>
         ) : null}
       </div>
-      {list.error ? (
-        <p role="alert" className="error">
-          <CoreText>{list.error.message}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={list.error?.message} />
       {count === undefined ? (
         <p aria-busy="true" className="hint">
           {t('common.loading')}

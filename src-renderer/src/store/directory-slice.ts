@@ -45,6 +45,17 @@ export interface DirectorySlice {
   applyDirectoryEvent: (status: DirectoryStatus) => void;
 }
 
+/** No answer shown: the search box is empty. */
+const NO_ANSWER = {
+  answered: '',
+  hits: [],
+  allHits: true,
+  dialRow: undefined,
+  dialAt: 0,
+  searchError: undefined,
+  selected: 0,
+} satisfies Partial<DirectorySlice>;
+
 /** The index in use changed (other contacts, or a sync completed): what it answered may differ. */
 export function indexChanged(before: DirectoryStatus | undefined, after: DirectoryStatus): boolean {
   return after.contacts !== before?.contacts || after.synced_at !== before.synced_at;
@@ -93,15 +104,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     const ticket = ++latest;
     const trimmed = query.trim();
     if (trimmed === '') {
-      set({
-        answered: '',
-        hits: [],
-        allHits: true,
-        dialRow: undefined,
-        dialAt: 0,
-        searchError: undefined,
-        selected: 0,
-      });
+      set(NO_ANSWER);
       return Promise.resolve();
     }
     wanted = { query: trimmed, ticket };
@@ -135,13 +138,7 @@ export const createDirectorySlice: SliceCreator<DirectorySlice> = (set, get) => 
     directory: undefined,
     directoryError: undefined,
     query: '',
-    answered: '',
-    hits: [],
-    allHits: true,
-    dialRow: undefined,
-    dialAt: 0,
-    searchError: undefined,
-    selected: 0,
+    ...NO_ANSWER,
     loadDirectory: async () => {
       const result = await window.callbar.directory.status();
       if (result.ok) set({ directory: result.value, directoryError: undefined });

@@ -6,6 +6,7 @@ import { useAppStore } from '../store/app-store';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ContactEditor } from './ContactEditor';
 import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
+import { ExportProgress } from '../components/ExportProgress';
 import { useExportDownload } from '../hooks/use-export-download';
 import { ImportDialog } from './ImportDialog';
 import { Name, PhoneNumber } from '../components/Isolated';
@@ -16,7 +17,7 @@ import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { useListQuery } from '../hooks/use-list-query';
 import { usePagedList } from '../hooks/use-paged-list';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /** The orders a contact list offers (their words: the catalog's `contacts.order.<value>`). */
 const ORDERINGS: ContactOrdering[] = [
@@ -155,16 +156,8 @@ export function ContactsView({
         />
       )}
     >
-      {exporting.busy ? (
-        <p role="status" className="hint small" data-testid="export-progress">
-          {t('export.progress', { items: exporting.busy.items })}
-        </p>
-      ) : null}
-      {problem ? (
-        <p role="alert" className="error" data-testid="export-error">
-          <CoreText>{problem}</CoreText>
-        </p>
-      ) : null}
+      <ExportProgress busy={exporting.busy} />
+      <CoreAlert text={problem} testId="export-error" />
       {importing ? (
         <ImportDialog
           phonebook={phonebook.id}

@@ -4,7 +4,7 @@ import { Name, PhoneNumber } from '../components/Isolated';
 import { useFavourites } from '../hooks/use-favourites';
 import { Avatar } from '../components/Avatar';
 import { RowCallButton } from '../components/RowCallButton';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
@@ -17,11 +17,7 @@ export function FavouritesList() {
       <div className="section-head">
         <h2 id="favourites-title">{t('favourites.title')}</h2>
       </div>
-      {error ? (
-        <p role="alert" className="error">
-          <CoreText>{error}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error} />
       <ul className="rows" data-testid="favourites">
         {favourites.map((contact) => (
           <li key={contact.id} className="row">

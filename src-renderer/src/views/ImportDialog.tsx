@@ -10,7 +10,7 @@ import { DialogActions } from '../components/DialogActions';
 import { Icon } from '../components/Icon';
 import { PhoneNumber } from '../components/Isolated';
 import { Modal } from '../components/Modal';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert, CoreText } from '../components/CoreText';
 
 /** The largest file the dialog reads (core refuses more as well). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -239,11 +239,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
           </span>
         </label>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          <CoreText>{error}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error} />
       {busy ? <p role="status">{t('import.checking', { file: fileName })}</p> : null}
       {importId && !progress ? (
         <div className="import-columns import-encoding">

@@ -9,7 +9,7 @@ import { Name, PhoneNumber } from '../components/Isolated';
 import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /**
  * What will be dialled, apart from any label or contact name: the class, the country and the
@@ -162,11 +162,7 @@ function PendingDial() {
           {t('pending.always')}
         </label>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          <CoreText>{error.message}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error?.message} />
       <DialogActions
         cancel={
           // Cancel has the focus: a link may arrive while you are typing and pressing Enter.

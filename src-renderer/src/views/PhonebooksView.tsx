@@ -9,11 +9,12 @@ import { ListRow, ListScreen } from '../components/ListScreen';
 import { PhonebookEditor } from './PhonebookEditor';
 import { RowMenu } from '../components/RowMenu';
 import { Icon } from '../components/Icon';
+import { ExportProgress } from '../components/ExportProgress';
 import { useExportDownload } from '../hooks/use-export-download';
 import { useListQuery } from '../hooks/use-list-query';
 import { usePagedList } from '../hooks/use-paged-list';
 import { Name } from '../components/Isolated';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /** The orders the list offers (their words: the catalog's `phonebooks.order.<value>`). */
 const ORDERINGS: PhonebookOrdering[] = [
@@ -118,16 +119,8 @@ function PhonebookList({ onOpen }: { onOpen: (book: PhonebookView) => void }) {
         />
       )}
     >
-      {exporting.busy ? (
-        <p role="status" className="hint small" data-testid="export-progress">
-          {t('export.progress', { items: exporting.busy.items })}
-        </p>
-      ) : null}
-      {exporting.error ? (
-        <p role="alert" className="error" data-testid="export-error">
-          <CoreText>{exporting.error}</CoreText>
-        </p>
-      ) : null}
+      <ExportProgress busy={exporting.busy} />
+      <CoreAlert text={exporting.error} testId="export-error" />
       {editing ? (
         <PhonebookEditor
           book={editing.book}

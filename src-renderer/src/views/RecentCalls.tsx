@@ -8,6 +8,7 @@ import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
 import { Name, Party, PhoneNumber } from '../components/Isolated';
 import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
+import { ExportProgress } from '../components/ExportProgress';
 import { useExportDownload } from '../hooks/use-export-download';
 import { AddToContactsDialog } from './AddToContacts';
 import { CallNoteEditor } from './LazyNoteEditor';
@@ -73,11 +74,7 @@ export function RecentCalls() {
           />
         ) : null}
       </div>
-      {exporting.busy ? (
-        <p role="status" className="hint small" data-testid="export-progress">
-          {t('export.progress', { items: exporting.busy.items })}
-        </p>
-      ) : null}
+      <ExportProgress busy={exporting.busy} />
       {exporting.error ? (
         <p role="alert" className="error" data-testid="export-error">
           {exporting.error}

@@ -3,7 +3,7 @@ import { useTranslation } from '../i18n';
 import type { Locale } from '../../../src-shared/i18n';
 import { countriesByName, countryLabel } from '../components/CountryPicker';
 import { useAppStore } from '../store/app-store';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /**
  * Until someone chose the region (the person, CALLBAR_REGION or a policy), the search view asks
@@ -41,11 +41,7 @@ export function RegionAsk() {
       <button type="button" className="primary" onClick={() => void confirm(value)}>
         {t('regionAsk.confirm')}
       </button>
-      {error ? (
-        <p role="alert" className="error">
-          <CoreText>{error.message}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error?.message} />
     </section>
   );
 }

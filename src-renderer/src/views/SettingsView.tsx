@@ -18,7 +18,7 @@ import { formErrors, type FormErrors } from './form-errors';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { CountrySelect } from './CountrySelect';
 import { WebhookRegistration } from './WebhookRegistration';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert, CoreText } from '../components/CoreText';
 
 type Name = keyof EditableSettings;
 type Draft = {
@@ -546,11 +546,7 @@ export function SettingsView() {
               </>
             )}
           </details>
-          {errors.form ? (
-            <p role="alert" className="error">
-              <CoreText>{errors.form}</CoreText>
-            </p>
-          ) : null}
+          <CoreAlert text={errors.form} />
         </form>
       ) : errors.form ? (
         <p role="alert" className="error">

@@ -5,7 +5,7 @@ import { ConnectView, ViaRelay } from './ConnectView';
 import { shortcutLabel } from './shortcut-label';
 import { useFocusOnMount } from '../hooks/use-focus-on-mount';
 import { PhoneNumber } from '../components/Isolated';
-import { CoreText } from '../components/CoreText';
+import { CoreAlert } from '../components/CoreText';
 
 /**
  * The first-run setup window (`#setup`): the Connect flow and nothing else, then, once connected,
@@ -62,11 +62,7 @@ function SetupDone() {
           {t('setup.open')}
         </button>
       </div>
-      {error ? (
-        <p role="alert" className="error">
-          <CoreText>{error.message}</CoreText>
-        </p>
-      ) : null}
+      <CoreAlert text={error?.message} />
     </section>
   );
 }
