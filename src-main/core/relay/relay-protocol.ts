@@ -23,7 +23,7 @@
  */
 import { z } from 'zod';
 import { secretFingerprint } from '../secret-compare';
-import { WebhookEvent } from '../api/platform-deliveries';
+import { HandshakeBody, WebhookEvent } from '../api/platform-deliveries';
 
 export const DEVICE_PATHS = {
   activation: '/device/activation',
@@ -115,12 +115,9 @@ export type SealedHandoff = z.infer<typeof SealedHandoff>;
  * The platform's activation call as the relay passes it on (its identifiers in the shape above,
  * its other fields as they came).
  */
-export const RelayedActivation = z.object({
+export const RelayedActivation = HandshakeBody.extend({
   tenant_id: TenantId,
   user_extension: UserExtension,
-  confirmation_key: z.string().min(1),
-  access_token: z.string(),
-  refresh_token: z.string(),
 });
 export type RelayedActivation = z.infer<typeof RelayedActivation>;
 
@@ -129,10 +126,7 @@ export type RelayedActivation = z.infer<typeof RelayedActivation>;
  * are empty, null or absent (the contract says empty; some platforms send null or nothing) and
  * never used.
  */
-export const RelayedDeactivationCall = z.object({
-  tenant_id: TenantId,
-  user_extension: UserExtension,
-  confirmation_key: z.string().min(1),
+export const RelayedDeactivationCall = RelayedActivation.extend({
   access_token: z.string().nullish(),
   refresh_token: z.string().nullish(),
 });
