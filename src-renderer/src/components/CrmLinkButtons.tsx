@@ -1,6 +1,7 @@
 import { useTranslation } from '../i18n';
 import type { CrmParty } from '../../../src-shared/contract';
 import { useCrmLinks } from '../hooks/use-crm-links';
+import { CoreText } from './CoreText';
 
 /**
  * "Open in crm.example.com" for each CRM link the settings offer, for `party` (nothing when no
@@ -25,7 +26,7 @@ export function CrmLinkButtons({ party, who }: { party: CrmParty; who: string })
       ))}
       {error ? (
         <span role="alert" className="error">
-          {error}
+          <CoreText>{error}</CoreText>
         </span>
       ) : null}
     </span>

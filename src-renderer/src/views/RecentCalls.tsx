@@ -8,6 +8,7 @@ import { callStateWords, partyName } from './call-words';
 import { formatDuration, formatTime } from './format-time';
 import { Name, Party, PhoneNumber } from '../components/Isolated';
 import { crmParty, useCrmLinks } from '../hooks/use-crm-links';
+import { CoreAlert, CoreText } from '../components/CoreText';
 import { ExportProgress } from '../components/ExportProgress';
 import { useExportDownload } from '../hooks/use-export-download';
 import { AddToContactsDialog } from './AddToContacts';
@@ -75,11 +76,7 @@ export function RecentCalls() {
         ) : null}
       </div>
       <ExportProgress busy={exporting.busy} />
-      {exporting.error ? (
-        <p role="alert" className="error" data-testid="export-error">
-          {exporting.error}
-        </p>
-      ) : null}
+      <CoreAlert text={exporting.error} testId="export-error" />
       {recent.length > 0 ? (
         <input
           type="search"
@@ -208,7 +205,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
         ) : null}
         {crm.error ? (
           <span role="alert" className="error">
-            {crm.error}
+            <CoreText>{crm.error}</CoreText>
           </span>
         ) : null}
       </div>
