@@ -107,6 +107,8 @@ describe('the repeat-dial guard of a profile', () => {
   it('a profile folder where the dial cannot be noted: refused, saying nothing was dialed', async () => {
     const dir = profileDir();
     mkdirSync(join(dir, 'last-dial.json')); // a folder where the file belongs
+    // ...that cannot be kept aside either (a folder of that name, not empty, is in the way).
+    mkdirSync(join(dir, 'last-dial.json.unreadable', 'in-the-way'), { recursive: true });
     const { log, lines } = capturingLogger();
     const error = (await profileDialGuard(dir, log)
       .claim('2200', 'Extension 2200')
