@@ -175,10 +175,11 @@ test('the row a typed speed dial offers says whom it calls whole, and the number
 
 /**
  * How many lines each digit group of `node`'s text spans ("+12025550147" of "tel:+12025550147",
- * "202" of "tel:+1-202-555-0143"), by the characters' boxes, whatever elements hold them.
+ * "202" of "tel:+1-202-555-0143"), or each match of `pattern` (a regular expression's source), by
+ * the characters' boxes, whatever elements hold them.
  */
-function linesOfEachDigitGroup(node: Locator) {
-  return node.evaluate((root) => {
+function linesOfEachDigitGroup(node: Locator, pattern = String.raw`\+?\d+`) {
+  return node.evaluate((root, pattern) => {
     const texts: { node: Text; start: number }[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     let length = 0;
@@ -197,7 +198,7 @@ function linesOfEachDigitGroup(node: Locator) {
       return [holder.node, offset - holder.start] as const;
     };
     const lines: Record<string, number> = {};
-    for (const group of (root.textContent ?? '').matchAll(/\+?\d+/g)) {
+    for (const group of (root.textContent ?? '').matchAll(new RegExp(pattern, 'g'))) {
       const range = document.createRange();
       range.setStart(...at(group.index, false));
       range.setEnd(...at(group.index + group[0].length, true));
@@ -206,7 +207,7 @@ function linesOfEachDigitGroup(node: Locator) {
       ).size;
     }
     return lines;
-  });
+  }, pattern);
 }
 
 test('a link to confirm shows its tel: text with no number broken, at 420 and 1280 px', async ({
@@ -234,6 +235,58 @@ test('a link to confirm shows its tel: text with no number broken, at 420 and 12
     await expect(dialog).toBeHidden();
   }
   await showLocale(page, 'en');
+});
+
+test('a number in a sentence core says (a refused dial) stays on one line, at 420 and 1280 px', async ({
+  page,
+}) => {
+  await ready(page);
+  const allowed = await page.evaluate(async () => {
+    const settings = await window.callbar.settings.get();
+    await window.callbar.settings.save({ dial_allowed_classes: ['extension'] });
+    return settings.ok ? settings.value.settings.dial_allowed_classes : [];
+  });
+  const search = page.getByRole('combobox');
+  const refusal = page.getByTestId('call-error');
+  try {
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await showLocale(page, locale);
+        for (const typed of ['+49 30 / 7654322', '+44 20 7946 0205', '+1 202 555 0147']) {
+          await search.fill(typed);
+          await expect(page.getByRole('option').first()).toContainText(typed.slice(-4));
+          await search.press('Enter');
+          const said = await page.evaluate(async (target) => {
+            const answer = await window.callbar.calls.dial({ target, source: 'ui' });
+            return answer.ok ? '' : answer.error.message;
+          }, typed);
+          // The sentence stays as core said it; only the line keeps its number whole.
+          await expect(refusal).toHaveText(said);
+          const shown = await page.evaluate(async (input) => {
+            const target = await window.callbar.calls.parse({ input });
+            return target.ok ? target.value.display : '';
+          }, typed);
+          expect(said).toContain(shown);
+          const where = `${typed}, ${size.width} px, ${locale}`;
+          // "…hat es +49 30 /" and "7654322 nicht gewählt." at 420 px in German.
+          expect(
+            await linesOfEachDigitGroup(refusal, shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
+            `${where}: ${said}`,
+          ).toEqual({ [shown]: 1 });
+        }
+      }
+    }
+    await showLocale(page, 'de');
+    await page.setViewportSize(SIZES[0]);
+    await pictureInBothThemes(page, 'fit-refusal-number-de');
+  } finally {
+    await showLocale(page, 'en');
+    await page.evaluate(
+      (classes) => window.callbar.settings.save({ dial_allowed_classes: classes }),
+      allowed,
+    );
+  }
 });
 
 /** Declined calls from numbers no contact has: rows in Recent calls that the number names. */

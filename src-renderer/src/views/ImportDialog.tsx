@@ -11,6 +11,7 @@ import { Icon } from '../components/Icon';
 import { PhoneNumber } from '../components/Isolated';
 import { Modal } from '../components/Modal';
 import { CoreAlert, CoreText } from '../components/CoreText';
+import { NUMBER_LIKE } from './written-numbers';
 
 /** The largest file the dialog reads (core refuses more as well). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -29,9 +30,6 @@ const ENCODING_NAMES = {
   macintosh: 'import.encoding.macintosh',
 } as const satisfies Record<ImportEncoding, string>;
 const ENCODINGS = Object.keys(ENCODING_NAMES) as ImportEncoding[];
-
-/** A file's cell that reads as a phone number: digits and the marks numbers are written with. */
-const NUMBER_LIKE = /^[\d\s+()./-]{1,24}$/;
 
 /**
  * A number cell of the preview as the file has it: one that reads as a phone number on one line
