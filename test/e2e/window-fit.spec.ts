@@ -6,6 +6,7 @@ import {
   addContact,
   type E2eApp,
   openConnected,
+  picture,
   pictureInBothThemes,
   startApp,
 } from '../support/e2e-app';
@@ -601,6 +602,59 @@ test('a contact’s Call and ⋯, shown on hover, leave its number and speed dia
   await page.getByLabel('Search contacts').fill('Wei Zhang');
   await page.getByTestId('contact-row').first().hover();
   await pictureInBothThemes(page, 'fit-contact-row-hover');
+});
+
+test('in high contrast a row’s actions, always shown, leave its text in view (contacts, recent calls)', async ({
+  page,
+}) => {
+  await ready(page);
+  const rows = await recentCallsFrom(page, ['+4930123456', '+12025550161']);
+  await page.emulateMedia({ forcedColors: 'active' });
+  try {
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await showLocale(page, locale);
+        await page.mouse.move(0, 0);
+        const where = `${size.width} px, ${locale}`;
+        for (const index of [0, 1]) {
+          const row = rows.nth(index);
+          const actions = row.locator('.row-actions');
+          await expect(actions.getByRole('button').first()).toBeVisible();
+          // "Notiz hinzufügen" and "Erneut anrufen" sat over the number, with no hover.
+          expect(await unreadableEnds(row, actions), `${where}: recent call ${index}`).toEqual([]);
+        }
+      }
+    }
+    await showLocale(page, 'en');
+    await openCustomers(page, 'Company directory');
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await showLocale(page, locale);
+        const t = createI18n({ locale }).t;
+        for (const name of [LONG_NAME, 'Wei Zhang']) {
+          await page.getByLabel(t('contacts.search')).fill(name);
+          await page.mouse.move(0, 0);
+          const row = page.getByTestId('contact-row').filter({ hasText: name });
+          const actions = row.locator('.row-actions');
+          await expect(actions.getByRole('button').first()).toBeVisible();
+          // Call and ⋯ lay over the end of the name, the company and the speed dial.
+          expect(
+            await unreadableEnds(row, actions),
+            `${size.width} px, ${locale}: ${name}`,
+          ).toEqual([]);
+        }
+      }
+    }
+    await showLocale(page, 'en');
+    await page.setViewportSize(SIZES[0]);
+    await page.getByLabel('Search contacts').fill(LONG_NAME);
+    await picture(page, 'fit-contact-row-forced-colors.png');
+  } finally {
+    await page.emulateMedia({ forcedColors: 'none' });
+    await showLocale(page, 'en');
+  }
 });
 
 /**
