@@ -95,12 +95,13 @@ async function atEachSizeAndLanguage(
 }
 
 /**
- * Each part of a result's name line (name, company, phonebook) the row shows: its text and the
- * width it has. A part that moved below the line (the row shows one) is not shown.
+ * Each part of a result's name line (name, company, phonebook), or of another `line` (a contact
+ * row's name and company), the row shows: its text and the width it has. A part that moved below
+ * the line (the row shows one) is not shown.
  */
-function shownParts(row: Locator) {
+function shownParts(row: Locator, line = '.result-line') {
   return row
-    .locator('.result-line')
+    .locator(line)
     .first()
     .evaluate((line) => {
       const bottom = line.getBoundingClientRect().bottom;
@@ -657,6 +658,39 @@ test('in high contrast a contact’s actions, always shown, leave its text in vi
     await page.emulateMedia({ forcedColors: 'none' });
     await showLocale(page, 'en');
   }
+});
+
+test('a contact’s company in the contacts list is never cut to a sliver beside a long name, as in the results', async ({
+  page,
+}) => {
+  await ready(page);
+  await openCustomers(page, 'Company directory');
+  await page.mouse.move(0, 0);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const locale of LOCALES) {
+      await showLocale(page, locale);
+      const t = createI18n({ locale }).t;
+      const where = `${size.width} px, ${locale}`;
+      for (const name of [LONG_NAME, 'Ida Roth']) {
+        await page.getByLabel(t('contacts.search')).fill(name);
+        const row = page.getByTestId('contact-row').filter({ hasText: name });
+        const parts = await shownParts(row, '.row-title');
+        expect(parts[0], where).toEqual({ text: name, width: expect.any(Number) });
+        for (const part of parts.slice(1)) {
+          expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
+        }
+        // Wide, or beside a name of usual length, the company shows.
+        if (size.width === 1280 || name === 'Ida Roth') {
+          expect(parts.length, `${where}: ${JSON.stringify(parts)}`).toBe(2);
+        }
+      }
+    }
+  }
+  await showLocale(page, 'en');
+  await page.setViewportSize(SIZES[0]);
+  await page.getByLabel('Search contacts').fill('');
+  await pictureInBothThemes(page, 'fit-contacts-long-name');
 });
 
 /**
