@@ -693,6 +693,44 @@ test('a contact’s company in the contacts list is never cut to a sliver beside
   await pictureInBothThemes(page, 'fit-contacts-long-name');
 });
 
+test('a favourite’s Unstar and Call, shown on hover, leave its name ended in an ellipsis, not cut under them', async ({
+  page,
+}) => {
+  await ready(page);
+  const id = await page.evaluate(async (name) => {
+    const found = await window.callbar.directory.search({ query: name, limit: 1 });
+    return found.ok ? found.value.hits[0]!.contact.id : 0;
+  }, LONG_NAME);
+  await page.evaluate(
+    (contact) => window.callbar.favourites.set({ contact_id: contact, starred: true }),
+    id,
+  );
+  try {
+    const row = page.getByTestId('favourites').locator('.row').filter({ hasText: LONG_NAME });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await showLocale(page, locale);
+        await row.hover();
+        const actions = row.locator('.row-actions');
+        await expect(actions.getByRole('button').first()).toBeVisible();
+        // "Maximiliane Schwarzen" ran on under "Entfernen" and Call, cut with no ellipsis.
+        expect(await unreadableEnds(row, actions), `${size.width} px, ${locale}`).toEqual([]);
+      }
+    }
+    await showLocale(page, 'de');
+    await page.setViewportSize(SIZES[0]);
+    await row.hover();
+    await pictureInBothThemes(page, 'fit-favourite-hover-de');
+  } finally {
+    await showLocale(page, 'en');
+    await page.evaluate(
+      (contact) => window.callbar.favourites.set({ contact_id: contact, starred: false }),
+      id,
+    );
+  }
+});
+
 /**
  * Each dropdown of the page: its width, and the options whose words are wider than the room the
  * closed dropdown gives them (its width less its padding, border and arrow).
