@@ -291,7 +291,10 @@ test('a number in a sentence core says (a refused dial) stays on one line, at 42
   }
 });
 
-/** Declined calls from numbers no contact has: rows in Recent calls that the number names. */
+/** Callers of the recent-call tests: a contact with a long number abroad, and a stranger. */
+const CALLERS = ['+8613800138000', '+12025550161'];
+
+/** Declined calls from `numbers`: rows in Recent calls, a stranger's named by the number. */
 async function recentCallsFrom(page: Page, numbers: string[]) {
   const bar = page.getByTestId('call-bar');
   for (const from of numbers) {
@@ -314,20 +317,22 @@ test('a recent call’s actions, shown on hover or focus (always, in high contra
   page,
 }) => {
   await ready(page);
-  const rows = await recentCallsFrom(page, ['+4930123456', '+12025550161']);
+  const rows = await recentCallsFrom(page, CALLERS);
   for (const locale of LOCALES) {
     await showLocale(page, locale);
     for (const index of [0, 1]) {
       const row = rows.nth(index);
       await row.hover();
-      const number = row.locator('.row-title .phone-number');
+      // A stranger's number is the row's title; a contact's ("Wei Zhang") is in its details.
+      const number = row.locator('.phone-number');
       const actions = row.locator('.row-actions button').first();
       await expect(actions).toBeVisible();
       const [numberBox, actionsBox] = [
         (await number.boundingBox())!,
         (await actions.boundingBox())!,
       ];
-      // In German the actions ("Notiz hinzufügen", "Erneut anrufen") lay over the whole number.
+      // In German the actions ("Notiz hinzufügen", "Erneut anrufen") lay over the whole number;
+      // at 420 px Call lay over a contact's "+86 138 0013 8000" in its details.
       expect(
         numberBox.x + numberBox.width,
         `${locale}: "${await number.innerText()}" ends under its row's actions`,
@@ -371,7 +376,7 @@ test('a recent call’s open menu takes its own clicks, not the next row’s hid
   page,
 }) => {
   await ready(page);
-  const rows = await recentCallsFrom(page, ['+4930123456', '+12025550161']);
+  const rows = await recentCallsFrom(page, CALLERS);
   for (const locale of LOCALES) {
     await showLocale(page, locale);
     const t = createI18n({ locale }).t;
