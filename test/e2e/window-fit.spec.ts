@@ -251,36 +251,31 @@ test('a number in a sentence core says (a refused dial) stays on one line, at 42
   const search = page.getByRole('combobox');
   const refusal = page.getByTestId('call-error');
   try {
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const locale of LOCALES) {
-        await showLocale(page, locale);
-        for (const typed of ['+49 30 / 7654322', '+44 20 7946 0205', '+1 202 555 0147']) {
-          await search.fill(typed);
-          await expect(page.getByRole('option').first()).toContainText(typed.slice(-4));
-          await search.press('Enter');
-          const said = await page.evaluate(async (target) => {
-            const answer = await window.callbar.calls.dial({ target, source: 'ui' });
-            return answer.ok ? '' : answer.error.message;
-          }, typed);
-          // The sentence stays as core said it; only the line keeps its number whole.
-          await expect(refusal).toHaveText(said);
-          const shown = await page.evaluate(async (input) => {
-            const target = await window.callbar.calls.parse({ input });
-            return target.ok ? target.value.display : '';
-          }, typed);
-          expect(said).toContain(shown);
-          const where = `${typed}, ${size.width} px, ${locale}`;
-          // "…hat es +49 30 /" and "7654322 nicht gewählt." at 420 px in German.
-          expect(
-            await linesOfEachDigitGroup(refusal, shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
-            `${where}: ${said}`,
-          ).toEqual({ [shown]: 1 });
-        }
+    await atEachSizeAndLanguage(page, async ({ where: at }) => {
+      for (const typed of ['+49 30 / 7654322', '+44 20 7946 0205', '+1 202 555 0147']) {
+        await search.fill(typed);
+        await expect(page.getByRole('option').first()).toContainText(typed.slice(-4));
+        await search.press('Enter');
+        const said = await page.evaluate(async (target) => {
+          const answer = await window.callbar.calls.dial({ target, source: 'ui' });
+          return answer.ok ? '' : answer.error.message;
+        }, typed);
+        // The sentence stays as core said it; only the line keeps its number whole.
+        await expect(refusal).toHaveText(said);
+        const shown = await page.evaluate(async (input) => {
+          const target = await window.callbar.calls.parse({ input });
+          return target.ok ? target.value.display : '';
+        }, typed);
+        expect(said).toContain(shown);
+        const where = `${typed}, ${at}`;
+        // "…hat es +49 30 /" and "7654322 nicht gewählt." at 420 px in German.
+        expect(
+          await linesOfEachDigitGroup(refusal, shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
+          `${where}: ${said}`,
+        ).toEqual({ [shown]: 1 });
       }
-    }
+    });
     await showLocale(page, 'de');
-    await page.setViewportSize(SIZES[0]);
     await pictureInBothThemes(page, 'fit-refusal-number-de');
   } finally {
     await showLocale(page, 'en');
@@ -342,24 +337,17 @@ test('a recent call’s actions, shown on hover or focus (always, in high contra
   }
   // In high contrast they always show, with no hover: over the number and the time they were.
   await page.emulateMedia({ forcedColors: 'active' });
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      for (const index of [0, 1]) {
-        const row = rows.nth(index);
-        const actions = row.locator('.row-actions');
-        await expect(actions.getByRole('button').first()).toBeVisible();
-        expect(
-          await unreadableEnds(row, actions),
-          `forced colours, ${size.width} px, ${locale}: row ${index}`,
-        ).toEqual([]);
-      }
+  await atEachSizeAndLanguage(page, async ({ where }) => {
+    for (const index of [0, 1]) {
+      const row = rows.nth(index);
+      const actions = row.locator('.row-actions');
+      await expect(actions.getByRole('button').first()).toBeVisible();
+      expect(await unreadableEnds(row, actions), `forced colours, ${where}: row ${index}`).toEqual(
+        [],
+      );
     }
-  }
+  });
   await page.emulateMedia({ forcedColors: 'none' });
-  await page.setViewportSize(SIZES[0]);
-  await showLocale(page, 'en');
   // The note is the ⋯ menu's first item; written in place, it is saved with the call.
   const first = rows.first();
   await first.getByRole('button', { name: /^More actions for / }).click();
@@ -590,79 +578,52 @@ async function unreadableEnds(row: Locator, actions: Locator) {
   }, over);
 }
 
-test('a contact’s Call and ⋯, shown on hover, leave its number and speed dial in view, its name and company ended in an ellipsis', async ({
+test('a contact’s Call and ⋯, shown on hover (always, in high contrast), leave its number and speed dial in view, its name and company ended in an ellipsis', async ({
   page,
 }) => {
   await ready(page);
   // Phonebook 1, where beforeAll added them.
   await openCustomers(page, 'Company directory');
-  await atEachSizeAndLanguage(page, async ({ size, locale, where }) => {
-    const t = createI18n({ locale }).t;
-    for (const name of [LONG_NAME, 'Wei Zhang']) {
-      await page.getByLabel(t('contacts.search')).fill(name);
-      const row = page.getByTestId('contact-row').filter({ hasText: name });
-      await row.hover();
-      const actions = row.locator('.row-actions');
-      await expect(actions.getByRole('button').first()).toBeVisible();
-      const [detail, actionsBox] = [
-        (await row.locator('.row-detail > *').last().boundingBox())!,
-        (await actions.boundingBox())!,
-      ];
-      // In German at 420 px "Anrufen" lay over "Kurzwahl 8104".
-      expect(
-        detail.x + detail.width,
-        `${where}: ${name}'s speed dial ends under the row's actions`,
-      ).toBeLessThanOrEqual(actionsBox.x);
-      // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
-      expect(await unreadableEnds(row, actions), `${where}: ${name}`).toEqual([]);
-      if (name === LONG_NAME) {
-        await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
+  // In forced colours they show with no hover: over the name, the company and the speed dial.
+  for (const forced of [false, true]) {
+    await page.emulateMedia({ forcedColors: forced ? 'active' : 'none' });
+    await atEachSizeAndLanguage(page, async ({ size, locale, where: at }) => {
+      const t = createI18n({ locale }).t;
+      const where = `${forced ? 'forced colours, ' : ''}${at}`;
+      for (const name of [LONG_NAME, 'Wei Zhang']) {
+        await page.getByLabel(t('contacts.search')).fill(name);
+        const row = page.getByTestId('contact-row').filter({ hasText: name });
+        if (forced) await page.mouse.move(0, 0);
+        else await row.hover();
+        const actions = row.locator('.row-actions');
+        await expect(actions.getByRole('button').first()).toBeVisible();
+        const [detail, actionsBox] = [
+          (await row.locator('.row-detail > *').last().boundingBox())!,
+          (await actions.boundingBox())!,
+        ];
+        // In German at 420 px "Anrufen" lay over "Kurzwahl 8104".
+        expect(
+          detail.x + detail.width,
+          `${where}: ${name}'s speed dial ends under the row's actions`,
+        ).toBeLessThanOrEqual(actionsBox.x);
+        // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
+        expect(await unreadableEnds(row, actions), `${where}: ${name}`).toEqual([]);
+        if (name === LONG_NAME && !forced) {
+          await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
+        }
+        // The Call button keeps its name, whatever it shows.
+        await expect(
+          actions.getByRole('button', { name: t('contacts.callName', { name }) }),
+        ).toBeVisible();
       }
-      // The Call button keeps its name, whatever it shows.
-      await expect(
-        actions.getByRole('button', { name: t('contacts.callName', { name }) }),
-      ).toBeVisible();
-    }
-  });
+    });
+  }
+  await page.getByLabel('Search contacts').fill(LONG_NAME);
+  await picture(page, 'fit-contact-row-forced-colors.png');
+  await page.emulateMedia({ forcedColors: 'none' });
   await page.getByLabel('Search contacts').fill('Wei Zhang');
   await page.getByTestId('contact-row').first().hover();
   await pictureInBothThemes(page, 'fit-contact-row-hover');
-});
-
-test('in high contrast a contact’s actions, always shown, leave its text in view', async ({
-  page,
-}) => {
-  await ready(page);
-  await page.emulateMedia({ forcedColors: 'active' });
-  try {
-    await openCustomers(page, 'Company directory');
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const locale of LOCALES) {
-        await showLocale(page, locale);
-        const t = createI18n({ locale }).t;
-        for (const name of [LONG_NAME, 'Wei Zhang']) {
-          await page.getByLabel(t('contacts.search')).fill(name);
-          await page.mouse.move(0, 0);
-          const row = page.getByTestId('contact-row').filter({ hasText: name });
-          const actions = row.locator('.row-actions');
-          await expect(actions.getByRole('button').first()).toBeVisible();
-          // Call and ⋯ lay over the end of the name, the company and the speed dial.
-          expect(
-            await unreadableEnds(row, actions),
-            `${size.width} px, ${locale}: ${name}`,
-          ).toEqual([]);
-        }
-      }
-    }
-    await showLocale(page, 'en');
-    await page.setViewportSize(SIZES[0]);
-    await page.getByLabel('Search contacts').fill(LONG_NAME);
-    await picture(page, 'fit-contact-row-forced-colors.png');
-  } finally {
-    await page.emulateMedia({ forcedColors: 'none' });
-    await showLocale(page, 'en');
-  }
 });
 
 test('a contact’s company in the contacts list is never cut to a sliver beside a long name, as in the results', async ({
@@ -671,29 +632,22 @@ test('a contact’s company in the contacts list is never cut to a sliver beside
   await ready(page);
   await openCustomers(page, 'Company directory');
   await page.mouse.move(0, 0);
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const locale of LOCALES) {
-      await showLocale(page, locale);
-      const t = createI18n({ locale }).t;
-      const where = `${size.width} px, ${locale}`;
-      for (const name of [LONG_NAME, 'Ida Roth']) {
-        await page.getByLabel(t('contacts.search')).fill(name);
-        const row = page.getByTestId('contact-row').filter({ hasText: name });
-        const parts = await shownParts(row, '.row-title');
-        expect(parts[0], where).toEqual({ text: name, width: expect.any(Number) });
-        for (const part of parts.slice(1)) {
-          expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
-        }
-        // Wide, or beside a name of usual length, the company shows.
-        if (size.width === 1280 || name === 'Ida Roth') {
-          expect(parts.length, `${where}: ${JSON.stringify(parts)}`).toBe(2);
-        }
+  await atEachSizeAndLanguage(page, async ({ size, locale, where }) => {
+    const t = createI18n({ locale }).t;
+    for (const name of [LONG_NAME, 'Ida Roth']) {
+      await page.getByLabel(t('contacts.search')).fill(name);
+      const row = page.getByTestId('contact-row').filter({ hasText: name });
+      const parts = await shownParts(row, '.row-title');
+      expect(parts[0], where).toEqual({ text: name, width: expect.any(Number) });
+      for (const part of parts.slice(1)) {
+        expect(part.width, `${where}: "${part.text}"`).toBeGreaterThanOrEqual(30);
+      }
+      // Wide, or beside a name of usual length, the company shows.
+      if (size.width === 1280 || name === 'Ida Roth') {
+        expect(parts.length, `${where}: ${JSON.stringify(parts)}`).toBe(2);
       }
     }
-  }
-  await showLocale(page, 'en');
-  await page.setViewportSize(SIZES[0]);
+  });
   await page.getByLabel('Search contacts').fill('');
   await pictureInBothThemes(page, 'fit-contacts-long-name');
 });
@@ -712,19 +666,14 @@ test('a favourite’s Unstar and Call, shown on hover, leave its name ended in a
   );
   try {
     const row = page.getByTestId('favourites').locator('.row').filter({ hasText: LONG_NAME });
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const locale of LOCALES) {
-        await showLocale(page, locale);
-        await row.hover();
-        const actions = row.locator('.row-actions');
-        await expect(actions.getByRole('button').first()).toBeVisible();
-        // "Maximiliane Schwarzen" ran on under "Entfernen" and Call, cut with no ellipsis.
-        expect(await unreadableEnds(row, actions), `${size.width} px, ${locale}`).toEqual([]);
-      }
-    }
+    await atEachSizeAndLanguage(page, async ({ where }) => {
+      await row.hover();
+      const actions = row.locator('.row-actions');
+      await expect(actions.getByRole('button').first()).toBeVisible();
+      // "Maximiliane Schwarzen" ran on under "Entfernen" and Call, cut with no ellipsis.
+      expect(await unreadableEnds(row, actions), where).toEqual([]);
+    });
     await showLocale(page, 'de');
-    await page.setViewportSize(SIZES[0]);
     await row.hover();
     await pictureInBothThemes(page, 'fit-favourite-hover-de');
   } finally {
