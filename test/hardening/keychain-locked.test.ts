@@ -57,6 +57,12 @@ class KeychainThatLocks implements Vault {
   webhookSecret(): Promise<string> {
     return this.#unlessLocked(() => this.keychain.webhookSecret());
   }
+  readRetiredDevices(): Promise<string | undefined> {
+    return this.#unlessLocked(() => this.keychain.readRetiredDevices());
+  }
+  writeRetiredDevices(text: string | undefined): Promise<void> {
+    return this.#unlessLocked(() => this.keychain.writeRetiredDevices(text));
+  }
   #unlessLocked<T>(operation: () => Promise<T>): Promise<T> {
     return this.locked ? Promise.reject(keychainFailure(LOCKED)) : operation();
   }

@@ -54,6 +54,12 @@ class SlowKeychain implements Vault {
   webhookSecret() {
     return this.#oneAtATime(() => this.#inner.webhookSecret());
   }
+  readRetiredDevices() {
+    return this.#oneAtATime(() => this.#inner.readRetiredDevices());
+  }
+  writeRetiredDevices(text: string | undefined) {
+    return this.#oneAtATime(() => this.#inner.writeRetiredDevices(text));
+  }
 
   #oneAtATime<T>(task: () => Promise<T>): Promise<T> {
     this.waiting++;

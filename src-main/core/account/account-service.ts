@@ -26,8 +26,9 @@ import type { BodySignature } from './body-signature';
 import { LoopbackListening } from './loopback-listening';
 import type { ReceiverHandlers, RunningReceiver, WebhookEvent } from './receiver';
 import { RelayedSession } from './relayed-session';
+import { RetiredDevices } from './retired-devices';
 import type { SessionEndedMarker } from './session-ended-marker';
-import type { SessionLock } from './session-lock';
+import { processOnlyLock, type SessionLock } from './session-lock';
 import { TokenManager } from './token-manager';
 
 // Said by the parts (activation.ts, account-status.ts); their callers import them from here.
@@ -99,6 +100,19 @@ export class AccountService {
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
     this.#historyStore = options.history ?? memoryStateFile();
+    const urls = relayUrls(options.settings.relay_url ?? '');
+    const relayCursor = options.relayCursor ?? memoryStateFile<RelayCursor>();
+    const retired =
+      urls.length > 0
+        ? new RetiredDevices({
+            vault: options.vault,
+            lock: options.coordination?.lock ?? processOnlyLock,
+            log: options.log,
+            urls,
+            now: this.#now,
+            cursor: relayCursor,
+          })
+        : undefined;
     this.tokens = new TokenManager({
       vault: options.vault,
       log: options.log,
@@ -106,6 +120,7 @@ export class AccountService {
       platformUrl: options.settings.base_url,
       ...options.coordination,
       ...options.tokenOptions,
+      ...(retired ? { retire: (next, held) => retired.retire(next, held) } : {}),
     });
     this.tokens.onHealth(() => this.#publish());
     this.tokens.reach.onChange(() => this.#publish());
@@ -119,33 +134,28 @@ export class AccountService {
       handlers: this.receiverHandlers,
       publish: () => this.#publish(),
     });
-    const urls = relayUrls(options.settings.relay_url ?? '');
     const link =
-      urls.length > 0
-        ? new RelayLink({
-            urls,
+      urls.length > 0 ? new RelayLink({ urls, log: options.log, cursor: relayCursor }) : undefined;
+    this.#relay =
+      link && retired
+        ? new RelayedSession(link, {
+            tokens: this.tokens,
             log: options.log,
-            cursor: options.relayCursor ?? memoryStateFile(),
+            retired,
+            catchUpMs: options.relayCatchUpMs,
+            event: ({ event }) => {
+              for (const listener of this.#eventListeners) listener(event);
+            },
+            eventsLost: () => {
+              for (const listener of this.#lostListeners) listener();
+            },
+            deactivate: (body) => this.#activation.deactivateRelayed(body),
+            activate: (body, device) => this.#activation.activate(body, device),
+            cancelActivation: (reason, code) => this.#activation.cancel(reason, code),
+            publish: () => this.#publish(),
+            closing: () => this.#closing,
           })
         : undefined;
-    this.#relay = link
-      ? new RelayedSession(link, {
-          tokens: this.tokens,
-          log: options.log,
-          catchUpMs: options.relayCatchUpMs,
-          event: ({ event }) => {
-            for (const listener of this.#eventListeners) listener(event);
-          },
-          eventsLost: () => {
-            for (const listener of this.#lostListeners) listener();
-          },
-          deactivate: (body) => this.#activation.deactivateRelayed(body),
-          activate: (body, device) => this.#activation.activate(body, device),
-          cancelActivation: (reason, code) => this.#activation.cancel(reason, code),
-          publish: () => this.#publish(),
-          closing: () => this.#closing,
-        })
-      : undefined;
     this.#activation = new Activation({
       settings: options.settings,
       clientSecret: options.clientSecret,
@@ -303,9 +313,9 @@ export class AccountService {
 
   /** Forgets the session on this computer only (the platform keeps the integration). */
   async deactivateLocal(): Promise<AccountStatus> {
-    const device = this.tokens.relayDevice;
     await this.tokens.forget();
-    await this.#relay?.forget(device);
+    // Its relay device was retired with it: removed at the relay now, or later.
+    await this.#relay?.forgotten();
     // The keychain answered: the webhook secret it could not give before may come now.
     await this.#loopback.retryWebhookSecret();
     return this.#publish();
@@ -316,7 +326,10 @@ export class AccountService {
    * (TokenManager.followVault), and says what it is now.
    */
   async followVault(): Promise<void> {
-    if (!this.#closing && (await this.tokens.followVault())) this.#publish();
+    if (!this.#closing && (await this.tokens.followVault())) {
+      this.#relay?.follow();
+      this.#publish();
+    }
   }
 
   /** Shuts down; a session the platform just issued is stored first (see TokenManager.close). */
@@ -325,6 +338,7 @@ export class AccountService {
     this.#activation.cancel(said('errors:attempt.shuttingDown'));
     await this.#relay?.settled();
     this.#relay?.close();
+    await this.#relay?.stopRemoving();
     await this.tokens.close();
     await this.#loopback.close();
   }

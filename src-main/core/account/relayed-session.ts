@@ -9,7 +9,9 @@ import { errorMessage } from '../errors';
 import type { Outage } from '../http/outage-watch';
 import type { Logger } from '../log/logger';
 import { summarizedWarnings, type SummarizedWarnings } from '../log/summarized-warnings';
+import { RetryDelay } from '../http/retry-delay';
 import type { LostMessages, RelayLink, RelayStream } from '../relay/relay-link';
+import type { RetiredDevices } from './retired-devices';
 import type {
   AttemptEnd,
   DeviceMessage,
@@ -34,10 +36,15 @@ const RELAY_ATTEMPT_ENDS: Record<AttemptEnd, [Said, string]> = {
 /** How long `listen()` in relay mode waits for the relay's backlog before going on. */
 const RELAY_CATCH_UP_MS = 5000;
 
+/** How long closing waits for the removal of retired devices under way. */
+const REMOVAL_WAIT_MS = 3000;
+
 /** What the relayed session asks of the account service. */
 export interface RelayedSessionHost {
   readonly tokens: TokenManager;
   readonly log: Logger;
+  /** The relay devices this profile no longer uses, until the relay removed them. */
+  readonly retired: RetiredDevices;
   /** How long `listen()` waits at most for the relay's backlog (default 5 s). */
   readonly catchUpMs: number | undefined;
   /** A call event from the stream, for the service's listeners. */
@@ -63,8 +70,16 @@ export class RelayedSession {
   #stream: RelayStream | undefined;
   /** Why events cannot arrive (the relay revoked this device). */
   #problem: StatusProblem | undefined;
+  /** The device whose stream is open, or that the relay refused (revoked). */
+  #streamDevice: string | undefined;
+  #revokedDevice: string | undefined;
   /** The wait for an activation's handoff, until the relay has the confirmation. */
   #handoff: Promise<void> | undefined;
+  /** The removal of retired devices under way, and when it is tried again. */
+  #removing: Promise<void> | undefined;
+  #removalTimer: NodeJS.Timeout | undefined;
+  readonly #removalDelay = new RetryDelay({ initialMs: 30_000, maxMs: 30 * 60_000 });
+  readonly #removalStop = new AbortController();
   /**
    * Each gap the relay says is logged, the first at once and the rest once a while: a broken or
    * hostile relay saying one after another (twenty thousand a second) wrote a line each before.
@@ -118,6 +133,8 @@ export class RelayedSession {
       ]);
       clearTimeout(timer);
     }
+    // The next command (or the app's next start) tries again what could not be removed before.
+    this.removeRetired();
     return {
       port: 0,
       origin: this.link.origin,
@@ -135,19 +152,32 @@ export class RelayedSession {
     if (this.#stream || this.#host.closing() || this.#problem) return this.#stream;
     const device = this.#host.tokens.relayDevice;
     if (!device) return undefined;
+    this.#streamDevice = device.device_id;
     this.#stream = this.link.connect(
       device,
       (message) => this.#message(message),
       () => {
+        // A device the session no longer holds (removed once a new one was stored): the
+        // session's own is streamed instead.
+        if (this.#host.tokens.relayDevice?.device_id !== device.device_id) {
+          this.close();
+          this.open();
+          return;
+        }
         this.#problem = {
           title: inEnglish(RELAY_REVOKED.title),
           message: inEnglish(RELAY_REVOKED.message),
         };
         this.#host.log.warn('the relay refused this device');
         this.close();
+        this.#revokedDevice = device.device_id;
         this.#host.publish();
       },
-      () => this.#host.publish(),
+      () => {
+        // Served its backlog: the relay answers again, and what waits for removal goes now.
+        if (this.#stream?.live) this.removeRetired();
+        this.#host.publish();
+      },
     );
     return this.#stream;
   }
@@ -156,14 +186,70 @@ export class RelayedSession {
   close(): void {
     this.#stream?.close();
     this.#stream = undefined;
+    this.#streamDevice = undefined;
     this.#gaps.flush();
   }
 
-  /** The session was forgotten on this computer: the relay forgets the device too. */
-  async forget(device: StoredAccount['relay_device']): Promise<void> {
+  /**
+   * The session in the keychain changed (another process of the profile connected, maybe
+   * another user, or forgot it): a stream of a device the session no longer holds is closed, and
+   * the session's own device is streamed. Before, the old device's stream went on (another
+   * user's call events shown) and, once that device was removed, said this computer was revoked.
+   */
+  follow(): void {
+    const followed = this.#streamDevice ?? this.#revokedDevice;
+    if (followed === undefined || followed === this.#host.tokens.relayDevice?.device_id) return;
     this.close();
     this.#problem = undefined;
-    if (device) await this.link.forget(device.credential).catch(() => undefined);
+    this.#revokedDevice = undefined;
+    if (!this.#host.closing()) this.open();
+  }
+
+  /** The session was forgotten on this computer: the relay forgets its device too. */
+  async forgotten(): Promise<void> {
+    this.close();
+    this.#problem = undefined;
+    this.#revokedDevice = undefined;
+    this.removeRetired();
+    await this.#removing;
+  }
+
+  /**
+   * Removes the relay devices this profile no longer uses (retired-devices.ts), unless that is
+   * under way; tried again after a pause that grows (30 s to 30 minutes) while the relay cannot be
+   * reached, and whenever a stream serves its backlog.
+   */
+  removeRetired(): void {
+    if (this.#removing || this.#host.closing() || !this.#host.retired.pending) return;
+    clearTimeout(this.#removalTimer);
+    const { retired, tokens, log } = this.#host;
+    this.#removing = retired
+      .sweep(tokens.relayDevice?.device_id, this.#removalStop.signal)
+      .catch((error: unknown) => {
+        log.warn('could not remove the relay devices this computer no longer uses', {
+          reason: errorMessage(error),
+        });
+        return false;
+      })
+      .then((settled) => {
+        this.#removing = undefined;
+        if (settled) this.#removalDelay.reset();
+        if (settled || this.#host.closing()) return;
+        this.#removalTimer = setTimeout(() => this.removeRetired(), this.#removalDelay.next());
+        this.#removalTimer.unref();
+      });
+  }
+
+  /** Closing: the removal under way is given a moment (a CLI command ends next), then stopped. */
+  async stopRemoving(): Promise<void> {
+    clearTimeout(this.#removalTimer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#removing,
+      new Promise((resolve) => (timer = setTimeout(resolve, REMOVAL_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    this.#removalStop.abort();
   }
 
   /** Whether the device's stream opens now (undefined), else what was met; none: no device. */
@@ -198,7 +284,6 @@ export class RelayedSession {
       this.#host.eventsLost();
       return;
     }
-    const device = this.#host.tokens.relayDevice;
     // Checked as on loopback: only the deactivation of this session's own activation (the relay
     // passes the key's SHA-256, never the key, which would wait in its queue).
     try {
@@ -210,14 +295,9 @@ export class RelayedSession {
       this.#host.log.info('a deactivation from the relay did not concern this session');
       return;
     }
+    // Its device was retired with the session: removed at the relay now, or later.
     this.close();
-    if (device) {
-      await this.link.forget(device.credential).catch((error: unknown) => {
-        this.#host.log.warn('the relay could not forget this device', {
-          reason: errorMessage(error),
-        });
-      });
-    }
+    this.removeRetired();
   }
 
   /**
@@ -274,6 +354,7 @@ export class RelayedSession {
         await this.link.confirm(key, handoff.credential, stored);
       }
       this.#problem = undefined;
+      this.#revokedDevice = undefined;
       this.close();
       if (!this.#host.closing()) this.open();
     };

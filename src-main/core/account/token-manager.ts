@@ -55,6 +55,8 @@ export interface TokenManagerOptions {
   endedMarker?: SessionEndedMarker;
   /** The platform the settings name; a session issued by another one is not used. */
   platformUrl?: string;
+  /** Relay mode, holding the lock: the keychain's session becomes `next` (RetiredDevices.retire). */
+  retire?: (next: StoredAccount | undefined, held: StoredAccount | undefined) => Promise<void>;
 }
 
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -75,6 +77,7 @@ export class TokenManager implements AccessTokens {
   readonly #lock: SessionLock;
   readonly #ended: SessionEndedMarker;
   readonly #platformUrl: string | undefined;
+  readonly #retire: TokenManagerOptions['retire'];
   #account: StoredAccount | undefined;
   #unsaved = false;
   #refreshing: Promise<StoredAccount> | undefined;
@@ -102,6 +105,7 @@ export class TokenManager implements AccessTokens {
     this.#lock = options.lock ?? processOnlyLock;
     this.#ended = options.endedMarker ?? memoryEndedMarker();
     this.#platformUrl = options.platformUrl;
+    this.#retire = options.retire;
     this.reach = new OutageWatch(this.#now);
   }
 
@@ -132,7 +136,10 @@ export class TokenManager implements AccessTokens {
   async adopt(account: StoredAccount): Promise<void> {
     this.#retry.stop();
     await this.#writes.run(() =>
-      this.#lock.hold(() => this.#health.inVault(() => this.#vault.save(account))),
+      this.#lock.hold(async () => {
+        await this.#retire?.(account, this.#account);
+        await this.#health.inVault(() => this.#vault.save(account));
+      }),
     );
     this.#account = this.#expiry.track(account);
     this.#unsaved = false;
@@ -144,9 +151,13 @@ export class TokenManager implements AccessTokens {
   /** Forgets the session here and in the vault (and that it had ended). */
   async forget(): Promise<void> {
     this.#retry.stop();
+    const forgotten = this.#account;
     this.#account = undefined;
     this.#unsaved = false;
-    await this.#lock.hold(() => this.#health.inVault(() => this.#vault.clear()));
+    await this.#lock.hold(async () => {
+      await this.#retire?.(undefined, forgotten);
+      await this.#health.inVault(() => this.#vault.clear());
+    });
     this.#health.set({ kind: 'ok' });
     await this.#clearEndedMarker();
   }
@@ -447,6 +458,7 @@ export class TokenManager implements AccessTokens {
       this.#log.warn('could not leave the session-ended marker', { error });
     }
     if (stored) {
+      await this.#retire?.(undefined, account);
       try {
         await this.#vault.clear();
       } catch (error) {

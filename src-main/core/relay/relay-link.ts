@@ -293,17 +293,6 @@ export class RelayLink {
     }
   }
 
-  /** The device removes itself from the relay (after the user's deactivation). */
-  async forget(credential: string): Promise<void> {
-    const response = await this.#request(DEVICE_PATHS.device, {
-      method: 'DELETE',
-      credential,
-      signal: AbortSignal.timeout(3000),
-    });
-    await response.body?.cancel();
-    await this.#options.cursor.clear();
-  }
-
   /**
    * Opens the device's stream and hands each message to `onMessage` in order (the offset is saved
    * after it returns), and, before the next one, that messages were dropped (LostMessages: the

@@ -4,7 +4,8 @@
  *
  * - One entry per profile: service "Callbar", account `profile-<16 hex of sha256(data dir)>`, so
  *   two data dirs never share a session. The value is the StoredAccount as JSON. The profile's
- *   webhook secret has an entry of its own next to it (`profile-<…>-webhook`).
+ *   webhook secret has an entry of its own next to it (`profile-<…>-webhook`), and so have the
+ *   relay devices it stopped using until the relay removed them (`profile-<…>-relay-retired`).
  * - Every keytar failure, including failing to load the native module, is a VaultUnavailable.
  * - Every call has a deadline: a locked keyring can wait forever for a password prompt. A call
  *   that missed its deadline still occupies one of libuv's four thread-pool threads (the file
@@ -132,6 +133,26 @@ export class KeytarVault implements Vault {
       );
       if (!kept) throw new VaultUnavailable(said('errors:vault.noSecret'));
       return kept;
+    });
+  }
+
+  readRetiredDevices(): Promise<string | undefined> {
+    const name = `${this.accountName}-relay-retired`;
+    return this.#oneAtATime(async () => {
+      const text = await this.#call('reading the relay devices to remove', (keytar) =>
+        keytar.getPassword(KEYCHAIN_SERVICE, name),
+      );
+      return text ?? undefined;
+    });
+  }
+
+  writeRetiredDevices(text: string | undefined): Promise<void> {
+    const name = `${this.accountName}-relay-retired`;
+    return this.#oneAtATime(async () => {
+      await this.#call('storing the relay devices to remove', async (keytar) => {
+        if (text === undefined) await keytar.deletePassword(KEYCHAIN_SERVICE, name);
+        else await keytar.setPassword(KEYCHAIN_SERVICE, name, text);
+      });
     });
   }
 

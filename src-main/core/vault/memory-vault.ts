@@ -20,6 +20,7 @@ export class MemoryVault implements Vault {
   unavailable: boolean | string;
   #entry: string | undefined;
   #webhookSecret: string | undefined;
+  #retiredDevices: string | undefined;
 
   constructor(options: MemoryVaultOptions = {}) {
     this.unavailable = options.unavailable ?? false;
@@ -46,6 +47,16 @@ export class MemoryVault implements Vault {
 
   webhookSecret(): Promise<string> {
     return this.#run(() => (this.#webhookSecret ??= newWebhookSecret()));
+  }
+
+  readRetiredDevices(): Promise<string | undefined> {
+    return this.#run(() => this.#retiredDevices);
+  }
+
+  writeRetiredDevices(text: string | undefined): Promise<void> {
+    return this.#run(() => {
+      this.#retiredDevices = text;
+    });
   }
 
   /** Replaces the stored entry with raw text, e.g. to test how a corrupt entry is handled. */

@@ -23,6 +23,14 @@ export interface Vault {
    * forgetting or replacing the session keeps the registered URL valid.
    */
   webhookSecret(): Promise<string>;
+  /**
+   * The relay devices the profile stopped using and the relay may still hold
+   * (relay/retired-devices.ts: their credentials, so a secret), as stored; undefined when none.
+   * An entry of its own, so it outlives the session it came from (a deactivation).
+   */
+  readRetiredDevices(): Promise<string | undefined>;
+  /** Replaces that entry; undefined removes it. */
+  writeRetiredDevices(text: string | undefined): Promise<void>;
 }
 
 /** A new webhook secret: 192 random bits, URL-safe (32 characters). */

@@ -288,6 +288,8 @@ describeJourney('activation through the portal', (profile) => {
       load: () => inner.load(),
       clear: () => inner.clear(),
       webhookSecret: () => inner.webhookSecret(),
+      readRetiredDevices: () => inner.readRetiredDevices(),
+      writeRetiredDevices: (text: string | undefined) => inner.writeRetiredDevices(text),
       save: async (account: Parameters<MemoryVault['save']>[0]) => {
         saving();
         await held;

@@ -42,6 +42,8 @@ function heldVault(inner: MemoryVault) {
     load: () => inner.load(),
     clear: () => inner.clear(),
     webhookSecret: () => inner.webhookSecret(),
+    readRetiredDevices: () => inner.readRetiredDevices(),
+    writeRetiredDevices: (text) => inner.writeRetiredDevices(text),
     async save(account: StoredAccount) {
       if (held) {
         saveStarted();

@@ -38,6 +38,8 @@ const answeringLater = (vault: Vault, ms: number): Vault => ({
   save: (account) => vault.save(account),
   clear: () => vault.clear(),
   webhookSecret: () => vault.webhookSecret(),
+  readRetiredDevices: () => vault.readRetiredDevices(),
+  writeRetiredDevices: (text) => vault.writeRetiredDevices(text),
 });
 
 describeJourney('who is calling', (profile) => {
