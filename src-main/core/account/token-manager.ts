@@ -154,10 +154,13 @@ export class TokenManager implements AccessTokens {
     const forgotten = this.#account;
     this.#account = undefined;
     this.#unsaved = false;
-    await this.#lock.hold(async () => {
-      await this.#retire?.(undefined, forgotten);
-      await this.#health.inVault(() => this.#vault.clear());
-    });
+    // A session write: followVault (told of this very lock) must not adopt it before it is cleared.
+    await this.#writes.run(() =>
+      this.#lock.hold(async () => {
+        await this.#retire?.(undefined, forgotten);
+        await this.#health.inVault(() => this.#vault.clear());
+      }),
+    );
     this.#health.set({ kind: 'ok' });
     await this.#clearEndedMarker();
   }

@@ -155,4 +155,33 @@ describeEachProfile('token managers sharing one profile', (profile) => {
     expect((await third.start()).state).toBe('connected');
     await third.close();
   });
+
+  it('forgetting the session: a read of the keychain before it is cleared does not bring it back', async () => {
+    await vault.save(await issuedSession(sim, sim.users[1]!));
+    const tokens = manager();
+    await tokens.load();
+    // The keychain takes its time to clear (a loaded machine, a relay device kept aside first),
+    // and meanwhile this process's folder watch tells it of its own lock (followVault).
+    const clear = vault.clear.bind(vault);
+    let clearing!: () => void;
+    let release!: () => void;
+    const entered = new Promise<void>((resolve) => (clearing = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    vault.clear = async () => {
+      clearing();
+      await released;
+      await clear();
+    };
+    const forgetting = tokens.forget();
+    await entered;
+    expect(await tokens.followVault()).toBe(false);
+    release();
+    await forgetting;
+    // Before, the read adopted the session being forgotten: "connected" with it, and in relay
+    // mode its device streamed again and never removed at the relay.
+    expect(tokens.session).toBeUndefined();
+    expect(await vault.load()).toBeUndefined();
+    expect(await tokens.followVault()).toBe(false);
+    expect(tokens.session).toBeUndefined();
+  });
 });
