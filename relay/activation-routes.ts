@@ -5,6 +5,7 @@
  * and caps: activation-waits.ts.
  */
 import type { FastifyInstance } from 'fastify';
+import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
 import { HANDSHAKE_LIMITS } from '../src-main/core/account/receiver';
 import { HttpRejection } from '../src-main/core/http/http-rejection';
 import {
@@ -24,11 +25,13 @@ import {
 import { secretsEqual } from '../src-main/core/secret-compare';
 import { said } from '../src-main/core/text/said';
 import {
+  activatedName,
   confirmBox,
-  confirmingName,
   linkName,
+  pendingName,
   type ActivationWaits,
   type LinkRecord,
+  type PendingDevice,
 } from './activation-waits';
 import { OpenWaits } from './open-waits';
 import { body, clientOf, page, parsed, sha256, type RelayContext } from './relay-context';
@@ -158,16 +161,25 @@ export function activationRoutes(
 
   app.post(DEVICE_PATHS.confirm, async (request, reply) => {
     const confirm = parsed(ActivationConfirm, body(request, HANDSHAKE_LIMITS), 'The confirmation');
-    // Only the desktop that opened the handoff knows the credential of the device it made, and
-    // only that device's activation, still waiting, takes it: once (the mark is taken here).
+    // Only the desktop that opened the handoff knows the credential of the device made for it,
+    // and only that device's activation, still waiting, takes it: once (the mark is taken here).
+    // The device is made here, once its desktop stored the tokens.
     const credential = sha256(confirm.credential);
-    const device = await store.deviceByCredential(credential);
-    const awaited = device ? await store.takeWaiting(confirmingName(device.device_id)) : undefined;
-    if (!device || awaited === undefined || !secretsEqual(awaited, confirm.key_sha256)) {
+    const text = await store.takeWaiting(pendingName(credential));
+    const pending = text ? (JSON.parse(text) as PendingDevice) : undefined;
+    if (!pending || !secretsEqual(pending.key_sha256, confirm.key_sha256)) {
       throw new HttpRejection(403, 'No activation waits for this confirmation.');
     }
+    if (confirm.stored) {
+      await store.addDevice(pending.record);
+      await store.putWaiting(
+        activatedName(confirm.key_sha256),
+        pending.fingerprint,
+        ATTEMPT_LIFETIME_MS,
+      );
+    }
     await store.push(
-      confirmBox(device.device_id),
+      confirmBox(pending.record.device_id),
       JSON.stringify({ credential_sha256: credential, stored: confirm.stored }),
       context.handoffTimeoutMs,
     );

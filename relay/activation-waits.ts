@@ -19,8 +19,13 @@
  */
 import { ATTEMPT_LIFETIME_MS } from '../src-main/core/account/activation-attempts';
 import { secretsEqual } from '../src-main/core/secret-compare';
-import type { ActivationRegistration, AttemptEnd } from '../src-main/core/relay/relay-protocol';
+import type {
+  ActivationRegistration,
+  AttemptEnd,
+  RelayedActivation,
+} from '../src-main/core/relay/relay-protocol';
 import { sha256, type RelayContext } from './relay-context';
+import type { DeviceRecord } from './relay-store';
 
 /** How long a registration lives without a poll from its desktop (a poll is held 20 s). */
 export const WAIT_IDLE_MS = 60_000;
@@ -51,13 +56,36 @@ const takenName = (keySha256: string) => `taken:${keySha256}`;
 /** Attempts an address (and all clients) may start per lifetime, per registration it may keep. */
 export const STARTED_PER_WAIT = 10;
 /**
- * A device made for an activation, until its desktop confirms: the mark (a wait, the key's
- * SHA-256) says which attempt it belongs to, and its confirmation goes to its own mailbox. So a
+ * A device made for an activation, until its desktop confirms (PendingDevice, named by the
+ * SHA-256 of its credential, for the handoff's life): which attempt it belongs to, and the
+ * record that becomes the device only once its desktop confirmed it stored the tokens. So a
  * confirmation is taken only from the desktop that opened that device's handoff: another
  * device's credential (another desktop of the organisation) reaches neither, and can neither
- * make the platform's activation fail nor leave anything at the relay.
+ * make the platform's activation fail nor leave anything at the relay. And a node that dies
+ * while the platform's call waits (SIGKILL, a crash) leaves no device behind: before, the record
+ * was made first and removed by that node unless confirmed, so it stayed for good, its queue
+ * taking the user's call events.
  */
-export const confirmingName = (deviceId: string) => `confirming:${deviceId}`;
+export interface PendingDevice {
+  record: DeviceRecord;
+  key_sha256: string;
+  /** The platform's call (activationFingerprint), for its repeats. */
+  fingerprint: string;
+}
+export const pendingName = (credentialSha256: string) => `pending:${credentialSha256}`;
+/**
+ * An activation its desktop confirmed stored (the attempt's lifetime): the platform's identical
+ * repeat (its own retry, or after the node holding its call died) is answered 200 as the first
+ * was, and changes nothing.
+ */
+export const activatedName = (keySha256: string) => `activated:${keySha256}`;
+/** The SHA-256 of what makes a platform's activation call the same one again. */
+export function activationFingerprint(call: RelayedActivation): string {
+  const { tenant_id, user_extension, confirmation_key, access_token, refresh_token } = call;
+  return sha256(
+    JSON.stringify([tenant_id, user_extension, confirmation_key, access_token, refresh_token]),
+  );
+}
 export const confirmBox = (deviceId: string) => `confirm:${deviceId}`;
 const ALL = 'waits';
 const addressPool = (address: string) => `waits:${address}`;

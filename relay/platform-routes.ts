@@ -31,10 +31,20 @@ import {
 import { sealHandoff } from '../src-main/core/relay/sealed-handoff';
 import { said } from '../src-main/core/text/said';
 import { summarizedWarnings } from '../src-main/core/log/summarized-warnings';
-import { confirmBox, confirmingName, type ActivationWaits } from './activation-waits';
+import {
+  activatedName,
+  activationFingerprint,
+  confirmBox,
+  pendingName,
+  type ActivationWaits,
+  type PendingDevice,
+} from './activation-waits';
 import { checkPlatformCall, type PlatformRoute } from './platform-auth';
 import { body, page, parsed, sha256, type RelayContext } from './relay-context';
 import type { DeviceRecord } from './relay-store';
+
+/** How often a repeated activation looks whether the first was confirmed. */
+const REPEAT_POLL_MS = 250;
 
 /** A leg routed once keeps its devices this long (its later events need no dial note). */
 const LEG_ROUTE_MS = 6 * 60 * 60_000;
@@ -85,6 +95,8 @@ export function platformRoutes(
       throw new HttpRejection(400, 'Activation needs access_token and refresh_token.');
     }
     const name = keyName(call.confirmation_key);
+    const fingerprint = activationFingerprint(call);
+    if (await repeated(name, fingerprint)) return;
     const wait = await waits.read(name);
     // Single use: the first activation call for the key claims it.
     const claimed =
@@ -92,6 +104,11 @@ export function platformRoutes(
         ? (await store.putWaiting(`claim:${name}`, '1', context.handoffTimeoutMs * 2)) === undefined
         : false;
     if (!wait || !claimed) {
+      // A repeat while the first waits for its desktop (at this node, or one that died) is
+      // answered as the first once the desktop confirmed.
+      if (wait && !wait.ended && (await repeated(name, fingerprint, context.handoffTimeoutMs))) {
+        return;
+      }
       throw new HttpRejection(403, 'Unknown, expired or already used confirmation_key.');
     }
     const credential = randomBytes(32).toString('base64url');
@@ -102,14 +119,13 @@ export function platformRoutes(
       credential_sha256: sha256(credential),
       created_at: new Date(now()).toISOString(),
     };
-    // Known before the desktop has it, so its first stream request finds it; removed below
-    // unless the desktop says it stored the tokens.
-    await store.addDevice(record);
-    // Only this device's confirmation answers the platform (activation-waits.ts).
-    const confirming = confirmingName(record.device_id);
+    // The device is made once its desktop confirms it stored the tokens (activation-routes.ts):
+    // until then only this mark, which lives no longer than the handoff.
+    const pending = pendingName(record.credential_sha256);
     let stored = false;
     try {
-      await store.putWaiting(confirming, name, context.handoffTimeoutMs * 2);
+      const mark: PendingDevice = { record, key_sha256: name, fingerprint };
+      await store.putWaiting(pending, JSON.stringify(mark), context.handoffTimeoutMs * 2);
       const sealed = await sealHandoff(wait.public_key, name, {
         body: call,
         device_id: record.device_id,
@@ -128,11 +144,33 @@ export function platformRoutes(
     } finally {
       await waits.remove(name);
       await store.takeWaiting(`claim:${name}`);
-      await store.takeWaiting(confirming);
+      await store.takeWaiting(pending);
+      // Confirmed as this call gave up (504): the device made then goes again.
       if (!stored) await store.removeDevice(record.device_id);
     }
     log.info('device activated', { device: record.device_id, tenant_id: call.tenant_id });
   });
+
+  /**
+   * Whether the platform's call is an identical repeat of an activation its desktop confirmed
+   * stored (looked for during `waitMs`: the first may still wait for its desktop): answered 200
+   * as the first was, nothing made again. Before, a platform that repeats its call (or retries
+   * after the node holding its first call died) was refused 403 and revoked the tokens the desktop
+   * had stored.
+   */
+  const repeated = async (name: string, fingerprint: string, waitMs = 0): Promise<boolean> => {
+    const until = now() + waitMs;
+    for (;;) {
+      const first = await store.readWaiting(activatedName(name));
+      if (first !== undefined) {
+        const same = secretsEqual(first, fingerprint);
+        if (same) log.info('a repeated activation answered as the first; nothing changed');
+        return same;
+      }
+      if (now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+    }
+  };
 
   route('/deactivate', async (request) => {
     const call = parsed(RelayedDeactivationCall, body(request, HANDSHAKE_LIMITS), 'The call');

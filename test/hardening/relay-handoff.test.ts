@@ -245,11 +245,11 @@ it('a poll its desktop left takes nothing: the handoff waits for the desktop’s
     await until('node C holds the poll', async () => ((await held()) > 0 ? true : undefined));
     left.destroy();
     // The user subscribes; the desktop asks again, at node B, once the platform's call made the
-    // device and handed it over (and the left poll, if anything, took it).
-    const devices = async () => (await client.keys('callbar:relay:device:*')).length;
-    const before = await devices();
+    // device (a mark until its confirmation) and handed it over (and the left poll, if anything,
+    // took it).
+    const pending = async () => (await client.keys('callbar:relay:wait:pending:*')).length;
     const subscribed = subscribe(portalLink);
-    await until('the device made', async () => ((await devices()) > before ? true : undefined));
+    await until('the device made', async () => ((await pending()) > 0 ? true : undefined));
     await until('no poll left at node C', async () => ((await held()) === 0 ? true : undefined));
     let polled = await send('POST', `${b.origin}/device/activation/wait`, { body: proof });
     for (let poll = 0; poll < 15 && polled.status === 204; poll += 1) {
