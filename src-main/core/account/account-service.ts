@@ -150,7 +150,7 @@ export class AccountService {
               for (const listener of this.#lostListeners) listener();
             },
             deactivate: (body) => this.#activation.deactivateRelayed(body),
-            activate: (body, device) => this.#activation.activate(body, device),
+            activate: (body, relayed) => this.#activation.activate(body, relayed),
             cancelActivation: (reason, code) => this.#activation.cancel(reason, code),
             publish: () => this.#publish(),
             closing: () => this.#closing,

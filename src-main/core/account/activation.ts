@@ -32,7 +32,7 @@ import {
   type RefusedActivation,
   type RunningReceiver,
 } from './receiver';
-import type { RelayedSession } from './relayed-session';
+import type { RelayedSession, RelayedTokens } from './relayed-session';
 import type { TokenManager } from './token-manager';
 
 /** The refusal line of a waiting attempt changes at most this often (see refused). */
@@ -320,7 +320,7 @@ export class Activation {
     };
   }
 
-  async activate(body: HandshakeBody, relayDevice?: StoredAccount['relay_device']): Promise<void> {
+  async activate(body: HandshakeBody, relayed?: RelayedTokens): Promise<void> {
     const attempt = this.#attempts.findPending(body.confirmation_key);
     if (!attempt) return this.#repeatedActivation(body);
     if (!body.access_token || !body.refresh_token) {
@@ -334,7 +334,7 @@ export class Activation {
       throw new ReceiverRejection(403, 'This activation is for a different user than expected.');
     }
     this.#attempts.settle(attempt, { kind: 'claimed' });
-    const storing = this.#store(attempt, body, relayDevice);
+    const storing = this.#store(attempt, body, relayed);
     attempt.delivery = {
       fingerprint: deliveryFingerprint(body),
       stored: storing.then(
@@ -374,7 +374,7 @@ export class Activation {
   async #store(
     attempt: ActivationAttempt,
     body: HandshakeBody,
-    relayDevice?: StoredAccount['relay_device'],
+    relayed?: RelayedTokens,
   ): Promise<void> {
     const before = this.#host.accountBefore();
     const account: StoredAccount = {
@@ -387,7 +387,7 @@ export class Activation {
       client_secret: this.#host.clientSecret ?? '',
       base_url: this.#host.settings.base_url,
       confirmation_key_sha256: secretFingerprint(body.confirmation_key),
-      ...(relayDevice ? { relay_device: relayDevice } : {}),
+      ...(relayed ? { relay_device: relayed.device } : {}),
     };
     try {
       await this.#host.tokens.adopt(account);
@@ -398,6 +398,8 @@ export class Activation {
       waiter?.reject(new CallbarError('vault_unavailable', vaultMessage(this.#host.tokens)));
       throw notStored();
     }
+    // The relay makes the device once told: what the person does next (Unsubscribe) finds it.
+    await relayed?.stored();
     this.#attempts.settle(attempt, {
       kind: 'connected',
       tenant_id: body.tenant_id,

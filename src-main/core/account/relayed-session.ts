@@ -39,6 +39,13 @@ const RELAY_CATCH_UP_MS = 5000;
 /** How long closing waits for the removal of retired devices under way. */
 const REMOVAL_WAIT_MS = 3000;
 
+/** Tokens handed over at the relay: its device, and `stored`, said once they are stored. */
+export interface RelayedTokens {
+  device: NonNullable<StoredAccount['relay_device']>;
+  /** Tells the relay (which makes the device then); the activation completes after it. */
+  stored: () => Promise<void>;
+}
+
 /** What the relayed session asks of the account service. */
 export interface RelayedSessionHost {
   readonly tokens: TokenManager;
@@ -54,7 +61,7 @@ export interface RelayedSessionHost {
   /** The user's deactivation; a ReceiverRejection 403 when it is not this session's. */
   deactivate(body: RelayedDeactivation): Promise<void>;
   /** Stores the tokens of an activation the relay handed over (as the receiver's would). */
-  activate(body: HandshakeBody, device: NonNullable<StoredAccount['relay_device']>): Promise<void>;
+  activate(body: HandshakeBody, relayed: RelayedTokens): Promise<void>;
   /** Ends the awaited attempt unconnected. */
   cancelActivation(reason: Said, code: string): void;
   /** The status changed. */
@@ -347,16 +354,33 @@ export class RelayedSession {
       }
       const device = { device_id: handoff.device_id, credential: handoff.credential };
       let stored = false;
+      let told = false;
+      // The relay makes the device when it hears the tokens are stored; the activation completes
+      // only after that, with the device's stream open. Before, it completed first, and what the
+      // person did at once (Unsubscribe, stop listening) could come before the device existed.
+      const confirmStored = async () => {
+        told = true;
+        try {
+          await this.link.confirm(key, handoff.credential, true);
+        } catch (error) {
+          this.#host.log.warn('activation through the relay failed', {
+            reason: errorMessage(error),
+          });
+          return;
+        }
+        this.#problem = undefined;
+        this.#revokedDevice = undefined;
+        this.close();
+        if (!this.#host.closing()) this.open();
+      };
       try {
-        await this.#host.activate(handoff.body, device);
+        await this.#host.activate(handoff.body, { device, stored: confirmStored });
         stored = true;
       } finally {
-        await this.link.confirm(key, handoff.credential, stored);
+        if (!told && !stored) await this.link.confirm(key, handoff.credential, false);
       }
-      this.#problem = undefined;
-      this.#revokedDevice = undefined;
-      this.close();
-      if (!this.#host.closing()) this.open();
+      // A repeat of the handoff whose tokens were stored before (nothing stored again).
+      if (!told) await confirmStored();
     };
     // `close()` waits for it: the relay must hear that the tokens are stored before the process
     // ends, or it refuses the platform's call.

@@ -165,12 +165,18 @@ forEachProfile((profile) => {
     const account = core.profile.account;
     const started = await account.startActivation();
     const alice = sim.users[0]!;
-    await completePortalFlow(started.portalLink, {
+    const consent = completePortalFlow(started.portalLink, {
       username: alice.username,
       password: alice.password,
       action: 'subscribe',
     });
     await started.completion;
+    // Connected once the relay made the device (it does when told the tokens are stored): what
+    // the person does at once finds it. Before, "connected" came first, and an Unsubscribe or a
+    // stop at once could come before the device, or before its stream was opened anew.
+    const device = (await vault.load())?.relay_device?.device_id;
+    expect((await relay.stores[1]!.listDevices()).map((each) => each.device_id)).toEqual([device]);
+    expect((await consent).status).toBe(303);
     // Off: nothing reads the stream while the platform deactivates.
     account.stopListening();
     const unsubscribe = await completePortalFlow(started.portalLink, {
