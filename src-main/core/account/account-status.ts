@@ -24,6 +24,11 @@ export const RELAY_REVOKED = {
   title: said('errors:account.relayRevokedTitle'),
   message: said('errors:account.relayRevoked'),
 };
+/** The session's relay device was issued at `url`, and the settings name `setting` now. */
+export const relayElsewhere = (url: string, setting: string) => ({
+  title: said('errors:account.relayElsewhereTitle'),
+  message: said('errors:account.relayElsewhere', { url, setting }),
+});
 /** Its sentence in English. */
 export const relayRevokedMessage = (): string => inEnglish(RELAY_REVOKED.message);
 

@@ -21,7 +21,7 @@ import type {
 import { said, type Said } from '../text/said';
 import { inEnglish } from '../text/translators';
 import type { StoredAccount } from '../vault/stored-account';
-import { RELAY_REVOKED, type StatusProblem } from './account-status';
+import { RELAY_REVOKED, relayElsewhere, type StatusProblem } from './account-status';
 import { OPENED_TWICE } from './activation-attempts';
 import { ReceiverRejection, type HandshakeBody, type RunningReceiver } from './receiver';
 import type { TokenManager } from './token-manager';
@@ -99,9 +99,23 @@ export class RelayedSession {
     this.#gaps = summarizedWarnings(host.log, 'the relay dropped more messages for this computer');
   }
 
-  /** Why call events cannot arrive, when the relay revoked this device. */
+  /** Why call events cannot arrive: the relay revoked this device, or another relay issued it. */
   get problem(): StatusProblem | undefined {
-    return this.#problem;
+    const device = this.#host.tokens.relayDevice;
+    if (!device || this.#device()) return this.#problem;
+    const said = relayElsewhere(device.relay_urls!.join(', '), this.link.urls.join(', '));
+    return { title: inEnglish(said.title), message: inEnglish(said.message) };
+  }
+
+  /**
+   * The session's relay device, unless another relay than the settings name now issued it: its
+   * credential is never sent to an address it was not issued at (the person connects again).
+   */
+  #device(): StoredAccount['relay_device'] {
+    const device = this.#host.tokens.relayDevice;
+    const issuedAt = device?.relay_urls;
+    if (issuedAt && this.link.urls.some((url) => !issuedAt.includes(url))) return undefined;
+    return device;
   }
 
   /**
@@ -157,7 +171,7 @@ export class RelayedSession {
     // Revoked: the relay refuses this device until it is activated again; asking again would
     // only repeat the refusal.
     if (this.#stream || this.#host.closing() || this.#problem) return this.#stream;
-    const device = this.#host.tokens.relayDevice;
+    const device = this.#device();
     if (!device) return undefined;
     this.#streamDevice = device.device_id;
     this.#stream = this.link.connect(
@@ -261,7 +275,7 @@ export class RelayedSession {
 
   /** Whether the device's stream opens now (undefined), else what was met; none: no device. */
   async probeStream(): Promise<{ problem: string | undefined } | undefined> {
-    const device = this.#host.tokens.relayDevice;
+    const device = this.#device();
     if (!device) return undefined;
     return { problem: await this.link.probeStream(device.credential) };
   }
@@ -312,7 +326,7 @@ export class RelayedSession {
    * (docs/relay.md). Never throws: a dial goes ahead without it.
    */
   async announceDial(): Promise<void> {
-    const device = this.#host.tokens.relayDevice;
+    const device = this.#device();
     if (!device) return;
     await this.link.announceDial(device.credential).catch((error: unknown) => {
       this.#host.log.warn('could not announce the dial to the relay', {
@@ -352,7 +366,8 @@ export class RelayedSession {
         this.#host.cancelActivation(...RELAY_ATTEMPT_ENDS[handoff]);
         return;
       }
-      const device = { device_id: handoff.device_id, credential: handoff.credential };
+      const { device_id, credential } = handoff;
+      const device = { device_id, credential, relay_urls: [...this.link.urls] };
       let stored = false;
       let told = false;
       // The relay makes the device when it hears the tokens are stored; the activation completes

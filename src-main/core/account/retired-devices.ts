@@ -97,7 +97,12 @@ export class RetiredDevices {
       const retired_at = this.#options.now();
       const added = devices
         .filter((device) => !kept.some((each) => each.device_id === device.device_id))
-        .map((device) => ({ ...device, relay_urls: this.#options.urls, retired_at }));
+        // Sent only where it was issued (a session from before that was kept: the addresses now).
+        .map((device) => ({
+          ...device,
+          relay_urls: device.relay_urls ?? this.#options.urls,
+          retired_at,
+        }));
       await this.#write([...kept, ...added].slice(-RETIRED_MOST));
       this.#pending = true;
       this.#retirements += 1;

@@ -113,6 +113,11 @@ export class RelayLink {
     return this.#options.urls[this.#current]!;
   }
 
+  /** Every address of the relay, in the settings' order. */
+  get urls(): readonly string[] {
+    return this.#options.urls;
+  }
+
   /** The next address (after a failure), round the list. */
   #failover(): void {
     this.#current = (this.#current + 1) % this.#options.urls.length;

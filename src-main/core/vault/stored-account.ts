@@ -30,9 +30,15 @@ export const StoredAccount = z.object({
   /**
    * Relay mode: the device identity the relay issued at activation (its credential authenticates
    * the device's stream; the relay keeps only its hash). Goes with the session it came with.
+   * `relay_urls`: the relay addresses it was issued at, the only ones its credential is sent to
+   * (absent in a session stored before they were kept: the addresses in use then count).
    */
   relay_device: z
-    .object({ device_id: z.string().min(1).max(64), credential: z.string().min(1).max(256) })
+    .object({
+      device_id: z.string().min(1).max(64),
+      credential: z.string().min(1).max(256),
+      relay_urls: z.array(z.string().min(1).max(2048)).min(1).max(16).optional(),
+    })
     .optional(),
 });
 

@@ -11,8 +11,6 @@
  * test can cut (a network fault, nothing of the relay replaced).
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -22,82 +20,19 @@ import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
+import { cuttable, type Cuttable } from '../../support/cuttable-link';
 import { freePort } from '../../support/free-port';
 import { relayAddresses } from '../../support/relay-addresses';
 import { startRelayNodes, type RelayNodes } from '../../support/relay-nodes';
 import { until } from '../../support/until';
 import {
-  completePortalFlow,
+  connect as connectAtPortal,
   control as simRequest,
   profileEnv,
   startSim,
 } from '../../support/sim-harness';
 
 const SECRET = 'relay-reactivate-webhook-secret-0123456789';
-
-/** A forwarding connection to the relay that the test cuts (refused, open ones broken). */
-interface Cuttable {
-  origin: string;
-  /** Whether requests are refused (their connection destroyed). */
-  down: boolean;
-  /** Requests refused while down, as `METHOD path`. */
-  refused: string[];
-  /** Called once a response to `METHOD path` was forwarded whole. */
-  after: ((what: string) => void) | undefined;
-  cut(): void;
-  close(): Promise<void>;
-}
-
-async function cuttable(target: string): Promise<Cuttable> {
-  const upstream = new URL(target);
-  const sockets = new Set<Socket>();
-  const link: Cuttable = {
-    origin: '',
-    down: false,
-    refused: [],
-    after: undefined,
-    cut() {
-      link.down = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  const server: Server = createServer((incoming, answer) => {
-    const what = `${incoming.method} ${incoming.url}`;
-    if (link.down) {
-      link.refused.push(what);
-      incoming.socket.destroy();
-      return;
-    }
-    const forwarded = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (response) => {
-        answer.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(answer);
-        answer.on('finish', () => link.after?.(what));
-      },
-    );
-    forwarded.on('error', () => answer.destroy());
-    incoming.pipe(forwarded);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  link.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return link;
-}
 
 let relay: RelayNodes;
 let redis: Redis;
@@ -130,15 +65,9 @@ function startProfileCore(): Promise<CallbarCore> {
 
 /** Subscribes in the portal as the first user; the device the session then holds. */
 async function connect(by = core): Promise<string> {
-  const started = await by.profile.account.startActivation();
-  const alice = sim.users[0]!;
-  const consent = await completePortalFlow(started.portalLink, {
-    username: alice.username,
-    password: alice.password,
-    action: 'subscribe',
-  });
-  expect(consent.status).toBe(303);
-  expect(await started.completion).toMatchObject({ state: 'connected' });
+  const { portal, status } = await connectAtPortal({ account: by.profile.account }, sim);
+  expect(portal.status).toBe(303);
+  expect(status).toMatchObject({ state: 'connected' });
   return (await storedDevice())!;
 }
 
