@@ -23,9 +23,8 @@ import { startCore, type CallbarCore } from '../../../src-main/core/callbar-core
 import { silentLogger } from '../../../src-main/core/log/logger';
 import { openProfile } from '../../../src-main/core/profile';
 import { MemoryVault } from '../../../src-main/core/vault/memory-vault';
-import type { StoredAccount } from '../../../src-main/core/vault/stored-account';
-import type { Vault } from '../../../src-main/core/vault/vault';
 import { freePort } from '../../support/free-port';
+import { heldVault } from '../../support/held-vault';
 import { relayProcess, type RelayProcess } from '../../support/relay-process';
 import { startRedis, type RunningRedis } from '../../support/redis-server';
 import { issuedSession, profileEnv, startSim } from '../../support/sim-harness';
@@ -42,23 +41,9 @@ let portB: number;
 const nodeOrigin = () => `http://127.0.0.1:${portB}`;
 const children: ChildProcess[] = [];
 const inner = new MemoryVault();
-/** While set, the desktop's save of the tokens waits for it (the node is killed meanwhile). */
-let held: Promise<void> | undefined;
-let saving: () => void = () => undefined;
-const vault: Vault = {
-  load: () => inner.load(),
-  clear: () => inner.clear(),
-  webhookSecret: () => inner.webhookSecret(),
-  readRetiredDevices: () => inner.readRetiredDevices(),
-  writeRetiredDevices: (text) => inner.writeRetiredDevices(text),
-  async save(account: StoredAccount) {
-    if (held) {
-      saving();
-      await held;
-    }
-    await inner.save(account);
-  },
-};
+/** The desktop's save of the tokens, held while the node is killed. */
+const held = heldVault(inner);
+const vault = held.vault;
 
 async function node(port: number): Promise<RelayProcess> {
   const started = relayProcess([], {
@@ -123,9 +108,7 @@ async function killedMidActivation(stores: boolean) {
     access_token: session.access_token,
     refresh_token: session.refresh_token,
   });
-  let release: () => void = () => undefined;
-  held = new Promise<void>((resolve) => (release = resolve));
-  const desktopSaving = new Promise<void>((resolve) => (saving = resolve));
+  held.hold();
   const portA = await freePort();
   const a = await node(portA);
   const first = fetch(`http://127.0.0.1:${portA}/activate/${SECRET}`, {
@@ -133,13 +116,12 @@ async function killedMidActivation(stores: boolean) {
     headers: { 'content-type': 'application/json' },
     body: call,
   }).catch(() => 'reset');
-  await desktopSaving;
+  await held.started;
   a.child.kill('SIGKILL');
   await a.exit;
   expect(await first).toBe('reset');
   if (!stores) inner.unavailable = 'the keychain is locked';
-  held = undefined;
-  release();
+  held.release();
   const ended = await outcome;
   inner.unavailable = false;
   return { ended, call };

@@ -14,9 +14,8 @@ import { startCore } from '../../../../src-main/core/callbar-core';
 import { CallbarError } from '../../../../src-main/core/errors';
 import { openProfile } from '../../../../src-main/core/profile';
 import { MemoryVault } from '../../../../src-main/core/vault/memory-vault';
-import type { StoredAccount } from '../../../../src-main/core/vault/stored-account';
-import type { Vault } from '../../../../src-main/core/vault/vault';
 import { freePort } from '../../../support/free-port';
+import { heldVault } from '../../../support/held-vault';
 import { until } from '../../../support/until';
 import {
   advanceClock,
@@ -30,40 +29,6 @@ import {
 } from '../../../support/sim-harness';
 
 const TOKEN_PATH = '/v3/oauth/token/';
-
-/** A MemoryVault whose saves, once `hold()` was called, wait until `release()`. */
-function heldVault(inner: MemoryVault) {
-  let held: Promise<void> | undefined;
-  let release = () => undefined as void;
-  let saveStarted = () => undefined as void;
-  const started = new Promise<void>((resolve) => (saveStarted = resolve));
-  const order: string[] = [];
-  const vault: Vault = {
-    load: () => inner.load(),
-    clear: () => inner.clear(),
-    webhookSecret: () => inner.webhookSecret(),
-    readRetiredDevices: () => inner.readRetiredDevices(),
-    writeRetiredDevices: (text) => inner.writeRetiredDevices(text),
-    async save(account: StoredAccount) {
-      if (held) {
-        saveStarted();
-        await held;
-      }
-      await inner.save(account);
-      order.push('saved');
-    },
-  };
-  return {
-    vault,
-    order,
-    /** Resolves once a save is waiting. */
-    started,
-    hold: () => {
-      held = new Promise<void>((resolve) => (release = resolve));
-    },
-    release: () => release(),
-  };
-}
 
 describeEachProfile('closing waits for the session write', (profile) => {
   let sim: RunningSimulator;
