@@ -26,8 +26,8 @@ const SCREENS = '/screens';
 
 /**
  * The catalog's groups only the screens loaded when opened use (App.tsx's lazy screens: settings,
- * phonebooks and contacts with import, the contact form, connect, setup); they load with those
- * screens.
+ * phonebooks and contacts with import, the contact form, connect, setup; the first-run hint until
+ * Got it); they load with those screens.
  * test/unit/renderer/window-catalog-split.test.ts fails when a module the window loads at start
  * uses one.
  */
@@ -45,6 +45,7 @@ export const SCREEN_GROUPS: readonly string[] = [
   'list',
   'import',
   'regionAsk',
+  'firstRun',
 ];
 
 /** A compiled catalog: each message its text (plain text) or its AST; groups nested. */

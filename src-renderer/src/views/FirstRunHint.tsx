@@ -2,23 +2,21 @@ import { useState } from 'react';
 import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { shortcutLabel } from './shortcut-label';
-
-const DISMISSED_KEY = 'callbar.first-run-hint';
+import { dismissFirstRunHint, firstRunHintDismissed } from './first-run-dismissed';
 
 /**
  * After connecting, the three keys that matter, on the search view until the person presses
- * Got it (remembered in this window's storage, like the theme).
+ * Got it (first-run-dismissed.ts). Its own chunk, with its texts: SearchView loads it only until
+ * then.
  */
 export function FirstRunHint() {
   const { t } = useTranslation();
   const platform = useAppStore((state) => state.info?.platform);
   const shortcut = useAppStore((state) => state.dialShortcut);
-  const [dismissed, setDismissed] = useState(
-    () => globalThis.localStorage?.getItem(DISMISSED_KEY) === 'dismissed',
-  );
+  const [dismissed, setDismissed] = useState(firstRunHintDismissed);
   if (dismissed) return null;
   const dismiss = () => {
-    globalThis.localStorage?.setItem(DISMISSED_KEY, 'dismissed');
+    dismissFirstRunHint();
     setDismissed(true);
   };
   return (

@@ -3,7 +3,7 @@ import { useTranslation, withScreenTexts } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { Message } from '../components/Message';
 import { resultRows, type ResultRow } from '../store/selectors';
-import { FirstRunHint } from './FirstRunHint';
+import { firstRunHintDismissed } from './first-run-dismissed';
 import { FavouritesList } from './FavouritesList';
 import { RecentCalls } from './RecentCalls';
 import { StarToggle } from '../components/StarToggle';
@@ -19,6 +19,10 @@ import { CoreText } from '../components/CoreText';
 // Asked only until someone chose the country: loaded then, with its texts (i18n.ts).
 const RegionAsk = lazy(() =>
   withScreenTexts(import('./RegionAsk')).then((m) => ({ default: m.RegionAsk })),
+);
+// Shown until the person presses Got it, once per install: not part of the window's start.
+const FirstRunHint = lazy(() =>
+  withScreenTexts(import('./FirstRunHint')).then((m) => ({ default: m.FirstRunHint })),
 );
 
 /** How far each navigation key moves the highlighted row. */
@@ -186,7 +190,11 @@ export function SearchView() {
               <RegionAsk />
             </Suspense>
           ) : null}
-          <FirstRunHint />
+          {firstRunHintDismissed() ? null : (
+            <Suspense fallback={null}>
+              <FirstRunHint />
+            </Suspense>
+          )}
           <FavouritesList />
           <RecentCalls />
         </>
