@@ -1,14 +1,16 @@
-// `npm test`: lint, typecheck, build, unit + integration tests (vitest), hardening (vitest), end-to-end
-// tests (Playwright + Debian Chromium), ending with one "N passed, N failed, N skipped" line.
+// `npm test`: lint with the type check, build, unit + integration tests (vitest), hardening
+// (vitest), end-to-end tests (Playwright + Debian Chromium), ending with one "N passed, N failed,
+// N skipped" line.
 //
-// Two stages run side by side (CALLBAR_TEST_JOBS to change it), the longest first: each test
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), in the order below: each test
 // runner waits on servers and processes more than it computes, and more at once on a 2-core machine
 // ends in timeouts. The build runs once, before the stages that need it, and the CLI and the web
 // preview's server it builds are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage
 // starts as soon as the build is done and runs two spec files at a time, the unit stage three files
-// at a time and the hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
-// reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
-// A table of each stage's time ends the run.
+// at a time and the hardening stage two (CALLBAR_TEST_PARALLEL). The unit + integration files run
+// as two halves (vitest's --shard), so the run's last minutes keep both slots busy instead of one
+// stage alone on them. Each stage's output is kept in reports/<stage>.log and printed whole when
+// the stage ends, so parallel output never interleaves. A table of each stage's time ends the run.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { counts, e2eFigures, failures } from './test-report.mjs';
@@ -21,15 +23,39 @@ mkdirSync(reports, { recursive: true });
 
 const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 
+/** vitest over the unit and integration files: the half `shard` of them (e.g. "1/2"). */
+const unitShard = (shard) => ({
+  name: `unit + integration ${shard} (vitest)`,
+  log: `unit-${shard.replace('/', '-of-')}`,
+  needs: ['build'],
+  command: [
+    npx,
+    'vitest',
+    'run',
+    `--shard=${shard}`,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reports}/vitest-${shard.replace('/', '-of-')}.json`,
+  ],
+});
+
 /**
- * Every stage, in the order they start (the longest chains first, so the two slots end together):
- * its command and the stages it needs first.
+ * Every stage, in the order they start, each when a slot is free and the stages it needs passed:
+ * the lint (which also type-checks) beside the build, then the end-to-end specs (the longest
+ * stage, in one slot), the hardening files in the other, and the two halves of the unit and
+ * integration files last, one in each slot.
  */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
-  { name: 'typecheck', needs: [], command: [npm, 'run', '--silent', 'typecheck'] },
-  // The longest stage first, the moment the build is there: its spec files run two at a time
-  // (playwright.config.ts), and the other slot takes the shorter stages one after another.
+  // ESLint, oxlint's type-aware rules with TypeScript's own diagnostics (`--type-check`: the
+  // same TypeScript 7 checker as `npm run typecheck`, on the program oxlint builds anyway), and
+  // Prettier.
+  {
+    name: 'lint + types + format',
+    log: 'lint',
+    needs: [],
+    command: [npm, 'run', '--silent', 'lint'],
+  },
   {
     name: 'end-to-end (playwright)',
     needs: ['build'],
@@ -49,19 +75,8 @@ const stages = [
       `--outputFile.json=${reports}/hardening.json`,
     ],
   },
-  {
-    name: 'unit + integration (vitest)',
-    needs: ['build'],
-    command: [
-      npx,
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${reports}/vitest.json`,
-    ],
-  },
-  { name: 'lint + format', needs: [], command: [npm, 'run', '--silent', 'lint'] },
+  unitShard('1/2'),
+  unitShard('2/2'),
 ];
 
 const env = {
@@ -74,15 +89,15 @@ const env = {
 const started = Date.now();
 const results = new Map(); // name → { ok, seconds }
 
-function logFile(name) {
-  return `${reports}/${name.split(' ')[0]}.log`;
+function logFile(stage) {
+  return `${reports}/${stage.log ?? stage.name.split(' ')[0]}.log`;
 }
 
 function run(stage) {
   return new Promise((resolve) => {
     const begin = Date.now();
     console.log(`\n--- ${stage.name}: started at ${seconds(begin - started)} s`);
-    const out = createWriteStream(logFile(stage.name));
+    const out = createWriteStream(logFile(stage));
     const child = spawn(stage.command[0], stage.command.slice(1), { env });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
@@ -91,7 +106,7 @@ function run(stage) {
         const ok = code === 0;
         const took = Date.now() - begin;
         console.log(`\n=== ${stage.name} (${ok ? 'passed' : 'FAILED'}, ${seconds(took)} s) ===`);
-        process.stdout.write(readFileSync(logFile(stage.name), 'utf8'));
+        process.stdout.write(readFileSync(logFile(stage), 'utf8'));
         resolve({ ok, seconds: took / 1000 });
       });
     });
@@ -145,7 +160,7 @@ for (const stage of stages) {
   const result = results.get(stage.name);
   const verdict = result.skipped ? 'not run' : result.ok ? 'passed' : 'FAILED';
   console.log(
-    `  ${stage.name.padEnd(30)} ${String(result.seconds.toFixed(0)).padStart(5)} s  ${verdict}`,
+    `  ${stage.name.padEnd(34)} ${String(result.seconds.toFixed(0)).padStart(5)} s  ${verdict}`,
   );
 }
 
