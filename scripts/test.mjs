@@ -23,39 +23,14 @@ mkdirSync(reports, { recursive: true });
 
 const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 
-/** vitest over the unit and integration files: the half `shard` of them (e.g. "1/2"). */
-const unitShard = (shard) => ({
-  name: `unit + integration ${shard} (vitest)`,
-  log: `unit-${shard.replace('/', '-of-')}`,
-  needs: ['build'],
-  command: [
-    npx,
-    'vitest',
-    'run',
-    `--shard=${shard}`,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${reports}/vitest-${shard.replace('/', '-of-')}.json`,
-  ],
-});
-
 /**
- * Every stage, in the order they start, each when a slot is free and the stages it needs passed:
- * the lint (which also type-checks) beside the build, then the end-to-end specs (the longest
- * stage, in one slot), the hardening files in the other, and the two halves of the unit and
- * integration files last, one in each slot.
+ * Every stage, in the order they start, each when a slot is free and the stages it needs passed.
+ * The machine's two cores are busy from the build to the end (vmstat), so the order is about
+ * pairing: the end-to-end specs (the longest stage, waiting on the browser more than computing)
+ * beside the hardening files, then the unit and integration files beside the lint.
  */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
-  // ESLint, oxlint's type-aware rules with TypeScript's own diagnostics (`--type-check`: the
-  // same TypeScript 7 checker as `npm run typecheck`, on the program oxlint builds anyway), and
-  // Prettier.
-  {
-    name: 'lint + types + format',
-    log: 'lint',
-    needs: [],
-    command: [npm, 'run', '--silent', 'lint'],
-  },
   {
     name: 'end-to-end (playwright)',
     needs: ['build'],
@@ -75,8 +50,27 @@ const stages = [
       `--outputFile.json=${reports}/hardening.json`,
     ],
   },
-  unitShard('1/2'),
-  unitShard('2/2'),
+  {
+    name: 'unit + integration (vitest)',
+    needs: ['build'],
+    command: [
+      npx,
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reports}/vitest.json`,
+    ],
+  },
+  // ESLint, oxlint's type-aware rules with TypeScript's own diagnostics (`--type-check`: the
+  // same TypeScript 7 checker as `npm run typecheck`, on the program oxlint builds for its rules
+  // anyway; a stage of its own cost 24 CPU-s more) and Prettier.
+  {
+    name: 'lint + types + format',
+    log: 'lint',
+    needs: [],
+    command: [npm, 'run', '--silent', 'lint'],
+  },
 ];
 
 const env = {
@@ -93,6 +87,22 @@ function logFile(stage) {
   return `${reports}/${stage.log ?? stage.name.split(' ')[0]}.log`;
 }
 
+/**
+ * The CPU seconds (user + system) of this process's children that have ended, on Linux (else
+ * undefined): read as a stage's process is reaped, the difference is that stage's CPU, its own
+ * children included. Two stages ending in the same instant would be counted as one.
+ */
+function endedChildrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // cutime and cstime, in clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSoFar = endedChildrenCpu();
+
 function run(stage) {
   return new Promise((resolve) => {
     const begin = Date.now();
@@ -101,13 +111,19 @@ function run(stage) {
     const child = spawn(stage.command[0], stage.command.slice(1), { env });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
+    let cpu;
+    child.on('exit', () => {
+      const now = endedChildrenCpu();
+      if (now !== undefined && cpuSoFar !== undefined) cpu = now - cpuSoFar;
+      cpuSoFar = now;
+    });
     child.on('close', (code) => {
       out.end(() => {
         const ok = code === 0;
         const took = Date.now() - begin;
         console.log(`\n=== ${stage.name} (${ok ? 'passed' : 'FAILED'}, ${seconds(took)} s) ===`);
         process.stdout.write(readFileSync(logFile(stage), 'utf8'));
-        resolve({ ok, seconds: took / 1000 });
+        resolve({ ok, seconds: took / 1000, cpu });
       });
     });
   });
@@ -155,12 +171,16 @@ if (figures.length > 0) {
   for (const figure of figures) console.log(`  ${figure}`);
 }
 
-console.log(`\nStage times (${jobs} at once; the whole run ${seconds(Date.now() - started)} s):`);
+const cpuTotal = cpuSoFar === undefined ? '' : `, ${endedChildrenCpu().toFixed(0)} CPU-s`;
+console.log(
+  `\nStage times (${jobs} at once; the whole run ${seconds(Date.now() - started)} s${cpuTotal}):`,
+);
 for (const stage of stages) {
   const result = results.get(stage.name);
   const verdict = result.skipped ? 'not run' : result.ok ? 'passed' : 'FAILED';
+  const cpu = result.cpu === undefined ? '' : `${result.cpu.toFixed(0).padStart(5)} CPU-s`;
   console.log(
-    `  ${stage.name.padEnd(34)} ${String(result.seconds.toFixed(0)).padStart(5)} s  ${verdict}`,
+    `  ${stage.name.padEnd(30)} ${String(result.seconds.toFixed(0)).padStart(5)} s ${cpu}  ${verdict}`,
   );
 }
 
