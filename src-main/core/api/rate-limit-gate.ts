@@ -3,6 +3,14 @@ import { RateLimitedError } from './api-errors';
 /** A read waits for the platform's Retry-After up to this long; beyond it, it fails at once. */
 const MAX_WAIT_MS = 60_000;
 
+/**
+ * A command waits out a remainder this short instead of being refused: a caller that slept the
+ * Retry-After itself (an import) wakes on a timer Node counts in whole milliseconds, up to one
+ * before the gate's deadline by `performance.now()` (6 of 300 20-ms timers here), and was refused
+ * and counted a 429 that was never sent.
+ */
+export const COMMAND_GRACE_MS = 250;
+
 /** The contract's rate-limit scopes. */
 export type RateScope = 'phonebook' | 'call-control';
 
@@ -27,11 +35,14 @@ export class RateLimitGate {
     this.#blockedUntil.set(scope, Math.max(until, this.#blockedUntil.get(scope) ?? 0));
   }
 
-  /** Resolves when a request in `scope` may go out; throws RateLimitedError if it may not wait. */
+  /**
+   * Resolves when a request in `scope` may go out; throws RateLimitedError if it may not wait
+   * (a command, past COMMAND_GRACE_MS).
+   */
   async pass(scope: RateScope, endpoint: string, mayWait: boolean): Promise<void> {
     const remaining = (this.#blockedUntil.get(scope) ?? 0) - this.#now();
     if (remaining <= 0) return;
-    if (!mayWait || remaining > MAX_WAIT_MS) {
+    if (remaining > (mayWait ? MAX_WAIT_MS : COMMAND_GRACE_MS)) {
       throw new RateLimitedError(undefined, endpoint, remaining);
     }
     await new Promise((resolve) => setTimeout(resolve, remaining));
