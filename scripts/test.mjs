@@ -24,7 +24,8 @@ mkdirSync(reports, { recursive: true });
 const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 
 /**
- * Every stage, in the order they start, each when a slot is free and the stages it needs passed.
+ * Every stage, in the order they start, each when a slot is free, the stages it `needs` passed
+ * and those it comes `after` have started (or will not run).
  * The machine's two cores are busy from the build to the end (vmstat), so the order is about
  * pairing: the end-to-end specs (the longest stage, waiting on the browser more than computing)
  * beside the hardening files, then the unit and integration files beside the lint.
@@ -69,6 +70,9 @@ const stages = [
     name: 'lint + types + format',
     log: 'lint',
     needs: [],
+    // Not beside the build at the start, where it took the slot the hardening stage needs: it
+    // does not need the build, so it would.
+    after: ['unit + integration (vitest)'],
     command: [npm, 'run', '--silent', 'lint'],
   },
 ];
@@ -136,11 +140,9 @@ function seconds(ms) {
 /** Starts every stage whose needs passed, `jobs` at a time, until all have ended. */
 async function schedule() {
   const pending = [...stages];
+  const begun = (name) => !pending.some((stage) => stage.name === name);
   const inFlight = new Set();
   for (;;) {
-    const ready =
-      inFlight.size < jobs &&
-      pending.find((stage) => stage.needs.every((need) => results.get(need)?.ok));
     const blocked = pending.filter((stage) =>
       stage.needs.some((need) => results.get(need)?.ok === false),
     );
@@ -149,6 +151,12 @@ async function schedule() {
       results.set(stage.name, { ok: false, seconds: 0, skipped: true });
       console.log(`\n=== ${stage.name}: not run (${stage.needs.join(', ')} failed) ===`);
     }
+    const ready =
+      inFlight.size < jobs &&
+      pending.find(
+        (stage) =>
+          stage.needs.every((need) => results.get(need)?.ok) && (stage.after ?? []).every(begun),
+      );
     if (ready) {
       pending.splice(pending.indexOf(ready), 1);
       const promise = run(ready).then((result) => {
