@@ -19,7 +19,9 @@ describe('RateLimitGate', () => {
     const { gate, advance } = gateAt();
     gate.block('call-control', 1_000);
     advance(400);
-    const refused = await gate.pass('call-control', '/calls/', false).catch((error) => error);
+    const refused = await gate
+      .pass('call-control', '/calls/', false)
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(RateLimitedError);
     expect((refused as RateLimitedError).retryAfterMs).toBe(600);
     // Another scope is not held.
