@@ -2,10 +2,11 @@
  * The type-aware lint (.oxlintrc.json: oxlint with tsgolint, TypeScript 7's checker; part of
  * `npm run lint` and so of `npm test`): each rule that needs types fails a planted file, and the
  * same file written right passes. A config that loses its plugin or its rules reports nothing at
- * all, so what must fail is asserted one rule at a time.
+ * all, so what must fail is asserted one rule at a time. And `npm run lint`'s oxlint reports
+ * TypeScript's own errors (`--type-check`): it is the suite's type check.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -62,5 +63,25 @@ describe('the type-aware lint', () => {
       '  const found = await Promise.all(items.map(async () => later()));\n' +
       '  switch (side) {\n    case "in":\n      return found.length;\n    case "out":\n      return 0;\n  }\n}\n';
     expect(await reported('right.ts', right)).toEqual([]);
+  });
+
+  it("reports TypeScript's own errors as `npm run lint` runs it (the suite's type check)", async () => {
+    const lint = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        scripts: { lint: string };
+      }
+    ).scripts.lint;
+    const flags = lint
+      .split('&&')
+      .map((command) => command.trim().split(/\s+/))
+      .find(([program]) => program === 'oxlint')!
+      .slice(1);
+    writeFileSync(join(project, 'type-error.ts'), "export const count: number = 'one';\n");
+    const run = await promisify(execFile)(
+      oxlint,
+      ['--config', join(root, '.oxlintrc.json'), ...flags, '--format', 'unix', 'type-error.ts'],
+      { cwd: project },
+    ).catch((failed: { stdout: string; code: number }) => failed);
+    expect(run.stdout).toContain('typescript(TS2322)');
   });
 });
