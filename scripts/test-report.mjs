@@ -1,6 +1,6 @@
 // What a run of `npm test` left in its reports folder (vitest's and Playwright's JSON reports):
 // the counts of the closing line, the end-to-end figures, and what failed, one line each.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** A stage's JSON report, or undefined when the stage did not run. */
 function readReport(reports, file) {
@@ -46,16 +46,7 @@ function firstLine(text) {
   );
 }
 
-/** vitest's reports: every JSON report but Playwright's (the unit halves', the hardening's). */
-function vitestReports(reports) {
-  try {
-    return readdirSync(reports).filter(
-      (name) => name.endsWith('.json') && name !== 'playwright.json',
-    );
-  } catch {
-    return [];
-  }
-}
+const VITEST_REPORTS = ['vitest.json', 'hardening.json'];
 
 /** A file that failed outside its tests: a hook (a beforeAll) or the file itself. */
 const failedOutsideTests = (result) =>
@@ -67,7 +58,7 @@ const failedOutsideTests = (result) =>
  */
 export function failures(reports) {
   const found = [];
-  for (const file of vitestReports(reports)) {
+  for (const file of VITEST_REPORTS) {
     for (const result of readReport(reports, file)?.testResults ?? []) {
       const where = result.name.replace(`${process.cwd()}/`, '');
       for (const test of result.assertionResults.filter((one) => one.status === 'failed'))
@@ -97,7 +88,7 @@ export function counts(reports) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const file of vitestReports(reports)) {
+  for (const file of VITEST_REPORTS) {
     const vitest = readReport(reports, file);
     if (!vitest) continue;
     passed += vitest.numPassedTests;

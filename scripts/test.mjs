@@ -1,16 +1,15 @@
-// `npm test`: lint with the type check, build, unit + integration tests (vitest), hardening
-// (vitest), end-to-end tests (Playwright + Debian Chromium), ending with one "N passed, N failed,
-// N skipped" line.
+// `npm test`: build, end-to-end tests (Playwright + Debian Chromium), hardening (vitest), unit +
+// integration tests (vitest), and the lint with the type check, ending with one "N passed,
+// N failed, N skipped" line.
 //
-// Two stages run side by side (CALLBAR_TEST_JOBS to change it), in the order below: each test
-// runner waits on servers and processes more than it computes, and more at once on a 2-core machine
-// ends in timeouts. The build runs once, before the stages that need it, and the CLI and the web
-// preview's server it builds are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage
-// starts as soon as the build is done and runs two spec files at a time, the unit stage three files
-// at a time and the hardening stage two (CALLBAR_TEST_PARALLEL). The unit + integration files run
-// as two halves (vitest's --shard), so the run's last minutes keep both slots busy instead of one
-// stage alone on them. Each stage's output is kept in reports/<stage>.log and printed whole when
-// the stage ends, so parallel output never interleaves. A table of each stage's time ends the run.
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), in the order below; more at once
+// on a 2-core machine ends in timeouts, and the two cores are busy throughout already. The build
+// runs once, before the stages that need it, and the CLI and the web preview's server it builds
+// are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage starts as soon as the
+// build is done and runs two spec files at a time, the unit stage three files at a time and the
+// hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
+// reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
+// A table of each stage's time and CPU ends the run.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { counts, e2eFigures, failures } from './test-report.mjs';
@@ -27,8 +26,8 @@ const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
  * Every stage, in the order they start, each when a slot is free, the stages it `needs` passed
  * and those it comes `after` have started (or will not run).
  * The machine's two cores are busy from the build to the end (vmstat), so the order is about
- * pairing: the end-to-end specs (the longest stage, waiting on the browser more than computing)
- * beside the hardening files, then the unit and integration files beside the lint.
+ * pairing: the end-to-end specs (the longest stage) beside the hardening files, then the unit and
+ * integration files beside the lint.
  */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
@@ -68,7 +67,6 @@ const stages = [
   // anyway; a stage of its own cost 24 CPU-s more) and Prettier.
   {
     name: 'lint + types + format',
-    log: 'lint',
     needs: [],
     // Not beside the build at the start, where it took the slot the hardening stage needs: it
     // does not need the build, so it would.
@@ -87,8 +85,8 @@ const env = {
 const started = Date.now();
 const results = new Map(); // name → { ok, seconds }
 
-function logFile(stage) {
-  return `${reports}/${stage.log ?? stage.name.split(' ')[0]}.log`;
+function logFile(name) {
+  return `${reports}/${name.split(' ')[0]}.log`;
 }
 
 /**
@@ -111,7 +109,7 @@ function run(stage) {
   return new Promise((resolve) => {
     const begin = Date.now();
     console.log(`\n--- ${stage.name}: started at ${seconds(begin - started)} s`);
-    const out = createWriteStream(logFile(stage));
+    const out = createWriteStream(logFile(stage.name));
     const child = spawn(stage.command[0], stage.command.slice(1), { env });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
@@ -126,7 +124,7 @@ function run(stage) {
         const ok = code === 0;
         const took = Date.now() - begin;
         console.log(`\n=== ${stage.name} (${ok ? 'passed' : 'FAILED'}, ${seconds(took)} s) ===`);
-        process.stdout.write(readFileSync(logFile(stage), 'utf8'));
+        process.stdout.write(readFileSync(logFile(stage.name), 'utf8'));
         resolve({ ok, seconds: took / 1000, cpu });
       });
     });

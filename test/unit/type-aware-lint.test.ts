@@ -23,15 +23,24 @@ writeFileSync(
 );
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-/** The rules (`typescript/…`) the repo's config reports for `source` as a TypeScript file. */
-async function reported(name: string, source: string): Promise<string[]> {
+/**
+ * The rules (`typescript/…`) and TypeScript errors (`TS2322`…) the repo's config reports for
+ * `source` as a TypeScript file, oxlint run with `flags`.
+ */
+async function reported(
+  name: string,
+  source: string,
+  flags: readonly string[] = ['--type-aware'],
+): Promise<string[]> {
   writeFileSync(join(project, name), source);
   const run = await promisify(execFile)(
     oxlint,
-    ['--config', join(root, '.oxlintrc.json'), '--type-aware', '--format', 'unix', name],
+    ['--config', join(root, '.oxlintrc.json'), ...flags, '--format', 'unix', name],
     { cwd: project },
   ).catch((failed: { stdout: string; code: number }) => failed);
-  return [...run.stdout.matchAll(/typescript\(([a-z-]+)\)/g)].map((match) => match[1]!).sort();
+  return [...run.stdout.matchAll(/typescript\(([A-Za-z0-9-]+)\)/g)]
+    .map((match) => match[1]!)
+    .sort();
 }
 
 const later = 'export async function later(): Promise<number> {\n  return Promise.resolve(1);\n}\n';
@@ -76,12 +85,8 @@ describe('the type-aware lint', () => {
       .map((command) => command.trim().split(/\s+/))
       .find(([program]) => program === 'oxlint')!
       .slice(1);
-    writeFileSync(join(project, 'type-error.ts'), "export const count: number = 'one';\n");
-    const run = await promisify(execFile)(
-      oxlint,
-      ['--config', join(root, '.oxlintrc.json'), ...flags, '--format', 'unix', 'type-error.ts'],
-      { cwd: project },
-    ).catch((failed: { stdout: string; code: number }) => failed);
-    expect(run.stdout).toContain('typescript(TS2322)');
+    expect(
+      await reported('type-error.ts', "export const count: number = 'one';\n", flags),
+    ).toContain('TS2322');
   });
 });

@@ -1,8 +1,7 @@
 /**
  * The end of `npm test` (scripts/test-report.mjs) read from the reports real runs leave: vitest
- * (in two halves, as `npm test` runs the unit files) and Playwright each run a scratch file that
- * fails (a test, a hook), and what is read back names each failure on one line, from every
- * report, and counts a file that failed in a hook as a failure.
+ * and Playwright each run a scratch file that fails (a test, a hook), and what is read back names
+ * each failure on one line and counts a file that failed in a hook as a failure.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -48,19 +47,11 @@ describe('the end of npm test', () => {
       `export default { testDir: '.', testMatch: '*.e2e.mjs', reporter: [['json', { outputFile: 'reports/playwright.json' }]] };`,
     );
     const options = { cwd: scratch, encoding: 'utf8' as const, timeout: 60_000 };
-    for (const shard of ['1/2', '2/2'])
-      spawnSync(
-        bin('vitest'),
-        [
-          'run',
-          '--root',
-          scratch,
-          `--shard=${shard}`,
-          '--reporter=json',
-          `--outputFile.json=${reports}/vitest-${shard.replace('/', '-of-')}.json`,
-        ],
-        options,
-      );
+    spawnSync(
+      bin('vitest'),
+      ['run', '--root', scratch, '--reporter=json', `--outputFile.json=${reports}/vitest.json`],
+      options,
+    );
     spawnSync(bin('playwright'), ['test', '-c', 'pw.config.mjs'], options);
   }, 90_000);
 
