@@ -534,6 +534,28 @@ async function openImportDialog(page: Page, locale: (typeof LOCALES)[number]) {
  * hides what overflows), or running under `actions`. Each is `text: why`.
  */
 async function unreadableEnds(row: Locator, actions: Locator) {
+  return (await rowEnds(row, actions)).problems;
+}
+
+/**
+ * unreadableEnds with the row hovered, hovered again until the measure finds it so: a row that
+ * moves from under a still pointer (the window above it changing) loses its hover, and its actions
+ * lie hidden over the text as they do when not shown.
+ */
+async function hoveredUnreadableEnds(row: Locator, actions: Locator) {
+  let problems: string[] = [];
+  await expect
+    .poll(async () => {
+      await row.hover();
+      const ends = await rowEnds(row, actions);
+      problems = ends.problems;
+      return ends.hovered;
+    })
+    .toBe(true);
+  return problems;
+}
+
+async function rowEnds(row: Locator, actions: Locator) {
   const over = await actions.elementHandle();
   return row.evaluate((node, over) => {
     const rtl = getComputedStyle(node).direction === 'rtl';
@@ -574,7 +596,7 @@ async function unreadableEnds(row: Locator, actions: Locator) {
       }
       if (shown > start(over) + 1) problems.push(`${text}: under the row's actions`);
     }
-    return problems;
+    return { problems, hovered: node.matches(':hover') };
   }, over);
 }
 
@@ -607,7 +629,10 @@ test('a contact’s Call and ⋯, shown on hover (always, in high contrast), lea
           `${where}: ${name}'s speed dial ends under the row's actions`,
         ).toBeLessThanOrEqual(actionsBox.x);
         // A long name and company ran on under Call and ⋯, cut off with no ellipsis.
-        expect(await unreadableEnds(row, actions), `${where}: ${name}`).toEqual([]);
+        expect(
+          await (forced ? unreadableEnds(row, actions) : hoveredUnreadableEnds(row, actions)),
+          `${where}: ${name}`,
+        ).toEqual([]);
         if (name === LONG_NAME && !forced) {
           await pictureInBothThemes(page, `fit-contact-hover-long-${size.width}-${locale}`);
         }
@@ -667,11 +692,9 @@ test('a favourite’s Unstar and Call, shown on hover, leave its name ended in a
   try {
     const row = page.getByTestId('favourites').locator('.row').filter({ hasText: LONG_NAME });
     await atEachSizeAndLanguage(page, async ({ where }) => {
-      await row.hover();
       const actions = row.locator('.row-actions');
-      await expect(actions.getByRole('button').first()).toBeVisible();
       // "Maximiliane Schwarzen" ran on under "Entfernen" and Call, cut with no ellipsis.
-      expect(await unreadableEnds(row, actions), where).toEqual([]);
+      expect(await hoveredUnreadableEnds(row, actions), where).toEqual([]);
     });
     await showLocale(page, 'de');
     await row.hover();
