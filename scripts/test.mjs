@@ -64,7 +64,7 @@ const stages = [
   },
   // ESLint, oxlint's type-aware rules with TypeScript's own diagnostics (`--type-check`: the
   // same TypeScript 7 checker as `npm run typecheck`, on the program oxlint builds for its rules
-  // anyway; a stage of its own cost 24 CPU-s more) and Prettier.
+  // anyway; a stage of its own cost 24 CPU-s more) and the formatter (oxfmt).
   {
     name: 'lint + types + format',
     needs: [],

@@ -10,7 +10,8 @@ import { request as httpsRequest } from 'node:https';
 import { signatureHeaders, type DeliverySigning } from './signed-deliveries';
 
 export type OutboundResult =
-  { ok: true; status: number; text: string } | { ok: false; error: string };
+  | { ok: true; status: number; text: string }
+  | { ok: false; error: string };
 
 export interface OutboundPost {
   url: string;

@@ -43,7 +43,8 @@ interface RefreshRecord {
 }
 
 export type Authentication =
-  { ok: true; owner: TokenOwner } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' };
+  | { ok: true; owner: TokenOwner }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -101,8 +101,7 @@ function argv(random: ReturnType<typeof fuzzRandom>, candidate: string): string[
   const parts = ['/usr/bin/callbar'];
   for (let i = random.int(0, 4); i > 0; i--) parts.push(random.pick(SWITCHES));
   const shape = random.int(0, 5);
-  if (shape === 0)
-    parts.push(candidate); // no `--` at all
+  if (shape === 0) parts.push(candidate); // no `--` at all
   else if (shape === 1) parts.push('--', candidate);
   else if (shape === 2) parts.push('--', candidate, random.pick(SWITCHES));
   else if (shape === 3) parts.push(candidate, '--', random.pick(SWITCHES));

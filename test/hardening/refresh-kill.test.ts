@@ -111,8 +111,7 @@ describe('kill -9 during refresh cycles, real keychain', () => {
     relay.onRotated = (pair) => {
       rotated.push(pair.refresh_token);
       if (plan === 'around-rotation') {
-        if (random.chance(BEFORE_DELIVERY))
-          kill(); // dies with the answer still on its way
+        if (random.chance(BEFORE_DELIVERY)) kill(); // dies with the answer still on its way
         else setTimeout(kill, random.next() * AFTER_ROTATION_MS);
       }
       if (killed) killedBeforeDelivery = true;

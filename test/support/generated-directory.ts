@@ -155,8 +155,7 @@ export function typedQueries(
     const kind = i % 6;
     if (kind === 0) queries.push(word.slice(0, 1 + Math.floor(random() * word.length)));
     else if (kind === 1) queries.push(contact.display_name);
-    else if (kind === 2)
-      queries.push(`${word.slice(0, 2)}${word.slice(3)}`); // one left out
+    else if (kind === 2) queries.push(`${word.slice(0, 2)}${word.slice(3)}`); // one left out
     else if (kind === 3) queries.push(digits.slice(at, at + 3 + Math.floor(random() * 5)));
     else if (kind === 4) queries.push(contact.number ?? String(contact.speed_dial ?? 7));
     else queries.push(`${word.slice(0, 3)} ${digits.slice(-3)}`);

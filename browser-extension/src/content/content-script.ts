@@ -52,7 +52,8 @@ async function start(): Promise<void> {
   if (isCallbarWindow()) return;
   const request: ContentRequest = { type: 'status' };
   const status = (await api.runtime.sendMessage(request).catch(() => undefined)) as
-    PageStatus | undefined;
+    | PageStatus
+    | undefined;
   // Callbar is not there for this browser: the page stays as it is, its links the OS's.
   if (!status?.ok) return;
   document.addEventListener('click', onClick, true);

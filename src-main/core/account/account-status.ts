@@ -55,7 +55,8 @@ export interface AccountFacts {
    * has been failing to connect.
    */
   relay:
-    { host: string; problem: StatusProblem | undefined; outage: Outage | undefined } | undefined;
+    | { host: string; problem: StatusProblem | undefined; outage: Outage | undefined }
+    | undefined;
   /** Since when the platform has not answered Callbar's requests. */
   platformOutage: Outage | undefined;
   /** Why the loopback receiver is not listening. */

@@ -25,7 +25,8 @@ const MAX_PENDING = 4;
 export const PREVIEW_ROWS = 200;
 
 export type ImportEvent =
-  { import_id: string; progress: ImportProgress } | { import_id: string; result: ImportSummary };
+  | { import_id: string; progress: ImportProgress }
+  | { import_id: string; result: ImportSummary };
 
 /** What the window shows of a finished import (and the failures, ready to save). */
 export interface ImportSummary {

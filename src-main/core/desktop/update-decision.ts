@@ -22,7 +22,8 @@ export interface OfferedUpdate {
 }
 
 export type UpdateDecision =
-  { install: true; version: string } | { install: false; reason: string };
+  | { install: true; version: string }
+  | { install: false; reason: string };
 
 interface Version {
   core: [number, number, number];
