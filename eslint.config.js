@@ -4,11 +4,26 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layers } from './eslint.layers.js';
 
+/**
+ * The tests, benchmarks and scripts: linted by oxlint with the same rules (.oxlintrc.json's
+ * override for them), as nothing here but the recommended sets, eqeqeq and the unused and
+ * type-only imports applies to them.
+ */
+export const TEST_FOLDERS = ['test/**', 'bench/**', 'scripts/**'];
+
 // The rules that need types (typescript-eslint's recommendedTypeChecked, floating and misused
 // promises, switch exhaustiveness) are .oxlintrc.json's: oxlint runs them on TypeScript 7's checker.
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      ...TEST_FOLDERS,
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
