@@ -1,9 +1,9 @@
-// `npm test`: build, end-to-end tests (Playwright + Debian Chromium), hardening (vitest), unit +
-// integration tests (vitest), and the lint with the type check, ending with one "N passed,
+// `npm test`: build, end-to-end tests (Playwright + Debian Chromium), unit + integration tests
+// (vitest), hardening (vitest), and the lint with the type check, ending with one "N passed,
 // N failed, N skipped" line.
 //
-// Two stages run side by side (CALLBAR_TEST_JOBS to change it), in the order below; more at once
-// on a 2-core machine ends in timeouts, and the two cores are busy throughout already. The build
+// Two stages run side by side (CALLBAR_TEST_JOBS to change it), in the order below; three at once
+// took 431 s instead of about 470 but timed a relay test out (docs/development.md). The build
 // runs once, before the stages that need it, and the CLI and the web preview's server it builds
 // are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage starts as soon as the
 // build is done and runs two spec files at a time, the unit stage three files at a time and the
@@ -25,9 +25,12 @@ const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 /**
  * Every stage, in the order they start, each when a slot is free, the stages it `needs` passed
  * and those it comes `after` have started (or will not run).
- * The machine's two cores are busy from the build to the end (vmstat), so the order is about
- * pairing: the end-to-end specs (the longest stage) beside the hardening files, then the unit and
- * integration files beside the lint.
+ * The order is about the end, where one stage runs alone. Each stage alone keeps about 1.5 of
+ * the two cores busy, but the unit and integration files wait on servers and timers along one
+ * long path (200 s alone, 205 beside another stage), while the hardening files compute (165 s
+ * alone, 260 beside another): so the unit stage starts at once beside the end-to-end specs, and
+ * the hardening stage, after it, ends the run with the cores to itself (the lint beside it once
+ * the end-to-end specs are done). docs/development.md has the figures.
  */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
@@ -35,6 +38,18 @@ const stages = [
     name: 'end-to-end (playwright)',
     needs: ['build'],
     command: [npx, 'playwright', 'test'],
+  },
+  {
+    name: 'unit + integration (vitest)',
+    needs: ['build'],
+    command: [
+      npx,
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reports}/vitest.json`,
+    ],
   },
   {
     name: 'hardening (vitest)',
@@ -50,27 +65,15 @@ const stages = [
       `--outputFile.json=${reports}/hardening.json`,
     ],
   },
-  {
-    name: 'unit + integration (vitest)',
-    needs: ['build'],
-    command: [
-      npx,
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${reports}/vitest.json`,
-    ],
-  },
   // ESLint, oxlint's type-aware rules with TypeScript's own diagnostics (`--type-check`: the
   // same TypeScript 7 checker as `npm run typecheck`, on the program oxlint builds for its rules
   // anyway; a stage of its own cost 24 CPU-s more) and the formatter (oxfmt).
   {
     name: 'lint + types + format',
     needs: [],
-    // Not beside the build at the start, where it took the slot the hardening stage needs: it
-    // does not need the build, so it would.
-    after: ['unit + integration (vitest)'],
+    // Not beside the build at the start, nor in the slot the unit stage leaves: it does not need
+    // the build, so it would take the slot the hardening stage needs.
+    after: ['hardening (vitest)'],
     command: [npm, 'run', '--silent', 'lint'],
   },
 ];
