@@ -19,10 +19,11 @@ export default defineConfig({
     // refresh-kill and cli-event-squatter run the built `callbar` CLI: build it from the current sources.
     globalSetup: ['test/support/build-cli.ts', 'test/support/hardening/figures-setup.ts'],
     // One file at a time for `npm run test:hardening`, whose figures (requests a second, heap
-    // growth) mean more on a quiet worker; `npm test` (CALLBAR_TEST_PARALLEL=1) runs two at a time
-    // beside its other stages, where the figures are not the point.
+    // growth) mean more on a quiet worker; `npm test` (CALLBAR_TEST_PARALLEL=1) runs three at a
+    // time, where the figures are not the point: it ends the run, beside the lint and then alone,
+    // and two files at a time left a core half idle there (vmstat).
     fileParallelism: process.env.CALLBAR_TEST_PARALLEL === '1',
-    maxWorkers: process.env.CALLBAR_TEST_PARALLEL === '1' ? 2 : 1,
+    maxWorkers: process.env.CALLBAR_TEST_PARALLEL === '1' ? 3 : 1,
     // The longest files first (test/support/hardening/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     testTimeout: 120_000,

@@ -7,7 +7,7 @@
 // runs once, before the stages that need it, and the CLI and the web preview's server it builds
 // are reused by the test runs (CALLBAR_CLI_BUILT); the end-to-end stage starts as soon as the
 // build is done and runs two spec files at a time, the unit stage three files at a time and the
-// hardening stage two (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
+// hardening stage three (CALLBAR_TEST_PARALLEL). Each stage's output is kept in
 // reports/<stage>.log and printed whole when the stage ends, so parallel output never interleaves.
 // A table of each stage's time and CPU ends the run.
 import { spawn } from 'node:child_process';
@@ -81,7 +81,7 @@ const stages = [
 const env = {
   ...process.env,
   CALLBAR_CLI_BUILT: '1',
-  // The hardening stage runs two files at a time (vitest.hardening.config.ts).
+  // The hardening stage runs three files at a time (vitest.hardening.config.ts).
   CALLBAR_TEST_PARALLEL: '1',
   FORCE_COLOR: '0',
 };
