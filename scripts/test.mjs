@@ -25,12 +25,12 @@ const jobs = Math.max(1, Number(process.env.CALLBAR_TEST_JOBS) || 2);
 /**
  * Every stage, in the order they start, each when a slot is free, the stages it `needs` passed
  * and those it comes `after` have started (or will not run).
- * The order is about the end, where one stage runs alone. Each stage alone keeps about 1.5 of
- * the two cores busy, but the unit and integration files wait on servers and timers along one
- * long path (200 s alone, 205 beside another stage), while the hardening files compute (165 s
- * alone, 260 beside another): so the unit stage starts at once beside the end-to-end specs, and
- * the hardening stage, after it, ends the run with the cores to itself (the lint beside it once
- * the end-to-end specs are done). docs/development.md has the figures.
+ * The order is about the end, where one stage runs alone or beside the short lint. The unit and
+ * integration files gain little there (200 s alone, 205 beside the lint: they wait on servers and
+ * timers along one long path); the hardening files compute, and took 257-259 s beside the
+ * end-to-end specs, 109 s at the end (three at a time). So the unit stage starts beside the
+ * end-to-end specs and the hardening stage ends the run: 397-431 s where the other order took
+ * 468-504 on the same machine (docs/development.md).
  */
 const stages = [
   { name: 'build', needs: [], command: [npm, 'run', '--silent', 'build'] },
