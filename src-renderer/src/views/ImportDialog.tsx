@@ -223,14 +223,24 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
            * The system's file control is not shown: it named its button in the system's language
            * ("Choose File" in a German window) and the file a second time. Its button is ours.
            */}
+          {/*
+           * While a file is read it takes no other (aria-disabled, its chooser not opened) but
+           * keeps the focus: `disabled` dropped the focus to the page the moment a file was
+           * chosen, and a keyboard user's next key went nowhere.
+           */}
           <input
             type="file"
             className="drop-zone-input"
             aria-label={t('import.file')}
             accept=".csv,.vcf,.vcard,text/csv,text/vcard"
             data-autofocus
-            disabled={busy}
-            onChange={(event) => void pick(event.target.files?.[0])}
+            aria-disabled={busy || undefined}
+            onClick={(event) => {
+              if (busy) event.preventDefault();
+            }}
+            onChange={(event) => {
+              if (!busy) void pick(event.target.files?.[0]);
+            }}
           />
           <span className="drop-zone-button" aria-hidden="true">
             {t('import.choose')}
