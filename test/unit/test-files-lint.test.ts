@@ -3,16 +3,14 @@
  * for them; eslint.config.js leaves them out): every rule ESLint's config would apply to such a
  * file is one oxlint applies, and a planted file fails each of the main ones.
  */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
+import { oxlintFindings } from '../support/oxlint-findings';
 
 const root = join(import.meta.dirname, '../..');
-const oxlint = join(root, 'node_modules/.bin/oxlint');
 
 /** The config's comments are JSON's only departure in it. */
 function oxlintOverride(): { files: string[]; rules: Record<string, unknown> } {
@@ -70,13 +68,8 @@ describe('the tests’ lint', () => {
         '',
       ].join('\n'),
     );
-    const run = await promisify(execFile)(oxlint, ['--format', 'unix', 'test'], {
-      cwd: project,
-    }).catch((failed: { stdout: string }) => failed);
-    const rules = [...run.stdout.matchAll(/(?:eslint|typescript)\(([a-z-]+)\)/g)].map(
-      (match) => match[1]!,
-    );
-    expect(rules.sort()).toEqual(
+    const rules = await oxlintFindings(['test'], project);
+    expect(rules).toEqual(
       [
         'ban-ts-comment',
         'consistent-type-imports',

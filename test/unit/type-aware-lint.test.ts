@@ -5,15 +5,13 @@
  * all, so what must fail is asserted one rule at a time. And `npm run lint`'s oxlint reports
  * TypeScript's own errors (`--type-check`): it is the suite's type check.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { oxlintFindings } from '../support/oxlint-findings';
 
 const root = join(import.meta.dirname, '../..');
-const oxlint = join(root, 'node_modules/.bin/oxlint');
 const project = mkdtempSync(join(tmpdir(), 'callbar-lint-'));
 writeFileSync(
   join(project, 'tsconfig.json'),
@@ -33,14 +31,7 @@ async function reported(
   flags: readonly string[] = ['--type-aware'],
 ): Promise<string[]> {
   writeFileSync(join(project, name), source);
-  const run = await promisify(execFile)(
-    oxlint,
-    ['--config', join(root, '.oxlintrc.json'), ...flags, '--format', 'unix', name],
-    { cwd: project },
-  ).catch((failed: { stdout: string; code: number }) => failed);
-  return [...run.stdout.matchAll(/typescript\(([A-Za-z0-9-]+)\)/g)]
-    .map((match) => match[1]!)
-    .sort();
+  return oxlintFindings(['--config', join(root, '.oxlintrc.json'), ...flags, name], project);
 }
 
 const later = 'export async function later(): Promise<number> {\n  return Promise.resolve(1);\n}\n';
