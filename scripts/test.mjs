@@ -71,8 +71,8 @@ const stages = [
   {
     name: 'lint + types + format',
     needs: [],
-    // Not beside the build at the start, nor in the slot the unit stage leaves: it does not need
-    // the build, so it would take the slot the hardening stage needs.
+    // It needs nothing, so without this it would start beside the build and take the slot the
+    // end-to-end or unit stage needs; it comes after the hardening stage has its slot.
     after: ['hardening (vitest)'],
     command: [npm, 'run', '--silent', 'lint'],
   },

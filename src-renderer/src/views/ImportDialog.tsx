@@ -133,8 +133,9 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
     void check(importId, preview?.mapping, onDuplicate, chosen);
   };
 
+  /** A file dropped or chosen; none is taken while another is read. */
   const pick = async (file: File | undefined) => {
-    if (!file) return;
+    if (!file || busy) return;
     setPreview(undefined);
     setImportId(undefined);
     setEncoding(undefined);
@@ -211,7 +212,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
           onDrop={(event) => {
             event.preventDefault();
             setDragging(false);
-            if (!busy) void pick(event.dataTransfer.files[0]);
+            void pick(event.dataTransfer.files[0]);
           }}
         >
           <Icon name="upload" />
@@ -238,9 +239,7 @@ export function ImportDialog({ phonebook, onClose }: { phonebook: number; onClos
             onClick={(event) => {
               if (busy) event.preventDefault();
             }}
-            onChange={(event) => {
-              if (!busy) void pick(event.target.files?.[0]);
-            }}
+            onChange={(event) => void pick(event.target.files?.[0])}
           />
           <span className="drop-zone-button" aria-hidden="true">
             {t('import.choose')}
