@@ -28,6 +28,12 @@ export class SessionWrites {
     }
   }
 
+  /** Resolves once no write is in flight (at once when none is). */
+  idle(): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#ended.add(resolve));
+  }
+
   /** Waits for the writes in flight, at most `waitMs`; then gives up and logs it. */
   async settled(waitMs: number, log: Logger): Promise<void> {
     if (this.#count === 0) return;

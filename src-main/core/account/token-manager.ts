@@ -32,7 +32,7 @@ import { memoryEndedMarker, type SessionEndedMarker } from './session-ended-mark
 import { processOnlyLock, type SessionLock } from './session-lock';
 import type { SessionInfo, TokenHealth } from './session-info';
 import { RefreshRetry } from './refresh-retry';
-import { SessionHealth } from './session-health';
+import { SESSION_ENDED, SessionHealth } from './session-health';
 import { SessionWrites } from './session-writes';
 import { requestRefresh, type RefreshOutcome } from './token-endpoint';
 import { TokenExpiry } from './token-expiry';
@@ -64,8 +64,8 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** How long closing waits for a session write in flight before giving up (and saying so). */
 export const SAVE_WAIT_MS = 10_000;
 
-const SESSION_ENDED = said('errors:account.sessionEnded');
-export const sessionEndedMessage = (): string => inEnglish(SESSION_ENDED);
+/** How often followVault waits for this process's own write or refresh before it gives up. */
+const FOLLOW_ROUNDS = 4;
 
 export class TokenManager implements AccessTokens {
   readonly #vault: Vault;
@@ -75,7 +75,6 @@ export class TokenManager implements AccessTokens {
   readonly #expiry: TokenExpiry;
   readonly #timeoutMs: number;
   readonly #lock: SessionLock;
-  readonly #ended: SessionEndedMarker;
   readonly #platformUrl: string | undefined;
   readonly #retire: TokenManagerOptions['retire'];
   #account: StoredAccount | undefined;
@@ -93,7 +92,7 @@ export class TokenManager implements AccessTokens {
   constructor(options: TokenManagerOptions) {
     this.#vault = options.vault;
     this.#log = options.log;
-    this.#health = new SessionHealth(options.log);
+    this.#health = new SessionHealth(options.log, options.endedMarker ?? memoryEndedMarker());
     this.#now = options.now ?? Date.now;
     this.#expiry = new TokenExpiry(
       this.#now,
@@ -103,7 +102,6 @@ export class TokenManager implements AccessTokens {
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#retry = new RefreshRetry(options.backoff ?? { initialMs: 2_000, maxMs: 5 * 60_000 });
     this.#lock = options.lock ?? processOnlyLock;
-    this.#ended = options.endedMarker ?? memoryEndedMarker();
     this.#platformUrl = options.platformUrl;
     this.#retire = options.retire;
     this.reach = new OutageWatch(this.#now);
@@ -129,23 +127,24 @@ export class TokenManager implements AccessTokens {
       if (this.#health.current.kind === 'revoked') this.#health.set({ kind: 'ok' });
       return;
     }
-    await this.#takeEndedMarker();
+    await this.#health.fromEndedMarker();
   }
 
   /** Takes a freshly activated session: stored in the vault first, then used. */
   async adopt(account: StoredAccount): Promise<void> {
     this.#retry.stop();
-    await this.#writes.run(() =>
-      this.#lock.hold(async () => {
+    // Used before the write ends: once none is in flight, followVault compares the vault with it.
+    await this.#writes.run(async () => {
+      await this.#lock.hold(async () => {
         await this.#retire?.(account, this.#account);
         await this.#health.inVault(() => this.#vault.save(account));
-      }),
-    );
-    this.#account = this.#expiry.track(account);
-    this.#unsaved = false;
+      });
+      this.#account = this.#expiry.track(account);
+      this.#unsaved = false;
+    });
     this.#retry.reset();
     this.#health.set({ kind: 'ok' });
-    await this.#clearEndedMarker();
+    await this.#health.clearEndedMarker();
   }
 
   /** Forgets the session here and in the vault (and that it had ended). */
@@ -162,27 +161,34 @@ export class TokenManager implements AccessTokens {
       }),
     );
     this.#health.set({ kind: 'ok' });
-    await this.#clearEndedMarker();
+    await this.#health.clearEndedMarker();
   }
 
   /**
    * Another process of the profile changed the vault (it held the lock): a session it forgot
    * (`callbar deactivate-local`) or found ended is so here too; one it renewed or connected is
-   * used. Skipped while this process stores or renews a pair (its own is then the newest), and
-   * when anything changed here during the read. True when the session here changed.
+   * used. While this process stores or renews a pair, the vault is read once that is done (before,
+   * the change was skipped until the vault changed again). True when the session here changed.
    */
   async followVault(): Promise<boolean> {
-    const held = this.#account;
-    const busy = () => this.#writes.active || this.#unsaved || !!this.#refreshing || this.#closing;
-    if (busy()) return false;
-    const stored = await this.#vault.load().catch(() => null);
-    if (stored === null || busy() || this.#account !== held) return false;
-    if (stored?.refresh_token === held?.refresh_token) return false;
-    this.#retry.reset();
-    this.#account = this.#expiry.track(stored);
-    if (!stored) await this.#takeEndedMarker();
-    else if (this.#health.current.kind !== 'ok') this.#health.set({ kind: 'ok' });
-    return true;
+    const busy = () => this.#writes.active || !!this.#refreshing;
+    for (let round = 0; round < FOLLOW_ROUNDS && !this.#closing && !this.#unsaved; round += 1) {
+      if (busy()) await Promise.allSettled([this.#writes.idle(), this.#refreshing]);
+      if (busy() || this.#closing || this.#unsaved) continue;
+      const held = this.#account;
+      const stored = await this.#vault.load().catch(() => null);
+      if (stored === null) return false;
+      if (busy() || this.#account !== held) continue; // changed here meanwhile: read again
+      if (this.#closing || this.#unsaved || stored?.refresh_token === held?.refresh_token) {
+        return false;
+      }
+      this.#retry.reset();
+      this.#account = this.#expiry.track(stored);
+      if (!stored) await this.#health.fromEndedMarker();
+      else if (this.#health.current.kind !== 'ok') this.#health.set({ kind: 'ok' });
+      return true;
+    }
+    return false;
   }
 
   /** Who the session belongs to, and until when its access token is good; never the tokens. */
@@ -356,7 +362,7 @@ export class TokenManager implements AccessTokens {
     if (!stored) {
       this.#account = undefined;
       this.#retry.stop();
-      await this.#takeEndedMarker();
+      await this.#health.fromEndedMarker();
       return this.#requireAccount();
     }
     if (stored.refresh_token === account.refresh_token) return account;
@@ -449,17 +455,7 @@ export class TokenManager implements AccessTokens {
     this.#account = undefined;
     this.#unsaved = false;
     this.#retry.stop();
-    const identity = { tenant_id: account.tenant_id, user_extension: account.user_extension };
-    this.#health.set({ kind: 'revoked', message: sessionEndedMessage(), identity });
-    try {
-      await this.#ended.write({
-        ...identity,
-        base_url: account.base_url,
-        ended_at: new Date(this.#now()).toISOString(),
-      });
-    } catch (error) {
-      this.#log.warn('could not leave the session-ended marker', { error });
-    }
+    await this.#health.ended(account, this.#now());
     if (stored) {
       await this.#retire?.(undefined, account);
       try {
@@ -469,23 +465,6 @@ export class TokenManager implements AccessTokens {
       }
     }
     throw new CallbarError('needs_activation', SESSION_ENDED);
-  }
-
-  /** With no session in the vault: a marker says it ended (health `revoked`), else nothing. */
-  async #takeEndedMarker(): Promise<void> {
-    const ended = await this.#ended.read();
-    if (ended) {
-      const identity = { tenant_id: ended.tenant_id, user_extension: ended.user_extension };
-      this.#health.set({ kind: 'revoked', message: sessionEndedMessage(), identity });
-    } else if (this.#health.current.kind === 'revoked') {
-      this.#health.set({ kind: 'ok' });
-    }
-  }
-
-  async #clearEndedMarker(): Promise<void> {
-    await this.#ended.clear().catch((error: unknown) => {
-      this.#log.warn('could not remove the session-ended marker', { error });
-    });
   }
 
   async #persist(account: StoredAccount): Promise<void> {

@@ -174,14 +174,45 @@ describeEachProfile('token managers sharing one profile', (profile) => {
     };
     const forgetting = tokens.forget();
     await entered;
-    expect(await tokens.followVault()).toBe(false);
+    // Told now, it reads the vault once the forget is done (not the session being forgotten).
+    const following = tokens.followVault();
     release();
     await forgetting;
+    expect(await following).toBe(false);
     // Before, the read adopted the session being forgotten: "connected" with it, and in relay
     // mode its device streamed again and never removed at the relay.
     expect(tokens.session).toBeUndefined();
     expect(await vault.load()).toBeUndefined();
     expect(await tokens.followVault()).toBe(false);
     expect(tokens.session).toBeUndefined();
+  });
+
+  it('told of another pair while it stores its own, it reads the keychain once its own is stored', async () => {
+    await vault.save(await issuedSession(sim, sim.users[1]!));
+    const tokens = manager();
+    await tokens.load();
+    const own = await issuedSession(sim, sim.users[1]!);
+    const other = await issuedSession(sim, sim.users[1]!);
+    const save = vault.save.bind(vault);
+    let saving!: () => void;
+    let release!: () => void;
+    const entered = new Promise<void>((resolve) => (saving = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    vault.save = async (account) => {
+      saving();
+      await released;
+      await save(account);
+      // Another process of the profile took the lock next and stored the pair it was issued.
+      await save(other);
+    };
+    const adopting = tokens.adopt(own);
+    await entered;
+    // The folder watch tells this process of the other's lock while its own write is under way.
+    const following = tokens.followVault();
+    release();
+    await adopting;
+    // Before, the change was skipped (this process was busy) and the other's pair never used.
+    expect(await following).toBe(true);
+    expect(await tokens.getAccessToken()).toBe(other.access_token);
   });
 });

@@ -11,7 +11,7 @@ import {
   externalClass,
   linkAskReason,
 } from '../../../../src-main/core/numbers/destination-class';
-import { sessionEndedMessage } from '../../../../src-main/core/account/token-manager';
+import { sessionEndedMessage } from '../../../../src-main/core/account/session-health';
 import { NotificationPlanner } from '../../../../src-main/core/desktop/notification-planner';
 import { CallbarError, describeError } from '../../../../src-main/core/errors';
 import { said } from '../../../../src-main/core/text/said';
