@@ -4,7 +4,9 @@
  *
  * - keystroke → results painted: ≥ 500 keystrokes of realistic typing (felt/typing.ts) at the
  *   contract's largest tenant (8,700 contacts) and at 100,000, beside a baseline page (a plain
- *   input and Array.filter over the same contacts, rendered by the same ResultList);
+ *   input and Array.filter over the same contacts, rendered by the same ResultList) and the
+ *   channel baseline (the same page asking the same filter in a process of its own over one
+ *   WebSocket: what a process hop alone costs a keystroke);
  * - start → first result: the bundled preview started on a profile whose directory is cached,
  *   to the first search answered with hits; the cache read and the index build in process;
  * - memory: the preview's RSS and the core's heap with the directory indexed, the renderer's JS
@@ -25,6 +27,7 @@ import { openBaseline } from './felt/baseline-page';
 import { buildFelt, type FeltBuild } from './felt/build';
 import { coreInProcess } from './felt/core-in-process';
 import { feltProfile, type FeltProfile } from './felt/felt-profile';
+import { startFilterServer } from './felt/filter-server-start';
 import { previewNode, startPreview } from './felt/preview-start';
 import { keystrokeSplit, showSplit } from './felt/split';
 import { showSpread, spread, type Spread } from './felt/spread';
@@ -53,6 +56,9 @@ export interface FeltFigures {
   keystroke_paint_p99_ms_100k: number;
   baseline_keystroke_paint_p99_ms_8700: number;
   baseline_keystroke_paint_p99_ms_100k: number;
+  /** The baseline page with its filter behind one WebSocket: the same run's transport floor. */
+  channel_baseline_keystroke_paint_p99_ms_8700: number;
+  channel_baseline_keystroke_paint_p99_ms_100k: number;
   start_to_first_result_ms_100k: number;
   /** The first start after an install or an update, before the preview's code cache exists. */
   start_without_code_cache_ms_100k: number;
@@ -87,6 +93,11 @@ export async function feltSpeed(): Promise<FeltFigures> {
     keystroke_paint_p99_ms_100k: p99(100_000, 'keystroke_paint_ms'),
     baseline_keystroke_paint_p99_ms_8700: p99(8_700, 'baseline_keystroke_paint_ms'),
     baseline_keystroke_paint_p99_ms_100k: p99(100_000, 'baseline_keystroke_paint_ms'),
+    channel_baseline_keystroke_paint_p99_ms_8700: p99(8_700, 'channel_baseline_keystroke_paint_ms'),
+    channel_baseline_keystroke_paint_p99_ms_100k: p99(
+      100_000,
+      'channel_baseline_keystroke_paint_ms',
+    ),
     start_to_first_result_ms_100k: at(100_000, 'start_to_first_result_ms') as number,
     start_without_code_cache_ms_100k: at(100_000, 'start_without_code_cache_ms') as number,
     index_build_ms_100k: at(100_000, 'index_build_ms') as number,
@@ -164,6 +175,16 @@ async function measureSize(
     console.log(
       `  keystroke → painted, baseline (input + Array.filter): ${showSpread(figures.baseline_keystroke_paint_ms as Spread)}; ${baseline.unchanged} changed nothing`,
     );
+    const channelBaseline = await typeBaseline(browser, built, contacts, keys, 'channel');
+    Object.assign(figures, {
+      channel_baseline_keystroke_paint_ms: spread(
+        channelBaseline.timings.map((timing) => timing.paintMs),
+      ),
+      channel_baseline_keystrokes_unchanged: channelBaseline.unchanged,
+    });
+    console.log(
+      `  keystroke → painted, channel baseline (the same filter in a process of its own, one WebSocket): ${showSpread(figures.channel_baseline_keystroke_paint_ms as Spread)}; ${channelBaseline.unchanged} changed nothing`,
+    );
     await preview.stop();
     const inProcess = await coreInProcess(felt, typedQueries(keys), 200);
     console.log(
@@ -209,18 +230,28 @@ async function readAndBuild(felt: FeltProfile, priorities: Map<number, number>) 
   return { readMs: median(reads), buildMs: median(builds) };
 }
 
-/** The baseline page (a plain input and Array.filter) typed as Callbar's window was. */
+/**
+ * The baseline page (a plain input and Array.filter) typed as Callbar's window was; `channel`:
+ * its filter in a process of its own, asked over one WebSocket.
+ */
 async function typeBaseline(
   browser: Browser,
   built: FeltBuild,
   contacts: unknown[],
   keys: readonly Keystroke[],
+  where: 'page' | 'channel' = 'page',
 ): Promise<TypingFigures> {
-  const page = await openBaseline(browser, built, contacts);
+  const server =
+    where === 'channel' ? await startFilterServer(contacts, built.baselineDir) : undefined;
   try {
-    return await typeScript(page, keys);
+    const page = await openBaseline(browser, built, contacts, server?.url);
+    try {
+      return await typeScript(page, keys);
+    } finally {
+      await page.context().close();
+    }
   } finally {
-    await page.context().close();
+    server?.stop();
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * The felt benchmark's baseline page (bench/felt/baseline) opened in a browser context of its own,
- * served from the build by the context itself, its contacts as `contacts.json`.
+ * served from the build by the context itself, its contacts as `contacts.json`; with
+ * `channelPage` (a filter server's page address) the channel baseline, served by and asking
+ * that process instead.
  */
 import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ export async function openBaseline(
   browser: Browser,
   built: Pick<FeltBuild, 'baselineDir'>,
   contacts: readonly unknown[],
+  channelPage?: string,
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 420, height: 640 } });
   const contactsJson = JSON.stringify(contacts);
@@ -31,7 +34,7 @@ export async function openBaseline(
     return route.fulfill({ body: readFileSync(file), contentType: type });
   });
   const page = await context.newPage();
-  await page.goto(`${BASELINE_ORIGIN}/`);
+  await page.goto(channelPage ?? `${BASELINE_ORIGIN}/`);
   await page.locator('.search-box').waitFor();
   return page;
 }

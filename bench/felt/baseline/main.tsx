@@ -3,52 +3,74 @@
  * (fetched once from `contacts.json`), rendered by Callbar's own ResultList with the same
  * styles, so the keystroke → paint figure shows what the index and the IPC round trip cost or
  * save next to the simplest thing that could work.
+ *
+ * With `?channel=ws://…` it is the channel baseline: the same filter runs in a process of its own
+ * (filter-server.ts) and each keystroke asks it over one WebSocket, as Callbar's window asks its
+ * core; the latest answer is shown. The same page with a process hop and nothing else: what the
+ * hop alone costs a keystroke, measured in the same run.
  */
-import { StrictMode, useMemo, useState } from 'react';
+import { StrictMode, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { DirectoryContact, SearchHit } from '../../../src-shared/contract';
-import { FIRST_LIMIT } from '../../../src-renderer/src/store/directory-slice';
 import { resultRows } from '../../../src-renderer/src/store/selectors';
 import { ResultList } from '../../../src-renderer/src/views/ResultList';
+import { plainFilter } from './filter';
 import '../../../src-renderer/src/styles.css';
 
-const contacts = (await (await fetch('contacts.json')).json()) as DirectoryContact[];
-/** Each contact's text, lower-cased once: what a plain filter would search. */
-const texts = contacts.map((contact) =>
-  [contact.display_name, contact.company, contact.number, contact.secondary_number ?? '']
-    .join(' ')
-    .toLowerCase(),
-);
-
-/**
- * The first contacts whose text holds the query (as many as Callbar's search asks for with a
- * keystroke), in file order; the name's match highlighted.
- */
-function filterContacts(query: string): SearchHit[] {
-  const wanted = query.trim().toLowerCase();
-  if (wanted === '') return [];
-  return contacts
-    .filter((_, index) => texts[index]!.includes(wanted))
-    .slice(0, FIRST_LIMIT)
-    .map((contact): SearchHit => {
-      const start = contact.display_name.toLowerCase().indexOf(wanted);
-      return {
-        contact,
-        field: 'display_name',
-        match: start === 0 ? 'prefix' : 'infix',
-        ranges: start >= 0 ? [{ field: 'display_name', start, end: start + wanted.length }] : [],
-        shown: { number: contact.number, secondary_number: contact.secondary_number },
-        dials: 'number',
-      };
-    });
+/** What a list shows: the hits for a text. */
+interface Answer {
+  query: string;
+  hits: SearchHit[];
 }
+
+/** The filter's process over one WebSocket: the latest text's answer is told, older ones dropped. */
+interface FilterChannel {
+  ask(query: string): void;
+  onAnswer: (answer: Answer) => void;
+}
+
+async function openChannel(url: string): Promise<FilterChannel> {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let latest = 0;
+  const channel: FilterChannel = {
+    ask(query) {
+      latest += 1;
+      ws.send(JSON.stringify({ id: latest, query }));
+    },
+    onAnswer: () => undefined,
+  };
+  ws.onmessage = (event) => {
+    const { id, ...answer } = JSON.parse(event.data as string) as Answer & { id: number };
+    if (id === latest) channel.onAnswer(answer);
+  };
+  return channel;
+}
+
+const channelUrl = new URLSearchParams(location.search).get('channel');
+const channel = channelUrl ? await openChannel(channelUrl) : undefined;
+const local = channel
+  ? undefined
+  : plainFilter((await (await fetch('contacts.json')).json()) as DirectoryContact[]);
 
 function Baseline() {
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
+  // The channel baseline's list follows the latest answer, as Callbar's follows `answered`.
+  const [answered, setAnswered] = useState<Answer>({ query: '', hits: [] });
+  useEffect(() => {
+    if (channel) channel.onAnswer = setAnswered;
+  }, []);
+  const shown = useMemo(
+    () => (local ? { query: query.trim(), hits: local.filter(query) } : answered),
+    [query, answered],
+  );
   const rows = useMemo(
-    () => resultRows({ hits: filterContacts(query), dialRow: undefined, dialAt: 0 }),
-    [query],
+    () => resultRows({ hits: shown.hits, dialRow: undefined, dialAt: 0 }),
+    [shown],
   );
   return (
     <section className="search">
@@ -58,23 +80,27 @@ function Baseline() {
         value={query}
         autoFocus
         onChange={(event) => {
+          channel?.ask(event.target.value.trim());
           setQuery(event.target.value);
           setSelected(0);
         }}
         onKeyDown={(event) => {
-          if (event.key === 'Escape') setQuery('');
+          if (event.key === 'Escape') {
+            channel?.ask('');
+            setQuery('');
+          }
         }}
       />
-      {query.trim() === '' ? null : rows.length > 0 ? (
+      {shown.query === '' ? null : rows.length > 0 ? (
         <ResultList
-          query={query.trim()}
+          query={shown.query}
           rows={rows}
           selected={selected}
           onSelect={setSelected}
           onDial={() => undefined}
         />
       ) : (
-        <p className="empty">No contact matches “{query.trim()}”.</p>
+        <p className="empty">No contact matches “{shown.query}”.</p>
       )}
     </section>
   );
