@@ -82,6 +82,11 @@ try {
     );
     console.log(`${typed.unchanged} keys changed nothing; the split:`);
     console.log(showSplit(keystrokeSplit(typed.timings)));
+    console.log('the slowest keystrokes (keydown → sent, answered, list changed, painted; ms):');
+    for (const t of [...typed.timings].sort((a, b) => b.paintMs - a.paintMs).slice(0, 10)) {
+      const marks = [t.sentMs, t.answeredMs, t.domMs, t.paintMs].map((ms) => ms?.toFixed(1) ?? '–');
+      console.log(`  ${JSON.stringify(t.text).padEnd(24)} ${marks.join(' / ')}`);
+    }
     await page.close();
   } finally {
     await preview.stop();

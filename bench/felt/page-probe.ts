@@ -14,6 +14,8 @@
 
 export interface KeyTiming {
   key: string;
+  /** The search box's text after the key. */
+  text: string;
   /** keydown → the list's DOM changed, ms. */
   domMs: number;
   /** keydown → the frame showing it (requestAnimationFrame), ms. */
@@ -68,7 +70,8 @@ export function probeSource(section: string): string {
       pending = undefined;
       const domMs = since(key);
       requestAnimationFrame(() => {
-        result = { key: key.key, domMs, paintMs: since(key), ...key.split };
+        const text = document.querySelector('.search-box')?.value ?? '';
+        result = { key: key.key, text, domMs, paintMs: since(key), ...key.split };
         if (done) done(result);
       });
     }).observe(root, { childList: true, subtree: true, characterData: true });

@@ -15,6 +15,7 @@ let control: SimControl;
 const NARROWEST = { width: 340, height: 640 };
 const LONG_NAME = 'Wolfeschlegelsteinhausenbergerdorff'.repeat(4);
 const SPEED_DIAL = '8102';
+const SHORT_NAME = 'Ada Short';
 
 test.beforeAll(async () => {
   app = await startApp({ sim: { contacts: 20, autoAnswer: false } });
@@ -26,6 +27,14 @@ test.beforeAll(async () => {
     number: '+1 202 555 0161',
     secondary_number: null,
     speed_dial: Number(SPEED_DIAL),
+  });
+  await addContact(app.sim, {
+    phonebook: 1,
+    display_name: SHORT_NAME,
+    company: 'Acme',
+    number: '+1 202 555 0172',
+    secondary_number: null,
+    speed_dial: 8173,
   });
 });
 test.afterAll(async () => {
@@ -139,5 +148,52 @@ test('the import preview keeps every column inside the dialog beside a long name
     for (const number of await numbers.locator('.import-secondary').all()) {
       await expect(number).toHaveText('(202) 555-0532');
     }
+  }
+});
+
+/**
+ * The space between each row of the list and the next, top to bottom, px (0: they touch; less:
+ * they overlap), after two frames.
+ */
+function rowGaps(page: Page): Promise<number[]> {
+  return page.getByRole('listbox').evaluate(async (list) => {
+    for (let frame = 0; frame < 2; frame += 1) {
+      await new Promise((next) => requestAnimationFrame(next));
+    }
+    const rows = [...list.querySelectorAll<HTMLElement>('[role="option"]')].sort(
+      (a, b) => Number(a.dataset.index) - Number(b.dataset.index),
+    );
+    return rows
+      .slice(1)
+      .map((row, at) =>
+        Math.round(row.getBoundingClientRect().top - rows[at]!.getBoundingClientRect().bottom),
+      );
+  });
+}
+
+test('the rows after the typed number’s row start where it ends, however tall it grows or shrinks', async ({
+  page,
+}) => {
+  await ready(page);
+  const search = page.getByRole('combobox', { name: 'Search contacts or type a number' });
+  const dialRow = page.locator('.result-dial');
+  // The speed dial's row holds the long name (several lines); a typed number's row two lines
+  // (the number, its contact's short name), with that contact below. Each typed digit is a new row of its own
+  // height; the list lays out the rows below by it.
+  for (const [text, shows] of [
+    [SPEED_DIAL, LONG_NAME.slice(0, 30)],
+    ['2025550172', SHORT_NAME],
+    [SPEED_DIAL, LONG_NAME.slice(0, 30)],
+    ['2025550172', SHORT_NAME],
+  ] as const) {
+    await search.fill('');
+    await search.pressSequentially(text);
+    await expect(dialRow).toContainText(shows);
+    const gaps = await rowGaps(page);
+    expect(gaps.length, `rows below the typed number's row for ${text}`).toBeGreaterThan(0);
+    expect(
+      gaps.every((gap) => Math.abs(gap) <= 1),
+      `${text}: ${gaps.join(', ')}`,
+    ).toBe(true);
   }
 });

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureRow, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type MouseEvent } from 'react';
 import { useTranslation } from '../i18n';
 import { Message } from '../components/Message';
@@ -62,15 +62,25 @@ export function ResultList({
     },
     [rows],
   );
+  // The typed number's next row is expected as high as the last one measured (one more digit
+  // seldom changes its lines): a measure that matches the estimate asks for no second render of
+  // the list, which every digit typed used to cost.
+  const dialHeight = useRef(ROW_HEIGHT);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: (index) => {
       const row = rows[index];
+      if (row?.kind === 'dial') return dialHeight.current;
       return row?.kind === 'hit' && row.hit.shown.secondary_number !== null
         ? ROW_HEIGHT + NUMBER_LINE
         : ROW_HEIGHT;
+    },
+    measureElement: (element, entry, instance) => {
+      const height = measureRow(element, entry, instance);
+      dialHeight.current = height;
+      return height;
     },
     getItemKey: itemKey,
     overscan: OVERSCAN,
