@@ -172,16 +172,15 @@ export class TokenManager implements AccessTokens {
    */
   async followVault(): Promise<boolean> {
     const busy = () => this.#writes.active || !!this.#refreshing;
-    for (let round = 0; round < FOLLOW_ROUNDS && !this.#closing && !this.#unsaved; round += 1) {
+    const stopped = () => this.#closing || this.#unsaved;
+    for (let round = 0; round < FOLLOW_ROUNDS && !stopped(); round += 1) {
       if (busy()) await Promise.allSettled([this.#writes.idle(), this.#refreshing]);
-      if (busy() || this.#closing || this.#unsaved) continue;
+      if (busy() || stopped()) continue;
       const held = this.#account;
       const stored = await this.#vault.load().catch(() => null);
-      if (stored === null) return false;
+      if (stored === null || stopped()) return false;
       if (busy() || this.#account !== held) continue; // changed here meanwhile: read again
-      if (this.#closing || this.#unsaved || stored?.refresh_token === held?.refresh_token) {
-        return false;
-      }
+      if (stored?.refresh_token === held?.refresh_token) return false;
       this.#retry.reset();
       this.#account = this.#expiry.track(stored);
       if (!stored) await this.#health.fromEndedMarker();

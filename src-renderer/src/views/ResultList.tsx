@@ -77,6 +77,7 @@ export function ResultList({
         ? ROW_HEIGHT + NUMBER_LINE
         : ROW_HEIGHT;
     },
+    // Only the typed number's row is measured (Row's ref), so every measure is its height.
     measureElement: (element, entry, instance) => {
       const height = measureRow(element, entry, instance);
       dialHeight.current = height;
