@@ -257,8 +257,19 @@ test('a meeting invitation’s number: the number is dialled, the keys after it 
 
 test('point 8: Clear keeps the recent calls until its Undo is over', async ({ page }) => {
   await ready(page);
+  // A call of its own to clear (run alone, the file's earlier calls are not there): a caller who
+  // hangs up while it rings.
+  const incoming = await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: '+442079460999',
+  });
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar.getByTestId('call-state')).toContainText('Incoming call');
+  await control.endLeg(incoming.legs[0]!.id);
+  await expect(page.getByTestId('call-bar')).toBeHidden();
   const recent = page.getByRole('region', { name: 'Recent calls' });
-  await expect(recent.locator('.recent-call').first()).toBeVisible();
+  await expect(recent.locator('.recent-call', { hasText: '+44 20 7946 0999' })).toBeVisible();
   const before = await recent.locator('.recent-call').count();
   // Clear asks first (the notes go too), then offers Undo.
   await recent.getByRole('button', { name: 'More: export, clear' }).click();

@@ -17,6 +17,8 @@ export interface RelayProcess {
   exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Settles once a serving relay says it listens. */
   listening: Promise<true>;
+  /** Its log (stderr) so far (a failure says what the node said). */
+  log: () => string;
 }
 
 /**
@@ -60,5 +62,5 @@ export function relayProcess(
   );
   // A relay that is never asked to listen (devices list/revoke) must not leave this rejected.
   listening.catch(() => undefined);
-  return { child, exit, listening };
+  return { child, exit, listening, log: stderr };
 }

@@ -39,6 +39,13 @@ const RELAY_CATCH_UP_MS = 5000;
 /** How long closing waits for the removal of retired devices under way. */
 const REMOVAL_WAIT_MS = 3000;
 
+/**
+ * How long a device another process of the profile just stored may be unknown at the relay: the
+ * relay makes it once that process confirms the store (waitForHandoff), a moment after the
+ * keychain's write this process follows. Refused meanwhile, its stream is asked again.
+ */
+const FOLLOWED_DEVICE_GRACE_MS = 60_000;
+
 /** Tokens handed over at the relay: its device, and `stored`, said once they are stored. */
 export interface RelayedTokens {
   device: NonNullable<StoredAccount['relay_device']>;
@@ -77,8 +84,9 @@ export class RelayedSession {
   #stream: RelayStream | undefined;
   /** Why events cannot arrive (the relay revoked this device). */
   #problem: StatusProblem | undefined;
-  /** The device whose stream is open, or that the relay refused (revoked). */
+  /** The device whose stream is open (or is asked again in a moment: #followed). */
   #streamDevice: string | undefined;
+  /** The device the relay refused (revoked). */
   #revokedDevice: string | undefined;
   /** The wait for an activation's handoff, until the relay has the confirmation. */
   #handoff: Promise<void> | undefined;
@@ -86,6 +94,13 @@ export class RelayedSession {
   #removing: Promise<void> | undefined;
   #removalTimer: NodeJS.Timeout | undefined;
   readonly #removalDelay = new RetryDelay({ initialMs: 30_000, maxMs: 30 * 60_000 });
+  /**
+   * A device followed from another process's write (follow()) whose stream has not been live
+   * here yet, until when a refusal of it means "not made yet" rather than "revoked".
+   */
+  #followed: { device: string; until: number } | undefined;
+  readonly #followedDelay = new RetryDelay({ initialMs: 500, maxMs: 5000 });
+  #reopenTimer: NodeJS.Timeout | undefined;
   readonly #removalStop = new AbortController();
   /**
    * Each gap the relay says is logged, the first at once and the rest once a while: a broken or
@@ -185,6 +200,15 @@ export class RelayedSession {
           this.open();
           return;
         }
+        // Another process stored it and has not told the relay yet: asked again in a moment.
+        const followed = this.#followed;
+        if (followed?.device === device.device_id && performance.now() < followed.until) {
+          this.close();
+          this.#streamDevice = device.device_id;
+          this.#reopenTimer = setTimeout(() => this.open(), this.#followedDelay.next()).unref();
+          return;
+        }
+        this.#followed = undefined;
         this.#problem = {
           title: inEnglish(RELAY_REVOKED.title),
           message: inEnglish(RELAY_REVOKED.message),
@@ -196,7 +220,10 @@ export class RelayedSession {
       },
       () => {
         // Served its backlog: the relay answers again, and what waits for removal goes now.
-        if (this.#stream?.live) this.removeRetired();
+        if (this.#stream?.live) {
+          if (this.#followed?.device === device.device_id) this.#followed = undefined;
+          this.removeRetired();
+        }
         this.#host.publish();
       },
     );
@@ -205,6 +232,7 @@ export class RelayedSession {
 
   /** Stops taking messages from the relay (what comes after waits at the relay). */
   close(): void {
+    clearTimeout(this.#reopenTimer);
     this.#stream?.close();
     this.#stream = undefined;
     this.#streamDevice = undefined;
@@ -216,13 +244,22 @@ export class RelayedSession {
    * another user, or forgot it): a stream of a device the session no longer holds is closed, and
    * the session's own device is streamed. Before, the old device's stream went on (another
    * user's call events shown) and, once that device was removed, said this computer was revoked.
+   * The new device may not be made at the relay yet (the other process stores it, then tells the
+   * relay): refused within FOLLOWED_DEVICE_GRACE_MS, its stream is asked again; before, this
+   * process said "revoked" for good when it followed faster than the other told the relay.
    */
   follow(): void {
     const followed = this.#streamDevice ?? this.#revokedDevice;
-    if (followed === undefined || followed === this.#host.tokens.relayDevice?.device_id) return;
+    const device = this.#host.tokens.relayDevice?.device_id;
+    if (followed === undefined || followed === device) return;
     this.close();
     this.#problem = undefined;
     this.#revokedDevice = undefined;
+    this.#followed =
+      device === undefined
+        ? undefined
+        : { device, until: performance.now() + FOLLOWED_DEVICE_GRACE_MS };
+    this.#followedDelay.reset();
     if (!this.#host.closing()) this.open();
   }
 

@@ -94,12 +94,19 @@ async function twoNodesAndADevice(
     () => undefined,
   );
   await stream.ready;
-  const deliver = (id: string) =>
-    fetch(`http://127.0.0.1:${portB}/events/${SECRET}`, {
+  /** Posts the call event to B; its status (a refusal says B's answer and the end of its log). */
+  const deliver = async (id: string) => {
+    const answer = await fetch(`http://127.0.0.1:${portB}/events/${SECRET}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ id, tenant_id: 'acme', user_extension: extension }),
     });
+    if (answer.status !== 200)
+      console.error(
+        `B answered ${answer.status} ${await answer.text()}; B's log ends:\n${b.log().slice(-3000)}`,
+      );
+    return answer;
+  };
   return { a, b, portB, link, stream, received, deliver };
 }
 

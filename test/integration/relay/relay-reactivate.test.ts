@@ -54,6 +54,24 @@ const retiredEmptied = () =>
     (await vault.readRetiredDevices()) === undefined ? true : undefined,
   );
 
+/**
+ * What this process holds, said when a wait times out: which of `devices` (1, 2; 0 for another or
+ * none), whether it hears call events, its status.
+ */
+const heldOf =
+  (...devices: string[]) =>
+  () => ({
+    device: devices.indexOf(account().tokens.relayDevice?.device_id ?? '') + 1,
+    hears: account().hearsCallEvents(),
+    status: account().status(),
+  });
+
+/** Whether this process streams `device` (its session holds it, its stream served its backlog). */
+const streaming = (device: string) =>
+  account().tokens.relayDevice?.device_id === device && account().hearsCallEvents()
+    ? true
+    : undefined;
+
 /** A core of the test's profile (another process of it when one runs). */
 function startProfileCore(): Promise<CallbarCore> {
   return startCore({
@@ -189,24 +207,66 @@ it('another process of the profile connects anew: this one streams the new devic
   const other = await startProfileCore();
   try {
     const second = await connect(other);
-    await until('the old device removed at the relay', async () =>
-      (await deviceIds()).includes(first) ? undefined : true,
+    await until(
+      'the old device removed at the relay',
+      async () => ((await deviceIds()).includes(first) ? undefined : true),
+      deviceIds,
     );
     // This process follows once its folder watch tells it of the other's session (50 ms on): an
     // event posted before then is the other's alone, and this one goes on from the profile's
     // offset after it (relay-cursor.json), as the next process of the profile does.
-    await until('this process streaming the new device', () =>
-      account().tokens.relayDevice?.device_id === second && account().hearsCallEvents()
-        ? true
-        : undefined,
+    await until(
+      'this process streaming the new device',
+      () => streaming(second),
+      heldOf(first, second),
     );
     await postEvent('leg-of-the-other');
-    await until('the event at this process, through the new device', () =>
-      heard.includes('leg-of-the-other') ? true : undefined,
+    await until(
+      'the event at this process, through the new device',
+      () => (heard.includes('leg-of-the-other') ? true : undefined),
+      heldOf(first, second),
     );
     expect(account().status()).toMatchObject({ state: 'connected' });
     expect(await deviceIds()).toEqual([second]);
   } finally {
+    await other.close();
+  }
+});
+
+it('this process follows before the other told the relay of its device: refused a moment, then streamed', async () => {
+  const first = (await storedDevice())!;
+  await account().listen();
+  const other = await startProfileCore();
+  // The other's confirmation (the relay makes the device on it) is held until this process,
+  // following the keychain the other wrote just before, was refused the device not made yet.
+  const since = link.heard.length;
+  const refused = () =>
+    link.heard
+      .slice(since)
+      .some((each) => each.what.startsWith('GET /device/stream') && each.status === 401);
+  link.before = async (what) => {
+    if (!what.startsWith('POST /device/activation/confirm')) return;
+    link.before = undefined;
+    await until('this process refused the device not made yet', () => refused() || undefined);
+  };
+  try {
+    const second = await connect(other);
+    expect(refused()).toBe(true);
+    // Before, that refusal was taken for a revocation: "disconnected from the relay" for good.
+    await until(
+      'this process streaming the new device',
+      () => streaming(second),
+      heldOf(first, second),
+    );
+    await postEvent('leg-after-the-refusal');
+    await until(
+      'the event at this process, through the new device',
+      () => (heard.includes('leg-after-the-refusal') ? true : undefined),
+      heldOf(first, second),
+    );
+    expect(account().status()).toMatchObject({ state: 'connected' });
+  } finally {
+    link.before = undefined;
     await other.close();
   }
 });
