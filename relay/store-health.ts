@@ -40,12 +40,50 @@ export interface StoreHealth {
   stop(): void;
 }
 
+/** How often the loop clock reads the time while a wait runs, and the most one reading counts. */
+const LOOP_STEP_MS = 50;
+const LOOP_STEP_MOST_MS = 2 * LOOP_STEP_MS;
+
 /**
- * `promise`'s outcome, or `late()`'s when it has not settled within `timeoutMs`. A node whose own
- * thread was held past the timeout (a long collection, a loaded machine) runs its timers before
- * it reads its sockets: the timeout gives an answer waiting there one turn of the event loop
- * (setImmediate runs after the sockets are read) before it counts the store as silent, so a slow
- * node does not take a store that had answered for one that did not.
+ * Time as this process's event loop lived it: read every LOOP_STEP_MS while a wait runs, a gap
+ * longer than LOOP_STEP_MOST_MS (the thread held: a start compiling its routes, a long
+ * collection, a loaded machine) counts as LOOP_STEP_MOST_MS. Ticks only while a wait runs.
+ */
+const loopClock = (() => {
+  let counted = 0;
+  let last = performance.now();
+  let waits = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  const now = () => {
+    const at = performance.now();
+    counted += Math.min(at - last, LOOP_STEP_MOST_MS);
+    last = at;
+    return counted;
+  };
+  return {
+    now,
+    /** A wait begins: the clock ticks until every wait ended. */
+    begin() {
+      if (waits++ === 0) {
+        last = performance.now();
+        ticker = setInterval(now, LOOP_STEP_MS).unref();
+      }
+      return now();
+    },
+    end() {
+      if (--waits === 0) clearInterval(ticker);
+    },
+  };
+})();
+
+/**
+ * `promise`'s outcome, or `late()`'s when it has not settled within `timeoutMs` of the loop
+ * clock's time. A node whose own thread was held does not take that for the store's silence: the
+ * hold counts as one step, and the timeout waits on for the rest (before, a node that started
+ * its first check and then compiled its routes for two seconds on a loaded machine said at once
+ * that its store did not answer, and refused every request for a second). When the time is up,
+ * an answer waiting in the node's sockets is given one turn of the event loop (setImmediate runs
+ * after the sockets are read) before the store counts as silent.
  */
 export async function settledWithin<T>(
   promise: Promise<T>,
@@ -53,12 +91,21 @@ export async function settledWithin<T>(
   late: () => T,
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const began = loopClock.begin();
   const outcome = await Promise.race([
     promise.then((value) => ({ value })),
-    new Promise<undefined>(
-      (resolve) => (timer = setTimeout(() => setImmediate(() => resolve(undefined)), timeoutMs)),
-    ),
-  ]).finally(() => clearTimeout(timer));
+    new Promise<undefined>((resolve) => {
+      const check = () => {
+        const left = timeoutMs - (loopClock.now() - began);
+        if (left > 0) timer = setTimeout(check, left);
+        else setImmediate(() => resolve(undefined));
+      };
+      timer = setTimeout(check, timeoutMs);
+    }),
+  ]).finally(() => {
+    clearTimeout(timer);
+    loopClock.end();
+  });
   return outcome ? outcome.value : late();
 }
 
