@@ -606,17 +606,33 @@ for (const locale of ['en', 'de'] as const) {
         // are (a row's height is its own, whichever row is selected).
         await search.fill('a');
         await expect(options.nth(5)).toBeAttached();
-        const tops = () =>
-          options.evaluateAll((all) => all.map((o) => o.getBoundingClientRect().top));
-        // The layout a frame after the answer (the first frame of a new answer may still be
-        // laid out by the one before: seen once in three runs, not what this test is about).
-        await page.evaluate(
-          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-        );
-        const before = await tops();
+        // Where the rows are, read once the list is still (the same in two frames running: the
+        // first frame of a new answer may still be laid out by the one before), with what moves
+        // them all: the list's own place and scroll.
+        const layout = () =>
+          page.getByTestId('results').evaluate(async (list) => {
+            const frame = () => new Promise((done) => requestAnimationFrame(done));
+            const read = () =>
+              JSON.stringify({
+                list: Math.round(list.getBoundingClientRect().top),
+                scrolled: list.scrollTop,
+                rows: [...list.querySelectorAll('[role="option"]')].map(
+                  (row) => `${row.id} ${row.getBoundingClientRect().top}`,
+                ),
+              });
+            let last = read();
+            for (;;) {
+              await frame();
+              await frame();
+              const now = read();
+              if (now === last) return now;
+              last = now;
+            }
+          });
+        const before = await layout();
         await search.press('ArrowDown');
         await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
-        expect(await tops(), `rows as the selection moves, ${at}`).toEqual(before);
+        expect(await layout(), `rows as the selection moves, ${at}`).toEqual(before);
         for (const each of await options.all()) {
           expect(await cutInRow(each), `a row of "a", ${at}`).toEqual({ cut: [], tall: false });
         }
