@@ -65,6 +65,27 @@ test('locked settings are read-only with "Set by your organisation"; the others 
   await expect(page.getByTestId('settings-status')).toHaveText('Saved: Global shortcut');
   await expect(region).toHaveValue('AT');
 
+  // A save that reaches core anyway (the policy came while the view was open) is refused with a
+  // sentence for beside the field, which has its label: not the setting's internal name.
+  const policies = join(policyDir, 'policies.json');
+  const refused = (language: 'en' | 'de') =>
+    page.evaluate(async (language) => {
+      await window.callbar.settings.save({ language });
+      const answer = await window.callbar.settings.save({ region: 'GB' });
+      return answer.ok ? undefined : answer.error.fields;
+    }, language);
+  try {
+    expect(await refused('en')).toEqual({
+      region: `Set by your organisation (locked in ${policies}): Callbar did not change it; nothing was saved.`,
+    });
+    expect(await refused('de')).toEqual({
+      region: `Legt Ihre Organisation fest (gesperrt in ${policies}): Callbar hat es nicht geändert; es wurde nichts gespeichert.`,
+    });
+  } finally {
+    await page.evaluate(() => window.callbar.settings.save({ language: 'system' }));
+  }
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
   await region.scrollIntoViewIfNeeded();
   await picture(page, 'settings-locked-light.png');
   await expectAccessibleInBothThemes(page, 'settings with locked fields');

@@ -15,6 +15,7 @@
  */
 import { CallbarError, errorMessage } from '../errors';
 import { said } from '../text/said';
+import { inEnglish } from '../text/translators';
 import { writeFileAtomic } from '../files/atomic-write';
 import { withFileLock } from '../files/lockfile';
 import { settingsFilePath } from './data-dir';
@@ -95,8 +96,10 @@ export function saveSettings(
     const origin = options.policies?.origins.locked[name as SettingName];
     if (origin !== undefined) {
       return Promise.reject(
+        // Beside its field, the window says it without the setting's name (it has its label).
         new CallbarError('setting_locked', said('errors:settings.locked', { name, origin }), {
           field: name,
+          fields: { [name]: inEnglish(said('errors:settings.fieldLocked', { origin })) },
         }),
       );
     }

@@ -373,6 +373,10 @@ describe('precedence: locked > user > recommended > default', () => {
       code: 'setting_locked',
       field: 'region',
       message: `"region" is set by your organisation (locked in ${policies.origins.locked.region}), so Callbar did not change it; nothing was saved.`,
+      // The window shows it beside the field, which has its label: no internal name.
+      fields: {
+        region: `Set by your organisation (locked in ${policies.origins.locked.region}): Callbar did not change it; nothing was saved.`,
+      },
     });
     await expect(readFile(settingsFilePath(dataDir))).rejects.toThrow(/ENOENT/);
     // A recommended one is the user's to change.
