@@ -192,6 +192,16 @@ test('a caller id with a written extension: shown in the call bar and recent cal
   });
   const bar = page.getByRole('region', { name: 'Current call' });
   await expect(bar.getByTestId('call-state')).toContainText('(202) 555-0199 ext. 12');
+  // At 420 px the number wraps: before the extension's label, never between it and its digits
+  // (it did: "ext." ending one line, "12" alone on the next).
+  const lines = await bar.locator('.call-who .phone-number').evaluate((number) => {
+    const text = number.firstChild!;
+    const range = document.createRange();
+    range.setStart(text, text.textContent!.indexOf('ext.'));
+    range.setEnd(text, text.textContent!.length);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  });
+  expect(lines, 'lines "ext. 12" takes').toBe(1);
   await pictureInBothThemes(page, 'caller-extension', { of: bar });
   // Added to contacts: the number alone, as shown (the platform's numbers hold no extension).
   const editor = await addToContacts(page, bar);

@@ -37,7 +37,7 @@ export function PhoneNumber({ children, className, whole }: IsolatedText) {
       className={className ? `phone-number ${className}` : 'phone-number'}
       title={wholeTitle(children, whole)}
     >
-      {shown(children)}
+      {typeof children === 'string' ? extensionWhole(shownText(children)) : children}
     </bdi>
   );
 }
@@ -60,6 +60,15 @@ export function Party({ party, whole }: { party: CallParty; whole?: boolean }) {
  */
 function wholeTitle(children: ReactNode, whole: boolean | undefined): string | undefined {
   return whole && typeof children === 'string' ? shownText(children) : undefined;
+}
+
+/**
+ * A number's extension as one word with its label ("ext.\u00a012", "Nebenstelle\u00a012"), where
+ * a number may wrap (the call bar's caller): the line breaks before the label, not between it and
+ * the extension's digits.
+ */
+function extensionWhole(text: string): string {
+  return text.replace(/(\p{L}[\p{L}.]*) (\p{Nd}+)$/u, '$1\u00a0$2');
 }
 
 function shown(children: ReactNode): ReactNode {
