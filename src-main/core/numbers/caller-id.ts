@@ -47,8 +47,8 @@ export function readCallerId(callerId: string, region: CountryCode): CallerId {
     const user = text.replace(/^sips?:/i, '').replace(/[@;].*$/s, '');
     if (WITHHELD_WORDS.has(user.toLowerCase())) return { kind: 'withheld' };
     try {
-      const link = parseDialLink(isDialLink(text) ? text : `sip:${text}`);
-      return { kind: 'number', ...numberPart(link.number, region) };
+      const address = isDialLink(text) ? text : `sip:${text}`;
+      return { kind: 'number', ...numberPart(parseDialLink(address).number, region, address) };
     } catch {
       return { kind: 'address', address: text };
     }
@@ -61,18 +61,24 @@ export function readCallerId(callerId: string, region: CountryCode): CallerId {
  * The number `written` names: as written when that is digits and separators alone (a national
  * number without its area code stays one, matched by its ending: number-match.ts), else as the
  * reader reads it, without what is no part of it; as written when the reader reads no number.
+ * `link` is the SIP address `written` is the user part of: the reader reads it whole, so an
+ * extension written as its parameter (sip:+12025550199;ext=12@pbx) is kept as one written after
+ * the number is.
  */
-function numberPart(written: string, region: CountryCode): { number: string; extension?: string } {
+function numberPart(
+  written: string,
+  region: CountryCode,
+  link = written,
+): { number: string; extension?: string } {
   let reading;
   try {
-    reading = readNumber(written, { region });
+    reading = readNumber(link, { region });
   } catch {
     return { number: written };
   }
-  if (PLAIN.test(written)) return { number: written };
-  if (reading.kind === 'external') {
-    const { extension } = reading;
-    return { number: reading.number.number, ...(extension ? { extension } : {}) };
-  }
+  const extension = reading.kind === 'external' ? reading.extension : undefined;
+  const kept = extension ? { extension } : {};
+  if (PLAIN.test(written)) return { number: written, ...kept };
+  if (reading.kind === 'external') return { number: reading.number.number, ...kept };
   return { number: reading.kind === 'code' ? reading.code : reading.digits };
 }

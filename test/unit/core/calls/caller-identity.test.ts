@@ -104,6 +104,10 @@ describe('caller identity', () => {
       '+49 30 1234567 x12',
       '030 1234567 ext.12',
       'tel:+49-30-1234567;ext=12',
+      // Before, an extension in a SIP address's user part was dropped (RFC 3261 19.1.6).
+      'sip:+49-30-1234567;ext=12@pbx.example.com',
+      'sip:+49301234567;ext=12@pbx.example.com;user=phone',
+      '+49301234567;ext=12@pbx.example.com',
     ]) {
       expect(identifyParty(written, { region: 'DE', directory }), written).toEqual({
         number: '+49301234567',
@@ -111,6 +115,13 @@ describe('caller identity', () => {
         extension: '12',
       });
     }
+    // A parameter that is no extension's digits is none: the number alone.
+    expect(
+      identifyParty('sip:+49301234567;ext=%E2%80%AE12@pbx.example.com', {
+        region: 'DE',
+        directory,
+      }),
+    ).toEqual({ number: '+49301234567', display: '030 1234567' });
     // Called back (and dialled) as the number alone; shown with it in the call bar.
     const { tracker } = rig();
     tracker.ingest({
