@@ -186,10 +186,14 @@ describe('KeytarVault with a real Secret Service', () => {
   });
 });
 
-/** Runs the probe in a child process and returns its lines; kills it once it is done. */
+/**
+ * Runs the probe in a child process and returns its lines; kills it once it is done. The timeout
+ * guards against a hang only: a probe is a Node process started with tsx (two, for the locked
+ * keyring), on a loaded CI machine more than 15 s (CI saw it).
+ */
 async function runProbe(
   run: { command: string; args: string[]; env: NodeJS.ProcessEnv },
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
 ): Promise<ProbeLine[]> {
   const child = spawn(run.command, run.args, { cwd: repoRoot, env: run.env });
   const lines: ProbeLine[] = [];
