@@ -178,6 +178,10 @@ describe('the window’s settings channels', () => {
           code: 'setting_locked',
           field: 'region',
           message: `"region" is set by your organisation (locked in ${join(policyDir, 'policies.d/10-dialling.json')}), so Callbar did not change it; nothing was saved.`,
+          // Beside the field, which has its label: without the setting's name.
+          fields: {
+            region: `Set by your organisation (locked in ${join(policyDir, 'policies.d/10-dialling.json')}): Callbar did not change it; nothing was saved.`,
+          },
         },
       });
       await expect(readFile(join(core.profile.dataDir, 'settings.json'))).rejects.toThrow(/ENOENT/);
