@@ -226,6 +226,78 @@ test('a caller id with a written extension: shown in the call bar and recent cal
   await expect(bar).toBeHidden({ timeout: 20_000 });
 });
 
+/**
+ * Where each "·" of `line` sits against what follows it: the lines the text takes, and how many
+ * dots end a line (the dot was followed by a breakable space, so a narrow window left it alone at
+ * a line's end with its fact on the next).
+ */
+async function separatorsAtLineEnds(line: Locator) {
+  return line.evaluate((element) => {
+    const placed: { char: string; top: number }[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        if (/\s/.test(text[i]!)) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) placed.push({ char: text[i]!, top: Math.round(rect.top) });
+      }
+    }
+    return {
+      lines: new Set(placed.map((one) => one.top)).size,
+      dots: placed.filter((one) => one.char === '\u00B7').length,
+      // The text as laid out, a "|" where a line begins: "Incoming·06:51AM|·(202)555-0143".
+      text: placed
+        .map((one, i) => (i > 0 && placed[i - 1]!.top !== one.top ? '|' : '') + one.char)
+        .join(''),
+      dotsEndingALine: placed.filter(
+        (one, i) => one.char === '\u00B7' && placed[i + 1] && placed[i + 1]!.top !== one.top,
+      ).length,
+    };
+  });
+}
+
+test('a recent call\'s facts wrap with their dots: a "·" starts a line with its fact, never ends one', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  const incoming = await control.incomingCall({
+    tenant_id: app.sim.tenant_id,
+    user_extension: app.sim.users[0]!.extension,
+    from: '+1 202 555 0143',
+  });
+  const bar = page.getByRole('region', { name: 'Current call' });
+  await expect(bar).toContainText('Grace Hopper');
+  await control.endLeg(incoming.legs[0]!.id);
+  await expect(bar).toBeHidden({ timeout: 20_000 });
+  const detail = page
+    .getByRole('region', { name: 'Recent calls' })
+    .locator('li', { hasText: 'Grace Hopper' })
+    .first()
+    .locator('.row-detail');
+  // "Incoming · 10:32 AM · (202) 555-0143": at 420 px and narrower it wraps; each dot stays with
+  // the fact after it (before, "Incoming · 10:32 AM ·" ended the first line).
+  for (const width of [420, 360, 340]) {
+    await page.setViewportSize({ width, height: 640 });
+    await expect
+      .poll(async () => (await separatorsAtLineEnds(detail)).lines, { message: `${width} px` })
+      .toBeGreaterThan(0);
+    const placed = await separatorsAtLineEnds(detail);
+    expect(placed.dots, `dots at ${width} px`).toBeGreaterThan(0);
+    expect(
+      placed.dotsEndingALine,
+      `dots ending a line at ${width} px (${placed.lines} lines: ${placed.text})`,
+    ).toBe(0);
+  }
+  await pictureInBothThemes(page, 'recent-wrapped-340', {
+    of: page.getByRole('region', { name: 'Recent calls' }),
+  });
+});
+
 test('a caller whose id is a SIP address without a number: the address as text, nothing to dial', async ({
   page,
 }) => {

@@ -580,7 +580,7 @@ test('after connecting, the three keys that matter until Got it; recent calls gr
   const recent = page.getByRole('region', { name: 'Recent calls' }).getByRole('listitem');
   await expect(recent).toHaveCount(2);
   await expect(recent.first()).toContainText('2 calls');
-  await expect(recent.first()).toContainText(/\d:\d\d$|· \d:\d\d/);
+  await expect(recent.first()).toContainText(/\d:\d\d$|·\s\d:\d\d/);
   await expect(recent.nth(1)).not.toContainText('calls');
   await expectAccessibleInBothThemes(page, 'recent calls grouped');
 

@@ -286,7 +286,7 @@ test('the call first: a large name and timer, the state as a word with its icon,
     await expect(bar).toBeHidden();
     const ended = page.getByRole('region', { name: 'Call ended' });
     await expect(ended).toBeVisible();
-    await expect(ended.getByTestId('call-chip')).toHaveText(/^Ended · \d+:\d\d$/);
+    await expect(ended.getByTestId('call-chip')).toHaveText(/^Ended ·\s\d+:\d\d$/);
     await expect(ended.getByRole('button', { name: /^Call again: Maximiliane/ })).toBeVisible();
     await expect(ended.getByRole('button', { name: /^Add note: Maximiliane/ })).toBeVisible();
     await expect(ended).toContainText('You hung up.');
@@ -321,7 +321,7 @@ test('header, rows and results list at 420 px: one line each, cut with an ellips
 }) => {
   await ready(page);
   const account = page.getByTestId('account-state');
-  await expect(account).toHaveText(/^Connected · Ext\. /);
+  await expect(account).toHaveText(/^Connected ·\sExt\. /);
   expect(await lineCount(account)).toBe(1);
   expect(await isCut(account)).toBe(false);
 

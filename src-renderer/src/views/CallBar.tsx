@@ -13,6 +13,7 @@ import { AddToContacts } from './AddToContacts';
 import { Avatar } from '../components/Avatar';
 import { Icon, type IconName } from '../components/Icon';
 import { CallRefusal } from './CallRefusal';
+import { SEPARATOR } from '../components/separator';
 
 // The ended call loads when a call first ends (its own chunk; the window's start budget).
 const EndedCall = lazy(() => import('./EndedCall').then((m) => ({ default: m.EndedCall })));
@@ -139,7 +140,7 @@ export function PartyDetail({ call }: { call: Call }) {
           {party.display}
         </PhoneNumber>
       ) : null}
-      {party.company && party.name ? <span aria-hidden="true"> · </span> : null}
+      {party.company && party.name ? <span aria-hidden="true">{SEPARATOR}</span> : null}
       {party.company ? (
         <Name className="call-company" whole>
           {party.company}

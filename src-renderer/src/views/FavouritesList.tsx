@@ -5,6 +5,7 @@ import { useFavourites } from '../hooks/use-favourites';
 import { Avatar } from '../components/Avatar';
 import { RowCallButton } from '../components/RowCallButton';
 import { CoreAlert } from '../components/CoreText';
+import { SEPARATOR } from '../components/separator';
 
 /** The empty search's first section: starred contacts (a policy's first), each one click away. */
 export function FavouritesList() {
@@ -28,7 +29,7 @@ export function FavouritesList() {
               </span>
               <span className="row-detail">
                 <PhoneNumber>{contact.shown.number}</PhoneNumber>
-                {contact.read_only ? ` · ${t('favourites.fromAdministrator')}` : ''}
+                {contact.read_only ? `${SEPARATOR}${t('favourites.fromAdministrator')}` : ''}
               </span>
             </div>
             <div className="row-actions">

@@ -10,6 +10,7 @@ import { DialogActions } from '../components/DialogActions';
 import { Modal } from '../components/Modal';
 import { shownText } from './shown-text';
 import { CoreAlert } from '../components/CoreText';
+import { SEPARATOR } from '../components/separator';
 
 /**
  * What will be dialled, apart from any label or contact name: the class, the country and the
@@ -120,7 +121,7 @@ function PendingDial() {
         <PhoneNumber>{target.display}</PhoneNumber>
         {target.contact?.company ? (
           <>
-            {' · '}
+            {SEPARATOR}
             <Name>{target.contact.company}</Name>
           </>
         ) : null}

@@ -18,6 +18,7 @@ import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { RowCallButton } from '../components/RowCallButton';
 import { RowMenu, type RowAction } from '../components/RowMenu';
+import { SEPARATOR } from '../components/separator';
 
 // Clear's question loads when first asked (its own chunk; the window's start budget).
 const ConfirmDelete = lazy(() =>
@@ -185,15 +186,16 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
         <span className="row-detail">
           <Icon name={call.direction === 'incoming' ? 'incoming' : 'phone'} />
           {call.direction === 'incoming' ? t('recent.incoming') : t('recent.outgoing')}
-          {' · '}
+          {SEPARATOR}
           {formatTime(call.started_at, locale)}
-          {talked !== undefined ? ` · ${formatDuration(talked, locale)}` : ''}
-          {call.state === 'failed' ? ` · ${callStateWords(call)}` : ''}
+          {talked !== undefined ? `${SEPARATOR}${formatDuration(talked, locale)}` : ''}
+          {call.state === 'failed' ? `${SEPARATOR}${callStateWords(call)}` : ''}
           {call.party.name ? (
-            <>
-              {' · '}
+            // One flex item with its dot: the line wraps between items, so the dot goes with it.
+            <span>
+              {SEPARATOR}
               <PhoneNumber whole>{call.party.display}</PhoneNumber>
-            </>
+            </span>
           ) : null}
         </span>
         {noting ? (
