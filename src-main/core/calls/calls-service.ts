@@ -95,6 +95,8 @@ export class CallsService {
   #pending: WaitingLink | undefined;
   /** The dial on its way to the platform, which the user may still cancel (`cancelDial`). */
   #inFlight: { cancelled: boolean } | undefined;
+  /** Hang ups on their way, by call: Hang up pressed again meanwhile joins the one on its way. */
+  readonly #hangingUp = new Map<string, Promise<CallsSnapshot>>();
   #expiryTimer: NodeJS.Timeout | undefined;
   readonly #unsubscribe: (() => void)[];
 
@@ -261,7 +263,9 @@ export class CallsService {
    * own leg is not always known, so it tries the call's legs, the one most likely the user's
    * first (legsToTry), until one is accepted. A leg refused with 403 (another party's, or one
    * that was never this call's) is dropped from the call; a 429 stops at once, saying when to
-   * try again. Each leg is sent once: nothing is retried.
+   * try again. Each leg is sent once: nothing is retried. Pressed again while it is on its way
+   * (a double click, Esc and the button), it is the same hangup: a second one sent the legs the
+   * first had ended, refused 403, said "already ended" and dropped them from the call.
    */
   async hangup(callId?: string): Promise<CallsSnapshot> {
     this.tracker.reload();
@@ -276,6 +280,14 @@ export class CallsService {
         said(callId ? 'errors:calls.callGone' : 'errors:calls.noCallToHangUp'),
       );
     }
+    const id = record.call.id;
+    const running =
+      this.#hangingUp.get(id) ?? this.#hangUp(record).finally(() => this.#hangingUp.delete(id));
+    this.#hangingUp.set(id, running);
+    return running;
+  }
+
+  async #hangUp(record: CallRecord): Promise<CallsSnapshot> {
     let legs = legsToTry(record);
     if (legs.length === 0 && isPlaced(record) && this.#options.hearsEvents?.()) {
       // Hang up pressed right after the dial: its answer named no leg (all the contract
