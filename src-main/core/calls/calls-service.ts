@@ -13,7 +13,7 @@ import type {
   DialOutcome,
   DialTarget,
 } from '../../../src-shared/contract';
-import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
+import { ApiError, RateLimitedError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, sayingOf } from '../errors';
 import { said, type Translate } from '../text/said';
@@ -28,6 +28,7 @@ import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
 import { RecentCalls } from './recent-calls';
+import { uncertainDial } from './uncertain-dial';
 import { checkDial, rereadLink, waitingLink, type WaitingLink } from './waiting-link';
 
 /** A link waiting for the user's yes is forgotten after this long. */
@@ -397,13 +398,11 @@ export class CallsService {
       release();
       return await this.#hangUpCancelled(call);
     } catch (error) {
-      if (error instanceof TimeoutError) {
+      const uncertain = uncertainDial(error);
+      if (uncertain) {
         // The platform may have placed it: follow it, so its legs attach if events arrive.
         this.tracker.beginOutgoing(target, source, {});
-        throw new CallbarError('dial_uncertain', said('errors:calls.dialUncertain'), {
-          cause: error,
-          ...(error.details ? { details: error.details } : {}),
-        });
+        throw uncertain;
       }
       if (
         error instanceof ApiError ||
