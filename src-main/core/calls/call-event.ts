@@ -57,10 +57,14 @@ const LEG_STATE_WORDS: Record<string, LegState> = {
   released: 'ended',
 };
 
+/**
+ * The leg state an event names, by its own words only: a word every object has ("constructor",
+ * "toString") names none (it was read as one, a function, and the call log could not be saved).
+ */
 export function legStateOf(event: CallEventFields): LegState | undefined {
   for (const word of [event.state, event.event]) {
-    const state = word && LEG_STATE_WORDS[word.toLowerCase()];
-    if (state) return state;
+    const key = word?.toLowerCase();
+    if (key !== undefined && Object.hasOwn(LEG_STATE_WORDS, key)) return LEG_STATE_WORDS[key];
   }
   return undefined;
 }

@@ -97,6 +97,10 @@ export const CallRecord = z.object({
    */
   events_name_call: z.boolean().optional(),
   legs: z.array(LegRecord),
+  /**
+   * Orders the calls, newest first: when it began, or just after the newest call kept then
+   * (the clock set back since; call.started_at is the clock's).
+   */
   started_ms: z.number(),
   /** When anything about this call last changed (merging keeps the newest). */
   updated_ms: z.number(),

@@ -117,8 +117,14 @@ export class CallStore {
   /**
    * Adds a new call, newest first. Beyond `current` calls followed at once, the oldest are given
    * up; beyond MAX_RECENT_CALLS ended calls, the oldest are dropped. (The caller says `changed`.)
+   * It is ordered after every call already kept, whatever the clock did since (its started_at
+   * stays the clock's): with the clock set back (a day ahead, corrected), it was "older" than the
+   * calls made meanwhile, shown below them, and dropped at the next save when the list was full.
    */
   add(record: CallRecord, current: number): void {
+    const at = record.started_ms;
+    const latest = Math.max(...this.#state.calls.map((each) => each.started_ms));
+    record.started_ms = Math.max(at, latest + 1);
     const calls = [record, ...this.#state.calls];
     const following = calls.filter((each) => !isFinished(each));
     // Oldest first, calls Callbar did not place before the user's dials: legs of no known call
@@ -129,8 +135,8 @@ export class CallStore {
       .slice(0, Math.max(0, following.length - current));
     this.touched(record, record.updated_ms);
     for (const stale of givingUp) {
-      finishCall(stale, record.started_ms, said('errors:callEnd.tooMany'));
-      this.touched(stale, record.started_ms);
+      finishCall(stale, at, said('errors:callEnd.tooMany'));
+      this.touched(stale, at);
     }
     const finished = calls.filter(isFinished);
     const dropped = new Set(finished.slice(MAX_RECENT_CALLS));

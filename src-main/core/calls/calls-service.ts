@@ -13,7 +13,7 @@ import type {
   DialOutcome,
   DialTarget,
 } from '../../../src-shared/contract';
-import { ApiError, RateLimitedError, TimeoutError } from '../api/api-errors';
+import { ApiError, RateLimitedError } from '../api/api-errors';
 import type { CallControlApi } from '../api/call-control-api';
 import { CallbarError, sayingOf } from '../errors';
 import { said, type Translate } from '../text/said';
@@ -28,6 +28,7 @@ import { memoryDialGuard, type DialGuard } from './dial-guard';
 import { isDialLink, notANumber } from '../numbers/dial-link';
 import { parseDialTarget, type CallDirectory } from './dial-target';
 import { RecentCalls } from './recent-calls';
+import { uncertainDial } from './uncertain-dial';
 import { checkDial, rereadLink, waitingLink, type WaitingLink } from './waiting-link';
 
 /** A link waiting for the user's yes is forgotten after this long. */
@@ -95,6 +96,8 @@ export class CallsService {
   #pending: WaitingLink | undefined;
   /** The dial on its way to the platform, which the user may still cancel (`cancelDial`). */
   #inFlight: { cancelled: boolean } | undefined;
+  /** Hang ups on their way, by call: Hang up pressed again meanwhile joins the one on its way. */
+  readonly #hangingUp = new Map<string, Promise<CallsSnapshot>>();
   #expiryTimer: NodeJS.Timeout | undefined;
   readonly #unsubscribe: (() => void)[];
 
@@ -261,7 +264,9 @@ export class CallsService {
    * own leg is not always known, so it tries the call's legs, the one most likely the user's
    * first (legsToTry), until one is accepted. A leg refused with 403 (another party's, or one
    * that was never this call's) is dropped from the call; a 429 stops at once, saying when to
-   * try again. Each leg is sent once: nothing is retried.
+   * try again. Each leg is sent once: nothing is retried. Pressed again while it is on its way
+   * (a double click, Esc and the button), it is the same hangup: a second one sent the legs the
+   * first had ended, refused 403, said "already ended" and dropped them from the call.
    */
   async hangup(callId?: string): Promise<CallsSnapshot> {
     this.tracker.reload();
@@ -276,6 +281,14 @@ export class CallsService {
         said(callId ? 'errors:calls.callGone' : 'errors:calls.noCallToHangUp'),
       );
     }
+    const id = record.call.id;
+    const running =
+      this.#hangingUp.get(id) ?? this.#hangUp(record).finally(() => this.#hangingUp.delete(id));
+    this.#hangingUp.set(id, running);
+    return running;
+  }
+
+  async #hangUp(record: CallRecord): Promise<CallsSnapshot> {
     let legs = legsToTry(record);
     if (legs.length === 0 && isPlaced(record) && this.#options.hearsEvents?.()) {
       // Hang up pressed right after the dial: its answer named no leg (all the contract
@@ -385,13 +398,11 @@ export class CallsService {
       release();
       return await this.#hangUpCancelled(call);
     } catch (error) {
-      if (error instanceof TimeoutError) {
+      const uncertain = uncertainDial(error);
+      if (uncertain) {
         // The platform may have placed it: follow it, so its legs attach if events arrive.
         this.tracker.beginOutgoing(target, source, {});
-        throw new CallbarError('dial_uncertain', said('errors:calls.dialUncertain'), {
-          cause: error,
-          ...(error.details ? { details: error.details } : {}),
-        });
+        throw uncertain;
       }
       if (
         error instanceof ApiError ||

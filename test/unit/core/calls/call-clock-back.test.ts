@@ -3,15 +3,17 @@
  * corrected by NTP or by hand): the calls made afterwards are "older" than the clear by the
  * clock. Those calls vanished from the recent list at the next save (the call log dropped every
  * ended call up to the clear's time), and a call still current when the clock went back stayed
- * on the call bar until the clock caught up. The call log is a real file in a temp folder; the
- * tracker's clock is the test's.
+ * on the call bar until the clock caught up. And the calls made after the clock went back were
+ * "older" than those made while it was ahead: the recent list showed them below those, and, the
+ * list full, dropped them at once (the newest by the clock are kept). The call log is a real file
+ * in a temp folder; the tracker's clock is the test's.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { DialTarget } from '../../../../src-shared/contract';
-import { CallLogFile } from '../../../../src-main/core/calls/call-log';
+import { CallLogFile, MAX_RECENT_CALLS } from '../../../../src-main/core/calls/call-log';
 import { identifyParty } from '../../../../src-main/core/calls/call-party';
 import { CallTracker } from '../../../../src-main/core/calls/call-tracker';
 import { silentLogger } from '../../../../src-main/core/log/logger';
@@ -117,4 +119,28 @@ it('the clock set back an hour during a call: the call bar still follows it (ans
       .view()
       .current.map((call) => call.state),
   ).toEqual(['connected']);
+});
+
+it('the clock set back a day with the recent list full: a call made since is kept, first', async () => {
+  const { clock, tracker, again } = rig();
+  for (let index = 0; index < MAX_RECENT_CALLS; index++) {
+    const made = tracker.beginOutgoing(target, 'ui', {});
+    clock.now += 60_000;
+    tracker.end(made.id, said('errors:callEnd.youHungUp'));
+  }
+  await tracker.flushed();
+
+  clock.now -= DAY;
+  const dialled = tracker.beginOutgoing(target, 'ui', {});
+  clock.now += 60_000;
+  tracker.end(dialled.id, said('errors:callEnd.youHungUp'));
+  const second = tracker.beginOutgoing(target, 'ui', {});
+  tracker.end(second.id, said('errors:callEnd.youHungUp'));
+  await tracker.flushed();
+  for (const view of [tracker.view(), again().view()]) {
+    expect(view.recent).toHaveLength(MAX_RECENT_CALLS);
+    expect(view.recent.slice(0, 2).map((call) => call.id)).toEqual([second.id, dialled.id]);
+    // Shown when they were made, by the clock as it is now.
+    expect(Date.parse(view.recent[1]!.started_at)).toBe(clock.now - 60_000);
+  }
 });
