@@ -45,6 +45,14 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 /**
+ * A table's own word for `key`: a name every object has ("constructor", "toString", "__proto__")
+ * in the platform's words is none (it was read as one: a function's source in the sentence).
+ */
+function ownWord(table: Record<string, string>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
  * A unique-together rule's form-wide error ("The fields phonebook, number must make a unique
  * set."): the field it is about is the one besides the phonebook, when there is exactly one.
  */
@@ -67,7 +75,7 @@ const TRANSLATIONS: Translation[] = [
   {
     pattern: /^No (\w+) matches the given query\.?$/,
     say: (match) => {
-      const thing = THINGS[match[1]!] ?? 'item';
+      const thing = ownWord(THINGS, match[1]!) ?? 'item';
       return said('errors:platform.doesNotExist', { thing, name: thing });
     },
   },
@@ -104,7 +112,7 @@ const TRANSLATIONS: Translation[] = [
     say: (match) => {
       const field = uniqueTogetherField(match);
       if (!field) return said('errors:platform.alreadyExists');
-      const words = FIELD_WORDS[field] ?? field.replaceAll('_', ' ');
+      const words = ownWord(FIELD_WORDS, field) ?? field.replaceAll('_', ' ');
       return said(
         match[1]!.includes('phonebook')
           ? 'errors:platform.uniqueInPhonebook'
@@ -170,18 +178,19 @@ export function platformMessage(detail: string, attr?: string | null): string {
  */
 export function explainPlatformError(error: unknown): unknown {
   if (!(error instanceof ApiError) || error.errors.length === 0) return error;
-  const fields: Record<string, string> = {};
+  // By the platform's field names, whatever they are ("constructor" is a field like any other).
+  const fields = new Map<string, string>();
   const sentences: string[] = [];
   let firstField: string | undefined;
   for (const { detail, attr } of error.errors) {
     const { sentence, field } = explainDetail(detail, attr);
     sentences.push(sentence);
     firstField ??= field;
-    if (field) fields[field] = fields[field] ? `${fields[field]} ${sentence}` : sentence;
+    if (field) fields.set(field, [fields.get(field), sentence].filter(Boolean).join(' '));
   }
   return new CallbarError(error.code, sentences.join(' '), {
     ...(firstField ? { field: firstField } : {}),
-    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    ...(fields.size > 0 ? { fields: Object.fromEntries(fields) } : {}),
     cause: error,
   });
 }

@@ -55,6 +55,36 @@ describe('platformMessage', () => {
 });
 
 describe('explainPlatformError', () => {
+  it('reads a name every object has as the platform’s word, never as a function', () => {
+    // "constructor" and "toString" looked up in the tables' prototypes: the sentence had
+    // "function Object() { [native code] }" in it.
+    expect(platformMessage('No constructor matches the given query.')).toBe(
+      platformMessage('No Gadget matches the given query.'),
+    );
+    expect(platformMessage('No toString matches the given query.')).not.toMatch(/function|native/);
+    const error = new ApiError(
+      400,
+      {
+        type: 'validation_error',
+        errors: [
+          {
+            code: 'unique',
+            detail: 'The fields phonebook, constructor must make a unique set.',
+            attr: 'non_field_errors',
+          },
+          { code: 'invalid', detail: 'Not a valid value.', attr: 'toString' },
+          { code: 'invalid', detail: 'Too long.', attr: '__proto__' },
+        ],
+      },
+      'POST /v3/phonebook/contact/',
+    );
+    const described = describeError(explainPlatformError(error));
+    expect(JSON.stringify(described)).not.toMatch(/function|native code/);
+    expect(described.fields?.['toString']).toBe('Not a valid value.');
+    expect(Object.hasOwn(described.fields ?? {}, '__proto__')).toBe(true);
+    expect(JSON.parse(JSON.stringify(described)).fields.__proto__).toBe('Too long.');
+  });
+
   it('turns every detail into words, naming each field with its own sentence', () => {
     const error = new ApiError(
       400,
