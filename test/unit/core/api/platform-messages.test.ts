@@ -82,7 +82,8 @@ describe('explainPlatformError', () => {
     expect(JSON.stringify(described)).not.toMatch(/function|native code/);
     expect(described.fields?.['toString']).toBe('Not a valid value.');
     expect(Object.hasOwn(described.fields ?? {}, '__proto__')).toBe(true);
-    expect(JSON.parse(JSON.stringify(described)).fields.__proto__).toBe('Too long.');
+    const sent = JSON.parse(JSON.stringify(described)) as { fields: Record<string, string> };
+    expect(Object.getOwnPropertyDescriptor(sent.fields, '__proto__')?.value).toBe('Too long.');
   });
 
   it('turns every detail into words, naming each field with its own sentence', () => {
