@@ -476,75 +476,78 @@ export function SettingsView() {
             onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
           >
             <summary>{t('settings.group.advanced')}</summary>
-            {saved.overridden.length > 0 ? (
-              <p className="setting-hint" data-testid="overridden">
-                {t('settings.overridden', { settings: named(saved.overridden) })}
-              </p>
-            ) : null}
-            <SettingField
-              label={label('relay_url')}
-              error={errors.fields.relay_url}
-              hint={t('settings.hint.relay_url')}
-              locked={saved.locked.relay_url}
-              status={savedNow('relay_url')}
-            >
-              <input
-                className="setting-wide"
-                value={draft.relay_url}
-                onChange={(event) => type('relay_url', event.target.value)}
-                onBlur={() => commitTyped('relay_url')}
-                onKeyDown={(event) => enterSaves(event, 'relay_url')}
-              />
-            </SettingField>
-            <SettingField
-              label={label('sync_interval_minutes')}
-              error={errors.fields.sync_interval_minutes}
-              hint={t('settings.hint.sync_interval_minutes', { min: 1, max: 1440 })}
-              locked={saved.locked.sync_interval_minutes}
-              status={savedNow('sync_interval_minutes')}
-            >
-              <input
-                className="setting-narrow"
-                inputMode="numeric"
-                value={draft.sync_interval_minutes}
-                onChange={(event) => type('sync_interval_minutes', digitsOf(event.target.value))}
-                onBlur={() => commitTyped('sync_interval_minutes')}
-                onKeyDown={(event) => enterSaves(event, 'sync_interval_minutes')}
-              />
-            </SettingField>
-            <SettingField
-              label={label('receiver_port')}
-              error={errors.fields.receiver_port}
-              hint={t('settings.hint.receiver_port', { min: 1024, max: 65535 })}
-              locked={saved.locked.receiver_port}
-              status={savedNow('receiver_port')}
-            >
-              <input
-                className="setting-narrow"
-                inputMode="numeric"
-                value={draft.receiver_port}
-                onChange={(event) => type('receiver_port', digitsOf(event.target.value))}
-                onBlur={() => commitTyped('receiver_port')}
-                onKeyDown={(event) => enterSaves(event, 'receiver_port')}
-              />
-            </SettingField>
-            {portChanged ? (
-              <p className="warning" data-testid="port-warning">
-                {t('settings.portWarning', {
-                  origin: `http://127.0.0.1:${saved.settings.receiver_port}`,
-                })}
-              </p>
-            ) : (
-              <>
-                <p className="setting-hint">
-                  {t('settings.registered', {
-                    activation: saved.receiver_urls.activation,
-                    deactivation: saved.receiver_urls.deactivation,
+            {/* Its own column: a <details> lays out what it holds as a block, not as a flex. */}
+            <div className="settings-section-body">
+              {saved.overridden.length > 0 ? (
+                <p className="setting-hint" data-testid="overridden">
+                  {t('settings.overridden', { settings: named(saved.overridden) })}
+                </p>
+              ) : null}
+              <SettingField
+                label={label('relay_url')}
+                error={errors.fields.relay_url}
+                hint={t('settings.hint.relay_url')}
+                locked={saved.locked.relay_url}
+                status={savedNow('relay_url')}
+              >
+                <input
+                  className="setting-wide"
+                  value={draft.relay_url}
+                  onChange={(event) => type('relay_url', event.target.value)}
+                  onBlur={() => commitTyped('relay_url')}
+                  onKeyDown={(event) => enterSaves(event, 'relay_url')}
+                />
+              </SettingField>
+              <SettingField
+                label={label('sync_interval_minutes')}
+                error={errors.fields.sync_interval_minutes}
+                hint={t('settings.hint.sync_interval_minutes', { min: 1, max: 1440 })}
+                locked={saved.locked.sync_interval_minutes}
+                status={savedNow('sync_interval_minutes')}
+              >
+                <input
+                  className="setting-narrow"
+                  inputMode="numeric"
+                  value={draft.sync_interval_minutes}
+                  onChange={(event) => type('sync_interval_minutes', digitsOf(event.target.value))}
+                  onBlur={() => commitTyped('sync_interval_minutes')}
+                  onKeyDown={(event) => enterSaves(event, 'sync_interval_minutes')}
+                />
+              </SettingField>
+              <SettingField
+                label={label('receiver_port')}
+                error={errors.fields.receiver_port}
+                hint={t('settings.hint.receiver_port', { min: 1024, max: 65535 })}
+                locked={saved.locked.receiver_port}
+                status={savedNow('receiver_port')}
+              >
+                <input
+                  className="setting-narrow"
+                  inputMode="numeric"
+                  value={draft.receiver_port}
+                  onChange={(event) => type('receiver_port', digitsOf(event.target.value))}
+                  onBlur={() => commitTyped('receiver_port')}
+                  onKeyDown={(event) => enterSaves(event, 'receiver_port')}
+                />
+              </SettingField>
+              {portChanged ? (
+                <p className="warning" data-testid="port-warning">
+                  {t('settings.portWarning', {
+                    origin: `http://127.0.0.1:${saved.settings.receiver_port}`,
                   })}
                 </p>
-                <WebhookRegistration />
-              </>
-            )}
+              ) : (
+                <>
+                  <p className="setting-hint">
+                    {t('settings.registered', {
+                      activation: saved.receiver_urls.activation,
+                      deactivation: saved.receiver_urls.deactivation,
+                    })}
+                  </p>
+                  <WebhookRegistration />
+                </>
+              )}
+            </div>
           </details>
           <CoreAlert text={errors.form} />
         </form>

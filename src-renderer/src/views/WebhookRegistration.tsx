@@ -21,23 +21,25 @@ export function WebhookRegistration() {
   };
   if (!registration) {
     return (
-      <p className="hint">
-        {t('webhook.explained')}{' '}
-        <button type="button" onClick={() => void show()}>
-          {t('webhook.show')}
-        </button>
-        {error ? (
-          <span className="error">
-            {' '}
-            <CoreText>{error}</CoreText>
-          </span>
-        ) : null}
-      </p>
+      <div className="setting">
+        <p className="setting-hint">{t('webhook.explained')}</p>
+        <div>
+          <button type="button" onClick={() => void show()}>
+            {t('webhook.show')}
+          </button>
+          {error ? (
+            <span className="error">
+              {' '}
+              <CoreText>{error}</CoreText>
+            </span>
+          ) : null}
+        </div>
+      </div>
     );
   }
   const headers = Object.entries(registration.headers);
   return (
-    <div className="hint" data-testid="webhook-registration">
+    <div className="setting-hint" data-testid="webhook-registration">
       <p>{t('webhook.register')}</p>
       <dl>
         <dt>{t('webhook.url')}</dt>
