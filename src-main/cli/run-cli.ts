@@ -173,7 +173,8 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
 function usageOfParseError(error: unknown, known: string[]): UsageError {
   const message = (error as Error).message;
   const code = (error as { code?: string }).code;
-  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  // The option as the help names it: node writes one with a short form as '-o, --output <value>'.
+  const option = /'(?:-[^-' ], )?(-[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     const suggestion = closestName(option.replace(/^-+/, ''), known);
     return new UsageError(

@@ -3,7 +3,7 @@
  * throwaway profile whose keychain holds a session, the simulator): stdout and files, dry run,
  * re-import, the failures file, Ctrl+C, and usage mistakes caught before anything is asked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -350,17 +350,25 @@ describe('callbar contacts export / import', () => {
         ['contacts', 'export', '--output', join(aFile, 'x.csv')],
         `${join(aFile, 'x.csv')}: a part of the path is not a folder.`,
       ],
+      // A mistyped folder is said, never made (before: created, and the export written into it).
+      [
+        ['contacts', 'export', '--output', join(folder, 'Documnets', 'x.csv')],
+        `${join(folder, 'Documnets', 'x.csv')}: there is no such folder.`,
+      ],
+      [
+        ['calls', 'export', '--output', join(folder, 'Documnets', 'x.csv')],
+        `${join(folder, 'Documnets', 'x.csv')}: there is no such folder.`,
+      ],
     ];
     for (const [args, why] of cases) {
       const before = (await requestLog(sim)).length;
       const run = await runCallbarInProcess(args, env);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.stderr).toBe(`callbar: Callbar could not write ${why} Nothing was written.\n`);
-      if (args[0] === 'contacts' && why.includes('folder;')) {
-        expect((await requestLog(sim)).length).toBe(before);
-      }
+      if (args[0] === 'contacts') expect((await requestLog(sim)).length).toBe(before);
     }
     expect(await readFile(aFile, 'utf8')).toBe('kept\n');
+    expect(existsSync(join(folder, 'Documnets'))).toBe(false);
     const german = await runCallbarInProcess(['contacts', 'export', '--output', folder, '--json'], {
       ...env,
       LANG: 'de_DE.UTF-8',
@@ -380,6 +388,24 @@ describe('callbar contacts export / import', () => {
     expect(germanText.stderr).toBe(
       `callbar: Callbar konnte ${folder} nicht schreiben: das ist ein Ordner; nennen Sie eine Datei darin. Es wurde nichts geschrieben.\n`,
     );
+  });
+
+  it('an import whose --failures cannot be written sends nothing and says so (before: the rows were sent, then the summary was lost)', async () => {
+    const book = await phonebookWith(api);
+    const file = await fileWith(
+      'to-fail.csv',
+      'Name,Number\nFine,+12025550341\nBad,not a number\n',
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'callbar-failures-'));
+    const failures = join(folder, 'no-such-folder', 'failed.csv');
+    const args = ['contacts', 'import', file, '--phonebook', String(book), '--failures', failures];
+    const run = await runCallbarInProcess(args, env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `callbar: Callbar could not write ${failures}: there is no such folder. Nothing was written.\n`,
+    );
+    expect(await contactsOf(api, book)).toEqual([]);
+    expect(existsSync(join(folder, 'no-such-folder'))).toBe(false);
   });
 
   it('stops on Ctrl+C after the row in flight and says which rows were not sent', async () => {
