@@ -289,7 +289,11 @@ async function runCommand(
     return code === ExitCode.ok ? code : (stoppedWith ?? code);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, t, error, command);
-    const failed = reportError(ctx, error, profile?.account.status().state);
+    // --json's failure says the account's state: read from the keychain (no request) when the
+    // command failed before it did, never the placeholder of a session not read.
+    const account = profile?.account;
+    if (ctx.json && account && !account.started) await account.start();
+    const failed = reportError(ctx, error, account?.status().state);
     return stoppedWith ?? failed;
   } finally {
     await close();
