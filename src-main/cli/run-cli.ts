@@ -173,7 +173,8 @@ function parseCommandLine(command: CommandSpec, args: string[]) {
 function usageOfParseError(error: unknown, known: string[]): UsageError {
   const message = (error as Error).message;
   const code = (error as { code?: string }).code;
-  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  // The option as the help names it: node writes one with a short form as '-o, --output <value>'.
+  const option = /'(?:-[^-' ], )?(-[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     const suggestion = closestName(option.replace(/^-+/, ''), known);
     return new UsageError(
@@ -288,7 +289,11 @@ async function runCommand(
     return code === ExitCode.ok ? code : (stoppedWith ?? code);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, t, error, command);
-    const failed = reportError(ctx, error, profile?.account.status().state);
+    // --json's failure says the account's state: read from the keychain (no request) when the
+    // command failed before it did, never the placeholder of a session not read.
+    const account = profile?.account;
+    if (ctx.json && account && !account.started) await account.start();
+    const failed = reportError(ctx, error, account?.status().state);
     return stoppedWith ?? failed;
   } finally {
     await close();

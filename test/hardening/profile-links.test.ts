@@ -151,6 +151,31 @@ describe('symbolic links planted in the profile', () => {
 });
 
 describe('the profile folder is checked at start', () => {
+  it('a CALLBAR_DATA_DIR that is a file, or under one, is said in a sentence (before: "EEXIST: file already exists, mkdir …")', async () => {
+    const { outside } = scratch();
+    const file = join(outside, 'profile.txt');
+    writeFileSync(file, 'mine\n');
+    const onFile = await runCallbar(['status'], {
+      ...UNREACHABLE_KEYCHAIN,
+      CALLBAR_DATA_DIR: file,
+    });
+    expect(onFile.code).toBe(1);
+    expect(onFile.stderr).toBe(
+      `callbar: Callbar's profile ${file} is not a folder. Move that file away, or set CALLBAR_DATA_DIR to a folder of your own.\n`,
+    );
+    const under = join(file, 'callbar');
+    const underFile = await runCallbar(['search', 'x'], {
+      ...UNREACHABLE_KEYCHAIN,
+      CALLBAR_DATA_DIR: under,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(underFile.code).toBe(1);
+    expect(underFile.stderr).toBe(
+      `callbar: Callbar konnte seinen Profilordner ${under} nicht anlegen (ENOTDIR). Setzen Sie CALLBAR_DATA_DIR auf einen eigenen Ordner.\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+  });
+
   it('a folder open to others is closed to 0700; one of another user is refused', () => {
     const { profile } = scratch();
     chmodSync(profile, 0o777);

@@ -16,7 +16,7 @@ import { positiveInteger, requiredId } from '../arguments';
 import { ExitCode, type CliIo } from '../cli-io';
 import { defineCommand, UsageError, type CommandContext, type CommandGroup } from '../command';
 import { tenths } from '../list-output';
-import { writeOutputFile } from '../output-file';
+import { checkOutputFile, writeOutputFile } from '../output-file';
 import { formatTable } from '../table';
 import { openLocalDirectory } from './directory-commands';
 
@@ -216,8 +216,10 @@ async function runImportCommand(
   const { adjustMapping, guessMapping } = await import('../../core/contacts-io/column-mapping');
   const { phonebookContacts, planImport } = await import('../../core/contacts-io/import-plan');
   const { dryRun, runImport } = await import('../../core/contacts-io/contact-import');
-  // The whole file is read and checked before the platform is asked anything.
+  // The whole file is read and checked before the platform is asked anything, and where the
+  // rows not imported would go.
   const table = await io.readImportFile(file, encoding);
+  if (values.failures !== undefined) await checkOutputFile(values.failures);
   let mapping: ColumnMapping;
   try {
     mapping = adjustMapping(table.headers, guessMapping(table.headers), changes);

@@ -63,6 +63,14 @@ const star = (starred: boolean) =>
         if (starred && !known.has(id)) {
           throw new CallbarError('not_found', said('cli:favourites.unknownContact', { id }));
         }
+        // Not starred (and no policy's, which set() refuses to unstar): nothing to remove.
+        if (
+          !starred &&
+          !(await favourites.starred(id)) &&
+          !(await favourites.list()).some((favourite) => favourite.id === id)
+        ) {
+          throw new CallbarError('not_found', said('cli:favourites.notFavourite', { id }));
+        }
         return favourites.set(id, starred);
       });
       show(ctx, listed, () => favouriteRows(ctx.t, listed));

@@ -86,6 +86,8 @@ export class AccountService {
   /** The loopback receiver and the webhook secret (its Webhook URL's). */
   readonly #loopback: LoopbackListening;
   #status: AccountStatus = { state: 'not-connected' };
+  /** Whether start() read the session: until then `#status` is a placeholder, not the account's. */
+  #started = false;
   readonly #historyStore: AccountHistoryStore;
   /** The record of the connected account, as last read or written. */
   #history: AccountHistory | undefined;
@@ -173,6 +175,7 @@ export class AccountService {
 
   /** Restores the session from the keychain. Never throws: a keychain problem is a state. */
   async start(): Promise<AccountStatus> {
+    this.#started = true;
     try {
       await this.tokens.load();
     } catch {
@@ -193,6 +196,11 @@ export class AccountService {
 
   status(): AccountStatus {
     return this.#status;
+  }
+
+  /** Whether the session was read (start()): before that, status() says nothing of it. */
+  get started(): boolean {
+    return this.#started;
   }
 
   /**

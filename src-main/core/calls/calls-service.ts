@@ -230,7 +230,9 @@ export class CallsService {
       this.#emit();
       return { status: 'needs-confirmation', pending: dial };
     }
-    return { status: 'dialing', call: await this.#place(target, source), target };
+    const call = await this.#place(target, source);
+    // As the lists show it (a written extension in `display`, `number_shown`), not as recorded.
+    return { status: 'dialing', call: this.#recent.shown(call, this.#options.words?.()), target };
   }
 
   /** A tel:, callto: or sip: link handed over by the OS (the shell and `callbar open-url`). */

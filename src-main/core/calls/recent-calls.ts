@@ -49,8 +49,8 @@ export class RecentCalls {
     const { current, recent } = this.#tracker.view(words);
     const cleared = this.#tracker.pendingClear();
     return {
-      current: current.map((call) => this.#shownCall(call, words)),
-      recent: recent.map((call) => this.#shownCall(call, words)),
+      current: current.map((call) => this.shown(call, words)),
+      recent: recent.map((call) => this.shown(call, words)),
       ...(cleared
         ? {
             cleared: {
@@ -100,9 +100,10 @@ export class RecentCalls {
 
   /**
    * A call as shown: its note, and its party's number as numbers are shown in the region now (in
-   * `words`, `display`, with a written extension; and as the number alone, `number_shown`).
+   * `words`, `display`, with a written extension; and as the number alone, `number_shown`): the
+   * one way a call is shown, in the lists and as a dial's answer.
    */
-  #shownCall(call: Call, words: Translate | undefined): Call {
+  shown(call: Call, words: Translate | undefined): Call {
     const note = this.#notes?.note(call.id);
     const { number, extension } = call.party;
     const shown = number

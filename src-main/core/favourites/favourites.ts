@@ -125,6 +125,12 @@ export class Favourites {
     return stored.length - held.length;
   }
 
+  /** Whether the person starred this contact (listed or not: its contact may be gone). */
+  async starred(contactId: number): Promise<boolean> {
+    const stored = (await this.#file.read())?.favourites ?? [];
+    return stored.some((entry) => entry.contact_id === contactId);
+  }
+
   /** Stars or unstars a contact; the favourites afterwards. */
   async set(contactId: number, starred: boolean): Promise<FavouriteContact[]> {
     if (!starred && (await this.list()).some((f) => f.id === contactId && f.read_only)) {

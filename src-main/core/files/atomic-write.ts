@@ -36,8 +36,11 @@ function track(temp: string): void {
 export interface AtomicWriteOptions {
   /** Permissions of the written file (POSIX), e.g. 0o600. */
   mode: number;
-  /** Permissions of the folder if it has to be created (POSIX), e.g. 0o700. */
-  dirMode: number;
+  /**
+   * Permissions of the folder if it has to be created (POSIX), e.g. 0o700; null: a missing
+   * folder is an error (ENOENT), never made (a file the user named: a typo makes no folder).
+   */
+  dirMode: number | null;
 }
 
 /** Atomically writes `content` (text, or bytes) to `file`, creating its folder when missing. */
@@ -60,7 +63,7 @@ export async function writeChunksAtomic(
   options: AtomicWriteOptions,
 ): Promise<void> {
   const dir = dirname(file);
-  await mkdir(dir, { recursive: true, mode: options.dirMode });
+  if (options.dirMode !== null) await mkdir(dir, { recursive: true, mode: options.dirMode });
   const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   track(temp);
   try {

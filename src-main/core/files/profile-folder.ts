@@ -20,16 +20,31 @@ export interface ProfileFolderCheck {
 /**
  * Creates `dataDir` (0700) when missing, then checks it: a folder (a link to one is fine: a user
  * may keep the profile on another disk), owned by this user, with no access for group or others.
- * @throws CallbarError `profile_unsafe` when it is not a folder or belongs to another user.
+ * @throws CallbarError `profile_unsafe` when it is not a folder, cannot be made (a file on its
+ * path, no permission) or belongs to another user.
  */
 export function secureProfileFolder(dataDir: string): ProfileFolderCheck {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const uid = currentUid();
-  if (process.platform === 'win32' || uid === undefined) return {};
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    // A file where the folder should be: said as that below; anything else here, in words.
+    if (code !== 'EEXIST') {
+      throw new CallbarError(
+        'profile_unsafe',
+        said('errors:profile.cannotCreate', { path: dataDir, code }),
+        {
+          cause: error,
+        },
+      );
+    }
+  }
   const stats = statSync(dataDir);
   if (!stats.isDirectory()) {
     throw new CallbarError('profile_unsafe', said('errors:profile.notAFolder', { path: dataDir }));
   }
+  const uid = currentUid();
+  if (process.platform === 'win32' || uid === undefined) return {};
   if (stats.uid !== uid) {
     throw new CallbarError(
       'profile_unsafe',

@@ -5,7 +5,7 @@
  * call-notes.json; to stdout, or to a file readable by the user only. Under both simulator
  * profiles (under `minimal` the caller is "Unknown caller", with no number).
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -104,6 +104,8 @@ forEachProfile((profile) => {
     // A note a spreadsheet would run (it starts with @) is written after an apostrophe.
     expect(lines[1]).toMatch(/,"'@boss: send the quote, 5% off"$/);
 
+    // Into a folder that exists: a missing one is refused, never made (contacts.test.ts).
+    mkdirSync(join(dataDir, 'exports'), { recursive: true });
     const file = join(dataDir, 'exports', 'calls.csv');
     const saved = await runCallbarInProcess(['calls', 'export', '--output', file, '--json'], env);
     expect(saved.code).toBe(0);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../../simulator/index';
 import { SimControl } from '../../../simulator/control-client';
-import type { ContactView, SearchHit } from '../../../src-shared/contract';
+import type { Call, CallsSnapshot, ContactView, SearchHit } from '../../../src-shared/contract';
 import { openVault } from '../../../src-main/core/vault/keytar-vault';
 import { apiFor } from '../../support/api-rig';
 import { runCallbar } from '../../support/cli-process';
@@ -134,5 +134,33 @@ describe('the CLI’s numbers, in the country the window saved', () => {
     );
     expect(call.to).toBe('+49301234567');
     expect((await runCallbar(['hangup'], env)).code).toBe(0);
+  });
+
+  it('says a written extension when it dials, as `calls` and the window show the call (before: dropped)', async () => {
+    await advanceClock(sim, 61);
+    const dialed = await runCallbar(['dial', '030 7654321 ext. 12'], env);
+    expect(dialed.code).toBe(0);
+    expect(dialed.stdout).toMatch(/^Calling 030 7654321 ext\. 12: /);
+    await runCallbar(['hangup'], env);
+    await advanceClock(sim, 61);
+    const german = await runCallbar(['dial', '030 7654322 ext. 12'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(german.stdout).toMatch(/^Anruf an 030 7654322 Nebenstelle 12: /);
+    await runCallbar(['hangup'], env);
+    await advanceClock(sim, 61);
+    const json = await runCallbar(['dial', '+49 30 7654323;ext=12', '--json'], env);
+    const { call } = JSON.parse(json.stdout) as { call: Call };
+    const listed = JSON.parse((await runCallbar(['calls', '--json'], env)).stdout) as CallsSnapshot;
+    const same = [...listed.current, ...listed.recent].find((each) => each.id === call.id)!;
+    expect(call.party).toEqual({
+      number: '+49307654323',
+      display: '030 7654323 ext. 12',
+      number_shown: '030 7654323',
+      extension: '12',
+    });
+    expect(same.party).toEqual(call.party);
+    await runCallbar(['hangup'], env);
   });
 });

@@ -45,6 +45,22 @@ describe('callbar usage errors', () => {
       "Run 'callbar help contacts list'.",
     ],
     [['status', '--json=1'], '--json takes no value.', "Run 'callbar help status'."],
+    // An option with a short form is named as typed in the help (before: "-o, needs a value.").
+    [
+      ['calls', 'export', '--output'],
+      '--output needs a value.',
+      "Run 'callbar help calls export'.",
+    ],
+    [
+      ['contacts', 'export', '-o'],
+      '--output needs a value.',
+      "Run 'callbar help contacts export'.",
+    ],
+    [
+      ['browser', 'status', '--browser'],
+      '--browser needs a value.',
+      "Run 'callbar help browser status'.",
+    ],
     [
       ['contacts', 'create', '--name', 'Ada'],
       '--phonebook is required.',

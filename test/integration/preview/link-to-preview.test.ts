@@ -96,4 +96,12 @@ it('a link the running Callbar refuses is said by it, with its reason (exit 1)',
   const opened = await runCallbar(['open-url', 'tel:*21*0301234567%23'], env);
   expect(opened.code).not.toBe(0);
   expect(opened.stderr).toContain('never dials a service code from a link');
+  // --json's failure says the account's state as it is, connected (before: "not-connected",
+  // the state of an account this command never read).
+  const json = await runCallbar(['open-url', '--json', 'tel:*21*0301234567%23'], env);
+  expect(json.code).toBe(1);
+  expect(JSON.parse(json.stdout)).toMatchObject({
+    state: 'connected',
+    error: { code: expect.any(String) as string },
+  });
 });

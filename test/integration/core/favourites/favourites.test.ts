@@ -208,6 +208,24 @@ describe('callbar favourites (two processes at once)', () => {
 
     const removed = await runCallbarInProcess(['favourites', 'remove', String(ids[0])], env);
     expect(removed.code).toBe(0);
+    // A star that is not there (removed already, a typo) is not found, exit 6 as documented
+    // (before: exit 0 and the list, as if it had been removed).
+    const again = await runCallbarInProcess(['favourites', 'remove', String(ids[0])], env);
+    expect(again.code).toBe(6);
+    expect(again.stderr).toBe(`callbar: Contact ${ids[0]} is not one of your favourites.\n`);
+    const german = await runCallbarInProcess(['favourites', 'remove', '999999', '--json'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(german.code).toBe(6);
+    expect(JSON.parse(german.stdout)).toMatchObject({
+      error: { code: 'not_found', message: 'Contact 999999 is not one of your favourites.' },
+    });
+    const germanText = await runCallbarInProcess(['favourites', 'remove', '999999'], {
+      ...env,
+      LANG: 'de_DE.UTF-8',
+    });
+    expect(germanText.stderr).toBe('callbar: Kontakt 999999 ist keiner Ihrer Favoriten.\n');
     const unknown = await runCallbarInProcess(['favourites', 'add', '999999'], env);
     expect(unknown.code).toBe(6);
     expect(unknown.stderr).toContain("This computer's directory has no contact 999999");
