@@ -283,7 +283,13 @@ export class PhonebookEditor {
     const read = (field: 'number' | 'secondary_number', text: string | null | undefined) => {
       if (!text?.trim()) return field === 'number' ? (text ?? '') : null;
       try {
-        return readContactNumber(text, region, field).number;
+        const { number, droppedExtension } = readContactNumber(text, region, field);
+        // An import notes it on the row; a form says it before saving less than was typed.
+        if (droppedExtension === undefined) return number;
+        problems[field] = inEnglish(
+          said('errors:number.extensionInContact', { extension: droppedExtension }),
+        );
+        return text;
       } catch (error) {
         if (!(error instanceof CallbarError)) throw error;
         problems[field] = error.message;

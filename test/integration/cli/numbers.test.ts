@@ -94,6 +94,31 @@ describe('the CLI’s numbers, in the country the window saved', () => {
     expect(refused.stderr).toContain(
       'That is not a phone number: 0171 2345678 9012345 (a phone number has at most 15 digits).',
     );
+    // A written extension is said, not dropped: the contact was saved as 030 7654321 alone.
+    const extension = await runCallbar(
+      [
+        'contacts',
+        'create',
+        '--phonebook',
+        String(book),
+        '--name',
+        'Ida Ext',
+        '--number',
+        '030 7654321 ext. 12',
+        '--speed-dial',
+        '4103',
+      ],
+      env,
+    );
+    expect(extension.code).not.toBe(0);
+    expect(extension.stderr).toContain(
+      'The platform keeps a contact’s number without an extension: remove the extension 12 to save the number alone.',
+    );
+    const listed = await runCallbar(
+      ['contacts', 'list', '--phonebook', String(book), '--json'],
+      env,
+    );
+    expect(listed.stdout).not.toContain('Ida Ext');
   });
 
   it('shows numbers the national way in the table, as stored with --json', async () => {
