@@ -10,6 +10,7 @@ import type {
   DialTarget,
   PendingDial,
 } from '../../../src-shared/contract';
+import { CallEventFields, MAX_LEG_ID_LENGTH } from '../../core/calls/call-event';
 import { callInWords } from '../../core/calls/call-reason';
 import type { CallsService } from '../../core/calls/calls-service';
 import type { DoorAnswer } from '../../core/desktop/link-door-format';
@@ -286,6 +287,10 @@ export const callCommands: CommandGroup = {
       args: { name: 'CALL_LEG_ID', min: 0, max: 1 },
       async run(ctx, { args }) {
         const leg = args[0];
+        // A leg id is what a call's events name (1 to 128 characters): nothing else is sent.
+        if (leg !== undefined && !CallEventFields.shape.id.safeParse(leg).success) {
+          throw new UsageError(said('cli:usage.legId', { max: MAX_LEG_ID_LENGTH }));
+        }
         const snapshot = await withCalls(ctx, (calls) =>
           leg === undefined ? calls.hangup() : calls.hangupLeg(leg),
         );

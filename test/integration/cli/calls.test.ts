@@ -159,6 +159,18 @@ forEachProfile((profile) => {
     expect((await runCallbarInProcess(['dial'], env)).code).toBe(2);
   });
 
+  it('refuses a call leg id no event could name before anything is sent (exit 2)', async () => {
+    const sent = (await control.requests()).length;
+    for (const leg of ['', ' ', 'x'.repeat(100_000)]) {
+      const result = await runCallbarInProcess(['hangup', leg], env);
+      expect(result.code, JSON.stringify(leg.slice(0, 10))).toBe(2);
+      expect(result.stderr).toContain(
+        'CALL_LEG_ID is a call leg’s id as `callbar calls --json` shows it: 1 to 128 characters.',
+      );
+    }
+    expect((await control.requests()).length).toBe(sent);
+  });
+
   it('open-url never dials unconfirmed where nobody can answer', async () => {
     const before = (await control.calls()).length;
     const result = await runCallbarInProcess(['open-url', 'tel:+1-202-555-0188'], env);
