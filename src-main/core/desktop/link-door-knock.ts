@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { CallbarError } from '../errors';
 import { said } from '../text/said';
 import { readDoorFile } from './link-door';
-import { DOOR_LINE_LIMIT, DoorAnswer } from './link-door-format';
+import { DOOR_LINE_LIMIT, DoorAnswer, DoorKnock } from './link-door-format';
 
 /** A dial's answer from the platform may take its time; the door answers after it. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -23,6 +23,10 @@ export async function knockLinkDoor(
   link: string,
   options: { timeoutMs?: number } = {},
 ): Promise<DoorAnswer | undefined> {
+  // A link the door would refuse unread (over 512 characters, a control character) is not
+  // knocked: the caller reads it itself, and the number reader says what is wrong with it (the
+  // door's answer was "could not read what the other program sent").
+  if (!DoorKnock.shape.link.safeParse(link).success) return undefined;
   const door = await readDoorFile(dataDir).catch(() => undefined);
   if (!door) return undefined;
   return new Promise((resolve, reject) => {

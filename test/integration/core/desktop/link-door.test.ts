@@ -64,6 +64,14 @@ describe('the link door', () => {
     expect(delivered.at(-1)).toBe('tel:+19005550100');
   });
 
+  it('does not knock with a link the door would refuse unread: the caller reads it and says why', async () => {
+    const before = delivered.length;
+    for (const link of [`tel:+1${'2'.repeat(600)}`, 'tel:+1202555\u00070188', '']) {
+      expect(await knockLinkDoor(dataDir, link)).toBeUndefined();
+    }
+    expect(delivered.length).toBe(before);
+  });
+
   it('refuses a knock without the right key, and one that is not one line of JSON', async () => {
     const count = delivered.length;
     const wrong = JSON.parse(
