@@ -9,7 +9,6 @@ import { callStateWords, partyName } from './call-words';
 import { CallNoteEditor } from './LazyNoteEditor';
 import { formatDuration } from './format-time';
 import { talkTime } from './recent-groups';
-import { useFocusWhenClosed } from '../hooks/use-focus-when-closed';
 
 /**
  * How long the ended call stays in view. Longer than a glance ("a few seconds", as phones show
@@ -25,9 +24,6 @@ export function EndedCall({ call }: { call: Call }) {
   const dial = useAppStore((state) => state.dial);
   const [noting, setNoting] = useState(false);
   const card = useRef<HTMLDivElement>(null);
-  // The note saved or left: the focus is back on Add note (Edit note), still in the card.
-  const noteButton = useRef<HTMLButtonElement>(null);
-  useFocusWhenClosed(noting, () => noteButton.current);
   // It goes once its seconds passed with neither the pointer nor the focus on it, nor a note
   // being written; until then it waits another while.
   useEffect(() => {
@@ -76,8 +72,8 @@ export function EndedCall({ call }: { call: Call }) {
             ) : null}
             {noting ? null : (
               <button
-                ref={noteButton}
                 type="button"
+                data-note-opener
                 aria-label={
                   call.note ? t('recent.editNoteName', { name }) : t('recent.addNoteName', { name })
                 }

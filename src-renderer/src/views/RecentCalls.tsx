@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Call } from '../../../src-shared/contract';
 import { Message } from '../components/Message';
 import { useAppStore } from '../store/app-store';
@@ -18,7 +18,6 @@ import { Avatar } from '../components/Avatar';
 import { Icon } from '../components/Icon';
 import { RowCallButton } from '../components/RowCallButton';
 import { RowMenu, type RowAction } from '../components/RowMenu';
-import { useFocusWhenClosed } from '../hooks/use-focus-when-closed';
 
 // Clear's question loads when first asked (its own chunk; the window's start budget).
 const ConfirmDelete = lazy(() =>
@@ -149,14 +148,6 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
   const crm = useCrmLinks();
   const [noting, setNoting] = useState(false);
   const [adding, setAdding] = useState(false);
-  // The note saved or left: the focus is back on the row's ⋯ (where Add note was), else Call.
-  const row = useRef<HTMLLIElement>(null);
-  useFocusWhenClosed(
-    noting,
-    () =>
-      row.current?.querySelector<HTMLElement>('.row-menu-button') ??
-      row.current?.querySelector<HTMLElement>('button'),
-  );
   const name = partyName(call.party);
   const talked = talkTime(call);
   const { number } = call.party;
@@ -184,7 +175,7 @@ function RecentRow({ call, count }: { call: Call; count: number }) {
       ]
     : [];
   return (
-    <li ref={row} className="row recent-call" data-count={count}>
+    <li className="row recent-call" data-count={count}>
       <Avatar name={call.party.name ?? ''} />
       <div className="row-text">
         <span className="row-title">
