@@ -206,3 +206,39 @@ test('in German, the same sentences in its words', async ({ page }) => {
     await showLocale(page, 'en');
   }
 });
+
+test('a phonebook’s search says how many match once the typing pauses, never once per key', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.clock.install();
+  try {
+    await ready(page);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Phonebooks and contacts' }).click();
+    await page.getByRole('button', { name: 'Company directory', exact: true }).click();
+    await expect(page.getByTestId('contact-row').first()).toBeVisible();
+    const filter = page.getByRole('searchbox', { name: 'Search contacts' });
+    await filter.focus();
+    const count = page.getByTestId('list-count');
+    const announcer = page.getByTestId('list-announcer');
+    await expect(announcer).toHaveText(/^\d+ contacts?$/);
+    const live = await recordLiveRegions(page);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    // One key at a time, each key's count shown before the next.
+    for (const typed of ['a', 'an']) {
+      await page.keyboard.type(typed.at(-1)!);
+      await expect(count).toHaveText(new RegExp(`match “${typed}”`));
+    }
+    expect(await live.said()).toEqual([]);
+    await page.clock.runFor(1_000);
+    const final = (await page.evaluate(
+      () => document.querySelector('[data-testid="list-count"]')!.textContent,
+    ))!;
+    await expect(announcer).toHaveText(final);
+    expect(await live.said()).toEqual([final]);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,14 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from '../i18n';
 import { useAppStore } from '../store/app-store';
 import { FIRST_LIMIT } from '../store/directory-slice';
-
-/**
- * How long the answer must stay the same before it is said: a pause in the typing. Each key
- * brings a new answer; saying each ("No contact matches “z”", “zq”, “zqx”…) queued a sentence per
- * key behind the key's own echo, every one stale before it was read.
- */
-export const SEARCH_SETTLED_MS = 1000;
+import { SettledStatus } from '../components/SettledStatus';
 
 /**
  * What the search found, said to a screen reader once the typing settles: "5 contacts found",
@@ -31,26 +24,5 @@ export function SearchAnnouncer() {
     const loading = state.directory?.state === 'syncing' && state.directory.contacts === 0;
     return loading ? t('searchSaid.loading') : t('searchSaid.none');
   });
-  const [said, setSaid] = useState('');
-  // Nothing to say (a typed number, an error): quiet at once, so an older count does not stay.
-  const [before, setBefore] = useState(sentence);
-  if (sentence !== before) {
-    setBefore(sentence);
-    if (sentence === '') setSaid('');
-  }
-  useEffect(() => {
-    if (sentence === '') return;
-    const timer = setTimeout(() => setSaid(sentence), SEARCH_SETTLED_MS);
-    return () => clearTimeout(timer);
-  }, [sentence]);
-  return (
-    <div
-      className="visually-hidden"
-      role="status"
-      aria-atomic="true"
-      data-testid="search-announcer"
-    >
-      {said}
-    </div>
-  );
+  return <SettledStatus text={sentence} testId="search-announcer" />;
 }
