@@ -27,7 +27,7 @@ const SCREENS = '/screens';
 /**
  * The catalog's groups only the screens loaded when opened use (App.tsx's lazy screens: settings,
  * phonebooks and contacts with import, the contact form, connect, setup; the first-run hint until
- * Got it); they load with those screens.
+ * Got it; what the search found, said once something is searched); they load with those screens.
  * test/unit/renderer/window-catalog-split.test.ts fails when a module the window loads at start
  * uses one.
  */
@@ -46,6 +46,7 @@ export const SCREEN_GROUPS: readonly string[] = [
   'import',
   'regionAsk',
   'firstRun',
+  'searchSaid',
 ];
 
 /** A compiled catalog: each message its text (plain text) or its AST; groups nested. */

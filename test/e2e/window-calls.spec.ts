@@ -304,6 +304,10 @@ test('the call first: a large name and timer, the state as a word with its icon,
       const calls = await page.evaluate(() => globalThis.window.callbar.calls.list());
       expect(calls.ok && calls.value.recent[0]!.note).toBe('Call back on Monday');
       await expectAccessible(page, 'the ended call');
+      // The focus is back on the note's button, and the card waits while it is there; the
+      // person goes back to the search.
+      await expect(ended.getByRole('button', { name: /^Edit note: Maximiliane/ })).toBeFocused();
+      await search.focus();
     }
     // Then it goes by itself (the pointer away from it).
     await page.mouse.move(0, 0);

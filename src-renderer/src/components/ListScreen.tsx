@@ -14,6 +14,7 @@ import type { PagedList } from '../hooks/use-paged-list';
 import { RowMenu, type RowAction } from './RowMenu';
 import { ScreenHeader } from './ScreenHeader';
 import { CoreAlert } from './CoreText';
+import { SettledStatus } from './SettledStatus';
 
 /** The kinds of items a ListScreen lists (their words are the window catalog's `list.<kind>`). */
 export type ListKind = 'contacts' | 'phonebooks';
@@ -191,13 +192,29 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
         ) : null}
       </div>
       <CoreAlert text={list.error?.message} />
+      {/* The count, said once the typing in the search pauses (the lines below are for the eye:
+          as live regions they were said once per key). */}
+      <SettledStatus
+        testId="list-announcer"
+        text={
+          count === undefined
+            ? ''
+            : count > 0
+              ? searched
+                ? t(`list.${what}.found`, { count, search: searched })
+                : t(`list.${what}.count`, { count })
+              : searched
+                ? t(`list.${what}.noMatch`, { search: searched })
+                : ''
+        }
+      />
       {count === undefined ? (
         <p aria-busy="true" className="hint">
           {t('common.loading')}
         </p>
       ) : count > 0 ? (
         <>
-          <p className="list-count hint small" role="status" data-testid="list-count">
+          <p className="list-count hint small" data-testid="list-count">
             {searched
               ? t(`list.${what}.found`, { count, search: searched })
               : t(`list.${what}.count`, { count })}
@@ -217,9 +234,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
           />
         </>
       ) : searched ? (
-        <p className="hint" role="status">
-          {t(`list.${what}.noMatch`, { search: searched })}
-        </p>
+        <p className="hint">{t(`list.${what}.noMatch`, { search: searched })}</p>
       ) : (
         <div className="empty-state">{empty}</div>
       )}

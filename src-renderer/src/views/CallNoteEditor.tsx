@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../i18n';
 import type { Call } from '../../../src-shared/contract';
 import { useAppStore } from '../store/app-store';
@@ -22,6 +22,22 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
   const [text, setText] = useState(call.note ?? '');
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Saved, cancelled or left with Esc, the editor goes, and the focus with it: it comes back to
+  // what opened it, in the same row or card (the card's Add note, the row's ⋯, else its first
+  // button), unless it is somewhere else already. It fell to the page's body, and Tab started
+  // again from the window's top.
+  useEffect(() => {
+    const place = form.current?.closest('.row, .call-card');
+    return () => {
+      const focused = document.activeElement;
+      if (focused && focused !== document.body) return;
+      (
+        place?.querySelector<HTMLElement>('[data-note-opener], .row-menu-button') ??
+        place?.querySelector<HTMLElement>('button')
+      )?.focus();
+    };
+  }, []);
   const save = async () => {
     if (saving) return;
     setSaving(true);
@@ -33,6 +49,7 @@ export function CallNoteEditor({ call, onDone }: { call: Call; onDone: () => voi
   };
   return (
     <form
+      ref={form}
       className="call-note-editor"
       data-testid="call-note-editor"
       onSubmit={(event) => {

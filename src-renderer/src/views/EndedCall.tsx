@@ -73,6 +73,7 @@ export function EndedCall({ call }: { call: Call }) {
             {noting ? null : (
               <button
                 type="button"
+                data-note-opener
                 aria-label={
                   call.note ? t('recent.editNoteName', { name }) : t('recent.addNoteName', { name })
                 }

@@ -20,6 +20,11 @@ import { CoreText } from '../components/CoreText';
 const RegionAsk = lazy(() =>
   withScreenTexts(import('./RegionAsk')).then((m) => ({ default: m.RegionAsk })),
 );
+// What the search found, said to a screen reader: loaded with its texts when something is first
+// searched (the window's start budget), in time for the first pause in the typing.
+const SearchAnnouncer = lazy(() =>
+  withScreenTexts(import('./SearchAnnouncer')).then((m) => ({ default: m.SearchAnnouncer })),
+);
 // Shown until the person presses Got it, once per install: not part of the window's start.
 const FirstRunHint = lazy(() =>
   withScreenTexts(import('./FirstRunHint')).then((m) => ({ default: m.FirstRunHint })),
@@ -149,6 +154,13 @@ export function SearchView() {
         onKeyDown={onKeyDown}
       />
       <SyncStatus />
+      {/* What the search found, said once the typing settles (the sentences below are for the
+          eye: as live regions they were said once per key). */}
+      {searching ? (
+        <Suspense fallback={null}>
+          <SearchAnnouncer />
+        </Suspense>
+      ) : null}
       {/* With a call, its card says the refusal; otherwise here, as quietly. */}
       {hasCall ? null : <CallRefusal />}
       {searchError ? (
@@ -175,11 +187,11 @@ export function SearchView() {
             />
           </>
         ) : loading ? (
-          <p className="empty" role="status" data-testid="search-loading">
+          <p className="empty" data-testid="search-loading">
             {t('search.loading', { query: answered })}
           </p>
         ) : (
-          <p className="empty" role="status">
+          <p className="empty" data-testid="search-no-match">
             {t('search.noMatch', { query: answered })}
           </p>
         )
