@@ -73,14 +73,36 @@ forEachProfile((profile) => {
   it('dial "tel:+49-30-1234567" --follow prints the progress; callbar hangup ends it', async () => {
     const follow = callbar(['dial', 'tel:+49-30-1234567', '--follow', '--json'], env);
     onTestFinished(() => follow.kill());
-    const outcome = JSON.parse((await follow.lines.next()).value as string) as {
-      status: string;
-      call: Call;
-    };
-    expect(outcome).toMatchObject({ status: 'dialing', call: { state: 'dialing' } });
+    const first = await follow.lines.next();
+    if (first.done) {
+      const { code, stderr } = await follow.exit;
+      throw new Error(
+        `dial --follow printed nothing: exit ${code}, stderr ${JSON.stringify(stderr)}`,
+      );
+    }
+    const outcome = JSON.parse(first.value) as { status: string; call: Call };
+    // The call as it is when the dial is answered: events the platform posted before its answer
+    // (a slow answer, a busy computer) may have moved it on already.
+    expect(outcome).toMatchObject({ status: 'dialing' });
+    expect(['dialing', 'calling-you', 'in-progress']).toContain(outcome.call.state);
     const seen: Call[] = [];
+    // The follower's next line, 30 s at most (a probe of `until` that never returns is never
+    // timed out by it): the failure says what the follower printed and said until then.
     const next = async () => {
-      const line = await follow.lines.next();
+      let timer: NodeJS.Timeout | undefined;
+      const silence = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => {
+          const printed = JSON.stringify(seen.map((call) => [call.state, call.leg_ids]));
+          fail(
+            new Error(
+              `dial --follow printed nothing more after ${printed}; stderr ${JSON.stringify(follow.stderr())}`,
+            ),
+          );
+        }, 30_000);
+      });
+      const line = await Promise.race([follow.lines.next(), silence]).finally(() =>
+        clearTimeout(timer),
+      );
       if (line.done) return undefined;
       const { call } = JSON.parse(line.value) as { call: Call };
       seen.push(call);
