@@ -162,8 +162,10 @@ async function searchAnnouncedOnce(page: Page) {
   await page.keyboard.press('Escape');
   await expect(announcer).toHaveCount(0);
   await live.forget();
-  for (const key of ['a', 'n']) {
-    await page.keyboard.type(key);
+  for (const typed of ['a', 'an']) {
+    await page.keyboard.type(typed.at(-1)!);
+    // The rows are this text's answer (the row highlighted stays result-0 from one to the next).
+    await expect(page.getByTestId('results')).toHaveAttribute('data-query', typed);
     await expect(search).toHaveAttribute('aria-activedescendant', 'result-0');
   }
   const answer = await page.evaluate(() =>
@@ -225,12 +227,34 @@ test('a phonebook’s search says how many match once the typing pauses, never o
     const announcer = page.getByTestId('list-announcer');
     await expect(announcer).toHaveText(/^\d+ contacts?$/);
     const live = await recordLiveRegions(page);
+    // Every sentence the visible count shows: each search's count is its own answer's, never the
+    // one before it beside the new words ("12 contacts match “an”" where 12 matched "a").
+    await page.evaluate(() => {
+      const shown: string[] = [];
+      (window as unknown as { shownCounts: string[] }).shownCounts = shown;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="list-count"]')?.textContent;
+        if (text && shown.at(-1) !== text) shown.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     // One key at a time, each key's count shown before the next.
     for (const typed of ['a', 'an']) {
       await page.keyboard.type(typed.at(-1)!);
       await expect(count).toHaveText(new RegExp(`match “${typed}”`));
     }
+    const shown = await page.evaluate(
+      () => (window as unknown as { shownCounts: string[] }).shownCounts,
+    );
+    const countsOf = new Map<string, Set<string>>();
+    for (const text of shown) {
+      const [, number, search] = /^(\d+) contacts? match “(.*)”$/.exec(text) ?? [];
+      if (search !== undefined)
+        countsOf.set(search, (countsOf.get(search) ?? new Set()).add(number!));
+    }
+    expect([...countsOf.keys()], shown.join(' / ')).toEqual(['a', 'an']);
+    for (const [search, numbers] of countsOf)
+      expect([...numbers], `“${search}”: ${shown.join(' / ')}`).toHaveLength(1);
     expect(await live.said()).toEqual([]);
     await page.clock.runFor(1_000);
     const final = await page.evaluate(

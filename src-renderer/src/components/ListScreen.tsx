@@ -81,6 +81,22 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const count = list.count;
   const searched = query.query.search.trim();
+  const answer =
+    count === undefined
+      ? ''
+      : count > 0
+        ? searched
+          ? t(`list.${what}.found`, { count, search: searched })
+          : t(`list.${what}.count`, { count })
+        : searched
+          ? t(`list.${what}.noMatch`, { search: searched })
+          : '';
+  // While a new search (or a reload) is on its way, the rows shown are the last answer's, and so
+  // is the sentence: the last count beside the new words said "12 contacts match “an”" where 12
+  // matched "a", and a screen reader heard it once the typing paused before the answer came.
+  const [answered, setAnswered] = useState(answer);
+  if (list.countIsCurrent && answered !== answer) setAnswered(answer);
+  const sentence = list.countIsCurrent ? answer : answered;
   const clear = () => setChosen(new Set());
   const toggle = (id: number) =>
     setChosen((current) => {
@@ -194,20 +210,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
       <CoreAlert text={list.error?.message} />
       {/* The count, said once the typing in the search pauses (the lines below are for the eye:
           as live regions they were said once per key). */}
-      <SettledStatus
-        testId="list-announcer"
-        text={
-          count === undefined
-            ? ''
-            : count > 0
-              ? searched
-                ? t(`list.${what}.found`, { count, search: searched })
-                : t(`list.${what}.count`, { count })
-              : searched
-                ? t(`list.${what}.noMatch`, { search: searched })
-                : ''
-        }
-      />
+      <SettledStatus testId="list-announcer" text={sentence} />
       {count === undefined ? (
         <p aria-busy="true" className="hint">
           {t('common.loading')}
@@ -215,9 +218,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
       ) : count > 0 ? (
         <>
           <p className="list-count hint small" data-testid="list-count">
-            {searched
-              ? t(`list.${what}.found`, { count, search: searched })
-              : t(`list.${what}.count`, { count })}
+            {sentence}
           </p>
           <VirtualRows
             list={list}
@@ -234,7 +235,7 @@ export function ListScreen<T extends { id: number }, Ordering extends string>({
           />
         </>
       ) : searched ? (
-        <p className="hint">{t(`list.${what}.noMatch`, { search: searched })}</p>
+        <p className="hint">{sentence}</p>
       ) : (
         <div className="empty-state">{empty}</div>
       )}

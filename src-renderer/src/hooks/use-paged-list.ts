@@ -15,8 +15,10 @@ const FIRST_PAGE_SIZE = 50;
 
 /** A platform list shown as one continuous list: its pages are asked for as they come into view. */
 export interface PagedList<T> {
-  /** How many items there are, once the first page answered. */
+  /** How many items there are, once the first page answered (until then, the count shown before). */
   count: number | undefined;
+  /** Whether `count` is this search's and reload's own, not the one shown before it. */
+  countIsCurrent: boolean;
   /** The item at `index`, once its page answered (until then, the one shown before). */
   itemAt: (index: number) => T | undefined;
   /** Asks for the pages that hold items `first` to `last` (the rows in view and near it). */
@@ -153,6 +155,7 @@ export function usePagedList<T>(
 
   return {
     count: data.count ?? data.staleCount,
+    countIsCurrent: data.count !== undefined,
     itemAt: (index) => {
       const page = Math.floor(index / data.pageSize) + 1;
       const at = index % data.pageSize;

@@ -121,6 +121,8 @@ export function ResultList({
       aria-label={t('results.label')}
       className="results"
       data-testid="results"
+      // Which query the rows answer (a test waits for the answer to the text it typed).
+      data-query={query}
       onMouseDown={(event) => {
         if (rowAt(event) !== undefined) event.preventDefault();
       }}
