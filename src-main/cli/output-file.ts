@@ -34,19 +34,21 @@ async function targetKind(file: string): Promise<'stream' | 'file'> {
 /**
  * Refuses, in the sentence writeOutputFile says, a FILE that is a folder or whose folder is
  * missing or a file: before anything is asked of the platform (an export, an import whose
- * --failures would otherwise fail after its rows were sent) or written.
+ * --failures would otherwise fail after its rows were sent) or written. What FILE is.
  */
-export async function checkOutputFile(file: string): Promise<void> {
-  if ((await targetKind(file)) === 'stream') return;
+export async function checkOutputFile(file: string): Promise<'stream' | 'file'> {
+  const kind = await targetKind(file);
+  if (kind === 'stream') return kind;
   const folder = await stat(dirname(file)).catch((error: NodeJS.ErrnoException) => error);
   if (folder instanceof Error) throw unwritable(file, folder.code ?? 'ENOENT', folder);
   if (!folder.isDirectory()) throw unwritable(file, 'ENOTDIR');
+  return kind;
 }
 
 export async function writeOutputFile(file: string, chunks: Chunks): Promise<void> {
-  await checkOutputFile(file);
+  const kind = await checkOutputFile(file);
   try {
-    if ((await targetKind(file)) === 'stream') await writeInto(file, chunks);
+    if (kind === 'stream') await writeInto(file, chunks);
     else {
       // Through a link (~/latest.csv → …, /dev/stdout → a file the shell opened): its target is
       // replaced, the link stays.
