@@ -23,6 +23,8 @@ export interface ConnectedCore {
   /** Every router call ({channel, request, result}) and event, in order. */
   seen: unknown[];
   invoke: (channel: string, request?: unknown) => ReturnType<CallbarCore['router']['invoke']>;
+  /** What a call answers; a refusal throws, naming the channel and the sentence. */
+  value: <T>(channel: string, request?: unknown) => Promise<T>;
 }
 
 export async function connectedCore(
@@ -81,5 +83,10 @@ export async function connectedCore(
     confirmationKey: new URL(portalLink).searchParams.get('confirmation_key')!,
     seen,
     invoke,
+    async value<T>(channel: string, request: unknown = {}): Promise<T> {
+      const result = await invoke(channel, request);
+      if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
+      return result.value as T;
+    },
   };
 }

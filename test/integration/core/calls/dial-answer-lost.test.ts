@@ -22,12 +22,7 @@ describeJourney('a dial whose answer was lost to an error', (profile) => {
   let control: SimControl;
   let rig: ConnectedCore;
 
-  async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-    const result = await rig.invoke(channel, request);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  }
-  const snapshot = () => value<CallsSnapshot>('calls.list');
+  const snapshot = () => rig.value<CallsSnapshot>('calls.list');
 
   beforeAll(async () => {
     sim = await startSim({ profile });
@@ -46,7 +41,7 @@ describeJourney('a dial whose answer was lost to an error', (profile) => {
       if (call.state !== 'ended') await control.endLeg(call.legs[0]!.id);
     }
     await control.webhooksSettled(20_000);
-    await value('calls.clearRecent');
+    await rig.value('calls.clearRecent');
   });
 
   it.each([
@@ -86,7 +81,7 @@ describeJourney('a dial whose answer was lost to an error', (profile) => {
         party: { number },
         leg_ids: [simCall.legs[0]!.id],
       });
-      await value('calls.hangup', { call_id: call.id });
+      await rig.value('calls.hangup', { call_id: call.id });
       expect((await control.getCall(simCall.id)).state).toBe('ended');
     },
   );

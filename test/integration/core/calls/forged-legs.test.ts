@@ -24,12 +24,7 @@ describeJourney('forged legs and Hang up', (profile) => {
   let rig: ConnectedCore;
   let forger: EventForger;
 
-  async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-    const result = await rig.invoke(channel, request);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  }
-  const snapshot = () => value<CallsSnapshot>('calls.list');
+  const snapshot = () => rig.value<CallsSnapshot>('calls.list');
   /** The hangup commands the simulator received since its request log was last cleared. */
   const hangupsSent = async () =>
     (await control.requests()).filter(
@@ -38,7 +33,7 @@ describeJourney('forged legs and Hang up', (profile) => {
     );
   /** Dials `number` and waits for the user's own leg (the simulator's first) to reach the call. */
   async function dialAndHearOwnLeg(number: string, destination: string) {
-    const { call } = await value<{ call: { id: string } }>('calls.dial', { target: number });
+    const { call } = await rig.value<{ call: { id: string } }>('calls.dial', { target: number });
     const simCall = await until('the simulator call', async () =>
       (await control.calls()).filter((each) => each.to === destination).at(-1),
     );
@@ -88,7 +83,7 @@ describeJourney('forged legs and Hang up', (profile) => {
     const heard = (await snapshot()).current.find((each) => each.id === callId)!;
     expect(heard.leg_ids).toContain('leg_forged_first');
 
-    const after = await value<CallsSnapshot>('calls.hangup', { call_id: callId });
+    const after = await rig.value<CallsSnapshot>('calls.hangup', { call_id: callId });
     expect((await control.getCall(simCall.id)).state).toBe('ended');
     const ended = after.recent.find((each) => each.id === callId)!;
     expect(ended).toMatchObject({ state: 'ended', reason: 'You hung up.' });
@@ -124,7 +119,7 @@ describeJourney('forged legs and Hang up', (profile) => {
     )!;
     expect(call.leg_ids).toContain('leg_forged_incoming');
 
-    await value<CallsSnapshot>('calls.hangup', { call_id: call.id });
+    await rig.value<CallsSnapshot>('calls.hangup', { call_id: call.id });
     expect((await control.getCall(incoming.id)).state).toBe('ended');
     const hangups = await hangupsSent();
     expect(hangups).toHaveLength(1);
@@ -152,7 +147,7 @@ describeJourney('forged legs and Hang up', (profile) => {
 
     // Without a call id (the CLI's `hangup`, the tray): the call the user placed, not a newer
     // one a forged leg started.
-    const after = await value<CallsSnapshot>('calls.hangup');
+    const after = await rig.value<CallsSnapshot>('calls.hangup');
     expect(after.recent.find((each) => each.id === callId)).toMatchObject({
       state: 'ended',
       reason: 'You hung up.',

@@ -20,12 +20,7 @@ describeJourney('Hang up pressed twice', (profile) => {
   let control: SimControl;
   let rig: ConnectedCore;
 
-  async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-    const result = await rig.invoke(channel, request);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  }
-  const snapshot = () => value<CallsSnapshot>('calls.list');
+  const snapshot = () => rig.value<CallsSnapshot>('calls.list');
 
   beforeAll(async () => {
     sim = await startSim({ profile });
@@ -43,7 +38,7 @@ describeJourney('Hang up pressed twice', (profile) => {
   });
 
   it('sends one hangup; both presses answer with the ended call, its legs kept', async () => {
-    const { call } = await value<{ call: { id: string } }>('calls.dial', {
+    const { call } = await rig.value<{ call: { id: string } }>('calls.dial', {
       target: '+1 202 555 0142',
     });
     const simCall = await until('the simulator call', async () =>

@@ -31,22 +31,16 @@ describeJourney('a waiting link when the region changes', (profile) => {
     await sim?.close();
   });
 
-  async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-    const result = await rig.invoke(channel, request);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  }
-
   it('is read again in the new region, and only the yes to what it now dials dials', async () => {
     await advanceClock(sim, 61);
-    await value('settings.save', { region: 'DE', confirm_web_links: true });
-    const asked = await value<DialOutcome>('calls.openUrl', { url: 'tel:0662123456' });
+    await rig.value('settings.save', { region: 'DE', confirm_web_links: true });
+    const asked = await rig.value<DialOutcome>('calls.openUrl', { url: 'tel:0662123456' });
     expect(asked.status).toBe('needs-confirmation');
     const first = asked.status === 'needs-confirmation' ? asked.pending : undefined;
     expect(first?.target).toMatchObject({ destination: '+49662123456', display: '06621 23456' });
 
-    await value('settings.save', { region: 'AT' });
-    const waiting = (await value<CallsSnapshot>('calls.list')).pending;
+    await rig.value('settings.save', { region: 'AT' });
+    const waiting = (await rig.value<CallsSnapshot>('calls.list')).pending;
     expect(waiting?.target).toMatchObject({
       destination: '+43662123456',
       display: '0662 123456',
@@ -57,10 +51,10 @@ describeJourney('a waiting link when the region changes', (profile) => {
     // The yes given to the confirmation as it was: refused, nothing dialled.
     const stale = await rig.invoke('calls.confirm', { id: first!.id, accept: true });
     expect(stale).toMatchObject({ ok: false, error: { code: 'no_pending_dial' } });
-    expect((await value<CallsSnapshot>('calls.list')).pending?.id).toBe(waiting?.id);
+    expect((await rig.value<CallsSnapshot>('calls.list')).pending?.id).toBe(waiting?.id);
     expect(await control.calls()).toEqual([]);
 
-    await value('calls.confirm', { id: waiting!.id, accept: true });
+    await rig.value('calls.confirm', { id: waiting!.id, accept: true });
     const placed = await control.calls();
     expect(placed.map((call) => call.to)).toEqual(['+43662123456']);
   });

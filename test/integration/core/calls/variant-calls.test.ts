@@ -19,12 +19,7 @@ let sim: RunningSimulator;
 let control: SimControl;
 let rig: ConnectedCore;
 
-async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-  const result = await rig.invoke(channel, request);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as T;
-}
-const snapshot = () => value<CallsSnapshot>('calls.list');
+const snapshot = () => rig.value<CallsSnapshot>('calls.list');
 
 beforeAll(async () => {
   sim = await startSim({ profile: 'variant' });
@@ -47,7 +42,7 @@ it('takes a dial answered 200 with a body that is not JSON as placed', async () 
     expect(dialed).toMatchObject({ ok: true, value: { call: { state: 'dialing' } } });
     const simCall = (await control.calls()).filter((each) => each.to === '+49301234567').at(-1);
     expect(simCall?.state).toBe('ringing');
-    await value('calls.hangup');
+    await rig.value('calls.hangup');
   } finally {
     await control.updateConfig({ callControlResponse: 'empty' });
   }
@@ -67,7 +62,7 @@ it('hangs up the user’s own leg first when the events came last first and twic
   // They arrived last first: the user's (callee) leg before the caller's.
   expect(call.leg_ids).toEqual([callee!.id, caller!.id]);
 
-  await value<CallsSnapshot>('calls.hangup', { call_id: call.id });
+  await rig.value<CallsSnapshot>('calls.hangup', { call_id: call.id });
   const hangups = (await control.requests()).filter(
     (request) =>
       request.path === '/v3/call_control/' && JSON.stringify(request.body).includes('hangup'),

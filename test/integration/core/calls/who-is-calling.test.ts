@@ -53,12 +53,7 @@ describeJourney('who is calling', (profile) => {
     return Promise.resolve();
   };
 
-  async function value<T>(channel: string, request: unknown = {}): Promise<T> {
-    const result = await rig.invoke(channel, request);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  }
-  const snapshot = () => value<CallsSnapshot>('calls.list');
+  const snapshot = () => rig.value<CallsSnapshot>('calls.list');
 
   beforeAll(async () => {
     sim = await startSim({ profile });
@@ -80,10 +75,10 @@ describeJourney('who is calling', (profile) => {
       expect(refused).toMatchObject({ ok: false, error: { field: 'crm_links' } });
       expect(!refused.ok && refused.error.message).toContain(why);
     }
-    expect(await value('crm.links')).toEqual([]);
+    expect(await rig.value('crm.links')).toEqual([]);
     // Saved, it applies at once: offered, and opened by itself when a call connects.
-    await value('settings.save', { crm_links: [TEMPLATE], crm_open_on_connect: true });
-    expect(await value('crm.links')).toEqual([{ index: 0, label: 'crm.example.com' }]);
+    await rig.value('settings.save', { crm_links: [TEMPLATE], crm_open_on_connect: true });
+    expect(await rig.value('crm.links')).toEqual([{ index: 0, label: 'crm.example.com' }]);
   });
 
   it('names an unknown caller once they are added to contacts, and opens the CRM once', async () => {
@@ -108,12 +103,12 @@ describeJourney('who is calling', (profile) => {
     }
 
     // The call bar's "Add to contacts", with the number filled in.
-    const book = await value<PhonebookView>('phonebooks.create', {
+    const book = await rig.value<PhonebookView>('phonebooks.create', {
       description: 'Callers',
       priority: 1,
       is_shared: false,
     });
-    await value('contacts.create', {
+    await rig.value('contacts.create', {
       phonebook: book.id,
       display_name: HOSTILE_NAME,
       number: CALLER,
@@ -147,20 +142,20 @@ describeJourney('who is calling', (profile) => {
       expect(opened).toEqual([]);
     }
     // Offered by hand, too (contacts, recent calls, the call bar), whatever the profile.
-    await value('crm.open', { link: 0, party: { number: CALLER, name: 'Ada' } });
+    await rig.value('crm.open', { link: 0, party: { number: CALLER, name: 'Ada' } });
     expect(opened.at(-1)).toBe('https://crm.example.com/search?phone=%2B12025550188&who=Ada&org=');
     expect(await rig.invoke('crm.open', { link: 1, party: { number: CALLER } })).toMatchObject({
       ok: false,
       error: { code: 'crm_link_unknown' },
     });
-    await value('calls.hangup');
+    await rig.value('calls.hangup');
   });
 
   it('keeps a note on the ended call, in the profile, searchable by the window', async () => {
     const ended = (await snapshot()).recent[0]!;
     const refused = await rig.invoke('calls.setNote', { call_id: ended.id, note: 'a\u0007b' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'note_invalid' } });
-    const noted = await value<CallsSnapshot>('calls.setNote', {
+    const noted = await rig.value<CallsSnapshot>('calls.setNote', {
       call_id: ended.id,
       note: '  Wants a callback Tuesday =SUM(A1)  ',
     });
@@ -179,11 +174,11 @@ describeJourney('who is calling', (profile) => {
       error: { code: 'call_not_found' },
     });
     // Exported with the call history (a formula in a note is written after an apostrophe).
-    const started = await value<{ export_id: string; file_name: string }>('exports.start', {
+    const started = await rig.value<{ export_id: string; file_name: string }>('exports.start', {
       what: 'calls',
     });
     expect(started.file_name).toBe('callbar-recent-calls.csv');
-    const piece = await value<{ text: string; done: boolean }>('exports.read', {
+    const piece = await rig.value<{ text: string; done: boolean }>('exports.read', {
       export_id: started.export_id,
     });
     expect(piece.done).toBe(true);
@@ -193,16 +188,19 @@ describeJourney('who is calling', (profile) => {
     );
     expect(piece.text).toContain('Wants a callback Tuesday =SUM(A1)');
     // Removed with an empty note; and kept with the call while a Clear can be undone.
-    const cleared = await value<CallsSnapshot>('calls.setNote', { call_id: ended.id, note: '' });
+    const cleared = await rig.value<CallsSnapshot>('calls.setNote', {
+      call_id: ended.id,
+      note: '',
+    });
     expect(cleared.recent[0]!.note).toBeUndefined();
-    await value('calls.setNote', { call_id: ended.id, note: 'back with Undo' });
-    const hidden = await value<CallsSnapshot>('calls.clearRecent');
+    await rig.value('calls.setNote', { call_id: ended.id, note: 'back with Undo' });
+    const hidden = await rig.value<CallsSnapshot>('calls.clearRecent');
     expect(hidden.recent).toEqual([]);
     expect(hidden.cleared?.count).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
       notes: [{ call_id: ended.id, note: 'back with Undo' }],
     });
-    const back = await value<CallsSnapshot>('calls.undoClear');
+    const back = await rig.value<CallsSnapshot>('calls.undoClear');
     expect(back.cleared).toBeUndefined();
     expect(back.recent[0]).toMatchObject({ id: ended.id, note: 'back with Undo' });
   });
